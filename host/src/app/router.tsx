@@ -1,0 +1,43 @@
+import { lazyScreen } from '@cw/shared-state/preload';
+import { Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { RemoteOutlet } from '../federation/remote-outlet.tsx';
+import { AppFrame } from '../frame/app-frame.tsx';
+import { PageLoading } from '../frame/page-loading.tsx';
+import { SignInScreen } from '../screens/sign-in-screen.tsx';
+
+/** The landing screen is bundled; every other screen loads lazily. */
+const Placeholder = lazyScreen(() => import('../screens/placeholder-screen.tsx'));
+
+export const HOST_PATHS = [
+  '/signIn',
+  '/login',
+  '/forgetPassword',
+  '/editLoginPwd',
+  '/editUserPassword',
+  '/securitySettings',
+  '/appDown',
+  '/agreement',
+] as const;
+
+/**
+ * One router, one history: host screens are declared here; every other path
+ * belongs to a remote (RemoteOutlet mounts the owner's routes) or redirects
+ * to the index route. Declarative routing keeps the landing bundle small.
+ */
+export function AppRoutes() {
+  return (
+    <AppFrame>
+      <Suspense fallback={<PageLoading />}>
+        <Routes>
+          <Route path="/" element={<Navigate to="/signIn" replace />} />
+          <Route path="/signIn" element={<SignInScreen />} />
+          {HOST_PATHS.filter((path) => path !== '/signIn').map((path) => (
+            <Route key={path} path={path} element={<Placeholder />} />
+          ))}
+          <Route path="*" element={<RemoteOutlet />} />
+        </Routes>
+      </Suspense>
+    </AppFrame>
+  );
+}

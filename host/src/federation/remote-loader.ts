@@ -1,0 +1,48 @@
+import { isRemoteRoutesModule, type RegistryEntry, type RemoteRoutesModule } from '@cw/shared-state/contracts';
+import type { ModuleFederation } from '@module-federation/runtime';
+
+let federationPromise: Promise<ModuleFederation> | null = null;
+
+/** The federation runtime loads only when a remote is first needed: never on the landing page. */
+function federation(): Promise<ModuleFederation> {
+  federationPromise ??= Promise.all([import('@module-federation/runtime'), import('./shared-modules.ts')]).then(
+    ([runtime, shared]) =>
+      runtime.createInstance({
+        name: 'host',
+        remotes: [],
+        shared: shared.sharedModules(),
+        shareStrategy: 'loaded-first',
+      }),
+  );
+  return federationPromise;
+}
+
+export class RemoteContractError extends Error {
+  constructor(remote: string) {
+    super(`remote ${remote} does not expose a valid ./routes module`);
+  }
+}
+
+const cache = new Map<string, Promise<RemoteRoutesModule>>();
+
+export function loadRemoteRoutes(name: string, entry: RegistryEntry): Promise<RemoteRoutesModule> {
+  const key = `${name}@${entry.version}`;
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = loadFresh(name, entry);
+    cache.set(key, pending);
+    // A failure is not cached: "click to reload" must really retry.
+    pending.catch(() => cache.delete(key));
+  }
+  return pending;
+}
+
+async function loadFresh(name: string, entry: RegistryEntry): Promise<RemoteRoutesModule> {
+  const mf = await federation();
+  // force: a retry after a failure must not reuse the failed entry.
+  mf.registerRemotes([{ name, entry: entry.manifest }], { force: true });
+  const exposed = await mf.loadRemote<unknown>(`${name}/routes`);
+  const candidate = typeof exposed === 'object' && exposed !== null && 'default' in exposed ? exposed.default : exposed;
+  if (!isRemoteRoutesModule(candidate)) throw new RemoteContractError(name);
+  return candidate;
+}

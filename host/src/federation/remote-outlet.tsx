@@ -1,0 +1,61 @@
+import type { AppRoute, RemoteRoutesModule } from '@cw/shared-state/contracts';
+import { Suspense, use, useMemo, useState } from 'react';
+import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useRoutes } from 'react-router';
+import { PageLoading } from '../frame/page-loading.tsx';
+import { RouteGuard } from '../app/route-guard.tsx';
+import { findOwner, loadRegistry } from './registry.ts';
+import { loadRemoteRoutes } from './remote-loader.ts';
+
+/**
+ * The area of the page a remote owns. Every path the host does not own lands
+ * here: the registry says which remote owns it, the remote's `./routes` load
+ * on first visit and mount into the host's one router. If a remote cannot
+ * load, only this area shows "Request failed, click to reload".
+ */
+export function RemoteOutlet() {
+  const [attempt, setAttempt] = useState(0);
+  return (
+    <ErrorBoundary FallbackComponent={RemoteLoadFailed} onReset={() => setAttempt((n) => n + 1)}>
+      <Suspense fallback={<PageLoading />}>
+        <RemoteArea key={attempt} />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
+function RemoteArea() {
+  const { pathname } = useLocation();
+  const registry = use(useMemo(() => loadRegistry(), []));
+  const owner = findOwner(registry, pathname);
+  if (!owner) return <Navigate to="/" replace />;
+  const routes = use(loadRemoteRoutes(owner.name, owner.entry));
+  return <RemoteRoutes module={routes} />;
+}
+
+function RemoteRoutes({ module }: { module: RemoteRoutesModule }) {
+  const element = useRoutes([
+    ...module.routes.map((route: AppRoute) => ({
+      path: route.path,
+      element: (
+        <RouteGuard requiresLogin={route.requiresLogin === true}>
+          <Suspense fallback={<PageLoading />}>
+            <route.Component />
+          </Suspense>
+        </RouteGuard>
+      ),
+    })),
+    { path: '*', element: <Navigate to="/" replace /> },
+  ]);
+  return element;
+}
+
+function RemoteLoadFailed({ resetErrorBoundary }: FallbackProps) {
+  const { t } = useTranslation('host');
+  return (
+    <button type="button" className="remote-failed" data-testid="remote-load-failed" onClick={resetErrorBoundary}>
+      {t('remote.loadFailed')}
+    </button>
+  );
+}

@@ -1,0 +1,52 @@
+import * as SharedContracts from '@cw/shared-state/contracts';
+import * as SharedI18n from '@cw/shared-state/i18n';
+import * as SharedPreload from '@cw/shared-state/preload';
+import * as SharedRouter from '@cw/shared-state/router';
+import * as SharedSession from '@cw/shared-state/session';
+import type { UserOptions } from '@module-federation/runtime/types';
+import * as ReactQuery from '@tanstack/react-query';
+import * as I18n from 'i18next';
+import * as React from 'react';
+import * as JsxRuntime from 'react/jsx-runtime';
+import * as ReactDOM from 'react-dom';
+import * as ReactDOMClient from 'react-dom/client';
+import * as ReactI18next from 'react-i18next';
+import * as Zustand from 'zustand';
+import * as ZustandMiddleware from 'zustand/middleware';
+
+type SharedTable = NonNullable<UserOptions['shared']>;
+
+/**
+ * What the host provides to remotes through the federation share scope.
+ * Every stateful singleton (React, i18n, the stores in shared-state and the
+ * services in shared-ui) is provided as the host's own loaded instance, so a
+ * remote never starts a second copy. This module loads with the federation
+ * runtime, only when a remote is first visited. Keep it in step with the
+ * `exports` of shared-ui and shared-state (shared-modules.test.ts checks it).
+ */
+const versions = __SHARED_VERSIONS__;
+
+function loaded(pkg: string, module: object) {
+  const version = versions[pkg];
+  if (!version) throw new Error(`no pinned version for shared package ${pkg}`);
+  return { version, lib: () => module, loaded: true, shareConfig: { singleton: true, requiredVersion: `^${version}` } };
+}
+
+export function sharedModules(): SharedTable {
+  return {
+    react: loaded('react', React),
+    'react/jsx-runtime': loaded('react', JsxRuntime),
+    'react-dom': loaded('react-dom', ReactDOM),
+    'react-dom/client': loaded('react-dom', ReactDOMClient),
+    i18next: loaded('i18next', I18n),
+    'react-i18next': loaded('react-i18next', ReactI18next),
+    zustand: loaded('zustand', Zustand),
+    'zustand/middleware': loaded('zustand', ZustandMiddleware),
+    '@tanstack/react-query': loaded('@tanstack/react-query', ReactQuery),
+    '@cw/shared-state/i18n': loaded('@cw/shared-state', SharedI18n),
+    '@cw/shared-state/session': loaded('@cw/shared-state', SharedSession),
+    '@cw/shared-state/router': loaded('@cw/shared-state', SharedRouter),
+    '@cw/shared-state/contracts': loaded('@cw/shared-state', SharedContracts),
+    '@cw/shared-state/preload': loaded('@cw/shared-state', SharedPreload),
+  };
+}

@@ -1,0 +1,51 @@
+import { type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
+import { useLocation } from 'react-router';
+import { FRAME_MARGIN_PX, FRAME_WIDTH_PX, shouldFrame } from './is-mobile.ts';
+import { limitTouchScrolling } from './touch-scroll.ts';
+
+const SCROLL_TOP_DELAY_MS = 200;
+
+function subscribeResize(callback: () => void) {
+  window.addEventListener('resize', callback);
+  return () => window.removeEventListener('resize', callback);
+}
+
+function windowSize() {
+  return `${window.innerWidth}x${window.innerHeight}`;
+}
+
+/**
+ * The app's frame: full screen on phones; on a wide desktop screen a centred
+ * frame 480 px wide and window height minus 20 px high. Only the scroll area
+ * scrolls; after each navigation it returns to the top after 200 ms.
+ */
+export function AppFrame({ children }: { children: ReactNode }) {
+  useSyncExternalStore(subscribeResize, windowSize, () => '0x0');
+  const framed = shouldFrame(navigator.userAgent, window.innerWidth);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+
+  useEffect(() => limitTouchScrolling(document), []);
+
+  useEffect(() => {
+    void pathname;
+    const timer = window.setTimeout(() => {
+      scrollRef.current?.scrollTo({ top: 0 });
+      window.scrollTo({ top: 0 });
+    }, SCROLL_TOP_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [pathname]);
+
+  const style = framed ? { width: FRAME_WIDTH_PX, height: window.innerHeight - FRAME_MARGIN_PX } : undefined;
+  return (
+    <div className={framed ? 'app-stage app-stage--framed' : 'app-stage'}>
+      <div className="app-frame" data-testid="app-frame" data-framed={framed} style={style}>
+        <div className="app-scroll" data-scrollable="true" ref={scrollRef}>
+          <div key={pathname} className="page-transition">
+            {children}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

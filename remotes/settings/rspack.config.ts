@@ -1,0 +1,7 @@
+import { createConfig } from '../../rspack.base.ts';
+
+export default (_env: unknown, argv: { mode?: string }) =>
+  createConfig(
+    { name: 'settings', kind: 'remote', dir: import.meta.dirname, port: 3005, exposes: { './routes': './src/routes.ts' } },
+    argv,
+  );

@@ -1,0 +1,166 @@
+/**
+ * One Rspack config factory for the host and every remote. Each app's own
+ * rspack.config.ts names only what differs: name, kind, exposes, port.
+ *
+ * Federation model (see docs/architecture.md):
+ * - Remotes are built with the Module Federation 2 plugin and expose `./routes`.
+ * - The host is a runtime-only federation host: it does not bundle the
+ *   federation runtime on the landing path; it loads `@module-federation/runtime`
+ *   when a remote route is first visited and provides its own already-loaded
+ *   singletons through the share scope (host/src/federation/shared-modules.ts).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+import { type Configuration, DefinePlugin, HtmlRspackPlugin, type RuleSetRule } from '@rspack/core';
+
+export type AppKind = 'host' | 'remote';
+
+export interface AppConfigOptions {
+  /** Federation name: host, wallet, convert, rewards, mail, settings. */
+  name: string;
+  kind: AppKind;
+  /** Absolute path of the app's package folder. */
+  dir: string;
+  /** Dev-server port. */
+  port: number;
+  /** Modules a remote exposes, e.g. { './routes': './src/routes.tsx' }. */
+  exposes?: Record<string, string>;
+}
+
+const root = import.meta.dirname;
+const rootPkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  version: string;
+};
+
+/** Third-party singletons, one version pinned at the root package.json. */
+export const SHARED_LIBRARIES = [
+  'react',
+  'react-dom',
+  'react-router',
+  'zustand',
+  'i18next',
+  'react-i18next',
+  '@tanstack/react-query',
+] as const;
+
+/** Versions of shared packages, injected into the host's share table. */
+export function sharedVersions(): Record<string, string> {
+  const versions: Record<string, string> = {};
+  for (const lib of SHARED_LIBRARIES) {
+    const version = rootPkg.dependencies[lib];
+    if (!version) throw new Error(`shared library ${lib} is not pinned in the root package.json`);
+    versions[lib] = version;
+  }
+  versions['@cw/shared-ui'] = rootPkg.version;
+  versions['@cw/shared-state'] = rootPkg.version;
+  return versions;
+}
+
+/** Module Federation `shared` config for remotes (subpaths shared via trailing slash keys). */
+function remoteShared() {
+  const versions = sharedVersions();
+  const shared: Record<string, { singleton: true; requiredVersion: string; version?: string }> = {};
+  for (const [lib, version] of Object.entries(versions)) {
+    shared[lib] = { singleton: true, requiredVersion: `^${version}`, version };
+    // Subpaths (react/jsx-runtime, react-dom/client, @cw/shared-ui/toast, ...) must
+    // be shared too, or a second React (or a second toast store) loads.
+    shared[`${lib}/`] = { singleton: true, requiredVersion: `^${version}`, version };
+  }
+  return shared;
+}
+
+function scriptRule(production: boolean): RuleSetRule {
+  return {
+    test: /\.[cm]?tsx?$/,
+    exclude: /node_modules/,
+    loader: 'builtin:swc-loader',
+    type: 'javascript/auto',
+    options: {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic', development: !production, refresh: false } },
+        target: 'es2022',
+      },
+    },
+  };
+}
+
+export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {}): Configuration {
+  const production = (argv.mode ?? process.env.NODE_ENV) === 'production';
+  const isHost = opts.kind === 'host';
+  const plugins: Configuration['plugins'] = [
+    new DefinePlugin({
+      __APP_NAME__: JSON.stringify(opts.name),
+      __BUILD_ID__: JSON.stringify(process.env.BUILD_ID ?? rootPkg.version),
+      __SHARED_VERSIONS__: JSON.stringify(sharedVersions()),
+      'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),
+    }),
+    new HtmlRspackPlugin({
+      template: path.join(opts.dir, 'index.html'),
+      minify: production,
+      scriptLoading: 'module',
+    }),
+  ];
+  if (!isHost) {
+    plugins.push(
+      new ModuleFederationPlugin({
+        name: opts.name,
+        filename: 'remoteEntry.js',
+        exposes: opts.exposes ?? {},
+        shared: remoteShared(),
+        shareStrategy: 'loaded-first',
+        manifest: true,
+        dts: false,
+      }),
+    );
+  }
+
+  return {
+    mode: production ? 'production' : 'development',
+    context: opts.dir,
+    target: ['web', 'es2022'],
+    entry: { main: './src/main.ts' },
+    devtool: production ? 'source-map' : 'cheap-module-source-map',
+    output: {
+      path: path.join(opts.dir, 'dist'),
+      // Remotes are served from a versioned folder; 'auto' resolves chunks relative to remoteEntry.
+      publicPath: isHost ? '/' : 'auto',
+      filename: production ? '[name].[contenthash:10].js' : '[name].js',
+      chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
+      cssFilename: production ? '[name].[contenthash:10].css' : '[name].css',
+      uniqueName: opts.name,
+      clean: true,
+    },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js', '.mjs', '.json'],
+      // react-router's package exports always name its development build.
+      alias: production ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs') } : {},
+      extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+    },
+    module: {
+      rules: [
+        scriptRule(production),
+        { test: /\.css$/, type: 'css/auto' },
+        { test: /\.(png|svg|jpg|webp)$/, type: 'asset' },
+      ],
+    },
+    experiments: { css: true },
+    optimization: {
+      minimize: production,
+      // Keep the landing chunk small: vendor code splits by usage, not into one blob.
+      splitChunks: isHost ? { chunks: 'async' } : false,
+    },
+    performance: { hints: false },
+    plugins,
+    devServer: {
+      host: '127.0.0.1',
+      port: opts.port,
+      historyApiFallback: true,
+      hot: true,
+      headers: { 'Access-Control-Allow-Origin': '*' },
+      proxy: [{ context: ['/api', '/dev'], target: `http://127.0.0.1:${process.env.API_PORT ?? 8080}` }],
+    },
+  };
+}

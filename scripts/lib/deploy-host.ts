@@ -1,0 +1,19 @@
+import { cp, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { buildApp } from './build.ts';
+import { precompress } from './compress.ts';
+import { DEPLOY_DIR, ROOT } from './paths.ts';
+
+/** Build the host and swap it into place (the host never needs rebuilding for a remote deploy). */
+export async function deployHost(): Promise<void> {
+  const dist = await buildApp(path.join(ROOT, 'host'));
+  const target = path.join(DEPLOY_DIR, 'host');
+  const staging = `${target}.staging-${process.pid}`;
+  const old = `${target}.old-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await cp(dist, staging, { recursive: true, filter: (src) => !src.endsWith('.map') });
+  await precompress(staging);
+  await rename(target, old).catch(() => undefined);
+  await rename(staging, target);
+  await rm(old, { recursive: true, force: true });
+}

@@ -1,0 +1,45 @@
+import { cp, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { buildApp } from './build.ts';
+import { precompress } from './compress.ts';
+import { DEPLOY_DIR, type RemoteName, remoteDir } from './paths.ts';
+import { activate, contentVersion, recordDeploy } from './registry.ts';
+
+interface RemotePackage {
+  version: string;
+  federation?: { routes?: string[] };
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Build one remote into an immutable versioned folder and switch its registry
+ * entry to it. A running host picks the new version on its next page load.
+ */
+export async function deployRemote(name: RemoteName, options: { buildId?: string } = {}): Promise<string> {
+  const dir = remoteDir(name);
+  const pkg = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as RemotePackage;
+  const routes = pkg.federation?.routes ?? [];
+  if (routes.length === 0) throw new Error(`remotes/${name}/package.json names no federation.routes`);
+
+  const dist = await buildApp(dir, options.buildId ? { BUILD_ID: options.buildId } : {});
+  const version = await contentVersion(dist, pkg.version);
+  const target = path.join(DEPLOY_DIR, 'remotes', name, version);
+  if (!(await exists(target))) {
+    // Copy beside the target, then rename: a half-copied version is never visible.
+    const staging = `${target}.staging-${process.pid}`;
+    await mkdir(path.dirname(target), { recursive: true });
+    await rm(staging, { recursive: true, force: true });
+    await cp(dist, staging, { recursive: true, filter: (src) => !src.endsWith('.map') });
+    await precompress(staging);
+    await rename(staging, target);
+  }
+  await recordDeploy(name, version, routes);
+  await activate(name, version, routes);
+  return version;
+}

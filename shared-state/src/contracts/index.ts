@@ -1,0 +1,62 @@
+import type { ComponentType } from 'react';
+
+/**
+ * The contract between the host and every remote: each remote exposes
+ * `./routes` whose default export satisfies RemoteRoutesModule. The host
+ * checks the shape at run time (isRemoteRoutesModule) so nothing crosses the
+ * boundary as `any`.
+ */
+export interface AppRoute {
+  /** Absolute path, e.g. '/coinTopup/send'. */
+  path: string;
+  /** Lazily loaded screen (React.lazy or lazyScreen). */
+  Component: ComponentType;
+  /** i18n key (in the remote's namespace) of the screen title. */
+  titleKey?: string;
+  /** Screens that need a logged-in user. */
+  requiresLogin?: boolean;
+}
+
+export interface RemoteRoutesModule {
+  /** The remote's i18n namespace, registered before its screens render. */
+  namespace: string;
+  routes: AppRoute[];
+}
+
+export function isRemoteRoutesModule(value: unknown): value is RemoteRoutesModule {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<RemoteRoutesModule>;
+  return (
+    typeof candidate.namespace === 'string' &&
+    Array.isArray(candidate.routes) &&
+    candidate.routes.every(
+      (route) => typeof route?.path === 'string' && route.path.startsWith('/') && route.Component != null,
+    )
+  );
+}
+
+/** One entry of /remotes.json, written by scripts/deploy.ts. */
+export interface RegistryEntry {
+  version: string;
+  /** URL of the version's mf-manifest.json (absolute or origin-relative). */
+  manifest: string;
+  /** Path prefixes the remote owns, e.g. ['/coinTopup', '/addressBook']. */
+  routes: string[];
+}
+
+export interface Registry {
+  remotes: Record<string, RegistryEntry>;
+}
+
+export function isRegistry(value: unknown): value is Registry {
+  if (typeof value !== 'object' || value === null) return false;
+  const remotes = (value as { remotes?: unknown }).remotes;
+  if (typeof remotes !== 'object' || remotes === null) return false;
+  return Object.values(remotes).every(
+    (entry: Partial<RegistryEntry>) =>
+      typeof entry.version === 'string' &&
+      typeof entry.manifest === 'string' &&
+      Array.isArray(entry.routes) &&
+      entry.routes.every((r) => typeof r === 'string'),
+  );
+}
