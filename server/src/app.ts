@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Registry } from 'prom-client';
+import type { Database } from './db/schema.ts';
+import { ErrorResponse } from './errors/schema.ts';
+import { anonymousSessionResolver, registerAuthentication, type SessionResolver } from './http/authenticate.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { createMetricsRegistry, registerMetrics } from './http/metrics.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { createRemoteOrigins } from './http/remote-registry.ts';
+import { registerSecurity } from './http/security.ts';
+import { registerStatic } from './http/static.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { settingsRoutes } from './modules/settings/routes.ts';
+import { UserSettings } from './modules/settings/schemas.ts';
+import { createSettingsService } from './modules/settings/service.ts';
+
+export interface AppDeps {
+  /** Kysely over PostgreSQL (`createDb`), or `createOfflineDb()` when no database is needed. */
+  db: Kysely<Database>;
+  /** The clock. Inject a fixed one in tests. */
+  now?: () => Date;
+  /** Who is signed in. Default: nobody (until the auth module provides sessions). */
+  sessionResolver?: SessionResolver;
+  /** A pino logger; default: no logging. */
+  logger?: FastifyBaseLogger;
+  /** Prometheus registry; default: a new one with default process metrics. */
+  metrics?: Registry;
+  /** Serve the deployed front end from this folder (host/, remotes/, remotes.json); null/unset: API only. */
+  staticDir?: string | null;
+  /** Max request body in bytes; default 1 MiB. */
+  bodyLimit?: number;
+  /** Per client IP; default 1000 requests a minute. */
+  rateLimit?: { max: number; windowMs: number };
+  /** Trust X-Forwarded-* (client IP for rate limiting, host for the CSRF check). */
+  trustProxy?: boolean;
+}
+
+export type App = FastifyInstance;
+
+/**
+ * Builds the Fastify app without listening: plugins load on `app.ready()`,
+ * `app.inject()` or `app.listen()`. Closing the app does not close `deps.db`.
+ */
+export function buildApp(deps: AppDeps): App {
+  const now = deps.now ?? (() => new Date());
+  const staticDir = deps.staticDir ?? null;
+
+  const app: App = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    bodyLimit: deps.bodyLimit ?? 1024 * 1024,
+    trustProxy: deps.trustProxy ?? false,
+    genReqId: () => randomUUID(),
+  });
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addSchema(ErrorResponse);
+  app.addSchema(UserSettings);
+  registerAuthentication(app, deps.sessionResolver ?? anonymousSessionResolver);
+  registerMetrics(app, deps.metrics ?? createMetricsRegistry());
+
+  const registryFile = staticDir === null ? null : path.join(staticDir, 'remotes.json');
+  const remoteOrigins = createRemoteOrigins(registryFile, (err) =>
+    app.log.warn({ err }, 'cannot read remotes.json; keeping the previous remote origins'),
+  );
+  registerSecurity(app, { rateLimit: deps.rateLimit ?? { max: 1000, windowMs: 60_000 }, remoteOrigins });
+  registerOpenApi(app);
+
+  // API modules: route -> service -> repository. Each module is a plugin taking its services.
+  app.register(
+    async (api) => {
+      const typed = api.withTypeProvider<TypeBoxTypeProvider>();
+      await typed.register(healthRoutes, { db: deps.db });
+      await typed.register(settingsRoutes, { service: createSettingsService({ db: deps.db, now }) });
+    },
+    { prefix: '/api' },
+  );
+
+  const spaFallback = staticDir === null ? undefined : registerStatic(app, staticDir);
+  registerErrorHandling(app, spaFallback ? { spaFallback } : {});
+  return app;
+}

@@ -1,0 +1,136 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Static, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+/** Repository root (two levels above server/src). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const Port = Type.Integer({ minimum: 1, maximum: 65535 });
+
+/**
+ * Environment variables read at start-up. Every key is the variable's name.
+ * Empty strings count as unset.
+ */
+const EnvSchema = Type.Object({
+  NODE_ENV: Type.Enum(['development', 'production', 'test']),
+  HOST: Type.String({ minLength: 1 }),
+  PORT: Port,
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATA_DIR: Type.String({ minLength: 1 }),
+  PG_PORT: Type.Optional(Port),
+  STATIC_DIR: Type.String({ minLength: 1 }),
+  BODY_LIMIT: Type.Integer({ minimum: 1024 }),
+  RATE_LIMIT_MAX: Type.Integer({ minimum: 1 }),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000 }),
+  TRUST_PROXY: Type.Boolean(),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+const defaults: Omit<Env, 'DATABASE_URL' | 'PG_PORT'> = {
+  NODE_ENV: 'development',
+  HOST: '127.0.0.1',
+  PORT: 8080,
+  LOG_LEVEL: 'info',
+  DATA_DIR: path.join(repoRoot, '.data'),
+  STATIC_DIR: path.join(repoRoot, '.deploy'),
+  BODY_LIMIT: 1024 * 1024,
+  RATE_LIMIT_MAX: 1000,
+  RATE_LIMIT_WINDOW_MS: 60_000,
+  TRUST_PROXY: false,
+  SHUTDOWN_TIMEOUT_MS: 10_000,
+};
+
+export interface Config {
+  nodeEnv: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  logLevel: Env['LOG_LEVEL'];
+  /** When unset, an embedded PostgreSQL is started in `<dataDir>/pg`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Port for the embedded PostgreSQL; a free port when unset. */
+  pgPort: number | undefined;
+  staticDir: string;
+  bodyLimit: number;
+  rateLimit: { max: number; windowMs: number };
+  trustProxy: boolean;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  readonly issues: string[];
+  constructor(issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+}
+
+const check = Compile(EnvSchema);
+const integerKeys = new Set(['PORT', 'PG_PORT', 'BODY_LIMIT', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'SHUTDOWN_TIMEOUT_MS']);
+const booleanKeys = new Set(['TRUST_PROXY']);
+
+function convert(key: string, raw: string): unknown {
+  if (integerKeys.has(key)) return /^-?\d+$/.test(raw) ? Number(raw) : raw;
+  if (booleanKeys.has(key)) {
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    return raw;
+  }
+  return raw;
+}
+
+function describe(key: string, schema: Record<string, unknown> | undefined): string {
+  if (!schema) return 'is not a known variable';
+  if (Array.isArray(schema.enum)) return `must be one of ${schema.enum.join(', ')}`;
+  if (schema.type === 'integer') {
+    const range = [schema.minimum === undefined ? '' : `>= ${schema.minimum}`, schema.maximum === undefined ? '' : `<= ${schema.maximum}`]
+      .filter(Boolean)
+      .join(' and ');
+    return `must be an integer${range ? ` ${range}` : ''}`;
+  }
+  if (schema.type === 'boolean') return 'must be true, false, 1 or 0';
+  if (typeof schema.pattern === 'string') return `must match ${schema.pattern}`;
+  return `is invalid (${key})`;
+}
+
+/**
+ * Reads and validates the configuration from environment variables.
+ * Throws ConfigError naming every bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input: Record<string, unknown> = { ...defaults };
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const raw = env[key];
+    if (raw !== undefined && raw.trim() !== '') input[key] = convert(key, raw.trim());
+  }
+  if (!check.Check(input)) {
+    const issues = new Map<string, string>();
+    for (const error of check.Errors(input)) {
+      const key = error.instancePath.replace(/^\//, '');
+      if (!key || issues.has(key)) continue;
+      const schema = (EnvSchema.properties as unknown as Record<string, Record<string, unknown> | undefined>)[key];
+      issues.set(key, `${key} ${describe(key, schema)} (got ${JSON.stringify(env[key] ?? '')})`);
+    }
+    throw new ConfigError([...issues.values()]);
+  }
+  const e = input as Env;
+  return {
+    nodeEnv: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    logLevel: e.LOG_LEVEL,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    pgPort: e.PG_PORT,
+    staticDir: path.resolve(e.STATIC_DIR),
+    bodyLimit: e.BODY_LIMIT,
+    rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    trustProxy: e.TRUST_PROXY,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}

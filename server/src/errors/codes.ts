@@ -1,0 +1,44 @@
+import { type Static, Type } from 'typebox';
+
+/**
+ * The closed set of error codes the API can return, each with its HTTP status.
+ * This table is the ONE place where codes are mapped to statuses.
+ *
+ * To add a code: add a line here (SCREAMING_SNAKE_CASE, with its status),
+ * run `npm run gen:api -w server` so the OpenAPI document and the client
+ * types pick it up, and add a translation in the UI.
+ */
+export const errorStatus = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  CROSS_SITE_REQUEST: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+const errorCodes = Object.keys(errorStatus) as ErrorCode[];
+
+/** TypeBox schema of the closed set; used in the OpenAPI error schema. */
+export const ErrorCode = Type.Enum(errorCodes, {
+  description: 'Machine-readable error code; the UI translates by code.',
+});
+
+// Compile-time check that the schema and the table agree.
+const _schemaMatchesTable: Static<typeof ErrorCode> extends ErrorCode ? true : never = true;
+void _schemaMatchesTable;
+
+export function statusOf(code: ErrorCode): number {
+  return errorStatus[code];
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(errorStatus, value);
+}

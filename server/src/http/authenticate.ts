@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { UnauthenticatedError } from '../errors/app-error.ts';
+
+export interface AuthenticatedUser {
+  userId: string;
+}
+
+/**
+ * Turns a request into the signed-in user, or null. The auth module provides
+ * the real implementation (sessions); tests may pass a fake one.
+ */
+export interface SessionResolver {
+  resolve(request: FastifyRequest): Promise<AuthenticatedUser | null>;
+}
+
+/** Default until sessions exist: nobody is signed in. */
+export const anonymousSessionResolver: SessionResolver = {
+  resolve: async () => null,
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `requireUser` (or `resolveUser`); null when anonymous or not yet resolved. */
+    user: AuthenticatedUser | null;
+  }
+  interface FastifyInstance {
+    sessionResolver: SessionResolver;
+  }
+}
+
+export function registerAuthentication(app: FastifyInstance, resolver: SessionResolver): void {
+  app.decorate('sessionResolver', resolver);
+  app.decorateRequest('user', null);
+}
+
+/** preHandler: sets `request.user` from the SessionResolver, if anyone is signed in. */
+export const resolveUser: preHandlerAsyncHookHandler = async (request) => {
+  if (request.user === null) request.user = await request.server.sessionResolver.resolve(request);
+};
+
+/** preHandler: sets `request.user` or fails with UNAUTHENTICATED (401). */
+export const requireUser: preHandlerAsyncHookHandler = async (request, reply) => {
+  await resolveUser.call(request.server, request, reply);
+  if (request.user === null) throw new UnauthenticatedError();
+};
+
+/** The user set by `requireUser`; use in handlers of routes that have it. */
+export function currentUser(request: FastifyRequest): AuthenticatedUser {
+  if (request.user === null) throw new UnauthenticatedError();
+  return request.user;
+}

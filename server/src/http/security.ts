@@ -1,0 +1,48 @@
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors/app-error.ts';
+import { csrfGuard } from './csrf.ts';
+import type { RemoteOrigins } from './remote-registry.ts';
+
+export interface SecurityOptions {
+  rateLimit: { max: number; windowMs: number };
+  remoteOrigins: RemoteOrigins;
+}
+
+/** The Content-Security-Policy directives; registry remote origins are added per request. */
+export function cspDirectives(remoteOrigins: RemoteOrigins) {
+  const selfAndRemotes = () => ["'self'", ...remoteOrigins.current()].join(' ');
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: [selfAndRemotes],
+    // The mobile UI kit injects inline styles; remotes may ship their own CSS, fonts and images.
+    styleSrc: [selfAndRemotes, "'unsafe-inline'"],
+    imgSrc: [selfAndRemotes, 'data:', 'blob:'],
+    fontSrc: [selfAndRemotes, 'data:'],
+    connectSrc: [selfAndRemotes],
+    workerSrc: ["'self'", 'blob:'],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  };
+}
+
+/** Helmet (with CSP), global rate limit (keyed by client IP) and the CSRF guard. */
+export function registerSecurity(app: FastifyInstance, options: SecurityOptions): void {
+  app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(options.remoteOrigins) },
+    // Module Federation assets may be loaded by a host on another origin (e.g. the dev server).
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    frameguard: { action: 'deny' },
+  });
+  app.register(rateLimit, {
+    global: true,
+    max: options.rateLimit.max,
+    timeWindow: options.rateLimit.windowMs,
+    errorResponseBuilder: (_request, context) =>
+      new AppError('RATE_LIMITED', `Rate limit exceeded, retry in ${context.after}`),
+  });
+  app.addHook('onRequest', csrfGuard);
+}

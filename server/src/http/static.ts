@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const NO_CACHE = 'no-cache';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Strips a precompressed suffix: `app.js.br` -> `app.js`. */
+function logicalName(filePath: string): string {
+  return path.basename(filePath).replace(/\.(br|gz)$/, '');
+}
+
+/** host/: HTML must be revalidated, everything else is content-hashed. */
+export function hostCacheControl(filePath: string): string {
+  return logicalName(filePath).endsWith('.html') ? NO_CACHE : IMMUTABLE;
+}
+
+/** remotes/<name>/<version>/: entry points are stable names, everything else is content-hashed. */
+export function remoteCacheControl(filePath: string): string {
+  const name = logicalName(filePath);
+  return name === 'mf-manifest.json' || name === 'remoteEntry.js' ? NO_CACHE : IMMUTABLE;
+}
+
+const spaExcluded = /^\/(api|metrics|remotes|dev)(\/|$)/;
+
+/** Whether a request that matched no file should get host/index.html (client-side routing). */
+export function wantsSpaFallback(request: Pick<FastifyRequest, 'method' | 'url' | 'headers'>): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const pathname = request.url.split('?')[0] ?? '';
+  if (spaExcluded.test(pathname)) return false;
+  const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
+  if (lastSegment.includes('.')) return false;
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+export type SpaFallback = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+
+/**
+ * Serves the deployed front end from `staticDir`:
+ * `host/` at `/`, `remotes/` at `/remotes/`, and `remotes.json` (read per request,
+ * since deploys replace it by rename). Returns the SPA fallback for the 404 handler.
+ */
+export function registerStatic(app: FastifyInstance, staticDir: string): SpaFallback {
+  const hostRoot = path.join(staticDir, 'host');
+  const remotesRoot = path.join(staticDir, 'remotes');
+  const registryFile = path.join(staticDir, 'remotes.json');
+  if (!existsSync(staticDir)) app.log.warn({ staticDir }, 'static folder does not exist (yet); serving the API only');
+
+  app.register(fastifyStatic, {
+    root: hostRoot,
+    prefix: '/',
+    wildcard: true,
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders: (reply, filePath) => {
+      reply.header('cache-control', hostCacheControl(filePath));
+    },
+  });
+
+  app.register(fastifyStatic, {
+    root: remotesRoot,
+    prefix: '/remotes/',
+    wildcard: true,
+    index: false,
+    preCompressed: true,
+    cacheControl: false,
+    decorateReply: false,
+    setHeaders: (reply, filePath) => {
+      // Remote bundles may be fetched by a host on another origin (manifest via fetch, chunks via script).
+      reply
+        .header('cache-control', remoteCacheControl(filePath))
+        .header('access-control-allow-origin', '*')
+        .header('cross-origin-resource-policy', 'cross-origin');
+    },
+  });
+
+  app.register(async (scope) => {
+    scope.get('/remotes.json', { schema: { hide: true } }, async (_request, reply) => {
+      let body: string;
+      try {
+        body = await readFile(registryFile, 'utf8');
+      } catch {
+        return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
+      }
+      return reply.type('application/json; charset=utf-8').header('cache-control', NO_CACHE).send(body);
+    });
+  });
+
+  return async (request, reply) => {
+    if (!wantsSpaFallback(request)) return false;
+    const index = await stat(path.join(hostRoot, 'index.html')).catch(() => null);
+    if (!index?.isFile()) return false;
+    await reply.code(200).sendFile('index.html', hostRoot);
+    return true;
+  };
+}

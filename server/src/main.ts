@@ -1,0 +1,83 @@
+/**
+ * Entry point: config -> database (embedded PostgreSQL unless DATABASE_URL) -> migrations -> app -> listen.
+ * Shutdown (SIGINT/SIGTERM): stop accepting, finish in-flight requests, close the pool, stop embedded PostgreSQL.
+ */
+import path from 'node:path';
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { createDb } from './db/create-db.ts';
+import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createMetricsRegistry } from './http/metrics.ts';
+import { createLogger } from './logger.ts';
+
+const EMBEDDED_DATABASE = 'wallet';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
+
+const logger = createLogger(config);
+/** Resources to release on shutdown, released last-in first-out. */
+const closers: { name: string; close: () => Promise<unknown> }[] = [];
+
+async function closeAll(): Promise<void> {
+  for (const { name, close } of closers.splice(0).reverse()) {
+    try {
+      await close();
+    } catch (err) {
+      logger.error({ err }, `error while closing ${name}`);
+    }
+  }
+}
+
+closeWithGrace({ delay: config.shutdownTimeoutMs, logger }, async ({ signal, err }) => {
+  if (err) logger.error({ err }, 'shutting down after an unhandled error');
+  else logger.info({ signal }, 'shutting down');
+  await closeAll();
+});
+
+try {
+  let databaseUrl = config.databaseUrl;
+  if (databaseUrl === undefined) {
+    const dir = config.dataDir;
+    const pg = await startEmbeddedPostgres({
+      dir,
+      ...(config.pgPort === undefined ? {} : { port: config.pgPort }),
+      log: (msg) => logger.info({ dataDir: path.join(dir, 'pg') }, msg),
+    });
+    closers.push({ name: 'embedded PostgreSQL', close: () => pg.stop() });
+    await pg.ensureDatabase(EMBEDDED_DATABASE);
+    databaseUrl = pg.url(EMBEDDED_DATABASE);
+  }
+
+  const db = createDb(databaseUrl, { logger });
+  closers.push({ name: 'database pool', close: () => db.destroy() });
+  await migrateToLatest(db, logger);
+
+  const app = buildApp({
+    db,
+    logger,
+    metrics: createMetricsRegistry(),
+    staticDir: config.staticDir,
+    bodyLimit: config.bodyLimit,
+    rateLimit: config.rateLimit,
+    trustProxy: config.trustProxy,
+  });
+  // app.close() stops accepting connections and waits for in-flight requests.
+  closers.push({ name: 'HTTP server', close: () => app.close() });
+  await app.listen({ host: config.host, port: config.port });
+
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  logger.info({ url, startupMs: Math.round(performance.now()) }, `Server ready at ${url}`);
+} catch (err) {
+  logger.fatal({ err }, 'start-up failed');
+  await closeAll();
+  process.exit(1);
+}

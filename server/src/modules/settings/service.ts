@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { UnauthenticatedError } from '../../errors/app-error.ts';
+import { findSettings, upsertSettings } from './repository.ts';
+import { defaultSettings, type UserSettings } from './schemas.ts';
+
+export interface SettingsService {
+  /** The user's settings, or the defaults when never saved. */
+  get(userId: string): Promise<UserSettings>;
+  /** Replaces the user's settings; returns them as stored (amount normalised to 2 decimals). */
+  replace(userId: string, settings: UserSettings): Promise<UserSettings>;
+}
+
+export interface SettingsServiceDeps {
+  db: Kysely<Database>;
+  now: () => Date;
+}
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+export function createSettingsService({ db, now }: SettingsServiceDeps): SettingsService {
+  return {
+    async get(userId) {
+      return (await findSettings(db, userId)) ?? defaultSettings;
+    },
+    async replace(userId, settings) {
+      try {
+        return await upsertSettings(db, userId, settings, now());
+      } catch (err) {
+        // The session outlived its user.
+        if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) throw new UnauthenticatedError('User no longer exists');
+        throw err;
+      }
+    },
+  };
+}
