@@ -16,14 +16,15 @@ import { type Configuration, DefinePlugin, HtmlRspackPlugin, type RuleSetRule } 
 
 export type AppKind = 'host' | 'remote';
 
+/** Dev-server ports; the host's dev registry points at the remotes' dev servers. */
+export const DEV_PORTS = { host: 3000, wallet: 3001, convert: 3002, rewards: 3003, mail: 3004, settings: 3005 } as const;
+
 export interface AppConfigOptions {
   /** Federation name: host, wallet, convert, rewards, mail, settings. */
   name: string;
   kind: AppKind;
   /** Absolute path of the app's package folder. */
   dir: string;
-  /** Dev-server port. */
-  port: number;
   /** Modules a remote exposes, e.g. { './routes': './src/routes.tsx' }. */
   exposes?: Record<string, string>;
 }
@@ -69,6 +70,21 @@ function remoteShared() {
     shared[`${lib}/`] = { singleton: true, requiredVersion: `^${version}`, version };
   }
   return shared;
+}
+
+/** In development the registry points at each remote's dev server. */
+function devRegistry(_req: unknown, res: { setHeader(k: string, v: string): void; end(body: string): void }) {
+  const remotes: Record<string, { version: string; manifest: string; routes: string[] }> = {};
+  for (const [name, port] of Object.entries(DEV_PORTS)) {
+    if (name === 'host') continue;
+    const pkg = JSON.parse(readFileSync(path.join(root, 'remotes', name, 'package.json'), 'utf8')) as {
+      federation: { routes: string[] };
+    };
+    remotes[name] = { version: 'dev', manifest: `http://127.0.0.1:${port}/mf-manifest.json`, routes: pkg.federation.routes };
+  }
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Cache-Control', 'no-cache');
+  res.end(JSON.stringify({ remotes }));
 }
 
 function scriptRule(production: boolean): RuleSetRule {
@@ -156,10 +172,16 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
     plugins,
     devServer: {
       host: '127.0.0.1',
-      port: opts.port,
+      port: DEV_PORTS[opts.name as keyof typeof DEV_PORTS],
       historyApiFallback: true,
       hot: true,
       headers: { 'Access-Control-Allow-Origin': '*' },
+      setupMiddlewares: isHost
+        ? (middlewares) => {
+            middlewares.unshift({ name: 'dev-registry', path: '/remotes.json', middleware: devRegistry });
+            return middlewares;
+          }
+        : undefined,
       proxy: [{ context: ['/api', '/dev'], target: `http://127.0.0.1:${process.env.API_PORT ?? 8080}` }],
     },
   };

@@ -1,4 +1,4 @@
 import { createConfig } from '../rspack.base.ts';
 
 export default (_env: unknown, argv: { mode?: string }) =>
-  createConfig({ name: 'host', kind: 'host', dir: import.meta.dirname, port: 3000 }, argv);
+  createConfig({ name: 'host', kind: 'host', dir: import.meta.dirname }, argv);

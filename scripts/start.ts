@@ -1,0 +1,33 @@
+/**
+ * npm start: build whatever is missing, then serve everything from one port
+ * (default http://127.0.0.1:8080): host at /, remotes at /remotes/<name>/<version>/,
+ * the registry at /remotes.json and the API at /api, on the embedded PostgreSQL.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { deployHost } from './lib/deploy-host.ts';
+import { deployRemote } from './lib/deploy-remote.ts';
+import { DEPLOY_DIR, REMOTE_NAMES, ROOT } from './lib/paths.ts';
+import { readRegistry } from './lib/registry.ts';
+
+if (!existsSync(path.join(DEPLOY_DIR, 'host', 'index.html'))) {
+  console.log('[start] building the host');
+  await deployHost();
+}
+const registry = await readRegistry();
+for (const name of REMOTE_NAMES) {
+  if (!registry.remotes[name]) {
+    console.log(`[start] deploying remote ${name}`);
+    await deployRemote(name);
+  }
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+  stdio: 'inherit',
+  env: { ...process.env, STATIC_DIR: DEPLOY_DIR },
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
