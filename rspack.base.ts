@@ -17,7 +17,14 @@ import { type Configuration, DefinePlugin, HtmlRspackPlugin, type RuleSetRule } 
 export type AppKind = 'host' | 'remote';
 
 /** Dev-server ports; the host's dev registry points at the remotes' dev servers. */
-export const DEV_PORTS = { host: 3000, wallet: 3001, convert: 3002, rewards: 3003, mail: 3004, settings: 3005 } as const;
+export const DEV_PORTS = {
+  host: 3000,
+  wallet: 3001,
+  convert: 3002,
+  rewards: 3003,
+  mail: 3004,
+  settings: 3005,
+} as const;
 
 export interface AppConfigOptions {
   /** Federation name: host, wallet, convert, rewards, mail, settings. */
@@ -80,7 +87,11 @@ function devRegistry(_req: unknown, res: { setHeader(k: string, v: string): void
     const pkg = JSON.parse(readFileSync(path.join(root, 'remotes', name, 'package.json'), 'utf8')) as {
       federation: { routes: string[] };
     };
-    remotes[name] = { version: 'dev', manifest: `http://127.0.0.1:${port}/mf-manifest.json`, routes: pkg.federation.routes };
+    remotes[name] = {
+      version: 'dev',
+      manifest: `http://127.0.0.1:${port}/mf-manifest.json`,
+      routes: pkg.federation.routes,
+    };
   }
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Cache-Control', 'no-cache');
@@ -152,7 +163,9 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
     resolve: {
       extensions: ['.tsx', '.ts', '.js', '.mjs', '.json'],
       // react-router's package exports always name its development build.
-      alias: production ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs') } : {},
+      alias: production
+        ? { 'react-router$': path.join(root, 'node_modules/react-router/dist/production/index.mjs') }
+        : {},
       extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
     },
     module: {

@@ -16,7 +16,9 @@ const target = wanted
     : undefined;
 if (!target) {
   console.error(
-    wanted ? `${name} has no deployed version ${wanted}` : `${name} has no version before ${history.current ?? '(none)'}`,
+    wanted
+      ? `${name} has no deployed version ${wanted}`
+      : `${name} has no version before ${history.current ?? '(none)'}`,
   );
   process.exit(1);
 }

@@ -17,10 +17,7 @@ export async function precompress(dir: string): Promise<void> {
         const file = path.join(e.parentPath, e.name);
         const body = await readFile(file);
         await writeFile(`${file}.gz`, await gzipAsync(body, { level: 9 }));
-        await writeFile(
-          `${file}.br`,
-          await brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-        );
+        await writeFile(`${file}.br`, await brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
       }),
   );
 }

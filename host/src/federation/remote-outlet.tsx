@@ -3,8 +3,8 @@ import { Suspense, use, useMemo, useState } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useRoutes } from 'react-router';
-import { PageLoading } from '../frame/page-loading.tsx';
 import { RouteGuard } from '../app/route-guard.tsx';
+import { PageLoading } from '../frame/page-loading.tsx';
 import { findOwner, loadRegistry } from './registry.ts';
 import { loadRemoteRoutes } from './remote-loader.ts';
 

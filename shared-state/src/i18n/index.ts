@@ -2,8 +2,8 @@ import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from './languages.ts';
 
-export { DEFAULT_LANGUAGE, isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from './languages.ts';
 export { Trans, useTranslation } from 'react-i18next';
+export { DEFAULT_LANGUAGE, isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from './languages.ts';
 
 /** localStorage key remembering the chosen language. */
 export const LANGUAGE_STORAGE_KEY = 'lang';
@@ -19,7 +19,11 @@ const loaders = new Map<string, BundleLoader>();
  * this backend, so a language change reloads the namespaces of every loaded
  * app and re-renders host and remotes together.
  */
-export function registerNamespace(namespace: string, loader: BundleLoader, preloaded?: { language: Language; bundle: Bundle }): void {
+export function registerNamespace(
+  namespace: string,
+  loader: BundleLoader,
+  preloaded?: { language: Language; bundle: Bundle },
+): void {
   loaders.set(namespace, loader);
   if (preloaded) i18n.addResourceBundle(preloaded.language, namespace, preloaded.bundle, true, false);
 }

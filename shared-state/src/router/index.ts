@@ -3,6 +3,8 @@
  * this module only (lint forbids importing react-router from a remote), so
  * the host can tree-shake react-router to what the apps actually use.
  */
+
+export type { NavigateFunction } from 'react-router';
 export {
   Link,
   Navigate,
@@ -13,4 +15,3 @@ export {
   useParams,
   useSearchParams,
 } from 'react-router';
-export type { NavigateFunction } from 'react-router';

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { persist, type PersistStorage, type StorageValue } from 'zustand/middleware';
+import { type PersistStorage, persist, type StorageValue } from 'zustand/middleware';
 
 /**
  * Persisted user state, kept under localStorage key `vuex` as the raw
