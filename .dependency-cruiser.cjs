@@ -1,0 +1,76 @@
+/**
+ * Import boundaries (npm run lint). Paths are relative to the repository root.
+ * Each rule is proven to fire by scripts/lint-rules/dependency-rules.test.ts.
+ */
+const FRONT_END = '^(host|remotes|shared-ui|shared-state)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'remote-not-to-other-remote',
+      comment: 'A remote never imports another remote: remotes are deployed independently.',
+      severity: 'error',
+      from: { path: '^remotes/([^/]+)/' },
+      to: { path: '^remotes/([^/]+)/', pathNot: '^remotes/$1/' },
+    },
+    {
+      name: 'remote-not-to-host',
+      comment: 'A remote never imports the host: the host loads remotes, not the other way round.',
+      severity: 'error',
+      from: { path: '^remotes/' },
+      to: { path: '^host/' },
+    },
+    {
+      name: 'remote-not-to-react-router',
+      comment: 'Remotes use the router only through @cw/shared-state/router.',
+      severity: 'error',
+      from: { path: '^remotes/' },
+      to: { path: '(^|/)node_modules/react-router(-dom)?/' },
+    },
+    {
+      name: 'shared-not-to-apps',
+      comment: 'shared-ui and shared-state never import the host, a remote or the server.',
+      severity: 'error',
+      from: { path: '^shared-(ui|state)/' },
+      to: { path: '^(host|remotes|server)/' },
+    },
+    {
+      name: 'host-not-to-remotes',
+      comment: 'The host loads remotes at run time only (module federation), never by import.',
+      severity: 'error',
+      from: { path: '^host/' },
+      to: { path: '^(remotes|server)/' },
+    },
+    {
+      name: 'server-not-to-front-end',
+      comment: 'The server never imports front-end packages.',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: {
+        path: [FRONT_END, '(^|/)node_modules/(react|react-dom|react-router|react-i18next|zustand|antd-mobile)/'],
+      },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No circular dependencies anywhere.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|\\.deploy|\\.data|\\.e2e|test-results)/' },
+    tsPreCompilationDeps: true,
+    combinedDependencies: true,
+    preserveSymlinks: false,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.jsx', '.json'],
+      mainFields: ['module', 'main', 'types'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,128 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+interface DepcruiseConfig {
+  forbidden: IForbiddenRuleType[];
+  options: { enhancedResolveOptions: Record<string, unknown> } & Record<string, unknown>;
+}
+
+const require = createRequire(import.meta.url);
+const config = require('../../.dependency-cruiser.cjs') as DepcruiseConfig;
+
+/** A tiny repository in which every forbidden import happens once, next to allowed ones. */
+const FIXTURE: Record<string, string> = {
+  'node_modules/react-router/package.json': '{"name":"react-router","main":"index.js"}',
+  'node_modules/react-router/index.js': 'export const Link = 1;',
+  'node_modules/react/package.json': '{"name":"react","main":"index.js"}',
+  'node_modules/react/index.js': 'export const useState = 1;',
+  'remotes/a/src/to-other-remote.ts': "import '../../b/src/index.ts';",
+  'remotes/a/src/to-host.ts': "import '../../../host/src/index.ts';",
+  'remotes/a/src/to-react-router.ts': "import 'react-router';",
+  'remotes/a/src/allowed.ts': "import './local.ts'; import '../../../shared-state/src/router.ts'; import 'react';",
+  'remotes/a/src/local.ts': 'export const local = 1;',
+  'remotes/b/src/index.ts': 'export const b = 1;',
+  'host/src/index.ts': 'export const host = 1;',
+  'host/src/to-remote.ts': "import '../../remotes/b/src/index.ts';",
+  'host/src/allowed.ts': "import 'react-router'; import '../../shared-ui/src/index.ts';",
+  'shared-ui/src/index.ts': 'export const ui = 1;',
+  'shared-ui/src/to-host.ts': "import '../../host/src/index.ts';",
+  'shared-state/src/router.ts': "export * from 'react-router';",
+  'shared-state/src/to-server.ts': "import '../../server/src/index.ts';",
+  'shared-state/src/cycle-a.ts': "import './cycle-b.ts'; export const a = 1;",
+  'shared-state/src/cycle-b.ts': "import './cycle-a.ts'; export const b = 2;",
+  'server/src/index.ts': 'export const server = 1;',
+  'server/src/to-front-end.ts': "import '../../shared-state/src/router.ts';",
+  'server/src/to-react.ts': "import 'react';",
+};
+
+let dir = '';
+let result: ICruiseResult;
+
+function violations(rule: string): string[] {
+  return result.summary.violations
+    .filter((v) => v.rule.name === rule)
+    .map((v) => `${v.from} -> ${v.to}`)
+    .sort();
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'depcruise-fixture-'));
+  for (const [file, body] of Object.entries(FIXTURE)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), body);
+  }
+  const { enhancedResolveOptions, ...options } = config.options;
+  const reported = await cruise(
+    ['remotes', 'host', 'shared-ui', 'shared-state', 'server'],
+    { ...options, baseDir: dir, ruleSet: { forbidden: config.forbidden }, validate: true },
+    enhancedResolveOptions,
+  );
+  result = reported.output as ICruiseResult;
+});
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('dependency-cruiser rules', () => {
+  it('defines exactly the boundary rules the team agreed on', () => {
+    expect(config.forbidden.map((r) => r.name).sort()).toEqual([
+      'host-not-to-remotes',
+      'no-circular',
+      'remote-not-to-host',
+      'remote-not-to-other-remote',
+      'remote-not-to-react-router',
+      'server-not-to-front-end',
+      'shared-not-to-apps',
+    ]);
+  });
+
+  it('remotes never import each other', () => {
+    expect(violations('remote-not-to-other-remote')).toEqual([
+      'remotes/a/src/to-other-remote.ts -> remotes/b/src/index.ts',
+    ]);
+  });
+
+  it('remotes never import the host', () => {
+    expect(violations('remote-not-to-host')).toEqual(['remotes/a/src/to-host.ts -> host/src/index.ts']);
+  });
+
+  it('remotes never import react-router directly', () => {
+    expect(violations('remote-not-to-react-router')).toEqual([
+      'remotes/a/src/to-react-router.ts -> node_modules/react-router/index.js',
+    ]);
+  });
+
+  it('shared packages never import apps or the server', () => {
+    expect(violations('shared-not-to-apps')).toEqual([
+      'shared-state/src/to-server.ts -> server/src/index.ts',
+      'shared-ui/src/to-host.ts -> host/src/index.ts',
+    ]);
+  });
+
+  it('the host never imports a remote', () => {
+    expect(violations('host-not-to-remotes')).toEqual(['host/src/to-remote.ts -> remotes/b/src/index.ts']);
+  });
+
+  it('the server never imports front-end packages', () => {
+    expect(violations('server-not-to-front-end')).toEqual([
+      'server/src/to-front-end.ts -> shared-state/src/router.ts',
+      'server/src/to-react.ts -> node_modules/react/index.js',
+    ]);
+  });
+
+  it('circular dependencies are reported', () => {
+    expect(violations('no-circular').length).toBeGreaterThan(0);
+    expect(violations('no-circular').join(' ')).toContain('cycle-a.ts');
+  });
+
+  it('allowed imports raise nothing', () => {
+    const flagged = result.summary.violations.map((v) => v.from);
+    expect(flagged).not.toContain('remotes/a/src/allowed.ts');
+    expect(flagged).not.toContain('host/src/allowed.ts');
+  });
+});
