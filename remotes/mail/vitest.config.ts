@@ -1,0 +1,16 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  define: {
+    __APP_NAME__: JSON.stringify('mail'),
+    __BUILD_ID__: JSON.stringify('test'),
+    __SHARED_VERSIONS__: JSON.stringify({}),
+  },
+  test: {
+    name: 'mail',
+    root: fileURLToPath(new URL('.', import.meta.url)),
+    environment: 'happy-dom',
+    include: ['src/**/*.test.{ts,tsx}'],
+  },
+});

@@ -1,0 +1,25 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:unit`: every workspace's own vitest.config.ts, plus the
+ * repository-level checks under scripts/ (i18n gate, lint-rule fixtures).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      'shared-state',
+      'shared-ui',
+      'host',
+      'remotes/*',
+      'server',
+      {
+        test: {
+          name: 'repo-checks',
+          environment: 'node',
+          include: ['scripts/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
