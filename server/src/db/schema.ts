@@ -7,6 +7,12 @@ import type { ColumnType, Generated } from 'kysely';
 export interface Database {
   users: UsersTable;
   user_settings: UserSettingsTable;
+  accounts: AccountsTable;
+  sessions: SessionsTable;
+  verification_codes: VerificationCodesTable;
+  throttles: ThrottlesTable;
+  outbox: OutboxTable;
+  audit_events: AuditEventsTable;
 }
 
 /** Minimal for now; the auth module extends it in later migrations. */
@@ -25,4 +31,79 @@ export interface UserSettingsTable {
   /** numeric(11,2): read as a string such as "100.00". */
   quick_buy_fiat_amount: string;
   updated_at: Date;
+}
+
+/** Credentials and profile of a user (modules/auth). `email` is stored lower-cased. */
+export interface AccountsTable {
+  user_id: string;
+  username: string;
+  email: string;
+  nickname: string | null;
+  country: string;
+  password_hash: string;
+  fund_password_hash: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  /** SHA-256 of the cookie token. */
+  token_hash: Buffer;
+  created_at: Date;
+  last_seen_at: Date;
+  /** Absolute expiry. */
+  expires_at: Date;
+  revoked_at: Date | null;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export interface VerificationCodesTable {
+  id: Generated<string>;
+  email: string;
+  purpose: string;
+  user_id: string | null;
+  salt: Buffer;
+  /** SHA-256(salt || purpose || code). */
+  code_hash: Buffer;
+  attempts: Generated<number>;
+  created_at: Date;
+  expires_at: Date;
+  consumed_at: Date | null;
+  ip: string | null;
+}
+
+export interface ThrottlesTable {
+  key: string;
+  failures: number;
+  first_failure_at: Date;
+  last_failure_at: Date;
+  locked_until: Date | null;
+}
+
+export interface OutboxTable {
+  id: Generated<string>;
+  to_address: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  created_at: Date;
+  attempts: Generated<number>;
+  next_attempt_at: Date;
+  last_error: string | null;
+  sent_at: Date | null;
+  delivered_via: string | null;
+  failed_at: Date | null;
+}
+
+/** Append-only: UPDATE, DELETE and TRUNCATE raise. */
+export interface AuditEventsTable {
+  id: Generated<string>;
+  occurred_at: Date;
+  event: string;
+  user_id: string | null;
+  ip: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, never>;
 }

@@ -4,6 +4,14 @@ export interface ErrorDetail {
   /** Dotted path of the offending field, e.g. `quickBuy.fiatAmount`; empty for the whole input. */
   field: string;
   message: string;
+  /** The rule broken, e.g. `required`, `length`, `charset`, `format`. */
+  rule?: string;
+}
+
+/** Facts about a throttled or attempt-limited operation. */
+export interface ErrorFacts {
+  retryAfterSeconds?: number;
+  attemptsLeft?: number;
 }
 
 /**
@@ -13,9 +21,9 @@ export interface ErrorDetail {
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
-  readonly details: ErrorDetail[] | undefined;
+  readonly details: ErrorDetail[] | ErrorFacts | undefined;
 
-  constructor(code: ErrorCode, message: string, options?: { details?: ErrorDetail[]; cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, options?: { details?: ErrorDetail[] | ErrorFacts; cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;

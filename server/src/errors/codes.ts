@@ -20,6 +20,24 @@ export const errorStatus = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
+  // Accounts & security (modules/auth).
+  PASSWORD_MISMATCH: 400,
+  WEAK_PASSWORD: 400,
+  COMMON_PASSWORD: 400,
+  AGREEMENT_REQUIRED: 400,
+  WRONG_VERIFICATION_CODE: 400,
+  /** No usable code: never sent, used, expired, replaced or killed by 5 wrong tries. Request a new one. */
+  VERIFICATION_CODE_EXPIRED: 400,
+  WRONG_PASSWORD: 400,
+  WRONG_FUND_PASSWORD: 400,
+  INVALID_CREDENTIALS: 401,
+  EMAIL_EXISTS: 409,
+  USERNAME_EXISTS: 409,
+  FUND_PASSWORD_NOT_SET: 409,
+  FUND_PASSWORD_LOCKED: 423,
+  CODE_RESEND_TOO_SOON: 429,
+  CODE_RATE_LIMITED: 429,
+  LOGIN_THROTTLED: 429,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -5,6 +5,16 @@ export const ErrorDetail = Type.Object(
   {
     field: Type.String({ description: 'Dotted path of the offending field; empty for the whole input.' }),
     message: Type.String(),
+    rule: Type.Optional(Type.String({ description: 'The rule broken, e.g. `required`, `length`, `charset`, `format`.' })),
+  },
+  { additionalProperties: false },
+);
+
+/** `details` of throttling and attempt-limited errors (LOGIN_THROTTLED, WRONG_FUND_PASSWORD, ...). */
+export const ErrorFacts = Type.Object(
+  {
+    retryAfterSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
+    attemptsLeft: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { additionalProperties: false },
 );
@@ -14,7 +24,7 @@ export const ErrorResponse = Type.Object(
   {
     code: ErrorCode,
     message: Type.String({ description: 'English developer text; not for display.' }),
-    details: Type.Optional(Type.Array(ErrorDetail)),
+    details: Type.Optional(Type.Union([Type.Array(ErrorDetail), ErrorFacts])),
   },
   { $id: 'ErrorResponse', additionalProperties: false },
 );
