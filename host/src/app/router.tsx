@@ -4,6 +4,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { RemoteOutlet } from '../federation/remote-outlet.tsx';
 import { AppFrame } from '../frame/app-frame.tsx';
 import { PageLoading } from '../frame/page-loading.tsx';
+import { RouteErrorBoundary } from '../frame/route-error-boundary.tsx';
 import { SignInScreen } from '../screens/sign-in-screen.tsx';
 
 /** The landing screen is bundled; every other screen loads lazily. */
@@ -28,16 +29,18 @@ export const HOST_PATHS = [
 export function AppRoutes() {
   return (
     <AppFrame>
-      <Suspense fallback={<PageLoading />}>
-        <Routes>
-          <Route path="/" element={<Navigate to="/signIn" replace />} />
-          <Route path="/signIn" element={<SignInScreen />} />
-          {HOST_PATHS.filter((path) => path !== '/signIn').map((path) => (
-            <Route key={path} path={path} element={<Placeholder />} />
-          ))}
-          <Route path="*" element={<RemoteOutlet />} />
-        </Routes>
-      </Suspense>
+      <RouteErrorBoundary>
+        <Suspense fallback={<PageLoading />}>
+          <Routes>
+            <Route path="/" element={<Navigate to="/signIn" replace />} />
+            <Route path="/signIn" element={<SignInScreen />} />
+            {HOST_PATHS.filter((path) => path !== '/signIn').map((path) => (
+              <Route key={path} path={path} element={<Placeholder />} />
+            ))}
+            <Route path="*" element={<RemoteOutlet />} />
+          </Routes>
+        </Suspense>
+      </RouteErrorBoundary>
     </AppFrame>
   );
 }

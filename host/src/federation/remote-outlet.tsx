@@ -1,10 +1,9 @@
 import type { AppRoute, RemoteRoutesModule } from '@cw/shared-state/contracts';
 import { Suspense, use, useMemo, useState } from 'react';
-import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
-import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useRoutes } from 'react-router';
 import { RouteGuard } from '../app/route-guard.tsx';
 import { PageLoading } from '../frame/page-loading.tsx';
+import { RouteErrorBoundary } from '../frame/route-error-boundary.tsx';
 import { findOwner, loadRegistry } from './registry.ts';
 import { loadRemoteRoutes } from './remote-loader.ts';
 
@@ -17,11 +16,11 @@ import { loadRemoteRoutes } from './remote-loader.ts';
 export function RemoteOutlet() {
   const [attempt, setAttempt] = useState(0);
   return (
-    <ErrorBoundary FallbackComponent={RemoteLoadFailed} onReset={() => setAttempt((n) => n + 1)}>
+    <RouteErrorBoundary onRetry={() => setAttempt((n) => n + 1)}>
       <Suspense fallback={<PageLoading />}>
         <RemoteArea key={attempt} />
       </Suspense>
-    </ErrorBoundary>
+    </RouteErrorBoundary>
   );
 }
 
@@ -49,13 +48,4 @@ function RemoteRoutes({ module }: { module: RemoteRoutesModule }) {
     { path: '*', element: <Navigate to="/" replace /> },
   ]);
   return element;
-}
-
-function RemoteLoadFailed({ resetErrorBoundary }: FallbackProps) {
-  const { t } = useTranslation('host');
-  return (
-    <button type="button" className="remote-failed" data-testid="remote-load-failed" onClick={resetErrorBoundary}>
-      {t('remote.loadFailed')}
-    </button>
-  );
 }

@@ -1,7 +1,11 @@
-import { type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
 import { FRAME_MARGIN_PX, FRAME_WIDTH_PX, shouldFrame } from './is-mobile.ts';
+import { isTabPath } from './tab-paths.ts';
 import { limitTouchScrolling } from './touch-scroll.ts';
+
+/** The tab bar (and its UI kit code) loads only on the hub screens, never on the landing page. */
+const AppTabBar = lazy(() => import('./tab-bar.tsx'));
 
 const SCROLL_TOP_DELAY_MS = 200;
 
@@ -45,6 +49,11 @@ export function AppFrame({ children }: { children: ReactNode }) {
             {children}
           </div>
         </div>
+        {isTabPath(pathname) && (
+          <Suspense fallback={<div className="app-tabbar" />}>
+            <AppTabBar />
+          </Suspense>
+        )}
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy } from 'react';
+import { type ComponentType, createElement, lazy } from 'react';
 
 /**
  * A failed lazy page load raises a `preloadError` event on window. A listener
@@ -24,7 +24,21 @@ export async function loadWithPreloadError<T>(load: () => Promise<T>): Promise<T
   }
 }
 
-/** React.lazy with the preload-error contract; for route screens. */
-export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
-  return lazy(() => loadWithPreloadError(load));
+/**
+ * React.lazy with the preload-error contract, for route screens. Unlike
+ * React.lazy it does not remember a failure: after an error boundary resets,
+ * the next render tries the load again ("click to reload" really retries).
+ */
+export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
+  const attempt = () =>
+    lazy(() =>
+      loadWithPreloadError(load).catch((error: unknown) => {
+        current = attempt();
+        throw error;
+      }),
+    );
+  let current = attempt();
+  return function LazyScreen(props: P) {
+    return createElement(current as ComponentType<P>, props);
+  };
 }

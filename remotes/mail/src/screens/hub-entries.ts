@@ -1,0 +1,10 @@
+/**
+ * The features this hub leads to. Their screens arrive in later releases of
+ * this remote; until a path is in `routes.ts`, its entry shows "coming soon".
+ */
+export const HUB_ENTRIES = [
+  { key: 'sendemails', path: '/sendemails' },
+  { key: 'sendHistory', path: '/sendHistory' },
+  { key: 'notice', path: '/notice' },
+  { key: 'support', path: '/support' },
+] as const;
