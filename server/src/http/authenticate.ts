@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UnauthenticatedError } from '../errors/app-error.ts';
 
 export interface AuthenticatedUser {
@@ -33,16 +33,21 @@ export function registerAuthentication(app: FastifyInstance, resolver: SessionRe
   app.decorateRequest('user', null);
 }
 
-/** preHandler: sets `request.user` from the SessionResolver, if anyone is signed in. */
-export const resolveUser: preHandlerAsyncHookHandler = async (request) => {
+/** Hook: sets `request.user` from the SessionResolver, if anyone is signed in. */
+export async function resolveUser(request: FastifyRequest): Promise<void> {
   if (request.user === null) request.user = await request.server.sessionResolver.resolve(request);
-};
+}
 
-/** preHandler: sets `request.user` or fails with UNAUTHENTICATED (401). */
-export const requireUser: preHandlerAsyncHookHandler = async (request, reply) => {
-  await resolveUser.call(request.server, request, reply);
+/**
+ * Hook: sets `request.user` or fails with UNAUTHENTICATED (401). Use it as
+ * `preValidation: requireUser` (or `preHandler`): preValidation refuses anonymous
+ * requests before body validation (401 rather than 400) and still runs after the
+ * global onRequest hooks (rate limit, CSRF guard).
+ */
+export async function requireUser(request: FastifyRequest): Promise<void> {
+  await resolveUser(request);
   if (request.user === null) throw new UnauthenticatedError();
-};
+}
 
 /** The user set by `requireUser`; use in handlers of routes that have it. */
 export function currentUser(request: FastifyRequest): AuthenticatedUser {

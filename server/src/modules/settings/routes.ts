@@ -15,7 +15,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRoutesOptions> = 
   app.get(
     '/me/settings',
     {
-      preHandler: requireUser,
+      preValidation: requireUser,
       schema: {
         tags: ['settings'],
         summary: "The signed-in user's settings (defaults when never saved)",
@@ -28,7 +28,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRoutesOptions> = 
   app.put(
     '/me/settings',
     {
-      preHandler: requireUser,
+      preValidation: requireUser,
       schema: {
         tags: ['settings'],
         summary: "Replace the signed-in user's settings",

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, repoRoot } from './config.ts';
+
+function issuesOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.issues;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('has defaults for everything', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      host: '127.0.0.1',
+      port: 8080,
+      databaseUrl: undefined,
+      pgPort: undefined,
+      dataDir: path.join(repoRoot, '.data'),
+      staticDir: path.join(repoRoot, '.deploy'),
+      bodyLimit: 1024 * 1024,
+      trustProxy: false,
+    });
+  });
+
+  it('reads and converts variables', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@db:5432/app',
+      PG_PORT: '5555',
+      TRUST_PROXY: 'true',
+      RATE_LIMIT_MAX: '5',
+      DATA_DIR: '/tmp/x',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u:p@db:5432/app',
+      pgPort: 5555,
+      trustProxy: true,
+      rateLimit: { max: 5, windowMs: 60_000 },
+      dataDir: '/tmp/x',
+      logLevel: 'debug',
+    });
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: ' ' })).toMatchObject({ port: 8080, databaseUrl: undefined });
+  });
+
+  it('names the bad variable and the value', () => {
+    expect(issuesOf({ PORT: 'eighty' })).toEqual(['PORT must be an integer >= 1 and <= 65535 (got "eighty")']);
+    expect(issuesOf({ PORT: '70000' })[0]).toMatch(/^PORT must be an integer/);
+    expect(issuesOf({ LOG_LEVEL: 'loud' })[0]).toMatch(/^LOG_LEVEL must be one of fatal, error/);
+    expect(issuesOf({ DATABASE_URL: 'mysql://x' })[0]).toMatch(/^DATABASE_URL must match/);
+    expect(issuesOf({ TRUST_PROXY: 'yes' })[0]).toMatch(/^TRUST_PROXY must be true, false, 1 or 0/);
+  });
+
+  it('reports every bad variable at once', () => {
+    const issues = issuesOf({ PORT: 'x', PG_PORT: '0', NODE_ENV: 'staging' });
+    expect(issues.map((i) => i.split(' ')[0]).sort()).toEqual(['NODE_ENV', 'PG_PORT', 'PORT']);
+    expect(() => loadConfig({ PORT: 'x' })).toThrow(/Invalid configuration:\n {2}- PORT/);
+  });
+});

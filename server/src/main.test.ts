@@ -1,0 +1,49 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { freePort } from './db/embedded-postgres.ts';
+import { useTestDatabase } from './test/database.ts';
+
+const main = fileURLToPath(new URL('./main.ts', import.meta.url));
+
+function run(env: Record<string, string>): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exit };
+}
+
+describe('main', () => {
+  const database = useTestDatabase();
+
+  it('exits non-zero naming the bad variable', async () => {
+    const proc = run({ PORT: 'not-a-port' });
+    expect(await proc.exit).toBe(1);
+    expect(proc.output()).toContain('PORT must be an integer');
+  });
+
+  it('starts on DATABASE_URL, serves, and shuts down gracefully on SIGTERM', async () => {
+    const port = await freePort();
+    const proc = run({ DATABASE_URL: database.url, PORT: String(port), STATIC_DIR: '/nonexistent', LOG_LEVEL: 'info' });
+    const deadline = Date.now() + 15_000;
+    let ready: Response | undefined;
+    while (!ready && Date.now() < deadline) {
+      ready = await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => undefined);
+      if (!ready) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ready?.status).toBe(200);
+    expect(proc.output()).toContain(`Server ready at http://127.0.0.1:${port}`);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exit).toBe(0);
+    expect(proc.output()).toContain('shutting down');
+  });
+});

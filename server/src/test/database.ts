@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { createDb } from '../db/create-db.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import type { Database } from '../db/schema.ts';
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  db: Kysely<Database>;
+  /** Closes the pool and drops the database. */
+  destroy(): Promise<void>;
+}
+
+async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: inject('pgAdminUrl') });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new, empty database on the test cluster; migrated unless `migrate: false`. */
+export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await admin((c) => c.query(`create database ${c.escapeIdentifier(name)}`));
+  const url = new URL(inject('pgAdminUrl'));
+  url.pathname = `/${name}`;
+  const db = createDb(url.href, { max: 5 });
+  if (options.migrate !== false) await migrateToLatest(db);
+  return {
+    name,
+    url: url.href,
+    db,
+    async destroy() {
+      await db.destroy();
+      await admin((c) => c.query(`drop database if exists ${c.escapeIdentifier(name)} with (force)`));
+    },
+  };
+}
+
+/**
+ * Call at the top of a test file: a fresh migrated database for the file,
+ * dropped after it. Read `.db` inside tests or hooks (not at import time).
+ */
+export function useTestDatabase(): { readonly db: Kysely<Database>; readonly url: string } {
+  let current: TestDatabase | undefined;
+  beforeAll(async () => {
+    current = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await current?.destroy();
+  });
+  const get = () => {
+    if (!current) throw new Error('useTestDatabase(): database not created yet (use it inside tests or hooks)');
+    return current;
+  };
+  return {
+    get db() {
+      return get().db;
+    },
+    get url() {
+      return get().url;
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'server',
+    root: fileURLToPath(new URL('.', import.meta.url)),
+    environment: 'node',
+    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+    // One embedded PostgreSQL cluster per run; each test file creates its own database.
+    globalSetup: ['./src/test/global-setup.ts'],
+    testTimeout: 15_000,
+    hookTimeout: 60_000,
+  },
+});
