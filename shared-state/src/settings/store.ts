@@ -1,0 +1,143 @@
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import { changeLanguage, currentLanguage, i18n } from '../i18n/index.ts';
+import { isLanguage, type Language } from '../i18n/languages.ts';
+import type { FiatCurrency } from './currencies.ts';
+import { type PriceColorMode, type PriceColors, priceColors } from './price-colors.ts';
+import type { QuickBuySettings } from './quick-buy.ts';
+import { coerceSettings, DEFAULT_SETTINGS, pickSettings, type Settings } from './schema.ts';
+import { fetchServerSettings, saveServerSettings } from './settings-client.ts';
+
+/** localStorage key of the settings chosen while signed out. */
+export const SETTINGS_STORAGE_KEY = 'settings';
+
+/** Where the effective settings live: the server (signed in) or this browser. */
+export type SettingsSource = 'local' | 'server';
+export type SettingsSyncStatus = 'idle' | 'syncing' | 'synced' | 'error';
+
+export interface SettingsState extends Settings {
+  source: SettingsSource;
+  syncStatus: SettingsSyncStatus;
+  /** The signed-out settings, persisted under localStorage 'settings'. */
+  local: Settings;
+  /** Asks the server for the signed-in user's settings; falls back to local ones on 401. */
+  sync: () => Promise<void>;
+  setLanguage: (language: Language) => Promise<void>;
+  setPriceColor: (priceColor: PriceColorMode) => Promise<void>;
+  setFiatCurrency: (fiatCurrency: FiatCurrency) => Promise<void>;
+  setQuickBuy: (patch: Partial<QuickBuySettings>) => Promise<void>;
+  /** Restores the default price mode, currency and quick buy; the language stays as chosen. */
+  reset: () => Promise<void>;
+}
+
+// Server writes run one after another, so the last choice is the one stored.
+let writes: Promise<unknown> = Promise.resolve();
+function serially<T>(task: () => Promise<T>): Promise<T> {
+  const run = writes.then(task, task);
+  writes = run.catch(() => undefined);
+  return run;
+}
+
+function initialSettings(): Settings {
+  return { ...DEFAULT_SETTINGS, language: currentLanguage() };
+}
+
+/**
+ * The app's settings, one store shared by host and remotes (shared-state is a
+ * federation singleton). Signed in, they are stored on the server (GET/PUT
+ * /api/me/settings); signed out, in this browser. The language itself is
+ * i18n's: changes go through changeLanguage, so host and every loaded remote
+ * switch together and the choice is remembered under localStorage 'lang'.
+ */
+export const useSettings = create<SettingsState>()(
+  persist(
+    (set, get) => {
+      /** Applies `next` (optimistically) and stores it where the settings live. */
+      async function commit(next: Settings): Promise<void> {
+        const previous = pickSettings(get());
+        const local = get().source === 'local';
+        // State first: the languageChanged listener then sees nothing new to save.
+        set(local ? { ...next, local: next } : { ...next });
+        if (next.language !== currentLanguage()) await changeLanguage(next.language);
+        if (local) return;
+        try {
+          const saved = await serially(() => saveServerSettings(next));
+          if (saved === null) set({ ...next, source: 'local', local: next });
+          else set({ ...saved });
+        } catch (error) {
+          set({ ...previous });
+          if (previous.language !== currentLanguage()) await changeLanguage(previous.language);
+          throw error;
+        }
+      }
+
+      return {
+        ...initialSettings(),
+        source: 'local',
+        syncStatus: 'idle',
+        local: initialSettings(),
+
+        async sync() {
+          set({ syncStatus: 'syncing' });
+          try {
+            const server = await fetchServerSettings();
+            if (server === null) {
+              const local = { ...get().local, language: currentLanguage() };
+              set({ ...local, local, source: 'local', syncStatus: 'synced' });
+              return;
+            }
+            if (server.language !== currentLanguage()) await changeLanguage(server.language);
+            set({ ...server, source: 'server', syncStatus: 'synced' });
+          } catch (error) {
+            set({ syncStatus: 'error' });
+            throw error;
+          }
+        },
+        setLanguage: (language) => commit({ ...pickSettings(get()), language }),
+        setPriceColor: (priceColor) => commit({ ...pickSettings(get()), priceColor }),
+        setFiatCurrency: (fiatCurrency) => commit({ ...pickSettings(get()), fiatCurrency }),
+        setQuickBuy: (patch) => {
+          const current = pickSettings(get());
+          return commit({ ...current, quickBuy: { ...current.quickBuy, ...patch } });
+        },
+        reset: () =>
+          commit({ ...DEFAULT_SETTINGS, quickBuy: { ...DEFAULT_SETTINGS.quickBuy }, language: get().language }),
+      };
+    },
+    {
+      name: SETTINGS_STORAGE_KEY,
+      version: 1,
+      storage: createJSONStorage(() => localStorage),
+      partialize: (state) => state.local,
+      merge: (persisted, current) => {
+        // The remembered language ('lang') wins over the copy kept here.
+        const local = { ...coerceSettings(persisted, current.local), language: currentLanguage() };
+        return current.source === 'local' ? { ...current, ...local, local } : { ...current, local };
+      },
+    },
+  ),
+);
+
+// A language chosen elsewhere (e.g. the host's own picker) is the setting too.
+i18n.on('languageChanged', (language: string) => {
+  const state = useSettings.getState();
+  if (!isLanguage(language) || state.language === language) return;
+  if (state.source === 'local') {
+    const local = { ...state.local, language };
+    useSettings.setState({ language, local });
+    return;
+  }
+  const next = { ...pickSettings(state), language };
+  useSettings.setState({ language });
+  void serially(() => saveServerSettings(next)).catch(() => undefined);
+});
+
+/** Loads the signed-in user's settings (call after sign-in, sign-out or on start). */
+export function syncSettings(): Promise<void> {
+  return useSettings.getState().sync();
+}
+
+/** Rise/fall CSS colours under the user's colour convention (re-renders on change). */
+export function usePriceColors(): PriceColors {
+  return priceColors(useSettings((state) => state.priceColor));
+}
