@@ -1,4 +1,6 @@
+import * as SharedApi from '@cw/shared-state/api';
 import * as SharedContracts from '@cw/shared-state/contracts';
+import * as SharedErrors from '@cw/shared-state/errors';
 import * as SharedI18n from '@cw/shared-state/i18n';
 import * as SharedPreload from '@cw/shared-state/preload';
 import * as SharedRouter from '@cw/shared-state/router';
@@ -48,5 +50,7 @@ export function sharedModules(): SharedTable {
     '@cw/shared-state/router': loaded('@cw/shared-state', SharedRouter),
     '@cw/shared-state/contracts': loaded('@cw/shared-state', SharedContracts),
     '@cw/shared-state/preload': loaded('@cw/shared-state', SharedPreload),
+    '@cw/shared-state/api': loaded('@cw/shared-state', SharedApi),
+    '@cw/shared-state/errors': loaded('@cw/shared-state', SharedErrors),
   };
 }

@@ -1,0 +1,53 @@
+import { ApiError } from './api-error.ts';
+
+interface FetchResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+type Data<R extends FetchResult> = [Exclude<R['data'], undefined>] extends [never]
+  ? undefined
+  : Exclude<R['data'], undefined>;
+
+function isErrorBody(value: unknown): value is { code: string; message?: unknown; details?: unknown } {
+  return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'string';
+}
+
+/** Gateway statuses mean the API itself could not be reached through the proxy. */
+const UNAVAILABLE_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * Resolve an openapi-fetch call to its data, or throw an ApiError:
+ * the server's `{ code, message, details }`, SERVICE_UNAVAILABLE for a
+ * gateway failure without a JSON body, NETWORK_ERROR when no answer came.
+ */
+export async function unwrap<R extends FetchResult>(request: Promise<R>): Promise<Data<R>> {
+  let result: R;
+  try {
+    result = await request;
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError({
+      code: 'NETWORK_ERROR',
+      message: cause instanceof Error ? cause.message : 'network error',
+      status: 0,
+    });
+  }
+  const { response } = result;
+  if (response.ok) return result.data as Data<R>;
+  const body = result.error;
+  if (isErrorBody(body)) {
+    throw new ApiError({
+      code: body.code,
+      message: typeof body.message === 'string' ? body.message : body.code,
+      details: body.details,
+      status: response.status,
+    });
+  }
+  throw new ApiError({
+    code: UNAVAILABLE_STATUSES.has(response.status) ? 'SERVICE_UNAVAILABLE' : 'INTERNAL',
+    message: `HTTP ${response.status}`,
+    status: response.status,
+  });
+}

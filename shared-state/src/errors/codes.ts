@@ -1,0 +1,48 @@
+/**
+ * Every error code the UI knows: the server's closed ErrorCode union
+ * (server/src/errors/codes.ts, also in the generated OpenAPI document) plus
+ * the codes the client produces itself. errors.test.ts fails when the server
+ * adds a code that has no entry (and so no translation) here.
+ */
+export const SERVER_ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'CROSS_SITE_REQUEST',
+  'NOT_FOUND',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'INTERNAL',
+  'SERVICE_UNAVAILABLE',
+  'PASSWORD_MISMATCH',
+  'WEAK_PASSWORD',
+  'COMMON_PASSWORD',
+  'EMAIL_EXISTS',
+  'USERNAME_EXISTS',
+  'WRONG_VERIFICATION_CODE',
+  'VERIFICATION_CODE_EXPIRED',
+  'AGREEMENT_REQUIRED',
+  'INVALID_CREDENTIALS',
+  'LOGIN_THROTTLED',
+  'CODE_RESEND_TOO_SOON',
+  'CODE_RATE_LIMITED',
+  'WRONG_PASSWORD',
+  'WRONG_FUND_PASSWORD',
+  'FUND_PASSWORD_LOCKED',
+  'FUND_PASSWORD_NOT_SET',
+] as const;
+
+export const CLIENT_ERROR_CODES = ['NETWORK_ERROR'] as const;
+
+export type KnownErrorCode = (typeof SERVER_ERROR_CODES)[number] | (typeof CLIENT_ERROR_CODES)[number];
+
+/** Messages for failures without a usable code, chosen by the caller. */
+export type FallbackKey = 'SUBMIT_FAILED' | 'REGISTRATION_FAILED';
+
+const KNOWN = new Set<string>([...SERVER_ERROR_CODES, ...CLIENT_ERROR_CODES]);
+
+export function isKnownErrorCode(code: unknown): code is KnownErrorCode {
+  return typeof code === 'string' && KNOWN.has(code);
+}

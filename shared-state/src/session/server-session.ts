@@ -1,0 +1,77 @@
+import { create } from 'zustand';
+import { isApiError } from '../api/api-error.ts';
+import { api, type Me } from '../api/client.ts';
+import { unwrap } from '../api/unwrap.ts';
+
+export type SessionStatus = 'unknown' | 'anonymous' | 'authenticated';
+
+export interface SessionState {
+  status: SessionStatus;
+  me: Me | null;
+  /** Ask the server who is logged in (GET /api/me). Concurrent calls share one request. */
+  refresh: () => Promise<Me | null>;
+  /** Record the user a login or registration answered with. */
+  signedIn: (me: Me) => void;
+  /** Forget the user locally (e.g. after a 401 or a password reset). */
+  signedOut: () => void;
+  /** End the session on the server (POST /api/auth/logout) and forget the user. */
+  logout: () => Promise<void>;
+}
+
+let pending: Promise<Me | null> | null = null;
+const logoutListeners = new Set<() => void>();
+
+/** Run `listener` whenever the user signs out (e.g. clear cached queries). */
+export function onSignedOut(listener: () => void): () => void {
+  logoutListeners.add(listener);
+  return () => logoutListeners.delete(listener);
+}
+
+/**
+ * The server session: who is logged in, as the HttpOnly `sid` cookie says.
+ * Nothing about the session is persisted in script-visible storage; the
+ * status starts 'unknown' on every page load until refresh() answers.
+ */
+export const useSession = create<SessionState>()((set, get) => ({
+  status: 'unknown',
+  me: null,
+  refresh() {
+    pending ??= unwrap(api.GET('/api/me'))
+      .then(
+        (me) => {
+          set({ status: 'authenticated', me });
+          return me;
+        },
+        (error: unknown) => {
+          if (isApiError(error) && error.status === 401) {
+            get().signedOut();
+            return null;
+          }
+          // No answer: keep what we knew, the caller shows the error.
+          throw error;
+        },
+      )
+      .finally(() => {
+        pending = null;
+      });
+    return pending;
+  },
+  signedIn(me) {
+    set({ status: 'authenticated', me });
+  },
+  signedOut() {
+    const wasSignedIn = get().status === 'authenticated';
+    set({ status: 'anonymous', me: null });
+    if (wasSignedIn) for (const listener of logoutListeners) listener();
+  },
+  async logout() {
+    try {
+      await unwrap(api.POST('/api/auth/logout'));
+    } catch (error) {
+      // Already signed out on the server: nothing left to end.
+      if (!(isApiError(error) && error.status === 401)) throw error;
+    } finally {
+      get().signedOut();
+    }
+  },
+}));
