@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFiat, minorToDecimal } from './format-fiat.ts';
+import { formatFiat, formatFiatDecimal, minorToDecimal } from './format-fiat.ts';
 
 describe('minorToDecimal', () => {
   it('splits minor units with integer arithmetic', () => {
@@ -27,5 +27,14 @@ describe('formatFiat', () => {
   it('follows the locale conventions', () => {
     expect(formatFiat(1234567n, 'EUR', 'es')).toMatch(/^12\.345,67\s€$/);
     expect(formatFiat(123456n, 'CNY', 'zh-CN')).toBe('¥1,234.56');
+  });
+});
+
+describe('formatFiatDecimal', () => {
+  it('formats decimal strings exactly', () => {
+    expect(formatFiatDecimal('100.00', 'USD', 'en')).toBe('$100.00');
+    expect(formatFiatDecimal('999999999.99', 'USD', 'en')).toBe('$999,999,999.99');
+    expect(formatFiatDecimal('1500.00', 'JPY', 'en')).toBe('¥1,500');
+    expect(formatFiatDecimal('1500.50', 'JPY', 'en')).toBe('¥1,500.5');
   });
 });

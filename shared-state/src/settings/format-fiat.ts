@@ -41,3 +41,18 @@ export function formatFiat(amountMinor: bigint, currency: FiatCurrency, locale: 
   const exact = minorToDecimal(amountMinor, decimals) as Intl.StringNumericLiteral;
   return formatter(locale, currency, decimals).format(exact);
 }
+
+/**
+ * Formats a decimal string amount (e.g. the quick-buy '100.50') in a
+ * currency, keeping up to 2 decimals as typed; the string reaches Intl as an
+ * exact decimal, never as a float.
+ */
+export function formatFiatDecimal(decimal: string, currency: FiatCurrency, locale: string = currentLanguage()): string {
+  const { decimals } = fiatCurrencyInfo(currency);
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: Math.max(decimals, 2),
+  }).format(decimal as Intl.StringNumericLiteral);
+}

@@ -34,7 +34,6 @@ export {
   type QuickBuySettings,
 } from './quick-buy.ts';
 export { coerceSettings, DEFAULT_SETTINGS, type Settings } from './schema.ts';
-export { SettingsRequestError } from './settings-client.ts';
 export {
   SETTINGS_STORAGE_KEY,
   type SettingsSource,

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { changeLanguage, currentLanguage, i18n } from '../i18n/index.ts';
 import { isLanguage, type Language } from '../i18n/languages.ts';
+import { useSession } from '../session/server-session.ts';
 import type { FiatCurrency } from './currencies.ts';
 import { type PriceColorMode, type PriceColors, priceColors } from './price-colors.ts';
 import type { QuickBuySettings } from './quick-buy.ts';
@@ -132,10 +133,21 @@ i18n.on('languageChanged', (language: string) => {
   void serially(() => saveServerSettings(next)).catch(() => undefined);
 });
 
-/** Loads the signed-in user's settings (call after sign-in, sign-out or on start). */
+/** Loads the signed-in user's settings, or falls back to the local ones when nobody is signed in. */
 export function syncSettings(): Promise<void> {
   return useSettings.getState().sync();
 }
+
+// Signing in or out switches where the settings live.
+if (useSession.getState().status === 'authenticated') void syncSettings().catch(() => undefined);
+useSession.subscribe((session, previous) => {
+  if (session.status === previous.status) return;
+  if (session.status === 'authenticated') void syncSettings().catch(() => undefined);
+  else if (session.status === 'anonymous' && useSettings.getState().source === 'server') {
+    const { local } = useSettings.getState();
+    useSettings.setState({ ...local, language: currentLanguage(), source: 'local' });
+  }
+});
 
 /** Rise/fall CSS colours under the user's colour convention (re-renders on change). */
 export function usePriceColors(): PriceColors {
