@@ -61,7 +61,9 @@ export function findUntranslatedText(fileName: string, text: string): Finding[] 
       if (value !== null) report(node, value);
     } else if (ts.isJsxAttribute(node) && TEXT_ATTRIBUTES.has(node.name.getText(source))) {
       const init = node.initializer;
-      const value = !init ? null : ts.isStringLiteral(init) ? init.text : literalText(init.expression);
+      let value: string | null = null;
+      if (init && ts.isStringLiteral(init)) value = init.text;
+      else if (init && ts.isJsxExpression(init)) value = literalText(init.expression);
       if (value !== null) report(node, value);
     }
     ts.forEachChild(node, visit);
