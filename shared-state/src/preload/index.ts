@@ -7,7 +7,7 @@ import { type ComponentType, createElement, lazy } from 'react';
  */
 export class PreloadError extends Error {
   override readonly name = 'PreloadError';
-  constructor(readonly cause: unknown) {
+  constructor(override readonly cause: unknown) {
     super(cause instanceof Error ? cause.message : String(cause));
   }
 }
