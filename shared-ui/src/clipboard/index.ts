@@ -1,0 +1,1 @@
+export { copyText, writeClipboard } from './copy-text.ts';

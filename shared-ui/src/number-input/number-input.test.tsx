@@ -1,0 +1,84 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import fc from 'fast-check';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { clampDecimal, compareDecimal, NumberInput, sanitizeDecimalInput } from './index.ts';
+
+describe('sanitizeDecimalInput', () => {
+  it.each([
+    ['12a3', 0, '123'],
+    ['-5', 0, '5'],
+    ['1.5', 0, '15'],
+    ['1.2345', 2, '1.23'],
+    ['1.2.3', 4, '1.23'],
+    ['.5', 2, '0.5'],
+    ['007', 2, '7'],
+    ['00.10', 2, '0.10'],
+    ['12.', 2, '12.'],
+    ['1,5', 2, '1.5'],
+    ['1,000.25', 2, '1000.25'],
+    ['１２３', 0, '123'],
+    ['1e5', 0, '15'],
+    ['', 2, ''],
+    ['abc', 2, ''],
+  ])('%j with %i decimals -> %j', (raw, decimals, expected) => {
+    expect(sanitizeDecimalInput(raw, decimals)).toBe(expected);
+  });
+
+  it('always yields a plain decimal string within the allowed precision', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.integer({ min: 0, max: 18 }), (raw, decimals) => {
+        const out = sanitizeDecimalInput(raw, decimals);
+        expect(out).toMatch(decimals > 0 ? /^(\d+(\.\d*)?)?$/ : /^\d*$/);
+        expect(out.split('.')[1]?.length ?? 0).toBeLessThanOrEqual(decimals);
+        expect(sanitizeDecimalInput(out, decimals)).toBe(out);
+      }),
+    );
+  });
+});
+
+describe('compareDecimal and clampDecimal', () => {
+  it('compares exactly, beyond float precision', () => {
+    expect(compareDecimal('0.1', '0.10')).toBe(0);
+    expect(compareDecimal('9007199254740993', '9007199254740992')).toBe(1);
+    expect(compareDecimal('0.000000000000000001', '0')).toBe(1);
+    expect(compareDecimal('2', '10')).toBe(-1);
+  });
+
+  it('clamps to min and max and tidies a trailing point', () => {
+    expect(clampDecimal('0.5', '1', '100')).toBe('1');
+    expect(clampDecimal('100.01', '1', '100')).toBe('100');
+    expect(clampDecimal('50.', '1', '100')).toBe('50');
+    expect(clampDecimal('', '1', '100')).toBe('');
+    expect(clampDecimal('7.25')).toBe('7.25');
+  });
+});
+
+function Controlled(props: { decimals?: number; min?: string; max?: string }) {
+  const [value, setValue] = useState('');
+  return <NumberInput data-testid="amount" value={value} onChange={setValue} {...props} />;
+}
+
+describe('NumberInput', () => {
+  it('strips while typing and clamps on blur', () => {
+    render(<Controlled decimals={2} min="0.01" max="1000" />);
+    const input = screen.getByTestId('amount') as HTMLInputElement;
+    expect(input.getAttribute('inputmode')).toBe('decimal');
+    fireEvent.change(input, { target: { value: '12x.345' } });
+    expect(input.value).toBe('12.34');
+    fireEvent.change(input, { target: { value: '99999' } });
+    fireEvent.blur(input);
+    expect(input.value).toBe('1000');
+    fireEvent.change(input, { target: { value: '0.00' } });
+    fireEvent.blur(input);
+    expect(input.value).toBe('0.01');
+  });
+
+  it('is numeric-only with 0 decimals', () => {
+    render(<Controlled />);
+    const input = screen.getByTestId('amount') as HTMLInputElement;
+    expect(input.getAttribute('inputmode')).toBe('numeric');
+    fireEvent.change(input, { target: { value: '4.5' } });
+    expect(input.value).toBe('45');
+  });
+});
