@@ -24,23 +24,38 @@ export class RemoteContractError extends Error {
 }
 
 const cache = new Map<string, Promise<RemoteRoutesModule>>();
+const failed = new Set<string>();
 
+/**
+ * One load per remote version. A failure stays cached (React re-renders a
+ * suspended tree, and a fresh promise each time would retry forever) until
+ * the user asks to retry with forgetRemoteFailures().
+ */
 export function loadRemoteRoutes(name: string, entry: RegistryEntry): Promise<RemoteRoutesModule> {
   const key = `${name}@${entry.version}`;
   let pending = cache.get(key);
   if (!pending) {
     pending = loadFresh(name, entry);
     cache.set(key, pending);
-    // A failure is not cached: "click to reload" must really retry.
-    pending.catch(() => cache.delete(key));
+    pending.catch(() => failed.add(key));
   }
   return pending;
 }
 
+export function forgetRemoteFailures(): void {
+  for (const key of failed) cache.delete(key);
+  failed.clear();
+}
+
+const registered = new Map<string, string>();
+
 async function loadFresh(name: string, entry: RegistryEntry): Promise<RemoteRoutesModule> {
   const mf = await federation();
-  // force: a retry after a failure must not reuse the failed entry.
-  mf.registerRemotes([{ name, entry: entry.manifest }], { force: true });
+  if (registered.get(name) !== entry.manifest || failed.size > 0) {
+    // force: a retry after a failure must not reuse the failed entry.
+    mf.registerRemotes([{ name, entry: entry.manifest }], { force: registered.has(name) });
+    registered.set(name, entry.manifest);
+  }
   const exposed = await mf.loadRemote<unknown>(`${name}/routes`);
   const candidate = typeof exposed === 'object' && exposed !== null && 'default' in exposed ? exposed.default : exposed;
   if (!isRemoteRoutesModule(candidate)) throw new RemoteContractError(name);

@@ -1,11 +1,11 @@
 import type { AppRoute, RemoteRoutesModule } from '@cw/shared-state/contracts';
-import { Suspense, use, useMemo, useState } from 'react';
+import { Suspense, use, useState } from 'react';
 import { Navigate, useLocation, useRoutes } from 'react-router';
 import { RouteGuard } from '../app/route-guard.tsx';
 import { PageLoading } from '../frame/page-loading.tsx';
 import { RouteErrorBoundary } from '../frame/route-error-boundary.tsx';
-import { findOwner, loadRegistry } from './registry.ts';
-import { loadRemoteRoutes } from './remote-loader.ts';
+import { findOwner, forgetRegistryFailure, loadRegistry } from './registry.ts';
+import { forgetRemoteFailures, loadRemoteRoutes } from './remote-loader.ts';
 
 /**
  * The area of the page a remote owns. Every path the host does not own lands
@@ -16,7 +16,7 @@ import { loadRemoteRoutes } from './remote-loader.ts';
 export function RemoteOutlet() {
   const [attempt, setAttempt] = useState(0);
   return (
-    <RouteErrorBoundary onRetry={() => setAttempt((n) => n + 1)}>
+    <RouteErrorBoundary onRetry={() => retry(setAttempt)}>
       <Suspense fallback={<PageLoading />}>
         <RemoteArea key={attempt} />
       </Suspense>
@@ -24,9 +24,15 @@ export function RemoteOutlet() {
   );
 }
 
+function retry(setAttempt: (update: (n: number) => number) => void) {
+  forgetRegistryFailure();
+  forgetRemoteFailures();
+  setAttempt((n) => n + 1);
+}
+
 function RemoteArea() {
   const { pathname } = useLocation();
-  const registry = use(useMemo(() => loadRegistry(), []));
+  const registry = use(loadRegistry());
   const owner = findOwner(registry, pathname);
   if (!owner) return <Navigate to="/" replace />;
   const routes = use(loadRemoteRoutes(owner.name, owner.entry));
