@@ -1,0 +1,2 @@
+export { EmptyState, ErrorState, LoadingState } from './states.tsx';
+export { Spinner } from '../internal/spinner.tsx';
