@@ -1,0 +1,1 @@
+export { PullList, type PullListProps } from './pull-list.tsx';
