@@ -1,19 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import cookie from '@fastify/cookie';
+import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/schema.ts';
 import { ErrorResponse } from './errors/schema.ts';
-import { anonymousSessionResolver, registerAuthentication, type SessionResolver } from './http/authenticate.ts';
+import { registerAuthentication, type SessionResolver } from './http/authenticate.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { createMetricsRegistry, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { createRemoteOrigins } from './http/remote-registry.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerStatic } from './http/static.ts';
+import { type AuthOptions, createAuthModule } from './modules/auth/auth-module.ts';
+import { authRoutes } from './modules/auth/auth-routes.ts';
+import { meRoutes } from './modules/auth/me-routes.ts';
+import { Me } from './modules/auth/schemas.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { devMailboxRoutes } from './modules/mail/dev-mailbox-routes.ts';
+import { createMailModule, type MailOptions } from './modules/mail/mail-module.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { UserSettings } from './modules/settings/schemas.ts';
 import { createSettingsService } from './modules/settings/service.ts';
@@ -23,8 +30,12 @@ export interface AppDeps {
   db: Kysely<Database>;
   /** The clock. Inject a fixed one in tests. */
   now?: () => Date;
-  /** Who is signed in. Default: nobody (until the auth module provides sessions). */
+  /** Who is signed in. Default: the auth module's cookie sessions. */
   sessionResolver?: SessionResolver;
+  /** Sessions, code limits, password hasher (modules/auth). */
+  auth?: AuthOptions;
+  /** SMTP or dev mailbox, outbox worker (modules/mail). */
+  mail?: MailOptions;
   /** A pino logger; default: no logging. */
   logger?: FastifyBaseLogger;
   /** Prometheus registry; default: a new one with default process metrics. */
@@ -62,7 +73,24 @@ export function buildApp(deps: AppDeps): App {
   });
   app.addSchema(ErrorResponse);
   app.addSchema(UserSettings);
-  registerAuthentication(app, deps.sessionResolver ?? anonymousSessionResolver);
+  app.addSchema(Me);
+  app.register(cookie);
+
+  const mail = createMailModule({
+    db: deps.db,
+    now,
+    ...deps.mail,
+    onError: (err) => app.log.warn({ err }, 'outbox delivery failed'),
+  });
+  const auth = createAuthModule({ db: deps.db, now, ...deps.auth, onMailQueued: () => mail.worker.nudge() });
+  if (mail.autoStart) {
+    app.addHook('onReady', async () => mail.worker.start());
+    app.addHook('onClose', async () => {
+      await mail.worker.stop();
+      mail.transport.close();
+    });
+  }
+  registerAuthentication(app, deps.sessionResolver ?? auth.sessions.resolver);
   registerMetrics(app, deps.metrics ?? createMetricsRegistry());
 
   const registryFile = staticDir === null ? null : path.join(staticDir, 'remotes.json');
@@ -78,9 +106,16 @@ export function buildApp(deps: AppDeps): App {
       const typed = api.withTypeProvider<TypeBoxTypeProvider>();
       await typed.register(healthRoutes, { db: deps.db });
       await typed.register(settingsRoutes, { service: createSettingsService({ db: deps.db, now }) });
+      await typed.register(authRoutes, { accounts: auth.accounts, sessions: auth.sessions });
+      await typed.register(meRoutes, { ...auth });
     },
     { prefix: '/api' },
   );
+  app.register(async (scope) => {
+    await scope
+      .withTypeProvider<TypeBoxTypeProvider>()
+      .register(devMailboxRoutes, { db: deps.db, enabled: mail.devMailbox });
+  });
 
   const spaFallback = staticDir === null ? undefined : registerStatic(app, staticDir);
   registerErrorHandling(app, spaFallback ? { spaFallback } : {});

@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/** Security events written to the append-only `audit_events` table. */
+export const auditEvents = [
+  'registered',
+  'login_succeeded',
+  'login_failed',
+  'login_throttled',
+  'logout',
+  'password_changed',
+  'password_reset',
+  'fund_password_set',
+  'fund_password_changed',
+  'fund_password_verified',
+  'fund_password_failed',
+  'fund_password_locked',
+  'code_sent',
+  'code_failed',
+  'session_revoked',
+  'sessions_revoked',
+] as const;
+
+export type AuditEvent = (typeof auditEvents)[number];
+
+export interface AuditEntry {
+  event: AuditEvent;
+  at: Date;
+  userId?: string | null;
+  ip?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** Appends one event. Pass the transaction of the change it records, so both commit or neither. */
+export async function appendAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_events')
+    .values({
+      occurred_at: entry.at,
+      event: entry.event,
+      user_id: entry.userId ?? null,
+      ip: entry.ip ?? null,
+      details: JSON.stringify(entry.details ?? {}),
+    })
+    .execute();
+}
+
+export interface AuditRow {
+  id: string;
+  event: string;
+  userId: string | null;
+  ip: string | null;
+  details: Record<string, unknown>;
+  occurredAt: Date;
+}
+
+/** Events, oldest first (for tests and support tooling). */
+export async function listAudit(db: Kysely<Database>, filter: { userId?: string } = {}): Promise<AuditRow[]> {
+  let query = db.selectFrom('audit_events').selectAll().orderBy('id');
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  const rows = await query.execute();
+  return rows.map((r) => ({
+    id: r.id,
+    event: r.event,
+    userId: r.user_id,
+    ip: r.ip,
+    details: r.details,
+    occurredAt: r.occurred_at,
+  }));
+}

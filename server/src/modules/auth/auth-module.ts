@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { type AccountsService, createAccountsService } from './accounts-service.ts';
+import { createFundPasswordService, type FundPasswordService } from './fund-password-service.ts';
+import { createPasswordHasher, type PasswordHasher } from './password-hashing.ts';
+import { createSessions, type SessionOptions, type Sessions } from './sessions.ts';
+import { createSessionsService, type SessionsService } from './sessions-service.ts';
+import { type CodeLimits, createVerificationCodes, type VerificationCodes } from './verification-codes.ts';
+
+export interface AuthOptions {
+  session?: Partial<SessionOptions>;
+  codeLimits?: Partial<CodeLimits>;
+  /** Default: argon2id with the OWASP parameters. */
+  hasher?: PasswordHasher;
+}
+
+export interface AuthModule {
+  sessions: Sessions;
+  codes: VerificationCodes;
+  accounts: AccountsService;
+  fundPassword: FundPasswordService;
+  sessionsService: SessionsService;
+}
+
+/** Wires the accounts & security services. `onMailQueued` wakes the outbox worker after a commit. */
+export function createAuthModule(deps: { db: Kysely<Database>; now: () => Date; onMailQueued?: () => void } & AuthOptions): AuthModule {
+  const { db, now } = deps;
+  const hasher = deps.hasher ?? createPasswordHasher();
+  const sessions = createSessions({ db, now, ...(deps.session ? { options: deps.session } : {}) });
+  const codes = createVerificationCodes({
+    db,
+    now,
+    ...(deps.codeLimits ? { limits: deps.codeLimits } : {}),
+    ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
+  });
+  return {
+    sessions,
+    codes,
+    accounts: createAccountsService({ db, now, hasher, sessions, codes }),
+    fundPassword: createFundPasswordService({ db, now, hasher, codes }),
+    sessionsService: createSessionsService({ db, now, sessions }),
+  };
+}

@@ -1,0 +1,101 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../errors/schema.ts';
+import { pickMailLanguage } from '../mail/templates.ts';
+import type { AccountsService } from './accounts-service.ts';
+import { LoginBody, NoContent, RegisterBody, ResetPasswordBody, SendCodeBody, SendCodeResult, UserResult } from './schemas.ts';
+import type { Sessions } from './sessions.ts';
+
+export interface AuthRoutesOptions {
+  accounts: AccountsService;
+  sessions: Sessions;
+}
+
+/** /api/auth/*: codes, registration, sign-in/out, password reset. */
+export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { accounts, sessions }) => {
+  app.post(
+    '/auth/codes',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'E-mail a 6-digit verification code',
+        description:
+          'register: 409 EMAIL_EXISTS if taken. reset_password: always 202 (mail only if the account exists). ' +
+          'change_password, fund_password, withdraw: signed in only; the code goes to the account e-mail. ' +
+          'Codes are valid 10 minutes, single use, dead after 5 wrong tries; one per 60 s per address and purpose; ' +
+          'at most 10 an hour per address and per IP.',
+        body: SendCodeBody,
+        response: { 202: SendCodeResult, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { email, purpose, language } = request.body;
+      const acceptLanguage = request.headers['accept-language'];
+      await accounts.sendCode(request, { email, purpose, language: pickMailLanguage(language, acceptLanguage) });
+      return reply.code(202).send({ resendAfterSeconds: 60, expiresInSeconds: 600 });
+    },
+  );
+
+  app.post(
+    '/auth/register',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account (with the e-mailed code) and sign in',
+        body: RegisterBody,
+        response: { 201: UserResult, ...errorResponses(400, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { user, token, session } = await accounts.register(request, request.body);
+      sessions.setCookie(request, reply, token, session.expires_at);
+      return reply.code(201).send({ user });
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with e-mail or user name; starts a new session',
+        description: 'INVALID_CREDENTIALS never tells whether the account exists. LOGIN_THROTTLED carries details.retryAfterSeconds.',
+        body: LoginBody,
+        response: { 200: UserResult, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const { user, token, session } = await accounts.login(request, request.body);
+      sessions.setCookie(request, reply, token, session.expires_at);
+      return { user };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      schema: { tags: ['auth'], summary: 'End the current session', response: { 204: NoContent, ...errorResponses(403) } },
+    },
+    async (request, reply) => {
+      await accounts.logout(request);
+      sessions.clearCookie(request, reply);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/password/reset',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with an e-mailed code; ends every session of the account',
+        body: ResetPasswordBody,
+        response: { 204: NoContent, ...errorResponses(400, 403) },
+      },
+    },
+    async (request, reply) => {
+      const ownSessionEnded = await accounts.resetPassword(request, request.body);
+      if (ownSessionEnded) sessions.clearCookie(request, reply);
+      return reply.code(204).send(null);
+    },
+  );
+};

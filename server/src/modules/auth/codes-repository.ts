@@ -1,0 +1,93 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, VerificationCodesTable } from '../../db/schema.ts';
+
+type Db = Kysely<Database>;
+export type CodeRow = Selectable<VerificationCodesTable>;
+
+export interface NewCode {
+  email: string;
+  purpose: string;
+  userId: string | null;
+  salt: Buffer;
+  codeHash: Buffer;
+  expiresAt: Date;
+  ip: string | null;
+}
+
+export async function insertCode(db: Db, code: NewCode, now: Date): Promise<string> {
+  const { id } = await db
+    .insertInto('verification_codes')
+    .values({
+      email: code.email,
+      purpose: code.purpose,
+      user_id: code.userId,
+      salt: code.salt,
+      code_hash: code.codeHash,
+      created_at: now,
+      expires_at: code.expiresAt,
+      ip: code.ip,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** When the last code for this address and purpose was issued. */
+export async function lastCodeIssuedAt(db: Db, email: string, purpose: string): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom('verification_codes')
+    .select('created_at')
+    .where('email', '=', email)
+    .where('purpose', '=', purpose)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.created_at;
+}
+
+export async function countCodesSince(db: Db, by: { email: string } | { ip: string }, since: Date): Promise<number> {
+  let query = db.selectFrom('verification_codes').select((eb) => eb.fn.countAll<string>().as('n')).where('created_at', '>', since);
+  query = 'email' in by ? query.where('email', '=', by.email) : query.where('ip', '=', by.ip);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The newest code for the address among `purposes` (older ones are superseded by it). */
+export async function latestCode(db: Db, email: string, purposes: readonly string[]): Promise<CodeRow | undefined> {
+  return db
+    .selectFrom('verification_codes')
+    .selectAll()
+    .where('email', '=', email)
+    .where('purpose', 'in', purposes)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Charges one attempt on a live code, atomically: returns the row only if it was
+ * unused, unexpired and had tries left. Concurrent guesses can never exceed the limit.
+ */
+export async function chargeAttempt(db: Db, id: string, now: Date, maxAttempts: number): Promise<CodeRow | undefined> {
+  return db
+    .updateTable('verification_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('attempts', '<', maxAttempts)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Marks the code used; false if someone else used it first. */
+export async function consumeCode(db: Db, id: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('verification_codes')
+    .set({ consumed_at: now })
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,0 +1,126 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../errors/schema.ts';
+import { currentUser, requireUser } from '../../http/authenticate.ts';
+import type { AccountsService } from './accounts-service.ts';
+import type { FundPasswordService } from './fund-password-service.ts';
+import {
+  ChangePasswordBody,
+  meRef,
+  NoContent,
+  RevokedCount,
+  SessionIdParams,
+  SessionList,
+  SetFundPasswordBody,
+  VerifyFundPasswordBody,
+} from './schemas.ts';
+import type { Sessions } from './sessions.ts';
+import type { SessionsService } from './sessions-service.ts';
+
+export interface MeRoutesOptions {
+  accounts: AccountsService;
+  fundPassword: FundPasswordService;
+  sessionsService: SessionsService;
+  sessions: Sessions;
+}
+
+/** /api/me/*: the signed-in user's profile, password, fund password and sessions. */
+export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, options) => {
+  const { accounts, fundPassword, sessionsService, sessions } = options;
+
+  app.get(
+    '/me',
+    {
+      preValidation: requireUser,
+      schema: { tags: ['me'], summary: 'The signed-in user', response: { 200: meRef, ...errorResponses(401) } },
+    },
+    async (request) => accounts.me(currentUser(request).userId),
+  );
+
+  app.post(
+    '/me/password',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['me'],
+        summary: 'Change the password; ends the other sessions',
+        body: ChangePasswordBody,
+        response: { 204: NoContent, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.changePassword(request, currentUser(request).userId, request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/me/fund-password',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['me'],
+        summary: 'Set or change the 6-digit fund password (needs a fund_password e-mail code)',
+        body: SetFundPasswordBody,
+        response: { 204: NoContent, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      await fundPassword.set(request, currentUser(request).userId, request.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/me/fund-password/verify',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['me'],
+        summary: 'Check the fund password (before a withdrawal)',
+        description: 'WRONG_FUND_PASSWORD carries details.attemptsLeft; the 5th wrong try within an hour locks it for an hour (FUND_PASSWORD_LOCKED, details.retryAfterSeconds).',
+        body: VerifyFundPasswordBody,
+        response: { 204: NoContent, ...errorResponses(400, 401, 403, 409, 423) },
+      },
+    },
+    async (request, reply) => {
+      await fundPassword.verify(request, currentUser(request).userId, request.body.fundPassword);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/me/sessions',
+    {
+      preValidation: requireUser,
+      schema: { tags: ['me'], summary: 'Live sessions of the signed-in user', response: { 200: SessionList, ...errorResponses(401) } },
+    },
+    async (request) => ({ sessions: await sessionsService.list(request, currentUser(request).userId) }),
+  );
+
+  app.post(
+    '/me/sessions/revoke-others',
+    {
+      preValidation: requireUser,
+      schema: { tags: ['me'], summary: 'End every other session', response: { 200: RevokedCount, ...errorResponses(401, 403) } },
+    },
+    async (request) => ({ revoked: await sessionsService.revokeOthers(request, currentUser(request).userId) }),
+  );
+
+  app.delete(
+    '/me/sessions/:id',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['me'],
+        summary: 'End one session',
+        params: SessionIdParams,
+        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const own = await sessionsService.revoke(request, currentUser(request).userId, request.params.id);
+      if (own) sessions.clearCookie(request, reply);
+      return reply.code(204).send(null);
+    },
+  );
+};

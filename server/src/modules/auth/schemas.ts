@@ -1,0 +1,123 @@
+import { type Static, Type } from 'typebox';
+import { mailLanguages } from '../mail/templates.ts';
+
+// Bodies use loose string schemas (with length caps against abuse); the services check
+// the rules and answer VALIDATION_FAILED with `details: [{ field, rule, message }]`.
+const text = (maxLength: number, description?: string) =>
+  Type.String(description === undefined ? { maxLength } : { maxLength, description });
+
+export const codePurposes = ['register', 'reset_password', 'change_password', 'fund_password', 'withdraw'] as const;
+export type CodePurposeValue = (typeof codePurposes)[number];
+
+export const SendCodeBody = Type.Object(
+  {
+    email: Type.Optional(text(320, 'Required for register and reset_password; ignored (the account e-mail is used) otherwise.')),
+    purpose: Type.Enum(codePurposes),
+    language: Type.Optional(Type.Enum(mailLanguages, { description: 'Language of the e-mail; default from Accept-Language.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const SendCodeResult = Type.Object(
+  {
+    resendAfterSeconds: Type.Integer(),
+    expiresInSeconds: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+
+export const RegisterBody = Type.Object(
+  {
+    username: text(100, '3-20 characters: letters, digits, underscore; unique case-insensitively.'),
+    nickname: Type.Optional(Type.Union([text(100), Type.Null()])),
+    country: text(10, 'ISO 3166-1 alpha-2, e.g. "CN".'),
+    password: text(200),
+    confirmPassword: text(200),
+    email: text(320),
+    code: text(20, 'The 6-digit code e-mailed for purpose "register".'),
+    agreementAccepted: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const LoginBody = Type.Object(
+  {
+    identifier: text(320, 'E-mail address or user name.'),
+    password: text(200),
+  },
+  { additionalProperties: false },
+);
+
+export const ResetPasswordBody = Type.Object(
+  {
+    email: text(320),
+    code: text(20),
+    password: text(200),
+    confirmPassword: text(200),
+  },
+  { additionalProperties: false },
+);
+
+export const ChangePasswordBody = Type.Object(
+  {
+    oldPassword: text(200),
+    password: text(200),
+    confirmPassword: text(200),
+  },
+  { additionalProperties: false },
+);
+
+export const SetFundPasswordBody = Type.Object(
+  {
+    code: text(20, 'The 6-digit code e-mailed for purpose "fund_password".'),
+    fundPassword: text(20, 'Exactly 6 digits.'),
+    confirmFundPassword: text(20),
+  },
+  { additionalProperties: false },
+);
+
+export const VerifyFundPasswordBody = Type.Object({ fundPassword: text(20) }, { additionalProperties: false });
+
+/** The signed-in user; a named component. */
+export const Me = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    username: Type.String(),
+    nickname: Type.Union([Type.String(), Type.Null()]),
+    email: Type.String(),
+    emailMasked: Type.String({ description: 'e.g. "al***@example.com"' }),
+    country: Type.String(),
+    hasFundPassword: Type.Boolean(),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Me', additionalProperties: false },
+);
+export type Me = Static<typeof Me>;
+
+export const meRef = Type.Unsafe<Me>(Type.Ref('Me'));
+
+export const UserResult = Type.Object({ user: meRef }, { additionalProperties: false });
+
+export const SessionInfo = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    lastSeenAt: Type.String({ format: 'date-time' }),
+    userAgent: Type.Union([Type.String(), Type.Null()]),
+    ip: Type.Union([Type.String(), Type.Null()]),
+    current: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type SessionInfo = Static<typeof SessionInfo>;
+
+export const SessionList = Type.Object({ sessions: Type.Array(SessionInfo) }, { additionalProperties: false });
+
+export const RevokedCount = Type.Object({ revoked: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+
+export const SessionIdParams = Type.Object(
+  { id: Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }) },
+  { additionalProperties: false },
+);
+
+export const NoContent = Type.Null({ description: 'No content' });

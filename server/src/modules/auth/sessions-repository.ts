@@ -1,0 +1,82 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SessionsTable } from '../../db/schema.ts';
+
+type Db = Kysely<Database>;
+export type SessionRow = Selectable<SessionsTable>;
+
+export interface NewSession {
+  userId: string;
+  tokenHash: Buffer;
+  expiresAt: Date;
+  userAgent: string | null;
+  ip: string | null;
+}
+
+export async function insertSession(db: Db, session: NewSession, now: Date): Promise<SessionRow> {
+  return db
+    .insertInto('sessions')
+    .values({
+      user_id: session.userId,
+      token_hash: session.tokenHash,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: session.expiresAt,
+      user_agent: session.userAgent,
+      ip: session.ip,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A session that is not revoked, not past its absolute expiry and seen after `idleSince`. */
+export async function findLiveSession(db: Db, tokenHash: Buffer, now: Date, idleSince: Date): Promise<SessionRow | undefined> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('last_seen_at', '>', idleSince)
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Db, id: string, now: Date): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+}
+
+export async function listLiveSessions(db: Db, userId: string, now: Date, idleSince: Date): Promise<SessionRow[]> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('last_seen_at', '>', idleSince)
+    .orderBy('last_seen_at', 'desc')
+    .execute();
+}
+
+/** Revokes one of the user's sessions; returns whether it was live. */
+export async function revokeSession(db: Db, userId: string, sessionId: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Revokes all of the user's sessions except `keepSessionId`; returns how many were live. */
+export async function revokeUserSessions(db: Db, userId: string, now: Date, keepSessionId?: string): Promise<number> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now);
+  if (keepSessionId !== undefined) query = query.where('id', '!=', keepSessionId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,107 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { AuthenticatedUser, SessionResolver } from '../../http/authenticate.ts';
+import { hashToken, newSessionToken } from './secrets.ts';
+import { findLiveSession, insertSession, type SessionRow, touchSession } from './sessions-repository.ts';
+
+export interface SessionOptions {
+  /** Idle expiry: a session unused this long is dead. Default 30 minutes. */
+  idleMinutes: number;
+  /** Absolute expiry from sign-in. Default 7 days (168 hours). */
+  absoluteHours: number;
+  /**
+   * `auto`: Secure + `__Host-sid` when the request came over HTTPS (see trustProxy), else `sid`;
+   * `always`: always Secure + `__Host-sid`; `never`: always `sid` without Secure.
+   */
+  secureCookie: 'auto' | 'always' | 'never';
+}
+
+export const defaultSessionOptions: SessionOptions = { idleMinutes: 30, absoluteHours: 7 * 24, secureCookie: 'auto' };
+
+/** lastSeenAt is written at most this often. */
+export const TOUCH_INTERVAL_MS = 60_000;
+export const COOKIE_NAME = 'sid';
+export const SECURE_COOKIE_NAME = '__Host-sid';
+
+const sessionIds = new WeakMap<FastifyRequest, string>();
+
+/** The id of the session that authenticated this request (after the resolver ran). */
+export function sessionIdOf(request: FastifyRequest): string | undefined {
+  return sessionIds.get(request);
+}
+
+export interface Sessions {
+  readonly options: SessionOptions;
+  resolver: SessionResolver;
+  /** Starts a session with a fresh token (never reuses one: no fixation). */
+  start(db: Kysely<Database>, userId: string, request: FastifyRequest): Promise<{ token: string; session: SessionRow }>;
+  setCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date): void;
+  clearCookie(request: FastifyRequest, reply: FastifyReply): void;
+  idleSince(now: Date): Date;
+}
+
+function readToken(request: FastifyRequest): string | undefined {
+  const cookies = request.cookies ?? {};
+  const token = cookies[SECURE_COOKIE_NAME] ?? cookies[COOKIE_NAME];
+  return typeof token === 'string' && /^[A-Za-z0-9_-]{22}$/.test(token) ? token : undefined;
+}
+
+export function createSessions(deps: { db: Kysely<Database>; now: () => Date; options?: Partial<SessionOptions> }): Sessions {
+  const options = { ...defaultSessionOptions, ...deps.options };
+  const { db, now } = deps;
+  const idleSince = (at: Date) => new Date(at.getTime() - options.idleMinutes * 60_000);
+  const secure = (request: FastifyRequest) =>
+    options.secureCookie === 'always' || (options.secureCookie === 'auto' && request.protocol === 'https');
+
+  const resolver: SessionResolver = {
+    async resolve(request): Promise<AuthenticatedUser | null> {
+      const token = readToken(request);
+      if (token === undefined) return null;
+      const at = now();
+      const session = await findLiveSession(db, hashToken(token), at, idleSince(at));
+      if (!session) return null;
+      if (at.getTime() - session.last_seen_at.getTime() >= TOUCH_INTERVAL_MS) await touchSession(db, session.id, at);
+      sessionIds.set(request, session.id);
+      return { userId: session.user_id };
+    },
+  };
+
+  return {
+    options,
+    resolver,
+    idleSince,
+    async start(trx, userId, request) {
+      const at = now();
+      const token = newSessionToken();
+      const userAgent = request.headers['user-agent'];
+      const session = await insertSession(
+        trx,
+        {
+          userId,
+          tokenHash: hashToken(token),
+          expiresAt: new Date(at.getTime() + options.absoluteHours * 3_600_000),
+          userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : null,
+          ip: request.ip ?? null,
+        },
+        at,
+      );
+      return { token, session };
+    },
+    setCookie(request, reply, token, expiresAt) {
+      const isSecure = secure(request);
+      const name = isSecure ? SECURE_COOKIE_NAME : COOKIE_NAME;
+      reply.setCookie(name, token, { path: '/', httpOnly: true, sameSite: 'strict', secure: isSecure, expires: expiresAt });
+      // A leftover cookie under the other name would shadow or confuse; drop it.
+      const other = isSecure ? COOKIE_NAME : SECURE_COOKIE_NAME;
+      if (request.cookies?.[other] !== undefined) reply.clearCookie(other, { path: '/', secure: other === SECURE_COOKIE_NAME });
+    },
+    clearCookie(request, reply) {
+      for (const name of [COOKIE_NAME, SECURE_COOKIE_NAME]) {
+        if (request.cookies?.[name] !== undefined || name === (secure(request) ? SECURE_COOKIE_NAME : COOKIE_NAME)) {
+          reply.clearCookie(name, { path: '/', httpOnly: true, sameSite: 'strict', secure: name === SECURE_COOKIE_NAME });
+        }
+      }
+    },
+  };
+}

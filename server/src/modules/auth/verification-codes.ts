@@ -1,0 +1,139 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { appendAudit } from '../audit/audit-log.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+import { type CodePurpose, type MailLanguage, verificationCodeMail } from '../mail/templates.ts';
+import { type CodeRow, chargeAttempt, consumeCode, countCodesSince, insertCode, lastCodeIssuedAt, latestCode } from './codes-repository.ts';
+import { hashCode, newSalt, newVerificationCode, sameHash } from './secrets.ts';
+
+export interface CodeLimits {
+  /** Validity of a code. */
+  ttlSeconds: number;
+  /** Minimum gap between two codes for the same address and purpose. */
+  resendAfterSeconds: number;
+  /** Codes per address per hour (all purposes). */
+  perAddressPerHour: number;
+  /** Codes per client IP per hour. */
+  perIpPerHour: number;
+  /** Wrong tries that kill a code. */
+  maxAttempts: number;
+}
+
+export const defaultCodeLimits: CodeLimits = {
+  ttlSeconds: 600,
+  resendAfterSeconds: 60,
+  perAddressPerHour: 10,
+  perIpPerHour: 10,
+  maxAttempts: 5,
+};
+
+export interface IssueCodeInput {
+  email: string;
+  purpose: CodePurpose;
+  userId: string | null;
+  ip: string;
+  language: MailLanguage;
+  /** false: record the code (for the limits) but send nothing — no account to reset. */
+  send: boolean;
+}
+
+export interface VerificationCodes {
+  readonly limits: CodeLimits;
+  /** Checks the limits, stores a new code (hashed) and queues its e-mail, in one transaction. */
+  issue(input: IssueCodeInput): Promise<void>;
+  /**
+   * Charges one attempt and compares. Throws VERIFICATION_CODE_EXPIRED when there is no
+   * usable code (none sent, used, expired, superseded, or dead after 5 wrong tries) and
+   * WRONG_VERIFICATION_CODE (details.attemptsLeft) on a mismatch. Does not consume it.
+   */
+  check(email: string, purposes: readonly CodePurpose[], code: string, ip: string): Promise<CodeRow>;
+  /** Consumes a checked code inside the transaction of the action it authorises. */
+  consume(trx: Kysely<Database>, row: CodeRow): Promise<void>;
+}
+
+const expired = () => new AppError('VERIFICATION_CODE_EXPIRED', 'No valid code: request a new one');
+
+export function createVerificationCodes(deps: {
+  db: Kysely<Database>;
+  now: () => Date;
+  limits?: Partial<CodeLimits>;
+  onMailQueued?: () => void;
+}): VerificationCodes {
+  const { db, now } = deps;
+  const limits = { ...defaultCodeLimits, ...deps.limits };
+
+  return {
+    limits,
+    async issue(input) {
+      await db.transaction().execute(async (trx) => {
+        // Serialise requests for one address so the limits hold under concurrency.
+        await sql`select pg_advisory_xact_lock(hashtext(${`code:${input.email}`}))`.execute(trx);
+        const at = now();
+        const last = await lastCodeIssuedAt(trx, input.email, input.purpose);
+        if (last) {
+          const wait = Math.ceil((last.getTime() + limits.resendAfterSeconds * 1000 - at.getTime()) / 1000);
+          if (wait > 0) throw new AppError('CODE_RESEND_TOO_SOON', `Wait ${wait} s before asking again`, { details: { retryAfterSeconds: wait } });
+        }
+        const hourAgo = new Date(at.getTime() - 3_600_000);
+        if ((await countCodesSince(trx, { email: input.email }, hourAgo)) >= limits.perAddressPerHour) {
+          throw new AppError('CODE_RATE_LIMITED', 'Too many codes for this address in the last hour');
+        }
+        if ((await countCodesSince(trx, { ip: input.ip }, hourAgo)) >= limits.perIpPerHour) {
+          throw new AppError('CODE_RATE_LIMITED', 'Too many codes from this network in the last hour');
+        }
+        const code = newVerificationCode();
+        const salt = newSalt();
+        await insertCode(
+          trx,
+          {
+            email: input.email,
+            purpose: input.purpose,
+            userId: input.userId,
+            salt,
+            codeHash: hashCode(salt, input.purpose, code),
+            expiresAt: new Date(at.getTime() + limits.ttlSeconds * 1000),
+            ip: input.ip,
+          },
+          at,
+        );
+        if (input.send) {
+          const mail = verificationCodeMail(input.language, input.purpose, code, Math.round(limits.ttlSeconds / 60));
+          await enqueueMail(trx, { to: input.email, ...mail }, at);
+        }
+        await appendAudit(trx, {
+          event: 'code_sent',
+          at,
+          userId: input.userId,
+          ip: input.ip,
+          details: { purpose: input.purpose, mailed: input.send },
+        });
+      });
+      if (input.send) deps.onMailQueued?.();
+    },
+
+    async check(email, purposes, code, ip) {
+      const at = now();
+      const latest = await latestCode(db, email, purposes);
+      if (!latest) throw expired();
+      const charged = await chargeAttempt(db, latest.id, at, limits.maxAttempts);
+      if (!charged) throw expired();
+      if (!sameHash(hashCode(charged.salt, charged.purpose, code), charged.code_hash)) {
+        const attemptsLeft = Math.max(0, limits.maxAttempts - charged.attempts);
+        await appendAudit(db, {
+          event: 'code_failed',
+          at,
+          userId: charged.user_id,
+          ip,
+          details: { purpose: charged.purpose, attemptsLeft },
+        });
+        throw new AppError('WRONG_VERIFICATION_CODE', 'Wrong verification code', { details: { attemptsLeft } });
+      }
+      return charged;
+    },
+
+    async consume(trx, row) {
+      if (!(await consumeCode(trx, row.id, now()))) throw expired();
+    },
+  };
+}
