@@ -1,0 +1,18 @@
+import { expect, test } from './support/fixtures.ts';
+
+test('/ redirects to /signIn and the registration screen renders in zh-CN without console errors', async ({
+  page,
+  problems,
+}) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/signIn$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/注册/);
+  await expect(page.getByTestId('app-frame')).toBeVisible();
+  expect(problems.list).toEqual([]);
+});
+
+test('an unknown path redirects to /signIn through the index route', async ({ page }) => {
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/signIn$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/注册/);
+});

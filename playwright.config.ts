@@ -1,0 +1,105 @@
+import { defineConfig } from '@playwright/test';
+import { E2E_DATA_DIR, E2E_PORT, E2E_ROOT, E2E_STATIC_DIR } from './e2e/support/e2e-env.ts';
+
+/**
+ * Platform end-to-end suite (npm run test:e2e; part of npm test).
+ * The server is started fresh on port 8181 with its own deploy folder and
+ * database under .e2e/ (scripts/test-all.ts deletes .e2e first).
+ * The main suite runs on the "mobile" project; tests tagged @desktop run
+ * only on the "desktop" project (the desktop frame). The deploy/rollback
+ * spec rebuilds a remote (CPU heavy), so it runs last, on its own.
+ */
+const DEPLOY_SPEC = /deploy-rollback\.spec\.ts$/;
+const CI = Boolean(process.env.CI);
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const IPHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const DESKTOP_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: './test-results',
+  fullyParallel: false,
+  workers: 2,
+  retries: CI ? 1 : 0,
+  forbidOnly: CI,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    headless: true,
+    trace: 'on-first-retry',
+    screenshot: 'only-on-failure',
+    locale: 'zh-CN',
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+  },
+  projects: [
+    {
+      name: 'mobile',
+      grepInvert: /@desktop/,
+      testIgnore: DEPLOY_SPEC,
+      use: {
+        browserName: 'chromium',
+        userAgent: IPHONE_UA,
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 3,
+        isMobile: true,
+        hasTouch: true,
+      },
+    },
+    {
+      name: 'desktop',
+      grep: /@desktop/,
+      testIgnore: DEPLOY_SPEC,
+      use: {
+        browserName: 'chromium',
+        userAgent: DESKTOP_UA,
+        viewport: { width: 1280, height: 800 },
+        isMobile: false,
+        hasTouch: false,
+      },
+    },
+    {
+      name: 'deploy',
+      testMatch: DEPLOY_SPEC,
+      dependencies: ['mobile', 'desktop'],
+      use: {
+        browserName: 'chromium',
+        userAgent: IPHONE_UA,
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+      },
+    },
+  ],
+  webServer: {
+    command: 'npx tsx scripts/start.ts',
+    cwd: E2E_ROOT,
+    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      STATIC_DIR: E2E_STATIC_DIR,
+      DATA_DIR: E2E_DATA_DIR,
+      PORT: String(E2E_PORT),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
