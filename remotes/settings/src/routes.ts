@@ -2,11 +2,21 @@ import type { RemoteRoutesModule } from '@cw/shared-state/contracts';
 import { lazyScreen } from '@cw/shared-state/preload';
 import { NAMESPACE } from './i18n.ts';
 
-const HubScreen = lazyScreen(() => import('./screens/hub-screen.tsx'));
+const HubScreen = lazyScreen(() => import('./hub/hub-screen.tsx'));
+const LanguageScreen = lazyScreen(() => import('./language/language-screen.tsx'));
+const PriceModeScreen = lazyScreen(() => import('./price-mode/price-mode-screen.tsx'));
+const HelpCenterScreen = lazyScreen(() => import('./help/help-center-screen.tsx'));
+const FuncDescDetailScreen = lazyScreen(() => import('./help/func-desc-detail-screen.tsx'));
 
 const remote: RemoteRoutesModule = {
   namespace: NAMESPACE,
-  routes: [{ path: '/settings', Component: HubScreen, titleKey: 'hub.title' }],
+  routes: [
+    { path: '/settings', Component: HubScreen, titleKey: 'hub.title' },
+    { path: '/language', Component: LanguageScreen, titleKey: 'language.title' },
+    { path: '/priceMode', Component: PriceModeScreen, titleKey: 'priceMode.title' },
+    { path: '/helpCenter', Component: HelpCenterScreen, titleKey: 'help.title' },
+    { path: '/funcDescDetail', Component: FuncDescDetailScreen, titleKey: 'help.title' },
+  ],
 };
 
 export default remote;

@@ -1,0 +1,59 @@
+import { LANGUAGE_NAMES, useTranslation } from '@cw/shared-state/i18n';
+import { useNavigate } from '@cw/shared-state/router';
+import { syncSettings, useSettings } from '@cw/shared-state/settings';
+import { toast } from '@cw/shared-ui/toast';
+import { List } from 'antd-mobile';
+import { useEffect } from 'react';
+import { ScreenLayout } from '../components/screen-layout.tsx';
+import { NAMESPACE } from '../i18n.ts';
+import { AboutSection } from './about-section.tsx';
+import * as styles from './hub-screen.module.css';
+import { QuickBuySection } from './quick-buy-section.tsx';
+import { ResetRow } from './reset-row.tsx';
+
+/** /settings: language, price mode, quick coin buying, help, reset and about. */
+export default function HubScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const navigate = useNavigate();
+  const language = useSettings((s) => s.language);
+  const priceColor = useSettings((s) => s.priceColor);
+  const fiatCurrency = useSettings((s) => s.fiatCurrency);
+  const source = useSettings((s) => s.source);
+
+  useEffect(() => {
+    syncSettings().catch(() => toast.fail(t('common.loadFailed')));
+  }, [t]);
+
+  const colors = priceColor === 'red-up' ? t('priceMode.redUp') : t('priceMode.greenUp');
+  return (
+    <ScreenLayout title={t('hub.title')} testId="settings-hub">
+      <List header={t('hub.sectionGeneral')}>
+        <List.Item
+          data-testid="settings-language"
+          onClick={() => navigate('/language')}
+          extra={<span lang={language}>{LANGUAGE_NAMES[language]}</span>}
+        >
+          {t('hub.language')}
+        </List.Item>
+        <List.Item
+          data-testid="settings-price-mode"
+          onClick={() => navigate('/priceMode')}
+          extra={t('hub.priceModeValue', { colors, currency: fiatCurrency })}
+        >
+          {t('hub.priceMode')}
+        </List.Item>
+      </List>
+      <QuickBuySection />
+      <List header={t('hub.sectionMore')}>
+        <List.Item data-testid="settings-help" onClick={() => navigate('/helpCenter')}>
+          {t('hub.help')}
+        </List.Item>
+        <ResetRow />
+      </List>
+      <AboutSection />
+      <p className={styles.source} data-testid="settings-source" data-source={source}>
+        {source === 'server' ? t('hub.storedOnServer') : t('hub.storedLocally')}
+      </p>
+    </ScreenLayout>
+  );
+}
