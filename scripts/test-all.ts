@@ -1,0 +1,86 @@
+/**
+ * npm test: the one test command (also what CI runs).
+ * ensure chromium → lint → typecheck → unit tests → e2e, stopping at the
+ * first failure, with a timing summary at the end. The e2e stage starts from
+ * an empty .e2e/ (fresh deploy folder and database); its web server builds
+ * whatever is missing.
+ */
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'node_modules', '.bin');
+
+interface Stage {
+  name: string;
+  run: () => Promise<number>;
+}
+
+function exec(command: string, args: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', env: process.env });
+    child.on('error', (error) => {
+      console.error(error);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+const tsx = (script: string) => exec(path.join(BIN, 'tsx'), [script]);
+
+const stages: Stage[] = [
+  { name: 'chromium', run: () => tsx('scripts/ensure-chromium.ts') },
+  { name: 'lint: biome', run: () => exec(path.join(BIN, 'biome'), ['check', '.']) },
+  {
+    name: 'lint: import boundaries',
+    run: () =>
+      exec(path.join(BIN, 'depcruise'), [
+        '--config',
+        '.dependency-cruiser.cjs',
+        'host',
+        'remotes',
+        'shared-ui',
+        'shared-state',
+        'server/src',
+        'scripts',
+      ]),
+  },
+  { name: 'typecheck', run: () => tsx('scripts/typecheck.ts') },
+  { name: 'unit tests', run: () => exec(path.join(BIN, 'vitest'), ['run']) },
+  {
+    name: 'e2e',
+    run: async () => {
+      await rm(path.join(ROOT, '.e2e'), { recursive: true, force: true });
+      return exec(path.join(BIN, 'playwright'), ['test']);
+    },
+  },
+];
+
+const only = process.argv.slice(2);
+const timings: { name: string; seconds: number; ok: boolean }[] = [];
+let failed: string | null = null;
+const started = performance.now();
+for (const stage of stages) {
+  if (only.length > 0 && !only.some((o) => stage.name.startsWith(o))) continue;
+  console.log(`\n[test] ── ${stage.name} ──`);
+  const t0 = performance.now();
+  const code = await stage.run();
+  const seconds = (performance.now() - t0) / 1000;
+  timings.push({ name: stage.name, seconds, ok: code === 0 });
+  if (code !== 0) {
+    failed = stage.name;
+    break;
+  }
+}
+
+console.log('\n[test] summary');
+for (const t of timings)
+  console.log(`  ${t.ok ? 'ok  ' : 'FAIL'} ${t.name.padEnd(26)} ${t.seconds.toFixed(1).padStart(7)} s`);
+console.log(`  total${' '.repeat(27)}${((performance.now() - started) / 1000).toFixed(1).padStart(7)} s`);
+if (failed) {
+  console.error(`[test] failed at: ${failed}`);
+  process.exit(1);
+}
+console.log(`[test] ${timings.length} passed, 0 failed`);
