@@ -83,4 +83,4 @@ if (failed) {
   console.error(`[test] failed at: ${failed}`);
   process.exit(1);
 }
-console.log(`[test] ${timings.length} passed, 0 failed`);
+console.log(`stages: ${timings.length} passed, 0 failed`);
