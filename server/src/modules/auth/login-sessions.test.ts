@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import { listAudit } from '../audit/audit-log.ts';
+import { login, nextIp, registerUser, sessionCookie, useAuthHarness } from './test-harness.ts';
+
+const h = useAuthHarness();
+
+const me = (cookie: string) => h.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+
+describe('login', () => {
+  it('signs in by e-mail or user name (any case) with a new session each time', async () => {
+    const account = await registerUser(h);
+    const byEmail = await login(h, account.email.toUpperCase(), account.password);
+    expect(byEmail.statusCode).toBe(200);
+    expect(byEmail.json().user.username).toBe(account.username);
+    const byName = await login(h, account.username.toUpperCase(), account.password);
+    expect(byName.statusCode).toBe(200);
+    const [a, b] = [sessionCookie(byEmail), sessionCookie(byName)];
+    expect(a).not.toBe(b);
+    expect(a).not.toBe(account.cookie);
+    expect((await me(a)).statusCode).toBe(200);
+    const events = (await listAudit(h.db, { userId: account.user.id })).map((e) => e.event);
+    expect(events.filter((e) => e === 'login_succeeded')).toHaveLength(2);
+  });
+
+  it('sets an HttpOnly, SameSite=Strict, Path=/ cookie; Secure and __Host- over HTTPS', async () => {
+    const account = await registerUser(h);
+    const plain = await login(h, account.username, account.password);
+    const cookie = String(plain.headers['set-cookie']);
+    expect(cookie).toMatch(/^sid=[A-Za-z0-9_-]{22};/);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    expect(cookie).toContain('Path=/');
+    expect(cookie).not.toContain('Secure');
+    const row = await h.db.selectFrom('sessions').select('token_hash').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    expect(row.token_hash.length).toBe(32); // SHA-256, never the token itself
+
+    const { buildApp } = await import('../../app.ts');
+    const https = buildApp({ db: h.db, now: h.clock.now, trustProxy: true, auth: { session: { secureCookie: 'auto' } }, mail: { worker: false } });
+    const res = await https.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'x-forwarded-proto': 'https' },
+      remoteAddress: nextIp(),
+      payload: { identifier: account.username, password: account.password },
+    });
+    const secure = String(res.headers['set-cookie']);
+    expect(secure).toMatch(/^__Host-sid=[A-Za-z0-9_-]{22};/);
+    expect(secure).toContain('Secure');
+    expect(secure).toContain('Path=/');
+    const viaSecure = await https.inject({ method: 'GET', url: '/api/me', headers: { cookie: sessionCookie(res), 'x-forwarded-proto': 'https' } });
+    expect(viaSecure.statusCode).toBe(200);
+    await https.close();
+  });
+
+  it('answers the same for an unknown account and a wrong password', async () => {
+    const account = await registerUser(h);
+    const wrong = await login(h, account.username, 'Wrong-Pass1');
+    const unknown = await login(h, 'no_such_user_xyz', 'Wrong-Pass1');
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json().code).toBe('INVALID_CREDENTIALS');
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('takes similar time for unknown accounts (dummy hash)', async () => {
+    const account = await registerUser(h);
+    const time = async (identifier: string) => {
+      const start = performance.now();
+      await login(h, identifier, 'Wrong-Pass1');
+      return performance.now() - start;
+    };
+    await time('warm_up_unknown');
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      known.push(await time(account.username));
+      unknown.push(await time(`ghost_${i}`));
+    }
+    const median = (xs: number[]) => xs.sort((x, y) => x - y)[1] ?? 0;
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
+    expect(median(unknown)).toBeLessThan(median(known) * 2);
+  });
+
+  it('throttles an account after 5 failures with doubling locks, the same way for unknown names', async () => {
+    const account = await registerUser(h);
+    for (const identifier of [account.username, 'ghost_throttled']) {
+      for (let i = 0; i < 5; i += 1) expect((await login(h, identifier, 'Wrong-Pass1')).json().code).toBe('INVALID_CREDENTIALS');
+      // 6th failure locks for 30 s
+      expect((await login(h, identifier, 'Wrong-Pass1')).json().code).toBe('INVALID_CREDENTIALS');
+      const locked = await login(h, identifier, account.password);
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json()).toMatchObject({ code: 'LOGIN_THROTTLED', details: { retryAfterSeconds: 30 } });
+    }
+    h.clock.advance(30_000);
+    expect((await login(h, account.username, 'Wrong-Pass1')).json().code).toBe('INVALID_CREDENTIALS');
+    expect((await login(h, account.username, account.password)).json().details.retryAfterSeconds).toBe(60);
+    h.clock.advance(60_000);
+    // the right password works once the lock is over, and clears the counter
+    expect((await login(h, account.username, account.password)).statusCode).toBe(200);
+    expect((await login(h, account.username, 'Wrong-Pass1')).json().code).toBe('INVALID_CREDENTIALS');
+    const events = (await listAudit(h.db, { userId: account.user.id })).map((e) => e.event);
+    expect(events).toContain('login_failed');
+    expect(events).toContain('login_throttled');
+  });
+
+  it('throttles an IP after 30 failures across accounts', async () => {
+    const ip = nextIp();
+    for (let i = 0; i < 31; i += 1) await login(h, `spray_${i}`, 'Wrong-Pass1', ip);
+    const res = await login(h, 'spray_new', 'Wrong-Pass1', ip);
+    expect(res.json().code).toBe('LOGIN_THROTTLED');
+    h.clock.advance(3_600_000);
+  });
+});
+
+describe('sessions', () => {
+  it('logout revokes the session server-side and clears the cookie', async () => {
+    const account = await registerUser(h);
+    const res = await h.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: account.cookie } });
+    expect(res.statusCode).toBe(204);
+    expect(String(res.headers['set-cookie'])).toMatch(/^sid=;/);
+    expect((await me(account.cookie)).statusCode).toBe(401);
+    expect((await listAudit(h.db, { userId: account.user.id })).map((e) => e.event)).toContain('logout');
+  });
+
+  it('expire after 30 idle minutes; activity (lastSeenAt, written at most once a minute) keeps them alive', async () => {
+    const account = await registerUser(h);
+    h.clock.advance(29 * 60_000);
+    expect((await me(account.cookie)).statusCode).toBe(200);
+    const seen = async () =>
+      (await h.db.selectFrom('sessions').select('last_seen_at').where('user_id', '=', account.user.id).executeTakeFirstOrThrow()).last_seen_at;
+    const first = await seen();
+    h.clock.advance(30_000);
+    await me(account.cookie);
+    expect(await seen()).toEqual(first); // not rewritten within a minute
+    h.clock.advance(29 * 60_000);
+    expect((await me(account.cookie)).statusCode).toBe(200);
+    h.clock.advance(30 * 60_000);
+    const expired = await me(account.cookie);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().code).toBe('UNAUTHENTICATED');
+  });
+
+  it('expire 7 days after sign-in however active', async () => {
+    const account = await registerUser(h);
+    for (let hours = 0; hours < 7 * 24 - 1; hours += 0.25) {
+      h.clock.advance(15 * 60_000);
+      if (hours % 24 === 0) expect((await me(account.cookie)).statusCode).toBe(200);
+      else await h.db.updateTable('sessions').set({ last_seen_at: h.clock.now() }).where('user_id', '=', account.user.id).execute();
+    }
+    expect((await me(account.cookie)).statusCode).toBe(200);
+    h.clock.advance(60 * 60_000);
+    expect((await me(account.cookie)).statusCode).toBe(401);
+  });
+
+  it('lists sessions, marks the current one, revokes one or all others', async () => {
+    const account = await registerUser(h);
+    const second = sessionCookie(await login(h, account.username, account.password));
+    const third = sessionCookie(await login(h, account.email, account.password));
+    const list = await h.app.inject({ method: 'GET', url: '/api/me/sessions', headers: { cookie: account.cookie, 'user-agent': 'vitest' } });
+    const sessions = list.json().sessions as { id: string; current: boolean; ip: string | null }[];
+    expect(sessions).toHaveLength(3);
+    expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    const other = sessions.find((s) => !s.current);
+    if (!other) throw new Error('no other session');
+    const del = await h.app.inject({ method: 'DELETE', url: `/api/me/sessions/${other.id}`, headers: { cookie: account.cookie } });
+    expect(del.statusCode).toBe(204);
+    const missing = await h.app.inject({ method: 'DELETE', url: `/api/me/sessions/${other.id}`, headers: { cookie: account.cookie } });
+    expect(missing.statusCode).toBe(404);
+    const revoked = await h.app.inject({ method: 'POST', url: '/api/me/sessions/revoke-others', headers: { cookie: account.cookie } });
+    expect(revoked.json()).toEqual({ revoked: 1 });
+    expect((await me(second)).statusCode).toBe(401);
+    expect((await me(third)).statusCode).toBe(401);
+    expect((await me(account.cookie)).statusCode).toBe(200);
+  });
+
+  it('changing the password ends the other sessions and needs the old one', async () => {
+    const account = await registerUser(h);
+    const other = sessionCookie(await login(h, account.username, account.password));
+    const change = (oldPassword: string, password = 'Brand-New-9', confirmPassword = password) =>
+      h.app.inject({ method: 'POST', url: '/api/me/password', headers: { cookie: account.cookie }, payload: { oldPassword, password, confirmPassword } });
+    expect((await change('Not-The-Old-1')).json().code).toBe('WRONG_PASSWORD');
+    expect((await change(account.password, 'Brand-New-9', 'Brand-New-8')).json().code).toBe('PASSWORD_MISMATCH');
+    expect((await change(account.password, 'aaaaaaaaaa')).json().code).toBe('WEAK_PASSWORD');
+    expect((await change(account.password, 'qwerty123')).json().code).toBe('COMMON_PASSWORD');
+    expect((await change(account.password)).statusCode).toBe(204);
+    expect((await me(account.cookie)).statusCode).toBe(200);
+    expect((await me(other)).statusCode).toBe(401);
+    expect((await login(h, account.username, 'Brand-New-9')).statusCode).toBe(200);
+    expect((await listAudit(h.db, { userId: account.user.id })).map((e) => e.event)).toContain('password_changed');
+  });
+
+  it('resetting the password ends every session', async () => {
+    const account = await registerUser(h);
+    const { receiveCode } = await import('./test-harness.ts');
+    const code = await receiveCode(h, { email: account.email, purpose: 'reset_password' });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/password/reset',
+      payload: { email: account.email, code, password: 'Reset-Pass-7', confirmPassword: 'Reset-Pass-7' },
+    });
+    expect(res.statusCode).toBe(204);
+    expect((await me(account.cookie)).statusCode).toBe(401);
+    expect((await login(h, account.email, 'Reset-Pass-7')).statusCode).toBe(200);
+    expect((await listAudit(h.db, { userId: account.user.id })).map((e) => e.event)).toContain('password_reset');
+  });
+});
