@@ -71,7 +71,14 @@ export class ConfigError extends Error {
 }
 
 const check = Compile(EnvSchema);
-const integerKeys = new Set(['PORT', 'PG_PORT', 'BODY_LIMIT', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'SHUTDOWN_TIMEOUT_MS']);
+const integerKeys = new Set([
+  'PORT',
+  'PG_PORT',
+  'BODY_LIMIT',
+  'RATE_LIMIT_MAX',
+  'RATE_LIMIT_WINDOW_MS',
+  'SHUTDOWN_TIMEOUT_MS',
+]);
 const booleanKeys = new Set(['TRUST_PROXY']);
 
 function convert(key: string, raw: string): unknown {
@@ -88,7 +95,10 @@ function describe(key: string, schema: Record<string, unknown> | undefined): str
   if (!schema) return 'is not a known variable';
   if (Array.isArray(schema.enum)) return `must be one of ${schema.enum.join(', ')}`;
   if (schema.type === 'integer') {
-    const range = [schema.minimum === undefined ? '' : `>= ${schema.minimum}`, schema.maximum === undefined ? '' : `<= ${schema.maximum}`]
+    const range = [
+      schema.minimum === undefined ? '' : `>= ${schema.minimum}`,
+      schema.maximum === undefined ? '' : `<= ${schema.maximum}`,
+    ]
       .filter(Boolean)
       .join(' and ');
     return `must be an integer${range ? ` ${range}` : ''}`;

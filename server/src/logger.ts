@@ -8,7 +8,10 @@ export function createLogger(config: Pick<Config, 'logLevel'>, stream: NodeJS.Wr
     redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
   };
   if (stream.isTTY && canResolve('pino-pretty')) {
-    return pino({ ...options, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } });
+    return pino({
+      ...options,
+      transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } },
+    });
   }
   return pino(options, stream);
 }

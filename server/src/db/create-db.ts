@@ -7,7 +7,10 @@ export interface DbLogger {
 }
 
 /** A Kysely instance over a pg pool. Connects lazily; call `db.destroy()` to close the pool. */
-export function createDb(connectionString: string, options: { logger?: DbLogger; max?: number } = {}): Kysely<Database> {
+export function createDb(
+  connectionString: string,
+  options: { logger?: DbLogger; max?: number } = {},
+): Kysely<Database> {
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,

@@ -90,7 +90,9 @@ export async function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -217,9 +219,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   let password: string;
   if (existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    password = (await readFile(passwordFile, 'utf8').catch(() => {
-      throw new Error(`${passwordFile} is missing; cannot connect to the existing cluster in ${dataDir}`);
-    })).trim();
+    password = (
+      await readFile(passwordFile, 'utf8').catch(() => {
+        throw new Error(`${passwordFile} is missing; cannot connect to the existing cluster in ${dataDir}`);
+      })
+    ).trim();
     await handleLeftover(dir, dataDir, log);
   } else {
     log(`initialising a new PostgreSQL cluster in ${dataDir}`);

@@ -1,4 +1,5 @@
-import { type Static, Type } from 'typebox';
+import type { Static } from 'typebox';
+import { StringEnum } from '../schema/string-enum.ts';
 
 /**
  * The closed set of error codes the API can return, each with its HTTP status.
@@ -45,7 +46,7 @@ export type ErrorCode = keyof typeof errorStatus;
 const errorCodes = Object.keys(errorStatus) as ErrorCode[];
 
 /** TypeBox schema of the closed set; used in the OpenAPI error schema. */
-export const ErrorCode = Type.Enum(errorCodes, {
+export const ErrorCode = StringEnum(errorCodes, {
   description: 'Machine-readable error code; the UI translates by code.',
 });
 

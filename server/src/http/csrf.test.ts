@@ -43,7 +43,12 @@ describe('isCrossSiteRequest', () => {
 describe('CSRF guard in the app', () => {
   const app = buildApp({ db: createOfflineDb() });
   const put = (headers: Record<string, string>) =>
-    app.inject({ method: 'PUT', url: '/api/me/settings', headers: { host: '127.0.0.1:8080', ...headers }, payload: {} });
+    app.inject({
+      method: 'PUT',
+      url: '/api/me/settings',
+      headers: { host: '127.0.0.1:8080', ...headers },
+      payload: {},
+    });
 
   it('answers CROSS_SITE_REQUEST before authentication or validation', async () => {
     const res = await put({ 'sec-fetch-site': 'cross-site' });

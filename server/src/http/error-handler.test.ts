@@ -38,10 +38,10 @@ describe('error responses', () => {
     expect(body.message).toMatch(/^Invalid body: /);
     expect(body.details).toEqual(
       expect.arrayContaining([
-        { field: 'language', message: expect.any(String) },
-        { field: 'extra', message: 'is not allowed' },
-        { field: 'quickBuy.coin', message: 'is required' },
-        { field: 'quickBuy.fiatAmount', message: expect.stringContaining('pattern') },
+        { field: 'language', message: expect.any(String), rule: 'enum' },
+        { field: 'extra', message: 'is not allowed', rule: 'unknown' },
+        { field: 'quickBuy.coin', message: 'is required', rule: 'required' },
+        { field: 'quickBuy.fiatAmount', message: expect.stringContaining('pattern'), rule: 'format' },
       ]),
     );
     expect(body.details).toHaveLength(4);
@@ -108,7 +108,8 @@ describe('error responses', () => {
   it('rate limiting answers RATE_LIMITED with Retry-After', async () => {
     const app = buildApp({ db, rateLimit: { max: 2, windowMs: 60_000 } });
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await app.inject({ method: 'GET', url: '/api/me/settings' })).statusCode);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await app.inject({ method: 'GET', url: '/api/me/settings' })).statusCode);
     expect(statuses).toEqual([401, 401, 429]);
     const res = await app.inject({ method: 'GET', url: '/api/me/settings' });
     expect(res.json()).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('Rate limit exceeded') });
@@ -125,8 +126,8 @@ describe('error responses', () => {
         { keyword: 'type', instancePath: '/list/0/name', message: 'must be string' },
       ]),
     ).toEqual([
-      { field: 'a.b', message: 'is required' },
-      { field: 'list.0.name', message: 'must be string' },
+      { field: 'a.b', message: 'is required', rule: 'required' },
+      { field: 'list.0.name', message: 'must be string', rule: 'type' },
     ]);
   });
 });

@@ -21,34 +21,69 @@ function fieldOf(pointer: string | undefined, property?: string): string {
   return parts.join('.');
 }
 
+/** JSON Schema keyword -> the `rule` a field broke (the UI picks its message by rule). */
+const ruleOfKeyword: Record<string, string> = {
+  required: 'required',
+  additionalProperties: 'unknown',
+  type: 'type',
+  enum: 'enum',
+  const: 'enum',
+  pattern: 'format',
+  format: 'format',
+  minLength: 'length',
+  maxLength: 'length',
+  minItems: 'length',
+  maxItems: 'length',
+  minimum: 'range',
+  maximum: 'range',
+  exclusiveMinimum: 'range',
+  exclusiveMaximum: 'range',
+};
+
 /** Schema validation errors (TypeBox or Ajv shape) -> `details`. */
 export function validationDetails(errors: readonly SchemaError[]): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const error of errors) {
     const params = error.params ?? {};
+    const rule = ruleOfKeyword[error.keyword ?? ''] ?? 'invalid';
     if (error.keyword === 'required' && Array.isArray(params.requiredProperties)) {
-      for (const p of params.requiredProperties) details.push({ field: fieldOf(error.instancePath, String(p)), message: 'is required' });
+      for (const p of params.requiredProperties) {
+        details.push({ field: fieldOf(error.instancePath, String(p)), message: 'is required', rule });
+      }
     } else if (error.keyword === 'required' && typeof params.missingProperty === 'string') {
-      details.push({ field: fieldOf(error.instancePath, params.missingProperty), message: 'is required' });
+      details.push({ field: fieldOf(error.instancePath, params.missingProperty), message: 'is required', rule });
     } else if (error.keyword === 'additionalProperties' && Array.isArray(params.additionalProperties)) {
-      for (const p of params.additionalProperties) details.push({ field: fieldOf(error.instancePath, String(p)), message: 'is not allowed' });
+      for (const p of params.additionalProperties) {
+        details.push({ field: fieldOf(error.instancePath, String(p)), message: 'is not allowed', rule });
+      }
     } else if (error.keyword === 'boolean' && error.schemaPath?.endsWith('additionalProperties')) {
       // duplicate of the additionalProperties error above
     } else {
-      details.push({ field: fieldOf(error.instancePath), message: error.message ?? 'is invalid' });
+      details.push({ field: fieldOf(error.instancePath), message: error.message ?? 'is invalid', rule });
     }
   }
   return details;
 }
 
 // node-postgres / PostgreSQL errors meaning "the database is not reachable right now".
-const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
+const unavailableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
 
 function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && unavailableCodes.has(code)) return true;
   const message = (error as { message?: unknown }).message;
-  return typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message);
+  return (
+    typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)
+  );
 }
 
 /** Maps a framework/plugin HTTP status to the closest code of the closed set. */

@@ -11,7 +11,9 @@ export function createMetricsRegistry(): Registry {
 /** Records `http_request_duration_seconds{method,route,status_code}` and serves `GET /metrics`. */
 export function registerMetrics(app: FastifyInstance, registry: Registry): void {
   const duration =
-    (registry.getSingleMetric('http_request_duration_seconds') as Histogram<'method' | 'route' | 'status_code'> | undefined) ??
+    (registry.getSingleMetric('http_request_duration_seconds') as
+      | Histogram<'method' | 'route' | 'status_code'>
+      | undefined) ??
     new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request duration in seconds, by route template and status code',

@@ -23,7 +23,9 @@ describe('static serving', () => {
     await fixture.write('remotes/wallet/1.2.0/remoteEntry.js', 'var wallet;');
     await fixture.write('remotes/wallet/1.2.0/static/js/42.a1b2c3.js', 'chunk();');
     await fixture.writeRegistry({
-      remotes: { wallet: { version: '1.2.0', manifest: '/remotes/wallet/1.2.0/mf-manifest.json', routes: ['/coinTopup'] } },
+      remotes: {
+        wallet: { version: '1.2.0', manifest: '/remotes/wallet/1.2.0/mf-manifest.json', routes: ['/coinTopup'] },
+      },
     });
     app = buildApp({ db: createOfflineDb(), staticDir: fixture.dir });
     await app.ready();
@@ -75,7 +77,11 @@ describe('static serving', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe('console.log("main")');
 
-    const gz = await app.inject({ method: 'GET', url: '/assets/main.3f2a1b.js', headers: { 'accept-encoding': 'gzip' } });
+    const gz = await app.inject({
+      method: 'GET',
+      url: '/assets/main.3f2a1b.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(gz.statusCode).toBe(200);
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gz.headers['content-type']).toMatch(/javascript/);

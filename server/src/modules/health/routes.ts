@@ -25,7 +25,10 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = async (app, { db, readyTimeoutMs = 2_000 }) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = async (
+  app,
+  { db, readyTimeoutMs = 2_000 },
+) => {
   app.get(
     '/health',
     {

@@ -1,13 +1,41 @@
 import { type Static, Type } from 'typebox';
+import { StringEnum } from '../../schema/string-enum.ts';
 
 export const languages = ['zh-CN', 'zh-TW', 'en', 'es'] as const;
 export const priceColors = ['green-up', 'red-up'] as const;
 export const quickBuyCoins = ['USDT', 'USDC', 'BTC', 'ETH'] as const;
 /** Fiat currencies the user may pick to display values in. Extend here (no migration needed). */
 export const fiatCurrencies = [
-  'USD', 'CNY', 'HKD', 'TWD', 'EUR', 'GBP', 'JPY', 'KRW', 'BRL', 'INR',
-  'MXN', 'ARS', 'COP', 'CLP', 'PEN', 'RUB', 'TRY', 'VND', 'THB', 'IDR',
-  'PHP', 'MYR', 'SGD', 'AUD', 'CAD', 'CHF', 'AED', 'SAR', 'NGN', 'ZAR',
+  'USD',
+  'CNY',
+  'HKD',
+  'TWD',
+  'EUR',
+  'GBP',
+  'JPY',
+  'KRW',
+  'BRL',
+  'INR',
+  'MXN',
+  'ARS',
+  'COP',
+  'CLP',
+  'PEN',
+  'RUB',
+  'TRY',
+  'VND',
+  'THB',
+  'IDR',
+  'PHP',
+  'MYR',
+  'SGD',
+  'AUD',
+  'CAD',
+  'CHF',
+  'AED',
+  'SAR',
+  'NGN',
+  'ZAR',
 ] as const;
 
 export const fiatAmountPattern = '^\\d{1,9}(\\.\\d{1,2})?$';
@@ -15,7 +43,7 @@ export const fiatAmountPattern = '^\\d{1,9}(\\.\\d{1,2})?$';
 export const QuickBuy = Type.Object(
   {
     enabled: Type.Boolean(),
-    coin: Type.Enum(quickBuyCoins),
+    coin: StringEnum(quickBuyCoins),
     fiatAmount: Type.String({
       pattern: fiatAmountPattern,
       description: 'Decimal string, up to 9 integer digits and 2 decimals, e.g. "100" or "99.50".',
@@ -25,9 +53,9 @@ export const QuickBuy = Type.Object(
 );
 
 const settingsProperties = {
-  language: Type.Enum(languages),
-  priceColor: Type.Enum(priceColors, { description: 'Which colour means "price up".' }),
-  fiatCurrency: Type.Enum(fiatCurrencies),
+  language: StringEnum(languages),
+  priceColor: StringEnum(priceColors, { description: 'Which colour means "price up".' }),
+  fiatCurrency: StringEnum(fiatCurrencies),
   quickBuy: QuickBuy,
 };
 

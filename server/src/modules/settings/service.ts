@@ -28,7 +28,8 @@ export function createSettingsService({ db, now }: SettingsServiceDeps): Setting
         return await upsertSettings(db, userId, settings, now());
       } catch (err) {
         // The session outlived its user.
-        if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) throw new UnauthenticatedError('User no longer exists');
+        if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION)
+          throw new UnauthenticatedError('User no longer exists');
         throw err;
       }
     },

@@ -56,7 +56,11 @@ describe('/api/me/settings on PostgreSQL', () => {
     expect(row.updated_at.toISOString()).toBe('2031-05-06T07:08:09.000Z');
 
     // Replacing again updates the same row.
-    const again = { ...settings, language: 'zh-TW', quickBuy: { enabled: false, coin: 'ETH', fiatAmount: '999999999.99' } };
+    const again = {
+      ...settings,
+      language: 'zh-TW',
+      quickBuy: { enabled: false, coin: 'ETH', fiatAmount: '999999999.99' },
+    };
     await app.inject({ method: 'PUT', url: '/api/me/settings', headers: as(userId), payload: again });
     expect((await app.inject({ method: 'GET', url: '/api/me/settings', headers: as(userId) })).json()).toEqual(again);
   });

@@ -1,0 +1,39 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { errorStatus } from '../src/errors/codes.ts';
+import { buildOpenApiDocument, generateApiArtifacts, openApiJsonFile, schemaDtsFile } from './api-artifacts.ts';
+
+describe('OpenAPI document', () => {
+  it('describes the routes, the shared schemas and every error code', async () => {
+    const doc = await buildOpenApiDocument();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths ?? {})).toEqual(
+      expect.arrayContaining(['/api/health', '/api/ready', '/api/me/settings']),
+    );
+    const errorRef = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } };
+    const settingsRef = { content: { 'application/json': { schema: { $ref: '#/components/schemas/UserSettings' } } } };
+    expect(doc).toMatchObject({
+      paths: {
+        '/api/me/settings': {
+          get: { responses: { 200: settingsRef, 401: errorRef } },
+          put: { requestBody: { content: { 'application/json': {} } }, responses: { 200: settingsRef, 400: errorRef } },
+        },
+      },
+      components: {
+        schemas: {
+          ErrorResponse: { properties: { code: { enum: Object.keys(errorStatus) } } },
+          UserSettings: { required: ['language', 'priceColor', 'fiatCurrency', 'quickBuy'] },
+        },
+      },
+    });
+    // Internal routes stay out of the public document.
+    expect(Object.keys(doc.paths ?? {}).filter((p) => !p.startsWith('/api/'))).toEqual([]);
+  });
+
+  it('the committed openapi.json and schema.d.ts are current (else run `npm run gen:api -w server`)', async () => {
+    const { json, dts } = await generateApiArtifacts();
+    const read = (file: string) => readFile(file, 'utf8').catch(() => '<missing>');
+    expect(await read(openApiJsonFile), 'openapi.json is out of date: run `npm run gen:api -w server`').toBe(json);
+    expect(await read(schemaDtsFile), 'schema.d.ts is out of date: run `npm run gen:api -w server`').toBe(dts);
+  });
+});
