@@ -11,7 +11,7 @@ export {
   fiatCurrencyName,
   isFiatCurrency,
 } from './currencies.ts';
-export { formatFiat, minorToDecimal } from './format-fiat.ts';
+export { formatFiat, formatFiatDecimal, minorToDecimal } from './format-fiat.ts';
 export {
   isPriceColorMode,
   PRICE_COLOR_MODES,
