@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { createLimiter, createPasswordHasher } from './password-hashing.ts';
+
+describe('password hashing', () => {
+  const hasher = createPasswordHasher(2);
+
+  it('uses argon2id with the OWASP parameters (19 MiB, t=2, p=1)', async () => {
+    const hash = await hasher.hash('Tr1cky-Pass!');
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await hasher.verify(hash, 'Tr1cky-Pass!')).toBe(true);
+    expect(await hasher.verify(hash, 'tr1cky-Pass!')).toBe(false);
+    expect(await hasher.verify('not a hash', 'x')).toBe(false);
+    expect(await hasher.verifyDummy('anything')).toBe(false);
+  });
+
+  it('runs off the event loop (timers keep firing while hashing)', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks += 1;
+    }, 1);
+    const started = performance.now();
+    await Promise.all([hasher.hash('a-Password-1'), hasher.hash('a-Password-2'), hasher.hash('a-Password-3')]);
+    const elapsed = performance.now() - started;
+    clearInterval(timer);
+    // A blocked loop would fire (almost) no timers during the hashes.
+    expect(ticks).toBeGreaterThan(elapsed / 10);
+  });
+
+  it('limits concurrency', async () => {
+    const limit = createLimiter(2);
+    let active = 0;
+    let peak = 0;
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        limit(async () => {
+          active += 1;
+          peak = Math.max(peak, active);
+          await new Promise((r) => setTimeout(r, 5));
+          active -= 1;
+        }),
+      ),
+    );
+    expect(peak).toBe(2);
+  });
+});
