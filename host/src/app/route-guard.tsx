@@ -1,6 +1,54 @@
-import type { ReactNode } from 'react';
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { rememberReturnTo, useSession } from '@cw/shared-state/session';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation } from 'react-router';
+import { notifyFail } from '../features/account/notify.ts';
+import { PageLoading } from '../frame/page-loading.tsx';
 
-/** Login guard for screens that need a user; the session arrives with the accounts work. */
-export function RouteGuard({ children }: { requiresLogin: boolean; children: ReactNode }) {
-  return children;
+/**
+ * Login guard for screens that need a user (host account screens and remote
+ * routes with `requiresLogin`). A visitor is sent to /login with the message
+ * that login is needed first; the page they wanted is remembered (allowBack
+ * in the vuex user store) so the login returns them there.
+ */
+export function RouteGuard({ requiresLogin, children }: { requiresLogin: boolean; children: ReactNode }) {
+  if (!requiresLogin) return children;
+  return <LoginRequired>{children}</LoginRequired>;
+}
+
+function LoginRequired({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('host');
+  const message = useErrorMessage();
+  const status = useSession((state) => state.status);
+  const refresh = useSession((state) => state.refresh);
+  const { pathname, search, hash } = useLocation();
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
+
+  useEffect(() => {
+    if (status !== 'unknown' || failure) return;
+    refresh().catch((error: unknown) => setFailure({ error }));
+  }, [status, failure, refresh]);
+
+  useEffect(() => {
+    if (status !== 'anonymous') return;
+    rememberReturnTo(`${pathname}${search}${hash}`);
+    notifyFail(t('account.login.needed'));
+  }, [status, pathname, search, hash, t]);
+
+  if (status === 'authenticated') return children;
+  if (status === 'anonymous') return <Navigate to="/login" replace />;
+  if (failure) {
+    return (
+      <button
+        type="button"
+        className="remote-failed"
+        data-testid="session-check-failed"
+        onClick={() => setFailure(null)}
+      >
+        {message(failure.error)}
+      </button>
+    );
+  }
+  return <PageLoading />;
 }

@@ -1,14 +1,11 @@
-import { lazyScreen } from '@cw/shared-state/preload';
 import { Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
+import { ACCOUNT_ROUTES } from '../features/account/routes.ts';
 import { RemoteOutlet } from '../federation/remote-outlet.tsx';
 import { AppFrame } from '../frame/app-frame.tsx';
 import { PageLoading } from '../frame/page-loading.tsx';
 import { RouteErrorBoundary } from '../frame/route-error-boundary.tsx';
-import { SignInScreen } from '../screens/sign-in-screen.tsx';
-
-/** The landing screen is bundled; every other screen loads lazily. */
-const Placeholder = lazyScreen(() => import('../screens/placeholder-screen.tsx'));
+import { RouteGuard } from './route-guard.tsx';
 
 export const HOST_PATHS = [
   '/signIn',
@@ -33,9 +30,16 @@ export function AppRoutes() {
         <Suspense fallback={<PageLoading />}>
           <Routes>
             <Route path="/" element={<Navigate to="/signIn" replace />} />
-            <Route path="/signIn" element={<SignInScreen />} />
-            {HOST_PATHS.filter((path) => path !== '/signIn').map((path) => (
-              <Route key={path} path={path} element={<Placeholder />} />
+            {ACCOUNT_ROUTES.map(({ path, Component, requiresLogin }) => (
+              <Route
+                key={path}
+                path={path}
+                element={
+                  <RouteGuard requiresLogin={requiresLogin}>
+                    <Component />
+                  </RouteGuard>
+                }
+              />
             ))}
             <Route path="*" element={<RemoteOutlet />} />
           </Routes>

@@ -1,4 +1,4 @@
 export { ApiError, type ClientErrorCode, fieldErrors, isApiError, retryAfterSeconds } from './api-error.ts';
-export { api, type CodePurpose, type Me, type SessionInfo } from './client.ts';
+export { api, type CodePurpose, type Me, onUnauthenticated, type SessionInfo } from './client.ts';
 export { queryClient, shouldRetry } from './query-client.ts';
 export { unwrap } from './unwrap.ts';

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { isApiError } from '../api/api-error.ts';
-import { api, type Me } from '../api/client.ts';
+import { api, type Me, onUnauthenticated } from '../api/client.ts';
 import { unwrap } from '../api/unwrap.ts';
 
 export type SessionStatus = 'unknown' | 'anonymous' | 'authenticated';
@@ -75,3 +75,9 @@ export const useSession = create<SessionState>()((set, get) => ({
     }
   },
 }));
+
+// Any call answering 401 UNAUTHENTICATED means the session ended (logged out
+// elsewhere, password changed, expired): forget the user so guards react.
+onUnauthenticated(() => {
+  if (useSession.getState().status === 'authenticated') useSession.getState().signedOut();
+});

@@ -1,0 +1,100 @@
+import { useErrorMessage } from '@cw/shared-state/errors';
+import Button from 'antd-mobile/es/components/button';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { setFundPassword } from '../account-api.ts';
+import { checkCode, checkFundConfirm, checkFundPassword } from '../field-checks.ts';
+import { type ErrorFields, useForm } from '../hooks/use-form.ts';
+import { useSendCode } from '../hooks/use-send-code.ts';
+import { notifyFail, notifySuccess } from '../notify.ts';
+import { FormField } from './form-field.tsx';
+import { PasswordInput } from './password-input.tsx';
+import { SendCodeButton } from './send-code-button.tsx';
+
+const CHECKS = { code: checkCode, fundPassword: checkFundPassword, confirmFundPassword: checkFundConfirm };
+type Values = { code: string; fundPassword: string; confirmFundPassword: string };
+const ERROR_FIELDS: ErrorFields<Values> = {
+  WRONG_VERIFICATION_CODE: 'code',
+  VERIFICATION_CODE_EXPIRED: 'code',
+  PASSWORD_MISMATCH: 'confirmFundPassword',
+};
+
+/** Set or change the 6-digit fund password with a code sent to the account's e-mail. */
+export function FundPasswordForm(props: { emailMasked: string; onDone: () => void }) {
+  const { t } = useTranslation('host');
+  const message = useErrorMessage();
+  const form = useForm<Values>({ code: '', fundPassword: '', confirmFundPassword: '' }, CHECKS);
+  const [submitting, setSubmitting] = useState(false);
+  const requestCode = useSendCode('fund_password', (error) => form.showServerError(error, ERROR_FIELDS));
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!form.validate() || submitting) return;
+    setSubmitting(true);
+    try {
+      await setFundPassword(form.values);
+      notifySuccess(t('account.security.fundSaved'));
+      props.onDone();
+    } catch (error) {
+      if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form
+      className="account-form"
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+      data-testid="fund-password-form"
+    >
+      <p className="account-hint">
+        {t('account.security.fundHint')} {t('account.code.sentTo', { email: props.emailMasked })}
+      </p>
+      <FormField
+        name="code"
+        label={t('account.field.code')}
+        problem={form.problems.code}
+        extra={<SendCodeButton onSend={() => requestCode()} testId="fund-send-code" />}
+      >
+        <input
+          {...form.input('code')}
+          className="account-input"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          placeholder={t('account.placeholder.code')}
+          data-testid="fund-code"
+        />
+      </FormField>
+      <FormField name="fundPassword" label={t('account.field.fundPassword')} problem={form.problems.fundPassword}>
+        <PasswordInput
+          {...form.input('fundPassword')}
+          autoComplete="off"
+          inputMode="numeric"
+          maxLength={6}
+          placeholder={t('account.placeholder.fundPassword')}
+          data-testid="fund-password"
+        />
+      </FormField>
+      <FormField
+        name="confirmFundPassword"
+        label={t('account.field.confirmFundPassword')}
+        problem={form.problems.confirmFundPassword}
+      >
+        <PasswordInput
+          {...form.input('confirmFundPassword')}
+          autoComplete="off"
+          inputMode="numeric"
+          maxLength={6}
+          placeholder={t('account.placeholder.confirmFundPassword')}
+          data-testid="fund-confirm"
+        />
+      </FormField>
+      <Button type="submit" color="primary" block loading={submitting} data-testid="fund-submit">
+        {t('account.action.submit')}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCountdown } from '../hooks/use-countdown.ts';
+
+export const RESEND_SECONDS = 60;
+
+/**
+ * "Send code" with the resend countdown. `onSend` requests the code and
+ * resolves to the seconds until a resend is allowed, or null when it failed
+ * (the caller has shown why).
+ */
+export function SendCodeButton({ onSend, testId }: { onSend: () => Promise<number | null>; testId: string }) {
+  const { t } = useTranslation('host');
+  const { left, start } = useCountdown();
+  const [sending, setSending] = useState(false);
+  const [sentOnce, setSentOnce] = useState(false);
+
+  const send = async () => {
+    setSending(true);
+    try {
+      const wait = await onSend();
+      if (wait !== null) {
+        setSentOnce(true);
+        start(wait);
+      }
+    } finally {
+      setSending(false);
+    }
+  };
+
+  let label = sentOnce ? t('account.code.resend') : t('account.code.send');
+  if (left > 0) label = t('account.code.countdown', { seconds: left });
+  return (
+    <button
+      type="button"
+      className="account-send-code"
+      data-testid={testId}
+      disabled={sending || left > 0}
+      aria-busy={sending}
+      onClick={() => void send()}
+    >
+      {label}
+    </button>
+  );
+}

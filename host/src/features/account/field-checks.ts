@@ -1,0 +1,32 @@
+import { COUNTRY_SET } from './countries.ts';
+import {
+  codeRule,
+  confirmRule,
+  countryRule,
+  emailRule,
+  fundPasswordRule,
+  identifierRule,
+  nicknameRule,
+  passwordRule,
+  requiredRule,
+  usernameRule,
+} from './rules.ts';
+
+/** Rule checks keyed by form field, returning `<group>.<rule>` translation suffixes. */
+
+const prefixed = (group: string, rule: string | null) => (rule === null ? null : `${group}.${rule}`);
+
+export const checkUsername = (v: string) => prefixed('username', usernameRule(v));
+export const checkNickname = (v: string) => prefixed('nickname', nicknameRule(v));
+export const checkCountry = (v: string) => prefixed('country', countryRule(v, COUNTRY_SET));
+export const checkPassword = (v: string) => prefixed('password', passwordRule(v));
+export const checkConfirm = (v: string, values: { password: string }) =>
+  prefixed('confirm', confirmRule(v, values.password));
+export const checkOldPassword = (v: string) => prefixed('oldPassword', requiredRule(v));
+export const checkEmail = (v: string) => prefixed('email', emailRule(v));
+export const checkCode = (v: string) => prefixed('code', codeRule(v));
+export const checkIdentifier = (v: string) => prefixed('identifier', identifierRule(v));
+export const checkLoginPassword = (v: string) => prefixed('password', requiredRule(v));
+export const checkFundPassword = (v: string) => prefixed('fundPassword', fundPasswordRule(v));
+export const checkFundConfirm = (v: string, values: { fundPassword: string }) =>
+  prefixed('fundConfirm', confirmRule(v, values.fundPassword));

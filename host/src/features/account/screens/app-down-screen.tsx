@@ -1,0 +1,41 @@
+import '../account.css';
+import { useSession } from '@cw/shared-state/session';
+import Button from 'antd-mobile/es/components/button';
+import { CheckCircleFill } from 'antd-mobile-icons';
+import { QRCodeSVG } from 'qrcode.react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { AccountPage } from '../components/account-page.tsx';
+import { AFTER_LOGIN_PATH } from './login-screen.tsx';
+
+/** /appDown: registration succeeded; how to get the app on the phone. */
+export default function AppDownScreen() {
+  const { t } = useTranslation('host');
+  const navigate = useNavigate();
+  const me = useSession((state) => state.me);
+  const name = me?.nickname ?? me?.username ?? '';
+  return (
+    <AccountPage title={t('account.title.appDown')} backTo={false} testId="app-down-screen">
+      <div className="account-result">
+        <CheckCircleFill className="account-result__icon" aria-hidden />
+        <h2>{t('account.appDown.heading')}</h2>
+        {name && <p data-testid="app-down-welcome">{t('account.appDown.welcome', { name })}</p>}
+      </div>
+      <section className="account-download" aria-labelledby="app-download-title">
+        <h3 id="app-download-title">{t('account.appDown.download')}</h3>
+        <p>{t('account.appDown.scan')}</p>
+        <QRCodeSVG value={window.location.origin} size={148} aria-hidden />
+        <p>{t('account.appDown.install')}</p>
+      </section>
+      <Button
+        block
+        color="primary"
+        size="large"
+        onClick={() => navigate(AFTER_LOGIN_PATH)}
+        data-testid="app-down-start"
+      >
+        {t('account.action.start')}
+      </Button>
+    </AccountPage>
+  );
+}

@@ -1,0 +1,14 @@
+import '../account.css';
+import { useTranslation } from 'react-i18next';
+import { AccountPage } from '../components/account-page.tsx';
+import { ResetPasswordForm } from '../components/reset-password-form.tsx';
+
+/** /forgetPassword: e-mail + code, then the new password and its confirmation. */
+export default function ForgetPasswordScreen() {
+  const { t } = useTranslation('host');
+  return (
+    <AccountPage title={t('account.title.forgetPassword')} testId="forget-password-screen">
+      <ResetPasswordForm twoSteps testId="forget-password-form" />
+    </AccountPage>
+  );
+}

@@ -1,0 +1,96 @@
+import '../account.css';
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { takeReturnTo, useSession, useUserStore } from '@cw/shared-state/session';
+import Button from 'antd-mobile/es/components/button';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { login } from '../account-api.ts';
+import { AccountPage } from '../components/account-page.tsx';
+import { FormField } from '../components/form-field.tsx';
+import { PasswordInput } from '../components/password-input.tsx';
+import { checkIdentifier, checkLoginPassword } from '../field-checks.ts';
+import { type ErrorFields, useForm } from '../hooks/use-form.ts';
+import { notifyFail, notifySuccess } from '../notify.ts';
+
+/** Where a fresh login lands when no page asked for it. */
+export const AFTER_LOGIN_PATH = '/coinTopup';
+
+const CHECKS = { identifier: checkIdentifier, password: checkLoginPassword };
+type Values = { identifier: string; password: string };
+const ERROR_FIELDS: ErrorFields<Values> = { INVALID_CREDENTIALS: 'password' };
+
+/** /login: e-mail or user name + password; returns to the page that asked for a login. */
+export default function LoginScreen() {
+  const { t } = useTranslation('host');
+  const navigate = useNavigate();
+  const message = useErrorMessage();
+  const rememberedEmail = useUserStore((state) => state.user.email);
+  const setEmail = useUserStore((state) => state.setEmail);
+  const signedIn = useSession((state) => state.signedIn);
+  const form = useForm<Values>({ identifier: rememberedEmail, password: '' }, CHECKS);
+  const [submitting, setSubmitting] = useState(false);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!form.validate() || submitting) return;
+    setSubmitting(true);
+    try {
+      const me = await login(form.values.identifier, form.values.password);
+      setEmail(me.email);
+      signedIn(me);
+      notifySuccess(t('account.login.success'));
+      navigate(takeReturnTo(AFTER_LOGIN_PATH), { replace: true });
+    } catch (error) {
+      if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AccountPage title={t('account.title.login')} testId="login-screen">
+      <p className="account-lead">{t('account.login.welcome')}</p>
+      <form className="account-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+        <FormField name="identifier" label={t('account.field.identifier')} problem={form.problems.identifier}>
+          <input
+            {...form.input('identifier')}
+            className="account-input"
+            autoComplete="username"
+            autoCapitalize="off"
+            spellCheck={false}
+            placeholder={t('account.placeholder.identifier')}
+            data-testid="login-identifier"
+          />
+        </FormField>
+        <FormField name="password" label={t('account.field.password')} problem={form.problems.password}>
+          <PasswordInput
+            {...form.input('password')}
+            autoComplete="current-password"
+            placeholder={t('account.placeholder.loginPassword')}
+            data-testid="login-password"
+          />
+        </FormField>
+        <Button
+          type="submit"
+          color="primary"
+          block
+          size="large"
+          loading={submitting}
+          className="account-submit"
+          data-testid="login-submit"
+        >
+          {t('account.action.login')}
+        </Button>
+      </form>
+      <p className="account-links">
+        <Link to="/forgetPassword" data-testid="login-forgot">
+          {t('account.action.forgot')}
+        </Link>
+        <Link to="/signIn" data-testid="login-to-signup">
+          {t('account.action.toSignIn')}
+        </Link>
+      </p>
+    </AccountPage>
+  );
+}

@@ -1,0 +1,92 @@
+import '../account.css';
+import { queryClient } from '@cw/shared-state/api';
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { useSession } from '@cw/shared-state/session';
+import { QueryClientProvider } from '@tanstack/react-query';
+import Button from 'antd-mobile/es/components/button';
+import List from 'antd-mobile/es/components/list';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { AccountPage } from '../components/account-page.tsx';
+import { FundPasswordForm } from '../components/fund-password-form.tsx';
+import { SessionsList } from '../components/sessions-list.tsx';
+import { notifyFail, notifySuccess } from '../notify.ts';
+
+/** /securitySettings (login needed): e-mail, login password, fund password, devices, log out. */
+export default function SecuritySettingsScreen() {
+  const { t } = useTranslation('host');
+  const navigate = useNavigate();
+  const message = useErrorMessage();
+  const me = useSession((state) => state.me);
+  const refresh = useSession((state) => state.refresh);
+  const logout = useSession((state) => state.logout);
+  const [fundOpen, setFundOpen] = useState(false);
+  const [loggingOut, setLoggingOut] = useState(false);
+
+  const onLogout = async () => {
+    setLoggingOut(true);
+    try {
+      await logout();
+      queryClient.clear();
+      notifySuccess(t('account.security.loggedOut'));
+      navigate('/login', { replace: true });
+    } catch (error) {
+      notifyFail(message(error));
+    } finally {
+      setLoggingOut(false);
+    }
+  };
+
+  if (!me) return null;
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AccountPage title={t('account.title.securitySettings')} testId="security-screen">
+        <List mode="card" className="account-security">
+          <List.Item extra={<span data-testid="security-email">{me.emailMasked}</span>}>
+            {t('account.security.email')}
+          </List.Item>
+          <List.Item
+            clickable
+            onClick={() => navigate('/editLoginPwd')}
+            extra={t('account.security.change')}
+            data-testid="security-login-password"
+          >
+            {t('account.security.loginPassword')}
+          </List.Item>
+          <List.Item
+            clickable
+            onClick={() => setFundOpen((open) => !open)}
+            description={me.hasFundPassword ? t('account.security.fundIsSet') : t('account.security.fundNotSet')}
+            extra={me.hasFundPassword ? t('account.security.change') : t('account.security.fundSet')}
+            data-testid="security-fund-password"
+            aria-expanded={fundOpen}
+          >
+            {t('account.security.fundPassword')}
+          </List.Item>
+        </List>
+        {fundOpen && (
+          <FundPasswordForm
+            emailMasked={me.emailMasked}
+            onDone={() => {
+              setFundOpen(false);
+              void refresh();
+            }}
+          />
+        )}
+        <h2 className="account-section-title">{t('account.security.sessions')}</h2>
+        <SessionsList />
+        <Button
+          block
+          size="large"
+          className="account-submit"
+          loading={loggingOut}
+          onClick={() => void onLogout()}
+          data-testid="security-logout"
+        >
+          {t('account.action.logout')}
+        </Button>
+      </AccountPage>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,214 @@
+import '../account.css';
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { useSession, useUserStore } from '@cw/shared-state/session';
+import Button from 'antd-mobile/es/components/button';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { register } from '../account-api.ts';
+import { AccountPage } from '../components/account-page.tsx';
+import { CountryField } from '../components/country-field.tsx';
+import { FieldError } from '../components/field-error.tsx';
+import { FormField } from '../components/form-field.tsx';
+import { PasswordInput } from '../components/password-input.tsx';
+import { SendCodeButton } from '../components/send-code-button.tsx';
+import {
+  checkCode,
+  checkConfirm,
+  checkCountry,
+  checkEmail,
+  checkNickname,
+  checkPassword,
+  checkUsername,
+} from '../field-checks.ts';
+import { type ErrorFields, type FieldProblem, useForm } from '../hooks/use-form.ts';
+import { useSendCode } from '../hooks/use-send-code.ts';
+import { notifyFail, notifySuccess } from '../notify.ts';
+
+const CHECKS = {
+  username: checkUsername,
+  nickname: checkNickname,
+  country: checkCountry,
+  password: checkPassword,
+  confirmPassword: checkConfirm,
+  email: checkEmail,
+  code: checkCode,
+};
+
+type Values = { [K in keyof typeof CHECKS]: string };
+
+const ERROR_FIELDS: ErrorFields<Values> = {
+  USERNAME_EXISTS: 'username',
+  EMAIL_EXISTS: 'email',
+  WEAK_PASSWORD: 'password',
+  COMMON_PASSWORD: 'password',
+  PASSWORD_MISMATCH: 'confirmPassword',
+  WRONG_VERIFICATION_CODE: 'code',
+  VERIFICATION_CODE_EXPIRED: 'code',
+};
+
+/** /signIn, the landing page: registration. Bundled with the host; keep it light. */
+export function SignInScreen() {
+  const { t } = useTranslation('host');
+  const navigate = useNavigate();
+  const message = useErrorMessage();
+  const rememberedEmail = useUserStore((state) => state.user.email);
+  const setEmail = useUserStore((state) => state.setEmail);
+  const signedIn = useSession((state) => state.signedIn);
+  const form = useForm<Values>(
+    { username: '', nickname: '', country: '', password: '', confirmPassword: '', email: rememberedEmail, code: '' },
+    CHECKS,
+  );
+  const [agreed, setAgreed] = useState(false);
+  const [agreementProblem, setAgreementProblem] = useState<FieldProblem | undefined>();
+  const [submitting, setSubmitting] = useState(false);
+  const requestCode = useSendCode('register', (error) => form.showServerError(error, ERROR_FIELDS));
+
+  const onSendCode = async () => {
+    if (!form.validate(['email'])) return null;
+    const email = form.values.email.trim();
+    setEmail(email);
+    return requestCode(email);
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const valid = form.validate();
+    setAgreementProblem(agreed ? undefined : { rule: 'agreement.required' });
+    if (!valid || !agreed || submitting) return;
+    setSubmitting(true);
+    try {
+      const me = await register(form.values);
+      setEmail(me.email);
+      signedIn(me);
+      notifySuccess(t('account.signIn.success'));
+      navigate('/appDown', { replace: true });
+    } catch (error) {
+      if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error, 'REGISTRATION_FAILED'));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const { problems } = form;
+  return (
+    <AccountPage title={t('account.title.signIn')} backTo={false} testId="signup-screen">
+      <p className="account-lead">{t('account.signIn.welcome')}</p>
+      <form className="account-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+        <FormField name="username" label={t('account.field.username')} problem={problems.username}>
+          <input
+            {...form.input('username')}
+            className="account-input"
+            autoComplete="username"
+            autoCapitalize="off"
+            spellCheck={false}
+            maxLength={40}
+            placeholder={t('account.placeholder.username')}
+            data-testid="signup-username"
+          />
+        </FormField>
+        <FormField name="nickname" label={t('account.field.nickname')} problem={problems.nickname}>
+          <input
+            {...form.input('nickname')}
+            className="account-input"
+            autoComplete="nickname"
+            placeholder={t('account.placeholder.nickname')}
+            data-testid="signup-nickname"
+          />
+        </FormField>
+        <FormField name="country" label={t('account.field.country')} problem={problems.country}>
+          <CountryField
+            name="country"
+            value={form.values.country}
+            invalid={problems.country !== undefined}
+            onChange={(code) => form.setValue('country', code)}
+            testId="signup-country"
+          />
+        </FormField>
+        <FormField name="password" label={t('account.field.password')} problem={problems.password}>
+          <PasswordInput
+            {...form.input('password')}
+            autoComplete="new-password"
+            maxLength={40}
+            placeholder={t('account.placeholder.password')}
+            data-testid="signup-password"
+          />
+        </FormField>
+        <FormField name="confirmPassword" label={t('account.field.confirmPassword')} problem={problems.confirmPassword}>
+          <PasswordInput
+            {...form.input('confirmPassword')}
+            autoComplete="new-password"
+            maxLength={40}
+            placeholder={t('account.placeholder.confirmPassword')}
+            data-testid="signup-confirm"
+          />
+        </FormField>
+        <FormField name="email" label={t('account.field.email')} problem={problems.email}>
+          <input
+            {...form.input('email')}
+            className="account-input"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            autoCapitalize="off"
+            spellCheck={false}
+            placeholder={t('account.placeholder.email')}
+            data-testid="signup-email"
+          />
+        </FormField>
+        <FormField
+          name="code"
+          label={t('account.field.code')}
+          problem={problems.code}
+          extra={<SendCodeButton onSend={onSendCode} testId="signup-send-code" />}
+        >
+          <input
+            {...form.input('code')}
+            className="account-input"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            placeholder={t('account.placeholder.code')}
+            data-testid="signup-code"
+          />
+        </FormField>
+        <div className="account-agree">
+          <input
+            id="agreement"
+            type="checkbox"
+            checked={agreed}
+            onChange={(event) => {
+              setAgreed(event.target.checked);
+              if (event.target.checked) setAgreementProblem(undefined);
+            }}
+            aria-invalid={agreementProblem ? true : undefined}
+            data-testid="signup-agree"
+          />
+          <label htmlFor="agreement">
+            {t('account.agree.prefix')}{' '}
+            <Link to="/agreement" data-testid="signup-agreement-link">
+              {t('account.agree.link')}
+            </Link>
+          </label>
+        </div>
+        <FieldError name="agreement" problem={agreementProblem} />
+        <Button
+          type="submit"
+          color="primary"
+          block
+          size="large"
+          loading={submitting}
+          className="account-submit"
+          data-testid="signup-submit"
+        >
+          {t('account.action.register')}
+        </Button>
+      </form>
+      <p className="account-links">
+        <Link to="/login" data-testid="signup-to-login">
+          {t('account.action.toLogin')}
+        </Link>
+      </p>
+    </AccountPage>
+  );
+}
