@@ -15,7 +15,10 @@ describe('copyText', () => {
   });
 
   it('falls back to a textarea when the Clipboard API fails', async () => {
-    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: vi.fn(async () => Promise.reject(new Error('denied'))) } });
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      clipboard: { writeText: vi.fn(async () => Promise.reject(new Error('denied'))) },
+    });
     const execCommand = vi.fn(() => true);
     Object.defineProperty(document, 'execCommand', { value: execCommand, configurable: true });
     await expect(copyText('addr')).resolves.toBe(true);

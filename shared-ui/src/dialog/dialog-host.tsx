@@ -19,7 +19,6 @@ function DialogBody({ dialog }: { dialog: OpenDialog }) {
   if (!options.text) return null;
   const className = `cw-dialog__body${options.center ? ' cw-dialog__body--center' : ''}`;
   if (html !== undefined) {
-    // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify by dialog.alert/confirmHtml
     return <div className={className} data-testid="dialog-body" dangerouslySetInnerHTML={{ __html: html }} />;
   }
   return (
@@ -81,14 +80,29 @@ function DialogPanel({ dialog }: { dialog: OpenDialog }) {
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: Escape closes (see effect); the backdrop click mirrors it
     <div className="cw-dialog-backdrop" data-testid="dialog-backdrop" onClick={onBackdrop}>
-      <div className={`cw-dialog cw-dialog--${kind}`} role="dialog" aria-modal="true" aria-labelledby={options.title ? titleId : undefined} data-testid="dialog">
+      <div
+        className={`cw-dialog cw-dialog--${kind}`}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={options.title ? titleId : undefined}
+        data-testid="dialog"
+      >
         {kind === 'alert' && (
-          <button type="button" className="cw-dialog__close" data-testid="dialog-close" aria-label={t('common.close')} onClick={() => cancelDialog(id, 'close')}>
+          <button
+            type="button"
+            className="cw-dialog__close"
+            data-testid="dialog-close"
+            aria-label={t('common.close')}
+            onClick={() => cancelDialog(id, 'close')}
+          >
             <CloseOutline aria-hidden />
           </button>
         )}
         {options.title && (
-          <div id={titleId} className={`cw-dialog__title${options.titleCenter || kind !== 'confirm' ? ' cw-dialog__title--center' : ''}`}>
+          <div
+            id={titleId}
+            className={`cw-dialog__title${options.titleCenter || kind !== 'confirm' ? ' cw-dialog__title--center' : ''}`}
+          >
             {options.title}
           </div>
         )}

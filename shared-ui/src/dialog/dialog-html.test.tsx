@@ -9,7 +9,10 @@ describe('dialog HTML bodies', () => {
     render(<DialogHost />);
     let promise!: Promise<void>;
     await act(async () => {
-      promise = dialog.alert({ title: 'T', text: '<p>Hi <b>there</b></p><img src=x onerror="alert(1)"><script>alert(2)</script>' });
+      promise = dialog.alert({
+        title: 'T',
+        text: '<p>Hi <b>there</b></p><img src=x onerror="alert(1)"><script>alert(2)</script>',
+      });
     });
     const body = await screen.findByTestId('dialog-body');
     expect(body.innerHTML).toContain('<b>there</b>');

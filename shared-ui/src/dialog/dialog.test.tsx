@@ -22,7 +22,7 @@ describe('dialog', () => {
   });
 
   it('confirm resolves on confirm', async () => {
-    const { promise: promise } = await open(() => dialog.confirm({ text: 'Sure?' }));
+    const { promise } = await open(() => dialog.confirm({ text: 'Sure?' }));
     expect(screen.getByTestId('dialog-body').textContent).toBe('Sure?');
     const buttons = screen.getAllByRole('button');
     expect(buttons.map((b) => b.dataset.testid)).toEqual(['dialog-cancel', 'dialog-confirm']);
@@ -34,7 +34,9 @@ describe('dialog', () => {
   });
 
   it('cancel rejects with DialogCancelled', async () => {
-    const { promise: promise } = await open(() => dialog.confirm({ title: 'T', titleCenter: true, text: 'x', cancelButtonText: 'No', confirmButtonText: 'Yes' }));
+    const { promise } = await open(() =>
+      dialog.confirm({ title: 'T', titleCenter: true, text: 'x', cancelButtonText: 'No', confirmButtonText: 'Yes' }),
+    );
     expect(screen.getByText('T').className).toContain('cw-dialog__title--center');
     expect(screen.getByTestId('dialog-cancel').textContent).toBe('No');
     act(() => fireEvent.click(screen.getByTestId('dialog-cancel')));
@@ -47,7 +49,7 @@ describe('dialog', () => {
   });
 
   it('the backdrop closes (rejects); a tap inside does not', async () => {
-    const { promise: promise } = await open(() => dialog.confirm({ text: 'inside' }));
+    const { promise } = await open(() => dialog.confirm({ text: 'inside' }));
     act(() => fireEvent.click(screen.getByTestId('dialog-body')));
     act(() => fireEvent.click(screen.getByTestId('dialog')));
     expect(screen.getByTestId('dialog')).toBeTruthy();
@@ -57,7 +59,9 @@ describe('dialog', () => {
   });
 
   it('confirmHtml puts confirm first and honours left/right texts', async () => {
-    const { promise: promise } = await open(() => dialog.confirmHtml({ text: 'plain body', leftText: 'Go', rightText: 'Stop', center: true }));
+    const { promise } = await open(() =>
+      dialog.confirmHtml({ text: 'plain body', leftText: 'Go', rightText: 'Stop', center: true }),
+    );
     const buttons = screen.getAllByRole('button');
     expect(buttons.map((b) => [b.dataset.testid, b.textContent])).toEqual([
       ['dialog-confirm', 'Go'],
@@ -83,7 +87,7 @@ describe('dialog', () => {
     document.body.append(scrollable);
     scrollable.scrollTop = 120;
     const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
-    const { promise: promise } = await open(() => dialog.input({ title: 'Name', text: 'Enter it', tips: 'a tip', value: 'a' }));
+    const { promise } = await open(() => dialog.input({ title: 'Name', text: 'Enter it', tips: 'a tip', value: 'a' }));
     const input = screen.getByTestId('dialog-input') as HTMLInputElement;
     expect(input.type).toBe('text');
     expect(input.placeholder).toBe('请输入');
@@ -98,7 +102,7 @@ describe('dialog', () => {
 
   it('input cancel rejects and also scrolls to the top', async () => {
     const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
-    const { promise: promise } = await open(() => dialog.input({ inputType: 'password', placeholder: 'PIN' }));
+    const { promise } = await open(() => dialog.input({ inputType: 'password', placeholder: 'PIN' }));
     const input = screen.getByTestId('dialog-input') as HTMLInputElement;
     expect(input.type).toBe('password');
     expect(input.placeholder).toBe('PIN');
@@ -110,7 +114,7 @@ describe('dialog', () => {
   });
 
   it('Escape cancels the top dialog', async () => {
-    const { promise: promise } = await open(() => dialog.confirm({ text: 'esc' }));
+    const { promise } = await open(() => dialog.confirm({ text: 'esc' }));
     act(() => fireEvent.keyDown(window, { key: 'Escape' }));
     await expect(promise).rejects.toMatchObject({ reason: 'escape' });
     expect(dialogStore.getState().dialogs).toEqual([]);

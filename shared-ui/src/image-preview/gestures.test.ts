@@ -21,7 +21,16 @@ import {
 
 describe('kit numbers', () => {
   it('are the contractual ones', () => {
-    expect({ LONG_PRESS_MS, DOUBLE_TAP_MS, MIN_ZOOM, MAX_ZOOM, PREVIEW_SWIPE_MS, SWIPE_MS, SWIPE_VELOCITY, SWIPE_DISTANCE_RATIO }).toEqual({
+    expect({
+      LONG_PRESS_MS,
+      DOUBLE_TAP_MS,
+      MIN_ZOOM,
+      MAX_ZOOM,
+      PREVIEW_SWIPE_MS,
+      SWIPE_MS,
+      SWIPE_VELOCITY,
+      SWIPE_DISTANCE_RATIO,
+    }).toEqual({
       LONG_PRESS_MS: 500,
       DOUBLE_TAP_MS: 250,
       MIN_ZOOM: 1 / 3,
@@ -57,10 +66,15 @@ describe('gesture math', () => {
     expect(pinchZoom(1, 300, 50)).toBe(1 / 3);
     expect(pinchZoom(1.5, 0, 10)).toBe(1.5);
     fc.assert(
-      fc.property(fc.double({ min: 0.01, max: 10, noNaN: true }), fc.double({ min: 0, max: 1000, noNaN: true }), fc.double({ min: 0, max: 1000, noNaN: true }), (z, a, b) => {
-        const zoom = pinchZoom(z, a, b);
-        return zoom >= MIN_ZOOM && zoom <= MAX_ZOOM;
-      }),
+      fc.property(
+        fc.double({ min: 0.01, max: 10, noNaN: true }),
+        fc.double({ min: 0, max: 1000, noNaN: true }),
+        fc.double({ min: 0, max: 1000, noNaN: true }),
+        (z, a, b) => {
+          const zoom = pinchZoom(z, a, b);
+          return zoom >= MIN_ZOOM && zoom <= MAX_ZOOM;
+        },
+      ),
     );
   });
 

@@ -70,7 +70,12 @@ export function ImagePreview({ images, visible, index, onIndexChange, onClose }:
       gesture.current.moved = true;
       return;
     }
-    gesture.current = { ...gesture.current, start: { x: event.clientX, y: event.clientY }, startedAt: event.timeStamp, moved: false };
+    gesture.current = {
+      ...gesture.current,
+      start: { x: event.clientX, y: event.clientY },
+      startedAt: event.timeStamp,
+      moved: false,
+    };
     setDragging(true);
   };
 
@@ -115,7 +120,13 @@ export function ImagePreview({ images, visible, index, onIndexChange, onClose }:
 
   const offset = `calc(${-index * 100}% + ${dragX}px)`;
   return createPortal(
-    <div className="cw-preview" role="dialog" aria-modal="true" aria-label={t('preview.counter', { current: index + 1, total: images.length })} data-testid="image-preview">
+    <div
+      className="cw-preview"
+      role="dialog"
+      aria-modal="true"
+      aria-label={t('preview.counter', { current: index + 1, total: images.length })}
+      data-testid="image-preview"
+    >
       <div
         ref={stage}
         className="cw-preview__stage"
@@ -127,7 +138,10 @@ export function ImagePreview({ images, visible, index, onIndexChange, onClose }:
       >
         <div
           className="cw-preview__track"
-          style={{ transform: `translateX(${offset})`, transition: dragging ? 'none' : `transform ${swipeDuration(true)}ms ease-out` }}
+          style={{
+            transform: `translateX(${offset})`,
+            transition: dragging ? 'none' : `transform ${swipeDuration(true)}ms ease-out`,
+          }}
         >
           {images.map((src, i) => (
             <div className="cw-preview__slide" key={`${src}-${i}`}>
@@ -145,7 +159,13 @@ export function ImagePreview({ images, visible, index, onIndexChange, onClose }:
       <div className="cw-preview__counter" data-testid="image-preview-counter">
         {t('preview.counter', { current: index + 1, total: images.length })}
       </div>
-      <button type="button" className="cw-preview__close" data-testid="image-preview-close" aria-label={t('preview.close')} onClick={onClose}>
+      <button
+        type="button"
+        className="cw-preview__close"
+        data-testid="image-preview-close"
+        aria-label={t('preview.close')}
+        onClick={onClose}
+      >
         <CloseOutline aria-hidden />
       </button>
     </div>,

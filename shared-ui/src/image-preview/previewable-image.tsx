@@ -12,7 +12,14 @@ export interface PreviewableImageProps extends Omit<ImgHTMLAttributes<HTMLImageE
 }
 
 /** A thumbnail that opens the full-screen preview. */
-export function PreviewableImage({ src, images, index = 0, openOn = 'long-press', alt = '', ...imgProps }: PreviewableImageProps) {
+export function PreviewableImage({
+  src,
+  images,
+  index = 0,
+  openOn = 'long-press',
+  alt = '',
+  ...imgProps
+}: PreviewableImageProps) {
   const [open, setOpen] = useState(false);
   const [current, setCurrent] = useState(index);
   const show = () => {
@@ -28,10 +35,25 @@ export function PreviewableImage({ src, images, index = 0, openOn = 'long-press'
         alt={alt}
         data-testid="previewable-image"
         {...longPress}
-        onClick={openOn === 'tap' ? show : undefined}
+        {...(openOn === 'tap'
+          ? {
+              role: 'button',
+              tabIndex: 0,
+              onClick: show,
+              onKeyDown: (event: { key: string }) => {
+                if (event.key === 'Enter' || event.key === ' ') show();
+              },
+            }
+          : {})}
         style={{ WebkitTouchCallout: 'none', userSelect: 'none', ...imgProps.style }}
       />
-      <ImagePreview images={images ?? [src]} visible={open} index={current} onIndexChange={setCurrent} onClose={() => setOpen(false)} />
+      <ImagePreview
+        images={images ?? [src]}
+        visible={open}
+        index={current}
+        onIndexChange={setCurrent}
+        onClose={() => setOpen(false)}
+      />
     </>
   );
 }

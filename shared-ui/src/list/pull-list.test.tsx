@@ -27,7 +27,9 @@ describe('PullList', () => {
     // happy-dom has no layout: give elements an offsetParent so InfiniteScroll measures.
     const offsetParent = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetParent');
     Object.defineProperty(HTMLElement.prototype, 'offsetParent', { configurable: true, get: () => document.body });
-    const loadMore = vi.fn(async () => Promise.reject(new Error('offline')));
+    const loadMore = vi.fn(async (): Promise<void> => {
+      throw new Error('offline');
+    });
     render(<PullList {...base} items={rows} loadMore={loadMore} hasMore />);
     await waitFor(() => expect(loadMore).toHaveBeenCalled());
     const retry = await screen.findByTestId('list-retry');

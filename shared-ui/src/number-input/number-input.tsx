@@ -2,7 +2,8 @@ import type { InputHTMLAttributes, Ref } from 'react';
 import { clampDecimal, sanitizeDecimalInput } from './decimal.ts';
 import '../internal/input.css';
 
-export interface NumberInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'type' | 'min' | 'max'> {
+export interface NumberInputProps
+  extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'type' | 'min' | 'max'> {
   ref?: Ref<HTMLInputElement>;
   /** The amount as a decimal string ('' when empty). */
   value: string;
@@ -18,7 +19,16 @@ export interface NumberInputProps extends Omit<InputHTMLAttributes<HTMLInputElem
  * A text input for amounts: strips anything but digits and one point while
  * typing, and clamps to min/max on blur, all on decimal strings (no floats).
  */
-export function NumberInput({ value, onChange, decimals = 0, min, max, onBlur, className = '', ...inputProps }: NumberInputProps) {
+export function NumberInput({
+  value,
+  onChange,
+  decimals = 0,
+  min,
+  max,
+  onBlur,
+  className = '',
+  ...inputProps
+}: NumberInputProps) {
   return (
     <input
       inputMode={decimals > 0 ? 'decimal' : 'numeric'}

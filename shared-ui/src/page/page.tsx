@@ -25,7 +25,13 @@ export function Page({ title, children, right, back = true, onBack, bodyClassNam
   const navigate = useNavigate();
   const { t } = useUiTranslation();
   const backButton = back ? (
-    <button type="button" className="cw-page__back" data-testid="page-back" aria-label={t('common.back')} onClick={onBack ?? (() => void navigate(-1))}>
+    <button
+      type="button"
+      className="cw-page__back"
+      data-testid="page-back"
+      aria-label={t('common.back')}
+      onClick={onBack ?? (() => void navigate(-1))}
+    >
       <LeftOutline aria-hidden />
     </button>
   ) : null;

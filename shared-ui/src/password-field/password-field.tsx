@@ -17,12 +17,22 @@ export interface PasswordFieldProps extends Omit<InputHTMLAttributes<HTMLInputEl
  * autoComplete and every other input prop pass through) with an eye button
  * that reveals the value.
  */
-export function PasswordField({ defaultRevealed = false, wrapperClassName = '', className = '', ...inputProps }: PasswordFieldProps) {
+export function PasswordField({
+  defaultRevealed = false,
+  wrapperClassName = '',
+  className = '',
+  ...inputProps
+}: PasswordFieldProps) {
   const { t } = useUiTranslation();
   const [revealed, setRevealed] = useState(defaultRevealed);
   return (
     <span className={`cw-password-field ${wrapperClassName}`}>
-      <input autoComplete="current-password" {...inputProps} type={revealed ? 'text' : 'password'} className={`cw-input ${className}`} />
+      <input
+        autoComplete="current-password"
+        {...inputProps}
+        type={revealed ? 'text' : 'password'}
+        className={`cw-input ${className}`}
+      />
       <button
         type="button"
         className="cw-password-field__eye"

@@ -4,11 +4,13 @@ import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { DialogHost } from '../dialog/dialog-host.tsx';
+import { ToastHost } from '../toast/toast-host.tsx';
 
 /**
  * A minimal shell for running one remote on its own (`npm run dev -w
- * remotes/<name>`): the remote's routes in a router, with i18n. The real
- * frame, toasts and dialogs come from the host.
+ * remotes/<name>`): the remote's routes in a router, with i18n, the toast
+ * list and the dialogs. The real frame comes from the host.
  */
 export function renderStandalone(remote: RemoteRoutesModule, home: string): void {
   const container = document.getElementById('root');
@@ -28,6 +30,8 @@ export function renderStandalone(remote: RemoteRoutesModule, home: string): void
     <StrictMode>
       <I18nextProvider i18n={i18n}>
         <RouterProvider router={router} />
+        <ToastHost />
+        <DialogHost />
       </I18nextProvider>
     </StrictMode>,
   );

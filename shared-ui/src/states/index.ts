@@ -1,2 +1,2 @@
-export { EmptyState, ErrorState, LoadingState } from './states.tsx';
 export { Spinner } from '../internal/spinner.tsx';
+export { EmptyState, ErrorState, LoadingState } from './states.tsx';

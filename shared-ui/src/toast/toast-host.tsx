@@ -15,10 +15,15 @@ function ToastMessage({ item }: { item: ToastItem }) {
   const shown = item.visible && !item.hidden;
   const className = `cw-toast cw-toast--${item.alertType === 2 ? 'plain' : 'rounded'} cw-toast--${item.type}${shown ? ' cw-toast--shown' : ''}`;
   return (
-    <div className={className} data-testid="toast-item" data-type={item.type} data-state={shown ? 'visible' : 'hidden'} aria-hidden={!shown}>
+    <div
+      className={className}
+      data-testid="toast-item"
+      data-type={item.type}
+      data-state={shown ? 'visible' : 'hidden'}
+      aria-hidden={!shown}
+    >
       <ToastIcon type={item.type} />
       {item.type === 'html' ? (
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify in toast.html()
         <div className="cw-toast__text" dangerouslySetInnerHTML={{ __html: item.message }} />
       ) : (
         item.message && <div className="cw-toast__text">{item.message}</div>

@@ -1,6 +1,14 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TOAST_CLEAR_AFTER_MS, TOAST_HIDE_AFTER_MS, TOAST_SHOW_DELAY_MS, resetToasts, toast, ToastHost, toastStore } from './index.ts';
+import {
+  resetToasts,
+  TOAST_CLEAR_AFTER_MS,
+  TOAST_HIDE_AFTER_MS,
+  TOAST_SHOW_DELAY_MS,
+  ToastHost,
+  toast,
+  toastStore,
+} from './index.ts';
 
 const visible = () => screen.queryAllByTestId('toast-item').filter((el) => el.dataset.state === 'visible');
 

@@ -45,7 +45,8 @@ export function checkFiles(files: readonly File[], existing: number, limits: Upl
   for (const file of files) {
     if (!matchesAccept(file, accept)) rejected.push({ file, reason: 'type' });
     else if (limits.maxSize !== undefined && file.size > limits.maxSize) rejected.push({ file, reason: 'size' });
-    else if (limits.maxCount !== undefined && existing + accepted.length >= limits.maxCount) rejected.push({ file, reason: 'count' });
+    else if (limits.maxCount !== undefined && existing + accepted.length >= limits.maxCount)
+      rejected.push({ file, reason: 'count' });
     else accepted.push(file);
   }
   return { accepted, rejected };

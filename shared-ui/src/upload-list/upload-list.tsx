@@ -22,7 +22,15 @@ export interface UploadListProps extends UploadLimits {
  * Upload thumbnails: uploading (spinner), failed (mark and message) or done,
  * plus an add tile. Images only and unlimited size/count unless props say otherwise.
  */
-export function UploadList({ items, onAdd, onRemove, onItemClick, multiple = true, disabled, ...limits }: UploadListProps) {
+export function UploadList({
+  items,
+  onAdd,
+  onRemove,
+  onItemClick,
+  multiple = true,
+  disabled,
+  ...limits
+}: UploadListProps) {
   const { t } = useUiTranslation();
   const input = useRef<HTMLInputElement>(null);
   const accept = limits.accept ?? 'image/*';
@@ -42,8 +50,18 @@ export function UploadList({ items, onAdd, onRemove, onItemClick, multiple = tru
   return (
     <ul className="cw-upload" data-testid="upload-list">
       {items.map((item, index) => (
-        <li key={item.objectUrl ?? `${item.file.name}-${index}`} className={`cw-upload__item cw-upload__item--${item.status}`} data-testid="upload-item" data-status={item.status}>
-          <button type="button" className="cw-upload__thumb" onClick={() => onItemClick?.(index)} aria-label={item.file.name}>
+        <li
+          key={item.objectUrl ?? `${item.file.name}-${index}`}
+          className={`cw-upload__item cw-upload__item--${item.status}`}
+          data-testid="upload-item"
+          data-status={item.status}
+        >
+          <button
+            type="button"
+            className="cw-upload__thumb"
+            onClick={() => onItemClick?.(index)}
+            aria-label={item.file.name}
+          >
             {item.objectUrl && <img src={item.objectUrl} alt="" />}
           </button>
           {item.status === 'uploading' && (
@@ -58,7 +76,13 @@ export function UploadList({ items, onAdd, onRemove, onItemClick, multiple = tru
             </span>
           )}
           {onRemove && (
-            <button type="button" className="cw-upload__remove" data-testid="upload-remove" aria-label={t('upload.remove')} onClick={() => onRemove(index)}>
+            <button
+              type="button"
+              className="cw-upload__remove"
+              data-testid="upload-remove"
+              aria-label={t('upload.remove')}
+              onClick={() => onRemove(index)}
+            >
               <CloseOutline aria-hidden />
             </button>
           )}
@@ -69,7 +93,16 @@ export function UploadList({ items, onAdd, onRemove, onItemClick, multiple = tru
           <label className={`cw-upload__add${disabled ? ' cw-upload__add--disabled' : ''}`}>
             <AddOutline aria-hidden />
             <span className="visually-hidden">{t('upload.add')}</span>
-            <input ref={input} type="file" accept={accept} multiple={multiple} disabled={disabled} className="cw-upload__input" data-testid="upload-input" onChange={onChange} />
+            <input
+              ref={input}
+              type="file"
+              accept={accept}
+              multiple={multiple}
+              disabled={disabled}
+              className="cw-upload__input"
+              data-testid="upload-input"
+              onChange={onChange}
+            />
           </label>
         </li>
       )}
