@@ -22,7 +22,7 @@ function run(env: Record<string, string>): { child: ChildProcess; output: () => 
   return { child, output: () => output, exit };
 }
 
-describe('main', () => {
+describe.concurrent('main', () => {
   const database = useTestDatabase();
 
   it('exits non-zero naming the bad variable', async () => {
