@@ -1,4 +1,4 @@
-import { currentLanguage } from '../i18n/index.ts';
+import { currentLanguage } from '@cw/shared-state/i18n';
 import { type FiatCurrency, fiatCurrencyInfo } from './currencies.ts';
 
 const formatters = new Map<string, Intl.NumberFormat>();

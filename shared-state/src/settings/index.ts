@@ -1,6 +1,10 @@
 /**
  * @cw/shared-state/settings: the user's settings store and the helpers other
  * apps use to show prices (rise/fall colours, fiat formatting).
+ *
+ * Other shared-state modules are imported by package name (never '../i18n'),
+ * so a remote bundling this module still resolves i18n, session and api to
+ * the federation's shared singletons.
  */
 export {
   FIAT_CURRENCIES,

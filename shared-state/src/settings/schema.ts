@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../i18n/languages.ts';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@cw/shared-state/i18n';
 import { type FiatCurrency, isFiatCurrency } from './currencies.ts';
 import { isPriceColorMode, type PriceColorMode } from './price-colors.ts';
 import { checkFiatAmount, isQuickBuyCoin, type QuickBuySettings } from './quick-buy.ts';

@@ -1,8 +1,6 @@
+import { api, isApiError, unwrap } from '@cw/shared-state/api';
 import type { Client } from 'openapi-fetch';
-import { isApiError } from '../api/api-error.ts';
-import { api } from '../api/client.ts';
 import type { paths } from '../api/schema.d.ts';
-import { unwrap } from '../api/unwrap.ts';
 import { coerceSettings, type Settings } from './schema.ts';
 
 /**

@@ -1,8 +1,7 @@
+import { changeLanguage, currentLanguage, i18n, isLanguage, type Language } from '@cw/shared-state/i18n';
+import { useSession } from '@cw/shared-state/session';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { changeLanguage, currentLanguage, i18n } from '../i18n/index.ts';
-import { isLanguage, type Language } from '../i18n/languages.ts';
-import { useSession } from '../session/server-session.ts';
 import type { FiatCurrency } from './currencies.ts';
 import { type PriceColorMode, type PriceColors, priceColors } from './price-colors.ts';
 import type { QuickBuySettings } from './quick-buy.ts';
