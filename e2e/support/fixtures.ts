@@ -11,7 +11,9 @@ export const test = base.extend<{ problems: PageProblems }>({
   problems: async ({ page }, use) => {
     const problems: PageProblems = { list: [] };
     page.on('console', (message) => {
-      if (message.type() === 'error') problems.list.push(`console: ${message.text()}`);
+      if (message.type() !== 'error') return;
+      const url = message.location().url;
+      problems.list.push(`console: ${message.text()}${url ? ` (${url})` : ''}`);
     });
     page.on('pageerror', (error) => problems.list.push(`pageerror: ${error.message}`));
     await use(problems);
@@ -38,5 +40,10 @@ export const REMOTE_HUBS = [
   { remote: 'mail', path: '/mail' },
   { remote: 'settings', path: '/settings' },
 ] as const;
+
+/** A signed-out visitor's API calls answer 401 by design; the browser logs those. */
+export function unexpectedProblems(problems: PageProblems): string[] {
+  return problems.list.filter((p) => !/status of 401 .*\/api\//.test(p));
+}
 
 export const REMOTE_LOAD_FAILED_ZH = '请求失败，点击重新加载';
