@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/schema.ts';
+import { ServiceUnavailableError } from './errors/app-error.ts';
 import { ErrorResponse } from './errors/schema.ts';
 import { registerAuthentication, type SessionResolver } from './http/authenticate.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -65,11 +66,18 @@ export function buildApp(deps: AppDeps): App {
     bodyLimit: deps.bodyLimit ?? 1024 * 1024,
     trustProxy: deps.trustProxy ?? false,
     genReqId: () => randomUUID(),
+    // While draining, answer late requests ourselves (below) so they get the one error shape.
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) throw new ServiceUnavailableError('Server is shutting down');
   });
   app.addSchema(ErrorResponse);
   app.addSchema(UserSettings);
