@@ -26,11 +26,17 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000 }),
   TRUST_PROXY: Type.Boolean(),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_FROM: Type.String({ minLength: 3 }),
+  SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1 }),
+  SESSION_ABSOLUTE_HOURS: Type.Integer({ minimum: 1 }),
+  SESSION_SECURE_COOKIE: Type.Enum(['auto', 'always', 'never']),
+  CODE_IP_HOURLY_LIMIT: Type.Integer({ minimum: 1 }),
 });
 
 type Env = Static<typeof EnvSchema>;
 
-const defaults: Omit<Env, 'DATABASE_URL' | 'PG_PORT'> = {
+const defaults: Omit<Env, 'DATABASE_URL' | 'PG_PORT' | 'SMTP_URL'> = {
   NODE_ENV: 'development',
   HOST: '127.0.0.1',
   PORT: 8080,
@@ -42,6 +48,11 @@ const defaults: Omit<Env, 'DATABASE_URL' | 'PG_PORT'> = {
   RATE_LIMIT_WINDOW_MS: 60_000,
   TRUST_PROXY: false,
   SHUTDOWN_TIMEOUT_MS: 10_000,
+  MAIL_FROM: 'CW Wallet <no-reply@localhost>',
+  SESSION_IDLE_MINUTES: 30,
+  SESSION_ABSOLUTE_HOURS: 7 * 24,
+  SESSION_SECURE_COOKIE: 'auto',
+  CODE_IP_HOURLY_LIMIT: 10,
 };
 
 export interface Config {
@@ -59,6 +70,12 @@ export interface Config {
   rateLimit: { max: number; windowMs: number };
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** nodemailer SMTP URL; unset: mail goes to the dev mailbox (/dev/mailbox, not in production). */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  session: { idleMinutes: number; absoluteHours: number; secureCookie: 'auto' | 'always' | 'never' };
+  /** Verification codes per client IP per hour. */
+  codeIpHourlyLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -78,6 +95,9 @@ const integerKeys = new Set([
   'RATE_LIMIT_MAX',
   'RATE_LIMIT_WINDOW_MS',
   'SHUTDOWN_TIMEOUT_MS',
+  'SESSION_IDLE_MINUTES',
+  'SESSION_ABSOLUTE_HOURS',
+  'CODE_IP_HOURLY_LIMIT',
 ]);
 const booleanKeys = new Set(['TRUST_PROXY']);
 
@@ -142,5 +162,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    session: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteHours: e.SESSION_ABSOLUTE_HOURS, secureCookie: e.SESSION_SECURE_COOKIE },
+    codeIpHourlyLimit: e.CODE_IP_HOURLY_LIMIT,
   };
 }

@@ -69,6 +69,8 @@ try {
     bodyLimit: config.bodyLimit,
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
+    auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
+    mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.nodeEnv !== 'production' },
   });
   // app.close() stops accepting connections and waits for in-flight requests.
   closers.push({ name: 'HTTP server', close: () => app.close() });

@@ -301,11 +301,11 @@ export interface paths {
                     "application/json": {
                         /** @description Required for register and reset_password; ignored (the account e-mail is used) otherwise. */
                         email?: string;
-                        /** @enum {unknown} */
+                        /** @enum {string} */
                         purpose: "register" | "reset_password" | "change_password" | "fund_password" | "withdraw";
                         /**
                          * @description Language of the e-mail; default from Accept-Language.
-                         * @enum {unknown}
+                         * @enum {string}
                          */
                         language?: "zh-CN" | "zh-TW" | "en" | "es";
                     };

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { StringEnum } from '../../schema/string-enum.ts';
 import { mailLanguages } from '../mail/templates.ts';
 
 // Bodies use loose string schemas (with length caps against abuse); the services check
@@ -12,8 +13,8 @@ export type CodePurposeValue = (typeof codePurposes)[number];
 export const SendCodeBody = Type.Object(
   {
     email: Type.Optional(text(320, 'Required for register and reset_password; ignored (the account e-mail is used) otherwise.')),
-    purpose: Type.Enum(codePurposes),
-    language: Type.Optional(Type.Enum(mailLanguages, { description: 'Language of the e-mail; default from Accept-Language.' })),
+    purpose: StringEnum(codePurposes),
+    language: Type.Optional(StringEnum(mailLanguages, { description: 'Language of the e-mail; default from Accept-Language.' })),
   },
   { additionalProperties: false },
 );
