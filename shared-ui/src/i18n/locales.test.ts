@@ -27,7 +27,8 @@ describe('ui locales', () => {
       expect(keys(bundle).sort(), language).toEqual(reference);
       for (const text of leaves(bundle)) expect(text.trim(), language).not.toBe('');
       for (const key of reference) {
-        const get = (b: unknown) => key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], b) as string;
+        const get = (b: unknown) =>
+          key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], b) as string;
         expect(placeholders(get(bundle)), `${language}:${key}`).toEqual(placeholders(get(zhCN)));
       }
     }
@@ -39,9 +40,13 @@ describe('used keys', () => {
     const { readFileSync, readdirSync } = await import('node:fs');
     const path = await import('node:path');
     const root = path.join(import.meta.dirname, '..');
-    const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f) && !f.includes('.test.'));
+    const files = (readdirSync(root, { recursive: true }) as string[]).filter(
+      (f) => /\.tsx?$/.test(f) && !f.includes('.test.'),
+    );
     const known = new Set(keys(zhCN));
-    const used = files.flatMap((file) => [...readFileSync(path.join(root, file), 'utf8').matchAll(/\bt(?:ranslateUi)?\('([\w.]+)'/g)].map((m) => m[1]));
+    const used = files.flatMap((file) =>
+      [...readFileSync(path.join(root, file), 'utf8').matchAll(/\bt(?:ranslateUi)?\('([\w.]+)'/g)].map((m) => m[1]),
+    );
     expect(used.length).toBeGreaterThan(20);
     expect(used.filter((key) => !known.has(key as string))).toEqual([]);
   });
