@@ -1,0 +1,163 @@
+/**
+ * Auth benchmark: `npm run bench:auth` (root).
+ *
+ * Starts an embedded PostgreSQL and the real server (src/main.ts) as a child process, creates
+ * users, then for BENCH_SECONDS (default 15) runs BENCH_LOGIN_CLIENTS (default 8) clients that
+ * sign in as fast as they can while one client samples an authenticated GET /api/me every 10 ms.
+ * Prints one JSON line per figure:
+ *   {"figure":"logins_per_s","value":N,"unit":"1/s"}
+ *   {"figure":"me_p99_ms_under_login_load","value":N,"unit":"ms"}   (target <= 25 ms)
+ * Extra env for the server child (e.g. ARGON2_CONCURRENCY, UV_THREADPOOL_SIZE) is passed through.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hash } from '@node-rs/argon2';
+import { createDb } from '../src/db/create-db.ts';
+import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { argon2Options } from '../src/modules/auth/password-hashing.ts';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const loginClients = Number(process.env.BENCH_LOGIN_CLIENTS ?? 8);
+const users = 50;
+const password = 'Bench-Pass-2030';
+
+const log = (msg: string) => process.stderr.write(`[bench:auth] ${msg}\n`);
+const figure = (name: string, value: number, unit: string) =>
+  process.stdout.write(`${JSON.stringify({ figure: name, value: Math.round(value * 100) / 100, unit })}\n`);
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('server did not become healthy');
+}
+
+async function loginOnce(base: string, identifier: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier, password }),
+  });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${body}`);
+  const cookie = res.headers.get('set-cookie') ?? '';
+  return cookie.split(';')[0] ?? '';
+}
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'cw-bench-auth-'));
+const pg = await startEmbeddedPostgres({ dir, ephemeral: true, log });
+let child: ChildProcess | undefined;
+try {
+  await pg.ensureDatabase('bench');
+  const db = createDb(pg.url('bench'), { max: 4 });
+  await migrateToLatest(db);
+  const passwordHash = await hash(password, argon2Options);
+  const now = new Date();
+  for (let i = 0; i < users; i += 1) {
+    const { id } = await db.insertInto('users').values({ created_at: now }).returning('id').executeTakeFirstOrThrow();
+    await db
+      .insertInto('accounts')
+      .values({
+        user_id: id,
+        username: `bench_${i}`,
+        email: `bench_${i}@example.com`,
+        nickname: null,
+        country: 'CN',
+        password_hash: passwordHash,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  }
+  await db.destroy();
+  log(`created ${users} users`);
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: pg.url('bench'),
+      LOG_LEVEL: 'warn',
+      STATIC_DIR: path.join(dir, 'static'),
+      RATE_LIMIT_MAX: '100000000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitForHealth(base, child);
+  log(`server up at ${base}; ${loginClients} login clients for ${seconds} s on ${os.availableParallelism()} cores`);
+
+  const meCookie = await loginOnce(base, 'bench_0');
+  // warm-up
+  for (let i = 0; i < 5; i += 1) await loginOnce(base, `bench_${i}`);
+
+  const endAt = Date.now() + seconds * 1000;
+  let logins = 0;
+  let loginErrors = 0;
+  const loginLoops = Array.from({ length: loginClients }, async (_, c) => {
+    let n = c;
+    while (Date.now() < endAt) {
+      try {
+        await loginOnce(base, `bench_${n % users}`);
+        logins += 1;
+      } catch {
+        loginErrors += 1;
+      }
+      n += loginClients;
+    }
+  });
+  const started = performance.now();
+  const meLatencies: number[] = [];
+  let meErrors = 0;
+  const meLoop = (async () => {
+    await new Promise((r) => setTimeout(r, 1000)); // let the login load ramp up
+    while (Date.now() < endAt - 200) {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/api/me`, { headers: { cookie: meCookie } });
+      await res.arrayBuffer();
+      const ms = performance.now() - t0;
+      if (res.status === 200) meLatencies.push(ms);
+      else meErrors += 1;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  await Promise.all([...loginLoops, meLoop]);
+  const elapsed = (performance.now() - started) / 1000;
+
+  const sorted = meLatencies.sort((a, b) => a - b);
+  log(
+    `logins ${logins} (errors ${loginErrors}) in ${elapsed.toFixed(1)} s; /api/me samples ${sorted.length} (errors ${meErrors}), ` +
+      `p50 ${percentile(sorted, 50).toFixed(1)} ms, p90 ${percentile(sorted, 90).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms`,
+  );
+  figure('logins_per_s', logins / elapsed, '1/s');
+  figure('me_p99_ms_under_login_load', percentile(sorted, 99), 'ms');
+  if (percentile(sorted, 99) > 25) log('me p99 above the 25 ms target');
+} finally {
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await new Promise((r) => child?.once('exit', r));
+  }
+  await pg.stop();
+  await rm(dir, { recursive: true, force: true });
+}
