@@ -5,6 +5,9 @@ import * as SharedI18n from '@cw/shared-state/i18n';
 import * as SharedPreload from '@cw/shared-state/preload';
 import * as SharedRouter from '@cw/shared-state/router';
 import * as SharedSession from '@cw/shared-state/session';
+import * as SharedSettings from '@cw/shared-state/settings';
+import * as UiDialog from '@cw/shared-ui/dialog';
+import * as UiToast from '@cw/shared-ui/toast';
 import type { UserOptions } from '@module-federation/runtime/types';
 import * as ReactQuery from '@tanstack/react-query';
 import * as I18n from 'i18next';
@@ -34,6 +37,17 @@ function loaded(pkg: string, module: object) {
   return { version, lib: () => module, loaded: true, shareConfig: { singleton: true, requiredVersion: `^${version}` } };
 }
 
+/** Stateless building blocks: provided on demand, so the host downloads only what a remote asks for. */
+function onDemand(load: () => Promise<object>) {
+  const version = versions['@cw/shared-ui'];
+  if (!version) throw new Error('no pinned version for @cw/shared-ui');
+  return {
+    version,
+    get: () => load().then((module) => () => module),
+    shareConfig: { singleton: true, requiredVersion: `^${version}` },
+  };
+}
+
 export function sharedModules(): SharedTable {
   return {
     react: loaded('react', React),
@@ -52,5 +66,20 @@ export function sharedModules(): SharedTable {
     '@cw/shared-state/preload': loaded('@cw/shared-state', SharedPreload),
     '@cw/shared-state/api': loaded('@cw/shared-state', SharedApi),
     '@cw/shared-state/errors': loaded('@cw/shared-state', SharedErrors),
+    '@cw/shared-state/settings': loaded('@cw/shared-state', SharedSettings),
+    // Stateful services: always the host's instances.
+    '@cw/shared-ui/toast': loaded('@cw/shared-ui', UiToast),
+    '@cw/shared-ui/dialog': loaded('@cw/shared-ui', UiDialog),
+    '@cw/shared-ui/clipboard': onDemand(() => import('@cw/shared-ui/clipboard')),
+    '@cw/shared-ui/number-input': onDemand(() => import('@cw/shared-ui/number-input')),
+    '@cw/shared-ui/password-field': onDemand(() => import('@cw/shared-ui/password-field')),
+    '@cw/shared-ui/countdown-button': onDemand(() => import('@cw/shared-ui/countdown-button')),
+    '@cw/shared-ui/list': onDemand(() => import('@cw/shared-ui/list')),
+    '@cw/shared-ui/states': onDemand(() => import('@cw/shared-ui/states')),
+    '@cw/shared-ui/image-preview': onDemand(() => import('@cw/shared-ui/image-preview')),
+    '@cw/shared-ui/upload-list': onDemand(() => import('@cw/shared-ui/upload-list')),
+    '@cw/shared-ui/qr-code': onDemand(() => import('@cw/shared-ui/qr-code')),
+    '@cw/shared-ui/page': onDemand(() => import('@cw/shared-ui/page')),
+    '@cw/shared-ui/i18n': onDemand(() => import('@cw/shared-ui/i18n')),
   };
 }
