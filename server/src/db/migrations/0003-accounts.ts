@@ -51,7 +51,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('verification_codes')
     .columns(['email', 'created_at'])
     .execute();
-  await db.schema.createIndex('verification_codes_ip_idx').on('verification_codes').columns(['ip', 'created_at']).execute();
+  await db.schema
+    .createIndex('verification_codes_ip_idx')
+    .on('verification_codes')
+    .columns(['ip', 'created_at'])
+    .execute();
 
   // One row per throttled key: `account:<user id>`, `identifier:<name>`, `ip:<address>`, `fund:<user id>`.
   await db.schema

@@ -18,7 +18,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('delivered_via', 'text')
     .addColumn('failed_at', 'timestamptz')
     .execute();
-  await sql`create index outbox_pending_idx on outbox (next_attempt_at) where sent_at is null and failed_at is null`.execute(db);
+  await sql`create index outbox_pending_idx on outbox (next_attempt_at) where sent_at is null and failed_at is null`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

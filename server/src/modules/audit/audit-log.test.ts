@@ -17,7 +17,9 @@ describe('audit log', () => {
 
   it('refuses UPDATE, DELETE and TRUNCATE', async () => {
     await appendAudit(database.db, { event: 'logout', at: new Date() });
-    await expect(database.db.updateTable('audit_events').set({ event: 'tampered' }).execute()).rejects.toThrow(/append-only/);
+    await expect(database.db.updateTable('audit_events').set({ event: 'tampered' }).execute()).rejects.toThrow(
+      /append-only/,
+    );
     await expect(database.db.deleteFrom('audit_events').execute()).rejects.toThrow(/append-only/);
     await expect(sql`truncate audit_events`.execute(database.db)).rejects.toThrow(/append-only/);
     expect((await listAudit(database.db)).every((r) => r.event !== 'tampered')).toBe(true);

@@ -31,7 +31,9 @@ export async function usernameTaken(db: Db, username: string): Promise<boolean> 
 }
 
 export async function emailTaken(db: Db, email: string): Promise<boolean> {
-  return (await db.selectFrom('accounts').select('user_id').where('email', '=', email).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('accounts').select('user_id').where('email', '=', email).executeTakeFirst()) !== undefined
+  );
 }
 
 export interface NewAccount {
@@ -62,9 +64,17 @@ export async function insertAccount(db: Db, account: NewAccount, now: Date): Pro
 }
 
 export async function updatePasswordHash(db: Db, userId: string, passwordHash: string, now: Date): Promise<void> {
-  await db.updateTable('accounts').set({ password_hash: passwordHash, updated_at: now }).where('user_id', '=', userId).execute();
+  await db
+    .updateTable('accounts')
+    .set({ password_hash: passwordHash, updated_at: now })
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 export async function updateFundPasswordHash(db: Db, userId: string, hash: string, now: Date): Promise<void> {
-  await db.updateTable('accounts').set({ fund_password_hash: hash, updated_at: now }).where('user_id', '=', userId).execute();
+  await db
+    .updateTable('accounts')
+    .set({ fund_password_hash: hash, updated_at: now })
+    .where('user_id', '=', userId)
+    .execute();
 }

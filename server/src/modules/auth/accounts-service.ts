@@ -4,9 +4,28 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/audit-log.ts';
 import type { CodePurpose, MailLanguage } from '../mail/templates.ts';
-import { type AccountRow, emailTaken, findAccountByEmail, findAccountById, findAccountByIdentifier, insertAccount, updatePasswordHash, usernameTaken } from './accounts-repository.ts';
+import {
+  type AccountRow,
+  emailTaken,
+  findAccountByEmail,
+  findAccountById,
+  findAccountByIdentifier,
+  insertAccount,
+  updatePasswordHash,
+  usernameTaken,
+} from './accounts-repository.ts';
 import type { PasswordHasher } from './password-hashing.ts';
-import { assertNewPassword, checkCode, checkEmail, FieldChecks, isValidCountry, isValidUsername, maskEmail, NICKNAME_MAX, normalizeEmail } from './rules.ts';
+import {
+  assertNewPassword,
+  checkCode,
+  checkEmail,
+  FieldChecks,
+  isValidCountry,
+  isValidUsername,
+  maskEmail,
+  NICKNAME_MAX,
+  normalizeEmail,
+} from './rules.ts';
 import type { Me } from './schemas.ts';
 import { type Sessions, sessionIdOf } from './sessions.ts';
 import { revokeSession, revokeUserSessions, type SessionRow } from './sessions-repository.ts';
@@ -34,14 +53,24 @@ export interface SignedIn {
 }
 
 export interface AccountsService {
-  sendCode(request: FastifyRequest, input: { email?: string | undefined; purpose: CodePurpose; language: MailLanguage }): Promise<void>;
+  sendCode(
+    request: FastifyRequest,
+    input: { email?: string | undefined; purpose: CodePurpose; language: MailLanguage },
+  ): Promise<void>;
   register(request: FastifyRequest, input: RegisterInput): Promise<SignedIn>;
   login(request: FastifyRequest, input: { identifier: string; password: string }): Promise<SignedIn>;
   logout(request: FastifyRequest): Promise<void>;
   /** Returns whether the caller's own session was among those ended. */
-  resetPassword(request: FastifyRequest, input: { email: string; code: string; password: string; confirmPassword: string }): Promise<boolean>;
+  resetPassword(
+    request: FastifyRequest,
+    input: { email: string; code: string; password: string; confirmPassword: string },
+  ): Promise<boolean>;
   me(userId: string): Promise<Me>;
-  changePassword(request: FastifyRequest, userId: string, input: { oldPassword: string; password: string; confirmPassword: string }): Promise<void>;
+  changePassword(
+    request: FastifyRequest,
+    userId: string,
+    input: { oldPassword: string; password: string; confirmPassword: string },
+  ): Promise<void>;
 }
 
 export function toMe(account: AccountRow): Me {
@@ -80,7 +109,14 @@ export function createAccountsService(deps: {
         const user = request.user ?? (await request.server.sessionResolver.resolve(request));
         if (!user) throw new UnauthenticatedError();
         const account = await accountOf(user.userId);
-        await codes.issue({ email: account.email, purpose, userId: account.user_id, ip: request.ip, language, send: true });
+        await codes.issue({
+          email: account.email,
+          purpose,
+          userId: account.user_id,
+          ip: request.ip,
+          language,
+          send: true,
+        });
         return;
       }
       const address = normalizeEmail(email ?? '');
@@ -88,13 +124,21 @@ export function createAccountsService(deps: {
       if (address !== '') checkEmail(checks, address);
       checks.throwIfAny();
       if (purpose === 'register') {
-        if (await emailTaken(db, address)) throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
+        if (await emailTaken(db, address))
+          throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
         await codes.issue({ email: address, purpose, userId: null, ip: request.ip, language, send: true });
         return;
       }
       // reset_password: same answer whether or not the account exists; mail only if it does.
       const account = await findAccountByEmail(db, address);
-      await codes.issue({ email: address, purpose, userId: account?.user_id ?? null, ip: request.ip, language, send: account !== undefined });
+      await codes.issue({
+        email: address,
+        purpose,
+        userId: account?.user_id ?? null,
+        ip: request.ip,
+        language,
+        send: account !== undefined,
+      });
     },
 
     async register(request, input) {
@@ -104,13 +148,24 @@ export function createAccountsService(deps: {
       const country = input.country.trim().toUpperCase();
       const checks = new FieldChecks()
         .check(username.length >= 3 && username.length <= 20, 'username', 'length', 'must be 3-20 characters')
-        .check(username.length < 3 || username.length > 20 || isValidUsername(username), 'username', 'charset', 'may contain only letters, digits and _')
-        .check(nickname === null || nickname.length <= NICKNAME_MAX, 'nickname', 'length', `must be at most ${NICKNAME_MAX} characters`)
+        .check(
+          username.length < 3 || username.length > 20 || isValidUsername(username),
+          'username',
+          'charset',
+          'may contain only letters, digits and _',
+        )
+        .check(
+          nickname === null || nickname.length <= NICKNAME_MAX,
+          'nickname',
+          'length',
+          `must be at most ${NICKNAME_MAX} characters`,
+        )
         .check(isValidCountry(country), 'country', 'format', 'must be an ISO 3166-1 alpha-2 code');
       checkEmail(checks, email);
       checkCode(checks, input.code);
       checks.throwIfAny();
-      if (input.agreementAccepted !== true) throw new AppError('AGREEMENT_REQUIRED', 'The user agreement must be accepted');
+      if (input.agreementAccepted !== true)
+        throw new AppError('AGREEMENT_REQUIRED', 'The user agreement must be accepted');
       assertNewPassword(input.password, input.confirmPassword);
       if (await emailTaken(db, email)) throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
       if (await usernameTaken(db, username)) throw new AppError('USERNAME_EXISTS', 'This user name is taken');
@@ -122,13 +177,20 @@ export function createAccountsService(deps: {
           await codes.consume(trx, code);
           const account = await insertAccount(trx, { username, email, nickname, country, passwordHash }, now());
           const { token, session } = await sessions.start(trx, account.user_id, request);
-          await appendAudit(trx, { event: 'registered', at: now(), userId: account.user_id, ip: request.ip, details: { sessionId: session.id } });
+          await appendAudit(trx, {
+            event: 'registered',
+            at: now(),
+            userId: account.user_id,
+            ip: request.ip,
+            details: { sessionId: session.id },
+          });
           return { user: toMe(account), token, session };
         });
       } catch (err) {
         if ((err as { code?: string }).code === UNIQUE_VIOLATION) {
           const constraint = (err as { constraint?: string }).constraint ?? '';
-          if (constraint.includes('email')) throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
+          if (constraint.includes('email'))
+            throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
           throw new AppError('USERNAME_EXISTS', 'This user name is taken');
         }
         throw err;
@@ -143,8 +205,16 @@ export function createAccountsService(deps: {
       const ipKey = `ip:${request.ip}`;
       const wait = await lockedFor(db, [accountKey, ipKey], now());
       if (wait > 0) {
-        await appendAudit(db, { event: 'login_throttled', at: now(), userId: account?.user_id ?? null, ip: request.ip, details: { retryAfterSeconds: wait } });
-        throw new AppError('LOGIN_THROTTLED', `Too many failed sign-ins; retry in ${wait} s`, { details: { retryAfterSeconds: wait } });
+        await appendAudit(db, {
+          event: 'login_throttled',
+          at: now(),
+          userId: account?.user_id ?? null,
+          ip: request.ip,
+          details: { retryAfterSeconds: wait },
+        });
+        throw new AppError('LOGIN_THROTTLED', `Too many failed sign-ins; retry in ${wait} s`, {
+          details: { retryAfterSeconds: wait },
+        });
       }
       const ok = account ? await hasher.verify(account.password_hash, password) : await hasher.verifyDummy(password);
       if (!account || !ok) {
@@ -163,7 +233,13 @@ export function createAccountsService(deps: {
       return db.transaction().execute(async (trx) => {
         await clearThrottle(trx, accountKey);
         const { token, session } = await sessions.start(trx, account.user_id, request);
-        await appendAudit(trx, { event: 'login_succeeded', at: now(), userId: account.user_id, ip: request.ip, details: { sessionId: session.id } });
+        await appendAudit(trx, {
+          event: 'login_succeeded',
+          at: now(),
+          userId: account.user_id,
+          ip: request.ip,
+          details: { sessionId: session.id },
+        });
         return { user: toMe(account), token, session };
       });
     },
@@ -174,7 +250,13 @@ export function createAccountsService(deps: {
       if (!user || !sessionId) return;
       await db.transaction().execute(async (trx) => {
         await revokeSession(trx, user.userId, sessionId, now());
-        await appendAudit(trx, { event: 'logout', at: now(), userId: user.userId, ip: request.ip, details: { sessionId } });
+        await appendAudit(trx, {
+          event: 'logout',
+          at: now(),
+          userId: user.userId,
+          ip: request.ip,
+          details: { sessionId },
+        });
       });
     },
 
@@ -188,7 +270,8 @@ export function createAccountsService(deps: {
       const account = await findAccountByEmail(db, email);
       // A signed-in owner may also use a change_password code (the /editUserPassword screen).
       const user = request.user ?? (await request.server.sessionResolver.resolve(request));
-      const purposes: CodePurpose[] = account && user?.userId === account.user_id ? ['reset_password', 'change_password'] : ['reset_password'];
+      const purposes: CodePurpose[] =
+        account && user?.userId === account.user_id ? ['reset_password', 'change_password'] : ['reset_password'];
       const code = await codes.check(email, purposes, input.code, request.ip);
       if (!account) throw new AppError('WRONG_VERIFICATION_CODE', 'Wrong verification code');
       const passwordHash = await hasher.hash(input.password);
@@ -196,7 +279,13 @@ export function createAccountsService(deps: {
         await codes.consume(trx, code);
         await updatePasswordHash(trx, account.user_id, passwordHash, now());
         const ended = await revokeUserSessions(trx, account.user_id, now());
-        await appendAudit(trx, { event: 'password_reset', at: now(), userId: account.user_id, ip: request.ip, details: { sessionsEnded: ended } });
+        await appendAudit(trx, {
+          event: 'password_reset',
+          at: now(),
+          userId: account.user_id,
+          ip: request.ip,
+          details: { sessionsEnded: ended },
+        });
       });
       return user?.userId === account.user_id;
     },
@@ -208,7 +297,13 @@ export function createAccountsService(deps: {
     async changePassword(request, userId, input) {
       const account = await accountOf(userId);
       if (!(await hasher.verify(account.password_hash, input.oldPassword))) {
-        await appendAudit(db, { event: 'login_failed', at: now(), userId, ip: request.ip, details: { during: 'password_change' } });
+        await appendAudit(db, {
+          event: 'login_failed',
+          at: now(),
+          userId,
+          ip: request.ip,
+          details: { during: 'password_change' },
+        });
         throw new AppError('WRONG_PASSWORD', 'The current password is wrong');
       }
       assertNewPassword(input.password, input.confirmPassword);
@@ -217,7 +312,13 @@ export function createAccountsService(deps: {
       await db.transaction().execute(async (trx) => {
         await updatePasswordHash(trx, userId, passwordHash, now());
         const ended = await revokeUserSessions(trx, userId, now(), keep);
-        await appendAudit(trx, { event: 'password_changed', at: now(), userId, ip: request.ip, details: { otherSessionsEnded: ended } });
+        await appendAudit(trx, {
+          event: 'password_changed',
+          at: now(),
+          userId,
+          ip: request.ip,
+          details: { otherSessionsEnded: ended },
+        });
       });
     },
   };

@@ -23,7 +23,9 @@ export interface AuthModule {
 }
 
 /** Wires the accounts & security services. `onMailQueued` wakes the outbox worker after a commit. */
-export function createAuthModule(deps: { db: Kysely<Database>; now: () => Date; onMailQueued?: () => void } & AuthOptions): AuthModule {
+export function createAuthModule(
+  deps: { db: Kysely<Database>; now: () => Date; onMailQueued?: () => void } & AuthOptions,
+): AuthModule {
   const { db, now } = deps;
   const hasher = deps.hasher ?? createPasswordHasher();
   const sessions = createSessions({ db, now, ...(deps.session ? { options: deps.session } : {}) });

@@ -2,7 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { pickMailLanguage } from '../mail/templates.ts';
 import type { AccountsService } from './accounts-service.ts';
-import { LoginBody, NoContent, RegisterBody, ResetPasswordBody, SendCodeBody, SendCodeResult, UserResult } from './schemas.ts';
+import {
+  LoginBody,
+  NoContent,
+  RegisterBody,
+  ResetPasswordBody,
+  SendCodeBody,
+  SendCodeResult,
+  UserResult,
+} from './schemas.ts';
 import type { Sessions } from './sessions.ts';
 
 export interface AuthRoutesOptions {
@@ -58,7 +66,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       schema: {
         tags: ['auth'],
         summary: 'Sign in with e-mail or user name; starts a new session',
-        description: 'INVALID_CREDENTIALS never tells whether the account exists. LOGIN_THROTTLED carries details.retryAfterSeconds.',
+        description:
+          'INVALID_CREDENTIALS never tells whether the account exists. LOGIN_THROTTLED carries details.retryAfterSeconds.',
         body: LoginBody,
         response: { 200: UserResult, ...errorResponses(400, 401, 403) },
       },
@@ -73,7 +82,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   app.post(
     '/auth/logout',
     {
-      schema: { tags: ['auth'], summary: 'End the current session', response: { 204: NoContent, ...errorResponses(403) } },
+      schema: {
+        tags: ['auth'],
+        summary: 'End the current session',
+        response: { 204: NoContent, ...errorResponses(403) },
+      },
     },
     async (request, reply) => {
       await accounts.logout(request);

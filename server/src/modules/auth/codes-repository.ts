@@ -46,7 +46,10 @@ export async function lastCodeIssuedAt(db: Db, email: string, purpose: string): 
 }
 
 export async function countCodesSince(db: Db, by: { email: string } | { ip: string }, since: Date): Promise<number> {
-  let query = db.selectFrom('verification_codes').select((eb) => eb.fn.countAll<string>().as('n')).where('created_at', '>', since);
+  let query = db
+    .selectFrom('verification_codes')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('created_at', '>', since);
   query = 'email' in by ? query.where('email', '=', by.email) : query.where('ip', '=', by.ip);
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.n);

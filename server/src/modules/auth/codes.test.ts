@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/audit-log.ts';
-import { nextIp, receiveCode, registerUser, requestCode, STRONG_PASSWORD, uniqueUser, useAuthHarness } from './test-harness.ts';
+import {
+  nextIp,
+  receiveCode,
+  registerUser,
+  requestCode,
+  STRONG_PASSWORD,
+  uniqueUser,
+  useAuthHarness,
+} from './test-harness.ts';
 
 const h = useAuthHarness();
 
@@ -9,7 +17,15 @@ async function register(email: string, username: string, code: string) {
     method: 'POST',
     url: '/api/auth/register',
     remoteAddress: nextIp(),
-    payload: { username, email, code, country: 'TW', password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, agreementAccepted: true },
+    payload: {
+      username,
+      email,
+      code,
+      country: 'TW',
+      password: STRONG_PASSWORD,
+      confirmPassword: STRONG_PASSWORD,
+      agreementAccepted: true,
+    },
   });
 }
 
@@ -121,7 +137,12 @@ describe('verification codes', () => {
     const anonymous = await requestCode(h, { purpose: 'fund_password' });
     expect(anonymous.statusCode).toBe(401);
     const account = await registerUser(h);
-    const code = await receiveCode(h, { purpose: 'fund_password', email: 'someone-else@example.com', cookie: account.cookie, to: account.email });
+    const code = await receiveCode(h, {
+      purpose: 'fund_password',
+      email: 'someone-else@example.com',
+      cookie: account.cookie,
+      to: account.email,
+    });
     expect(code).toMatch(/^\d{6}$/);
     expect(h.sink.messages.some((m) => m.to.includes('someone-else@example.com'))).toBe(false);
   });
@@ -129,7 +150,11 @@ describe('verification codes', () => {
   it('stores only a salted hash of the code', async () => {
     const { email } = uniqueUser();
     const code = await receiveCode(h, { email, purpose: 'register' });
-    const row = await h.db.selectFrom('verification_codes').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('verification_codes')
+      .selectAll()
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
     expect(row.code_hash.length).toBe(32);
     expect(row.code_hash.toString('hex')).not.toContain(Buffer.from(code).toString('hex'));
     expect(JSON.stringify(row)).not.toContain(code);

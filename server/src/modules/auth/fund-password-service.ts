@@ -12,7 +12,11 @@ import type { VerificationCodes } from './verification-codes.ts';
 
 export interface FundPasswordService {
   /** Sets or changes the fund password; needs a `fund_password` e-mail code. */
-  set(request: FastifyRequest, userId: string, input: { code: string; fundPassword: string; confirmFundPassword: string }): Promise<void>;
+  set(
+    request: FastifyRequest,
+    userId: string,
+    input: { code: string; fundPassword: string; confirmFundPassword: string },
+  ): Promise<void>;
   /** Checks it (before a withdrawal). 5 wrong tries within an hour lock it for an hour. */
   verify(request: FastifyRequest, userId: string, fundPassword: string): Promise<void>;
 }
@@ -28,14 +32,22 @@ export function createFundPasswordService(deps: {
   const { db, now, hasher, codes } = deps;
 
   const locked = (seconds: number) =>
-    new AppError('FUND_PASSWORD_LOCKED', `Fund password locked; retry in ${seconds} s`, { details: { retryAfterSeconds: seconds } });
+    new AppError('FUND_PASSWORD_LOCKED', `Fund password locked; retry in ${seconds} s`, {
+      details: { retryAfterSeconds: seconds },
+    });
 
   return {
     async set(request, userId, input) {
-      const checks = new FieldChecks().check(FUND_PASSWORD_PATTERN.test(input.fundPassword), 'fundPassword', 'format', 'must be exactly 6 digits');
+      const checks = new FieldChecks().check(
+        FUND_PASSWORD_PATTERN.test(input.fundPassword),
+        'fundPassword',
+        'format',
+        'must be exactly 6 digits',
+      );
       checkCode(checks, input.code);
       checks.throwIfAny();
-      if (input.fundPassword !== input.confirmFundPassword) throw new AppError('PASSWORD_MISMATCH', 'Fund passwords do not match');
+      if (input.fundPassword !== input.confirmFundPassword)
+        throw new AppError('PASSWORD_MISMATCH', 'Fund passwords do not match');
       const account = await findAccountById(db, userId);
       if (!account) throw new UnauthenticatedError('User no longer exists');
       const code = await codes.check(account.email, ['fund_password'], input.code, request.ip);
@@ -56,7 +68,8 @@ export function createFundPasswordService(deps: {
     async verify(request, userId, fundPassword) {
       const account = await findAccountById(db, userId);
       if (!account) throw new UnauthenticatedError('User no longer exists');
-      if (account.fund_password_hash === null) throw new AppError('FUND_PASSWORD_NOT_SET', 'No fund password has been set');
+      if (account.fund_password_hash === null)
+        throw new AppError('FUND_PASSWORD_NOT_SET', 'No fund password has been set');
       const wait = retryAfterSeconds(await getThrottle(db, fundKey(userId)), now());
       if (wait > 0) throw locked(wait);
       if (await hasher.verify(account.fund_password_hash, fundPassword)) {
@@ -67,9 +80,21 @@ export function createFundPasswordService(deps: {
       const at = now();
       const state = await recordFailure(db, fundKey(userId), fundPasswordPolicy, at);
       const lockedSeconds = retryAfterSeconds(state, at);
-      await appendAudit(db, { event: 'fund_password_failed', at, userId, ip: request.ip, details: { failures: state.failures } });
+      await appendAudit(db, {
+        event: 'fund_password_failed',
+        at,
+        userId,
+        ip: request.ip,
+        details: { failures: state.failures },
+      });
       if (lockedSeconds > 0) {
-        await appendAudit(db, { event: 'fund_password_locked', at, userId, ip: request.ip, details: { retryAfterSeconds: lockedSeconds } });
+        await appendAudit(db, {
+          event: 'fund_password_locked',
+          at,
+          userId,
+          ip: request.ip,
+          details: { retryAfterSeconds: lockedSeconds },
+        });
         throw locked(lockedSeconds);
       }
       throw new AppError('WRONG_FUND_PASSWORD', 'Wrong fund password', {

@@ -8,7 +8,12 @@ async function setFund(cookie: string, body: Record<string, string>) {
   return h.app.inject({ method: 'POST', url: '/api/me/fund-password', headers: { cookie }, payload: body });
 }
 async function verifyFund(cookie: string, fundPassword: string) {
-  return h.app.inject({ method: 'POST', url: '/api/me/fund-password/verify', headers: { cookie }, payload: { fundPassword } });
+  return h.app.inject({
+    method: 'POST',
+    url: '/api/me/fund-password/verify',
+    headers: { cookie },
+    payload: { fundPassword },
+  });
 }
 
 /** Moves the clock while the user stays active (sessions idle out after 30 minutes). */
@@ -25,26 +30,43 @@ describe('fund password', () => {
     expect((await verifyFund(account.cookie, '123456')).json().code).toBe('FUND_PASSWORD_NOT_SET');
 
     const code = await receiveCode(h, { purpose: 'fund_password', cookie: account.cookie, to: account.email });
-    expect((await setFund(account.cookie, { code, fundPassword: '12345', confirmFundPassword: '12345' })).json()).toMatchObject({
+    expect(
+      (await setFund(account.cookie, { code, fundPassword: '12345', confirmFundPassword: '12345' })).json(),
+    ).toMatchObject({
       code: 'VALIDATION_FAILED',
       details: [{ field: 'fundPassword', rule: 'format' }],
     });
-    expect((await setFund(account.cookie, { code, fundPassword: '123456', confirmFundPassword: '654321' })).json().code).toBe('PASSWORD_MISMATCH');
-    expect((await setFund(account.cookie, { code: code === '000000' ? '111111' : '000000', fundPassword: '123456', confirmFundPassword: '123456' })).json().code).toBe(
-      'WRONG_VERIFICATION_CODE',
-    );
-    expect((await setFund(account.cookie, { code, fundPassword: '123456', confirmFundPassword: '123456' })).statusCode).toBe(204);
+    expect(
+      (await setFund(account.cookie, { code, fundPassword: '123456', confirmFundPassword: '654321' })).json().code,
+    ).toBe('PASSWORD_MISMATCH');
+    expect(
+      (
+        await setFund(account.cookie, {
+          code: code === '000000' ? '111111' : '000000',
+          fundPassword: '123456',
+          confirmFundPassword: '123456',
+        })
+      ).json().code,
+    ).toBe('WRONG_VERIFICATION_CODE');
+    expect(
+      (await setFund(account.cookie, { code, fundPassword: '123456', confirmFundPassword: '123456' })).statusCode,
+    ).toBe(204);
     const me = await h.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: account.cookie } });
     expect(me.json().hasFundPassword).toBe(true);
     expect((await verifyFund(account.cookie, '123456')).statusCode).toBe(204);
 
     h.clock.advance(61_000);
     const code2 = await receiveCode(h, { purpose: 'fund_password', cookie: account.cookie, to: account.email });
-    expect((await setFund(account.cookie, { code: code2, fundPassword: '987654', confirmFundPassword: '987654' })).statusCode).toBe(204);
+    expect(
+      (await setFund(account.cookie, { code: code2, fundPassword: '987654', confirmFundPassword: '987654' }))
+        .statusCode,
+    ).toBe(204);
     expect((await verifyFund(account.cookie, '123456')).json().code).toBe('WRONG_FUND_PASSWORD');
     expect((await verifyFund(account.cookie, '987654')).statusCode).toBe(204);
     const events = (await listAudit(h.db, { userId: account.user.id })).map((e) => e.event);
-    expect(events).toEqual(expect.arrayContaining(['fund_password_set', 'fund_password_changed', 'fund_password_failed']));
+    expect(events).toEqual(
+      expect.arrayContaining(['fund_password_set', 'fund_password_changed', 'fund_password_failed']),
+    );
   });
 
   it('locks for an hour after 5 wrong tries within an hour', async () => {
@@ -75,11 +97,18 @@ describe('fund password', () => {
     await setFund(account.cookie, { code, fundPassword: '135790', confirmFundPassword: '135790' });
     for (let i = 0; i < 4; i += 1) await verifyFund(account.cookie, '000000');
     await advanceActive(account.cookie, 61 * 60_000);
-    expect((await verifyFund(account.cookie, '000000')).json()).toMatchObject({ code: 'WRONG_FUND_PASSWORD', details: { attemptsLeft: 4 } });
+    expect((await verifyFund(account.cookie, '000000')).json()).toMatchObject({
+      code: 'WRONG_FUND_PASSWORD',
+      details: { attemptsLeft: 4 },
+    });
   });
 
   it('needs a session', async () => {
-    const res = await h.app.inject({ method: 'POST', url: '/api/me/fund-password/verify', payload: { fundPassword: '123456' } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/me/fund-password/verify',
+      payload: { fundPassword: '123456' },
+    });
     expect(res.statusCode).toBe(401);
   });
 });

@@ -31,11 +31,21 @@ describe('login', () => {
     expect(cookie).toContain('SameSite=Strict');
     expect(cookie).toContain('Path=/');
     expect(cookie).not.toContain('Secure');
-    const row = await h.db.selectFrom('sessions').select('token_hash').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('sessions')
+      .select('token_hash')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
     expect(row.token_hash.length).toBe(32); // SHA-256, never the token itself
 
     const { buildApp } = await import('../../app.ts');
-    const https = buildApp({ db: h.db, now: h.clock.now, trustProxy: true, auth: { session: { secureCookie: 'auto' } }, mail: { worker: false } });
+    const https = buildApp({
+      db: h.db,
+      now: h.clock.now,
+      trustProxy: true,
+      auth: { session: { secureCookie: 'auto' } },
+      mail: { worker: false },
+    });
     const res = await https.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -47,7 +57,11 @@ describe('login', () => {
     expect(secure).toMatch(/^__Host-sid=[A-Za-z0-9_-]{22};/);
     expect(secure).toContain('Secure');
     expect(secure).toContain('Path=/');
-    const viaSecure = await https.inject({ method: 'GET', url: '/api/me', headers: { cookie: sessionCookie(res), 'x-forwarded-proto': 'https' } });
+    const viaSecure = await https.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: { cookie: sessionCookie(res), 'x-forwarded-proto': 'https' },
+    });
     expect(viaSecure.statusCode).toBe(200);
     await https.close();
   });
@@ -85,7 +99,8 @@ describe('login', () => {
   it('throttles an account after 5 failures with doubling locks, the same way for unknown names', async () => {
     const account = await registerUser(h);
     for (const identifier of [account.username, 'ghost_throttled']) {
-      for (let i = 0; i < 5; i += 1) expect((await login(h, identifier, 'Wrong-Pass1')).json().code).toBe('INVALID_CREDENTIALS');
+      for (let i = 0; i < 5; i += 1)
+        expect((await login(h, identifier, 'Wrong-Pass1')).json().code).toBe('INVALID_CREDENTIALS');
       // 6th failure locks for 30 s
       expect((await login(h, identifier, 'Wrong-Pass1')).json().code).toBe('INVALID_CREDENTIALS');
       const locked = await login(h, identifier, account.password);
@@ -128,7 +143,13 @@ describe('sessions', () => {
     h.clock.advance(29 * 60_000);
     expect((await me(account.cookie)).statusCode).toBe(200);
     const seen = async () =>
-      (await h.db.selectFrom('sessions').select('last_seen_at').where('user_id', '=', account.user.id).executeTakeFirstOrThrow()).last_seen_at;
+      (
+        await h.db
+          .selectFrom('sessions')
+          .select('last_seen_at')
+          .where('user_id', '=', account.user.id)
+          .executeTakeFirstOrThrow()
+      ).last_seen_at;
     const first = await seen();
     h.clock.advance(30_000);
     await me(account.cookie);
@@ -146,7 +167,12 @@ describe('sessions', () => {
     for (let hours = 0; hours < 7 * 24 - 1; hours += 0.25) {
       h.clock.advance(15 * 60_000);
       if (hours % 24 === 0) expect((await me(account.cookie)).statusCode).toBe(200);
-      else await h.db.updateTable('sessions').set({ last_seen_at: h.clock.now() }).where('user_id', '=', account.user.id).execute();
+      else
+        await h.db
+          .updateTable('sessions')
+          .set({ last_seen_at: h.clock.now() })
+          .where('user_id', '=', account.user.id)
+          .execute();
     }
     expect((await me(account.cookie)).statusCode).toBe(200);
     h.clock.advance(60 * 60_000);
@@ -157,17 +183,33 @@ describe('sessions', () => {
     const account = await registerUser(h);
     const second = sessionCookie(await login(h, account.username, account.password));
     const third = sessionCookie(await login(h, account.email, account.password));
-    const list = await h.app.inject({ method: 'GET', url: '/api/me/sessions', headers: { cookie: account.cookie, 'user-agent': 'vitest' } });
+    const list = await h.app.inject({
+      method: 'GET',
+      url: '/api/me/sessions',
+      headers: { cookie: account.cookie, 'user-agent': 'vitest' },
+    });
     const sessions = list.json().sessions as { id: string; current: boolean; ip: string | null }[];
     expect(sessions).toHaveLength(3);
     expect(sessions.filter((s) => s.current)).toHaveLength(1);
     const other = sessions.find((s) => !s.current);
     if (!other) throw new Error('no other session');
-    const del = await h.app.inject({ method: 'DELETE', url: `/api/me/sessions/${other.id}`, headers: { cookie: account.cookie } });
+    const del = await h.app.inject({
+      method: 'DELETE',
+      url: `/api/me/sessions/${other.id}`,
+      headers: { cookie: account.cookie },
+    });
     expect(del.statusCode).toBe(204);
-    const missing = await h.app.inject({ method: 'DELETE', url: `/api/me/sessions/${other.id}`, headers: { cookie: account.cookie } });
+    const missing = await h.app.inject({
+      method: 'DELETE',
+      url: `/api/me/sessions/${other.id}`,
+      headers: { cookie: account.cookie },
+    });
     expect(missing.statusCode).toBe(404);
-    const revoked = await h.app.inject({ method: 'POST', url: '/api/me/sessions/revoke-others', headers: { cookie: account.cookie } });
+    const revoked = await h.app.inject({
+      method: 'POST',
+      url: '/api/me/sessions/revoke-others',
+      headers: { cookie: account.cookie },
+    });
     expect(revoked.json()).toEqual({ revoked: 1 });
     expect((await me(second)).statusCode).toBe(401);
     expect((await me(third)).statusCode).toBe(401);
@@ -178,7 +220,12 @@ describe('sessions', () => {
     const account = await registerUser(h);
     const other = sessionCookie(await login(h, account.username, account.password));
     const change = (oldPassword: string, password = 'Brand-New-9', confirmPassword = password) =>
-      h.app.inject({ method: 'POST', url: '/api/me/password', headers: { cookie: account.cookie }, payload: { oldPassword, password, confirmPassword } });
+      h.app.inject({
+        method: 'POST',
+        url: '/api/me/password',
+        headers: { cookie: account.cookie },
+        payload: { oldPassword, password, confirmPassword },
+      });
     expect((await change('Not-The-Old-1')).json().code).toBe('WRONG_PASSWORD');
     expect((await change(account.password, 'Brand-New-9', 'Brand-New-8')).json().code).toBe('PASSWORD_MISMATCH');
     expect((await change(account.password, 'aaaaaaaaaa')).json().code).toBe('WEAK_PASSWORD');

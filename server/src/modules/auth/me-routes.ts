@@ -77,7 +77,8 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
       schema: {
         tags: ['me'],
         summary: 'Check the fund password (before a withdrawal)',
-        description: 'WRONG_FUND_PASSWORD carries details.attemptsLeft; the 5th wrong try within an hour locks it for an hour (FUND_PASSWORD_LOCKED, details.retryAfterSeconds).',
+        description:
+          'WRONG_FUND_PASSWORD carries details.attemptsLeft; the 5th wrong try within an hour locks it for an hour (FUND_PASSWORD_LOCKED, details.retryAfterSeconds).',
         body: VerifyFundPasswordBody,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 409, 423) },
       },
@@ -92,7 +93,11 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
     '/me/sessions',
     {
       preValidation: requireUser,
-      schema: { tags: ['me'], summary: 'Live sessions of the signed-in user', response: { 200: SessionList, ...errorResponses(401) } },
+      schema: {
+        tags: ['me'],
+        summary: 'Live sessions of the signed-in user',
+        response: { 200: SessionList, ...errorResponses(401) },
+      },
     },
     async (request) => ({ sessions: await sessionsService.list(request, currentUser(request).userId) }),
   );
@@ -101,7 +106,11 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
     '/me/sessions/revoke-others',
     {
       preValidation: requireUser,
-      schema: { tags: ['me'], summary: 'End every other session', response: { 200: RevokedCount, ...errorResponses(401, 403) } },
+      schema: {
+        tags: ['me'],
+        summary: 'End every other session',
+        response: { 200: RevokedCount, ...errorResponses(401, 403) },
+      },
     },
     async (request) => ({ revoked: await sessionsService.revokeOthers(request, currentUser(request).userId) }),
   );

@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/audit-log.ts';
-import { nextIp, receiveCode, requestCode, STRONG_PASSWORD, sessionCookie, uniqueUser, useAuthHarness } from './test-harness.ts';
+import {
+  nextIp,
+  receiveCode,
+  requestCode,
+  STRONG_PASSWORD,
+  sessionCookie,
+  uniqueUser,
+  useAuthHarness,
+} from './test-harness.ts';
 
 const h = useAuthHarness();
 
 function registerPayload(over: Record<string, unknown> = {}) {
-  return { country: 'CN', password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, agreementAccepted: true, ...over };
+  return {
+    country: 'CN',
+    password: STRONG_PASSWORD,
+    confirmPassword: STRONG_PASSWORD,
+    agreementAccepted: true,
+    ...over,
+  };
 }
 
 describe('POST /api/auth/register', () => {
@@ -54,7 +68,12 @@ describe('POST /api/auth/register', () => {
   it('refuses a taken e-mail (case-insensitively) when asking for a code and when registering', async () => {
     const { username, email } = uniqueUser();
     const code = await receiveCode(h, { email, purpose: 'register' });
-    const first = await h.app.inject({ method: 'POST', url: '/api/auth/register', remoteAddress: nextIp(), payload: registerPayload({ username, email, code }) });
+    const first = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      remoteAddress: nextIp(),
+      payload: registerPayload({ username, email, code }),
+    });
     expect(first.statusCode).toBe(201);
     const again = await requestCode(h, { email: email.toUpperCase(), purpose: 'register' });
     expect(again.statusCode).toBe(409);
@@ -64,7 +83,12 @@ describe('POST /api/auth/register', () => {
   it('refuses a taken user name, case-insensitively', async () => {
     const first = uniqueUser();
     const code1 = await receiveCode(h, { email: first.email, purpose: 'register' });
-    await h.app.inject({ method: 'POST', url: '/api/auth/register', remoteAddress: nextIp(), payload: registerPayload({ ...first, code: code1 }) });
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      remoteAddress: nextIp(),
+      payload: registerPayload({ ...first, code: code1 }),
+    });
     const second = uniqueUser();
     const code2 = await receiveCode(h, { email: second.email, purpose: 'register' });
     const res = await h.app.inject({

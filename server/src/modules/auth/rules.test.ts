@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { commonPasswords, isCommonPassword } from './common-passwords.ts';
-import { assertNewPassword, isValidCountry, isValidEmail, isValidUsername, maskEmail, normalizeEmail, passwordProblem } from './rules.ts';
+import {
+  assertNewPassword,
+  isValidCountry,
+  isValidEmail,
+  isValidUsername,
+  maskEmail,
+  normalizeEmail,
+  passwordProblem,
+} from './rules.ts';
 
 describe('password rule', () => {
   it.each([
@@ -23,9 +31,13 @@ describe('password rule', () => {
   });
 
   it('maps problems to error codes', () => {
-    expect(() => assertNewPassword('Abcdefg1', 'Abcdefg2')).toThrow(expect.objectContaining({ code: 'PASSWORD_MISMATCH' }));
+    expect(() => assertNewPassword('Abcdefg1', 'Abcdefg2')).toThrow(
+      expect.objectContaining({ code: 'PASSWORD_MISMATCH' }),
+    );
     expect(() => assertNewPassword('short', 'short')).toThrow(expect.objectContaining({ code: 'WEAK_PASSWORD' }));
-    expect(() => assertNewPassword('iloveyou1', 'iloveyou1')).toThrow(expect.objectContaining({ code: 'COMMON_PASSWORD' }));
+    expect(() => assertNewPassword('iloveyou1', 'iloveyou1')).toThrow(
+      expect.objectContaining({ code: 'COMMON_PASSWORD' }),
+    );
     expect(() => assertNewPassword('Good-Pass-42', 'Good-Pass-42')).not.toThrow();
   });
 

@@ -44,7 +44,8 @@ export function normalizeEmail(email: string): string {
 }
 
 // Pragmatic address check (the server sends a code to prove the address anyway).
-const EMAIL_PATTERN = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL_PATTERN =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export function isValidEmail(email: string): boolean {
   if (email.length > EMAIL_MAX || !EMAIL_PATTERN.test(email)) return false;
@@ -71,7 +72,10 @@ export class FieldChecks {
 
   throwIfAny(): void {
     if (this.details.length > 0) {
-      throw new ValidationError(`Invalid input: ${this.details.map((d) => `${d.field} ${d.message}`).join('; ')}`, this.details);
+      throw new ValidationError(
+        `Invalid input: ${this.details.map((d) => `${d.field} ${d.message}`).join('; ')}`,
+        this.details,
+      );
     }
   }
 }

@@ -12,9 +12,13 @@ export type CodePurposeValue = (typeof codePurposes)[number];
 
 export const SendCodeBody = Type.Object(
   {
-    email: Type.Optional(text(320, 'Required for register and reset_password; ignored (the account e-mail is used) otherwise.')),
+    email: Type.Optional(
+      text(320, 'Required for register and reset_password; ignored (the account e-mail is used) otherwise.'),
+    ),
     purpose: StringEnum(codePurposes),
-    language: Type.Optional(StringEnum(mailLanguages, { description: 'Language of the e-mail; default from Accept-Language.' })),
+    language: Type.Optional(
+      StringEnum(mailLanguages, { description: 'Language of the e-mail; default from Accept-Language.' }),
+    ),
   },
   { additionalProperties: false },
 );

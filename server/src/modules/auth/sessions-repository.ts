@@ -29,7 +29,12 @@ export async function insertSession(db: Db, session: NewSession, now: Date): Pro
 }
 
 /** A session that is not revoked, not past its absolute expiry and seen after `idleSince`. */
-export async function findLiveSession(db: Db, tokenHash: Buffer, now: Date, idleSince: Date): Promise<SessionRow | undefined> {
+export async function findLiveSession(
+  db: Db,
+  tokenHash: Buffer,
+  now: Date,
+  idleSince: Date,
+): Promise<SessionRow | undefined> {
   return db
     .selectFrom('sessions')
     .selectAll()

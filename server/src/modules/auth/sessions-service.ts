@@ -14,7 +14,11 @@ export interface SessionsService {
   revoke(request: FastifyRequest, userId: string, sessionId: string): Promise<boolean>;
 }
 
-export function createSessionsService(deps: { db: Kysely<Database>; now: () => Date; sessions: Sessions }): SessionsService {
+export function createSessionsService(deps: {
+  db: Kysely<Database>;
+  now: () => Date;
+  sessions: Sessions;
+}): SessionsService {
   const { db, now, sessions } = deps;
   return {
     async list(request, userId) {

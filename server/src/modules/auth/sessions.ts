@@ -47,7 +47,11 @@ function readToken(request: FastifyRequest): string | undefined {
   return typeof token === 'string' && /^[A-Za-z0-9_-]{22}$/.test(token) ? token : undefined;
 }
 
-export function createSessions(deps: { db: Kysely<Database>; now: () => Date; options?: Partial<SessionOptions> }): Sessions {
+export function createSessions(deps: {
+  db: Kysely<Database>;
+  now: () => Date;
+  options?: Partial<SessionOptions>;
+}): Sessions {
   const options = { ...defaultSessionOptions, ...deps.options };
   const { db, now } = deps;
   const idleSince = (at: Date) => new Date(at.getTime() - options.idleMinutes * 60_000);
@@ -91,15 +95,27 @@ export function createSessions(deps: { db: Kysely<Database>; now: () => Date; op
     setCookie(request, reply, token, expiresAt) {
       const isSecure = secure(request);
       const name = isSecure ? SECURE_COOKIE_NAME : COOKIE_NAME;
-      reply.setCookie(name, token, { path: '/', httpOnly: true, sameSite: 'strict', secure: isSecure, expires: expiresAt });
+      reply.setCookie(name, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: isSecure,
+        expires: expiresAt,
+      });
       // A leftover cookie under the other name would shadow or confuse; drop it.
       const other = isSecure ? COOKIE_NAME : SECURE_COOKIE_NAME;
-      if (request.cookies?.[other] !== undefined) reply.clearCookie(other, { path: '/', secure: other === SECURE_COOKIE_NAME });
+      if (request.cookies?.[other] !== undefined)
+        reply.clearCookie(other, { path: '/', secure: other === SECURE_COOKIE_NAME });
     },
     clearCookie(request, reply) {
       for (const name of [COOKIE_NAME, SECURE_COOKIE_NAME]) {
         if (request.cookies?.[name] !== undefined || name === (secure(request) ? SECURE_COOKIE_NAME : COOKIE_NAME)) {
-          reply.clearCookie(name, { path: '/', httpOnly: true, sameSite: 'strict', secure: name === SECURE_COOKIE_NAME });
+          reply.clearCookie(name, {
+            path: '/',
+            httpOnly: true,
+            sameSite: 'strict',
+            secure: name === SECURE_COOKIE_NAME,
+          });
         }
       }
     },

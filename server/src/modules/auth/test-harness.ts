@@ -112,7 +112,11 @@ export async function requestCode(h: Harness, req: CodeRequest) {
       ...(req.cookie ? { cookie: req.cookie } : {}),
       ...(req.acceptLanguage ? { 'accept-language': req.acceptLanguage } : {}),
     },
-    payload: { ...(req.email === undefined ? {} : { email: req.email }), purpose: req.purpose, ...(req.language ? { language: req.language } : {}) },
+    payload: {
+      ...(req.email === undefined ? {} : { email: req.email }),
+      purpose: req.purpose,
+      ...(req.language ? { language: req.language } : {}),
+    },
   });
 }
 

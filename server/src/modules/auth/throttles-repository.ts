@@ -8,7 +8,14 @@ export async function getThrottle(db: Db, key: string, forUpdate = false): Promi
   let query = db.selectFrom('throttles').selectAll().where('key', '=', key);
   if (forUpdate) query = query.forUpdate();
   const row = await query.executeTakeFirst();
-  return row && { failures: row.failures, firstFailureAt: row.first_failure_at, lastFailureAt: row.last_failure_at, lockedUntil: row.locked_until };
+  return (
+    row && {
+      failures: row.failures,
+      firstFailureAt: row.first_failure_at,
+      lastFailureAt: row.last_failure_at,
+      lockedUntil: row.locked_until,
+    }
+  );
 }
 
 export async function getThrottles(db: Db, keys: string[]): Promise<Map<string, ThrottleState>> {
@@ -16,7 +23,12 @@ export async function getThrottles(db: Db, keys: string[]): Promise<Map<string, 
   return new Map(
     rows.map((row) => [
       row.key,
-      { failures: row.failures, firstFailureAt: row.first_failure_at, lastFailureAt: row.last_failure_at, lockedUntil: row.locked_until },
+      {
+        failures: row.failures,
+        firstFailureAt: row.first_failure_at,
+        lastFailureAt: row.last_failure_at,
+        lockedUntil: row.locked_until,
+      },
     ]),
   );
 }

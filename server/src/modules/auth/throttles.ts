@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { clearThrottle, getThrottle, getThrottles, saveThrottle } from './throttles-repository.ts';
 import { afterFailure, retryAfterSeconds, type ThrottlePolicy, type ThrottleState } from './throttle-schedule.ts';
+import { clearThrottle, getThrottle, getThrottles, saveThrottle } from './throttles-repository.ts';
 
 type Db = Kysely<Database>;
 

@@ -4,7 +4,15 @@ import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/audit-log.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { type CodePurpose, type MailLanguage, verificationCodeMail } from '../mail/templates.ts';
-import { type CodeRow, chargeAttempt, consumeCode, countCodesSince, insertCode, lastCodeIssuedAt, latestCode } from './codes-repository.ts';
+import {
+  type CodeRow,
+  chargeAttempt,
+  consumeCode,
+  countCodesSince,
+  insertCode,
+  lastCodeIssuedAt,
+  latestCode,
+} from './codes-repository.ts';
 import { hashCode, newSalt, newVerificationCode, sameHash } from './secrets.ts';
 
 export interface CodeLimits {
@@ -73,7 +81,10 @@ export function createVerificationCodes(deps: {
         const last = await lastCodeIssuedAt(trx, input.email, input.purpose);
         if (last) {
           const wait = Math.ceil((last.getTime() + limits.resendAfterSeconds * 1000 - at.getTime()) / 1000);
-          if (wait > 0) throw new AppError('CODE_RESEND_TOO_SOON', `Wait ${wait} s before asking again`, { details: { retryAfterSeconds: wait } });
+          if (wait > 0)
+            throw new AppError('CODE_RESEND_TOO_SOON', `Wait ${wait} s before asking again`, {
+              details: { retryAfterSeconds: wait },
+            });
         }
         const hourAgo = new Date(at.getTime() - 3_600_000);
         if ((await countCodesSince(trx, { email: input.email }, hourAgo)) >= limits.perAddressPerHour) {

@@ -35,7 +35,8 @@ const escapeHtml = (s: string) =>
 export function renderMailbox(messages: MailboxMessage[]): string {
   const items = messages
     .map(
-      (m) => `<article><h2>${escapeHtml(m.subject)}</h2><p class="meta">To ${escapeHtml(m.to)} · ${escapeHtml(m.createdAt)} · #${escapeHtml(m.id)}</p><pre>${escapeHtml(m.text)}</pre></article>`,
+      (m) =>
+        `<article><h2>${escapeHtml(m.subject)}</h2><p class="meta">To ${escapeHtml(m.to)} · ${escapeHtml(m.createdAt)} · #${escapeHtml(m.id)}</p><pre>${escapeHtml(m.text)}</pre></article>`,
     )
     .join('\n');
   return `<!doctype html>
@@ -55,13 +56,9 @@ export const devMailboxRoutes: FastifyPluginAsyncTypebox<DevMailboxRoutesOptions
     return renderMailbox(await listDevMailbox(db));
   });
 
-  app.get(
-    '/dev/mailbox.json',
-    { schema: { hide: true, response: { 200: Mailbox } } },
-    async (_request, reply) => {
-      if (!enabled) throw new NotFoundError();
-      reply.header('cache-control', 'no-store');
-      return { messages: await listDevMailbox(db) };
-    },
-  );
+  app.get('/dev/mailbox.json', { schema: { hide: true, response: { 200: Mailbox } } }, async (_request, reply) => {
+    if (!enabled) throw new NotFoundError();
+    reply.header('cache-control', 'no-store');
+    return { messages: await listDevMailbox(db) };
+  });
 };

@@ -25,9 +25,14 @@ export interface MailModule {
   devMailbox: boolean;
 }
 
-export function createMailModule(deps: { db: Kysely<Database>; now: () => Date; onError?: (err: unknown) => void } & MailOptions): MailModule {
+export function createMailModule(
+  deps: { db: Kysely<Database>; now: () => Date; onError?: (err: unknown) => void } & MailOptions,
+): MailModule {
   const transport =
-    deps.transport ?? (deps.smtpUrl ? createSmtpTransport(deps.smtpUrl, deps.from ?? 'CW Wallet <no-reply@localhost>') : devMailboxTransport);
+    deps.transport ??
+    (deps.smtpUrl
+      ? createSmtpTransport(deps.smtpUrl, deps.from ?? 'CW Wallet <no-reply@localhost>')
+      : devMailboxTransport);
   const worker = createOutboxWorker({
     db: deps.db,
     transport,

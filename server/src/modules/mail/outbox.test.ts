@@ -11,14 +11,27 @@ const h = useAuthHarness({ mail: { worker: false } });
 describe('mail outbox', () => {
   it('keeps the mail when no worker runs, and a worker started later delivers it', async () => {
     const { email } = uniqueUser();
-    const res = await h.app.inject({ method: 'POST', url: '/api/auth/codes', remoteAddress: nextIp(), payload: { email, purpose: 'register' } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/codes',
+      remoteAddress: nextIp(),
+      payload: { email, purpose: 'register' },
+    });
     expect(res.statusCode).toBe(202);
-    const queued = await h.db.selectFrom('outbox').selectAll().where('to_address', '=', email).executeTakeFirstOrThrow();
+    const queued = await h.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('to_address', '=', email)
+      .executeTakeFirstOrThrow();
     expect(queued.sent_at).toBeNull();
     await new Promise((r) => setTimeout(r, 200));
     expect(h.sink.messages.some((m) => m.to.includes(email))).toBe(false);
 
-    const worker = createOutboxWorker({ db: h.db, transport: createSmtpTransport(h.sink.url, 'test@localhost'), now: h.clock.now });
+    const worker = createOutboxWorker({
+      db: h.db,
+      transport: createSmtpTransport(h.sink.url, 'test@localhost'),
+      now: h.clock.now,
+    });
     expect(await worker.runOnce()).toBeGreaterThanOrEqual(1);
     const mail = await h.sink.waitFor(email);
     expect(extractCode(mail.raw)).toMatch(/^\d{6}$/);
@@ -30,7 +43,12 @@ describe('mail outbox', () => {
 
   it('retries with backoff after an SMTP failure, then gives up after max attempts', async () => {
     const { email } = uniqueUser();
-    await h.app.inject({ method: 'POST', url: '/api/auth/codes', remoteAddress: nextIp(), payload: { email, purpose: 'register' } });
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/codes',
+      remoteAddress: nextIp(),
+      payload: { email, purpose: 'register' },
+    });
     const worker = createOutboxWorker({
       db: h.db,
       transport: createSmtpTransport(h.sink.url, 'test@localhost'),
@@ -51,7 +69,12 @@ describe('mail outbox', () => {
     expect(row.attempts).toBe(2);
 
     const other = uniqueUser();
-    await h.app.inject({ method: 'POST', url: '/api/auth/codes', remoteAddress: nextIp(), payload: { email: other.email, purpose: 'register' } });
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/codes',
+      remoteAddress: nextIp(),
+      payload: { email: other.email, purpose: 'register' },
+    });
     h.sink.failNext(3);
     for (let i = 0; i < 3; i += 1) {
       await worker.runOnce();
@@ -66,7 +89,12 @@ describe('mail outbox', () => {
     const dev = buildApp({ db: h.db, now: h.clock.now, mail: { pollIntervalMs: 20 } });
     await dev.ready();
     const { email } = uniqueUser();
-    await dev.inject({ method: 'POST', url: '/api/auth/codes', remoteAddress: nextIp(), payload: { email, purpose: 'register', language: 'en' } });
+    await dev.inject({
+      method: 'POST',
+      url: '/api/auth/codes',
+      remoteAddress: nextIp(),
+      payload: { email, purpose: 'register', language: 'en' },
+    });
     let messages: { to: string; subject: string; text: string }[] = [];
     for (let i = 0; i < 50 && !messages.some((m) => m.to === email); i += 1) {
       await new Promise((r) => setTimeout(r, 50));

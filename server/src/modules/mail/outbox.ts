@@ -66,7 +66,13 @@ export async function markSent(trx: Db, id: string, via: string, now: Date): Pro
 }
 
 /** Records a failed attempt: retry at `retryAt`, or give up (`failed_at`) when null. */
-export async function markAttemptFailed(trx: Db, id: string, error: string, retryAt: Date | null, now: Date): Promise<void> {
+export async function markAttemptFailed(
+  trx: Db,
+  id: string,
+  error: string,
+  retryAt: Date | null,
+  now: Date,
+): Promise<void> {
   await trx
     .updateTable('outbox')
     .set((eb) => ({
@@ -95,5 +101,11 @@ export async function listDevMailbox(db: Db, limit = 200): Promise<MailboxMessag
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ id: r.id, to: r.to_address, subject: r.subject, text: r.text, createdAt: r.created_at.toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    to: r.to_address,
+    subject: r.subject,
+    text: r.text,
+    createdAt: r.created_at.toISOString(),
+  }));
 }

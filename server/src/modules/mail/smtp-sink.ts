@@ -42,7 +42,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           callback(err);
           return;
         }
-        messages.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') });
+        messages.push({
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         for (const wake of waiters) wake();
         callback();
       });

@@ -76,7 +76,12 @@ const texts: Record<MailLanguage, CodeTexts> = {
  * The verification-code mail. The code stands alone on its own line, in plain ASCII,
  * so it survives quoted-printable encoding and is easy to extract.
  */
-export function verificationCodeMail(language: MailLanguage, purpose: CodePurpose, code: string, validMinutes: number): MailContent {
+export function verificationCodeMail(
+  language: MailLanguage,
+  purpose: CodePurpose,
+  code: string,
+  validMinutes: number,
+): MailContent {
   const t = texts[language];
   return {
     subject: t.subject,
