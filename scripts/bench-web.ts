@@ -1,0 +1,155 @@
+/**
+ * npm run bench:web — production build, then for the landing route /signIn:
+ * initial JS bytes (gzip) and request count, the number of React copies
+ * loaded (after visiting every remote too; must be 1), and a Lighthouse
+ * mobile run with the Debian Chromium. Ends with one JSON line per figure.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+import { ROOT } from './lib/paths.ts';
+
+const PORT = Number(process.env.BENCH_PORT ?? 8282);
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const MOBILE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const REMOTE_HUBS = ['/coinTopup', '/convert', '/rewards', '/mail', '/settings'];
+
+function figure(name: string, value: number, unit: string) {
+  console.log(JSON.stringify({ figure: name, value, unit }));
+}
+
+async function waitForHealth(timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await fetch(`${ORIGIN}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server did not become healthy on ${ORIGIN}`);
+}
+
+async function startServer(staticDir: string, dataDir: string, logFile: string): Promise<ChildProcess> {
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts')], {
+    env: { ...process.env, STATIC_DIR: staticDir, DATA_DIR: dataDir, PORT: String(PORT), NODE_ENV: 'production' },
+    stdio: ['ignore', log, log],
+  });
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', async (code) => {
+      const tail = (await readFile(logFile, 'utf8')).split('\n').slice(-40).join('\n');
+      reject(new Error(`build or server exited early (${code}):\n${tail}`));
+    }),
+  );
+  await Promise.race([waitForHealth(240_000), exited]);
+  return child;
+}
+
+/** Fake React DevTools hook: every React DOM renderer that loads registers itself here. */
+const COUNT_RENDERERS = `
+  window.__reactRenderers = 0;
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true, renderers: new Map(),
+    inject(renderer) { window.__reactRenderers += 1; this.renderers.set(window.__reactRenderers, renderer); return window.__reactRenderers; },
+    onCommitFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {}, checkDCE() {},
+  };`;
+
+async function measureLanding() {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
+  const context = await browser.newContext({
+    userAgent: MOBILE_UA,
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+  });
+  await context.addInitScript(COUNT_RENDERERS);
+  const page = await context.newPage();
+  const responses: { url: string; type: string; body: Promise<Buffer> }[] = [];
+  page.on('response', (response) => {
+    responses.push({ url: response.url(), type: response.request().resourceType(), body: response.body() });
+  });
+  await page.goto(`${ORIGIN}/signIn`, { waitUntil: 'networkidle' });
+  let jsGzipBytes = 0;
+  for (const r of responses.filter((r) => r.type === 'script'))
+    jsGzipBytes += gzipSync(await r.body, { level: 9 }).length;
+  const requests = responses.length;
+  for (const hub of REMOTE_HUBS) {
+    await page.evaluate((to) => {
+      history.pushState(null, '', to);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, hub);
+    await page.waitForSelector(`[data-testid$="-hub"]`, { timeout: 15_000 });
+  }
+  const reactCopies = await page.evaluate(() => (window as unknown as { __reactRenderers: number }).__reactRenderers);
+  await browser.close();
+  return {
+    jsGzipBytes,
+    requests,
+    reactCopies,
+    scripts: responses.filter((r) => r.type === 'script').map((r) => r.url),
+  };
+}
+
+async function runLighthouse() {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+  try {
+    const result = await lighthouse(`${ORIGIN}/signIn`, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+      formFactor: 'mobile',
+    });
+    if (!result) throw new Error('lighthouse returned no result');
+    const audits = result.lhr.audits;
+    return {
+      performance: Math.round((result.lhr.categories.performance?.score ?? 0) * 100),
+      lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? Number.NaN),
+      tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? Number.NaN),
+      cls: Number((audits['cumulative-layout-shift']?.numericValue ?? Number.NaN).toFixed(4)),
+    };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+const workDir = await mkdtemp(path.join(os.tmpdir(), 'bench-web-'));
+const staticDir = path.join(workDir, 'deploy');
+let server: ChildProcess | undefined;
+try {
+  console.log('[bench:web] production build and server start (builds into a fresh folder)');
+  server = await startServer(staticDir, path.join(workDir, 'data'), path.join(workDir, 'server.log'));
+  const landing = await measureLanding();
+  console.log(`[bench:web] landing scripts:\n  ${landing.scripts.join('\n  ')}`);
+  const lh = await runLighthouse();
+  figure('landing_js_gzip_bytes', landing.jsGzipBytes, 'bytes');
+  figure('landing_requests', landing.requests, 'requests');
+  figure('react_copies', landing.reactCopies, 'copies');
+  figure('lighthouse_performance', lh.performance, 'score');
+  figure('lcp_ms', lh.lcpMs, 'ms');
+  figure('tbt_ms', lh.tbtMs, 'ms');
+  figure('cls', lh.cls, 'score');
+} finally {
+  server?.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 1500));
+  await rm(workDir, { recursive: true, force: true });
+}
