@@ -109,6 +109,23 @@ try {
   log(`server up at ${base}; ${loginClients} login clients for ${seconds} s on ${os.availableParallelism()} cores`);
 
   const meCookie = await loginOnce(base, 'bench_0');
+  const sampleMe = async (ms: number): Promise<number[]> => {
+    const out: number[] = [];
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/api/me`, { headers: { cookie: meCookie } });
+      await res.arrayBuffer();
+      if (res.status === 200) out.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return out.sort((a, b) => a - b);
+  };
+  const idle = await sampleMe(3000);
+  log(
+    `idle /api/me: ${idle.length} samples, p50 ${percentile(idle, 50).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms; ` +
+      `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes on this machine skew the figures)`,
+  );
   // warm-up
   for (let i = 0; i < 5; i += 1) await loginOnce(base, `bench_${i}`);
 
