@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from './draft-paths.ts';
+import type { components, paths } from './schema.d.ts';
 
 /**
  * The browser's typed API client. Same origin: the session travels in the

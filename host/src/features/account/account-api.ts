@@ -1,9 +1,13 @@
 import { api, type CodePurpose, type Me, type SessionInfo, unwrap } from '@cw/shared-state/api';
+import { currentLanguage } from '@cw/shared-state/i18n';
 
 /** Thin, typed wrappers over the accounts endpoints; every failure throws an ApiError. */
 
 export async function sendCode(purpose: CodePurpose, email?: string): Promise<{ resendAfterSeconds: number }> {
-  return unwrap(api.POST('/api/auth/codes', { body: { purpose, email: email ?? '' } }));
+  const language = currentLanguage();
+  return unwrap(
+    api.POST('/api/auth/codes', { body: email === undefined ? { purpose, language } : { purpose, email, language } }),
+  );
 }
 
 export interface RegisterInput {

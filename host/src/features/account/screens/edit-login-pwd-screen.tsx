@@ -1,4 +1,5 @@
 import '../account.css';
+import { queryClient } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useSession } from '@cw/shared-state/session';
 import Button from 'antd-mobile/es/components/button';
@@ -9,6 +10,7 @@ import { changePassword } from '../account-api.ts';
 import { AccountPage } from '../components/account-page.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
+import { SESSIONS_QUERY_KEY } from '../components/sessions-list.tsx';
 import { checkConfirm, checkOldPassword, checkPassword } from '../field-checks.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { notifyFail, notifySuccess } from '../notify.ts';
@@ -37,6 +39,8 @@ export default function EditLoginPwdScreen() {
     setSubmitting(true);
     try {
       await changePassword(form.values);
+      // The server ended the other sessions: the list must be fetched again.
+      await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
       notifySuccess(t('account.password.changed'));
       navigate('/securitySettings', { replace: true });
     } catch (error) {

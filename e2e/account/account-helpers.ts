@@ -1,0 +1,72 @@
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+
+/** A fresh, unique account for one test (user names are 3-20 [A-Za-z0-9_]). */
+export function newAccount(tag: string) {
+  const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`.slice(-9);
+  const username = `${tag}_${id}`.slice(0, 20);
+  return { username, email: `${username.toLowerCase()}@example.com`, password: 'Passw0rd_e2e' };
+}
+
+interface MailMessage {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  createdAt: string;
+}
+
+/** The newest 6-digit code e-mailed to `email` after `since`, read from the dev mailbox (no SMTP_URL). */
+export async function readCode(request: APIRequestContext, email: string, since = 0): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get('/dev/mailbox.json');
+        const { messages } = (await response.json()) as { messages: MailMessage[] };
+        const mine = messages.filter(
+          (m) => m.to.toLowerCase() === email.toLowerCase() && Date.parse(m.createdAt) >= since - 1000,
+        );
+        code = mine[0]?.text.match(/\b(\d{6})\b/)?.[1];
+        return code;
+      },
+      { timeout: 15_000, message: `a code e-mailed to ${email}` },
+    )
+    .toBeTruthy();
+  return code ?? '';
+}
+
+/** Register through the API (fast path for tests that start from an existing account). */
+export async function registerByApi(request: APIRequestContext, account: ReturnType<typeof newAccount>) {
+  const since = Date.now();
+  const sent = await request.post('/api/auth/codes', { data: { email: account.email, purpose: 'register' } });
+  expect(sent.status()).toBe(202);
+  const code = await readCode(request, account.email, since);
+  const registered = await request.post('/api/auth/register', {
+    data: {
+      username: account.username,
+      country: 'ES',
+      password: account.password,
+      confirmPassword: account.password,
+      email: account.email,
+      code,
+      agreementAccepted: true,
+    },
+  });
+  expect(registered.status()).toBe(201);
+  // Registration signs in; end that session so only the test's own devices count.
+  expect((await request.post('/api/auth/logout')).status()).toBe(204);
+}
+
+/** Choose the app language before any script runs. */
+export async function useLanguage(page: Page, language: 'zh-CN' | 'zh-TW' | 'en' | 'es'): Promise<void> {
+  await page.addInitScript((lang) => window.localStorage.setItem('lang', lang), language);
+}
+
+/** Log in through the UI. */
+export async function logIn(page: Page, identifier: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByTestId('login-identifier').fill(identifier);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await expect(page).not.toHaveURL(/\/login$/);
+}
