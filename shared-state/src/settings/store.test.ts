@@ -12,7 +12,7 @@ describe('useSettings (signed out: local settings)', () => {
   beforeEach(async () => {
     localStorage.clear();
     await changeLanguage('zh-CN');
-    useSettings.setState({ ...DEFAULT_SETTINGS, source: 'local', local: DEFAULT_SETTINGS });
+    useSettings.setState({ ...DEFAULT_SETTINGS, source: 'local', syncStatus: 'synced', local: DEFAULT_SETTINGS });
   });
   afterEach(() => localStorage.clear());
 

@@ -22,6 +22,8 @@ export interface SettingsState extends Settings {
   local: Settings;
   /** Asks the server for the signed-in user's settings; falls back to local ones on 401. */
   sync: () => Promise<void>;
+  /** sync() once per page load (concurrent callers share it); later calls resolve at once. */
+  ensureSynced: () => Promise<void>;
   setLanguage: (language: Language) => Promise<void>;
   setPriceColor: (priceColor: PriceColorMode) => Promise<void>;
   setFiatCurrency: (fiatCurrency: FiatCurrency) => Promise<void>;
@@ -32,6 +34,7 @@ export interface SettingsState extends Settings {
 
 // Server writes run one after another, so the last choice is the one stored.
 let writes: Promise<unknown> = Promise.resolve();
+let firstSync: Promise<void> | null = null;
 function serially<T>(task: () => Promise<T>): Promise<T> {
   const run = writes.then(task, task);
   writes = run.catch(() => undefined);
@@ -52,9 +55,14 @@ function initialSettings(): Settings {
 export const useSettings = create<SettingsState>()(
   persist(
     (set, get) => {
-      /** Applies `next` (optimistically) and stores it where the settings live. */
-      async function commit(next: Settings): Promise<void> {
+      /** Applies a change (optimistically) and stores the result where the settings live. */
+      async function commit(change: (current: Settings) => Settings): Promise<void> {
+        // Learn first whether the settings live on the server (signed in) or here.
+        await get()
+          .ensureSynced()
+          .catch(() => undefined);
         const previous = pickSettings(get());
+        const next = change(previous);
         const local = get().source === 'local';
         // State first: the languageChanged listener then sees nothing new to save.
         set(local ? { ...next, local: next } : { ...next });
@@ -93,15 +101,26 @@ export const useSettings = create<SettingsState>()(
             throw error;
           }
         },
-        setLanguage: (language) => commit({ ...pickSettings(get()), language }),
-        setPriceColor: (priceColor) => commit({ ...pickSettings(get()), priceColor }),
-        setFiatCurrency: (fiatCurrency) => commit({ ...pickSettings(get()), fiatCurrency }),
-        setQuickBuy: (patch) => {
-          const current = pickSettings(get());
-          return commit({ ...current, quickBuy: { ...current.quickBuy, ...patch } });
+        ensureSynced() {
+          if (get().syncStatus === 'synced') return Promise.resolve();
+          firstSync ??= get()
+            .sync()
+            .catch((error: unknown) => {
+              firstSync = null;
+              throw error;
+            });
+          return firstSync;
         },
+        setLanguage: (language) => commit((current) => ({ ...current, language })),
+        setPriceColor: (priceColor) => commit((current) => ({ ...current, priceColor })),
+        setFiatCurrency: (fiatCurrency) => commit((current) => ({ ...current, fiatCurrency })),
+        setQuickBuy: (patch) => commit((current) => ({ ...current, quickBuy: { ...current.quickBuy, ...patch } })),
         reset: () =>
-          commit({ ...DEFAULT_SETTINGS, quickBuy: { ...DEFAULT_SETTINGS.quickBuy }, language: get().language }),
+          commit((current) => ({
+            ...DEFAULT_SETTINGS,
+            quickBuy: { ...DEFAULT_SETTINGS.quickBuy },
+            language: current.language,
+          })),
       };
     },
     {

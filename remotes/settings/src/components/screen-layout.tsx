@@ -1,6 +1,10 @@
+import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
+import { useSettings } from '@cw/shared-state/settings';
 import { Page } from '@cw/shared-ui/page';
-import type { ReactNode } from 'react';
+import { toast } from '@cw/shared-ui/toast';
+import { type ReactNode, useEffect } from 'react';
+import { NAMESPACE } from '../i18n.ts';
 import * as styles from './screen-layout.module.css';
 
 interface ScreenLayoutProps {
@@ -18,9 +22,18 @@ function hasHistory(): boolean {
   return typeof state?.idx === 'number' && state.idx > 0;
 }
 
-/** A settings screen: the shared Page (nav bar with title and back), lists edge to edge. */
+/**
+ * A settings screen: the shared Page (nav bar with title and back), lists
+ * edge to edge. On first show it learns whether the settings live on the
+ * server (signed in) or on this device.
+ */
 export function ScreenLayout({ title, testId, parent, children }: ScreenLayoutProps) {
+  const { t } = useTranslation(NAMESPACE);
   const navigate = useNavigate();
+  const ensureSynced = useSettings((s) => s.ensureSynced);
+  useEffect(() => {
+    ensureSynced().catch(() => toast.fail(t('common.loadFailed')));
+  }, [ensureSynced, t]);
   const onBack = () => {
     if (hasHistory()) void navigate(-1);
     else if (parent) void navigate(parent, { replace: true });

@@ -5,11 +5,6 @@ import { cleanupScreen, renderScreen, resetSettings } from '../test/render-scree
 
 const navigate = vi.fn();
 vi.mock('@cw/shared-state/router', () => ({ useNavigate: () => navigate }));
-// The hub asks the server for the signed-in user's settings on mount; these tests are signed out.
-vi.mock('@cw/shared-state/settings', async (original) => ({
-  ...(await original<typeof import('@cw/shared-state/settings')>()),
-  syncSettings: vi.fn(async () => {}),
-}));
 
 const { default: HubScreen } = await import('./hub-screen.tsx');
 

@@ -1,9 +1,7 @@
 import { LANGUAGE_NAMES, useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
-import { syncSettings, useSettings } from '@cw/shared-state/settings';
-import { toast } from '@cw/shared-ui/toast';
+import { useSettings } from '@cw/shared-state/settings';
 import { List } from 'antd-mobile';
-import { useEffect } from 'react';
 import { ScreenLayout } from '../components/screen-layout.tsx';
 import { NAMESPACE } from '../i18n.ts';
 import { AboutSection } from './about-section.tsx';
@@ -19,10 +17,6 @@ export default function HubScreen() {
   const priceColor = useSettings((s) => s.priceColor);
   const fiatCurrency = useSettings((s) => s.fiatCurrency);
   const source = useSettings((s) => s.source);
-
-  useEffect(() => {
-    syncSettings().catch(() => toast.fail(t('common.loadFailed')));
-  }, [t]);
 
   const colors = priceColor === 'red-up' ? t('priceMode.redUp') : t('priceMode.greenUp');
   return (

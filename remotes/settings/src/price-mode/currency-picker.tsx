@@ -43,11 +43,7 @@ export function CurrencyPicker() {
           data-checked={code === current}
           arrowIcon={false}
           onClick={() => code !== current && void save(setFiatCurrency(code))}
-          description={
-            <span className={styles.code}>
-              {code} · {symbol}
-            </span>
-          }
+          description={<span className={styles.code}>{symbol === code ? code : `${code} · ${symbol}`}</span>}
           extra={<CheckMark checked={code === current} />}
         >
           {name}

@@ -1,5 +1,5 @@
 import { useSettings } from '@cw/shared-state/settings';
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanupScreen, renderScreen, resetSettings } from '../test/render-screen.tsx';
 
@@ -23,15 +23,15 @@ describe('price mode screen', () => {
       expect(greenUp.dataset.checked).toBe('true');
       expect(screen.getByTestId('price-color-red-up').textContent).toContain('红涨绿跌');
       fireEvent.click(screen.getByTestId('price-color-red-up'));
+      await waitFor(() => expect(screen.getByTestId('price-color-red-up').dataset.checked).toBe('true'));
       expect(useSettings.getState().priceColor).toBe('red-up');
-      expect(screen.getByTestId('price-color-red-up').dataset.checked).toBe('true');
     });
 
-    it('names currencies in the current language and saves the pick', () => {
+    it('names currencies in the current language and saves the pick', async () => {
       expect(screen.getByTestId('fiat-option-USD').textContent).toContain('美元');
       expect(screen.getByTestId('fiat-option-USD').dataset.checked).toBe('true');
       fireEvent.click(screen.getByTestId('fiat-option-JPY'));
-      expect(useSettings.getState().fiatCurrency).toBe('JPY');
+      await waitFor(() => expect(useSettings.getState().fiatCurrency).toBe('JPY'));
       expect(JSON.parse(localStorage.getItem('settings') ?? '{}').state.fiatCurrency).toBe('JPY');
     });
   });

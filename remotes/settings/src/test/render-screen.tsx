@@ -10,7 +10,14 @@ import { type ReactElement, Suspense } from 'react';
 export async function resetSettings(language: Language = 'zh-CN'): Promise<void> {
   localStorage.clear();
   await changeLanguage(language);
-  useSettings.setState({ ...DEFAULT_SETTINGS, language, source: 'local', local: { ...DEFAULT_SETTINGS, language } });
+  // 'synced': signed out, already known (no server request from the screens).
+  useSettings.setState({
+    ...DEFAULT_SETTINGS,
+    language,
+    source: 'local',
+    syncStatus: 'synced',
+    local: { ...DEFAULT_SETTINGS, language },
+  });
 }
 
 /** A screen as the host shows it: suspending while translations load, with the shared dialogs and toasts. */
