@@ -164,7 +164,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    session: { idleMinutes: e.SESSION_IDLE_MINUTES, absoluteHours: e.SESSION_ABSOLUTE_HOURS, secureCookie: e.SESSION_SECURE_COOKIE },
+    session: {
+      idleMinutes: e.SESSION_IDLE_MINUTES,
+      absoluteHours: e.SESSION_ABSOLUTE_HOURS,
+      secureCookie: e.SESSION_SECURE_COOKIE,
+    },
     codeIpHourlyLimit: e.CODE_IP_HOURLY_LIMIT,
   };
 }

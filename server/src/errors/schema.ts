@@ -5,7 +5,9 @@ export const ErrorDetail = Type.Object(
   {
     field: Type.String({ description: 'Dotted path of the offending field; empty for the whole input.' }),
     message: Type.String(),
-    rule: Type.Optional(Type.String({ description: 'The rule broken, e.g. `required`, `length`, `charset`, `format`.' })),
+    rule: Type.Optional(
+      Type.String({ description: 'The rule broken, e.g. `required`, `length`, `charset`, `format`.' }),
+    ),
   },
   { additionalProperties: false },
 );
