@@ -22,7 +22,9 @@ test('guarded pages send a visitor to log in and back; fund password; a password
   await page.goto('/securitySettings');
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText('请先登录')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('vuex') ?? '{}').user?.allowBack)).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('vuex') ?? '{}').user?.allowBack))
+    .toBe(true);
   await page.getByTestId('login-identifier').fill(account.email);
   await page.getByTestId('login-password').fill(account.password);
   await page.getByTestId('login-submit').click();
