@@ -1,0 +1,67 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const fetchMock = vi.hoisted(() => {
+  const mock = vi.fn<(request: Request) => Promise<Response>>();
+  globalThis.fetch = mock as unknown as typeof fetch;
+  return mock;
+});
+
+const { rememberReturnTo, useSession, useUserStore } = await import('@cw/shared-state/session');
+const { json, renderAt } = await import('../test-support.tsx');
+const { default: LoginScreen } = await import('./login-screen.tsx');
+
+const ME = {
+  id: '00000000-0000-0000-0000-000000000001',
+  username: 'alice_1',
+  nickname: null,
+  email: 'alice@example.com',
+  emailMasked: 'al***@example.com',
+  country: 'ES',
+  hasFundPassword: false,
+  createdAt: '2026-01-01T00:00:00Z',
+};
+
+function logIn(identifier: string, password: string) {
+  fireEvent.change(screen.getByTestId('login-identifier'), { target: { value: identifier } });
+  fireEvent.change(screen.getByTestId('login-password'), { target: { value: password } });
+  fireEvent.click(screen.getByTestId('login-submit'));
+}
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  sessionStorage.clear();
+  useSession.setState({ status: 'anonymous', me: null });
+  useUserStore.setState({ user: { allowBack: false, email: '' } });
+});
+afterEach(cleanup);
+
+describe('LoginScreen', () => {
+  it('shows wrong credentials on the password field', async () => {
+    renderAt('/login', <LoginScreen />);
+    fetchMock.mockResolvedValueOnce(json(401, { code: 'INVALID_CREDENTIALS', message: 'no' }));
+    logIn('alice_1', 'Wrong_pass1');
+    expect(await screen.findByTestId('field-error-password')).toHaveProperty('textContent', '账号或密码错误');
+    expect(useSession.getState().status).toBe('anonymous');
+  });
+
+  it('returns to the page that asked for the login, and remembers the e-mail', async () => {
+    rememberReturnTo('/securitySettings');
+    renderAt('/login', <LoginScreen />);
+    fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
+    logIn('alice@example.com', 'Passw0rd!');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/securitySettings'));
+    expect(useUserStore.getState().user).toEqual({ allowBack: false, email: 'alice@example.com' });
+    expect(await fetchMock.mock.calls[0]?.[0].json()).toEqual({
+      identifier: 'alice@example.com',
+      password: 'Passw0rd!',
+    });
+  });
+
+  it('goes to the wallet when no page asked', async () => {
+    renderAt('/login', <LoginScreen />);
+    fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
+    logIn('alice_1', 'Passw0rd!');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/coinTopup'));
+  });
+});
