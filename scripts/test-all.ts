@@ -58,7 +58,10 @@ const stages: Stage[] = [
   },
 ];
 
-const only = process.argv.slice(2);
+// `npm test -- lint unit`: only the stages whose names start so; `--keep-going`: run all, report all.
+const args = process.argv.slice(2);
+const keepGoing = args.includes('--keep-going');
+const only = args.filter((a) => a !== '--keep-going');
 const timings: { name: string; seconds: number; ok: boolean }[] = [];
 let failed: string | null = null;
 const started = performance.now();
@@ -70,8 +73,8 @@ for (const stage of stages) {
   const seconds = (performance.now() - t0) / 1000;
   timings.push({ name: stage.name, seconds, ok: code === 0 });
   if (code !== 0) {
-    failed = stage.name;
-    break;
+    failed ??= stage.name;
+    if (!keepGoing) break;
   }
 }
 
