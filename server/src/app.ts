@@ -20,6 +20,9 @@ import { authRoutes } from './modules/auth/auth-routes.ts';
 import { meRoutes } from './modules/auth/me-routes.ts';
 import { Me } from './modules/auth/schemas.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { ledgerRoutes } from './modules/ledger/routes.ts';
+import { Balance } from './modules/ledger/schemas.ts';
+import { createLedgerService } from './modules/ledger/service.ts';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox-routes.ts';
 import { createMailModule, type MailOptions } from './modules/mail/mail-module.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
@@ -82,6 +85,7 @@ export function buildApp(deps: AppDeps): App {
   app.addSchema(ErrorResponse);
   app.addSchema(UserSettings);
   app.addSchema(Me);
+  app.addSchema(Balance);
   app.register(cookie);
 
   const mail = createMailModule({
@@ -116,6 +120,7 @@ export function buildApp(deps: AppDeps): App {
       await typed.register(settingsRoutes, { service: createSettingsService({ db: deps.db, now }) });
       await typed.register(authRoutes, { accounts: auth.accounts, sessions: auth.sessions });
       await typed.register(meRoutes, { ...auth });
+      await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
     },
     { prefix: '/api' },
   );

@@ -13,6 +13,9 @@ export interface Database {
   throttles: ThrottlesTable;
   outbox: OutboxTable;
   audit_events: AuditEventsTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_transfers: LedgerTransfersTable;
+  ledger_entries: LedgerEntriesTable;
 }
 
 /** Minimal for now; the auth module extends it in later migrations. */
@@ -106,4 +109,36 @@ export interface AuditEventsTable {
   user_id: string | null;
   ip: string | null;
   details: ColumnType<Record<string, unknown>, string | undefined, never>;
+}
+
+/**
+ * Ledger (modules/ledger). bigserial ids and NUMERIC(78,0) amounts are read as decimal strings
+ * (pg does not parse them, so no precision is lost); the ledger converts them to bigint.
+ */
+export interface LedgerAccountsTable {
+  id: Generated<string>;
+  kind: string;
+  user_id: string | null;
+  asset: string;
+  balance: ColumnType<string, string | undefined, string>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface LedgerTransfersTable {
+  id: Generated<string>;
+  idempotency_key: string;
+  kind: string;
+  created_at: Date;
+  metadata: ColumnType<Record<string, unknown>, string | undefined, never>;
+}
+
+/** Immutable: UPDATE, DELETE and TRUNCATE raise. */
+export interface LedgerEntriesTable {
+  id: Generated<string>;
+  transfer_id: string;
+  account_id: string;
+  amount: string;
+  balance_before: string;
+  balance_after: string;
+  created_at: Date;
 }

@@ -39,6 +39,11 @@ export const errorStatus = {
   CODE_RESEND_TOO_SOON: 429,
   CODE_RATE_LIMITED: 429,
   LOGIN_THROTTLED: 429,
+  // Ledger (modules/ledger).
+  /** The debited account holds less than the amount (available or locked balance). */
+  INSUFFICIENT_BALANCE: 409,
+  /** An idempotency key already names a different transfer (other kind or legs). */
+  IDEMPOTENCY_KEY_REUSED: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

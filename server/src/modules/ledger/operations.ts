@@ -1,0 +1,156 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { type CoinCode, isCoinCode } from '../catalogue/catalogue.ts';
+import { type AccountRef, assert, type Leg, type PostResult, type TransferKind } from './model.ts';
+import { postTransfer } from './post-transfer.ts';
+import { ensureAccount } from './repository.ts';
+
+/**
+ * The money movements the wallet needs, each ONE double-entry transfer on top of postTransfer.
+ * All take the caller's transaction so they can be composed with other writes atomically.
+ */
+
+type Trx = Transaction<Database>;
+
+interface Movement {
+  idempotencyKey: string;
+  asset: CoinCode;
+  /** Positive, in the asset's ledger minor unit. */
+  amountMinor: bigint;
+  metadata?: Record<string, unknown>;
+}
+
+export interface UserMovement extends Movement {
+  userId: string;
+}
+
+export interface WithdrawalSettlement extends UserMovement {
+  /** Part of amountMinor kept as the network fee (to system_fees); 0 <= fee < amount. */
+  feeMinor: bigint;
+}
+
+export interface InternalSend extends Movement {
+  fromUserId: string;
+  toUserId: string;
+}
+
+const userAccount = (kind: 'user_available' | 'user_locked', userId: string, asset: CoinCode): AccountRef => ({
+  kind,
+  userId,
+  asset,
+});
+const systemAccount = (kind: 'system_external' | 'system_fees', asset: CoinCode): AccountRef => ({
+  kind,
+  userId: null,
+  asset,
+});
+
+const refOrder = (r: AccountRef) => `${r.kind}|${r.userId ?? ''}|${r.asset}`;
+
+/**
+ * Resolves (creating on first use) the accounts in a fixed order, so two transactions that create
+ * the same new accounts wait for each other on the unique index instead of deadlocking.
+ */
+async function resolveAccounts(trx: Trx, refs: readonly AccountRef[]): Promise<string[]> {
+  const order = refs.map((ref, i) => ({ ref, i })).sort((a, b) => (refOrder(a.ref) < refOrder(b.ref) ? -1 : 1));
+  const ids: string[] = new Array(refs.length);
+  for (const { ref, i } of order) ids[i] = await ensureAccount(trx, ref);
+  return ids;
+}
+
+function assertMovement(m: Movement): void {
+  assert(isCoinCode(m.asset), `asset ${m.asset} is a catalogue coin`);
+  assert(typeof m.amountMinor === 'bigint' && m.amountMinor > 0n, 'movement amount is a positive bigint');
+}
+
+/** Moves `amountMinor` from the first account to the second. */
+async function move(
+  trx: Trx,
+  kind: TransferKind,
+  m: Movement,
+  from: AccountRef,
+  to: AccountRef,
+  now: Date,
+): Promise<PostResult> {
+  assertMovement(m);
+  const [fromId, toId] = await resolveAccounts(trx, [from, to]);
+  assert(fromId && toId, 'both accounts resolved');
+  const legs: Leg[] = [
+    { accountId: fromId, amountMinor: -m.amountMinor },
+    { accountId: toId, amountMinor: m.amountMinor },
+  ];
+  return postTransfer(trx, { idempotencyKey: m.idempotencyKey, kind, legs, metadata: m.metadata ?? {} }, now);
+}
+
+/** A confirmed on-chain deposit: outside world -> the user's available balance. */
+export function creditDeposit(trx: Trx, m: UserMovement, now: Date): Promise<PostResult> {
+  return move(
+    trx,
+    'deposit',
+    m,
+    systemAccount('system_external', m.asset),
+    userAccount('user_available', m.userId, m.asset),
+    now,
+  );
+}
+
+/** Reserve funds for a pending withdrawal or order: available -> locked. */
+export function lockFunds(trx: Trx, m: UserMovement, now: Date): Promise<PostResult> {
+  return move(
+    trx,
+    'lock',
+    m,
+    userAccount('user_available', m.userId, m.asset),
+    userAccount('user_locked', m.userId, m.asset),
+    now,
+  );
+}
+
+/** Release a reservation (withdrawal rejected or cancelled): locked -> available. */
+export function unlockFunds(trx: Trx, m: UserMovement, now: Date): Promise<PostResult> {
+  return move(
+    trx,
+    'unlock',
+    m,
+    userAccount('user_locked', m.userId, m.asset),
+    userAccount('user_available', m.userId, m.asset),
+    now,
+  );
+}
+
+/** A withdrawal broadcast: the locked amount leaves, minus the fee the platform keeps. */
+export async function settleWithdrawal(trx: Trx, m: WithdrawalSettlement, now: Date): Promise<PostResult> {
+  assertMovement(m);
+  assert(typeof m.feeMinor === 'bigint' && m.feeMinor >= 0n && m.feeMinor < m.amountMinor, '0 <= fee < amount');
+  const refs = [
+    userAccount('user_locked', m.userId, m.asset),
+    systemAccount('system_external', m.asset),
+    systemAccount('system_fees', m.asset),
+  ];
+  const [lockedId, externalId, feesId] = await resolveAccounts(trx, refs);
+  assert(lockedId && externalId && feesId, 'all accounts resolved');
+  const legs: Leg[] = [
+    { accountId: lockedId, amountMinor: -m.amountMinor },
+    { accountId: externalId, amountMinor: m.amountMinor - m.feeMinor },
+  ];
+  // A zero leg is not allowed (it would be an entry that changes nothing).
+  if (m.feeMinor > 0n) legs.push({ accountId: feesId, amountMinor: m.feeMinor });
+  return postTransfer(
+    trx,
+    { idempotencyKey: m.idempotencyKey, kind: 'withdrawal_settle', legs, metadata: m.metadata ?? {} },
+    now,
+  );
+}
+
+/** An in-platform send between two users (no chain, no fee): A available -> B available. */
+export function internalSend(trx: Trx, m: InternalSend, now: Date): Promise<PostResult> {
+  assert(m.fromUserId !== m.toUserId, 'a send goes to another user');
+  return move(
+    trx,
+    'internal_send',
+    m,
+    userAccount('user_available', m.fromUserId, m.asset),
+    userAccount('user_available', m.toUserId, m.asset),
+    now,
+  );
+}
