@@ -1,0 +1,94 @@
+/**
+ * Operator commands: `npm run ops -- <command>` (root).
+ *
+ *   reconcile   Verify the ledger against its journal: every account's balance equals the sum of
+ *               its entries, every transfer's entries sum to zero, all entries and every asset's
+ *               balances sum to zero, before/after chains are unbroken. Prints a summary.
+ *               Exit 0 when reconciled, 1 on any mismatch, 2 on a usage or connection error.
+ *
+ * Database: DATABASE_URL when set; otherwise the embedded cluster in DATA_DIR (database `wallet`):
+ * the running server's cluster if it is up (read-only use, no second postmaster), else started
+ * for the duration of the command. Never migrates: an operator command must not change the schema.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type Kysely, sql } from 'kysely';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { createDb } from '../src/db/create-db.ts';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import type { Database } from '../src/db/schema.ts';
+import { formatReport, reconcile } from '../src/modules/ledger/reconcile.ts';
+
+const EMBEDDED_DATABASE = 'wallet';
+const commands = ['reconcile'] as const;
+const usage = `usage: npm run ops -- <${commands.join('|')}>`;
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const fail = (line: string, code: number): never => {
+  process.stderr.write(`${line}\n`);
+  process.exit(code);
+};
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The URL of the embedded cluster in `dataDir` if a live postmaster serves it (postmaster.pid: pid, ..., port on line 4). */
+async function runningClusterUrl(dataDir: string): Promise<string | undefined> {
+  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const lines = (await readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  const port = Number.parseInt(lines[3] ?? '', 10);
+  if (!Number.isInteger(pid) || !Number.isInteger(port) || !isAlive(pid)) return undefined;
+  const password = (await readFile(path.join(dataDir, 'pg-password'), 'utf8')).trim();
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
+}
+
+async function connect(): Promise<{ db: Kysely<Database>; embedded?: EmbeddedPostgres }> {
+  const config = loadConfig();
+  if (config.databaseUrl) return { db: createDb(config.databaseUrl, { max: 2 }) };
+  const running = await runningClusterUrl(config.dataDir);
+  if (running) return { db: createDb(running, { max: 2 }) };
+  if (!existsSync(path.join(config.dataDir, 'pg', 'PG_VERSION')))
+    return fail(`no database: set DATABASE_URL or start the server once (DATA_DIR ${config.dataDir})`, 2);
+  const embedded = await startEmbeddedPostgres({ dir: config.dataDir });
+  return { db: createDb(embedded.url(EMBEDDED_DATABASE), { max: 2 }), embedded };
+}
+
+async function hasLedger(db: Kysely<Database>): Promise<boolean> {
+  const { rows } = await sql<{ found: string | null }>`select to_regclass('ledger_entries')::text as found`.execute(db);
+  return rows[0]?.found != null;
+}
+
+async function main(): Promise<number> {
+  const command = process.argv[2];
+  if (!commands.includes(command as (typeof commands)[number])) return fail(usage, 2);
+  let connection: Awaited<ReturnType<typeof connect>>;
+  try {
+    connection = await connect();
+  } catch (err) {
+    return fail(err instanceof ConfigError ? err.message : `cannot open the database: ${String(err)}`, 2);
+  }
+  const { db, embedded } = connection;
+  try {
+    if (!(await hasLedger(db))) {
+      process.stderr.write('the ledger tables do not exist (start the server once to migrate)\n');
+      return 2;
+    }
+    const report = await reconcile(db);
+    for (const line of formatReport(report)) out(line);
+    return report.ok ? 0 : 1;
+  } finally {
+    await db.destroy();
+    await embedded?.stop();
+  }
+}
+
+process.exitCode = await main();
