@@ -6,15 +6,7 @@ declare global {
   }
 }
 
-// FIXME (product bug, found by this spec): choosing English on /language
-// saves it (localStorage lang=en, <html lang="en">) but neither the host tab
-// bar nor the settings screens re-render until the page is reloaded; after a
-// reload everything is English. Likely a second i18n instance in the remote:
-// host/src/federation/shared-modules.ts does not provide
-// @cw/shared-state/settings (nor the other newer subpaths), so the remote's
-// own copy calls changeLanguage on an instance React does not use.
-// Remove `.fixme` once the live switch works.
-test.fixme('switching to English changes host and remote text at once, and is remembered', async ({ page }) => {
+test('switching to English changes host and remote text at once, and is remembered', async ({ page }) => {
   await page.goto('/settings');
   const tabbar = page.getByTestId('tabbar');
   const hub = page.getByTestId('settings-hub');

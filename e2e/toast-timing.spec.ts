@@ -13,10 +13,7 @@ declare global {
   }
 }
 
-// FIXME: needs the settings remote on @cw/shared-ui/toast (it still uses
-// antd-mobile's Toast through remotes/settings/src/services/ui.tsx, which
-// renders no [data-testid=toast-item]). Remove `.fixme` then.
-test.fixme('a toast appears ~100 ms after the click, stays ~3 s, and the list clears ~500 ms later', async ({
+test('a toast appears ~100 ms after the click, stays ~3 s, and the list clears ~500 ms later', async ({
   page,
   context,
 }) => {
