@@ -16,4 +16,5 @@ export async function deployHost(): Promise<void> {
   await rename(target, old).catch(() => undefined);
   await rename(staging, target);
   await rm(old, { recursive: true, force: true });
+  await rm(dist, { recursive: true, force: true });
 }

@@ -39,6 +39,7 @@ export async function deployRemote(name: RemoteName, options: { buildId?: string
     await precompress(staging);
     await rename(staging, target);
   }
+  await rm(dist, { recursive: true, force: true });
   await recordDeploy(name, version, routes);
   await activate(name, version, routes);
   return version;
