@@ -102,6 +102,7 @@ export function buildApp(deps: AppDeps): App {
       mail.transport.close();
     });
   }
+  app.addHook('onClose', async () => auth.close());
   registerAuthentication(app, deps.sessionResolver ?? auth.sessions.resolver);
   registerMetrics(app, deps.metrics ?? createMetricsRegistry());
 

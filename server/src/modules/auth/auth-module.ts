@@ -20,6 +20,8 @@ export interface AuthModule {
   accounts: AccountsService;
   fundPassword: FundPasswordService;
   sessionsService: SessionsService;
+  /** Releases the hashing threads (when the module created the hasher). */
+  close(): Promise<void>;
 }
 
 /** Wires the accounts & security services. `onMailQueued` wakes the outbox worker after a commit. */
@@ -41,5 +43,6 @@ export function createAuthModule(
     accounts: createAccountsService({ db, now, hasher, sessions, codes }),
     fundPassword: createFundPasswordService({ db, now, hasher, codes }),
     sessionsService: createSessionsService({ db, now, sessions }),
+    close: () => (deps.hasher ? Promise.resolve() : hasher.close()),
   };
 }

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createLimiter, createPasswordHasher } from './password-hashing.ts';
 
-describe('password hashing', () => {
-  const hasher = createPasswordHasher(2);
+describe.each(['workers', 'napi'] as const)('password hashing (%s engine)', (engine) => {
+  const hasher = createPasswordHasher({ concurrency: 2, engine });
+  afterAll(() => hasher.close());
 
   it('uses argon2id with the OWASP parameters (19 MiB, t=2, p=1)', async () => {
     const hash = await hasher.hash('Tr1cky-Pass!');

@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
 
 /**
- * argon2id with the OWASP minimum (19 MiB, 2 passes, 1 lane). @node-rs/argon2 runs each
- * hash as a napi AsyncTask on the libuv thread pool, so the event loop stays free.
+ * argon2id with the OWASP minimum (19 MiB, 2 passes, 1 lane). Never on the event loop: by default on
+ * niced worker threads (see workerEngine); with ARGON2_ENGINE=napi, @node-rs/argon2's async API, which
+ * runs each hash as a napi AsyncTask on the libuv thread pool.
  */
 export const argon2Options = {
   algorithm: 2 as Algorithm, // Algorithm.Argon2id (an ambient const enum, unusable with isolatedModules)
@@ -45,20 +47,122 @@ export interface PasswordHasher {
   verify(passwordHash: string, password: string): Promise<boolean>;
   /** Verifies against a fixed dummy hash (always false) so unknown accounts cost the same time. */
   verifyDummy(password: string): Promise<false>;
+  /** Stops the worker threads, if any. */
+  close(): Promise<void>;
 }
 
-export function createPasswordHasher(concurrency = defaultHashConcurrency()): PasswordHasher {
+type Job = { kind: 'hash'; password: string } | { kind: 'verify'; hash: string; password: string };
+
+interface Engine {
+  run(job: Job): Promise<string | boolean>;
+  close(): Promise<void>;
+}
+
+/** argon2 on the libuv pool via napi AsyncTask, at most `concurrency` at once. */
+function napiEngine(concurrency: number): Engine {
   const limit = createLimiter(concurrency);
-  let dummy: Promise<string> | undefined;
-  const verifyHash = (passwordHash: string, password: string) =>
-    limit(() => verify(passwordHash, password, argon2Options)).catch(() => false);
   return {
-    hash: (password) => limit(() => hash(password, argon2Options)),
+    run: (job) =>
+      limit<string | boolean>(() =>
+        job.kind === 'hash' ? hash(job.password, argon2Options) : verify(job.hash, job.password, argon2Options),
+      ),
+    close: async () => {},
+  };
+}
+
+/**
+ * argon2 on `size` worker threads running at a lower CPU priority (nice 10), so a burst of
+ * sign-ins cannot starve the event loop: requests such as GET /api/me keep their latency.
+ */
+function workerEngine(size: number, nice: number): Engine {
+  const workers = Array.from({ length: size }, () => {
+    const worker = new Worker(new URL('./argon2-worker.mjs', import.meta.url), { workerData: { nice } });
+    worker.unref();
+    return worker;
+  });
+  const idle = [...workers];
+  const queue: { job: Job; resolve: (v: string | boolean) => void; reject: (e: Error) => void }[] = [];
+  const pending = new Map<
+    number,
+    { resolve: (v: string | boolean) => void; reject: (e: Error) => void; worker: Worker }
+  >();
+  let nextId = 0;
+
+  const pump = () => {
+    while (idle.length > 0 && queue.length > 0) {
+      const worker = idle.pop() as Worker;
+      const task = queue.shift() as (typeof queue)[number];
+      const id = nextId++;
+      pending.set(id, { resolve: task.resolve, reject: task.reject, worker });
+      worker.postMessage({ id, ...task.job, options: argon2Options });
+    }
+  };
+  for (const worker of workers) {
+    worker.on('message', (message: { id: number; value?: string | boolean; error?: string }) => {
+      const entry = pending.get(message.id);
+      pending.delete(message.id);
+      idle.push(worker);
+      if (entry) {
+        if (message.error !== undefined) entry.reject(new Error(message.error));
+        else entry.resolve(message.value as string | boolean);
+      }
+      pump();
+    });
+    worker.on('error', (err) => {
+      for (const [id, entry] of pending) {
+        if (entry.worker === worker) {
+          pending.delete(id);
+          entry.reject(err);
+        }
+      }
+    });
+  }
+  return {
+    run: (job) =>
+      new Promise((resolve, reject) => {
+        queue.push({ job, resolve, reject });
+        pump();
+      }),
+    close: async () => {
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+}
+
+export interface HasherOptions {
+  /** Hashes at once; default `ARGON2_CONCURRENCY` or cores - 1 (min 1). */
+  concurrency?: number;
+  /** `workers` (default): niced worker threads; `napi`: the libuv thread pool. */
+  engine?: 'workers' | 'napi';
+}
+
+export function createPasswordHasher(options: HasherOptions | number = {}): PasswordHasher {
+  const opts = typeof options === 'number' ? { concurrency: options } : options;
+  const concurrency = opts.concurrency ?? defaultHashConcurrency();
+  const kind = opts.engine ?? (process.env.ARGON2_ENGINE === 'napi' ? 'napi' : 'workers');
+  let engine: Engine;
+  try {
+    engine = kind === 'workers' ? workerEngine(concurrency, 10) : napiEngine(concurrency);
+  } catch {
+    engine = napiEngine(concurrency);
+  }
+  let dummy: Promise<string> | undefined;
+  const verifyHash = async (passwordHash: string, password: string) => {
+    try {
+      return (await engine.run({ kind: 'verify', hash: passwordHash, password })) === true;
+    } catch {
+      return false;
+    }
+  };
+  const hashPassword = async (password: string) => String(await engine.run({ kind: 'hash', password }));
+  return {
+    hash: hashPassword,
     verify: verifyHash,
     async verifyDummy(password) {
-      dummy ??= limit(() => hash('dummy-password-never-matches', argon2Options));
+      dummy ??= hashPassword('dummy-password-never-matches');
       await verifyHash(await dummy, password);
       return false;
     },
+    close: () => engine.close(),
   };
 }
