@@ -3,6 +3,7 @@ import { useSession } from '@cw/shared-state/session';
 import Button from 'antd-mobile/es/components/button';
 import { CheckCircleFill } from 'antd-mobile-icons';
 import { QRCodeSVG } from 'qrcode.react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AccountPage } from '../components/account-page.tsx';
@@ -13,6 +14,12 @@ export default function AppDownScreen() {
   const { t } = useTranslation('host');
   const navigate = useNavigate();
   const me = useSession((state) => state.me);
+  const status = useSession((state) => state.status);
+  const refresh = useSession((state) => state.refresh);
+  useEffect(() => {
+    // Opened directly (page reload): ask who registered; the greeting is optional.
+    if (status === 'unknown') refresh().catch(() => undefined);
+  }, [status, refresh]);
   const name = me?.nickname ?? me?.username ?? '';
   return (
     <AccountPage title={t('account.title.appDown')} backTo={false} testId="app-down-screen">
