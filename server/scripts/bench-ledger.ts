@@ -1,0 +1,188 @@
+/**
+ * Ledger benchmark: `npm run bench:ledger` (root).
+ *
+ * On an embedded PostgreSQL started with the server's own bootstrap (startEmbeddedPostgres,
+ * createDb, migrateToLatest; durable settings like `src/main.ts` unless BENCH_EPHEMERAL=1), it
+ * measures for BENCH_SECONDS (default 10) per phase, with BENCH_CLIENTS (default 32) concurrent
+ * clients, each on its own pool connection:
+ *   - transfers_per_s_spread: postTransfer between two random accounts of 10,000
+ *   - transfers_per_s_hot:    postTransfer from a random account into ONE hot account
+ *   - raw_sql_tps_spread / raw_sql_tps_hot: the baseline, `UPDATE ... SET balance = balance + 1
+ *     WHERE id = $1` (autocommit) on 10,000 rows / on one row, same pool, same run
+ * and the ledger/raw ratios. Each figure is one JSON line on stdout; notes go to stderr.
+ * deposit_credit_latency_ms is printed as null: it needs the chain watcher, which does not exist yet.
+ * The run ends with a reconciliation of everything it posted (exit 1 if it does not reconcile).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type Kysely, sql } from 'kysely';
+import { createDb } from '../src/db/create-db.ts';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import type { Database } from '../src/db/schema.ts';
+import { postTransfer } from '../src/modules/ledger/post-transfer.ts';
+import { reconcile } from '../src/modules/ledger/reconcile.ts';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const clients = Number(process.env.BENCH_CLIENTS ?? 32);
+const ephemeral = process.env.BENCH_EPHEMERAL === '1';
+const ACCOUNTS = 10_000;
+const ASSET = 'USDT';
+/** Each account starts with 10^12 minor units (1,000,000 USDT): no transfer of 1..100 ever runs dry. */
+const FUNDING_MINOR = 10n ** 12n;
+
+const log = (msg: string) => process.stderr.write(`[bench:ledger] ${msg}\n`);
+const figure = (name: string, value: number | null, unit: string, note?: string) =>
+  process.stdout.write(
+    `${JSON.stringify({ figure: name, value: value === null ? null : Math.round(value * 100) / 100, unit, ...(note ? { note } : {}) })}\n`,
+  );
+const randomIndex = (n: number) => Math.floor(Math.random() * n);
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+}
+
+/** 10,000 users, each with a funded USDT account; funding is one raw, balanced transfer (not measured). */
+async function seed(db: Kysely<Database>): Promise<string[]> {
+  await db.transaction().execute(async (trx) => {
+    await sql`insert into users (created_at) select now() from generate_series(1, ${ACCOUNTS})`.execute(trx);
+    await sql`
+      insert into ledger_accounts (kind, user_id, asset, balance)
+      select 'user_available', id, ${ASSET}, ${FUNDING_MINOR.toString()}::numeric from users`.execute(trx);
+    const external = (FUNDING_MINOR * BigInt(-ACCOUNTS)).toString();
+    await sql`insert into ledger_accounts (kind, user_id, asset, balance) values ('system_external', null, ${ASSET}, ${external}::numeric)`.execute(
+      trx,
+    );
+    await sql`insert into ledger_transfers (idempotency_key, kind, created_at) values ('bench-funding', 'deposit', now())`.execute(
+      trx,
+    );
+    await sql`
+      insert into ledger_entries (transfer_id, account_id, amount, balance_before, balance_after, created_at)
+      select t.id, a.id, a.balance, 0, a.balance, now()
+      from ledger_accounts a, ledger_transfers t where t.idempotency_key = 'bench-funding'`.execute(trx);
+    await sql`create table bench_raw (id bigint primary key, balance numeric(78, 0) not null default 0)`.execute(trx);
+    await sql`insert into bench_raw (id) select g from generate_series(1, ${ACCOUNTS}) g`.execute(trx);
+  });
+  await sql`analyze`.execute(db);
+  const rows = await db
+    .selectFrom('ledger_accounts')
+    .select('id')
+    .where('kind', '=', 'user_available')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+interface PhaseResult {
+  perSecond: number;
+  p99Ms: number;
+  errors: number;
+}
+
+/** `clients` loops calling `once(worker, n)` until the deadline; counts completions per second. */
+async function phase(name: string, once: (worker: number, n: number) => Promise<void>): Promise<PhaseResult> {
+  const warmUntil = Date.now() + 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, w) => {
+      for (let n = 0; Date.now() < warmUntil; n += 1) await once(w, -1 - n);
+    }),
+  );
+  const latencies: number[] = [];
+  let errors = 0;
+  const endAt = Date.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, w) => {
+      for (let n = 0; Date.now() < endAt; n += 1) {
+        const t0 = performance.now();
+        try {
+          await once(w, n);
+          latencies.push(performance.now() - t0);
+        } catch (err) {
+          errors += 1;
+          if (errors <= 3) log(`${name}: ${String(err)}`);
+        }
+      }
+    }),
+  );
+  const elapsedS = (performance.now() - started) / 1000;
+  const sorted = latencies.sort((a, b) => a - b);
+  const result = { perSecond: latencies.length / elapsedS, p99Ms: percentile(sorted, 99), errors };
+  log(
+    `${name}: ${latencies.length} in ${elapsedS.toFixed(1)} s = ${result.perSecond.toFixed(0)}/s, ` +
+      `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${errors}`,
+  );
+  return result;
+}
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'cw-bench-ledger-'));
+const pg = await startEmbeddedPostgres({ dir, ephemeral, log });
+let exitCode = 0;
+try {
+  await pg.ensureDatabase('bench');
+  const db = createDb(pg.url('bench'), { max: clients });
+  await migrateToLatest(db);
+  const accounts = await seed(db);
+  const hot = accounts[0] ?? '';
+  log(
+    `${ACCOUNTS} funded accounts; ${clients} clients, ${seconds} s per phase, ${os.availableParallelism()} cores, ` +
+      `${ephemeral ? 'ephemeral (fsync off)' : 'durable (fsync on, as the server runs)'}; load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} (other processes on this machine skew the figures)`,
+  );
+
+  const send = (key: string, from: string, to: string) => {
+    const amountMinor = BigInt(1 + randomIndex(100));
+    const legs = [
+      { accountId: from, amountMinor: -amountMinor },
+      { accountId: to, amountMinor },
+    ];
+    return db
+      .transaction()
+      .execute((trx) => postTransfer(trx, { idempotencyKey: key, kind: 'internal_send', legs }, new Date()));
+  };
+  const pickOther = (not: string) => {
+    for (;;) {
+      const id = accounts[randomIndex(accounts.length)] ?? not;
+      if (id !== not) return id;
+    }
+  };
+  const rawUpdate = (id: number) => sql`update bench_raw set balance = balance + 1 where id = ${id}`.execute(db);
+
+  const rawSpread = await phase('raw UPDATE spread', async () => {
+    await rawUpdate(1 + randomIndex(ACCOUNTS));
+  });
+  const spread = await phase('postTransfer spread', async (w, n) => {
+    const from = pickOther('');
+    await send(`spread-${w}-${n}`, from, pickOther(from));
+  });
+  const rawHot = await phase('raw UPDATE hot', async () => {
+    await rawUpdate(1);
+  });
+  const hotResult = await phase('postTransfer hot', async (w, n) => {
+    await send(`hot-${w}-${n}`, pickOther(hot), hot);
+  });
+
+  figure('transfers_per_s_spread', spread.perSecond, '1/s');
+  figure('transfers_per_s_hot', hotResult.perSecond, '1/s');
+  figure('raw_sql_tps_spread', rawSpread.perSecond, '1/s');
+  figure('raw_sql_tps_hot', rawHot.perSecond, '1/s');
+  figure('ledger_to_raw_ratio_spread', spread.perSecond / rawSpread.perSecond, 'ratio');
+  figure('ledger_to_raw_ratio_hot', hotResult.perSecond / rawHot.perSecond, 'ratio');
+  figure('transfer_p99_ms_spread', spread.p99Ms, 'ms');
+  figure('transfer_p99_ms_hot', hotResult.p99Ms, 'ms');
+  figure('deposit_credit_latency_ms', null, 'ms', 'needs the chain watcher, which does not exist yet');
+
+  const report = await reconcile(db);
+  log(
+    `reconcile after the run: ${report.ok ? 'RECONCILED' : 'MISMATCH'} (${report.transfers} transfers, ${report.entries} entries)`,
+  );
+  if (!report.ok || spread.errors + hotResult.errors > 0) exitCode = 1;
+  await db.destroy();
+} finally {
+  await pg.stop();
+  await rm(dir, { recursive: true, force: true });
+}
+process.exitCode = exitCode;
