@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -133,6 +133,8 @@ async function runLighthouse() {
 }
 
 const workDir = await mkdtemp(path.join(os.tmpdir(), 'bench-web-'));
+// The embedded PostgreSQL runs as its own user (we may be root): it must be able to enter this folder.
+await chmod(workDir, 0o755);
 const staticDir = path.join(workDir, 'deploy');
 let server: ChildProcess | undefined;
 try {
