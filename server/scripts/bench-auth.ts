@@ -124,7 +124,10 @@ try {
   const idle = await sampleMe(3000);
   log(
     `idle /api/me: ${idle.length} samples, p50 ${percentile(idle, 50).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms; ` +
-      `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes on this machine skew the figures)`,
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} (other processes on this machine skew the figures)`,
   );
   // warm-up
   for (let i = 0; i < 5; i += 1) await loginOnce(base, `bench_${i}`);

@@ -87,13 +87,16 @@ describe('login', () => {
     await time('warm_up_unknown');
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 3; i += 1) {
+    for (let i = 0; i < 5; i += 1) {
       known.push(await time(account.username));
       unknown.push(await time(`ghost_${i}`));
     }
-    const median = (xs: number[]) => xs.sort((x, y) => x - y)[1] ?? 0;
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
-    expect(median(unknown)).toBeLessThan(median(known) * 2);
+    // Both paths run one argon2 verification, which dominates; the wide band
+    // keeps this a check that the dummy hash runs, not a flaky speed test on
+    // a loaded 2-core machine.
+    const median = (xs: number[]) => xs.sort((x, y) => x - y)[2] ?? 0;
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.25);
+    expect(median(unknown)).toBeLessThan(median(known) * 4);
   });
 
   it('throttles an account after 5 failures with doubling locks, the same way for unknown names', async () => {
