@@ -28,6 +28,12 @@ export function AppFrame({ children }: { children: ReactNode }) {
   const framed = shouldFrame(navigator.userAgent, window.innerWidth);
   const scrollRef = useRef<HTMLDivElement>(null);
   const { pathname } = useLocation();
+  // The first screen paints at once (no fade-in delaying the first contentful
+  // paint); later navigations get the default transition.
+  const firstPath = useRef(pathname);
+  const navigated = useRef(false);
+  if (pathname !== firstPath.current) navigated.current = true;
+  const animate = navigated.current;
 
   useEffect(() => limitTouchScrolling(document), []);
 
@@ -45,7 +51,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
     <div className={framed ? 'app-stage app-stage--framed' : 'app-stage'}>
       <div className="app-frame" data-testid="app-frame" data-framed={framed} style={style}>
         <div className="app-scroll" data-scrollable="true" ref={scrollRef}>
-          <div key={pathname} className="page-transition">
+          <div key={pathname} className={animate ? 'page-transition' : 'page-static'}>
             {children}
           </div>
         </div>
