@@ -32,16 +32,16 @@ if (existsSync(CHROMIUM_PATH)) {
 
 if (process.getuid?.() !== 0) {
   console.error(
-    `[ensure-chromium] ${CHROMIUM_PATH} is missing. Install Chromium with: sudo apt-get install -y chromium\n` +
+    `[ensure-chromium] ${CHROMIUM_PATH} is missing. Install Chromium with: sudo apt-get install -y chromium fonts-noto-cjk\n` +
       '(or set CHROMIUM_PATH to an existing Chromium binary).',
   );
   process.exit(1);
 }
 
 if (!aptListsPresent()) apt(['update']);
-if (!apt(['install', '-y', '--no-install-recommends', 'chromium'])) {
+if (!apt(['install', '-y', '--no-install-recommends', 'chromium', 'fonts-noto-cjk'])) {
   // A stale package list is the usual cause: refresh once and retry.
-  if (!apt(['update']) || !apt(['install', '-y', '--no-install-recommends', 'chromium'])) {
+  if (!apt(['update']) || !apt(['install', '-y', '--no-install-recommends', 'chromium', 'fonts-noto-cjk'])) {
     console.error('[ensure-chromium] apt-get could not install chromium');
     process.exit(1);
   }
