@@ -10,7 +10,7 @@ import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { useSendCode } from '../hooks/use-send-code.ts';
 import { notifyFail, notifySuccess } from '../notify.ts';
 import { FormField } from './form-field.tsx';
-import { PasswordInput } from './password-input.tsx';
+import { NewPasswordFields } from './new-password-fields.tsx';
 import { SendCodeButton } from './send-code-button.tsx';
 
 const CHECKS = { email: checkEmail, code: checkCode, password: checkPassword, confirmPassword: checkConfirm };
@@ -121,28 +121,11 @@ export function ResetPasswordForm({ twoSteps, testId }: { twoSteps: boolean; tes
         <>
           {/* A hidden user name lets password managers file the new password under the right account. */}
           <input type="hidden" name="username" autoComplete="username" value={form.values.email} readOnly />
-          <FormField name="password" label={t('account.field.newPassword')} problem={form.problems.password}>
-            <PasswordInput
-              {...form.input('password')}
-              autoComplete="new-password"
-              maxLength={40}
-              placeholder={t('account.placeholder.password')}
-              data-testid="reset-password"
-            />
-          </FormField>
-          <FormField
-            name="confirmPassword"
-            label={t('account.field.confirmPassword')}
-            problem={form.problems.confirmPassword}
-          >
-            <PasswordInput
-              {...form.input('confirmPassword')}
-              autoComplete="new-password"
-              maxLength={40}
-              placeholder={t('account.placeholder.confirmPassword')}
-              data-testid="reset-confirm"
-            />
-          </FormField>
+          <NewPasswordFields
+            form={form}
+            variant="new"
+            testIds={{ password: 'reset-password', confirm: 'reset-confirm' }}
+          />
         </>
       )}
       <Button

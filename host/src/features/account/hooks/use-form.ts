@@ -4,6 +4,17 @@ import { type ChangeEvent, useCallback, useRef, useState } from 'react';
 /** A broken client rule (`<group>.<rule>`, see account.rule.* translations) or a server error. */
 export type FieldProblem = { rule: string } | { error: unknown };
 
+/** What form.input(name) spreads onto an <input>. */
+export interface FieldInputProps {
+  id: string;
+  name: string;
+  value: string | undefined;
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+  onBlur: () => void;
+  'aria-invalid': boolean | undefined;
+  'aria-describedby': string | undefined;
+}
+
 /** Returns the broken rule's key, e.g. 'password.length', or null. */
 export type FieldCheck<V> = (value: string, values: V) => string | null;
 
@@ -93,7 +104,7 @@ export function useForm<V extends Record<string, string>>(initial: V, checks: Ch
     return true;
   };
 
-  const input = (name: keyof V & string) => ({
+  const input = (name: keyof V & string): FieldInputProps => ({
     id: name,
     name,
     value: values[name],

@@ -9,6 +9,7 @@ import { Link, useNavigate } from 'react-router';
 import { changePassword } from '../account-api.ts';
 import { AccountPage } from '../components/account-page.tsx';
 import { FormField } from '../components/form-field.tsx';
+import { NewPasswordFields } from '../components/new-password-fields.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
 import { SESSIONS_QUERY_KEY } from '../components/sessions-list.tsx';
 import { checkConfirm, checkOldPassword, checkPassword } from '../field-checks.ts';
@@ -62,28 +63,11 @@ export default function EditLoginPwdScreen() {
             data-testid="edit-pwd-old"
           />
         </FormField>
-        <FormField name="password" label={t('account.field.newPassword')} problem={form.problems.password}>
-          <PasswordInput
-            {...form.input('password')}
-            autoComplete="new-password"
-            maxLength={40}
-            placeholder={t('account.placeholder.password')}
-            data-testid="edit-pwd-new"
-          />
-        </FormField>
-        <FormField
-          name="confirmPassword"
-          label={t('account.field.confirmPassword')}
-          problem={form.problems.confirmPassword}
-        >
-          <PasswordInput
-            {...form.input('confirmPassword')}
-            autoComplete="new-password"
-            maxLength={40}
-            placeholder={t('account.placeholder.confirmPassword')}
-            data-testid="edit-pwd-confirm"
-          />
-        </FormField>
+        <NewPasswordFields
+          form={form}
+          variant="new"
+          testIds={{ password: 'edit-pwd-new', confirm: 'edit-pwd-confirm' }}
+        />
         <Button
           type="submit"
           color="primary"

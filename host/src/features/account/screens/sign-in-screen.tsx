@@ -10,7 +10,7 @@ import { AccountPage } from '../components/account-page.tsx';
 import { CountryField } from '../components/country-field.tsx';
 import { FieldError } from '../components/field-error.tsx';
 import { FormField } from '../components/form-field.tsx';
-import { PasswordInput } from '../components/password-input.tsx';
+import { NewPasswordFields } from '../components/new-password-fields.tsx';
 import { SendCodeButton } from '../components/send-code-button.tsx';
 import {
   checkCode,
@@ -125,24 +125,11 @@ export function SignInScreen() {
             testId="signup-country"
           />
         </FormField>
-        <FormField name="password" label={t('account.field.password')} problem={problems.password}>
-          <PasswordInput
-            {...form.input('password')}
-            autoComplete="new-password"
-            maxLength={40}
-            placeholder={t('account.placeholder.password')}
-            data-testid="signup-password"
-          />
-        </FormField>
-        <FormField name="confirmPassword" label={t('account.field.confirmPassword')} problem={problems.confirmPassword}>
-          <PasswordInput
-            {...form.input('confirmPassword')}
-            autoComplete="new-password"
-            maxLength={40}
-            placeholder={t('account.placeholder.confirmPassword')}
-            data-testid="signup-confirm"
-          />
-        </FormField>
+        <NewPasswordFields
+          form={form}
+          variant="first"
+          testIds={{ password: 'signup-password', confirm: 'signup-confirm' }}
+        />
         <FormField name="email" label={t('account.field.email')} problem={problems.email}>
           <input
             {...form.input('email')}
