@@ -1,4 +1,4 @@
-import { type Bundle, currentLanguage, type Language, registerNamespace } from '@cw/shared-state/i18n';
+import { type Bundle, type Language, registerNamespace } from '@cw/shared-state/i18n';
 import zhCN from './locales/zh-CN.json';
 
 export const HOST_NAMESPACE = 'host';
@@ -13,5 +13,4 @@ const loaders: Record<Language, () => Promise<Bundle>> = {
 /** zh-CN (the default) ships inside the landing bundle; the others load on demand. */
 export function registerHostTranslations(): void {
   registerNamespace(HOST_NAMESPACE, (language) => loaders[language](), { language: 'zh-CN', bundle: zhCN });
-  void currentLanguage();
 }
