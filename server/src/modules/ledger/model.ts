@@ -19,7 +19,17 @@ export type AccountKind = (typeof accountKinds)[number];
 export type UserAccountKind = Extract<AccountKind, `user_${string}`>;
 export type SystemAccountKind = Exclude<AccountKind, UserAccountKind>;
 
-export const transferKinds = ['deposit', 'lock', 'unlock', 'withdrawal_settle', 'internal_send'] as const;
+export const transferKinds = [
+  'deposit',
+  'lock',
+  'unlock',
+  'withdrawal_settle',
+  'internal_send',
+  /** A conversion: user gives one asset to system_liquidity and receives another from it (issue 5). */
+  'convert',
+  /** An exchange order's legs through system_liquidity (issue 5). */
+  'exchange',
+] as const;
 export type TransferKind = (typeof transferKinds)[number];
 
 /** A transfer has 2..8 legs: enough for a trade with fees, small enough to lock quickly. */
