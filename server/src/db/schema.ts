@@ -16,6 +16,12 @@ export interface Database {
   ledger_accounts: LedgerAccountsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_entries: LedgerEntriesTable;
+  deposit_addresses: DepositAddressesTable;
+  deposit_address_counters: DepositAddressCountersTable;
+  chain_cursors: ChainCursorsTable;
+  chain_blocks: ChainBlocksTable;
+  deposits: DepositsTable;
+  deposit_confirm_clicks: DepositConfirmClicksTable;
 }
 
 /** Minimal for now; the auth module extends it in later migrations. */
@@ -141,4 +147,71 @@ export interface LedgerEntriesTable {
   balance_before: string;
   balance_after: string;
   created_at: Date;
+}
+
+/** Chain deposits (migration 0007, modules/chain + modules/deposits). bigint columns read as strings. */
+export interface DepositAddressesTable {
+  id: Generated<string>;
+  user_id: string;
+  network: string;
+  address: string;
+  derivation_index: number;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface DepositAddressCountersTable {
+  network: string;
+  next_index: number;
+}
+
+export interface ChainCursorsTable {
+  network: string;
+  /** bigint, read as a decimal string. */
+  block_number: ColumnType<string, string | number, string | number>;
+  block_hash: string;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface ChainBlocksTable {
+  network: string;
+  block_number: ColumnType<string, string | number, string | number>;
+  block_hash: string;
+  parent_hash: string | null;
+}
+
+/** state: 'confirming' | 'successful' | 'failed'; output_index: log index, vout, or -1 for a native transfer. */
+export interface DepositsTable {
+  id: Generated<string>;
+  user_id: string;
+  network: string;
+  coin: string;
+  tx_hash: string;
+  output_index: number;
+  from_address: string | null;
+  to_address: string;
+  /** NUMERIC(78,0) in the chain's unit. */
+  chain_amount: string;
+  /** NUMERIC(78,0) in the ledger's minor unit (what is credited). */
+  amount_minor: string;
+  block_number: ColumnType<string, string | number, string | number>;
+  block_hash: string;
+  confirmations: Generated<number>;
+  required_confirmations: number;
+  state: string;
+  reason: string | null;
+  credited_transfer_id: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+  completed_at: Date | null;
+}
+
+export interface DepositConfirmClicksTable {
+  id: Generated<string>;
+  user_id: string;
+  coin: string;
+  network: string;
+  /** date, YYYY-MM-DD in UTC. */
+  utc_day: ColumnType<Date, string, never>;
+  matched_deposit_id: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
 }
