@@ -44,6 +44,21 @@ export const errorStatus = {
   INSUFFICIENT_BALANCE: 409,
   /** An idempotency key already names a different transfer (other kind or legs). */
   IDEMPOTENCY_KEY_REUSED: 409,
+  // Wallet: withdrawals, sends, address book, history (modules/withdrawals, sends, address-book, history).
+  /** Not an address of the chosen network (checksum, format or another network's address). */
+  ADDRESS_INVALID: 400,
+  AMOUNT_BELOW_MINIMUM: 400,
+  AMOUNT_ABOVE_MAXIMUM: 400,
+  /** More than the available balance of the coin. */
+  AMOUNT_EXCEEDS_AVAILABLE: 400,
+  /** The coin/network pair is not enabled for withdrawal (or has no signer). */
+  WITHDRAW_DISABLED: 409,
+  /** A send names no user (e-mail or deposit address). */
+  RECIPIENT_NOT_FOUND: 404,
+  SEND_TO_SELF: 400,
+  ADDRESS_BOOK_FULL: 409,
+  /** History filter: from is after to. */
+  DATE_RANGE_INVALID: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;
