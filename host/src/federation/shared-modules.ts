@@ -38,9 +38,9 @@ function loaded(pkg: string, module: object) {
 }
 
 /** Stateless building blocks: provided on demand, so the host downloads only what a remote asks for. */
-function onDemand(load: () => Promise<object>) {
-  const version = versions['@cw/shared-ui'];
-  if (!version) throw new Error('no pinned version for @cw/shared-ui');
+function onDemand(load: () => Promise<object>, pkg = '@cw/shared-ui') {
+  const version = versions[pkg];
+  if (!version) throw new Error(`no pinned version for ${pkg}`);
   return {
     version,
     get: () => load().then((module) => () => module),
@@ -67,6 +67,8 @@ export function sharedModules(): SharedTable {
     '@cw/shared-state/api': loaded('@cw/shared-state', SharedApi),
     '@cw/shared-state/errors': loaded('@cw/shared-state', SharedErrors),
     '@cw/shared-state/settings': loaded('@cw/shared-state', SharedSettings),
+    // Stateless (pure validation) and it pulls in viem's hashing: loaded only when a remote asks.
+    '@cw/shared-state/address': onDemand(() => import('@cw/shared-state/address'), '@cw/shared-state'),
     // Stateful services: always the host's instances.
     '@cw/shared-ui/toast': loaded('@cw/shared-ui', UiToast),
     '@cw/shared-ui/dialog': loaded('@cw/shared-ui', UiDialog),
@@ -79,6 +81,7 @@ export function sharedModules(): SharedTable {
     '@cw/shared-ui/image-preview': onDemand(() => import('@cw/shared-ui/image-preview')),
     '@cw/shared-ui/upload-list': onDemand(() => import('@cw/shared-ui/upload-list')),
     '@cw/shared-ui/qr-code': onDemand(() => import('@cw/shared-ui/qr-code')),
+    '@cw/shared-ui/qr-scanner': onDemand(() => import('@cw/shared-ui/qr-scanner')),
     '@cw/shared-ui/page': onDemand(() => import('@cw/shared-ui/page')),
     '@cw/shared-ui/i18n': onDemand(() => import('@cw/shared-ui/i18n')),
   };
