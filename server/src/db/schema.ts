@@ -22,6 +22,10 @@ export interface Database {
   chain_blocks: ChainBlocksTable;
   deposits: DepositsTable;
   deposit_confirm_clicks: DepositConfirmClicksTable;
+  exchange_rate_locks: ExchangeRateLocksTable;
+  exchange_orders: ExchangeOrdersTable;
+  exchange_order_transitions: ExchangeOrderTransitionsTable;
+  exchange_order_events: ExchangeOrderEventsTable;
 }
 
 /** Minimal for now; the auth module extends it in later migrations. */
@@ -214,4 +218,74 @@ export interface DepositConfirmClicksTable {
   utc_day: ColumnType<Date, string, never>;
   matched_deposit_id: string | null;
   created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+/** Exchange (modules/exchange, migration 0010). NUMERIC(78,0) columns are read as decimal strings. */
+export interface ExchangeRateLocksTable {
+  id: Generated<string>;
+  user_id: string;
+  send_coin: string;
+  send_network: string;
+  receive_coin: string;
+  receive_network: string;
+  send_amount_minor: string;
+  rate_scaled: string;
+  created_at: Date;
+  expires_at: Date;
+}
+
+/** `state` changes only along exchange_order_transitions (trigger); each change appends an event. */
+export interface ExchangeOrdersTable {
+  id: Generated<string>;
+  user_id: string;
+  state: Generated<string>;
+  state_reason: string | null;
+  rate_type: string;
+  send_coin: string;
+  send_network: string;
+  receive_coin: string;
+  receive_network: string;
+  send_amount_minor: string;
+  rate_scaled: string;
+  estimated_receive_minor: string;
+  service_charge_minor: string;
+  network_fee_minor: string;
+  rate_lock_id: string | null;
+  deadline_at: Date | null;
+  receive_address: string;
+  refund_address: string | null;
+  deposit_address: string | null;
+  deposit_index: number | null;
+  deposit_tx_hash: string | null;
+  deposit_amount_minor: string | null;
+  deposit_confirmations: number | null;
+  deposit_seen_at: Date | null;
+  deposit_confirmed_at: Date | null;
+  final_rate_scaled: string | null;
+  receive_amount_minor: string | null;
+  payout_address: string | null;
+  payout_coin: string | null;
+  payout_network: string | null;
+  payout_amount_minor: string | null;
+  payout_request_id: string | null;
+  payout_tx_hash: string | null;
+  payout_sent_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Frozen after migration: the allowed state changes (copied from modules/exchange/states.ts). */
+export interface ExchangeOrderTransitionsTable {
+  from_state: string;
+  to_state: string;
+}
+
+/** Append-only, written by a trigger on exchange_orders. */
+export interface ExchangeOrderEventsTable {
+  id: Generated<string>;
+  order_id: string;
+  from_state: string | null;
+  to_state: string;
+  reason: string | null;
+  occurred_at: Date;
 }

@@ -59,6 +59,16 @@ export const errorStatus = {
   ADDRESS_BOOK_FULL: 409,
   /** History filter: from is after to. */
   DATE_RANGE_INVALID: 400,
+  // Exchange orders (modules/exchange).
+  /** The order's state does not allow this step (the state machine in modules/exchange/states.ts). */
+  EXCHANGE_ILLEGAL_TRANSITION: 409,
+  /** A fixed rate id that expired or was already used: ask for a new rate. */
+  EXCHANGE_RATE_EXPIRED: 409,
+  /** No current price for the pair: no rate is offered rather than a blind one. */
+  EXCHANGE_RATE_UNAVAILABLE: 503,
+  EXCHANGE_PAIR_UNAVAILABLE: 400,
+  EXCHANGE_AMOUNT_OUT_OF_RANGE: 400,
+  EXCHANGE_ADDRESS_INVALID: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -1,0 +1,100 @@
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { Database, ExchangeOrdersTable } from '../../db/schema.ts';
+import type { ExchangeState } from './states.ts';
+
+/** Kysely queries of the exchange module. Executors first; atomic work takes a Transaction. */
+
+export type OrderRow = Selectable<ExchangeOrdersTable>;
+export type OrderPatch = Omit<
+  Updateable<ExchangeOrdersTable>,
+  'id' | 'user_id' | 'state' | 'state_reason' | 'created_at'
+>;
+type Db = Kysely<Database>;
+type Trx = Transaction<Database>;
+
+export async function findOrder(db: Db, id: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('exchange_orders').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Locks the order row for the rest of the transaction (state changes are serialised per order). */
+export async function lockOrder(trx: Trx, id: string): Promise<OrderRow | undefined> {
+  return trx.selectFrom('exchange_orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/**
+ * Sets the state (and other columns) only if the order is still in `from`: a lost race updates
+ * nothing and returns undefined. The database trigger checks the pair and logs the event.
+ */
+export async function updateState(
+  trx: Trx,
+  id: string,
+  from: ExchangeState,
+  to: ExchangeState,
+  reason: string | null,
+  now: Date,
+  patch: OrderPatch = {},
+): Promise<OrderRow | undefined> {
+  return trx
+    .updateTable('exchange_orders')
+    .set({ ...patch, state: to, state_reason: reason, updated_at: now })
+    .where('id', '=', id)
+    .where('state', '=', from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function updateFields(trx: Trx, id: string, patch: OrderPatch, now: Date): Promise<void> {
+  await trx
+    .updateTable('exchange_orders')
+    .set({ ...patch, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function listOrders(
+  db: Db,
+  userId: string,
+  options: { limit: number; before?: { createdAt: Date; id: string } },
+): Promise<OrderRow[]> {
+  let query = db.selectFrom('exchange_orders').selectAll().where('user_id', '=', userId);
+  const before = options.before;
+  if (before) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', before.createdAt),
+        eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+}
+
+export async function listEvents(db: Db, orderId: string) {
+  return db
+    .selectFrom('exchange_order_events')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .limit(1000)
+    .execute();
+}
+
+/** Orders in one of `states`, oldest change first; SKIP LOCKED so two workers never take the same. */
+export async function claimOrders(trx: Trx, states: readonly ExchangeState[], limit: number): Promise<OrderRow[]> {
+  return trx
+    .selectFrom('exchange_orders')
+    .selectAll()
+    .where('state', 'in', states)
+    .orderBy('updated_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export async function nextDepositIndex(trx: Trx): Promise<number> {
+  const row = await trx
+    .selectNoFrom((eb) => eb.fn<string>('nextval', [eb.val('exchange_order_deposit_index_seq')]).as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
