@@ -19,15 +19,24 @@ import { type AuthOptions, createAuthModule } from './modules/auth/auth-module.t
 import { authRoutes } from './modules/auth/auth-routes.ts';
 import { meRoutes } from './modules/auth/me-routes.ts';
 import { Me } from './modules/auth/schemas.ts';
+import { convertRoutes } from './modules/convert/routes.ts';
+import { Conversion, Quote } from './modules/convert/schemas.ts';
+import { createConvertService } from './modules/convert/service.ts';
+import { exchangeRoutes } from './modules/exchange/routes.ts';
+import { ExchangeOrder, ExchangeRate } from './modules/exchange/schemas.ts';
+import { createExchangeService, type ExchangeServiceOptions } from './modules/exchange/service.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { ledgerRoutes } from './modules/ledger/routes.ts';
 import { Balance } from './modules/ledger/schemas.ts';
 import { createLedgerService } from './modules/ledger/service.ts';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox-routes.ts';
 import { createMailModule, type MailOptions } from './modules/mail/mail-module.ts';
+import { createPriceService, type PriceService } from './modules/prices/price-service.ts';
+import { priceRoutes } from './modules/prices/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { UserSettings } from './modules/settings/schemas.ts';
 import { createSettingsService } from './modules/settings/service.ts';
+import { type WalletOptions, walletRoutes } from './modules/withdrawals/wallet-module.ts';
 
 export interface AppDeps {
   /** Kysely over PostgreSQL (`createDb`), or `createOfflineDb()` when no database is needed. */
@@ -52,6 +61,14 @@ export interface AppDeps {
   rateLimit?: { max: number; windowMs: number };
   /** Trust X-Forwarded-* (client IP for rate limiting, host for the CSRF check). */
   trustProxy?: boolean;
+  /** Wallet (modules/withdrawals/wallet-module.ts): running EVM chains, auto-review limits. */
+  wallet?: WalletOptions;
+  /** Exchange orders (modules/exchange): USD prices and the deposit xpubs; unset: no prices, no keys. */
+  exchange?: Partial<Pick<ExchangeServiceOptions, 'prices' | 'xpubs'>>;
+  /** Price cache (modules/prices); default: no source, so prices and quotes answer PRICE_UNAVAILABLE. */
+  prices?: PriceService;
+  /** Convert quote lifetime in ms (default 10 s). */
+  convertQuoteTtlMs?: number;
 }
 
 export type App = FastifyInstance;
@@ -86,6 +103,10 @@ export function buildApp(deps: AppDeps): App {
   app.addSchema(UserSettings);
   app.addSchema(Me);
   app.addSchema(Balance);
+  app.addSchema(ExchangeRate);
+  app.addSchema(ExchangeOrder);
+  app.addSchema(Quote);
+  app.addSchema(Conversion);
   app.register(cookie);
 
   const mail = createMailModule({
@@ -122,6 +143,20 @@ export function buildApp(deps: AppDeps): App {
       await typed.register(authRoutes, { accounts: auth.accounts, sessions: auth.sessions });
       await typed.register(meRoutes, { ...auth });
       await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
+      await typed.register(walletRoutes, { db: deps.db, now, auth, ...deps.wallet });
+      await typed.register(exchangeRoutes, {
+        service: createExchangeService({
+          db: deps.db,
+          now,
+          prices: deps.exchange?.prices ?? null,
+          xpubs: deps.exchange?.xpubs ?? null,
+        }),
+      });
+      const prices = deps.prices ?? createPriceService({ source: null, now });
+      await typed.register(priceRoutes, { prices });
+      await typed.register(convertRoutes, {
+        service: createConvertService({ db: deps.db, now, prices, quoteTtlMs: deps.convertQuoteTtlMs }),
+      });
     },
     { prefix: '/api' },
   );

@@ -32,11 +32,28 @@ const EnvSchema = Type.Object({
   SESSION_ABSOLUTE_HOURS: Type.Integer({ minimum: 1 }),
   SESSION_SECURE_COOKIE: Type.Enum(['auto', 'always', 'never']),
   CODE_IP_HOURLY_LIMIT: Type.Integer({ minimum: 1 }),
+  PRICE_FEED_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  PRICE_FEED_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  PRICE_MAX_AGE_MS: Type.Integer({ minimum: 1000 }),
+  PRICE_REFRESH_MS: Type.Optional(Type.Integer({ minimum: 500 })),
+  PRICE_SANDBOX_PORT: Type.Optional(Port),
+  CONVERT_QUOTE_TTL_MS: Type.Integer({ minimum: 1000 }),
+  CONVERT_SEED_LIQUIDITY: Type.Optional(Type.Boolean()),
 });
 
 type Env = Static<typeof EnvSchema>;
 
-const defaults: Omit<Env, 'DATABASE_URL' | 'PG_PORT' | 'SMTP_URL'> = {
+type OptionalKeys =
+  | 'DATABASE_URL'
+  | 'PG_PORT'
+  | 'SMTP_URL'
+  | 'PRICE_FEED_URL'
+  | 'PRICE_FEED_API_KEY'
+  | 'PRICE_REFRESH_MS'
+  | 'PRICE_SANDBOX_PORT'
+  | 'CONVERT_SEED_LIQUIDITY';
+
+const defaults: Omit<Env, OptionalKeys> = {
   NODE_ENV: 'development',
   HOST: '127.0.0.1',
   PORT: 8080,
@@ -53,6 +70,8 @@ const defaults: Omit<Env, 'DATABASE_URL' | 'PG_PORT' | 'SMTP_URL'> = {
   SESSION_ABSOLUTE_HOURS: 7 * 24,
   SESSION_SECURE_COOKIE: 'auto',
   CODE_IP_HOURLY_LIMIT: 10,
+  PRICE_MAX_AGE_MS: 60_000,
+  CONVERT_QUOTE_TTL_MS: 10_000,
 };
 
 export interface Config {
@@ -76,6 +95,22 @@ export interface Config {
   session: { idleMinutes: number; absoluteHours: number; secureCookie: 'auto' | 'always' | 'never' };
   /** Verification codes per client IP per hour. */
   codeIpHourlyLimit: number;
+  prices: {
+    /** Base URL of a CoinGecko-compatible simple-price API; unset: the embedded sandbox feed on loopback. */
+    feedUrl: string | undefined;
+    apiKey: string | undefined;
+    /** Older prices refuse quotes. */
+    maxAgeMs: number;
+    /** Refresh period; unset: 10 s live, 2 s sandbox. */
+    refreshMs: number | undefined;
+    /** Port of the sandbox feed; unset: a free port. */
+    sandboxPort: number | undefined;
+  };
+  convert: {
+    quoteTtlMs: number;
+    /** Fund system_liquidity from system_external once at start-up; default: on unless production. */
+    seedLiquidity: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -98,8 +133,12 @@ const integerKeys = new Set([
   'SESSION_IDLE_MINUTES',
   'SESSION_ABSOLUTE_HOURS',
   'CODE_IP_HOURLY_LIMIT',
+  'PRICE_MAX_AGE_MS',
+  'PRICE_REFRESH_MS',
+  'PRICE_SANDBOX_PORT',
+  'CONVERT_QUOTE_TTL_MS',
 ]);
-const booleanKeys = new Set(['TRUST_PROXY']);
+const booleanKeys = new Set(['TRUST_PROXY', 'CONVERT_SEED_LIQUIDITY']);
 
 function convert(key: string, raw: string): unknown {
   if (integerKeys.has(key)) return /^-?\d+$/.test(raw) ? Number(raw) : raw;
@@ -170,5 +209,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secureCookie: e.SESSION_SECURE_COOKIE,
     },
     codeIpHourlyLimit: e.CODE_IP_HOURLY_LIMIT,
+    prices: {
+      feedUrl: e.PRICE_FEED_URL,
+      apiKey: e.PRICE_FEED_API_KEY,
+      maxAgeMs: e.PRICE_MAX_AGE_MS,
+      refreshMs: e.PRICE_REFRESH_MS,
+      sandboxPort: e.PRICE_SANDBOX_PORT,
+    },
+    convert: {
+      quoteTtlMs: e.CONVERT_QUOTE_TTL_MS,
+      seedLiquidity: e.CONVERT_SEED_LIQUIDITY ?? e.NODE_ENV !== 'production',
+    },
   };
 }

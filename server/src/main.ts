@@ -11,6 +11,8 @@ import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createMetricsRegistry } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
+import { seedLiquidity } from './modules/convert/liquidity.ts';
+import { startPrices } from './modules/prices/start-prices.ts';
 
 const EMBEDDED_DATABASE = 'wallet';
 
@@ -61,11 +63,21 @@ try {
   closers.push({ name: 'database pool', close: () => db.destroy() });
   await migrateToLatest(db, logger);
 
+  // Convert: dev liquidity (see modules/convert/liquidity.ts) and the price feed (sandbox unless PRICE_FEED_URL).
+  if (config.convert.seedLiquidity) {
+    const seeded = await seedLiquidity(db, new Date());
+    if (seeded > 0) logger.warn({ coins: seeded }, 'development liquidity seeded from system_external');
+  }
+  const priceFeed = await startPrices(config.prices, logger);
+  closers.push({ name: 'price feed', close: priceFeed.close });
+
   const app = buildApp({
     db,
     logger,
     metrics: createMetricsRegistry(),
     staticDir: config.staticDir,
+    prices: priceFeed.prices,
+    convertQuoteTtlMs: config.convert.quoteTtlMs,
     bodyLimit: config.bodyLimit,
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,

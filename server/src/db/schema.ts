@@ -16,6 +16,8 @@ export interface Database {
   ledger_accounts: LedgerAccountsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_entries: LedgerEntriesTable;
+  convert_quotes: ConvertQuotesTable;
+  conversions: ConversionsTable;
   deposit_addresses: DepositAddressesTable;
   deposit_address_counters: DepositAddressCountersTable;
   chain_cursors: ChainCursorsTable;
@@ -26,6 +28,43 @@ export interface Database {
   exchange_orders: ExchangeOrdersTable;
   exchange_order_transitions: ExchangeOrderTransitionsTable;
   exchange_order_events: ExchangeOrderEventsTable;
+}
+
+/** Convert quotes (modules/convert, migration 0009). NUMERIC(78,0) columns read as decimal strings. */
+export interface ConvertQuotesTable {
+  id: Generated<string>;
+  user_id: string;
+  from_asset: string;
+  to_asset: string;
+  amount_minor: string;
+  fee_minor: string;
+  receive_minor: string;
+  /** The rate as an exact rational: whole `to` coins per whole `from` coin. */
+  rate_num: string;
+  rate_den: string;
+  min_minor: string;
+  max_minor: string;
+  price_source: string;
+  created_at: Date;
+  expires_at: Date;
+  replaced_by: string | null;
+}
+
+/** One per accepted quote (quote_id unique); the two linked ledger transfers. */
+export interface ConversionsTable {
+  id: Generated<string>;
+  quote_id: string;
+  user_id: string;
+  from_asset: string;
+  to_asset: string;
+  amount_minor: string;
+  fee_minor: string;
+  receive_minor: string;
+  rate_num: string;
+  rate_den: string;
+  give_transfer_id: string;
+  get_transfer_id: string;
+  created_at: Date;
 }
 
 /** Minimal for now; the auth module extends it in later migrations. */

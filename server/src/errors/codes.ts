@@ -69,6 +69,15 @@ export const errorStatus = {
   EXCHANGE_PAIR_UNAVAILABLE: 400,
   EXCHANGE_AMOUNT_OUT_OF_RANGE: 400,
   EXCHANGE_ADDRESS_INVALID: 400,
+  // Prices and convert (modules/prices, modules/convert).
+  /** No fresh price for a coin (source down or stale): no quote rather than a blind one. */
+  PRICE_UNAVAILABLE: 503,
+  /** The two coins of a conversion are the same, or the pair is not offered. */
+  CONVERT_PAIR_UNSUPPORTED: 400,
+  /** Amount below the minimum or above the maximum of a conversion (details give both). */
+  CONVERT_AMOUNT_OUT_OF_RANGE: 400,
+  /** The platform's liquidity account holds too little of the coin to pay this conversion. */
+  LIQUIDITY_SHORT: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

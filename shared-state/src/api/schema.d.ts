@@ -1366,6 +1366,2029 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/catalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Coins, networks and every (coin, network) pair with limits, fees, confirmations and enabled flags */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            coins: {
+                                /** @enum {string} */
+                                code: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                                decimals: number;
+                            }[];
+                            networks: {
+                                /** @enum {string} */
+                                code: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                                tokenStandard: string | null;
+                                /** @enum {string} */
+                                nativeCoin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                            }[];
+                            pairs: {
+                                /** @enum {string} */
+                                coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                                /** @enum {string} */
+                                network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                                chainDecimals: number;
+                                /** @description Token contract on this network; null for the native coin or when not deployed */
+                                tokenContract: string | null;
+                                /** @description Smallest credited deposit; decimal string of minor units */
+                                minDepositMinor: string;
+                                confirmations: number;
+                                expectedArrivalMinutes: number;
+                                /** @description Smallest withdrawal; decimal string of minor units */
+                                withdrawMinMinor: string;
+                                /** @description Largest withdrawal; decimal string of minor units */
+                                withdrawMaxMinor: string;
+                                /** @description Network fee taken from each withdrawal; decimal string of minor units */
+                                withdrawFeeMinor: string;
+                                depositEnabled: boolean;
+                                /** @description False also where no signer can broadcast on this network */
+                                withdrawEnabled: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/withdrawals/email-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** E-mail the signed-in user a `withdraw` code (for a withdrawal or a send) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        language?: "zh-CN" | "zh-TW" | "en" | "es";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            resendAfterSeconds: number;
+                            expiresInSeconds: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw to an external address: the amount is locked and the order enters review
+         * @description Errors: ADDRESS_INVALID, AMOUNT_BELOW_MINIMUM, AMOUNT_ABOVE_MAXIMUM, AMOUNT_EXCEEDS_AVAILABLE, WITHDRAW_DISABLED, WRONG_FUND_PASSWORD, FUND_PASSWORD_LOCKED, WRONG_VERIFICATION_CODE, VERIFICATION_CODE_EXPIRED, IDEMPOTENCY_KEY_REUSED. A retry with the same idempotencyKey returns the same withdrawal.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        address: string;
+                        /** @description Decimal string of minor units, > 0 */
+                        amountMinor: string;
+                        /** @description Chosen by the client per order (e.g. a UUID); a retry with the same key has one effect */
+                        idempotencyKey: string;
+                        /** @description Required when the user has set a fund password */
+                        fundPassword?: string;
+                        /** @description The `withdraw` e-mail code */
+                        emailCode: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                            /** @enum {string} */
+                            network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                            address: string;
+                            /** @description Debited from the balance; decimal string of minor units */
+                            amountMinor: string;
+                            /** @description Network fee; decimal string of minor units */
+                            feeMinor: string;
+                            /** @description What the address receives: amount - fee; decimal string of minor units */
+                            arrivalMinor: string;
+                            /** @enum {string} */
+                            state: "in_review" | "review_approved" | "review_rejected" | "transfer_in_progress" | "transfer_successful" | "transfer_failed";
+                            /** @description Why it was rejected or failed */
+                            reason: string | null;
+                            txHash: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                423: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/withdrawals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the signed-in user's withdrawals */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                            /** @enum {string} */
+                            network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                            address: string;
+                            /** @description Debited from the balance; decimal string of minor units */
+                            amountMinor: string;
+                            /** @description Network fee; decimal string of minor units */
+                            feeMinor: string;
+                            /** @description What the address receives: amount - fee; decimal string of minor units */
+                            arrivalMinor: string;
+                            /** @enum {string} */
+                            state: "in_review" | "review_approved" | "review_rejected" | "transfer_in_progress" | "transfer_successful" | "transfer_failed";
+                            /** @description Why it was rejected or failed */
+                            reason: string | null;
+                            txHash: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send to another user (by e-mail or deposit address): instant, no fee
+         * @description Same verification as a withdrawal (fund password when set, `withdraw` e-mail code). Errors: RECIPIENT_NOT_FOUND, SEND_TO_SELF, ADDRESS_INVALID, AMOUNT_EXCEEDS_AVAILABLE, WRONG_FUND_PASSWORD, WRONG_VERIFICATION_CODE, IDEMPOTENCY_KEY_REUSED.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description recipientKind address needs the network of the address */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @description Decimal string of minor units, > 0 */
+                        amountMinor: string;
+                        /** @enum {string} */
+                        recipientKind: "email" | "address";
+                        /** @description The user's e-mail or one of their deposit addresses */
+                        recipient: string;
+                        /** @enum {string} */
+                        network?: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @description Chosen by the client per order (e.g. a UUID); a retry with the same key has one effect */
+                        idempotencyKey: string;
+                        /** @description Required when the user has set a fund password */
+                        fundPassword?: string;
+                        /** @description The `withdraw` e-mail code */
+                        emailCode: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Seen from the signed-in user
+                             * @enum {string}
+                             */
+                            direction: "out" | "in";
+                            /** @enum {string} */
+                            coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                            /** @description Moved, no fee; decimal string of minor units */
+                            amountMinor: string;
+                            /** @enum {string} */
+                            recipientKind: "email" | "address";
+                            /** @description As the sender typed it; null for the recipient */
+                            recipient: string | null;
+                            network: ("bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin") | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                423: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/sends/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A send the signed-in user made or received */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description Seen from the signed-in user
+                             * @enum {string}
+                             */
+                            direction: "out" | "in";
+                            /** @enum {string} */
+                            coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                            /** @description Moved, no fee; decimal string of minor units */
+                            amountMinor: string;
+                            /** @enum {string} */
+                            recipientKind: "email" | "address";
+                            /** @description As the sender typed it; null for the recipient */
+                            recipient: string | null;
+                            network: ("bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin") | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/address-book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's saved addresses, newest first (optionally of one network) */
+        get: {
+            parameters: {
+                query?: {
+                    network?: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                walletType: "personal" | "exchange" | "other";
+                                /** @enum {string} */
+                                network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                                address: string;
+                                remark: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            limit: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Save an address (validated for its network; ADDRESS_BOOK_FULL past the limit) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        walletType: "personal" | "exchange" | "other";
+                        /** @enum {string} */
+                        network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @description Validated for the network */
+                        address: string;
+                        remark?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            walletType: "personal" | "exchange" | "other";
+                            /** @enum {string} */
+                            network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                            address: string;
+                            remark: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/address-book/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a saved address */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        walletType: "personal" | "exchange" | "other";
+                        /** @enum {string} */
+                        network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @description Validated for the network */
+                        address: string;
+                        remark?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            walletType: "personal" | "exchange" | "other";
+                            /** @enum {string} */
+                            network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                            address: string;
+                            remark: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a saved address */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deposits, withdrawals and sends in one list, newest first, cursor-paginated (limit <= 50)
+         * @description Filters: type, coin, from, to (YYYY-MM-DD whole UTC days or ISO date-times). from after to: DATE_RANGE_INVALID.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    type?: "deposit" | "withdrawal" | "send";
+                    coin?: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                    /** @description YYYY-MM-DD (a whole UTC day) or an ISO date-time */
+                    from?: string;
+                    /** @description YYYY-MM-DD (a whole UTC day) or an ISO date-time */
+                    to?: string;
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @enum {string} */
+                                type: "deposit" | "withdrawal" | "send";
+                                /** @description Id of the deposit, withdrawal or send (GET its details by type) */
+                                id: string;
+                                /** @enum {string} */
+                                direction: "in" | "out";
+                                /** @enum {string} */
+                                coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                                network: ("bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin") | null;
+                                /** @description Amount of the record; decimal string of minor units */
+                                amountMinor: string;
+                                /** @description Fee (withdrawals); 0 otherwise; decimal string of minor units */
+                                feeMinor: string;
+                                /** @description deposit: confirming | successful | failed; withdrawal: the withdrawal state; send: successful */
+                                state: string;
+                                /** @description Deposit: the deposit address; withdrawal: the destination; send: the recipient as typed (sender only) */
+                                address: string | null;
+                                txHash: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                            /** @description Pass as cursor for the next page; null at the end */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A float estimate, or a fixed rate locked for 20 minutes under a rate id */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        sendCoin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        sendNetwork: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @enum {string} */
+                        receiveCoin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        receiveNetwork: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @description Amount to send, in the send coin; decimal string of minor units, > 0 */
+                        amountMinor: string;
+                        /**
+                         * @description float: estimate, settled at the rate when the deposit confirms; fixed: locked for 20 minutes
+                         * @enum {string}
+                         */
+                        rateType: "float" | "fixed";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ExchangeRate"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's exchange orders, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["ExchangeOrder"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an exchange order; it gets its own deposit address */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        sendCoin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        sendNetwork: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @enum {string} */
+                        receiveCoin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        receiveNetwork: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @description Amount to send, in the send coin; decimal string of minor units, > 0 */
+                        amountMinor: string;
+                        /**
+                         * @description float: estimate, settled at the rate when the deposit confirms; fixed: locked for 20 minutes
+                         * @enum {string}
+                         */
+                        rateType: "float" | "fixed";
+                        /**
+                         * Format: uuid
+                         * @description Required for a fixed rate
+                         */
+                        rateId?: string;
+                        /** @description Where the received coin goes (receive network) */
+                        receiveAddress: string;
+                        /** @description Where a refund goes (send network); required for a fixed rate */
+                        refundAddress?: string;
+                        /** @enum {boolean} */
+                        termsAccepted: true;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ExchangeOrder"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One exchange order with every field of its record */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ExchangeOrder"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fresh price of every coin in a fiat currency; source tells sandbox from live */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Fiat currency of the prices (the price mode) */
+                    fiat: "USD" | "CNY" | "HKD" | "TWD" | "EUR" | "GBP" | "JPY" | "KRW" | "BRL" | "INR" | "MXN" | "ARS" | "COP" | "CLP" | "PEN" | "RUB" | "TRY" | "VND" | "THB" | "IDR" | "PHP" | "MYR" | "SGD" | "AUD" | "CAD" | "CHF" | "AED" | "SAR" | "NGN" | "ZAR";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description sandbox: simulated prices from the embedded feed; label them as such
+                             * @enum {string}
+                             */
+                            source: "sandbox" | "live";
+                            /** @enum {string} */
+                            fiat: "USD" | "CNY" | "HKD" | "TWD" | "EUR" | "GBP" | "JPY" | "KRW" | "BRL" | "INR" | "MXN" | "ARS" | "COP" | "CLP" | "PEN" | "RUB" | "TRY" | "VND" | "THB" | "IDR" | "PHP" | "MYR" | "SGD" | "AUD" | "CAD" | "CHF" | "AED" | "SAR" | "NGN" | "ZAR";
+                            /**
+                             * Format: date-time
+                             * @description Oldest update among the prices listed
+                             */
+                            asOf: string;
+                            /** @description Coins with a fresh price; a coin without one is absent */
+                            prices: {
+                                /** @enum {string} */
+                                asset: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                                decimals: number;
+                                /** @description Price of one whole coin in the fiat currency, decimal text (at most 8 decimals, rounded down) */
+                                price: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/convert/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Price a conversion: rate, fee, amount received, limits and expiry (about 10 s) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        from: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        to: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @description Amount of `from` to give, in its ledger minor units */
+                        amountMinor: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConvertQuote"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/convert/quotes/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a quote: converts once (a repeated accept answers the same conversion); an expired quote answers a new quote instead */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            outcome: "converted";
+                            conversion: components["schemas"]["Conversion"];
+                        } | {
+                            /** @enum {string} */
+                            outcome: "requoted";
+                            quote: components["schemas"]["ConvertQuote"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/convert/conversions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One conversion of the signed-in user */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Conversion"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/convert/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's conversions, newest first, cursor-paginated */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["Conversion"][];
+                            /** @description null on the last page */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1375,7 +3398,7 @@ export interface components {
              * @description Machine-readable error code; the UI translates by code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "COMMON_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED";
+            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "COMMON_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT";
             /** @description English developer text; not for display. */
             message: string;
             details?: {
@@ -1427,6 +3450,139 @@ export interface components {
             availableMinor: string;
             /** @description Reserved by pending withdrawals and orders; decimal string of minor units */
             lockedMinor: string;
+        };
+        ExchangeRate: {
+            /** @enum {string} */
+            sendCoin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+            /** @enum {string} */
+            sendNetwork: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+            /** @enum {string} */
+            receiveCoin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+            /** @enum {string} */
+            receiveNetwork: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+            /**
+             * @description float: estimate, settled at the rate when the deposit confirms; fixed: locked for 20 minutes
+             * @enum {string}
+             */
+            rateType: "float" | "fixed";
+            /** @description Whole receive coins per whole send coin (decimal string) */
+            rate: string;
+            /** @description Amount to send; decimal string of minor units */
+            sendAmountMinor: string;
+            /** @description Amount received after charges (fixed: exact); decimal string of minor units */
+            estimatedReceiveMinor: string;
+            /** @description Service charge, in the receive coin; decimal string of minor units */
+            serviceChargeMinor: string;
+            /** @description Network fee of the payout, in the receive coin; decimal string of minor units */
+            networkFeeMinor: string;
+            /** @description Smallest amount to send; decimal string of minor units */
+            minAmountMinor: string;
+            /** @description Largest amount to send; decimal string of minor units */
+            maxAmountMinor: string;
+            rateId: string | null;
+            expiresAt: string | null;
+        };
+        ExchangeOrder: {
+            /**
+             * Format: uuid
+             * @description Transaction id
+             */
+            id: string;
+            /** @enum {string} */
+            status: "new" | "waiting" | "confirming" | "exchanging" | "sending" | "completed" | "expired" | "refunded" | "failed" | "suspended";
+            statusReason: string | null;
+            /**
+             * @description float: estimate, settled at the rate when the deposit confirms; fixed: locked for 20 minutes
+             * @enum {string}
+             */
+            rateType: "float" | "fixed";
+            /** @enum {string} */
+            sendCoin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+            /** @enum {string} */
+            sendNetwork: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+            /** @enum {string} */
+            receiveCoin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+            /** @enum {string} */
+            receiveNetwork: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+            /** @description Amount the user said they send; decimal string of minor units */
+            sendAmountMinor: string;
+            depositAmountMinor: string | null;
+            /** @description Estimate (float) or locked rate (fixed), whole receive per whole send */
+            rate: string;
+            finalRate: string | null;
+            /** @description Estimated (float) or exact (fixed) amount received; decimal string of minor units */
+            estimatedReceiveMinor: string;
+            receiveAmountMinor: string | null;
+            /** @description Service charge, receive coin; decimal string of minor units */
+            serviceChargeMinor: string;
+            /** @description Payout network fee, receive coin; decimal string of minor units */
+            networkFeeMinor: string;
+            receiveAddress: string;
+            refundAddress: string | null;
+            depositAddress: string | null;
+            depositTxHash: string | null;
+            depositConfirmations: number | null;
+            requiredConfirmations: number;
+            payoutTxHash: string | null;
+            payoutAddress: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            sendAt: string | null;
+            receiveAt: string | null;
+            deadlineAt: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ConvertQuote: {
+            /** Format: uuid */
+            quoteId: string;
+            /** @enum {string} */
+            from: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+            /** @enum {string} */
+            to: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+            /** @description Amount given (of `from`); decimal string of minor units */
+            amountMinor: string;
+            /** @description Whole `to` coins per whole `from` coin, after the spread; decimal text rounded down to 18 decimals */
+            rate: string;
+            /** @description Service fee, in `from`, rounded up; 0 for stablecoin pairs; decimal string of minor units */
+            feeMinor: string;
+            /** @description Amount received (of `to`), rounded down; decimal string of minor units */
+            receiveMinor: string;
+            /** @description Smallest amount of `from` this pair accepts now; decimal string of minor units */
+            minMinor: string;
+            /** @description Largest amount of `from` this pair accepts now; decimal string of minor units */
+            maxMinor: string;
+            /** @enum {string} */
+            source: "sandbox" | "live";
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Accepting after this gives a new quote instead
+             */
+            expiresAt: string;
+        };
+        Conversion: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            quoteId: string;
+            /** @enum {string} */
+            from: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+            /** @enum {string} */
+            to: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+            /** @description Amount given; decimal string of minor units */
+            amountMinor: string;
+            /** @description Service fee, in `from`; decimal string of minor units */
+            feeMinor: string;
+            /** @description Amount received; decimal string of minor units */
+            receiveMinor: string;
+            /** @description Whole `to` coins per whole `from` coin; decimal text rounded down to 18 decimals */
+            rate: string;
+            /** @enum {string} */
+            status: "completed";
+            /** Format: date-time */
+            createdAt: string;
         };
     };
     responses: never;

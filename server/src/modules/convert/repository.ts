@@ -1,0 +1,169 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { ConversionsTable, ConvertQuotesTable, Database } from '../../db/schema.ts';
+import type { CoinCode } from '../catalogue/catalogue.ts';
+import { type Rational, rational } from '../prices/rational.ts';
+
+type Db = Kysely<Database>;
+type Trx = Transaction<Database>;
+
+export interface QuoteRecord {
+  id: string;
+  userId: string;
+  from: CoinCode;
+  to: CoinCode;
+  amountMinor: bigint;
+  feeMinor: bigint;
+  receiveMinor: bigint;
+  rate: Rational;
+  minMinor: bigint;
+  maxMinor: bigint;
+  priceSource: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface ConversionRecord {
+  id: string;
+  quoteId: string;
+  userId: string;
+  from: CoinCode;
+  to: CoinCode;
+  amountMinor: bigint;
+  feeMinor: bigint;
+  receiveMinor: bigint;
+  rate: Rational;
+  giveTransferId: string;
+  getTransferId: string;
+  createdAt: Date;
+}
+
+type QuoteRow = Selectable<ConvertQuotesTable>;
+type ConversionRow = Selectable<ConversionsTable>;
+
+const toQuote = (r: QuoteRow): QuoteRecord => ({
+  id: r.id,
+  userId: r.user_id,
+  from: r.from_asset as CoinCode,
+  to: r.to_asset as CoinCode,
+  amountMinor: BigInt(r.amount_minor),
+  feeMinor: BigInt(r.fee_minor),
+  receiveMinor: BigInt(r.receive_minor),
+  rate: rational(BigInt(r.rate_num), BigInt(r.rate_den)),
+  minMinor: BigInt(r.min_minor),
+  maxMinor: BigInt(r.max_minor),
+  priceSource: r.price_source,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
+
+const toConversion = (r: ConversionRow): ConversionRecord => ({
+  id: r.id,
+  quoteId: r.quote_id,
+  userId: r.user_id,
+  from: r.from_asset as CoinCode,
+  to: r.to_asset as CoinCode,
+  amountMinor: BigInt(r.amount_minor),
+  feeMinor: BigInt(r.fee_minor),
+  receiveMinor: BigInt(r.receive_minor),
+  rate: rational(BigInt(r.rate_num), BigInt(r.rate_den)),
+  giveTransferId: r.give_transfer_id,
+  getTransferId: r.get_transfer_id,
+  createdAt: r.created_at,
+});
+
+export async function insertQuote(db: Db, q: Omit<QuoteRecord, 'id'>): Promise<QuoteRecord> {
+  const row = await db
+    .insertInto('convert_quotes')
+    .values({
+      user_id: q.userId,
+      from_asset: q.from,
+      to_asset: q.to,
+      amount_minor: q.amountMinor.toString(),
+      fee_minor: q.feeMinor.toString(),
+      receive_minor: q.receiveMinor.toString(),
+      rate_num: q.rate.num.toString(),
+      rate_den: q.rate.den.toString(),
+      min_minor: q.minMinor.toString(),
+      max_minor: q.maxMinor.toString(),
+      price_source: q.priceSource,
+      created_at: q.createdAt,
+      expires_at: q.expiresAt,
+      replaced_by: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { ...q, id: row.id };
+}
+
+/** The user's quote, locked: concurrent accepts of one quote queue here and run one after another. */
+export async function lockQuote(trx: Trx, quoteId: string, userId: string): Promise<QuoteRecord | undefined> {
+  const row = await trx
+    .selectFrom('convert_quotes')
+    .selectAll()
+    .where('id', '=', quoteId)
+    .where('user_id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row ? toQuote(row) : undefined;
+}
+
+export async function markReplaced(db: Db, quoteId: string, replacedBy: string): Promise<void> {
+  await db.updateTable('convert_quotes').set({ replaced_by: replacedBy }).where('id', '=', quoteId).execute();
+}
+
+export async function conversionOfQuote(db: Db, quoteId: string): Promise<ConversionRecord | undefined> {
+  const row = await db.selectFrom('conversions').selectAll().where('quote_id', '=', quoteId).executeTakeFirst();
+  return row ? toConversion(row) : undefined;
+}
+
+export async function insertConversion(trx: Trx, c: Omit<ConversionRecord, 'id'>): Promise<ConversionRecord> {
+  const row = await trx
+    .insertInto('conversions')
+    .values({
+      quote_id: c.quoteId,
+      user_id: c.userId,
+      from_asset: c.from,
+      to_asset: c.to,
+      amount_minor: c.amountMinor.toString(),
+      fee_minor: c.feeMinor.toString(),
+      receive_minor: c.receiveMinor.toString(),
+      rate_num: c.rate.num.toString(),
+      rate_den: c.rate.den.toString(),
+      give_transfer_id: c.giveTransferId,
+      get_transfer_id: c.getTransferId,
+      created_at: c.createdAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { ...c, id: row.id };
+}
+
+export async function findConversion(db: Db, id: string, userId: string): Promise<ConversionRecord | undefined> {
+  const row = await db
+    .selectFrom('conversions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row ? toConversion(row) : undefined;
+}
+
+/** Newest first; `after` is the (createdAt, id) of the last item of the previous page. */
+export async function listConversions(
+  db: Db,
+  userId: string,
+  limit: number,
+  after: { createdAt: Date; id: string } | null,
+): Promise<ConversionRecord[]> {
+  let query = db.selectFrom('conversions').selectAll().where('user_id', '=', userId);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', after.createdAt),
+        eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+      ]),
+    );
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows.map(toConversion);
+}

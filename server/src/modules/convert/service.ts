@@ -1,0 +1,195 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import type { CoinCode } from '../catalogue/catalogue.ts';
+import { PriceUnavailableError } from '../prices/errors.ts';
+import type { PriceService } from '../prices/price-service.ts';
+import { toDecimal } from '../prices/rational.ts';
+import { postConversion } from './convert-operation.ts';
+import { AmountOutOfRangeError, PairUnsupportedError, QuoteNotFoundError, StableDustError } from './errors.ts';
+import { isStablePair, priceQuote, stableDustMinor } from './pricing.ts';
+import {
+  type ConversionRecord,
+  conversionOfQuote,
+  findConversion,
+  insertConversion,
+  insertQuote,
+  listConversions,
+  lockQuote,
+  markReplaced,
+  type QuoteRecord,
+} from './repository.ts';
+import type { AcceptResult, Conversion, HistoryPage, Quote } from './schemas.ts';
+
+export const DEFAULT_QUOTE_TTL_MS = 10_000;
+/** Deadlock / serialization failures are retried this many times (another module may lock in another order). */
+const RETRIES_MAX = 3;
+const RETRYABLE = new Set(['40P01', '40001']);
+
+export interface ConvertService {
+  quote(userId: string, request: { from: CoinCode; to: CoinCode; amountMinor: bigint }): Promise<Quote>;
+  /** Converts once per quote; an expired quote gives a new quote and converts nothing. */
+  accept(userId: string, quoteId: string): Promise<AcceptResult>;
+  conversion(userId: string, id: string): Promise<Conversion>;
+  history(userId: string, options: { cursor?: string | undefined; limit?: number | undefined }): Promise<HistoryPage>;
+}
+
+export interface ConvertServiceDeps {
+  db: Kysely<Database>;
+  now: () => Date;
+  prices: PriceService;
+  /** Quote lifetime; default 10 s. */
+  quoteTtlMs?: number;
+}
+
+const toQuoteDto = (q: QuoteRecord): Quote => ({
+  quoteId: q.id,
+  from: q.from,
+  to: q.to,
+  amountMinor: q.amountMinor.toString(),
+  rate: toDecimal(q.rate, 18),
+  feeMinor: q.feeMinor.toString(),
+  receiveMinor: q.receiveMinor.toString(),
+  minMinor: q.minMinor.toString(),
+  maxMinor: q.maxMinor.toString(),
+  source: q.priceSource === 'live' ? 'live' : 'sandbox',
+  createdAt: q.createdAt.toISOString(),
+  expiresAt: q.expiresAt.toISOString(),
+});
+
+export const toConversionDto = (c: ConversionRecord): Conversion => ({
+  id: c.id,
+  quoteId: c.quoteId,
+  from: c.from,
+  to: c.to,
+  amountMinor: c.amountMinor.toString(),
+  feeMinor: c.feeMinor.toString(),
+  receiveMinor: c.receiveMinor.toString(),
+  rate: toDecimal(c.rate, 18),
+  status: 'completed',
+  createdAt: c.createdAt.toISOString(),
+});
+
+const encodeCursor = (c: ConversionRecord) =>
+  Buffer.from(`${c.createdAt.toISOString()}|${c.id}`, 'utf8').toString('base64url');
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime())) {
+    throw new ValidationError('Bad cursor', [{ field: 'cursor', rule: 'format', message: 'is not a cursor' }]);
+  }
+  return { createdAt, id };
+}
+
+export function createConvertService({ db, now, prices, quoteTtlMs }: ConvertServiceDeps): ConvertService {
+  const ttlMs = quoteTtlMs ?? DEFAULT_QUOTE_TTL_MS;
+
+  async function newQuote(userId: string, from: CoinCode, to: CoinCode, amountMinor: bigint): Promise<QuoteRecord> {
+    if (from === to) throw new PairUnsupportedError('Pick two different coins');
+    if (!prices.kind) throw new PriceUnavailableError('No price source configured');
+    if (isStablePair(from, to) && stableDustMinor(from, to, amountMinor) !== 0n) throw new StableDustError();
+    const priced = priceQuote({ from, to, amountMinor, usdPrice: (coin) => prices.price(coin, 'USD') });
+    if (amountMinor < priced.minMinor || amountMinor > priced.maxMinor || priced.receiveMinor <= 0n) {
+      throw new AmountOutOfRangeError(priced.minMinor, priced.maxMinor);
+    }
+    const createdAt = now();
+    return insertQuote(db, {
+      userId,
+      from,
+      to,
+      amountMinor,
+      feeMinor: priced.feeMinor,
+      receiveMinor: priced.receiveMinor,
+      rate: priced.rate,
+      minMinor: priced.minMinor,
+      maxMinor: priced.maxMinor,
+      priceSource: prices.kind,
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + ttlMs),
+    });
+  }
+
+  type Attempt = { done: ConversionRecord } | { expired: QuoteRecord };
+
+  async function tryAccept(userId: string, quoteId: string): Promise<Attempt> {
+    return db.transaction().execute(async (trx): Promise<Attempt> => {
+      const quote = await lockQuote(trx, quoteId, userId);
+      if (!quote) throw new QuoteNotFoundError();
+      // Under the quote's row lock: a second accept waits here and then finds the conversion.
+      const existing = await conversionOfQuote(trx, quote.id);
+      if (existing) return { done: existing };
+      const at = now();
+      if (at.getTime() >= quote.expiresAt.getTime()) return { expired: quote };
+      const posted = await postConversion(
+        trx,
+        {
+          quoteId: quote.id,
+          userId,
+          from: quote.from,
+          to: quote.to,
+          amountMinor: quote.amountMinor,
+          feeMinor: quote.feeMinor,
+          receiveMinor: quote.receiveMinor,
+        },
+        at,
+      );
+      const conversion = await insertConversion(trx, {
+        quoteId: quote.id,
+        userId,
+        from: quote.from,
+        to: quote.to,
+        amountMinor: quote.amountMinor,
+        feeMinor: quote.feeMinor,
+        receiveMinor: quote.receiveMinor,
+        rate: quote.rate,
+        giveTransferId: posted.give.id,
+        getTransferId: posted.get.id,
+        createdAt: at,
+      });
+      return { done: conversion };
+    });
+  }
+
+  return {
+    async quote(userId, { from, to, amountMinor }) {
+      return toQuoteDto(await newQuote(userId, from, to, amountMinor));
+    },
+
+    async accept(userId, quoteId) {
+      let attempt: Attempt | undefined;
+      for (let i = 0; ; i++) {
+        try {
+          attempt = await tryAccept(userId, quoteId);
+          break;
+        } catch (err) {
+          const code = (err as { code?: unknown }).code;
+          if (i + 1 >= RETRIES_MAX || typeof code !== 'string' || !RETRYABLE.has(code)) throw err;
+        }
+      }
+      if ('done' in attempt) return { outcome: 'converted', conversion: toConversionDto(attempt.done) };
+      // Rate expired and updated: a new quote for the same amount, to be accepted on its own.
+      const old = attempt.expired;
+      const fresh = await newQuote(userId, old.from, old.to, old.amountMinor);
+      await markReplaced(db, old.id, fresh.id);
+      return { outcome: 'requoted', quote: toQuoteDto(fresh) };
+    },
+
+    async conversion(userId, id) {
+      const found = await findConversion(db, id, userId);
+      if (!found) throw new NotFoundError('No such conversion');
+      return toConversionDto(found);
+    },
+
+    async history(userId, { cursor, limit }) {
+      const pageSize = limit ?? 20;
+      const rows = await listConversions(db, userId, pageSize + 1, cursor ? decodeCursor(cursor) : null);
+      const items = rows.slice(0, pageSize);
+      const last = items[items.length - 1];
+      return {
+        items: items.map(toConversionDto),
+        nextCursor: rows.length > pageSize && last ? encodeCursor(last) : null,
+      };
+    },
+  };
+}
