@@ -1,0 +1,305 @@
+import { canonicalAddress, isAddressNetwork, isValidAddress } from '@cw/shared-state/address';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../errors/app-error.ts';
+import { type CoinCode, type CoinNetwork, findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
+import { deriveOrderDepositAddress } from './deposit-address.ts';
+import { RateExpiredError } from './errors.ts';
+import {
+  FIXED_WINDOW_MS,
+  formatRate,
+  limitsFor,
+  midRateScaled,
+  type RateType,
+  receiveFor,
+  type UsdPrices,
+} from './pricing.ts';
+import { findOrder, listOrders, nextDepositIndex, type OrderRow } from './repository.ts';
+import type { CreateOrderRequest, ExchangeOrder, ExchangeRate, OrderList, RateRequest } from './schemas.ts';
+import { transitionOrder } from './transition.ts';
+
+export interface ExchangeServiceOptions {
+  db: Kysely<Database>;
+  now: () => Date;
+  /** USD prices (modules/prices); null: only stablecoin pairs can be priced. */
+  prices: UsdPrices | null;
+  /** Account xpubs per network (modules/chain keys); null: orders cannot get a deposit address. */
+  xpubs: Partial<Record<NetworkCode, string>> | null;
+}
+
+export interface ExchangeService {
+  rate(userId: string, request: RateRequest): Promise<ExchangeRate>;
+  createOrder(userId: string, request: CreateOrderRequest): Promise<ExchangeOrder>;
+  getOrder(userId: string, id: string): Promise<ExchangeOrder>;
+  listOrders(userId: string, query: { cursor?: string; limit?: number }): Promise<OrderList>;
+}
+
+interface PairInput {
+  sendCoin: CoinCode;
+  sendNetwork: NetworkCode;
+  receiveCoin: CoinCode;
+  receiveNetwork: NetworkCode;
+}
+
+/** The two catalogue entries of an order, or EXCHANGE_PAIR_UNAVAILABLE. */
+export function resolvePair(input: PairInput): { send: CoinNetwork; receive: CoinNetwork } {
+  const send = findCoinNetwork(input.sendCoin, input.sendNetwork);
+  const receive = findCoinNetwork(input.receiveCoin, input.receiveNetwork);
+  const same = input.sendCoin === input.receiveCoin && input.sendNetwork === input.receiveNetwork;
+  if (!send || !receive || same || !send.depositEnabled || !receive.withdrawEnabled) {
+    throw new AppError(
+      'EXCHANGE_PAIR_UNAVAILABLE',
+      `${input.sendCoin}/${input.sendNetwork} -> ${input.receiveCoin}/${input.receiveNetwork} is not offered`,
+    );
+  }
+  return { send, receive };
+}
+
+function checkAddress(field: string, network: NetworkCode, address: string): string {
+  const trimmed = address.trim();
+  if (!isAddressNetwork(network) || !isValidAddress(network, trimmed)) {
+    throw new AppError('EXCHANGE_ADDRESS_INVALID', `${field} is not a ${network} address`, {
+      details: [{ field, message: `not a valid ${network} address`, rule: 'format' }],
+    });
+  }
+  return canonicalAddress(network, trimmed);
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toApiOrder(row: OrderRow): ExchangeOrder {
+  const send = findCoinNetwork(row.send_coin as CoinCode, row.send_network as NetworkCode);
+  return {
+    id: row.id,
+    status: row.state as ExchangeOrder['status'],
+    statusReason: row.state_reason,
+    rateType: row.rate_type as RateType,
+    sendCoin: row.send_coin as CoinCode,
+    sendNetwork: row.send_network as NetworkCode,
+    receiveCoin: row.receive_coin as CoinCode,
+    receiveNetwork: row.receive_network as NetworkCode,
+    sendAmountMinor: row.send_amount_minor,
+    depositAmountMinor: row.deposit_amount_minor,
+    rate: formatRate(BigInt(row.rate_scaled)),
+    finalRate: row.final_rate_scaled === null ? null : formatRate(BigInt(row.final_rate_scaled)),
+    estimatedReceiveMinor: row.estimated_receive_minor,
+    receiveAmountMinor: row.receive_amount_minor,
+    serviceChargeMinor: row.service_charge_minor,
+    networkFeeMinor: row.network_fee_minor,
+    receiveAddress: row.receive_address,
+    refundAddress: row.refund_address,
+    depositAddress: row.deposit_address,
+    depositTxHash: row.deposit_tx_hash,
+    depositConfirmations: row.deposit_confirmations,
+    requiredConfirmations: send?.confirmations ?? 1,
+    payoutTxHash: row.payout_tx_hash,
+    payoutAddress: row.payout_address,
+    createdAt: row.created_at.toISOString(),
+    sendAt: iso(row.deposit_seen_at),
+    receiveAt: iso(row.payout_sent_at),
+    deadlineAt: iso(row.deadline_at),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+const LIST_LIMIT_DEFAULT = 20;
+
+function encodeCursor(row: OrderRow): string {
+  return Buffer.from(`${row.created_at.toISOString()}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime())) {
+    throw new ValidationError('Bad cursor', [
+      { field: 'cursor', message: 'not a cursor of this list', rule: 'format' },
+    ]);
+  }
+  return { createdAt, id };
+}
+
+export function createExchangeService(options: ExchangeServiceOptions): ExchangeService {
+  const { db, now } = options;
+
+  const prices: UsdPrices = {
+    price(coin, currency) {
+      if (!options.prices) throw new AppError('EXCHANGE_RATE_UNAVAILABLE', `No price source for ${coin}`);
+      return options.prices.price(coin, currency);
+    },
+  };
+
+  /** Rate, breakdown and limits for an amount; refuses amounts outside the limits. */
+  function price(request: RateRequest, rateScaled?: bigint) {
+    const { send, receive } = resolvePair(request);
+    const amountMinor = BigInt(request.amountMinor);
+    const rate = rateScaled ?? midRateScaled(send.coin, receive.coin, prices);
+    const limits = limitsFor(send, prices);
+    const breakdown = receiveFor(amountMinor, rate, send, receive, request.rateType);
+    if (amountMinor < limits.minMinor || amountMinor > limits.maxMinor || breakdown.receiveMinor <= 0n) {
+      throw new AppError('EXCHANGE_AMOUNT_OUT_OF_RANGE', 'Amount outside the limits', {
+        details: [
+          {
+            field: 'amountMinor',
+            message: `between ${limits.minMinor} and ${limits.maxMinor} minor units`,
+            rule: 'range',
+          },
+        ],
+      });
+    }
+    return { send, receive, amountMinor, rate, limits, breakdown };
+  }
+
+  return {
+    async rate(userId, request) {
+      const priced = price(request);
+      const at = now();
+      let rateId: string | null = null;
+      let expiresAt: Date | null = null;
+      if (request.rateType === 'fixed') {
+        expiresAt = new Date(at.getTime() + FIXED_WINDOW_MS);
+        const lock = await db
+          .insertInto('exchange_rate_locks')
+          .values({
+            user_id: userId,
+            send_coin: request.sendCoin,
+            send_network: request.sendNetwork,
+            receive_coin: request.receiveCoin,
+            receive_network: request.receiveNetwork,
+            send_amount_minor: priced.amountMinor.toString(),
+            rate_scaled: priced.rate.toString(),
+            created_at: at,
+            expires_at: expiresAt,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        rateId = lock.id;
+      }
+      return {
+        sendCoin: request.sendCoin,
+        sendNetwork: request.sendNetwork,
+        receiveCoin: request.receiveCoin,
+        receiveNetwork: request.receiveNetwork,
+        rateType: request.rateType,
+        rate: formatRate(priced.rate),
+        sendAmountMinor: priced.amountMinor.toString(),
+        estimatedReceiveMinor: priced.breakdown.receiveMinor.toString(),
+        serviceChargeMinor: priced.breakdown.serviceChargeMinor.toString(),
+        networkFeeMinor: priced.breakdown.networkFeeMinor.toString(),
+        minAmountMinor: priced.limits.minMinor.toString(),
+        maxAmountMinor: priced.limits.maxMinor.toString(),
+        rateId,
+        expiresAt: iso(expiresAt),
+      };
+    },
+
+    async createOrder(userId, request) {
+      resolvePair(request);
+      const receiveAddress = checkAddress('receiveAddress', request.receiveNetwork, request.receiveAddress);
+      const refundAddress =
+        request.refundAddress === undefined || request.refundAddress.trim() === ''
+          ? null
+          : checkAddress('refundAddress', request.sendNetwork, request.refundAddress);
+      if (request.rateType === 'fixed') {
+        const missing = [
+          ...(refundAddress === null
+            ? [{ field: 'refundAddress', message: 'required for a fixed rate', rule: 'required' }]
+            : []),
+          ...(request.rateId === undefined
+            ? [{ field: 'rateId', message: 'required for a fixed rate', rule: 'required' }]
+            : []),
+        ];
+        if (missing.length > 0) throw new ValidationError('A fixed rate needs a rate id and a refund address', missing);
+      }
+      const xpub = options.xpubs?.[request.sendNetwork];
+      if (!xpub) throw new ServiceUnavailableError(`No deposit keys for ${request.sendNetwork}`);
+
+      const row = await db.transaction().execute(async (trx) => {
+        const at = now();
+        let lockedRate: bigint | undefined;
+        let deadline: Date | null = null;
+        let rateLockId: string | null = null;
+        if (request.rateType === 'fixed') {
+          const lock = await trx
+            .selectFrom('exchange_rate_locks')
+            .selectAll()
+            .where('id', '=', request.rateId as string)
+            .where('user_id', '=', userId)
+            .forUpdate()
+            .executeTakeFirst();
+          if (!lock || lock.expires_at.getTime() <= at.getTime()) throw new RateExpiredError();
+          const used = await trx
+            .selectFrom('exchange_orders')
+            .select('id')
+            .where('rate_lock_id', '=', lock.id)
+            .executeTakeFirst();
+          if (used) throw new RateExpiredError('This fixed rate was already used by an order');
+          const samePair =
+            lock.send_coin === request.sendCoin &&
+            lock.send_network === request.sendNetwork &&
+            lock.receive_coin === request.receiveCoin &&
+            lock.receive_network === request.receiveNetwork &&
+            lock.send_amount_minor === request.amountMinor;
+          if (!samePair) {
+            throw new ValidationError('The rate id is for another pair or amount', [
+              { field: 'rateId', message: 'rate id does not match the order', rule: 'match' },
+            ]);
+          }
+          lockedRate = BigInt(lock.rate_scaled);
+          deadline = lock.expires_at;
+          rateLockId = lock.id;
+        }
+        const priced = price(request, lockedRate);
+        const { id } = await trx
+          .insertInto('exchange_orders')
+          .values({
+            user_id: userId,
+            state_reason: null,
+            rate_type: request.rateType,
+            send_coin: request.sendCoin,
+            send_network: request.sendNetwork,
+            receive_coin: request.receiveCoin,
+            receive_network: request.receiveNetwork,
+            send_amount_minor: priced.amountMinor.toString(),
+            rate_scaled: priced.rate.toString(),
+            estimated_receive_minor: priced.breakdown.receiveMinor.toString(),
+            service_charge_minor: priced.breakdown.serviceChargeMinor.toString(),
+            network_fee_minor: priced.breakdown.networkFeeMinor.toString(),
+            rate_lock_id: rateLockId,
+            deadline_at: deadline,
+            receive_address: receiveAddress,
+            refund_address: refundAddress,
+            created_at: at,
+            updated_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const index = await nextDepositIndex(trx);
+        const depositAddress = deriveOrderDepositAddress(request.sendNetwork, xpub, index);
+        return transitionOrder(trx, id, 'waiting', {
+          now: at,
+          reason: 'deposit_address_assigned',
+          patch: { deposit_address: depositAddress, deposit_index: index },
+        });
+      });
+      return toApiOrder(row);
+    },
+
+    async getOrder(userId, id) {
+      const row = await findOrder(db, id);
+      if (!row || row.user_id !== userId) throw new NotFoundError('Exchange order not found');
+      return toApiOrder(row);
+    },
+
+    async listOrders(userId, query) {
+      const limit = query.limit ?? LIST_LIMIT_DEFAULT;
+      const rows = await listOrders(db, userId, {
+        limit: limit + 1,
+        ...(query.cursor ? { before: decodeCursor(query.cursor) } : {}),
+      });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return { items: page.map(toApiOrder), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    },
+  };
+}
