@@ -1,0 +1,172 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  type Address,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  type Hex,
+  http,
+  parseEther,
+  publicActions,
+} from 'viem';
+import artifact from '../../../contracts/test-token.json' with { type: 'json' };
+import { type CoinCode, coinNetworks } from '../catalogue/catalogue.ts';
+import { type AnvilChain, startAnvil } from './anvil.ts';
+import {
+  type ChainsFile,
+  type ChainsFileEntry,
+  chainsFilePath,
+  type EvmNetwork,
+  readChainsFile,
+} from './chain-config.ts';
+
+/**
+ * Development chains: one anvil per EVM network (state kept in DATA_DIR/chains), test ERC-20s
+ * deployed per the catalogue, hot wallets funded, DATA_DIR/chains.json written.
+ *
+ * Transactions are sent with `eth_sendTransaction` from anvil's unlocked, pre-funded dev account,
+ * so this process holds no private key.
+ */
+export const DEV_ACCOUNT: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
+export const localChainIds: Record<EvmNetwork, number> = { ethereum: 31337, bsc: 5631337 };
+
+const tokenNames: Partial<Record<CoinCode, string>> = {
+  USDT: 'Tether USD (test)',
+  USDC: 'USD Coin (test)',
+  TUSD: 'TrueUSD (test)',
+};
+
+/** Native coin and whole token units given to the hot wallet when a chain is new. */
+const HOT_WALLET_NATIVE = parseEther('10000');
+const HOT_WALLET_TOKEN_UNITS = 1_000_000n;
+
+export interface LocalChainsOptions {
+  dataDir: string;
+  networks: readonly EvmNetwork[];
+  hotWallets: Partial<Record<EvmNetwork, Address>>;
+  /** Seconds between blocks (dev: 1, so confirmations count up); unset: automine. */
+  blockTimeS?: number;
+  log?: (msg: string, details?: Record<string, unknown>) => void;
+}
+
+export interface LocalChains {
+  chains: Partial<Record<EvmNetwork, AnvilChain>>;
+  file: ChainsFile;
+  stop(): Promise<void>;
+}
+
+export function devClient(rpcUrl: string, chainId: number) {
+  const chain = defineChain({
+    id: chainId,
+    name: `local-${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  return createTestClient({ chain, mode: 'anvil', transport: http(rpcUrl), pollingInterval: 50 })
+    .extend(publicActions)
+    .extend(() => ({ wallet: createWalletClient({ chain, transport: http(rpcUrl), pollingInterval: 50 }) }));
+}
+
+type DevClient = ReturnType<typeof devClient>;
+
+async function hasCode(client: DevClient, address: Address | undefined): Promise<boolean> {
+  if (!address) return false;
+  const code = await client.getCode({ address });
+  return code !== undefined && code !== '0x';
+}
+
+/** Deploys the catalogue's tokens of a network (those not already on the chain) and funds the hot wallet. */
+async function provision(
+  network: EvmNetwork,
+  anvil: AnvilChain,
+  previous: ChainsFileEntry | undefined,
+  hotWallet: Address | undefined,
+): Promise<ChainsFileEntry> {
+  const client = devClient(anvil.rpcUrl, anvil.chainId);
+  const tokens: ChainsFileEntry['tokens'] = {};
+  const pending: { coin: CoinCode; hash: Hex; decimals: number }[] = [];
+  for (const pair of coinNetworks) {
+    if (pair.network !== network || pair.tokenContract === null) continue;
+    const known = previous?.tokens[pair.coin];
+    if (await hasCode(client, known)) {
+      tokens[pair.coin] = known;
+      continue;
+    }
+    const hash = await client.wallet.deployContract({
+      abi: artifact.abi,
+      bytecode: artifact.bytecode as Hex,
+      args: [tokenNames[pair.coin] ?? pair.coin, pair.coin, pair.chainDecimals],
+      account: DEV_ACCOUNT,
+    });
+    pending.push({ coin: pair.coin, hash, decimals: pair.chainDecimals });
+  }
+  if (pending.length === 0) return { chainId: anvil.chainId, rpcUrl: anvil.rpcUrl, tokens };
+  // A new chain (or a lost state): deploy, then fund the hot wallet. Mine now instead of waiting a block time.
+  await client.mine({ blocks: 1 });
+  const mints: Hex[] = [];
+  for (const p of pending) {
+    const receipt = await client.waitForTransactionReceipt({ hash: p.hash, timeout: 20_000 });
+    if (!receipt.contractAddress) throw new Error(`deploying ${p.coin} on ${network} failed`);
+    tokens[p.coin] = receipt.contractAddress;
+    if (hotWallet) {
+      mints.push(
+        await client.wallet.writeContract({
+          address: receipt.contractAddress,
+          abi: artifact.abi,
+          functionName: 'mint',
+          args: [hotWallet, HOT_WALLET_TOKEN_UNITS * 10n ** BigInt(p.decimals)],
+          account: DEV_ACCOUNT,
+          chain: null,
+        }),
+      );
+    }
+  }
+  if (hotWallet) await client.setBalance({ address: hotWallet, value: HOT_WALLET_NATIVE });
+  if (mints.length > 0) {
+    await client.mine({ blocks: 1 });
+    for (const hash of mints) {
+      const receipt = await client.waitForTransactionReceipt({ hash, timeout: 20_000 });
+      if (receipt.status !== 'success') throw new Error(`minting to the hot wallet on ${network} failed`);
+    }
+  }
+  return { chainId: anvil.chainId, rpcUrl: anvil.rpcUrl, tokens };
+}
+
+export async function startLocalChains(options: LocalChainsOptions): Promise<LocalChains> {
+  const dir = path.join(options.dataDir, 'chains');
+  mkdirSync(dir, { recursive: true });
+  const previous = readChainsFile(options.dataDir);
+  const chains: Partial<Record<EvmNetwork, AnvilChain>> = {};
+  const stop = async () => {
+    await Promise.all(Object.values(chains).map((c) => c.stop()));
+  };
+  try {
+    const started = await Promise.all(
+      options.networks.map(async (network) => {
+        const anvil = await startAnvil({
+          chainId: localChainIds[network],
+          stateFile: path.join(dir, `${network}-state.json`),
+          ...(options.blockTimeS === undefined ? {} : { blockTimeS: options.blockTimeS }),
+        });
+        chains[network] = anvil;
+        const entry = await provision(network, anvil, previous[network], options.hotWallets[network]);
+        options.log?.(`local chain ${network} at ${anvil.rpcUrl}`, {
+          network,
+          chainId: anvil.chainId,
+          tokens: entry.tokens,
+        });
+        return [network, entry] as const;
+      }),
+    );
+    const file: ChainsFile = { ...previous, ...Object.fromEntries(started) };
+    const target = chainsFilePath(options.dataDir);
+    writeFileSync(`${target}.tmp`, `${JSON.stringify(file, null, 2)}\n`);
+    renameSync(`${target}.tmp`, target);
+    return { chains, file, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,39 @@
+import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
+
+/**
+ * The one interface every chain adapter implements (EVM over JSON-RPC, TRON over TronGrid,
+ * Bitcoin/Dogecoin over Esplora). A watcher needs no keys: it reads the chain and writes deposits.
+ */
+
+/** A transfer to one of our deposit addresses seen in a block. */
+export interface ObservedTransfer {
+  network: NetworkCode;
+  coin: CoinCode;
+  txHash: string;
+  /** Log index of a token Transfer, vout of a UTXO output, -1 for a native EVM/TRON transfer. */
+  outputIndex: number;
+  fromAddress: string | null;
+  /** The deposit address, as stored in deposit_addresses. */
+  toAddress: string;
+  /** In the chain's unit (token or native decimals). */
+  chainAmount: bigint;
+  blockNumber: bigint;
+  blockHash: string;
+}
+
+export interface TickReport {
+  network: NetworkCode;
+  /** Highest block whose deposits and hash are recorded, null before the first scan. */
+  scannedTo: bigint | null;
+  observed: number;
+  credited: number;
+  /** Set when a block-hash mismatch was found; deposits above the fork point were dropped. */
+  reorgForkBlock?: bigint;
+  /** True when the watcher is behind the chain tip and should tick again at once. */
+  behind: boolean;
+}
+
+export interface ChainWatcher {
+  readonly network: NetworkCode;
+  tick(): Promise<TickReport>;
+}

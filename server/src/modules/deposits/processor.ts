@@ -1,0 +1,211 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { type CoinCode, coinDecimals, findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
+import type { ObservedTransfer } from '../chain/watcher.ts';
+import { creditDeposit } from '../ledger/operations.ts';
+
+/**
+ * Deposit bookkeeping shared by every chain watcher: record what the chain shows, count
+ * confirmations, credit exactly once, and undo unconfirmed deposits of blocks a reorg removed.
+ * Every step is written to the database before the watcher moves its cursor.
+ */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const depositIdempotencyKey = (network: NetworkCode, txHash: string, outputIndex: number) =>
+  `deposit:${network}:${txHash}:${outputIndex}`;
+
+/** Chain units -> ledger minor units (floor). The exact chain amount is kept in `chain_amount`. */
+export function toLedgerMinor(coin: CoinCode, network: NetworkCode, chainAmount: bigint): bigint {
+  const pair = findCoinNetwork(coin, network);
+  if (!pair) throw new Error(`no catalogue pair ${coin}/${network}`);
+  const shift = pair.chainDecimals - coinDecimals(coin);
+  if (shift < 0) throw new Error(`${coin}/${network}: chain decimals below ledger decimals`);
+  return chainAmount / 10n ** BigInt(shift);
+}
+
+/** userId of each of the given addresses that is one of our deposit addresses on the network. */
+export async function depositAddressOwners(
+  db: Db,
+  network: NetworkCode,
+  addresses: readonly string[],
+): Promise<Map<string, string>> {
+  if (addresses.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('deposit_addresses')
+    .select(['address', 'user_id'])
+    .where('network', '=', network)
+    .where('address', 'in', [...new Set(addresses)])
+    .execute();
+  return new Map(rows.map((r) => [r.address, r.user_id]));
+}
+
+/**
+ * Inserts the observed transfers as confirming deposits (owner looked up by address). A transfer
+ * already recorded is left alone unless a reorg had dropped it, in which case it is revived in
+ * its new block.
+ */
+export async function recordObserved(trx: Db, transfers: readonly ObservedTransfer[], now: Date): Promise<number> {
+  if (transfers.length === 0) return 0;
+  const network = transfers[0]?.network as NetworkCode;
+  const owners = await depositAddressOwners(
+    trx,
+    network,
+    transfers.map((t) => t.toAddress),
+  );
+  let recorded = 0;
+  for (const t of transfers) {
+    const userId = owners.get(t.toAddress);
+    const pair = findCoinNetwork(t.coin, t.network);
+    if (!userId || !pair || t.chainAmount <= 0n) continue;
+    const result = await trx
+      .insertInto('deposits')
+      .values({
+        user_id: userId,
+        network: t.network,
+        coin: t.coin,
+        tx_hash: t.txHash,
+        output_index: t.outputIndex,
+        from_address: t.fromAddress,
+        to_address: t.toAddress,
+        chain_amount: t.chainAmount.toString(),
+        amount_minor: toLedgerMinor(t.coin, t.network, t.chainAmount).toString(),
+        block_number: t.blockNumber.toString(),
+        block_hash: t.blockHash,
+        confirmations: 0,
+        required_confirmations: pair.confirmations,
+        state: 'confirming',
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['network', 'tx_hash', 'output_index'])
+          .doUpdateSet({
+            state: 'confirming',
+            reason: null,
+            block_number: t.blockNumber.toString(),
+            block_hash: t.blockHash,
+            confirmations: 0,
+            updated_at: now,
+          })
+          .where('deposits.state', '=', 'failed')
+          .where('deposits.reason', '=', 'reorged'),
+      )
+      .executeTakeFirst();
+    recorded += Number(result.numInsertedOrUpdatedRows ?? 0n);
+  }
+  return recorded;
+}
+
+/**
+ * A reorg replaced the blocks above `forkBlock`: unconfirmed deposits there are marked failed
+ * ('reorged'); if the rescan finds the same transfer again it is revived (recordObserved).
+ * Returns how many were dropped, and how many CREDITED deposits sit above the fork (must be 0
+ * while reorgs stay shallower than the confirmation count; the caller logs loudly otherwise).
+ */
+export async function dropAboveFork(
+  trx: Db,
+  network: NetworkCode,
+  forkBlock: bigint,
+  now: Date,
+): Promise<{ dropped: number; creditedAbove: number }> {
+  const dropped = await trx
+    .updateTable('deposits')
+    .set({ state: 'failed', reason: 'reorged', confirmations: 0, updated_at: now, completed_at: now })
+    .where('network', '=', network)
+    .where('state', '=', 'confirming')
+    .where('block_number', '>', forkBlock.toString())
+    .executeTakeFirst();
+  const credited = await trx
+    .selectFrom('deposits')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('network', '=', network)
+    .where('state', '=', 'successful')
+    .where('block_number', '>', forkBlock.toString())
+    .executeTakeFirstOrThrow();
+  return { dropped: Number(dropped.numUpdatedRows), creditedAbove: Number(credited.n) };
+}
+
+/** Bound on deposits finished per tick, so one tick stays short. */
+const ADVANCE_BATCH = 200;
+
+/**
+ * Sets the confirmation count of the network's confirming deposits from the highest verified
+ * block, and finishes those that reached their count: credited once (ledger idempotency key
+ * `deposit:<network>:<tx>:<index>`, same transaction as the state change), or failed with
+ * reason 'below_minimum'. Returns how many were credited.
+ */
+export async function advanceConfirmations(
+  db: Kysely<Database>,
+  network: NetworkCode,
+  verifiedHeight: bigint,
+  now: Date,
+): Promise<number> {
+  await db
+    .updateTable('deposits')
+    .set({
+      confirmations: sql<number>`least(greatest(${verifiedHeight.toString()}::bigint - block_number + 1, 0), 2147483647)::int`,
+      updated_at: now,
+    })
+    .where('network', '=', network)
+    .where('state', '=', 'confirming')
+    .execute();
+  const ready = await db
+    .selectFrom('deposits')
+    .select('id')
+    .where('network', '=', network)
+    .where('state', '=', 'confirming')
+    .whereRef('confirmations', '>=', 'required_confirmations')
+    .orderBy('block_number')
+    .limit(ADVANCE_BATCH)
+    .execute();
+  let credited = 0;
+  for (const { id } of ready) {
+    if (await finishDeposit(db, id, now)) credited++;
+  }
+  return credited;
+}
+
+/** Credits (or fails below the minimum) one confirmed deposit; true when it was credited now. */
+async function finishDeposit(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const d = await trx.selectFrom('deposits').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    if (d?.state !== 'confirming' || d.confirmations < d.required_confirmations) return false;
+    const coin = d.coin as CoinCode;
+    const network = d.network as NetworkCode;
+    const pair = findCoinNetwork(coin, network);
+    const amountMinor = BigInt(d.amount_minor);
+    if (!pair || amountMinor < pair.minDepositMinor || amountMinor <= 0n) {
+      await trx
+        .updateTable('deposits')
+        .set({ state: 'failed', reason: 'below_minimum', updated_at: now, completed_at: now })
+        .where('id', '=', id)
+        .execute();
+      return false;
+    }
+    const { transfer } = await creditDeposit(
+      trx,
+      {
+        idempotencyKey: depositIdempotencyKey(network, d.tx_hash, d.output_index),
+        userId: d.user_id,
+        asset: coin,
+        amountMinor,
+        metadata: {
+          depositId: d.id,
+          network,
+          txHash: d.tx_hash,
+          outputIndex: d.output_index,
+          chainAmount: d.chain_amount,
+        },
+      },
+      now,
+    );
+    await trx
+      .updateTable('deposits')
+      .set({ state: 'successful', credited_transfer_id: transfer.id, updated_at: now, completed_at: now })
+      .where('id', '=', id)
+      .execute();
+    return true;
+  });
+}
