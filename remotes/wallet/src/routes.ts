@@ -2,11 +2,51 @@ import type { RemoteRoutesModule } from '@cw/shared-state/contracts';
 import { lazyScreen } from '@cw/shared-state/preload';
 import { NAMESPACE } from './i18n.ts';
 
-const HubScreen = lazyScreen(() => import('./screens/hub-screen.tsx'));
+const HubScreen = lazyScreen(() => import('./features/balances/components/hub-screen.tsx'));
+const DepositScreen = lazyScreen(() => import('./features/deposit/components/deposit-screen.tsx'));
+const TopupDetailScreen = lazyScreen(() => import('./features/deposit/components/topup-detail-screen.tsx'));
+const SendScreen = lazyScreen(() => import('./features/send/components/send-screen.tsx'));
+const AffirmScreen = lazyScreen(() => import('./features/send/components/affirm-screen.tsx'));
+const PwdScreen = lazyScreen(() => import('./features/send/components/pwd-screen.tsx'));
+const CapitalPwdScreen = lazyScreen(() => import('./features/send/components/capital-pwd-screen.tsx'));
+const EmailScreen = lazyScreen(() => import('./features/send/components/email-screen.tsx'));
+const WithdrawDetailScreen = lazyScreen(() => import('./features/send/components/withdraw-detail-screen.tsx'));
+const HistoryScreen = lazyScreen(() => import('./features/history/components/history-screen.tsx'));
+const AddressBookScreen = lazyScreen(() => import('./features/address-book/components/address-book-screen.tsx'));
+const AddAddressScreen = lazyScreen(() => import('./features/address-book/components/add-address-screen.tsx'));
 
 const remote: RemoteRoutesModule = {
   namespace: NAMESPACE,
-  routes: [{ path: '/coinTopup', Component: HubScreen, titleKey: 'hub.title' }],
+  routes: [
+    // The hub is public (it says that login comes first); everything behind it needs a session.
+    { path: '/coinTopup', Component: HubScreen, titleKey: 'hub.title' },
+    { path: '/coinTopup/deposit', Component: DepositScreen, titleKey: 'deposit.title', requiresLogin: true },
+    { path: '/coinTopup/topup', Component: TopupDetailScreen, titleKey: 'topup.title', requiresLogin: true },
+    { path: '/coinTopup/send', Component: SendScreen, titleKey: 'send.title', requiresLogin: true },
+    { path: '/coinTopup/send/affirm', Component: AffirmScreen, titleKey: 'affirm.title', requiresLogin: true },
+    { path: '/coinTopup/verification/pwd', Component: PwdScreen, titleKey: 'verify.pwdTitle', requiresLogin: true },
+    {
+      path: '/coinTopup/verification/capitalPwd',
+      Component: CapitalPwdScreen,
+      titleKey: 'verify.capitalTitle',
+      requiresLogin: true,
+    },
+    {
+      path: '/coinTopup/verification/email',
+      Component: EmailScreen,
+      titleKey: 'verify.emailTitle',
+      requiresLogin: true,
+    },
+    {
+      path: '/coinTopup/withdrawDeposit',
+      Component: WithdrawDetailScreen,
+      titleKey: 'withdrawDetail.title',
+      requiresLogin: true,
+    },
+    { path: '/coinTopup/history', Component: HistoryScreen, titleKey: 'history.title', requiresLogin: true },
+    { path: '/addressBook', Component: AddressBookScreen, titleKey: 'addressBook.title', requiresLogin: true },
+    { path: '/addressBook/add', Component: AddAddressScreen, titleKey: 'addressBook.addTitle', requiresLogin: true },
+  ],
 };
 
 export default remote;

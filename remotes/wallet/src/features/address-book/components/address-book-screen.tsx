@@ -1,0 +1,112 @@
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useNavigate } from '@cw/shared-state/router';
+import { copyText } from '@cw/shared-ui/clipboard';
+import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { toast } from '@cw/shared-ui/toast';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, SwipeAction } from 'antd-mobile';
+import { AddOutline } from 'antd-mobile-icons';
+import * as ui from '../../../components/wallet-page.module.css';
+import { WalletPage } from '../../../components/wallet-page.tsx';
+import { NAMESPACE } from '../../../i18n.ts';
+import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { deleteAddressBookEntry } from '../api/address-book.ts';
+import { ADDRESS_BOOK_KEY, useAddressBook } from '../hooks/use-address-book.ts';
+import * as styles from './address-book.module.css';
+
+/** /addressBook: saved withdrawal addresses; tap one to send to it, swipe to delete. */
+export default function AddressBookScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const errorMessage = useErrorMessage();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const book = useAddressBook();
+  const { view } = useCatalogue();
+
+  const remove = async (id: string) => {
+    try {
+      await deleteAddressBookEntry(id);
+      await queryClient.invalidateQueries({ queryKey: ADDRESS_BOOK_KEY });
+    } catch (error) {
+      toast.fail(errorMessage(error));
+    }
+  };
+
+  const addButton = (
+    <button
+      type="button"
+      className={styles.add}
+      aria-label={t('addressBook.add')}
+      data-testid="address-book-add"
+      onClick={() => void navigate('/addressBook/add')}
+    >
+      <AddOutline aria-hidden />
+    </button>
+  );
+
+  let body = null;
+  if (book.isPending) body = <LoadingState />;
+  else if (book.isError) body = <ErrorState onRetry={() => void book.refetch()} />;
+  else if (book.data.length === 0)
+    body = (
+      <EmptyState text={t('addressBook.empty')}>
+        <Button color="primary" size="small" onClick={() => void navigate('/addressBook/add')}>
+          {t('addressBook.add')}
+        </Button>
+      </EmptyState>
+    );
+  else
+    body = (
+      <ul className={styles.list} data-testid="address-book-list">
+        {book.data.map((entry) => (
+          <li key={entry.id} className={styles.entry}>
+            <SwipeAction
+              rightActions={[
+                { key: 'delete', text: t('addressBook.delete'), color: 'danger', onClick: () => void remove(entry.id) },
+              ]}
+            >
+              <div className={styles.entryBody} data-testid="address-book-entry">
+                <div className={ui.row}>
+                  <span className={ui.strong}>{entry.name}</span>
+                  <span className={ui.muted}>
+                    {t(`addressBook.walletType.${entry.walletType}`, { defaultValue: entry.walletType })} ·{' '}
+                    {view?.networkLabel(entry.network) ?? entry.network}
+                  </span>
+                </div>
+                <button
+                  type="button"
+                  className={`${styles.address} ${ui.mono}`}
+                  onClick={() => void copyText(entry.address)}
+                  data-testid="address-book-address"
+                >
+                  {entry.address}
+                </button>
+                {entry.remark && <span className={ui.muted}>{entry.remark}</span>}
+                <div className={ui.row} style={{ justifyContent: 'flex-end' }}>
+                  <Button
+                    size="mini"
+                    color="primary"
+                    fill="outline"
+                    onClick={() =>
+                      void navigate(
+                        `/coinTopup/send?network=${entry.network}&address=${encodeURIComponent(entry.address)}`,
+                      )
+                    }
+                  >
+                    {t('addressBook.sendTo')}
+                  </Button>
+                </div>
+              </div>
+            </SwipeAction>
+          </li>
+        ))}
+      </ul>
+    );
+
+  return (
+    <WalletPage title={t('addressBook.title')} testId="wallet-address-book" parent="/coinTopup" right={addButton}>
+      {body}
+    </WalletPage>
+  );
+}

@@ -1,0 +1,111 @@
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useNavigate } from '@cw/shared-state/router';
+import { useSession } from '@cw/shared-state/session';
+import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { Button, Grid } from 'antd-mobile';
+import { BankcardOutline, ContentOutline, SendOutline, UnorderedListOutline } from 'antd-mobile-icons';
+import { type ReactNode, useEffect } from 'react';
+import { WalletPage } from '../../../components/wallet-page.tsx';
+import { NAMESPACE } from '../../../i18n.ts';
+import { formatMinor } from '../../../lib/amount.ts';
+import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { useBalances } from '../hooks/use-balances.ts';
+import { FiatValue } from './fiat-value.tsx';
+import * as styles from './hub-screen.module.css';
+
+function Entry({ icon, label, to, testId }: { icon: ReactNode; label: string; to: string; testId: string }) {
+  const navigate = useNavigate();
+  return (
+    <button type="button" className={styles.entry} data-testid={testId} onClick={() => void navigate(to)}>
+      <span className={styles.entryIcon} aria-hidden>
+        {icon}
+      </span>
+      <span>{label}</span>
+    </button>
+  );
+}
+
+/** /coinTopup: every coin's balance (with its fiat value) and the ways in and out. */
+export default function HubScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const navigate = useNavigate();
+  const status = useSession((s) => s.status);
+  const refresh = useSession((s) => s.refresh);
+  useEffect(() => {
+    // Opened directly: learn whether someone is signed in (the hub is public, its balances are not).
+    if (status === 'unknown') refresh().catch(() => undefined);
+  }, [status, refresh]);
+  const signedIn = status === 'authenticated';
+  const balances = useBalances(signedIn);
+  const catalogue = useCatalogue(signedIn);
+  const view = catalogue.view;
+
+  let list: ReactNode;
+  if (status === 'anonymous')
+    list = (
+      <div className={styles.login} data-testid="wallet-login-first">
+        <span>{t('hub.loginFirst')}</span>
+        <Button size="small" color="primary" onClick={() => void navigate('/login')}>
+          {t('hub.login')}
+        </Button>
+      </div>
+    );
+  else if (balances.isPending || catalogue.isPending) list = <LoadingState />;
+  else if (balances.isError || !view)
+    list = (
+      <ErrorState
+        onRetry={() => {
+          void balances.refetch();
+          void catalogue.refetch();
+        }}
+      />
+    );
+  else
+    list = (
+      <ul className={styles.balances} data-testid="wallet-balances">
+        {balances.data.map((balance) => {
+          const decimals = view.decimalsOf(balance.asset);
+          return (
+            <li key={balance.asset} className={styles.balance} data-testid={`balance-${balance.asset}`}>
+              <button
+                type="button"
+                className={styles.balanceButton}
+                onClick={() => void navigate(`/coinTopup/deposit?coin=${balance.asset}`)}
+              >
+                <span className={styles.coin}>{balance.asset}</span>
+                <span className={styles.amounts}>
+                  <span className={styles.available} data-testid={`balance-${balance.asset}-available`}>
+                    {formatMinor(balance.availableMinor, decimals)}
+                  </span>
+                  <FiatValue coin={balance.asset} minor={balance.availableMinor} decimals={decimals} />
+                  {balance.lockedMinor !== '0' && (
+                    <span className={styles.locked}>
+                      {t('hub.locked', { amount: formatMinor(balance.lockedMinor, decimals) })}
+                    </span>
+                  )}
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    );
+
+  return (
+    <WalletPage title={t('hub.title')} testId="wallet-hub">
+      <Grid columns={4} gap={8} className={styles.entries}>
+        <Entry icon={<BankcardOutline />} label={t('hub.deposit')} to="/coinTopup/deposit" testId="hub-deposit" />
+        <Entry icon={<SendOutline />} label={t('hub.send')} to="/coinTopup/send" testId="hub-send" />
+        <Entry icon={<UnorderedListOutline />} label={t('hub.history')} to="/coinTopup/history" testId="hub-history" />
+        <Entry icon={<ContentOutline />} label={t('hub.addressBook')} to="/addressBook" testId="hub-address-book" />
+      </Grid>
+      <section className={styles.card}>
+        <h2 className={styles.heading}>{t('hub.balances')}</h2>
+        {list}
+      </section>
+      <p className={styles.build} data-testid="build-id">
+        {t('hub.build', { build: __BUILD_ID__ })}
+      </p>
+    </WalletPage>
+  );
+}

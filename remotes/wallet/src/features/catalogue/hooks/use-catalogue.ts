@@ -1,0 +1,49 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { type Catalogue, type CataloguePair, fetchCatalogue } from '../api/catalogue.ts';
+
+export interface CatalogueView {
+  catalogue: Catalogue;
+  decimalsOf: (coin: string) => number;
+  pairsOf: (coin: string, use: 'deposit' | 'withdraw') => CataloguePair[];
+  pair: (coin: string, network: string) => CataloguePair | undefined;
+  networkLabel: (network: string) => string;
+}
+
+const NETWORK_NAMES: Record<string, string> = {
+  bitcoin: 'Bitcoin',
+  ethereum: 'Ethereum',
+  bsc: 'BNB Smart Chain',
+  tron: 'TRON',
+  dogecoin: 'Dogecoin',
+};
+
+/** Build the lookups once per catalogue (it changes only with a deployment). */
+export function catalogueView(catalogue: Catalogue): CatalogueView {
+  const decimals = new Map(catalogue.coins.map((coin) => [coin.code, coin.decimals]));
+  const standards = new Map(catalogue.networks.map((network) => [network.code, network.tokenStandard]));
+  return {
+    catalogue,
+    decimalsOf: (coin) => decimals.get(coin) ?? 0,
+    pairsOf: (coin, use) =>
+      catalogue.pairs.filter((p) => p.coin === coin && (use === 'deposit' ? p.depositEnabled : p.withdrawEnabled)),
+    pair: (coin, network) => catalogue.pairs.find((p) => p.coin === coin && p.network === network),
+    networkLabel: (network) => {
+      const name = NETWORK_NAMES[network] ?? network;
+      const standard = standards.get(network);
+      return standard ? `${name} (${standard})` : name;
+    },
+  };
+}
+
+/** The coin catalogue (coins, networks, limits), cached for the session. */
+export function useCatalogue(enabled = true) {
+  const query = useQuery({
+    queryKey: ['wallet', 'catalogue'],
+    queryFn: fetchCatalogue,
+    staleTime: 10 * 60_000,
+    enabled,
+  });
+  const view = useMemo(() => (query.data ? catalogueView(query.data) : undefined), [query.data]);
+  return { ...query, view };
+}

@@ -1,0 +1,155 @@
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useSearchParams } from '@cw/shared-state/router';
+import { copyText } from '@cw/shared-ui/clipboard';
+import { QrCode } from '@cw/shared-ui/qr-code';
+import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { toast } from '@cw/shared-ui/toast';
+import { useQuery } from '@tanstack/react-query';
+import { Button, NoticeBar } from 'antd-mobile';
+import { useState } from 'react';
+import { ChipSelect } from '../../../components/chip-select.tsx';
+import * as ui from '../../../components/wallet-page.module.css';
+import { WalletPage } from '../../../components/wallet-page.tsx';
+import { NAMESPACE } from '../../../i18n.ts';
+import { formatMinor } from '../../../lib/amount.ts';
+import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { confirmTransferred, fetchDepositAddress } from '../api/deposit.ts';
+
+/** Deposit: choose coin and network, then the address as text and QR, with the minimum and confirmations. */
+export default function DepositScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const errorMessage = useErrorMessage();
+  const [params, setParams] = useSearchParams();
+  const { view, isError, refetch } = useCatalogue();
+  const [confirming, setConfirming] = useState(false);
+
+  const coins = view ? [...new Set(view.catalogue.pairs.filter((p) => p.depositEnabled).map((p) => p.coin))] : [];
+  const coin = coins.includes(params.get('coin') ?? '') ? (params.get('coin') ?? '') : (coins[0] ?? '');
+  const networks = view?.pairsOf(coin, 'deposit') ?? [];
+  const network = networks.find((p) => p.network === params.get('network'))?.network ?? networks[0]?.network ?? '';
+  const choose = (next: { coin?: string; network?: string }) =>
+    setParams(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        if (next.coin) {
+          updated.set('coin', next.coin);
+          updated.delete('network');
+        }
+        if (next.network) updated.set('network', next.network);
+        return updated;
+      },
+      { replace: true },
+    );
+
+  const address = useQuery({
+    queryKey: ['wallet', 'deposit-address', coin, network],
+    queryFn: () => fetchDepositAddress(coin, network),
+    enabled: Boolean(coin && network),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+  const onTransferred = async () => {
+    setConfirming(true);
+    try {
+      await confirmTransferred(coin, network);
+      toast.success(t('deposit.transferredNoted'));
+    } catch (error) {
+      toast.fail(errorMessage(error));
+    } finally {
+      setConfirming(false);
+    }
+  };
+
+  let body = null;
+  if (!view) body = isError ? <ErrorState onRetry={() => void refetch()} /> : <LoadingState />;
+  else if (address.isError) body = <ErrorState onRetry={() => void address.refetch()} />;
+  else if (!address.data) body = <LoadingState />;
+  else {
+    const data = address.data;
+    const decimals = view.decimalsOf(coin);
+    body = (
+      <>
+        <section className={`${ui.card} ${ui.field}`} data-testid="deposit-address-card">
+          <div className={ui.row} style={{ justifyContent: 'center' }}>
+            <QrCode value={data.address} size={180} />
+          </div>
+          <span className={ui.label}>{t('deposit.address')}</span>
+          <span className={`${ui.mono} ${ui.strong}`} data-testid="deposit-address">
+            {data.address}
+          </span>
+          <Button
+            block
+            color="primary"
+            fill="outline"
+            data-testid="deposit-copy"
+            onClick={() => void copyText(data.address)}
+          >
+            {t('deposit.copy')}
+          </Button>
+        </section>
+        <section className={`${ui.card} ${ui.field}`} data-testid="deposit-notice">
+          <div className={ui.row}>
+            <span className={ui.label}>{t('deposit.minimum')}</span>
+            <span data-testid="deposit-minimum">
+              {formatMinor(data.minDepositMinor, decimals)} {coin}
+            </span>
+          </div>
+          <div className={ui.row}>
+            <span className={ui.label}>{t('deposit.confirmations')}</span>
+            <span data-testid="deposit-confirmations">{data.confirmations}</span>
+          </div>
+          <div className={ui.row}>
+            <span className={ui.label}>{t('deposit.arrival')}</span>
+            <span>{t('deposit.minutes', { minutes: data.expectedArrivalMinutes })}</span>
+          </div>
+          <p className={ui.muted}>
+            {t('deposit.notice', {
+              coin,
+              network: view.networkLabel(network),
+              minimum: formatMinor(data.minDepositMinor, decimals),
+              confirmations: data.confirmations,
+            })}
+          </p>
+        </section>
+        <Button
+          block
+          color="primary"
+          size="large"
+          loading={confirming}
+          data-testid="deposit-transferred"
+          onClick={() => void onTransferred()}
+        >
+          {t('deposit.transferred')}
+        </Button>
+      </>
+    );
+  }
+
+  return (
+    <WalletPage title={t('deposit.title')} testId="wallet-deposit" parent="/coinTopup">
+      <NoticeBar content={t('deposit.warning')} color="alert" wrap />
+      {view && (
+        <section className={`${ui.card} ${ui.field}`}>
+          <span className={ui.label}>{t('common.coin')}</span>
+          <ChipSelect
+            testId="deposit-coin"
+            columns={4}
+            options={coins.map((code) => ({ label: code, value: code }))}
+            value={coin}
+            onChange={(next) => choose({ coin: next })}
+          />
+          <span className={ui.label}>{t('common.network')}</span>
+          <ChipSelect
+            testId="deposit-network"
+            columns={2}
+            options={networks.map((p) => ({ label: view.networkLabel(p.network), value: p.network }))}
+            value={network}
+            onChange={(next) => choose({ network: next })}
+          />
+        </section>
+      )}
+      {body}
+    </WalletPage>
+  );
+}

@@ -1,0 +1,77 @@
+import { apiCall } from '../../../lib/api-call.ts';
+
+export type WithdrawalState =
+  | 'in_review'
+  | 'review_approved'
+  | 'review_rejected'
+  | 'transfer_in_progress'
+  | 'transfer_successful'
+  | 'transfer_failed';
+
+export interface Withdrawal {
+  id: string;
+  coin: string;
+  network: string;
+  address: string;
+  amountMinor: string;
+  feeMinor: string;
+  arrivalMinor: string;
+  state: WithdrawalState;
+  reason?: string | null;
+  txHash?: string | null;
+  createdAt: string;
+  updatedAt?: string;
+}
+
+export interface Send {
+  id: string;
+  coin: string;
+  amountMinor: string;
+  recipientKind: 'email' | 'address';
+  recipient: string;
+  network?: string | null;
+  direction?: 'out' | 'in';
+  createdAt: string;
+}
+
+export interface Verification {
+  /** The 6-digit code e-mailed for this withdrawal or send. */
+  emailCode: string;
+  /** Only when the user has a fund password; kept in memory, never stored. */
+  fundPassword?: string;
+}
+
+export function createWithdrawal(
+  input: { coin: string; network: string; address: string; amountMinor: string; idempotencyKey: string } & Verification,
+): Promise<Withdrawal> {
+  return apiCall('POST', '/api/wallet/withdrawals', { body: input });
+}
+
+export function createSend(
+  input: {
+    coin: string;
+    recipient: string;
+    recipientKind: 'email' | 'address';
+    amountMinor: string;
+    idempotencyKey: string;
+  } & Verification,
+): Promise<Send> {
+  return apiCall('POST', '/api/wallet/sends', { body: input });
+}
+
+export function fetchWithdrawal(id: string): Promise<Withdrawal> {
+  return apiCall('GET', `/api/wallet/withdrawals/${encodeURIComponent(id)}`);
+}
+
+export function fetchSend(id: string): Promise<Send> {
+  return apiCall('GET', `/api/wallet/sends/${encodeURIComponent(id)}`);
+}
+
+/** E-mails the verification code of a withdrawal or send to the account address. */
+export function sendWithdrawCode(): Promise<unknown> {
+  return apiCall('POST', '/api/wallet/withdrawals/email-code', { body: {} });
+}
+
+export function verifyFundPassword(fundPassword: string): Promise<unknown> {
+  return apiCall('POST', '/api/me/fund-password/verify', { body: { fundPassword } });
+}

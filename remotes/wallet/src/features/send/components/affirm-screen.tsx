@@ -1,0 +1,66 @@
+import { useTranslation } from '@cw/shared-state/i18n';
+import { Navigate, useNavigate } from '@cw/shared-state/router';
+import { useSession } from '@cw/shared-state/session';
+import { Button, NoticeBar } from 'antd-mobile';
+import { DetailRows } from '../../../components/detail-rows.tsx';
+import * as ui from '../../../components/wallet-page.module.css';
+import { WalletPage } from '../../../components/wallet-page.tsx';
+import { NAMESPACE } from '../../../i18n.ts';
+import { formatMinor } from '../../../lib/amount.ts';
+import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { useSendFlow } from '../hooks/send-flow.ts';
+
+/** /coinTopup/send/affirm: the order as it will be placed; next is the fund password (if set), then the e-mail code. */
+export default function AffirmScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const navigate = useNavigate();
+  const draft = useSendFlow((s) => s.draft);
+  const me = useSession((s) => s.me);
+  const { view } = useCatalogue();
+  if (!draft) return <Navigate to="/coinTopup/send" replace />;
+  const decimals = view?.decimalsOf(draft.coin) ?? 0;
+  const amount = (minor: string) => `${formatMinor(minor, decimals)} ${draft.coin}`;
+  const next = me?.hasFundPassword ? '/coinTopup/verification/pwd' : '/coinTopup/verification/email';
+
+  return (
+    <WalletPage title={t('affirm.title')} testId="wallet-affirm" parent="/coinTopup/send">
+      <section className={`${ui.card} ${ui.field}`} style={{ alignItems: 'center' }}>
+        <span className={ui.muted}>{draft.kind === 'withdrawal' ? t('affirm.withdrawal') : t('affirm.send')}</span>
+        <span className={ui.strong} style={{ fontSize: 24 }} data-testid="affirm-amount">
+          {amount(draft.amountMinor)}
+        </span>
+      </section>
+      <DetailRows
+        rows={[
+          { label: t('common.coin'), value: draft.coin },
+          {
+            label: t('common.network'),
+            value: draft.kind === 'withdrawal' ? (view?.networkLabel(draft.network) ?? draft.network) : '',
+          },
+          {
+            label: draft.kind === 'withdrawal' ? t('send.address') : t('send.recipient'),
+            value: draft.target,
+            testId: 'affirm-target',
+          },
+          { label: t('send.fee'), value: amount(draft.feeMinor), testId: 'affirm-fee' },
+          { label: t('send.arrival'), value: amount(draft.arrivalMinor), testId: 'affirm-arrival' },
+        ]}
+      />
+      {draft.kind === 'withdrawal' && <NoticeBar content={t('affirm.noCancel')} color="alert" wrap />}
+      {!me?.hasFundPassword && (
+        <Button
+          block
+          fill="none"
+          color="primary"
+          data-testid="affirm-set-fund-password"
+          onClick={() => void navigate('/coinTopup/verification/capitalPwd')}
+        >
+          {t('affirm.setFundPassword')}
+        </Button>
+      )}
+      <Button block color="primary" size="large" data-testid="affirm-confirm" onClick={() => void navigate(next)}>
+        {t('affirm.confirm')}
+      </Button>
+    </WalletPage>
+  );
+}

@@ -1,0 +1,76 @@
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { useTranslation } from '@cw/shared-state/i18n';
+import { Navigate, useNavigate } from '@cw/shared-state/router';
+import { PasswordField } from '@cw/shared-ui/password-field';
+import { Button } from 'antd-mobile';
+import { type FormEvent, useState } from 'react';
+import * as ui from '../../../components/wallet-page.module.css';
+import { WalletPage } from '../../../components/wallet-page.tsx';
+import { NAMESPACE } from '../../../i18n.ts';
+import { verifyFundPassword } from '../api/send.ts';
+import { useSendFlow } from '../hooks/send-flow.ts';
+
+const FUND_PASSWORD = /^\d{6}$/;
+
+/** /coinTopup/verification/pwd: the 6-digit fund password, checked by the server before the e-mail step. */
+export default function PwdScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const errorMessage = useErrorMessage();
+  const navigate = useNavigate();
+  const draft = useSendFlow((s) => s.draft);
+  const setFundPassword = useSendFlow((s) => s.setFundPassword);
+  const [value, setValue] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (!draft) return <Navigate to="/coinTopup/send" replace />;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!FUND_PASSWORD.test(value)) {
+      setProblem(t('verify.fundPasswordFormat'));
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    try {
+      await verifyFundPassword(value);
+      setFundPassword(value);
+      void navigate('/coinTopup/verification/email', { replace: true });
+    } catch (error) {
+      setProblem(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <WalletPage title={t('verify.pwdTitle')} testId="wallet-verify-pwd" parent="/coinTopup/send/affirm">
+      <form className={`${ui.card} ${ui.field}`} noValidate onSubmit={(event) => void onSubmit(event)}>
+        <label className={ui.label} htmlFor="wallet-fund-password">
+          {t('verify.fundPassword')}
+        </label>
+        <PasswordField
+          id="wallet-fund-password"
+          value={value}
+          onChange={(event) => setValue(event.target.value.replace(/\D/g, '').slice(0, 6))}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={6}
+          placeholder={t('verify.fundPasswordPlaceholder')}
+          data-testid="verify-fund-password"
+        />
+        {problem && (
+          <p className={ui.error} role="alert" data-testid="verify-pwd-error">
+            {problem}
+          </p>
+        )}
+        <Button type="submit" block color="primary" size="large" loading={busy} data-testid="verify-pwd-submit">
+          {t('verify.next')}
+        </Button>
+        <Button block fill="none" color="primary" onClick={() => void navigate('/coinTopup/verification/capitalPwd')}>
+          {t('verify.forgotFundPassword')}
+        </Button>
+      </form>
+    </WalletPage>
+  );
+}

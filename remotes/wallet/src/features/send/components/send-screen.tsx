@@ -1,0 +1,213 @@
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useNavigate, useSearchParams } from '@cw/shared-state/router';
+import { NumberInput } from '@cw/shared-ui/number-input';
+import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { Button, CapsuleTabs, Popup } from 'antd-mobile';
+import { useState } from 'react';
+import { AddressField } from '../../../components/address-field.tsx';
+import { ChipSelect } from '../../../components/chip-select.tsx';
+import * as ui from '../../../components/wallet-page.module.css';
+import { WalletPage } from '../../../components/wallet-page.tsx';
+import { NAMESPACE } from '../../../i18n.ts';
+import { formatMinor } from '../../../lib/amount.ts';
+import { useCodeMessage } from '../../../lib/code-message.ts';
+import { AddressBookPicker } from '../../address-book/components/address-book-picker.tsx';
+import { useAvailable } from '../../balances/hooks/use-balances.ts';
+import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { useSendFlow } from '../hooks/send-flow.ts';
+import { maxAmountMinor, type SendMode, type SendProblem, validateSend } from '../hooks/validate-send.ts';
+
+/** /coinTopup/send: withdraw to an address, or send to another user of the service. */
+export default function SendScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const codeMessage = useCodeMessage();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const { view, isError, refetch } = useCatalogue();
+  const start = useSendFlow((s) => s.start);
+  const [mode, setMode] = useState<SendMode>(params.get('mode') === 'send' ? 'send' : 'withdrawal');
+  const [coinChoice, setCoin] = useState(params.get('coin') ?? 'USDT');
+  const [networkChoice, setNetwork] = useState(params.get('network') ?? '');
+  const [target, setTarget] = useState(params.get('address') ?? '');
+  const [amountText, setAmountText] = useState('');
+  const [touched, setTouched] = useState({ target: false, amount: false });
+  const [picking, setPicking] = useState(false);
+
+  const coins = view ? [...new Set(view.catalogue.pairs.filter((p) => p.withdrawEnabled).map((p) => p.coin))] : [];
+  const coin = coins.includes(coinChoice) ? coinChoice : (coins[0] ?? '');
+  const pairs = view?.pairsOf(coin, 'withdraw') ?? [];
+  const pair = pairs.find((p) => p.network === networkChoice) ?? pairs[0];
+  const network = pair?.network ?? '';
+  const decimals = view?.decimalsOf(coin) ?? 0;
+  const available = useAvailable(coin);
+  const limits = pair
+    ? {
+        minMinor: BigInt(pair.withdrawMinMinor),
+        maxMinor: BigInt(pair.withdrawMaxMinor),
+        feeMinor: BigInt(pair.withdrawFeeMinor),
+      }
+    : undefined;
+  const check = validateSend({ mode, network, target, amountText, decimals, availableMinor: available, limits });
+  const problemText = (problem: SendProblem | undefined) => {
+    if (!problem) return undefined;
+    return problem.startsWith('send.') ? t(problem) : codeMessage(problem as Parameters<typeof codeMessage>[0]);
+  };
+  const targetError = touched.target ? problemText(check.target) : undefined;
+  const amountError = touched.amount ? problemText(check.amount) : undefined;
+
+  const onNext = () => {
+    setTouched({ target: true, amount: true });
+    if (check.target || check.amount || !pair) return;
+    start({
+      kind: mode,
+      coin,
+      network,
+      target: target.trim(),
+      recipientKind: mode === 'send' ? check.recipientKind : undefined,
+      amountMinor: check.amountMinor.toString(),
+      feeMinor: check.feeMinor.toString(),
+      arrivalMinor: check.arrivalMinor.toString(),
+    });
+    void navigate('/coinTopup/send/affirm');
+  };
+
+  if (!view)
+    return (
+      <WalletPage title={t('send.title')} testId="wallet-send" parent="/coinTopup">
+        {isError ? <ErrorState onRetry={() => void refetch()} /> : <LoadingState />}
+      </WalletPage>
+    );
+
+  return (
+    <WalletPage title={t('send.title')} testId="wallet-send" parent="/coinTopup">
+      <CapsuleTabs activeKey={mode} onChange={(key) => setMode(key === 'send' ? 'send' : 'withdrawal')}>
+        <CapsuleTabs.Tab title={t('send.modeWithdrawal')} key="withdrawal" />
+        <CapsuleTabs.Tab title={t('send.modeUser')} key="send" />
+      </CapsuleTabs>
+      <section className={`${ui.card} ${ui.field}`}>
+        <span className={ui.label}>{t('common.coin')}</span>
+        <ChipSelect
+          testId="send-coin"
+          columns={4}
+          options={coins.map((code) => ({ label: code, value: code }))}
+          value={coin}
+          onChange={(next) => {
+            setCoin(next);
+            setNetwork('');
+          }}
+        />
+        {mode === 'withdrawal' && (
+          <>
+            <span className={ui.label}>{t('common.network')}</span>
+            <ChipSelect
+              testId="send-network"
+              columns={2}
+              options={pairs.map((p) => ({ label: view.networkLabel(p.network), value: p.network }))}
+              value={network}
+              onChange={setNetwork}
+            />
+          </>
+        )}
+      </section>
+      <section className={`${ui.card} ${ui.field}`}>
+        <span className={ui.label}>{mode === 'withdrawal' ? t('send.address') : t('send.recipient')}</span>
+        <AddressField
+          value={target}
+          onChange={(next) => {
+            setTarget(next);
+            if (next.length > 20) setTouched((s) => ({ ...s, target: true }));
+          }}
+          onBlur={() => setTouched((s) => ({ ...s, target: true }))}
+          placeholder={mode === 'withdrawal' ? t('send.addressPlaceholder') : t('send.recipientPlaceholder')}
+          testId="send-address"
+          onPickFromBook={mode === 'withdrawal' ? () => setPicking(true) : undefined}
+        />
+        {targetError && (
+          <p className={ui.error} role="alert" data-testid="send-address-error">
+            {targetError}
+          </p>
+        )}
+        <span className={ui.label}>{t('send.amount')}</span>
+        <div className={ui.row}>
+          <NumberInput
+            value={amountText}
+            onChange={(next) => {
+              setAmountText(next);
+              setTouched((s) => ({ ...s, amount: true }));
+            }}
+            decimals={decimals}
+            placeholder={
+              limits && mode === 'withdrawal'
+                ? t('send.amountPlaceholder', { min: formatMinor(limits.minMinor, decimals), coin })
+                : t('send.amountPlaceholderAny')
+            }
+            data-testid="send-amount"
+            style={{ flex: 1 }}
+          />
+          <Button
+            size="small"
+            color="primary"
+            fill="none"
+            data-testid="send-max"
+            onClick={() => {
+              setAmountText(formatMinor(maxAmountMinor(mode, available, limits?.maxMinor), decimals));
+              setTouched((s) => ({ ...s, amount: true }));
+            }}
+          >
+            {t('send.max')}
+          </Button>
+        </div>
+        {amountError && (
+          <p className={ui.error} role="alert" data-testid="send-amount-error">
+            {amountError}
+          </p>
+        )}
+        <div className={ui.row}>
+          <span className={ui.muted}>{t('send.available')}</span>
+          <span className={ui.muted} data-testid="send-available">
+            {formatMinor(available, decimals)} {coin}
+          </span>
+        </div>
+        {mode === 'withdrawal' && limits && (
+          <div className={ui.row}>
+            <span className={ui.muted}>{t('send.limits')}</span>
+            <span className={ui.muted}>
+              {formatMinor(limits.minMinor, decimals)} – {formatMinor(limits.maxMinor, decimals)}
+            </span>
+          </div>
+        )}
+      </section>
+      <section className={`${ui.card} ${ui.field}`}>
+        <div className={ui.row}>
+          <span className={ui.label}>{t('send.fee')}</span>
+          <span data-testid="send-fee">
+            {formatMinor(check.feeMinor, decimals)} {coin}
+          </span>
+        </div>
+        <div className={ui.row}>
+          <span className={ui.label}>{t('send.arrival')}</span>
+          <span className={ui.strong} data-testid="send-arrival">
+            {formatMinor(check.arrivalMinor, decimals)} {coin}
+          </span>
+        </div>
+      </section>
+      <Button block color="primary" size="large" data-testid="send-next" onClick={onNext}>
+        {t('send.next')}
+      </Button>
+      <Popup
+        visible={picking}
+        onMaskClick={() => setPicking(false)}
+        bodyStyle={{ maxHeight: '70vh', overflow: 'auto' }}
+      >
+        <AddressBookPicker
+          network={network}
+          onPick={(entry) => {
+            setTarget(entry.address);
+            setTouched((s) => ({ ...s, target: true }));
+            setPicking(false);
+          }}
+        />
+      </Popup>
+    </WalletPage>
+  );
+}
