@@ -78,6 +78,11 @@ export const errorStatus = {
   CONVERT_AMOUNT_OUT_OF_RANGE: 400,
   /** The platform's liquidity account holds too little of the coin to pay this conversion. */
   LIQUIDITY_SHORT: 503,
+  // Deposits (modules/deposits).
+  /** The coin/network pair is not offered for deposit. */
+  DEPOSIT_DISABLED: 409,
+  /** More than 3 "I have transferred" notices that matched no deposit today (UTC); details.retryAfterSeconds. */
+  DEPOSIT_CONFIRM_LIMIT: 429,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;
