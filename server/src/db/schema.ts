@@ -24,6 +24,10 @@ export interface Database {
   chain_blocks: ChainBlocksTable;
   deposits: DepositsTable;
   deposit_confirm_clicks: DepositConfirmClicksTable;
+  withdrawals: WithdrawalsTable;
+  signer_transactions: SignerTransactionsTable;
+  sends: SendsTable;
+  address_book: AddressBookTable;
   exchange_rate_locks: ExchangeRateLocksTable;
   exchange_orders: ExchangeOrdersTable;
   exchange_order_transitions: ExchangeOrderTransitionsTable;
@@ -257,6 +261,72 @@ export interface DepositConfirmClicksTable {
   utc_day: ColumnType<Date, string, never>;
   matched_deposit_id: string | null;
   created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+/** Withdrawals (modules/withdrawals, migration 0008). NUMERIC(78,0) columns read as decimal strings. */
+export interface WithdrawalsTable {
+  id: Generated<string>;
+  user_id: string;
+  idempotency_key: string;
+  coin: string;
+  network: string;
+  address: string;
+  amount_minor: string;
+  fee_minor: string;
+  /** Generated: amount_minor - fee_minor. */
+  arrival_minor: ColumnType<string, never, never>;
+  /** Moves only along the transitions of withdrawals/state-machine.ts (a trigger enforces them too). */
+  state: string;
+  review: string | null;
+  reason: string | null;
+  tx_hash: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A signed EVM transaction, recorded before broadcast (signer process). */
+export interface SignerTransactionsTable {
+  id: Generated<string>;
+  withdrawal_id: string;
+  network: string;
+  chain_id: ColumnType<string, string | number, string | number>;
+  from_address: string;
+  nonce: ColumnType<string, string | number, string | number>;
+  tx_hash: string;
+  raw_tx: string;
+  state: string;
+  broadcast_count: Generated<number>;
+  last_error: string | null;
+  block_number: ColumnType<string | null, string | number | null, string | number | null>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Sends between users (modules/sends): one ledger internal_send each. */
+export interface SendsTable {
+  id: Generated<string>;
+  from_user_id: string;
+  to_user_id: string;
+  idempotency_key: string;
+  coin: string;
+  amount_minor: string;
+  recipient_kind: string;
+  recipient: string;
+  network: string | null;
+  ledger_transfer_id: string;
+  created_at: Date;
+}
+
+export interface AddressBookTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  wallet_type: string;
+  network: string;
+  address: string;
+  remark: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 /** Exchange (modules/exchange, migration 0010). NUMERIC(78,0) columns are read as decimal strings. */

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../errors/schema.ts';
+import type { ChainsProvider } from './chains-file.ts';
+import { runtimeCatalogue } from './runtime.ts';
+import { Catalogue } from './schemas.ts';
+
+export interface CatalogueRoutesOptions {
+  chains: ChainsProvider;
+}
+
+/** GET /api/catalogue: public (the deposit and withdraw screens read it before anything else). */
+export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueRoutesOptions> = async (app, { chains }) => {
+  app.get(
+    '/catalogue',
+    {
+      schema: {
+        tags: ['wallet'],
+        summary: 'Coins, networks and every (coin, network) pair with limits, fees, confirmations and enabled flags',
+        response: { 200: Catalogue, ...errorResponses() },
+      },
+    },
+    async (_request, reply): Promise<Catalogue> => {
+      reply.header('cache-control', 'no-cache');
+      const catalogue = runtimeCatalogue(chains());
+      return {
+        coins: catalogue.coins.map((c) => ({ code: c.code, decimals: c.decimals })),
+        networks: catalogue.networks.map((n) => ({ ...n })),
+        pairs: catalogue.pairs.map((p) => ({
+          coin: p.coin,
+          network: p.network,
+          chainDecimals: p.chainDecimals,
+          tokenContract: p.tokenContract,
+          minDepositMinor: p.minDepositMinor.toString(),
+          confirmations: p.confirmations,
+          expectedArrivalMinutes: p.expectedArrivalMinutes,
+          withdrawMinMinor: p.withdrawMinMinor.toString(),
+          withdrawMaxMinor: p.withdrawMaxMinor.toString(),
+          withdrawFeeMinor: p.withdrawFeeMinor.toString(),
+          depositEnabled: p.depositEnabled,
+          withdrawEnabled: p.withdrawEnabled,
+        })),
+      };
+    },
+  );
+};

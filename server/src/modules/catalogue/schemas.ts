@@ -1,0 +1,53 @@
+import { type Static, Type } from 'typebox';
+import { StringEnum } from '../../schema/string-enum.ts';
+import { coinCodes, networkCodes } from './catalogue.ts';
+
+export const MinorUnits = (description: string) =>
+  Type.String({ pattern: '^(0|[1-9]\\d{0,77})$', description: `${description}; decimal string of minor units` });
+
+export const CoinCodeSchema = StringEnum(coinCodes);
+export const NetworkCodeSchema = StringEnum(networkCodes);
+
+export const CataloguePair = Type.Object(
+  {
+    coin: CoinCodeSchema,
+    network: NetworkCodeSchema,
+    chainDecimals: Type.Integer({ minimum: 0, maximum: 36 }),
+    tokenContract: Type.Union([Type.String(), Type.Null()], {
+      description: 'Token contract on this network; null for the native coin or when not deployed',
+    }),
+    minDepositMinor: MinorUnits('Smallest credited deposit'),
+    confirmations: Type.Integer({ minimum: 0 }),
+    expectedArrivalMinutes: Type.Integer({ minimum: 0 }),
+    withdrawMinMinor: MinorUnits('Smallest withdrawal'),
+    withdrawMaxMinor: MinorUnits('Largest withdrawal'),
+    withdrawFeeMinor: MinorUnits('Network fee taken from each withdrawal'),
+    depositEnabled: Type.Boolean(),
+    withdrawEnabled: Type.Boolean({ description: 'False also where no signer can broadcast on this network' }),
+  },
+  { additionalProperties: false },
+);
+
+export const Catalogue = Type.Object(
+  {
+    coins: Type.Array(
+      Type.Object(
+        { code: CoinCodeSchema, decimals: Type.Integer({ minimum: 0, maximum: 36 }) },
+        { additionalProperties: false },
+      ),
+    ),
+    networks: Type.Array(
+      Type.Object(
+        {
+          code: NetworkCodeSchema,
+          tokenStandard: Type.Union([Type.String(), Type.Null()]),
+          nativeCoin: CoinCodeSchema,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    pairs: Type.Array(CataloguePair),
+  },
+  { additionalProperties: false },
+);
+export type Catalogue = Static<typeof Catalogue>;

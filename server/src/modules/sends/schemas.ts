@@ -1,0 +1,40 @@
+import { type Static, Type } from 'typebox';
+import { StringEnum } from '../../schema/string-enum.ts';
+import { CoinCodeSchema, MinorUnits, NetworkCodeSchema } from '../catalogue/schemas.ts';
+import { EmailCode, FundPasswordField, IdempotencyKey } from '../withdrawals/schemas.ts';
+
+export const CreateSendBody = Type.Object(
+  {
+    coin: CoinCodeSchema,
+    amountMinor: Type.String({ pattern: '^[1-9]\\d{0,77}$', description: 'Decimal string of minor units, > 0' }),
+    recipientKind: StringEnum(['email', 'address']),
+    recipient: Type.String({
+      minLength: 1,
+      maxLength: 254,
+      description: "The user's e-mail or one of their deposit addresses",
+    }),
+    network: Type.Optional(NetworkCodeSchema),
+    idempotencyKey: IdempotencyKey,
+    fundPassword: FundPasswordField,
+    emailCode: EmailCode,
+  },
+  { additionalProperties: false, description: 'recipientKind address needs the network of the address' },
+);
+export type CreateSendBody = Static<typeof CreateSendBody>;
+
+export const Send = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    direction: StringEnum(['out', 'in'], { description: 'Seen from the signed-in user' }),
+    coin: CoinCodeSchema,
+    amountMinor: MinorUnits('Moved, no fee'),
+    recipientKind: StringEnum(['email', 'address']),
+    recipient: Type.Union([Type.String(), Type.Null()], {
+      description: 'As the sender typed it; null for the recipient',
+    }),
+    network: Type.Union([NetworkCodeSchema, Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+export type Send = Static<typeof Send>;

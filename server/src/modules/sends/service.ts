@@ -1,0 +1,141 @@
+import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import type { FundPasswordService } from '../auth/fund-password-service.ts';
+import { normalizeEmail } from '../auth/rules.ts';
+import type { VerificationCodes } from '../auth/verification-codes.ts';
+import type { CoinCode } from '../catalogue/catalogue.ts';
+import { InsufficientBalanceError } from '../ledger/errors.ts';
+import { internalSend } from '../ledger/operations.ts';
+import { availableOf } from '../withdrawals/service.ts';
+import { verifyWalletAction } from '../withdrawals/verification.ts';
+import {
+  findSend,
+  findSendByKey,
+  findUserIdByDepositAddress,
+  findUserIdByEmail,
+  insertSend,
+  type SendRow,
+} from './repository.ts';
+import type { CreateSendBody, Send } from './schemas.ts';
+
+export interface SendsService {
+  create(request: FastifyRequest, userId: string, input: CreateSendBody): Promise<Send>;
+  get(userId: string, id: string): Promise<Send>;
+}
+
+export function toSend(row: SendRow, viewerId: string): Send {
+  const out = row.from_user_id === viewerId;
+  return {
+    id: row.id,
+    direction: out ? 'out' : 'in',
+    coin: row.coin as Send['coin'],
+    amountMinor: row.amount_minor,
+    recipientKind: row.recipient_kind as Send['recipientKind'],
+    recipient: out ? row.recipient : null,
+    network: row.network as Send['network'],
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+const exceedsAvailable = () => new AppError('AMOUNT_EXCEEDS_AVAILABLE', 'Exceeds the maximum available');
+
+/** Sends between users of the service: one ledger transfer, instant, no fee. */
+export function createSendsService(deps: {
+  db: Kysely<Database>;
+  now: () => Date;
+  codes: VerificationCodes;
+  fundPassword: FundPasswordService;
+}): SendsService {
+  const { db, now } = deps;
+
+  async function resolveRecipient(input: CreateSendBody): Promise<{ toUserId: string; recipient: string }> {
+    if (input.recipientKind === 'email') {
+      const email = normalizeEmail(input.recipient);
+      const toUserId = await findUserIdByEmail(db, email);
+      if (!toUserId) throw new AppError('RECIPIENT_NOT_FOUND', 'No user with this e-mail');
+      return { toUserId, recipient: email };
+    }
+    if (!input.network)
+      throw new ValidationError('An address needs its network', [
+        { field: 'network', message: 'is required', rule: 'required' },
+      ]);
+    if (!isValidAddress(input.network, input.recipient))
+      throw new AppError('ADDRESS_INVALID', 'Address invalid or mismatched with the network');
+    const address = canonicalAddress(input.network, input.recipient);
+    const toUserId = await findUserIdByDepositAddress(db, input.network, address);
+    if (!toUserId) throw new AppError('RECIPIENT_NOT_FOUND', 'No user owns this deposit address');
+    return { toUserId, recipient: address };
+  }
+
+  return {
+    async create(request, userId, input) {
+      const { toUserId, recipient } = await resolveRecipient(input);
+      if (toUserId === userId) throw new AppError('SEND_TO_SELF', 'A send goes to another user');
+      const amountMinor = BigInt(input.amountMinor);
+      const coin = input.coin as CoinCode;
+
+      const earlier = await findSendByKey(db, userId, input.idempotencyKey);
+      if (earlier) {
+        const same =
+          earlier.to_user_id === toUserId && earlier.coin === coin && earlier.amount_minor === input.amountMinor;
+        if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key already names another send');
+        return toSend(earlier, userId);
+      }
+      if (amountMinor > (await availableOf(db, userId, coin))) throw exceedsAvailable();
+
+      const code = await verifyWalletAction(deps, request, userId, input);
+      const row = await db.transaction().execute(async (trx) => {
+        const at = now();
+        let transferId: string;
+        try {
+          const posted = await internalSend(
+            trx,
+            {
+              idempotencyKey: `send:${userId}:${input.idempotencyKey}`,
+              fromUserId: userId,
+              toUserId,
+              asset: coin,
+              amountMinor,
+              metadata: { recipientKind: input.recipientKind },
+            },
+            at,
+          );
+          transferId = posted.transfer.id;
+        } catch (err) {
+          if (err instanceof InsufficientBalanceError) throw exceedsAvailable();
+          throw err;
+        }
+        const inserted = await insertSend(
+          trx,
+          {
+            fromUserId: userId,
+            toUserId,
+            idempotencyKey: input.idempotencyKey,
+            coin,
+            amountMinor,
+            recipientKind: input.recipientKind,
+            recipient,
+            network: input.recipientKind === 'address' ? (input.network ?? null) : null,
+            ledgerTransferId: transferId,
+          },
+          at,
+        );
+        if (inserted) await deps.codes.consume(trx, code);
+        return inserted;
+      });
+      if (row) return toSend(row, userId);
+      const raced = await findSendByKey(db, userId, input.idempotencyKey);
+      if (!raced) throw new ConflictError('Send vanished after an idempotency conflict');
+      return toSend(raced, userId);
+    },
+
+    async get(userId, id) {
+      const row = await findSend(db, id);
+      if (!row || (row.from_user_id !== userId && row.to_user_id !== userId)) throw new NotFoundError('No such send');
+      return toSend(row, userId);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Database, WithdrawalsTable } from '../../db/schema.ts';
+import { assertTransition, type WithdrawalState } from './state-machine.ts';
+
+type Db = Kysely<Database>;
+export type WithdrawalRow = Selectable<WithdrawalsTable>;
+
+export interface NewWithdrawal {
+  userId: string;
+  idempotencyKey: string;
+  coin: string;
+  network: string;
+  address: string;
+  amountMinor: bigint;
+  feeMinor: bigint;
+}
+
+/** Inserts in_review; undefined when the user already used the idempotency key (nothing written). */
+export async function insertWithdrawal(db: Db, w: NewWithdrawal, now: Date): Promise<WithdrawalRow | undefined> {
+  return db
+    .insertInto('withdrawals')
+    .values({
+      user_id: w.userId,
+      idempotency_key: w.idempotencyKey,
+      coin: w.coin,
+      network: w.network,
+      address: w.address,
+      amount_minor: w.amountMinor.toString(),
+      fee_minor: w.feeMinor.toString(),
+      state: 'in_review',
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findByKey(db: Db, userId: string, idempotencyKey: string) {
+  return db
+    .selectFrom('withdrawals')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
+}
+
+export async function findWithdrawal(db: Db, id: string, options: { forUpdate?: boolean } = {}) {
+  let query = db.selectFrom('withdrawals').selectAll().where('id', '=', id);
+  if (options.forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/**
+ * Moves a withdrawal from `from` to `to` (checked against the state machine first); the WHERE on the
+ * old state makes a concurrent second move find nothing. Returns the row, or undefined when the
+ * withdrawal was not in `from`.
+ */
+export async function transition(
+  db: Db,
+  id: string,
+  from: WithdrawalState,
+  to: WithdrawalState,
+  patch: { review?: 'auto' | 'manual'; reason?: string; txHash?: string },
+  now: Date,
+): Promise<WithdrawalRow | undefined> {
+  assertTransition(from, to);
+  return db
+    .updateTable('withdrawals')
+    .set({
+      state: to,
+      updated_at: now,
+      ...(patch.review ? { review: patch.review } : {}),
+      ...(patch.reason !== undefined ? { reason: patch.reason } : {}),
+      ...(patch.txHash ? { tx_hash: patch.txHash } : {}),
+    })
+    .where('id', '=', id)
+    .where('state', '=', from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** What the user asked to withdraw of `coin` since `since`, rejected and failed ones excluded. */
+export async function withdrawnSince(db: Db, userId: string, coin: string, since: Date): Promise<bigint> {
+  const { rows } = await sql<{ total: string | null }>`
+    select sum(amount_minor)::text as total from withdrawals
+    where user_id = ${userId} and coin = ${coin} and created_at > ${since}
+      and state not in ('review_rejected', 'transfer_failed')`.execute(db);
+  return BigInt(rows[0]?.total ?? '0');
+}
+
+export async function listByState(db: Db, states: readonly WithdrawalState[], limit: number) {
+  return db
+    .selectFrom('withdrawals')
+    .selectAll()
+    .where('state', 'in', states)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}

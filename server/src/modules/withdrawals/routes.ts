@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../errors/schema.ts';
+import { currentUser, requireUser } from '../../http/authenticate.ts';
+import type { AccountsService } from '../auth/accounts-service.ts';
+import { SendCodeResult } from '../auth/schemas.ts';
+import { pickMailLanguage } from '../mail/templates.ts';
+import { CreateWithdrawalBody, EmailCodeBody, IdParams, Withdrawal } from './schemas.ts';
+import type { WithdrawalsService } from './service.ts';
+
+export interface WithdrawalRoutesOptions {
+  service: WithdrawalsService;
+  accounts: AccountsService;
+}
+
+export const withdrawalRoutes: FastifyPluginAsyncTypebox<WithdrawalRoutesOptions> = async (app, options) => {
+  const { service, accounts } = options;
+
+  app.post(
+    '/wallet/withdrawals/email-code',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['wallet'],
+        summary: 'E-mail the signed-in user a `withdraw` code (for a withdrawal or a send)',
+        body: EmailCodeBody,
+        response: { 202: SendCodeResult, ...errorResponses(401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      const language = pickMailLanguage(request.body.language, request.headers['accept-language']);
+      await accounts.sendCode(request, { purpose: 'withdraw', language });
+      return reply.code(202).send({ resendAfterSeconds: 60, expiresInSeconds: 600 });
+    },
+  );
+
+  app.post(
+    '/wallet/withdrawals',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Withdraw to an external address: the amount is locked and the order enters review',
+        description:
+          'Errors: ADDRESS_INVALID, AMOUNT_BELOW_MINIMUM, AMOUNT_ABOVE_MAXIMUM, AMOUNT_EXCEEDS_AVAILABLE, WITHDRAW_DISABLED, ' +
+          'WRONG_FUND_PASSWORD, FUND_PASSWORD_LOCKED, WRONG_VERIFICATION_CODE, VERIFICATION_CODE_EXPIRED, IDEMPOTENCY_KEY_REUSED. ' +
+          'A retry with the same idempotencyKey returns the same withdrawal.',
+        body: CreateWithdrawalBody,
+        response: { 201: Withdrawal, ...errorResponses(400, 401, 403, 409, 423) },
+      },
+    },
+    async (request, reply) => {
+      const withdrawal = await service.create(request, currentUser(request).userId, request.body);
+      return reply.code(201).send(withdrawal);
+    },
+  );
+
+  app.get(
+    '/wallet/withdrawals/:id',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['wallet'],
+        summary: "One of the signed-in user's withdrawals",
+        params: IdParams,
+        response: { 200: Withdrawal, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => service.get(currentUser(request).userId, request.params.id),
+  );
+};

@@ -1,0 +1,238 @@
+import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
+import type { FastifyRequest } from 'fastify';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import type { FundPasswordService } from '../auth/fund-password-service.ts';
+import type { VerificationCodes } from '../auth/verification-codes.ts';
+import { type CoinCode, findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
+import type { ChainsProvider } from '../catalogue/chains-file.ts';
+import { runtimePair } from '../catalogue/runtime.ts';
+import { InsufficientBalanceError } from '../ledger/errors.ts';
+import { lockFunds, settleWithdrawal, unlockFunds } from '../ledger/operations.ts';
+import { userBalances } from '../ledger/repository.ts';
+import {
+  findByKey,
+  findWithdrawal,
+  insertWithdrawal,
+  transition,
+  type WithdrawalRow,
+  withdrawnSince,
+} from './repository.ts';
+import { AUTO_REVIEW_WINDOW_MS, type AutoReviewLimits } from './review-policy.ts';
+import type { CreateWithdrawalBody, Withdrawal } from './schemas.ts';
+import { verifyWalletAction } from './verification.ts';
+
+type Trx = Transaction<Database>;
+
+export interface WithdrawalsService {
+  create(request: FastifyRequest, userId: string, input: CreateWithdrawalBody): Promise<Withdrawal>;
+  get(userId: string, id: string): Promise<Withdrawal>;
+}
+
+export interface WithdrawalsDeps {
+  db: Kysely<Database>;
+  now: () => Date;
+  codes: VerificationCodes;
+  fundPassword: FundPasswordService;
+  chains: ChainsProvider;
+  autoReviewLimits: AutoReviewLimits;
+}
+
+export function toWithdrawal(row: WithdrawalRow): Withdrawal {
+  return {
+    id: row.id,
+    coin: row.coin as Withdrawal['coin'],
+    network: row.network as Withdrawal['network'],
+    address: row.address,
+    amountMinor: row.amount_minor,
+    feeMinor: row.fee_minor,
+    arrivalMinor: row.arrival_minor,
+    state: row.state as Withdrawal['state'],
+    reason: row.reason,
+    txHash: row.tx_hash,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+const exceedsAvailable = () => new AppError('AMOUNT_EXCEEDS_AVAILABLE', 'Exceeds the maximum available');
+
+/** Amount rules shared with sends: within [min, max] and at most the available balance. */
+export async function availableOf(db: Kysely<Database>, userId: string, coin: CoinCode): Promise<bigint> {
+  return (await userBalances(db, userId)).find((b) => b.asset === coin)?.availableMinor ?? 0n;
+}
+
+/** Serialises one user's withdrawals so the 24-hour review sum sees every earlier one. */
+async function lockUser(trx: Trx, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`withdraw:${userId}`}))`.execute(trx);
+}
+
+export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsService {
+  const { db, now } = deps;
+
+  function sameRequest(row: WithdrawalRow, input: CreateWithdrawalBody, address: string): boolean {
+    return (
+      row.coin === input.coin &&
+      row.network === input.network &&
+      row.address === address &&
+      row.amount_minor === input.amountMinor
+    );
+  }
+
+  return {
+    async create(request, userId, input) {
+      const pair = findCoinNetwork(input.coin as CoinCode, input.network as NetworkCode);
+      if (!pair)
+        throw new ValidationError(`${input.coin} is not on ${input.network}`, [
+          { field: 'network', message: 'not a network of this coin', rule: 'pair' },
+        ]);
+      if (!isValidAddress(input.network, input.address))
+        throw new AppError('ADDRESS_INVALID', 'Address invalid or mismatched with the network');
+      const address = canonicalAddress(input.network, input.address);
+
+      // A retry of a request that already went through: the same answer, no second effect
+      // (its e-mail code is used up, so it must not be asked for again).
+      const earlier = await findByKey(db, userId, input.idempotencyKey);
+      if (earlier) {
+        if (!sameRequest(earlier, input, address))
+          throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key already names another withdrawal');
+        return toWithdrawal(earlier);
+      }
+
+      if (!runtimePair(pair, deps.chains()).withdrawEnabled)
+        throw new AppError('WITHDRAW_DISABLED', `Withdrawals of ${pair.coin} on ${pair.network} are not enabled`);
+      const amountMinor = BigInt(input.amountMinor);
+      if (amountMinor < pair.withdrawMinMinor) throw new AppError('AMOUNT_BELOW_MINIMUM', 'Below minimum limit');
+      if (amountMinor > pair.withdrawMaxMinor) throw new AppError('AMOUNT_ABOVE_MAXIMUM', 'Exceeds maximum limit');
+      if (amountMinor > (await availableOf(db, userId, pair.coin))) throw exceedsAvailable();
+
+      const code = await verifyWalletAction(deps, request, userId, input);
+
+      const row = await db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
+        const at = now();
+        const inserted = await insertWithdrawal(
+          trx,
+          {
+            userId,
+            idempotencyKey: input.idempotencyKey,
+            coin: pair.coin,
+            network: pair.network,
+            address,
+            amountMinor,
+            feeMinor: pair.withdrawFeeMinor,
+          },
+          at,
+        );
+        // Lost a race with a concurrent retry of the same key: that one did the work.
+        if (!inserted) return undefined;
+        await deps.codes.consume(trx, code);
+        try {
+          await lockFunds(
+            trx,
+            {
+              idempotencyKey: `withdrawal:${inserted.id}:lock`,
+              userId,
+              asset: pair.coin,
+              amountMinor,
+              metadata: { withdrawalId: inserted.id },
+            },
+            at,
+          );
+        } catch (err) {
+          if (err instanceof InsufficientBalanceError) throw exceedsAvailable();
+          throw err;
+        }
+        const windowTotal = await withdrawnSince(
+          trx,
+          userId,
+          pair.coin,
+          new Date(at.getTime() - AUTO_REVIEW_WINDOW_MS),
+        );
+        if (windowTotal > deps.autoReviewLimits[pair.coin]) return inserted;
+        return transition(trx, inserted.id, 'in_review', 'review_approved', { review: 'auto' }, at);
+      });
+      if (row) return toWithdrawal(row);
+      const raced = await findByKey(db, userId, input.idempotencyKey);
+      if (!raced) throw new ConflictError('Withdrawal vanished after an idempotency conflict');
+      return toWithdrawal(raced);
+    },
+
+    async get(userId, id) {
+      const row = await findWithdrawal(db, id);
+      if (!row || row.user_id !== userId) throw new NotFoundError('No such withdrawal');
+      return toWithdrawal(row);
+    },
+  };
+}
+
+/** Operator and signer moves. Each takes the caller's transaction: state and money change together. */
+
+export async function approveWithdrawal(trx: Trx, id: string, now: Date): Promise<WithdrawalRow> {
+  const row = await transition(trx, id, 'in_review', 'review_approved', { review: 'manual' }, now);
+  if (!row) throw new ConflictError('Only a withdrawal in review can be approved');
+  return row;
+}
+
+export async function rejectWithdrawal(trx: Trx, id: string, reason: string, now: Date): Promise<WithdrawalRow> {
+  if (reason.trim() === '') throw new ValidationError('A rejection needs a reason');
+  const row = await transition(trx, id, 'in_review', 'review_rejected', { review: 'manual', reason }, now);
+  if (!row) throw new ConflictError('Only a withdrawal in review can be rejected');
+  await unlockFunds(
+    trx,
+    {
+      idempotencyKey: `withdrawal:${id}:unlock`,
+      userId: row.user_id,
+      asset: row.coin as CoinCode,
+      amountMinor: BigInt(row.amount_minor),
+      metadata: { withdrawalId: id, reason },
+    },
+    now,
+  );
+  return row;
+}
+
+/** The signer recorded a signed transaction: from now on the money is on its way. */
+export async function markTransferInProgress(trx: Trx, id: string, txHash: string, now: Date): Promise<WithdrawalRow> {
+  const row = await transition(trx, id, 'review_approved', 'transfer_in_progress', { txHash }, now);
+  if (!row) throw new ConflictError('Only an approved withdrawal can start its transfer');
+  return row;
+}
+
+/** Mined with success: the locked amount leaves the books, the fee goes to system_fees. */
+export async function markTransferSuccessful(trx: Trx, id: string, now: Date): Promise<WithdrawalRow> {
+  const row = await transition(trx, id, 'transfer_in_progress', 'transfer_successful', {}, now);
+  if (!row) throw new ConflictError('Only a transfer in progress can succeed');
+  await settleWithdrawal(
+    trx,
+    {
+      idempotencyKey: `withdrawal:${id}:settle`,
+      userId: row.user_id,
+      asset: row.coin as CoinCode,
+      amountMinor: BigInt(row.amount_minor),
+      feeMinor: BigInt(row.fee_minor),
+      metadata: { withdrawalId: id, txHash: row.tx_hash },
+    },
+    now,
+  );
+  return row;
+}
+
+/** Reverted on chain: the user gets the whole amount back. */
+export async function markTransferFailed(trx: Trx, id: string, reason: string, now: Date): Promise<WithdrawalRow> {
+  const row = await transition(trx, id, 'transfer_in_progress', 'transfer_failed', { reason }, now);
+  if (!row) throw new ConflictError('Only a transfer in progress can fail');
+  await unlockFunds(
+    trx,
+    {
+      idempotencyKey: `withdrawal:${id}:unlock`,
+      userId: row.user_id,
+      asset: row.coin as CoinCode,
+      amountMinor: BigInt(row.amount_minor),
+      metadata: { withdrawalId: id, reason },
+    },
+    now,
+  );
+  return row;
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../../app.ts';
+import { type Harness, nextIp, receiveCode, registerUser, useAuthHarness } from '../auth/test-harness.ts';
+import type { CoinCode } from '../catalogue/catalogue.ts';
+import type { EvmChains } from '../catalogue/chains-file.ts';
+import { createLedgerService } from '../ledger/service.ts';
+import { autoReviewLimits } from './review-policy.ts';
+
+/** Test-only: a running-chains answer that enables ethereum and bsc withdrawals (no node is called). */
+export const TEST_CHAINS: EvmChains = {
+  ethereum: {
+    chainId: 31337,
+    rpcUrl: 'http://127.0.0.1:9',
+    tokens: { USDT: '0x5FbDB2315678afecb367f032d93F642f64180aa3', USDC: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512' },
+  },
+  bsc: {
+    chainId: 5631337,
+    rpcUrl: 'http://127.0.0.1:9',
+    tokens: { USDT: '0x5FbDB2315678afecb367f032d93F642f64180aa3' },
+  },
+};
+
+export const ETH_ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+
+/** The auth harness (real PostgreSQL, SMTP sink, cookie sessions) with the wallet enabled. */
+export function useWalletHarness(overrides: Partial<AppDeps> = {}): Harness {
+  return useAuthHarness({
+    auth: { codeLimits: { resendAfterSeconds: 0, perAddressPerHour: 10_000, perIpPerHour: 10_000 } },
+    wallet: { chains: () => TEST_CHAINS, autoReviewLimits: autoReviewLimits({ ETH: '5', USDT: '10000' }) },
+    ...overrides,
+  });
+}
+
+export type WalletUser = Awaited<ReturnType<typeof registerUser>>;
+
+export async function newUser(h: Harness): Promise<WalletUser> {
+  return registerUser(h);
+}
+
+/** Credits a deposit straight through the ledger (the deposit watcher's job in production). */
+export async function fund(h: Harness, userId: string, asset: CoinCode, amountMinor: bigint): Promise<void> {
+  await createLedgerService({ db: h.db, now: h.clock.now }).deposit({
+    idempotencyKey: `test-deposit:${randomUUID()}`,
+    userId,
+    asset,
+    amountMinor,
+  });
+}
+
+/** Moves the clock 1 s first: codes issued at the same instant would tie on "latest". */
+export async function withdrawCode(h: Harness, user: WalletUser): Promise<string> {
+  h.clock.advance(1000);
+  return receiveCode(h, { purpose: 'withdraw', cookie: user.cookie, to: user.email });
+}
+
+export async function post(h: Harness, user: WalletUser, url: string, payload: object) {
+  return h.app.inject({ method: 'POST', url, remoteAddress: nextIp(), headers: { cookie: user.cookie }, payload });
+}
+
+export async function get(h: Harness, user: WalletUser, url: string) {
+  return h.app.inject({ method: 'GET', url, remoteAddress: nextIp(), headers: { cookie: user.cookie } });
+}
+
+export async function balance(h: Harness, user: WalletUser, asset: CoinCode) {
+  const res = await get(h, user, '/api/me/balances');
+  const row = (res.json() as { asset: string; availableMinor: string; lockedMinor: string }[]).find(
+    (b) => b.asset === asset,
+  );
+  return { available: BigInt(row?.availableMinor ?? '0'), locked: BigInt(row?.lockedMinor ?? '0') };
+}
+
+export const key = () => randomUUID();

@@ -1,0 +1,38 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { UnauthenticatedError, ValidationError } from '../../errors/app-error.ts';
+import { findAccountById } from '../auth/accounts-repository.ts';
+import type { CodeRow } from '../auth/codes-repository.ts';
+import type { FundPasswordService } from '../auth/fund-password-service.ts';
+import type { VerificationCodes } from '../auth/verification-codes.ts';
+
+export interface WalletVerificationInput {
+  /** Required when the user has set a fund password. */
+  fundPassword?: string | undefined;
+  /** The `withdraw` e-mail code (POST /api/wallet/withdrawals/email-code). */
+  emailCode: string;
+}
+
+/**
+ * The checks in front of a withdrawal or a send: the fund password when one is set, then the
+ * e-mail code. Returns the checked code; the caller consumes it in the transaction that moves money,
+ * so a code authorises exactly one movement.
+ */
+export async function verifyWalletAction(
+  deps: { db: Kysely<Database>; codes: VerificationCodes; fundPassword: FundPasswordService },
+  request: FastifyRequest,
+  userId: string,
+  input: WalletVerificationInput,
+): Promise<CodeRow> {
+  const account = await findAccountById(deps.db, userId);
+  if (!account) throw new UnauthenticatedError('User no longer exists');
+  if (account.fund_password_hash !== null) {
+    if (!input.fundPassword)
+      throw new ValidationError('The fund password is required', [
+        { field: 'fundPassword', message: 'is required', rule: 'required' },
+      ]);
+    await deps.fundPassword.verify(request, userId, input.fundPassword);
+  }
+  return deps.codes.check(account.email, ['withdraw'], input.emailCode, request.ip);
+}

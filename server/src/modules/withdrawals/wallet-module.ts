@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { addressBookRoutes } from '../address-book/routes.ts';
+import { createAddressBookService } from '../address-book/service.ts';
+import type { AuthModule } from '../auth/auth-module.ts';
+import type { ChainsProvider } from '../catalogue/chains-file.ts';
+import { catalogueRoutes } from '../catalogue/routes.ts';
+import { historyRoutes } from '../history/routes.ts';
+import { createHistoryService } from '../history/service.ts';
+import { sendRoutes } from '../sends/routes.ts';
+import { createSendsService } from '../sends/service.ts';
+import { type AutoReviewLimits, autoReviewLimits } from './review-policy.ts';
+import { withdrawalRoutes } from './routes.ts';
+import { createWithdrawalsService } from './service.ts';
+
+export interface WalletOptions {
+  /** The running EVM chains (DATA_DIR/chains.json); default none, so no withdrawal is enabled. */
+  chains?: ChainsProvider;
+  /** Per-coin 24-hour auto-review limits; default review-policy.ts's. */
+  autoReviewLimits?: AutoReviewLimits;
+}
+
+/** GET /api/catalogue and /api/wallet/*: withdrawals, sends, address book, history. */
+export const walletRoutes: FastifyPluginAsyncTypebox<
+  WalletOptions & { db: Kysely<Database>; now: () => Date; auth: AuthModule }
+> = async (app, options) => {
+  const { db, now, auth } = options;
+  const chains = options.chains ?? (() => ({}));
+  const deps = { db, now, codes: auth.codes, fundPassword: auth.fundPassword };
+  await app.register(catalogueRoutes, { chains });
+  await app.register(withdrawalRoutes, {
+    service: createWithdrawalsService({
+      ...deps,
+      chains,
+      autoReviewLimits: options.autoReviewLimits ?? autoReviewLimits(),
+    }),
+    accounts: auth.accounts,
+  });
+  await app.register(sendRoutes, { service: createSendsService(deps) });
+  await app.register(addressBookRoutes, { service: createAddressBookService({ db, now }) });
+  await app.register(historyRoutes, { service: createHistoryService({ db }) });
+};
