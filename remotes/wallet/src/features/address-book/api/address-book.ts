@@ -13,7 +13,7 @@ export interface AddressBookEntry {
 export type NewAddressBookEntry = Omit<AddressBookEntry, 'id' | 'createdAt'>;
 
 /** Wallet types a user files an address under. */
-export const WALLET_TYPES = ['exchange', 'personal', 'other'] as const;
+export const WALLET_TYPES = ['personal', 'exchange', 'other'] as const;
 
 export async function fetchAddressBook(): Promise<AddressBookEntry[]> {
   const data = await apiCall<AddressBookEntry[] | { entries: AddressBookEntry[] }>('GET', '/api/wallet/address-book');

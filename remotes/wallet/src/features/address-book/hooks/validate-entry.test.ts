@@ -29,7 +29,7 @@ describe('validateEntry', () => {
       network: 'required',
       address: 'required',
     });
-    expect(validateEntry({ ...good, name: 'x'.repeat(31), remark: 'y'.repeat(101) })).toEqual({
+    expect(validateEntry({ ...good, name: 'x'.repeat(41), remark: 'y'.repeat(101) })).toEqual({
       name: 'tooLong',
       remark: 'tooLong',
     });

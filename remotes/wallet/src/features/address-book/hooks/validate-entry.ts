@@ -8,7 +8,7 @@ export interface EntryInput {
   remark: string;
 }
 
-export const NAME_MAX = 30;
+export const NAME_MAX = 40;
 export const REMARK_MAX = 100;
 
 export type EntryProblems = Partial<Record<keyof EntryInput, 'required' | 'tooLong' | 'ADDRESS_INVALID'>>;

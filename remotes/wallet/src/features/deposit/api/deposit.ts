@@ -15,15 +15,26 @@ export interface DepositDetail {
   id: string;
   coin: string;
   network: string;
-  address?: string;
-  amountMinor: string;
   txHash: string;
+  fromAddress: string | null;
+  toAddress: string;
+  amountMinor: string;
+  blockNumber: string;
   confirmations: number;
   requiredConfirmations: number;
   state: DepositState;
-  reason?: string | null;
+  /** below_minimum | reorged */
+  reason: string | null;
   createdAt: string;
-  creditedAt?: string | null;
+  completedAt: string | null;
+}
+
+export interface ConfirmClickResult {
+  /** A deposit of this coin and network arrived in the last 24 hours. */
+  matched: boolean;
+  depositId: string | null;
+  /** Unmatched clicks still allowed today; then DEPOSIT_CONFIRM_LIMIT. */
+  unmatchedLeftToday: number;
 }
 
 export function fetchDepositAddress(coin: string, network: string): Promise<DepositAddress> {
@@ -35,6 +46,6 @@ export function fetchDeposit(id: string): Promise<DepositDetail> {
 }
 
 /** "I have transferred": refused with DEPOSIT_CONFIRM_LIMIT after 3 unmatched clicks a day. */
-export function confirmTransferred(coin: string, network: string): Promise<unknown> {
+export function confirmTransferred(coin: string, network: string): Promise<ConfirmClickResult> {
   return apiCall('POST', '/api/wallet/deposits/confirm-click', { body: { coin, network } });
 }

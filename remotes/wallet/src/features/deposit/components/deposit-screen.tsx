@@ -1,6 +1,6 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
-import { useSearchParams } from '@cw/shared-state/router';
+import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { copyText } from '@cw/shared-ui/clipboard';
 import { QrCode } from '@cw/shared-ui/qr-code';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
@@ -20,6 +20,7 @@ import { confirmTransferred, fetchDepositAddress } from '../api/deposit.ts';
 export default function DepositScreen() {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
+  const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const { view, isError, refetch } = useCatalogue();
   const [confirming, setConfirming] = useState(false);
@@ -52,8 +53,9 @@ export default function DepositScreen() {
   const onTransferred = async () => {
     setConfirming(true);
     try {
-      await confirmTransferred(coin, network);
-      toast.success(t('deposit.transferredNoted'));
+      const result = await confirmTransferred(coin, network);
+      if (result.matched && result.depositId) void navigate(`/coinTopup/topup?id=${result.depositId}`);
+      else toast.text(t('deposit.transferredNoted', { left: result.unmatchedLeftToday }));
     } catch (error) {
       toast.fail(errorMessage(error));
     } finally {

@@ -28,9 +28,10 @@ export interface Send {
   coin: string;
   amountMinor: string;
   recipientKind: 'email' | 'address';
-  recipient: string;
-  network?: string | null;
-  direction?: 'out' | 'in';
+  /** As the sender typed it; null when seen by the recipient. */
+  recipient: string | null;
+  network: string | null;
+  direction: 'out' | 'in';
   createdAt: string;
 }
 
@@ -52,6 +53,8 @@ export function createSend(
     coin: string;
     recipient: string;
     recipientKind: 'email' | 'address';
+    /** The network of a deposit-address recipient. */
+    network?: string;
     amountMinor: string;
     idempotencyKey: string;
   } & Verification,
@@ -68,8 +71,8 @@ export function fetchSend(id: string): Promise<Send> {
 }
 
 /** E-mails the verification code of a withdrawal or send to the account address. */
-export function sendWithdrawCode(): Promise<unknown> {
-  return apiCall('POST', '/api/wallet/withdrawals/email-code', { body: {} });
+export function sendWithdrawCode(language: string): Promise<unknown> {
+  return apiCall('POST', '/api/wallet/withdrawals/email-code', { body: { language } });
 }
 
 export function verifyFundPassword(fundPassword: string): Promise<unknown> {

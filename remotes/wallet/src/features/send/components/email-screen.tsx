@@ -1,6 +1,6 @@
 import { isApiError } from '@cw/shared-state/api';
 import { isKnownErrorCode, useErrorMessage } from '@cw/shared-state/errors';
-import { useTranslation } from '@cw/shared-state/i18n';
+import { currentLanguage, useTranslation } from '@cw/shared-state/i18n';
 import { Navigate, useNavigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
 import { CountdownButton } from '@cw/shared-ui/countdown-button';
@@ -34,7 +34,7 @@ export default function EmailScreen() {
 
   const sendCode = async () => {
     try {
-      await sendWithdrawCode();
+      await sendWithdrawCode(currentLanguage());
     } catch (error) {
       toast.fail(errorMessage(error));
       throw error;
@@ -64,6 +64,7 @@ export default function EmailScreen() {
           coin: draft.coin,
           recipient: draft.target,
           recipientKind: draft.recipientKind ?? 'email',
+          ...(draft.recipientKind === 'address' ? { network: draft.network } : {}),
           amountMinor: draft.amountMinor,
           idempotencyKey: draft.idempotencyKey,
           ...verification,

@@ -96,18 +96,14 @@ export default function SendScreen() {
             setNetwork('');
           }}
         />
-        {mode === 'withdrawal' && (
-          <>
-            <span className={ui.label}>{t('common.network')}</span>
-            <ChipSelect
-              testId="send-network"
-              columns={2}
-              options={pairs.map((p) => ({ label: view.networkLabel(p.network), value: p.network }))}
-              value={network}
-              onChange={setNetwork}
-            />
-          </>
-        )}
+        <span className={ui.label}>{t('common.network')}</span>
+        <ChipSelect
+          testId="send-network"
+          columns={2}
+          options={pairs.map((p) => ({ label: view.networkLabel(p.network), value: p.network }))}
+          value={network}
+          onChange={setNetwork}
+        />
       </section>
       <section className={`${ui.card} ${ui.field}`}>
         <span className={ui.label}>{mode === 'withdrawal' ? t('send.address') : t('send.recipient')}</span>

@@ -134,7 +134,7 @@ export default function WithdrawDetailScreen() {
         <DetailRows
           rows={[
             { label: t('withdrawDetail.orderId'), value: s.id, testId: 'withdraw-id' },
-            { label: t('send.recipient'), value: s.recipient },
+            { label: t('send.recipient'), value: s.recipient ?? '' },
             { label: t('send.fee'), value: `0 ${s.coin}` },
             { label: t('common.time'), value: formatTime(s.createdAt, i18n.language) },
           ]}

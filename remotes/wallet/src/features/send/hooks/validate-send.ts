@@ -1,4 +1,4 @@
-import { addressNetworks, isValidAddress } from '@cw/shared-state/address';
+import { isValidAddress } from '@cw/shared-state/address';
 import type { KnownErrorCode } from '@cw/shared-state/errors';
 import { minusOrZero, parseAmount } from '../../../lib/amount.ts';
 
@@ -55,7 +55,8 @@ export function validateSend(input: SendInput): SendCheck {
     if (!isValidAddress(input.network, target)) result.target = 'ADDRESS_INVALID';
   } else if (kind === 'email') {
     if (!EMAIL.test(target)) result.target = 'send.emailInvalid';
-  } else if (!addressNetworks.some((network) => isValidAddress(network, target))) {
+  } else if (!isValidAddress(input.network, target)) {
+    // A deposit address of another user, on the chosen network.
     result.target = 'ADDRESS_INVALID';
   }
 
