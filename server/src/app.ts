@@ -19,9 +19,12 @@ import { type AuthOptions, createAuthModule } from './modules/auth/auth-module.t
 import { authRoutes } from './modules/auth/auth-routes.ts';
 import { meRoutes } from './modules/auth/me-routes.ts';
 import { Me } from './modules/auth/schemas.ts';
+import type { NetworkCode } from './modules/catalogue/catalogue.ts';
 import { convertRoutes } from './modules/convert/routes.ts';
 import { Conversion, Quote } from './modules/convert/schemas.ts';
 import { createConvertService } from './modules/convert/service.ts';
+import { depositsRoutes } from './modules/deposits/routes.ts';
+import { createDepositsService } from './modules/deposits/service.ts';
 import { exchangeRoutes } from './modules/exchange/routes.ts';
 import { ExchangeOrder, ExchangeRate } from './modules/exchange/schemas.ts';
 import { createExchangeService, type ExchangeServiceOptions } from './modules/exchange/service.ts';
@@ -63,6 +66,8 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** Wallet (modules/withdrawals/wallet-module.ts): running EVM chains, auto-review limits. */
   wallet?: WalletOptions;
+  /** Deposits (modules/deposits): account xpubs per network (public keys only); unset: no deposit addresses. */
+  deposits?: { xpubs: Partial<Record<NetworkCode, string>> };
   /** Exchange orders (modules/exchange): USD prices and the deposit xpubs; unset: no prices, no keys. */
   exchange?: Partial<Pick<ExchangeServiceOptions, 'prices' | 'xpubs'>>;
   /** Price cache (modules/prices); default: no source, so prices and quotes answer PRICE_UNAVAILABLE. */
@@ -144,6 +149,9 @@ export function buildApp(deps: AppDeps): App {
       await typed.register(meRoutes, { ...auth });
       await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
       await typed.register(walletRoutes, { db: deps.db, now, auth, ...deps.wallet });
+      await typed.register(depositsRoutes, {
+        service: createDepositsService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {} }),
+      });
       await typed.register(exchangeRoutes, {
         service: createExchangeService({
           db: deps.db,
