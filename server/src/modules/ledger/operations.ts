@@ -1,13 +1,14 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, isCoinCode } from '../catalogue/catalogue.ts';
-import { type AccountRef, assert, type Leg, type PostResult, type TransferKind } from './model.ts';
-import { postTransfer } from './post-transfer.ts';
-import { ensureAccount } from './repository.ts';
+import { type AccountRef, assert, type PostResult, type TransferKind } from './model.ts';
+import { postTransferToAccounts, type RefLeg } from './post-transfer.ts';
 
 /**
  * The money movements the wallet needs, each ONE double-entry transfer on top of postTransfer.
  * All take the caller's transaction so they can be composed with other writes atomically.
+ * Each is one round trip to PostgreSQL: accounts are resolved (created on first use) and the
+ * transfer posted by one statement (postTransferToAccounts).
  */
 
 type Trx = Transaction<Database>;
@@ -45,19 +46,6 @@ const systemAccount = (kind: 'system_external' | 'system_fees', asset: CoinCode)
   asset,
 });
 
-const refOrder = (r: AccountRef) => `${r.kind}|${r.userId ?? ''}|${r.asset}`;
-
-/**
- * Resolves (creating on first use) the accounts in a fixed order, so two transactions that create
- * the same new accounts wait for each other on the unique index instead of deadlocking.
- */
-async function resolveAccounts(trx: Trx, refs: readonly AccountRef[]): Promise<string[]> {
-  const order = refs.map((ref, i) => ({ ref, i })).sort((a, b) => (refOrder(a.ref) < refOrder(b.ref) ? -1 : 1));
-  const ids: string[] = new Array(refs.length);
-  for (const { ref, i } of order) ids[i] = await ensureAccount(trx, ref);
-  return ids;
-}
-
 function assertMovement(m: Movement): void {
   assert(isCoinCode(m.asset), `asset ${m.asset} is a catalogue coin`);
   assert(typeof m.amountMinor === 'bigint' && m.amountMinor > 0n, 'movement amount is a positive bigint');
@@ -73,13 +61,11 @@ async function move(
   now: Date,
 ): Promise<PostResult> {
   assertMovement(m);
-  const [fromId, toId] = await resolveAccounts(trx, [from, to]);
-  assert(fromId && toId, 'both accounts resolved');
-  const legs: Leg[] = [
-    { accountId: fromId, amountMinor: -m.amountMinor },
-    { accountId: toId, amountMinor: m.amountMinor },
+  const legs: RefLeg[] = [
+    { account: from, amountMinor: -m.amountMinor },
+    { account: to, amountMinor: m.amountMinor },
   ];
-  return postTransfer(trx, { idempotencyKey: m.idempotencyKey, kind, legs, metadata: m.metadata ?? {} }, now);
+  return postTransferToAccounts(trx, { idempotencyKey: m.idempotencyKey, kind, legs, metadata: m.metadata ?? {} }, now);
 }
 
 /** A confirmed on-chain deposit: outside world -> the user's available balance. */
@@ -122,20 +108,13 @@ export function unlockFunds(trx: Trx, m: UserMovement, now: Date): Promise<PostR
 export async function settleWithdrawal(trx: Trx, m: WithdrawalSettlement, now: Date): Promise<PostResult> {
   assertMovement(m);
   assert(typeof m.feeMinor === 'bigint' && m.feeMinor >= 0n && m.feeMinor < m.amountMinor, '0 <= fee < amount');
-  const refs = [
-    userAccount('user_locked', m.userId, m.asset),
-    systemAccount('system_external', m.asset),
-    systemAccount('system_fees', m.asset),
-  ];
-  const [lockedId, externalId, feesId] = await resolveAccounts(trx, refs);
-  assert(lockedId && externalId && feesId, 'all accounts resolved');
-  const legs: Leg[] = [
-    { accountId: lockedId, amountMinor: -m.amountMinor },
-    { accountId: externalId, amountMinor: m.amountMinor - m.feeMinor },
+  const legs: RefLeg[] = [
+    { account: userAccount('user_locked', m.userId, m.asset), amountMinor: -m.amountMinor },
+    { account: systemAccount('system_external', m.asset), amountMinor: m.amountMinor - m.feeMinor },
   ];
   // A zero leg is not allowed (it would be an entry that changes nothing).
-  if (m.feeMinor > 0n) legs.push({ accountId: feesId, amountMinor: m.feeMinor });
-  return postTransfer(
+  if (m.feeMinor > 0n) legs.push({ account: systemAccount('system_fees', m.asset), amountMinor: m.feeMinor });
+  return postTransferToAccounts(
     trx,
     { idempotencyKey: m.idempotencyKey, kind: 'withdrawal_settle', legs, metadata: m.metadata ?? {} },
     now,

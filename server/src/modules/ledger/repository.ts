@@ -1,17 +1,9 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { AccountKind, AccountRef, Leg, TransferKind } from './model.ts';
+import type { AccountRef, TransferKind } from './model.ts';
 
 type Db = Kysely<Database>;
 type Trx = Transaction<Database>;
-
-export interface LockedAccount {
-  id: string;
-  kind: AccountKind;
-  userId: string | null;
-  asset: string;
-  balanceMinor: bigint;
-}
 
 /**
  * The account's id, creating it (balance 0) on first use. Reads first: after the first use the
@@ -41,104 +33,73 @@ function raise(message: string): never {
   throw new Error(message);
 }
 
+/** What `ledger_post` answers: the transfer posted now, or the one posted earlier under the same key. */
+export interface PostedTransfer {
+  transferId: string;
+  created: boolean;
+  createdAt: Date;
+}
+
+export interface PostingValues {
+  idempotencyKey: string;
+  kind: TransferKind;
+  createdAt: Date;
+  metadata: Record<string, unknown>;
+  amountsMinor: readonly bigint[];
+}
+
+interface PostedRow {
+  transfer_id: string;
+  created: boolean;
+  created_at: Date;
+}
+
+const postedTransfer = (row: PostedRow | undefined): PostedTransfer => {
+  if (!row) throw new Error('ledger_post returned no row');
+  return { transferId: row.transfer_id, created: row.created, createdAt: row.created_at };
+};
+
 /**
- * Locks the accounts FOR UPDATE in ascending id order. Every posting locks in this one order,
- * so two transfers touching the same accounts wait for each other instead of deadlocking.
- * (PostgreSQL locks rows as the sorted result is produced: LockRows runs above Sort.)
+ * One round trip: the SQL function `ledger_post` (migration 0011) inserts the transfer (ON CONFLICT
+ * on the idempotency key), locks the accounts FOR UPDATE in ascending id order, refuses a balance
+ * below zero (SQLSTATE LG001), updates the balances and appends the entries with before/after.
+ * The i-th amount goes to the i-th account id.
  */
-export async function lockAccounts(trx: Trx, accountIds: readonly string[]): Promise<LockedAccount[]> {
-  const rows = await trx
-    .selectFrom('ledger_accounts')
-    .select(['id', 'kind', 'user_id', 'asset', 'balance'])
-    .where('id', 'in', accountIds)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    kind: r.kind as AccountKind,
-    userId: r.user_id,
-    asset: r.asset,
-    balanceMinor: BigInt(r.balance),
-  }));
-}
-
-/** Inserts the transfer, or returns undefined when its idempotency key exists (waits for a concurrent holder). */
-export async function insertTransfer(
+export async function postLegs(
   trx: Trx,
-  values: { idempotencyKey: string; kind: TransferKind; createdAt: Date; metadata: Record<string, unknown> },
-): Promise<{ id: string; createdAt: Date } | undefined> {
-  const row = await trx
-    .insertInto('ledger_transfers')
-    .values({
-      idempotency_key: values.idempotencyKey,
-      kind: values.kind,
-      created_at: values.createdAt,
-      metadata: JSON.stringify(values.metadata),
-    })
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .returning(['id', 'created_at'])
-    .executeTakeFirst();
-  return row && { id: row.id, createdAt: row.created_at };
+  values: PostingValues & { accountIds: readonly string[] },
+): Promise<PostedTransfer> {
+  const { rows } = await sql<PostedRow>`
+    select p.transfer_id, p.created, p.created_at
+    from ledger_post(
+      ${values.idempotencyKey}, ${values.kind}, ${values.createdAt}, ${JSON.stringify(values.metadata)}::jsonb,
+      ${values.accountIds}::bigint[], ${values.amountsMinor.map(String)}::numeric[]
+    ) p`.execute(trx);
+  return postedTransfer(rows[0]);
 }
 
-export async function findTransferByKey(
-  db: Db,
-  idempotencyKey: string,
-): Promise<{ id: string; kind: TransferKind; createdAt: Date; legs: Leg[] } | undefined> {
-  const transfer = await db
-    .selectFrom('ledger_transfers')
-    .select(['id', 'kind', 'created_at'])
-    .where('idempotency_key', '=', idempotencyKey)
-    .executeTakeFirst();
-  if (!transfer) return undefined;
-  const entries = await db
-    .selectFrom('ledger_entries')
-    .select(['account_id', 'amount'])
-    .where('transfer_id', '=', transfer.id)
-    .orderBy('account_id')
-    .execute();
-  return {
-    id: transfer.id,
-    kind: transfer.kind as TransferKind,
-    createdAt: transfer.created_at,
-    legs: entries.map((e) => ({ accountId: e.account_id, amountMinor: BigInt(e.amount) })),
-  };
-}
-
-export interface BalanceChange {
-  accountId: string;
-  amountMinor: bigint;
-  beforeMinor: bigint;
-  afterMinor: bigint;
-}
-
-/** One UPDATE for all legs, then one INSERT of the journal entries. */
-export async function applyChanges(
+/**
+ * The same as postLegs, with the accounts named by (kind, user, asset): `ledger_account_ids` resolves
+ * them (creating missing accounts in one fixed order) in the same statement. Returns the account ids
+ * in the order of `accounts`.
+ */
+export async function postRefLegs(
   trx: Trx,
-  transferId: string,
-  changes: readonly BalanceChange[],
-  createdAt: Date,
-): Promise<void> {
-  const values = sql.join(changes.map((c) => sql`(${c.accountId}::bigint, ${c.afterMinor.toString()}::numeric)`));
-  const result = await sql`
-    update ledger_accounts as a set balance = v.balance
-    from (values ${values}) as v(id, balance)
-    where a.id = v.id`.execute(trx);
-  if (Number(result.numAffectedRows) !== changes.length) throw new Error('ledger: balance update missed an account');
-  await trx
-    .insertInto('ledger_entries')
-    .values(
-      changes.map((c) => ({
-        transfer_id: transferId,
-        account_id: c.accountId,
-        amount: c.amountMinor.toString(),
-        balance_before: c.beforeMinor.toString(),
-        balance_after: c.afterMinor.toString(),
-        created_at: createdAt,
-      })),
-    )
-    .execute();
+  values: PostingValues & { accounts: readonly AccountRef[] },
+): Promise<PostedTransfer & { accountIds: string[] }> {
+  const { rows } = await sql<PostedRow & { account_ids: string[] }>`
+    select r.ids::text[] as account_ids, p.transfer_id, p.created, p.created_at
+    from ledger_account_ids(
+      ${values.accounts.map((a) => a.kind)}::text[],
+      ${values.accounts.map((a) => a.userId)}::uuid[],
+      ${values.accounts.map((a) => a.asset)}::text[]
+    ) as r(ids)
+    cross join lateral ledger_post(
+      ${values.idempotencyKey}, ${values.kind}, ${values.createdAt}, ${JSON.stringify(values.metadata)}::jsonb,
+      r.ids, ${values.amountsMinor.map(String)}::numeric[]
+    ) p`.execute(trx);
+  const row = rows[0];
+  return { ...postedTransfer(row), accountIds: row?.account_ids ?? [] };
 }
 
 /** A user's available and locked balance per asset (only assets with an account). */
