@@ -156,7 +156,7 @@ export function buildApp(deps: AppDeps): App {
         service: createExchangeService({
           db: deps.db,
           now,
-          prices: deps.exchange?.prices ?? null,
+          prices: deps.exchange?.prices ?? deps.prices ?? null,
           xpubs: deps.exchange?.xpubs ?? null,
         }),
       });

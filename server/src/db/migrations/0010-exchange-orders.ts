@@ -1,19 +1,54 @@
 import { type Kysely, sql } from 'kysely';
-import { allowedPairs, exchangeStates } from '../../modules/exchange/states.ts';
 
 /**
  * Exchange orders (modules/exchange).
  *
  * - `exchange_rate_locks`: a fixed rate offered to a user for 20 minutes, used by at most one order.
  * - `exchange_orders`: one row per order; `state` moves only along `exchange_order_transitions`.
- * - `exchange_order_transitions`: the allowed (from, to) pairs, copied from `states.ts` (the one
- *   definition). A BEFORE trigger refuses an insert in another state than 'new' and any state change
+ * - `exchange_order_transitions`: the allowed (from, to) pairs, a snapshot of `states.ts` (the one
+ *   definition the code uses) as it was when this migration was written: migrations describe the
+ *   schema of their time and import no app code. `states.test.ts` fails if the two ever differ, so a
+ *   change of the state table comes with a migration rewriting these rows. A BEFORE trigger refuses an insert in another state than 'new' and any state change
  *   not listed, whoever issues it (service, ops script or a hand-typed UPDATE).
  * - `exchange_order_events`: append-only log of every state change, written by an AFTER trigger so
  *   no code path can change a state without leaving the event.
- *
- * A later change of the state table needs a new migration rewriting `exchange_order_transitions`.
  */
+const exchangeStates = [
+  'new',
+  'waiting',
+  'confirming',
+  'exchanging',
+  'sending',
+  'completed',
+  'expired',
+  'refunded',
+  'failed',
+  'suspended',
+] as const;
+const allowedPairs: ReadonlyArray<readonly [string, string]> = [
+  ['new', 'waiting'],
+  ['new', 'failed'],
+  ['waiting', 'confirming'],
+  ['waiting', 'expired'],
+  ['waiting', 'suspended'],
+  ['waiting', 'failed'],
+  ['confirming', 'exchanging'],
+  ['confirming', 'suspended'],
+  ['confirming', 'failed'],
+  ['exchanging', 'sending'],
+  ['exchanging', 'refunded'],
+  ['exchanging', 'suspended'],
+  ['exchanging', 'failed'],
+  ['sending', 'completed'],
+  ['sending', 'failed'],
+  ['expired', 'refunded'],
+  ['suspended', 'waiting'],
+  ['suspended', 'confirming'],
+  ['suspended', 'exchanging'],
+  ['suspended', 'refunded'],
+  ['suspended', 'failed'],
+];
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   const stateList = sql.join(exchangeStates.map((s) => sql.lit(s)));
 
@@ -41,7 +76,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db
     .withTables<{ exchange_order_transitions: { from_state: string; to_state: string } }>()
     .insertInto('exchange_order_transitions')
-    .values(allowedPairs().map(([from_state, to_state]) => ({ from_state, to_state })))
+    .values(allowedPairs.map(([from_state, to_state]) => ({ from_state, to_state })))
     .execute();
 
   await db.schema

@@ -27,3 +27,47 @@ export function fixedPrices(usd: Partial<Record<string, bigint>>): UsdPrices & {
 /** Anvil's first two well-known accounts: valid checksummed EVM addresses. */
 export const EVM_ADDRESS_A = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 export const EVM_ADDRESS_B = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/**
+ * In-memory stand-ins for the chain watcher and the signer at the engine's two interfaces
+ * (OrderDepositObserver, PayoutGateway): the test plays the chain by setting what is "seen".
+ */
+export function memoryChain() {
+  const seen = new Map<string, { txHash: string; amountMinor: bigint; confirmations: number }>();
+  const payouts = new Map<
+    string,
+    { request: import('./engine.ts').PayoutRequest; status: import('./engine.ts').PayoutStatus }
+  >();
+  const deposits: import('./engine.ts').OrderDepositObserver = {
+    async observe({ address }) {
+      return seen.get(address) ?? null;
+    },
+  };
+  const gateway: import('./engine.ts').PayoutGateway = {
+    async request(_trx, payout) {
+      if (!payouts.has(payout.key)) payouts.set(payout.key, { request: payout, status: { state: 'pending' } });
+      return payout.key;
+    },
+    async status(id) {
+      return payouts.get(id)?.status ?? { state: 'failed', reason: 'unknown payout' };
+    },
+  };
+  return {
+    deposits,
+    gateway,
+    payouts,
+    deposit(address: string, amountMinor: bigint, confirmations: number, txHash = `0x${'ab'.repeat(32)}`) {
+      seen.set(address, { txHash, amountMinor, confirmations });
+    },
+    mine(key: string, txHash = `0x${'cd'.repeat(32)}`) {
+      const p = payouts.get(key);
+      if (!p) throw new Error(`no payout ${key}`);
+      p.status = { state: 'sent', txHash };
+    },
+    fail(key: string) {
+      const p = payouts.get(key);
+      if (!p) throw new Error(`no payout ${key}`);
+      p.status = { state: 'failed', reason: 'reverted' };
+    },
+  };
+}
