@@ -1,0 +1,81 @@
+/**
+ * The signer process: `node --import tsx server/src/signer/main.ts`, started by the server as a child
+ * (signer/spawn.ts) with its own environment. It is the only process that reads the mnemonic
+ * (SIGNER_MNEMONIC_FILE, default DATA_DIR/keys/dev-mnemonic.txt) and derives the hot wallet key
+ * m/44'/60'/1'/0/0. It polls the database for approved EVM withdrawals (signer/signer.ts).
+ *
+ * Environment: DATABASE_URL (required), DATA_DIR, SIGNER_MNEMONIC_FILE, SIGNER_POLL_MS (default 1000),
+ * <NETWORK>_RPC_URL etc. as in modules/chain/chain-config.ts. Test hook: SIGNER_CRASH_AFTER_RECORD=1
+ * kills the process (SIGKILL) right after the first transaction is recorded and before it is broadcast.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { mnemonicToAccount } from 'viem/accounts';
+import { createDb } from '../db/create-db.ts';
+import { loadChainConfig } from '../modules/chain/chain-config.ts';
+import { createSigner } from './signer.ts';
+
+const env = process.env;
+const log = (msg: string, details: Record<string, unknown> = {}) =>
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), name: 'signer', msg, ...details })}\n`);
+
+const databaseUrl = env.DATABASE_URL;
+if (!databaseUrl) {
+  process.stderr.write('signer: DATABASE_URL is required\n');
+  process.exit(2);
+}
+const dataDir = path.resolve(env.DATA_DIR ?? '.data');
+const mnemonicFile = env.SIGNER_MNEMONIC_FILE || path.join(dataDir, 'keys', 'dev-mnemonic.txt');
+const pollMs = Math.max(50, Number(env.SIGNER_POLL_MS ?? 1000) || 1000);
+
+// m/44'/60'/1'/0/0: account 1 is the hot wallet (account 0 holds the deposit addresses).
+const account = mnemonicToAccount(readFileSync(mnemonicFile, 'utf8').trim(), { accountIndex: 1 });
+const db = createDb(databaseUrl, { max: 2 });
+const signer = createSigner({
+  db,
+  now: () => new Date(),
+  account,
+  chains: () => {
+    const loaded = loadChainConfig(dataDir, env);
+    return Object.fromEntries(Object.entries(loaded).filter(([, c]) => c !== undefined));
+  },
+  log,
+  ...(env.SIGNER_CRASH_AFTER_RECORD === '1'
+    ? {
+        afterRecord: (withdrawalId: string, txHash: string) => {
+          log('test hook: crashing after record, before broadcast', { withdrawalId, txHash });
+          process.kill(process.pid, 'SIGKILL');
+        },
+      }
+    : {}),
+});
+
+let stopping = false;
+let wake: (() => void) | undefined;
+const stop = () => {
+  stopping = true;
+  wake?.();
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+// The parent closes our stdin pipe when it exits: do not outlive it.
+process.stdin.on('end', stop);
+process.stdin.resume();
+
+log('signer started', { hotWallet: signer.address, pollMs });
+while (!stopping) {
+  try {
+    const result = await signer.tick();
+    if (result.signed + result.settled + result.failed > 0) log('tick', { ...result });
+  } catch (err) {
+    log('tick failed', { error: String((err as Error).stack ?? err) });
+  }
+  if (stopping) break;
+  await new Promise<void>((resolve) => {
+    wake = resolve;
+    setTimeout(resolve, pollMs);
+  });
+}
+await db.destroy();
+log('signer stopped');
+process.exit(0);

@@ -1,0 +1,166 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Address, erc20Abi, type Hex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CoinCode } from '../modules/catalogue/catalogue.ts';
+import { type EvmChainRuntime, loadChainConfig } from '../modules/chain/chain-config.ts';
+import { devClient, type LocalChains, startLocalChains } from '../modules/chain/local-chains.ts';
+import { creditDeposit, lockFunds } from '../modules/ledger/operations.ts';
+import { balanceOf } from '../modules/ledger/test-helpers.ts';
+import { insertWithdrawal } from '../modules/withdrawals/repository.ts';
+import { approveWithdrawal } from '../modules/withdrawals/service.ts';
+import { createUser } from '../test/app.ts';
+import { useTestDatabase } from '../test/database.ts';
+import { createSigner } from './signer.ts';
+import { startSignerProcess } from './spawn.ts';
+
+const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+const hot = mnemonicToAccount(MNEMONIC, { accountIndex: 1 });
+const ETH = 10n ** 18n;
+
+describe('signer on a real anvil', () => {
+  const database = useTestDatabase();
+  let chains: LocalChains;
+  let runtime: EvmChainRuntime;
+  let client: ReturnType<typeof devClient>;
+  let dataDir: string;
+  let counter = 0;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'cw-signer-'));
+    mkdirSync(path.join(dataDir, 'keys'), { mode: 0o700 });
+    writeFileSync(path.join(dataDir, 'keys', 'dev-mnemonic.txt'), `${MNEMONIC}\n`, { mode: 0o600 });
+    chains = await startLocalChains({ dataDir, networks: ['ethereum'], hotWallets: { ethereum: hot.address } });
+    const loaded = loadChainConfig(dataDir, {}).ethereum;
+    if (!loaded) throw new Error('no ethereum chain');
+    runtime = loaded;
+    client = devClient(runtime.rpcUrl, runtime.chainId);
+  }, 120_000);
+  afterAll(() => chains?.stop());
+
+  const signer = () =>
+    createSigner({ db: database.db, now: () => new Date(), account: hot, chains: () => ({ ethereum: runtime }) });
+
+  /** A user with funds and an approved withdrawal of `amount` (fee from the catalogue) to a fresh address. */
+  async function approved(coin: CoinCode, amountMinor: bigint, feeMinor: bigint) {
+    const db = database.db;
+    const userId = await createUser(db);
+    counter += 1;
+    const to = `0x${(0xabc000 + counter).toString(16).padStart(40, '0')}` as Address;
+    const id = await db.transaction().execute(async (trx) => {
+      const at = new Date();
+      await creditDeposit(trx, { idempotencyKey: `dep:${userId}`, userId, asset: coin, amountMinor }, at);
+      const w = await insertWithdrawal(
+        trx,
+        { userId, idempotencyKey: `k-${counter}`, coin, network: 'ethereum', address: to, amountMinor, feeMinor },
+        at,
+      );
+      if (!w) throw new Error('not inserted');
+      await lockFunds(trx, { idempotencyKey: `withdrawal:${w.id}:lock`, userId, asset: coin, amountMinor }, at);
+      await approveWithdrawal(trx, w.id, at);
+      return w.id;
+    });
+    return { userId, id, to };
+  }
+
+  const withdrawal = (id: string) =>
+    database.db.selectFrom('withdrawals').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const signed = (id: string) =>
+    database.db.selectFrom('signer_transactions').selectAll().where('withdrawal_id', '=', id).execute();
+  const tokenBalance = (token: Address, owner: Address) =>
+    client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+
+  async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  it('pays a native ETH withdrawal on chain (arrival = amount - fee), then settles the ledger', async () => {
+    const fee = 2_000_000_000_000_000n;
+    const w = await approved('ETH', ETH, fee);
+    const s = signer();
+    expect((await s.tick()).signed).toBe(1);
+    expect((await withdrawal(w.id)).state).toBe('transfer_in_progress');
+    expect((await s.tick()).settled).toBe(1);
+    const row = await withdrawal(w.id);
+    expect(row.state).toBe('transfer_successful');
+    expect(await client.getBalance({ address: w.to })).toBe(ETH - fee);
+    const receipt = await client.getTransactionReceipt({ hash: row.tx_hash as Hex });
+    expect(receipt.status).toBe('success');
+    expect(await balanceOf(database.db, 'user_locked', w.userId, 'ETH')).toBe(0n);
+    expect(await balanceOf(database.db, 'user_available', w.userId, 'ETH')).toBe(0n);
+    expect(await balanceOf(database.db, 'system_fees', null, 'ETH')).toBeGreaterThanOrEqual(fee);
+  });
+
+  it('pays an ERC-20 withdrawal with the token contract, converting 6 ledger decimals to the chain decimals', async () => {
+    const token = runtime.tokens.USDT as Address;
+    const w = await approved('USDT', 25_000_000n, 5_000_000n);
+    const s = signer();
+    await s.tick();
+    await s.tick();
+    expect((await withdrawal(w.id)).state).toBe('transfer_successful');
+    expect(await tokenBalance(token, w.to)).toBe(20_000_000n);
+  });
+
+  it('a reverted transfer fails the withdrawal and returns the funds', async () => {
+    // More USDT than the hot wallet holds (1,000,000): the token's transfer reverts.
+    const w = await approved('USDT', 5_000_000_000_000n, 5_000_000n);
+    const s = signer();
+    await s.tick();
+    await s.tick();
+    const row = await withdrawal(w.id);
+    expect(row).toMatchObject({ state: 'transfer_failed', reason: 'transaction reverted on chain' });
+    expect(await balanceOf(database.db, 'user_available', w.userId, 'USDT')).toBe(5_000_000_000_000n);
+    expect(await balanceOf(database.db, 'user_locked', w.userId, 'USDT')).toBe(0n);
+  });
+
+  it('crash between recording and broadcasting: the restarted signer sends the recorded transaction, exactly once', async () => {
+    const w = await approved('ETH', ETH / 2n, 2_000_000_000_000_000n);
+    const nonceBefore = await client.getTransactionCount({ address: hot.address });
+    const lines: string[] = [];
+    const crashing = startSignerProcess({
+      databaseUrl: database.url,
+      dataDir,
+      env: { ...process.env, SIGNER_CRASH_AFTER_RECORD: '1', SIGNER_POLL_MS: '100' },
+      onLine: (l) => lines.push(l),
+    });
+    await crashing.exited;
+    expect(crashing.child.signalCode, lines.join('\n')).toBe('SIGKILL');
+    const [recorded] = await signed(w.id);
+    expect(recorded?.state).toBe('signed');
+    expect((await withdrawal(w.id)).state).toBe('transfer_in_progress');
+    // Recorded but never broadcast: the chain has not seen it.
+    expect(await client.getTransactionCount({ address: hot.address })).toBe(nonceBefore);
+    expect(BigInt(recorded?.nonce ?? -1)).toBe(BigInt(nonceBefore));
+
+    const restarted = startSignerProcess({
+      databaseUrl: database.url,
+      dataDir,
+      env: { ...process.env, SIGNER_POLL_MS: '100' },
+      onLine: (l) => lines.push(l),
+    });
+    try {
+      await until('settlement', async () =>
+        (await withdrawal(w.id)).state === 'transfer_successful' ? true : undefined,
+      );
+    } finally {
+      await restarted.stop();
+    }
+    const rows = await signed(w.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.tx_hash).toBe(recorded?.tx_hash);
+    expect(rows[0]?.state).toBe('mined');
+    // Exactly one transaction from the hot wallet, with the recorded nonce and hash.
+    expect(await client.getTransactionCount({ address: hot.address })).toBe(nonceBefore + 1);
+    const tx = await client.getTransaction({ hash: recorded?.tx_hash as Hex });
+    expect(tx.nonce).toBe(nonceBefore);
+    expect(await client.getBalance({ address: w.to })).toBe(ETH / 2n - 2_000_000_000_000_000n);
+  }, 60_000);
+});

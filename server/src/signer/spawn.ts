@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const signerScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Variables the signer may see: nothing of the API's (session secrets, SMTP, ...). */
+const passThrough = [
+  /^PATH$/,
+  /^HOME$/,
+  /^NODE_/,
+  /^(ETHEREUM|BSC)_(RPC_URL|CHAIN_ID|TOKEN_[A-Z]+)$/,
+  /^SIGNER_/,
+  /^TZ$/,
+];
+
+export interface SignerProcess {
+  child: ChildProcess;
+  /** SIGTERM, then SIGKILL after `timeoutMs`. */
+  stop(timeoutMs?: number): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+export function startSignerProcess(options: {
+  databaseUrl: string;
+  dataDir: string;
+  env?: NodeJS.ProcessEnv;
+  onLine?: (line: string) => void;
+}): SignerProcess {
+  const source = options.env ?? process.env;
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(source)) if (passThrough.some((re) => re.test(name))) env[name] = value;
+  env.DATABASE_URL = options.databaseUrl;
+  env.DATA_DIR = options.dataDir;
+  const child = spawn(process.execPath, ['--import', 'tsx', signerScript], {
+    cwd: serverRoot,
+    env,
+    // stdin is a pipe the child watches: when this process dies, the pipe closes and the signer stops.
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let buffer = '';
+  const onData = (chunk: Buffer) => {
+    buffer += chunk.toString();
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      options.onLine?.(buffer.slice(0, i));
+      buffer = buffer.slice(i + 1);
+    }
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    async stop(timeoutMs = 5_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
