@@ -71,30 +71,6 @@ const toConversion = (r: ConversionRow): ConversionRecord => ({
   createdAt: r.created_at,
 });
 
-export async function insertQuote(db: Db, q: Omit<QuoteRecord, 'id'>): Promise<QuoteRecord> {
-  const row = await db
-    .insertInto('convert_quotes')
-    .values({
-      user_id: q.userId,
-      from_asset: q.from,
-      to_asset: q.to,
-      amount_minor: q.amountMinor.toString(),
-      fee_minor: q.feeMinor.toString(),
-      receive_minor: q.receiveMinor.toString(),
-      rate_num: q.rate.num.toString(),
-      rate_den: q.rate.den.toString(),
-      min_minor: q.minMinor.toString(),
-      max_minor: q.maxMinor.toString(),
-      price_source: q.priceSource,
-      created_at: q.createdAt,
-      expires_at: q.expiresAt,
-      replaced_by: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { ...q, id: row.id };
-}
-
 /** The user's quote, locked: concurrent accepts of one quote queue here and run one after another. */
 export async function lockQuote(trx: Trx, quoteId: string, userId: string): Promise<QuoteRecord | undefined> {
   const row = await trx

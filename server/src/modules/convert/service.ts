@@ -8,12 +8,12 @@ import { toDecimal } from '../prices/rational.ts';
 import { postConversion } from './convert-operation.ts';
 import { AmountOutOfRangeError, PairUnsupportedError, QuoteNotFoundError, StableDustError } from './errors.ts';
 import { isStablePair, priceQuote, stableDustMinor } from './pricing.ts';
+import { createQuoteWriter } from './quote-writer.ts';
 import {
   type ConversionRecord,
   conversionOfQuote,
   findConversion,
   insertConversion,
-  insertQuote,
   listConversions,
   lockQuote,
   markReplaced,
@@ -84,6 +84,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 
 export function createConvertService({ db, now, prices, quoteTtlMs }: ConvertServiceDeps): ConvertService {
   const ttlMs = quoteTtlMs ?? DEFAULT_QUOTE_TTL_MS;
+  const quotes = createQuoteWriter(db);
 
   async function newQuote(userId: string, from: CoinCode, to: CoinCode, amountMinor: bigint): Promise<QuoteRecord> {
     if (from === to) throw new PairUnsupportedError('Pick two different coins');
@@ -94,7 +95,7 @@ export function createConvertService({ db, now, prices, quoteTtlMs }: ConvertSer
       throw new AmountOutOfRangeError(priced.minMinor, priced.maxMinor);
     }
     const createdAt = now();
-    return insertQuote(db, {
+    return quotes.write({
       userId,
       from,
       to,
