@@ -69,6 +69,8 @@ export function sharedModules(): SharedTable {
     '@cw/shared-state/settings': loaded('@cw/shared-state', SharedSettings),
     // Stateless (pure validation) and it pulls in viem's hashing: loaded only when a remote asks.
     '@cw/shared-state/address': onDemand(() => import('@cw/shared-state/address'), '@cw/shared-state'),
+    // Stateless helpers over the shared query client; loaded when a remote shows fiat values.
+    '@cw/shared-state/prices': onDemand(() => import('@cw/shared-state/prices'), '@cw/shared-state'),
     // Stateful services: always the host's instances.
     '@cw/shared-ui/toast': loaded('@cw/shared-ui', UiToast),
     '@cw/shared-ui/dialog': loaded('@cw/shared-ui', UiDialog),
