@@ -32,6 +32,10 @@ const EnvSchema = Type.Object({
   SESSION_ABSOLUTE_HOURS: Type.Integer({ minimum: 1 }),
   SESSION_SECURE_COOKIE: Type.Enum(['auto', 'always', 'never']),
   CODE_IP_HOURLY_LIMIT: Type.Integer({ minimum: 1 }),
+  SIGNER_ENABLED: Type.Boolean(),
+  WITHDRAW_AUTO_REVIEW_LIMITS: Type.String({
+    pattern: '^([A-Z]{2,10}=\\d+(\\.\\d+)?(,[A-Z]{2,10}=\\d+(\\.\\d+)?)*)?$',
+  }),
   PRICE_FEED_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   PRICE_FEED_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   PRICE_MAX_AGE_MS: Type.Integer({ minimum: 1000 }),
@@ -70,6 +74,8 @@ const defaults: Omit<Env, OptionalKeys> = {
   SESSION_ABSOLUTE_HOURS: 7 * 24,
   SESSION_SECURE_COOKIE: 'auto',
   CODE_IP_HOURLY_LIMIT: 10,
+  SIGNER_ENABLED: true,
+  WITHDRAW_AUTO_REVIEW_LIMITS: '',
   PRICE_MAX_AGE_MS: 60_000,
   CONVERT_QUOTE_TTL_MS: 10_000,
 };
@@ -95,6 +101,12 @@ export interface Config {
   session: { idleMinutes: number; absoluteHours: number; secureCookie: 'auto' | 'always' | 'never' };
   /** Verification codes per client IP per hour. */
   codeIpHourlyLimit: number;
+  /**
+   * Withdrawals (modules/withdrawals, signer/). `signerEnabled`: start the signer child process (it reads
+   * SIGNER_MNEMONIC_FILE, default DATA_DIR/keys/dev-mnemonic.txt). `autoReviewLimits`: per-coin 24-hour
+   * auto-approval limits in whole coins, e.g. "USDT=5000,ETH=2" (unset coins keep review-policy.ts's).
+   */
+  wallet: { signerEnabled: boolean; autoReviewLimits: string };
   prices: {
     /** Base URL of a CoinGecko-compatible simple-price API; unset: the embedded sandbox feed on loopback. */
     feedUrl: string | undefined;
@@ -139,6 +151,7 @@ const integerKeys = new Set([
   'CONVERT_QUOTE_TTL_MS',
 ]);
 const booleanKeys = new Set(['TRUST_PROXY', 'CONVERT_SEED_LIQUIDITY']);
+booleanKeys.add('SIGNER_ENABLED');
 
 function convert(key: string, raw: string): unknown {
   if (integerKeys.has(key)) return /^-?\d+$/.test(raw) ? Number(raw) : raw;
@@ -209,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secureCookie: e.SESSION_SECURE_COOKIE,
     },
     codeIpHourlyLimit: e.CODE_IP_HOURLY_LIMIT,
+    wallet: { signerEnabled: e.SIGNER_ENABLED, autoReviewLimits: e.WITHDRAW_AUTO_REVIEW_LIMITS },
     prices: {
       feedUrl: e.PRICE_FEED_URL,
       apiKey: e.PRICE_FEED_API_KEY,

@@ -13,6 +13,8 @@ import { createMetricsRegistry } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
 import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
+import { walletOptionsFromConfig } from './modules/withdrawals/wallet-module.ts';
+import { startConfiguredSigner } from './signer/spawn.ts';
 
 const EMBEDDED_DATABASE = 'wallet';
 
@@ -81,12 +83,16 @@ try {
     bodyLimit: config.bodyLimit,
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
+    wallet: walletOptionsFromConfig(config),
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.nodeEnv !== 'production' },
   });
   // app.close() stops accepting connections and waits for in-flight requests.
   closers.push({ name: 'HTTP server', close: () => app.close() });
   await app.listen({ host: config.host, port: config.port });
+  // The signer child holds the hot wallet key; it is stopped before the database (closers run last-in first-out).
+  const signer = startConfiguredSigner(config, databaseUrl, logger);
+  if (signer) closers.push(signer);
 
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   logger.info({ url, startupMs: Math.round(performance.now()) }, `Server ready at ${url}`);

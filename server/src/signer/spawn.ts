@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,4 +62,28 @@ export function startSignerProcess(options: {
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * Server start-up: the signer child when enabled and a mnemonic exists (the keygen child writes the
+ * development one before the app starts). Returns the closer for the shutdown list, or undefined.
+ */
+export function startConfiguredSigner(
+  config: { dataDir: string; wallet: { signerEnabled: boolean } },
+  databaseUrl: string,
+  logger: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void },
+): { name: string; close: () => Promise<void> } | undefined {
+  if (!config.wallet.signerEnabled) return undefined;
+  const mnemonicFile = process.env.SIGNER_MNEMONIC_FILE || path.join(config.dataDir, 'keys', 'dev-mnemonic.txt');
+  if (!existsSync(mnemonicFile)) {
+    logger.warn({ mnemonicFile }, 'no hot wallet mnemonic: signer not started, approved withdrawals wait');
+    return undefined;
+  }
+  const signer = startSignerProcess({
+    databaseUrl,
+    dataDir: config.dataDir,
+    onLine: (line) => logger.info({ signer: line }, 'signer'),
+  });
+  void signer.exited.then((code) => logger.warn({ code, signal: signer.child.signalCode }, 'signer process exited'));
+  return { name: 'signer process', close: () => signer.stop() };
 }

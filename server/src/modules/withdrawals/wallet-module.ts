@@ -6,11 +6,12 @@ import { createAddressBookService } from '../address-book/service.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
 import type { ChainsProvider } from '../catalogue/chains-file.ts';
 import { catalogueRoutes } from '../catalogue/routes.ts';
+import { loadChainConfig } from '../chain/chain-config.ts';
 import { historyRoutes } from '../history/routes.ts';
 import { createHistoryService } from '../history/service.ts';
 import { sendRoutes } from '../sends/routes.ts';
 import { createSendsService } from '../sends/service.ts';
-import { type AutoReviewLimits, autoReviewLimits } from './review-policy.ts';
+import { type AutoReviewLimits, autoReviewLimits, parseAutoReviewLimits } from './review-policy.ts';
 import { withdrawalRoutes } from './routes.ts';
 import { createWithdrawalsService } from './service.ts';
 
@@ -41,3 +42,14 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
   await app.register(addressBookRoutes, { service: createAddressBookService({ db, now }) });
   await app.register(historyRoutes, { service: createHistoryService({ db }) });
 };
+
+/** The server's wallet options: chains from the chain module's loader, auto-review limits from config. */
+export function walletOptionsFromConfig(config: {
+  dataDir: string;
+  wallet: { autoReviewLimits: string };
+}): WalletOptions {
+  return {
+    chains: () => loadChainConfig(config.dataDir),
+    autoReviewLimits: autoReviewLimits(parseAutoReviewLimits(config.wallet.autoReviewLimits)),
+  };
+}
