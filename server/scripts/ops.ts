@@ -6,6 +6,9 @@
  *               balances sum to zero, before/after chains are unbroken. Prints a summary.
  *               Exit 0 when reconciled, 1 on any mismatch, 2 on a usage or connection error.
  *
+ *   exchange    Exchange orders held for risk: `exchange list [--state <s>]`, `exchange suspend <id>`,
+ *               `exchange resolve <id> --to <state>` (modules/exchange/ops.ts). Exit 0 done, 1 refused.
+ *
  * Database: DATABASE_URL when set; otherwise the embedded cluster in DATA_DIR (database `wallet`):
  * the running server's cluster if it is up (read-only use, no second postmaster), else started
  * for the duration of the command. Never migrates: an operator command must not change the schema.
@@ -18,11 +21,14 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import type { Database } from '../src/db/schema.ts';
+import { runExchangeOps } from '../src/modules/exchange/ops.ts';
 import { formatReport, reconcile } from '../src/modules/ledger/reconcile.ts';
 
 const EMBEDDED_DATABASE = 'wallet';
 const commands = ['reconcile'] as const;
 const usage = `usage: npm run ops -- <${commands.join('|')}>`;
+const exchangeUsage =
+  '       npm run ops -- exchange list [--state <state>] | suspend <id> | resolve <id> --to <state>';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fail = (line: string, code: number): never => {
@@ -69,7 +75,9 @@ async function hasLedger(db: Kysely<Database>): Promise<boolean> {
 
 async function main(): Promise<number> {
   const command = process.argv[2];
-  if (!commands.includes(command as (typeof commands)[number])) return fail(usage, 2);
+  if (command !== 'exchange' && !commands.includes(command as (typeof commands)[number])) {
+    return fail(`${usage}\n${exchangeUsage}`, 2);
+  }
   let connection: Awaited<ReturnType<typeof connect>>;
   try {
     connection = await connect();
@@ -78,6 +86,11 @@ async function main(): Promise<number> {
   }
   const { db, embedded } = connection;
   try {
+    if (command === 'exchange') {
+      const result = await runExchangeOps(db, process.argv.slice(3), () => new Date());
+      for (const line of result.lines) (result.code === 0 ? out : (l: string) => process.stderr.write(`${l}\n`))(line);
+      return result.code;
+    }
     if (!(await hasLedger(db))) {
       process.stderr.write('the ledger tables do not exist (start the server once to migrate)\n');
       return 2;

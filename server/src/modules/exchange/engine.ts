@@ -100,6 +100,9 @@ export interface ExchangeEngine {
   stop(): Promise<void>;
 }
 
+/** Reason an operator gives when releasing a suspended order to be refunded (see ops.ts). */
+export const OPERATOR_REFUND = 'operator_refund';
+
 const DEFAULT_BATCH = 50;
 const DEFAULT_INTERVAL_MS = 3000;
 
@@ -373,6 +376,7 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
         | { kind: 'pay'; rate: bigint; gross: bigint; charge: bigint; fee: bigint; net: bigint };
       try {
         let rate = BigInt(order.rate_scaled);
+        if (order.state_reason === OPERATOR_REFUND) throw new RefundSignal(OPERATOR_REFUND);
         if (rateType === 'fixed') {
           if (deposit !== BigInt(order.send_amount_minor)) throw new RefundSignal('amount_mismatch');
         } else {
