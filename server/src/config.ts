@@ -43,6 +43,14 @@ const EnvSchema = Type.Object({
   PRICE_SANDBOX_PORT: Type.Optional(Port),
   CONVERT_QUOTE_TTL_MS: Type.Integer({ minimum: 1000 }),
   CONVERT_SEED_LIQUIDITY: Type.Optional(Type.Boolean()),
+  ETHEREUM_RPC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  BSC_RPC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  TRONGRID_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  ESPLORA_BITCOIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  ESPLORA_DOGECOIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  LOCAL_CHAINS: Type.Boolean(),
+  ANVIL_BLOCK_TIME_S: Type.Integer({ minimum: 0, maximum: 60 }),
+  WATCHER_POLL_MS: Type.Integer({ minimum: 20, maximum: 600_000 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -55,7 +63,12 @@ type OptionalKeys =
   | 'PRICE_FEED_API_KEY'
   | 'PRICE_REFRESH_MS'
   | 'PRICE_SANDBOX_PORT'
-  | 'CONVERT_SEED_LIQUIDITY';
+  | 'CONVERT_SEED_LIQUIDITY'
+  | 'ETHEREUM_RPC_URL'
+  | 'BSC_RPC_URL'
+  | 'TRONGRID_URL'
+  | 'ESPLORA_BITCOIN_URL'
+  | 'ESPLORA_DOGECOIN_URL';
 
 const defaults: Omit<Env, OptionalKeys> = {
   NODE_ENV: 'development',
@@ -78,6 +91,9 @@ const defaults: Omit<Env, OptionalKeys> = {
   WITHDRAW_AUTO_REVIEW_LIMITS: '',
   PRICE_MAX_AGE_MS: 60_000,
   CONVERT_QUOTE_TTL_MS: 10_000,
+  LOCAL_CHAINS: true,
+  ANVIL_BLOCK_TIME_S: 1,
+  WATCHER_POLL_MS: 250,
 };
 
 export interface Config {
@@ -123,6 +139,22 @@ export interface Config {
     /** Fund system_liquidity from system_external once at start-up; default: on unless production. */
     seedLiquidity: boolean;
   };
+  /**
+   * Chains (modules/chain). An EVM network without an RPC URL gets a local anvil when `localChains`
+   * (state in DATA_DIR/chains, a block every `anvilBlockTimeS` s; 0 = a block per transaction).
+   * TRON/Bitcoin/Dogecoin are watched only when their API URL is set. Deposit xpubs and hot wallet
+   * addresses: XPUB_<NETWORK>, HOT_WALLET_<NETWORK> (all or none), else a development key in DATA_DIR/keys.
+   */
+  chains: {
+    ethereumRpcUrl: string | undefined;
+    bscRpcUrl: string | undefined;
+    trongridUrl: string | undefined;
+    esploraBitcoinUrl: string | undefined;
+    esploraDogecoinUrl: string | undefined;
+    localChains: boolean;
+    anvilBlockTimeS: number;
+    watcherPollMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -149,8 +181,10 @@ const integerKeys = new Set([
   'PRICE_REFRESH_MS',
   'PRICE_SANDBOX_PORT',
   'CONVERT_QUOTE_TTL_MS',
+  'ANVIL_BLOCK_TIME_S',
+  'WATCHER_POLL_MS',
 ]);
-const booleanKeys = new Set(['TRUST_PROXY', 'CONVERT_SEED_LIQUIDITY']);
+const booleanKeys = new Set(['TRUST_PROXY', 'CONVERT_SEED_LIQUIDITY', 'LOCAL_CHAINS']);
 booleanKeys.add('SIGNER_ENABLED');
 
 function convert(key: string, raw: string): unknown {
@@ -233,6 +267,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     convert: {
       quoteTtlMs: e.CONVERT_QUOTE_TTL_MS,
       seedLiquidity: e.CONVERT_SEED_LIQUIDITY ?? e.NODE_ENV !== 'production',
+    },
+    chains: {
+      ethereumRpcUrl: e.ETHEREUM_RPC_URL,
+      bscRpcUrl: e.BSC_RPC_URL,
+      trongridUrl: e.TRONGRID_URL,
+      esploraBitcoinUrl: e.ESPLORA_BITCOIN_URL,
+      esploraDogecoinUrl: e.ESPLORA_DOGECOIN_URL,
+      localChains: e.LOCAL_CHAINS,
+      anvilBlockTimeS: e.ANVIL_BLOCK_TIME_S,
+      watcherPollMs: e.WATCHER_POLL_MS,
     },
   };
 }

@@ -11,6 +11,7 @@ import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createMetricsRegistry } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
+import { startChainModule } from './modules/chain/chain-module.ts';
 import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
 import { walletOptionsFromConfig } from './modules/withdrawals/wallet-module.ts';
@@ -65,6 +66,17 @@ try {
   closers.push({ name: 'database pool', close: () => db.destroy() });
   await migrateToLatest(db, logger);
 
+  // Chains: public keys (keygen child on first start), local anvil chains for unconfigured EVM
+  // networks, deposit watchers. This process never loads a private key.
+  const chain = await startChainModule({
+    db,
+    dataDir: config.dataDir,
+    env: process.env,
+    chains: config.chains,
+    log: logger,
+  });
+  closers.push({ name: 'chains and deposit watchers', close: () => chain.stop() });
+
   // Convert: dev liquidity (see modules/convert/liquidity.ts) and the price feed (sandbox unless PRICE_FEED_URL).
   if (config.convert.seedLiquidity) {
     const seeded = await seedLiquidity(db, new Date());
@@ -83,6 +95,7 @@ try {
     bodyLimit: config.bodyLimit,
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
+    deposits: { xpubs: chain.keys.xpubs },
     wallet: walletOptionsFromConfig(config),
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.nodeEnv !== 'production' },

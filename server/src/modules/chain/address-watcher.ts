@@ -1,0 +1,106 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { NetworkCode } from '../catalogue/catalogue.ts';
+import { advanceConfirmations, dropAboveFork, recordObserved } from '../deposits/processor.ts';
+import type { ChainWatcher, ObservedTransfer, TickReport } from './watcher.ts';
+
+/**
+ * Watcher for chains read through an indexer by ADDRESS (TronGrid, Esplora) rather than block by
+ * block: each tick asks for the recent confirmed transfers of a bounded batch of deposit addresses
+ * (rotating through all of them), records them, re-checks the block hashes of unconfirmed
+ * deposits (a mismatch is a reorg: those deposits are dropped until seen again), and counts
+ * confirmations from the indexer's tip. The tip (number + hash) is stored as the cursor.
+ */
+export interface AddressSource {
+  tip(): Promise<{ height: bigint; hash: string }>;
+  /** Confirmed transfers to this deposit address (most recent first page; bounded). */
+  transfersTo(address: string): Promise<ObservedTransfer[]>;
+  blockHashAt(height: bigint): Promise<string | undefined>;
+}
+
+export interface AddressWatcherOptions {
+  db: Kysely<Database>;
+  network: NetworkCode;
+  source: AddressSource;
+  addressesPerTick?: number;
+  now?: () => Date;
+}
+
+const DEFAULT_ADDRESSES_PER_TICK = 20;
+/** Unconfirmed deposits whose block hash is re-checked per tick. */
+const REORG_CHECKS_PER_TICK = 20;
+
+export function createAddressWatcher(options: AddressWatcherOptions): ChainWatcher {
+  const { db, network, source } = options;
+  const now = options.now ?? (() => new Date());
+  const perTick = options.addressesPerTick ?? DEFAULT_ADDRESSES_PER_TICK;
+  /** Rotation through deposit_addresses by id; restarts at 0 after a full pass. */
+  let afterId = '0';
+
+  async function checkReorg(): Promise<bigint | undefined> {
+    const confirming = await db
+      .selectFrom('deposits')
+      .select(['block_number', 'block_hash'])
+      .where('network', '=', network)
+      .where('state', '=', 'confirming')
+      .orderBy('block_number')
+      .limit(REORG_CHECKS_PER_TICK)
+      .execute();
+    for (const d of confirming) {
+      const height = BigInt(d.block_number);
+      const hash = await source.blockHashAt(height);
+      if (hash !== undefined && hash !== d.block_hash) {
+        await dropAboveFork(db, network, height - 1n, now());
+        return height - 1n;
+      }
+    }
+    return undefined;
+  }
+
+  return {
+    network,
+    async tick(): Promise<TickReport> {
+      const tip = await source.tip();
+      const reorgForkBlock = await checkReorg();
+      const batch = await db
+        .selectFrom('deposit_addresses')
+        .select(['id', 'address'])
+        .where('network', '=', network)
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(perTick)
+        .execute();
+      const transfers: ObservedTransfer[] = [];
+      for (const { address } of batch) {
+        for (const t of await source.transfersTo(address)) {
+          // Only what the indexer's tip covers; a later block is seen on the next tick.
+          if (t.toAddress === address && t.blockNumber <= tip.height) transfers.push(t);
+        }
+      }
+      const at = now();
+      const observed = await db.transaction().execute(async (trx) => {
+        const n = await recordObserved(trx, transfers, at);
+        const height = tip.height.toString();
+        await trx
+          .insertInto('chain_cursors')
+          .values({ network, block_number: height, block_hash: tip.hash, updated_at: at })
+          .onConflict((oc) =>
+            oc.column('network').doUpdateSet({ block_number: height, block_hash: tip.hash, updated_at: at }),
+          )
+          .execute();
+        return n;
+      });
+      const full = batch.length === perTick;
+      afterId = full ? (batch.at(-1)?.id ?? '0') : '0';
+      const credited = await advanceConfirmations(db, network, tip.height, now());
+      return {
+        network,
+        scannedTo: tip.height,
+        observed,
+        credited,
+        ...(reorgForkBlock === undefined ? {} : { reorgForkBlock }),
+        behind: full,
+      };
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { type EvmChainRuntime, type EvmNetwork, loadChainConfig, localChainNetworks } from './chain-config.ts';
+import { createEsploraWatcher } from './esplora-watcher.ts';
+import { createEvmWatcher } from './evm-watcher.ts';
+import { loadPublicKeys, type PublicKeys } from './keys.ts';
+import { type LocalChains, startLocalChains } from './local-chains.ts';
+import { startWatchers, type WatcherRunner } from './runner.ts';
+import { createTronWatcher } from './tron-watcher.ts';
+import type { ChainWatcher } from './watcher.ts';
+
+/**
+ * Server start-up of the chain side: public keys (keygen child on first start), local anvil chains
+ * for unconfigured EVM networks, and the deposit watchers as loops in this process. No private key
+ * is ever loaded here.
+ */
+export interface ChainModuleOptions {
+  db: Kysely<Database>;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  chains: {
+    trongridUrl: string | undefined;
+    esploraBitcoinUrl: string | undefined;
+    esploraDogecoinUrl: string | undefined;
+    localChains: boolean;
+    anvilBlockTimeS: number;
+    watcherPollMs: number;
+  };
+  log: {
+    info(details: Record<string, unknown>, msg: string): void;
+    warn(details: Record<string, unknown>, msg: string): void;
+    error(details: Record<string, unknown>, msg: string): void;
+  };
+}
+
+export interface ChainModule {
+  keys: PublicKeys;
+  /** The EVM chains in use (re-read from chains.json/env). */
+  evmChains(): Record<EvmNetwork, EvmChainRuntime | undefined>;
+  /** Stops the watchers, then the local chains (anvil dumps its state on SIGTERM). */
+  stop(): Promise<void>;
+}
+
+export async function startChainModule(options: ChainModuleOptions): Promise<ChainModule> {
+  const { db, dataDir, env, log } = options;
+  const keys = await loadPublicKeys(dataDir, env, (msg) => log.warn({}, msg));
+  let local: LocalChains | undefined;
+  const localNetworks = options.chains.localChains ? localChainNetworks(env) : [];
+  if (localNetworks.length > 0) {
+    local = await startLocalChains({
+      dataDir,
+      networks: localNetworks,
+      hotWallets: keys.hotWallets,
+      ...(options.chains.anvilBlockTimeS > 0 ? { blockTimeS: options.chains.anvilBlockTimeS } : {}),
+      log: (msg, details) => log.info(details ?? {}, msg),
+    });
+  }
+  const evm = loadChainConfig(dataDir, env);
+  const watchers: ChainWatcher[] = [];
+  for (const runtime of Object.values(evm)) {
+    if (!runtime) continue;
+    const isLocal = localNetworks.includes(runtime.network);
+    watchers.push(
+      createEvmWatcher({
+        db,
+        runtime,
+        // A local chain is scanned from genesis; a real one from the tip at first start.
+        startBlock: isLocal ? 0n : 'tip',
+        log: (msg, details) => log.warn(details ?? {}, msg),
+      }),
+    );
+  }
+  if (options.chains.trongridUrl) watchers.push(createTronWatcher({ db, baseUrl: options.chains.trongridUrl }));
+  if (options.chains.esploraBitcoinUrl) {
+    watchers.push(createEsploraWatcher({ db, network: 'bitcoin', baseUrl: options.chains.esploraBitcoinUrl }));
+  }
+  if (options.chains.esploraDogecoinUrl) {
+    watchers.push(createEsploraWatcher({ db, network: 'dogecoin', baseUrl: options.chains.esploraDogecoinUrl }));
+  }
+  const runner: WatcherRunner = startWatchers(watchers, {
+    pollMs: options.chains.watcherPollMs,
+    onError: (network, err) => log.warn({ network, err }, 'deposit watcher tick failed; retrying'),
+    onTick: (r) => {
+      if (r.credited > 0 || r.observed > 0) {
+        log.info({ network: r.network, observed: r.observed, credited: r.credited }, 'deposits updated');
+      }
+    },
+  });
+  log.info({ networks: watchers.map((w) => w.network) }, 'deposit watchers running');
+  return {
+    keys,
+    evmChains: () => loadChainConfig(dataDir, env),
+    async stop() {
+      await runner.stop();
+      await local?.stop();
+    },
+  };
+}

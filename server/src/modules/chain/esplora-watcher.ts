@@ -1,0 +1,79 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { createAddressWatcher } from './address-watcher.ts';
+import { asArray, asBigInt, asString, at, fetchJson, fetchText } from './http-json.ts';
+import type { ChainWatcher, ObservedTransfer } from './watcher.ts';
+
+/**
+ * Bitcoin / Dogecoin deposits through an Esplora HTTP API:
+ * - GET /blocks/tip/height, GET /blocks/tip/hash  -> tip
+ * - GET /address/:address/txs                     -> recent transactions (confirmed ones carry
+ *   status.block_height/block_hash); each vout paying the address is one deposit (output index = vout)
+ * - GET /block-height/:height                     -> block hash (reorg check)
+ */
+export interface EsploraWatcherOptions {
+  db: Kysely<Database>;
+  network: 'bitcoin' | 'dogecoin';
+  baseUrl: string;
+  addressesPerTick?: number;
+}
+
+const coinOf = { bitcoin: 'BTC', dogecoin: 'DOGE' } as const;
+
+export function esploraSource(network: 'bitcoin' | 'dogecoin', baseUrl: string) {
+  const base = baseUrl.replace(/\/+$/, '');
+  return {
+    async tip() {
+      const [height, hash] = await Promise.all([
+        fetchText(`${base}/blocks/tip/height`),
+        fetchText(`${base}/blocks/tip/hash`),
+      ]);
+      if (!/^\d+$/.test(height.trim())) throw new Error(`esplora: bad tip height ${height.slice(0, 40)}`);
+      return { height: BigInt(height.trim()), hash: hash.trim() };
+    },
+    async transfersTo(address: string): Promise<ObservedTransfer[]> {
+      const txs = asArray(await fetchJson(`${base}/address/${encodeURIComponent(address)}/txs`));
+      const out: ObservedTransfer[] = [];
+      for (const tx of txs) {
+        const txid = asString(at(tx, 'txid'));
+        if (!txid || at(tx, 'status', 'confirmed') !== true) continue;
+        const blockNumber = asBigInt(at(tx, 'status', 'block_height'));
+        const blockHash = asString(at(tx, 'status', 'block_hash'));
+        if (blockNumber === undefined || !blockHash) continue;
+        const from = asString(at(tx, 'vin', 0, 'prevout', 'scriptpubkey_address')) ?? null;
+        asArray(at(tx, 'vout')).forEach((vout, index) => {
+          const value = asBigInt(at(vout, 'value'));
+          if (asString(at(vout, 'scriptpubkey_address')) !== address || value === undefined || value <= 0n) return;
+          out.push({
+            network,
+            coin: coinOf[network],
+            txHash: txid,
+            outputIndex: index,
+            fromAddress: from,
+            toAddress: address,
+            chainAmount: value,
+            blockNumber,
+            blockHash,
+          });
+        });
+      }
+      return out;
+    },
+    async blockHashAt(height: bigint) {
+      try {
+        return (await fetchText(`${base}/block-height/${height}`)).trim();
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+export function createEsploraWatcher(options: EsploraWatcherOptions): ChainWatcher {
+  return createAddressWatcher({
+    db: options.db,
+    network: options.network,
+    source: esploraSource(options.network, options.baseUrl),
+    ...(options.addressesPerTick === undefined ? {} : { addressesPerTick: options.addressesPerTick }),
+  });
+}

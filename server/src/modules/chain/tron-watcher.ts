@@ -1,0 +1,143 @@
+import { sha256 } from '@noble/hashes/sha2';
+import { base58check } from '@scure/base';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { type CoinCode, coinNetworks } from '../catalogue/catalogue.ts';
+import { createAddressWatcher } from './address-watcher.ts';
+import { asArray, asBigInt, asString, at, fetchJson, type Json, postJson } from './http-json.ts';
+import type { ChainWatcher, ObservedTransfer } from './watcher.ts';
+
+/**
+ * TRON deposits through the TronGrid HTTP API (confirmed = solidified transactions only):
+ * - POST /wallet/getnowblock                                   -> tip (block_header.raw_data.number, blockID)
+ * - GET  /v1/accounts/:address/transactions?only_to=true&only_confirmed=true
+ *                                                              -> native TRX TransferContract (amount in sun)
+ * - GET  /v1/accounts/:address/transactions/trc20?only_to=true&only_confirmed=true
+ *                                                              -> TRC-20 transfers (value in token units)
+ * - POST /wallet/gettransactioninfobyid { value }              -> blockNumber of a TRC-20 transfer
+ * - POST /wallet/getblockbynum { num }                         -> blockID (block hash)
+ */
+export interface TronWatcherOptions {
+  db: Kysely<Database>;
+  baseUrl: string;
+  /** TRC-20 contracts (base58 T...) by coin; default: TRON_TOKEN_<COIN> from the environment, USDT mainnet. */
+  tokens?: Partial<Record<CoinCode, string>>;
+  addressesPerTick?: number;
+}
+
+const b58c = base58check(sha256);
+/** USDT's TRC-20 contract on TRON mainnet (public, well known). */
+const MAINNET_USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const PAGE_LIMIT = 50;
+
+export function tronHexToBase58(hex: string): string | undefined {
+  if (!/^41[0-9a-fA-F]{40}$/.test(hex)) return undefined;
+  return b58c.encode(Uint8Array.from(Buffer.from(hex, 'hex')));
+}
+
+function defaultTokens(env: NodeJS.ProcessEnv): Partial<Record<CoinCode, string>> {
+  const tokens: Partial<Record<CoinCode, string>> = { USDT: MAINNET_USDT };
+  for (const pair of coinNetworks) {
+    const value = env[`TRON_TOKEN_${pair.coin}`]?.trim();
+    if (pair.network === 'tron' && pair.tokenContract !== null && value) tokens[pair.coin] = value;
+  }
+  return tokens;
+}
+
+export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, string>>) {
+  const base = baseUrl.replace(/\/+$/, '');
+  const coinOfContract = new Map(Object.entries(tokens).map(([coin, contract]) => [contract, coin as CoinCode]));
+  const blockHashes = new Map<string, string>();
+
+  async function blockHashAt(height: bigint): Promise<string | undefined> {
+    const key = height.toString();
+    const known = blockHashes.get(key);
+    if (known) return known;
+    const hash = asString(at(await postJson(`${base}/wallet/getblockbynum`, { num: Number(height) }), 'blockID'));
+    if (hash && blockHashes.size < 10_000) blockHashes.set(key, hash);
+    return hash;
+  }
+
+  return {
+    async tip() {
+      const block = await postJson(`${base}/wallet/getnowblock`, {});
+      const height = asBigInt(at(block, 'block_header', 'raw_data', 'number'));
+      const hash = asString(at(block, 'blockID'));
+      if (height === undefined || !hash) throw new Error('trongrid: bad getnowblock answer');
+      return { height, hash };
+    },
+    async transfersTo(address: string): Promise<ObservedTransfer[]> {
+      const query = `only_to=true&only_confirmed=true&limit=${PAGE_LIMIT}`;
+      const enc = encodeURIComponent(address);
+      const [native, trc20] = await Promise.all([
+        fetchJson(`${base}/v1/accounts/${enc}/transactions?${query}`),
+        fetchJson(`${base}/v1/accounts/${enc}/transactions/trc20?${query}`),
+      ]);
+      const out: ObservedTransfer[] = [];
+      for (const tx of asArray(at(native, 'data'))) {
+        const contract = at(tx, 'raw_data', 'contract', 0);
+        if (asString(at(contract, 'type')) !== 'TransferContract') continue;
+        if (asString(at(tx, 'ret', 0, 'contractRet')) !== 'SUCCESS') continue;
+        const value = at(contract, 'parameter', 'value');
+        const to = tronHexToBase58(asString(at(value, 'to_address')) ?? '');
+        const amount = asBigInt(at(value, 'amount'));
+        const txHash = asString(at(tx, 'txID'));
+        const blockNumber = asBigInt(at(tx, 'blockNumber'));
+        if (to !== address || !amount || !txHash || blockNumber === undefined) continue;
+        const blockHash = await blockHashAt(blockNumber);
+        if (!blockHash) continue;
+        out.push({
+          network: 'tron',
+          coin: 'TRX',
+          txHash,
+          outputIndex: -1,
+          fromAddress: tronHexToBase58(asString(at(value, 'owner_address')) ?? '') ?? null,
+          toAddress: address,
+          chainAmount: amount,
+          blockNumber,
+          blockHash,
+        });
+      }
+      const trc20Transfers: Json[] = asArray(at(trc20, 'data'));
+      // One transaction may hold several Transfer events to us: index them within the transaction.
+      const perTx = new Map<string, number>();
+      for (const t of trc20Transfers) {
+        const coin = coinOfContract.get(asString(at(t, 'token_info', 'address')) ?? '');
+        const txHash = asString(at(t, 'transaction_id'));
+        const value = asBigInt(at(t, 'value'));
+        if (!coin || !txHash || !value || asString(at(t, 'to')) !== address || asString(at(t, 'type')) !== 'Transfer') {
+          continue;
+        }
+        const index = perTx.get(txHash) ?? 0;
+        perTx.set(txHash, index + 1);
+        const info = await postJson(`${base}/wallet/gettransactioninfobyid`, { value: txHash });
+        const blockNumber = asBigInt(at(info, 'blockNumber'));
+        if (blockNumber === undefined || asString(at(info, 'receipt', 'result')) !== 'SUCCESS') continue;
+        const blockHash = await blockHashAt(blockNumber);
+        if (!blockHash) continue;
+        out.push({
+          network: 'tron',
+          coin,
+          txHash,
+          outputIndex: index,
+          fromAddress: asString(at(t, 'from')) ?? null,
+          toAddress: address,
+          chainAmount: value,
+          blockNumber,
+          blockHash,
+        });
+      }
+      return out;
+    },
+    blockHashAt,
+  };
+}
+
+export function createTronWatcher(options: TronWatcherOptions): ChainWatcher {
+  return createAddressWatcher({
+    db: options.db,
+    network: 'tron',
+    source: tronSource(options.baseUrl, options.tokens ?? defaultTokens(process.env)),
+    ...(options.addressesPerTick === undefined ? {} : { addressesPerTick: options.addressesPerTick }),
+  });
+}
