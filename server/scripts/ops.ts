@@ -5,6 +5,9 @@
  *               its entries, every transfer's entries sum to zero, all entries and every asset's
  *               balances sum to zero, before/after chains are unbroken. Prints a summary.
  *               Exit 0 when reconciled, 1 on any mismatch, 2 on a usage or connection error.
+ *   withdrawals list [--state in_review]       Withdrawals waiting for manual review (or in another state).
+ *   withdrawals approve <id>                   Approve one in review; the signer then pays it.
+ *   withdrawals reject <id> --reason "<text>"  Reject one in review; its amount returns to the user.
  *
  *   exchange    Exchange orders held for risk: `exchange list [--state <s>]`, `exchange suspend <id>`,
  *               `exchange resolve <id> --to <state>` (modules/exchange/ops.ts). Exit 0 done, 1 refused.
@@ -23,9 +26,10 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded
 import type { Database } from '../src/db/schema.ts';
 import { runExchangeOps } from '../src/modules/exchange/ops.ts';
 import { formatReport, reconcile } from '../src/modules/ledger/reconcile.ts';
+import { runWithdrawalsCommand } from '../src/modules/withdrawals/ops-commands.ts';
 
 const EMBEDDED_DATABASE = 'wallet';
-const commands = ['reconcile'] as const;
+const commands = ['reconcile', 'withdrawals'] as const;
 const usage = `usage: npm run ops -- <${commands.join('|')}>`;
 const exchangeUsage =
   '       npm run ops -- exchange list [--state <state>] | suspend <id> | resolve <id> --to <state>';
@@ -95,6 +99,7 @@ async function main(): Promise<number> {
       process.stderr.write('the ledger tables do not exist (start the server once to migrate)\n');
       return 2;
     }
+    if (command === 'withdrawals') return await runWithdrawalsCommand(db, process.argv.slice(3), out);
     const report = await reconcile(db);
     for (const line of formatReport(report)) out(line);
     return report.ok ? 0 : 1;

@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { listByState } from './repository.ts';
+import { approveWithdrawal, rejectWithdrawal } from './service.ts';
+import { type WithdrawalState, withdrawalStates } from './state-machine.ts';
+
+/**
+ * `npm run ops -- withdrawals list [--state <state>]`, `... approve <id>`, `... reject <id> --reason "..."`.
+ * Returns the exit code: 0 done, 1 refused (not in review, unknown id), 2 usage.
+ */
+export const withdrawalsUsage =
+  'usage: npm run ops -- withdrawals list [--state <state>] | approve <id> | reject <id> --reason "<text>"';
+
+const LIST_LIMIT = 200;
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function option(args: readonly string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+export async function runWithdrawalsCommand(
+  db: Kysely<Database>,
+  args: readonly string[],
+  out: (line: string) => void,
+  now: () => Date = () => new Date(),
+): Promise<number> {
+  const [sub, id] = args;
+  if (sub === 'list') {
+    const state = option(args, '--state') ?? 'in_review';
+    if (!(withdrawalStates as readonly string[]).includes(state)) {
+      out(`unknown state ${state}; one of ${withdrawalStates.join(', ')}`);
+      return 2;
+    }
+    const rows = await listByState(db, [state as WithdrawalState], LIST_LIMIT);
+    for (const r of rows) {
+      out(
+        [
+          r.id,
+          r.created_at.toISOString(),
+          r.user_id,
+          `${r.amount_minor} ${r.coin}`,
+          r.network,
+          r.address,
+          r.state,
+        ].join('\t'),
+      );
+    }
+    out(`${rows.length} withdrawal(s) ${state}${rows.length === LIST_LIMIT ? ` (first ${LIST_LIMIT})` : ''}`);
+    return 0;
+  }
+  if ((sub === 'approve' || sub === 'reject') && id && uuid.test(id)) {
+    const reason = option(args, '--reason')?.trim();
+    if (sub === 'reject' && !reason) {
+      out(withdrawalsUsage);
+      return 2;
+    }
+    try {
+      const row = await db
+        .transaction()
+        .execute((trx) =>
+          sub === 'approve' ? approveWithdrawal(trx, id, now()) : rejectWithdrawal(trx, id, reason ?? '', now()),
+        );
+      out(`withdrawal ${row.id}: ${row.state}${sub === 'reject' ? ' (funds returned to the user)' : ''}`);
+      return 0;
+    } catch (err) {
+      if (err instanceof AppError) {
+        out(`refused: ${err.message}`);
+        return 1;
+      }
+      throw err;
+    }
+  }
+  out(withdrawalsUsage);
+  return 2;
+}

@@ -1,0 +1,155 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createUser } from '../../test/app.ts';
+import { useTestDatabase } from '../../test/database.ts';
+import { creditDeposit, lockFunds } from '../ledger/operations.ts';
+import { balanceOf } from '../ledger/test-helpers.ts';
+import { runWithdrawalsCommand } from './ops-commands.ts';
+import { insertWithdrawal, transition } from './repository.ts';
+import { canTransition, IllegalTransitionError, type WithdrawalState, withdrawalStates } from './state-machine.ts';
+
+const database = useTestDatabase();
+let counter = 0;
+
+/** The legal path from in_review to each state. */
+const pathTo: Record<WithdrawalState, WithdrawalState[]> = {
+  in_review: [],
+  review_approved: ['review_approved'],
+  review_rejected: ['review_rejected'],
+  transfer_in_progress: ['review_approved', 'transfer_in_progress'],
+  transfer_successful: ['review_approved', 'transfer_in_progress', 'transfer_successful'],
+  transfer_failed: ['review_approved', 'transfer_in_progress', 'transfer_failed'],
+};
+
+async function withdrawalIn(state: WithdrawalState, options: { locked?: boolean } = {}) {
+  const db = database.db;
+  const userId = await createUser(db);
+  counter += 1;
+  const row = await db.transaction().execute(async (trx) => {
+    const at = new Date();
+    const w = await insertWithdrawal(
+      trx,
+      {
+        userId,
+        idempotencyKey: `key-${counter}`,
+        coin: 'USDT',
+        network: 'ethereum',
+        address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        amountMinor: 50_000_000n,
+        feeMinor: 5_000_000n,
+      },
+      at,
+    );
+    if (!w) throw new Error('not inserted');
+    if (options.locked) {
+      await creditDeposit(trx, { idempotencyKey: `d-${w.id}`, userId, asset: 'USDT', amountMinor: 50_000_000n }, at);
+      await lockFunds(
+        trx,
+        { idempotencyKey: `withdrawal:${w.id}:lock`, userId, asset: 'USDT', amountMinor: 50_000_000n },
+        at,
+      );
+    }
+    let from: WithdrawalState = 'in_review';
+    for (const to of pathTo[state]) {
+      const moved = await transition(trx, w.id, from, to, to === 'review_rejected' ? { reason: 'test' } : {}, at);
+      if (!moved) throw new Error(`could not move to ${to}`);
+      from = to;
+    }
+    return w;
+  });
+  return { id: row.id, userId };
+}
+
+describe('withdrawal state machine', () => {
+  const pairs = withdrawalStates.flatMap((from) =>
+    withdrawalStates.filter((to) => to !== from).map((to) => [from, to] as const),
+  );
+
+  it.each(pairs)('%s -> %s: the code and the database agree', async (from, to) => {
+    const { id } = await withdrawalIn(from);
+    const legal = canTransition(from, to);
+    // The database, bypassing the code.
+    const direct = sql`update withdrawals set state = ${to}, reason = coalesce(reason, 'r') where id = ${id}`.execute(
+      database.db,
+    );
+    if (legal) await expect(direct).resolves.toBeDefined();
+    else await expect(direct).rejects.toThrow(/cannot move from/);
+    // The code refuses illegal moves before any SQL.
+    if (!legal) {
+      await expect(transition(database.db, id, from, to, {}, new Date())).rejects.toBeInstanceOf(
+        IllegalTransitionError,
+      );
+    }
+  });
+
+  it('has exactly the documented legal moves', () => {
+    const legal = pairs.filter(([from, to]) => canTransition(from, to)).map(([from, to]) => `${from}->${to}`);
+    expect(legal.sort()).toEqual(
+      [
+        'in_review->review_approved',
+        'in_review->review_rejected',
+        'review_approved->transfer_in_progress',
+        'transfer_in_progress->transfer_successful',
+        'transfer_in_progress->transfer_failed',
+      ].sort(),
+    );
+  });
+
+  it('refuses a withdrawal inserted in any state but in_review, and changes to its amounts or address', async () => {
+    const userId = await createUser(database.db);
+    const insert = sql`insert into withdrawals (user_id, idempotency_key, coin, network, address, amount_minor, fee_minor, state, created_at, updated_at)
+      values (${userId}, 'k-direct', 'ETH', 'ethereum', '0x00', 10, 1, 'review_approved', now(), now())`;
+    await expect(insert.execute(database.db)).rejects.toThrow(/starts in_review/);
+    const { id } = await withdrawalIn('in_review');
+    await expect(sql`update withdrawals set amount_minor = 1 where id = ${id}`.execute(database.db)).rejects.toThrow(
+      /immutable/,
+    );
+    await expect(sql`update withdrawals set address = 'x' where id = ${id}`.execute(database.db)).rejects.toThrow(
+      /immutable/,
+    );
+    await expect(
+      sql`update withdrawals set fee_minor = 60000000 where id = ${id}`.execute(database.db),
+    ).rejects.toThrow();
+  });
+
+  it('a second concurrent move from the same state finds nothing (the WHERE on the old state)', async () => {
+    const { id } = await withdrawalIn('in_review');
+    const [a, b] = await Promise.all([
+      transition(database.db, id, 'in_review', 'review_approved', {}, new Date()),
+      transition(database.db, id, 'in_review', 'review_rejected', { reason: 'x' }, new Date()),
+    ]);
+    expect([a, b].filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describe('npm run ops -- withdrawals', () => {
+  const run = async (...args: string[]) => {
+    const lines: string[] = [];
+    const code = await runWithdrawalsCommand(database.db, args, (l) => lines.push(l));
+    return { code, text: lines.join('\n') };
+  };
+
+  it('lists, approves and rejects (with a reason, funds returned); a second decision is refused', async () => {
+    const approveMe = await withdrawalIn('in_review', { locked: true });
+    const rejectMe = await withdrawalIn('in_review', { locked: true });
+    const listed = await run('list');
+    expect(listed.code).toBe(0);
+    expect(listed.text).toContain(approveMe.id);
+    expect(listed.text).toContain(rejectMe.id);
+
+    expect(await run('approve', approveMe.id)).toEqual({
+      code: 0,
+      text: `withdrawal ${approveMe.id}: review_approved`,
+    });
+    expect((await run('approve', approveMe.id)).code).toBe(1);
+    expect((await run('reject', rejectMe.id)).code).toBe(2); // no reason
+    const rejected = await run('reject', rejectMe.id, '--reason', 'destination flagged');
+    expect(rejected.code).toBe(0);
+    expect(await balanceOf(database.db, 'user_available', rejectMe.userId, 'USDT')).toBe(50_000_000n);
+    expect(await balanceOf(database.db, 'user_locked', rejectMe.userId, 'USDT')).toBe(0n);
+    expect((await run('reject', rejectMe.id, '--reason', 'again')).code).toBe(1);
+    expect((await run('list', '--state', 'review_rejected')).text).toContain(rejectMe.id);
+    expect((await run('bogus')).code).toBe(2);
+    expect((await run('approve', 'not-a-uuid')).code).toBe(2);
+  });
+});
