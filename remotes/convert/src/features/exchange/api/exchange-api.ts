@@ -1,0 +1,68 @@
+import { api, unwrap } from '@cw/shared-state/api';
+
+export const fetchCatalogue = () => unwrap(api.GET('/api/catalogue'));
+export const fetchOrder = (id: string) => unwrap(api.GET('/api/exchange/orders/{id}', { params: { path: { id } } }));
+export const fetchOrders = (cursor?: string) =>
+  unwrap(api.GET('/api/exchange/orders', { params: { query: cursor ? { cursor, limit: 20 } : { limit: 20 } } }));
+
+export type ExchangeOrder = Awaited<ReturnType<typeof fetchOrder>>;
+export type Catalogue = Awaited<ReturnType<typeof fetchCatalogue>>;
+export type CoinCode = ExchangeOrder['sendCoin'];
+export type NetworkCode = ExchangeOrder['sendNetwork'];
+export type OrderStatus = ExchangeOrder['status'];
+export type RateType = ExchangeOrder['rateType'];
+
+export interface PairAmount {
+  sendCoin: CoinCode;
+  sendNetwork: NetworkCode;
+  receiveCoin: CoinCode;
+  receiveNetwork: NetworkCode;
+  /** Decimal string of the send coin's minor units. */
+  amountMinor: string;
+}
+
+export interface NewOrder extends PairAmount {
+  rateType: RateType;
+  rateId?: string;
+  receiveAddress: string;
+  refundAddress?: string;
+  termsAccepted: true;
+}
+
+export const requestRate = (body: PairAmount & { rateType: RateType }) =>
+  unwrap(api.POST('/api/exchange/rates', { body }));
+export const createOrder = (body: NewOrder) => unwrap(api.POST('/api/exchange/orders', { body }));
+export type ExchangeRate = Awaited<ReturnType<typeof requestRate>>;
+
+/** States the order never leaves by itself: stop polling there. */
+export const FINAL_STATUSES: readonly OrderStatus[] = ['completed', 'expired', 'refunded', 'failed'];
+
+/**
+ * Places an order; a fixed rate is asked for first (its rate id holds 20 minutes, the deposit window).
+ * Also "restart" after the window ran out: the same pair, amount and addresses with a new rate.
+ */
+export async function placeOrder(order: Omit<NewOrder, 'rateId' | 'termsAccepted'>): Promise<ExchangeOrder> {
+  const { rateType, receiveAddress, refundAddress, ...pair } = order;
+  const rate = rateType === 'fixed' ? await requestRate({ ...pair, rateType }) : null;
+  return createOrder({
+    ...pair,
+    rateType,
+    ...(rate?.rateId ? { rateId: rate.rateId } : {}),
+    receiveAddress,
+    ...(refundAddress ? { refundAddress } : {}),
+    termsAccepted: true,
+  });
+}
+
+export function restartOrder(order: ExchangeOrder): Promise<ExchangeOrder> {
+  return placeOrder({
+    sendCoin: order.sendCoin,
+    sendNetwork: order.sendNetwork,
+    receiveCoin: order.receiveCoin,
+    receiveNetwork: order.receiveNetwork,
+    amountMinor: order.sendAmountMinor,
+    rateType: order.rateType,
+    receiveAddress: order.receiveAddress,
+    ...(order.refundAddress ? { refundAddress: order.refundAddress } : {}),
+  });
+}

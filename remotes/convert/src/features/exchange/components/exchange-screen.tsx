@@ -1,0 +1,278 @@
+import { isValidAddress } from '@cw/shared-state/address';
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useNavigate } from '@cw/shared-state/router';
+import { Page } from '@cw/shared-ui/page';
+import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { toast } from '@cw/shared-ui/toast';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Checkbox, Input } from 'antd-mobile';
+import { useEffect, useState } from 'react';
+import { NAMESPACE } from '../../../i18n.ts';
+import { type CoinCode, type NetworkCode, placeOrder, type RateType, requestRate } from '../api/exchange-api.ts';
+import { formatMinor, parseAmount } from '../lib/amount.ts';
+import { ChipSelect } from './chip-select.tsx';
+import * as ui from './exchange.module.css';
+import { useCataloguePairs } from './use-catalogue-pairs.ts';
+
+const ESTIMATE_DELAY_MS = 400;
+
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [current, setCurrent] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setCurrent(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return current;
+}
+
+/** /exchange: what to send and receive, the amount, rate type, addresses and terms; places an order. */
+export default function ExchangeScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const errorMessage = useErrorMessage();
+  const navigate = useNavigate();
+  const { pairs, isError, refetch } = useCataloguePairs();
+  const [sendCoin, setSendCoin] = useState('USDT');
+  const [sendNetwork, setSendNetwork] = useState('');
+  const [receiveCoin, setReceiveCoin] = useState('BNB');
+  const [receiveNetwork, setReceiveNetwork] = useState('');
+  const [amountText, setAmountText] = useState('');
+  const [rateType, setRateType] = useState<RateType>('fixed');
+  const [receiveAddress, setReceiveAddress] = useState('');
+  const [refundAddress, setRefundAddress] = useState('');
+  const [terms, setTerms] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+
+  const sendNetworks = pairs?.sendNetworks(sendCoin) ?? [];
+  const send = sendNetworks.includes(sendNetwork as NetworkCode) ? sendNetwork : (sendNetworks[0] ?? '');
+  const receiveNetworks = (pairs?.receiveNetworks(receiveCoin) ?? []).filter(
+    (n) => !(receiveCoin === sendCoin && n === send),
+  );
+  const receive = receiveNetworks.includes(receiveNetwork as NetworkCode) ? receiveNetwork : (receiveNetworks[0] ?? '');
+  const sendDecimals = pairs?.decimalsOf(sendCoin) ?? 0;
+  const receiveDecimals = pairs?.decimalsOf(receiveCoin) ?? 0;
+  const amountMinor = parseAmount(amountText, sendDecimals);
+  const pair = {
+    sendCoin: sendCoin as CoinCode,
+    sendNetwork: send as NetworkCode,
+    receiveCoin: receiveCoin as CoinCode,
+    receiveNetwork: receive as NetworkCode,
+  };
+  const estimateKey = useDebounced(
+    amountMinor && amountMinor > 0n && send && receive ? { ...pair, amountMinor: amountMinor.toString() } : null,
+    ESTIMATE_DELAY_MS,
+  );
+  // The estimate is always a float quote: a fixed rate is locked only when the order is placed.
+  const estimate = useQuery({
+    queryKey: ['exchange', 'estimate', estimateKey],
+    queryFn: () => requestRate({ ...(estimateKey as NonNullable<typeof estimateKey>), rateType: 'float' }),
+    enabled: estimateKey !== null,
+    retry: false,
+    refetchInterval: 15_000,
+  });
+
+  const receiveOk = receive !== '' && isValidAddress(receive, receiveAddress.trim());
+  const refundGiven = refundAddress.trim() !== '';
+  const refundOk = refundGiven ? isValidAddress(send, refundAddress.trim()) : rateType === 'float';
+  const canSubmit =
+    amountMinor !== null && amountMinor > 0n && receiveOk && refundOk && terms && !submitting && send && receive;
+
+  async function submit() {
+    if (!canSubmit || amountMinor === null) return;
+    setSubmitting(true);
+    try {
+      const order = await placeOrder({
+        ...pair,
+        amountMinor: amountMinor.toString(),
+        rateType,
+        receiveAddress: receiveAddress.trim(),
+        ...(refundGiven ? { refundAddress: refundAddress.trim() } : {}),
+      });
+      void navigate(`/exchange/order?id=${order.id}`);
+    } catch (error) {
+      toast.fail(errorMessage(error));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  const records = (
+    <button
+      type="button"
+      className={ui.label}
+      data-testid="exchange-records"
+      onClick={() => void navigate('/exchange/history')}
+    >
+      {t('exchange.records')}
+    </button>
+  );
+
+  if (!pairs) {
+    return (
+      <Page title={t('exchange.title')} right={records}>
+        {isError ? <ErrorState onRetry={() => void refetch()} /> : <LoadingState />}
+      </Page>
+    );
+  }
+
+  const coinOptions = (coins: string[]) => coins.map((c) => ({ label: c, value: c }));
+  const networkOptions = (networks: string[]) => networks.map((n) => ({ label: pairs.networkLabel(n), value: n }));
+  const quote = estimate.data;
+
+  return (
+    <Page title={t('exchange.title')} right={records}>
+      <div className={ui.body} data-testid="exchange-screen">
+        <section className={ui.card}>
+          <span className={ui.label}>{t('exchange.send')}</span>
+          <ChipSelect
+            testId="exchange-send-coin"
+            columns={4}
+            options={coinOptions(pairs.sendCoins)}
+            value={sendCoin}
+            onChange={(c) => {
+              setSendCoin(c);
+              setSendNetwork('');
+            }}
+          />
+          <span className={ui.label}>{t('exchange.network')}</span>
+          <ChipSelect
+            testId="exchange-send-network"
+            columns={2}
+            options={networkOptions(sendNetworks)}
+            value={send}
+            onChange={setSendNetwork}
+          />
+          <span className={ui.label}>{t('exchange.amount', { coin: sendCoin })}</span>
+          <Input
+            className={ui.input}
+            data-testid="exchange-amount"
+            inputMode="decimal"
+            placeholder={t('exchange.amountPlaceholder')}
+            value={amountText}
+            onChange={setAmountText}
+          />
+          {amountText !== '' && amountMinor === null ? <p className={ui.error}>{t('exchange.amountInvalid')}</p> : null}
+          {quote ? (
+            <p className={ui.muted} data-testid="exchange-limits">
+              {t('exchange.limits', {
+                min: formatMinor(quote.minAmountMinor, sendDecimals),
+                max: formatMinor(quote.maxAmountMinor, sendDecimals),
+                coin: sendCoin,
+              })}
+            </p>
+          ) : null}
+        </section>
+
+        <section className={ui.card}>
+          <span className={ui.label}>{t('exchange.receive')}</span>
+          <ChipSelect
+            testId="exchange-receive-coin"
+            columns={4}
+            options={coinOptions(pairs.receiveCoins)}
+            value={receiveCoin}
+            onChange={(c) => {
+              setReceiveCoin(c);
+              setReceiveNetwork('');
+            }}
+          />
+          <span className={ui.label}>{t('exchange.network')}</span>
+          <ChipSelect
+            testId="exchange-receive-network"
+            columns={2}
+            options={networkOptions(receiveNetworks)}
+            value={receive}
+            onChange={setReceiveNetwork}
+          />
+        </section>
+
+        <section className={ui.card}>
+          <span className={ui.label}>{t('exchange.rateType')}</span>
+          <ChipSelect
+            testId="exchange-rate-type"
+            columns={2}
+            options={[
+              { label: t('exchange.fixed'), value: 'fixed' },
+              { label: t('exchange.float'), value: 'float' },
+            ]}
+            value={rateType}
+            onChange={(v) => setRateType(v as RateType)}
+          />
+          <p className={ui.muted}>{rateType === 'fixed' ? t('exchange.fixedHint') : t('exchange.floatHint')}</p>
+          {estimate.isError ? <p className={ui.error}>{errorMessage(estimate.error)}</p> : null}
+          {quote ? (
+            <div data-testid="exchange-estimate">
+              <div className={ui.row}>
+                <span className={ui.label}>{t('exchange.rate')}</span>
+                <span>
+                  1 {sendCoin} ≈ {quote.rate} {receiveCoin}
+                </span>
+              </div>
+              <div className={ui.row}>
+                <span className={ui.label}>{t('exchange.serviceCharge')}</span>
+                <span>
+                  {formatMinor(quote.serviceChargeMinor, receiveDecimals)} {receiveCoin}
+                </span>
+              </div>
+              <div className={ui.row}>
+                <span className={ui.label}>{t('exchange.networkFee')}</span>
+                <span>
+                  {formatMinor(quote.networkFeeMinor, receiveDecimals)} {receiveCoin}
+                </span>
+              </div>
+              <div className={ui.row}>
+                <span className={ui.label}>{t('exchange.youGet')}</span>
+                <span className={ui.strong} data-testid="exchange-estimate-receive">
+                  ≈ {formatMinor(quote.estimatedReceiveMinor, receiveDecimals)} {receiveCoin}
+                </span>
+              </div>
+            </div>
+          ) : null}
+        </section>
+
+        <section className={ui.card}>
+          <span className={ui.label}>{t('exchange.receiveAddress', { coin: receiveCoin })}</span>
+          <Input
+            className={ui.input}
+            data-testid="exchange-receive-address"
+            placeholder={t('exchange.addressPlaceholder', { network: receive ? pairs.networkLabel(receive) : '' })}
+            value={receiveAddress}
+            onChange={setReceiveAddress}
+          />
+          {receiveAddress.trim() !== '' && !receiveOk ? (
+            <p className={ui.error} data-testid="exchange-receive-address-error">
+              {t('exchange.addressInvalid')}
+            </p>
+          ) : null}
+          <span className={ui.label}>
+            {rateType === 'fixed' ? t('exchange.refundAddressRequired') : t('exchange.refundAddressOptional')}
+          </span>
+          <Input
+            className={ui.input}
+            data-testid="exchange-refund-address"
+            placeholder={t('exchange.addressPlaceholder', { network: send ? pairs.networkLabel(send) : '' })}
+            value={refundAddress}
+            onChange={setRefundAddress}
+          />
+          {refundGiven && !isValidAddress(send, refundAddress.trim()) ? (
+            <p className={ui.error}>{t('exchange.addressInvalid')}</p>
+          ) : null}
+        </section>
+
+        <Checkbox data-testid="exchange-terms" checked={terms} onChange={setTerms}>
+          {t('exchange.terms')}
+        </Checkbox>
+        <Button
+          block
+          color="primary"
+          size="large"
+          data-testid="exchange-submit"
+          disabled={!canSubmit}
+          loading={submitting}
+          onClick={() => void submit()}
+        >
+          {t('exchange.submit')}
+        </Button>
+      </div>
+    </Page>
+  );
+}

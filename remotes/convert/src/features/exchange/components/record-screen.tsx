@@ -1,0 +1,126 @@
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useSearchParams } from '@cw/shared-state/router';
+import { Page } from '@cw/shared-ui/page';
+import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { useQuery } from '@tanstack/react-query';
+import { List } from 'antd-mobile';
+import type { ReactNode } from 'react';
+import { NAMESPACE } from '../../../i18n.ts';
+import { FINAL_STATUSES, fetchOrder } from '../api/exchange-api.ts';
+import { formatMinor } from '../lib/amount.ts';
+import * as ui from './exchange.module.css';
+import { StatusTag } from './status-tag.tsx';
+import { useCataloguePairs } from './use-catalogue-pairs.ts';
+
+const POLL_MS = 5000;
+
+function Row({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
+  return (
+    <List.Item
+      extra={
+        <span className={ui.mono} data-testid={testId}>
+          {children}
+        </span>
+      }
+    >
+      <span className={ui.label}>{label}</span>
+    </List.Item>
+  );
+}
+
+/** /exchange/record?id=: every field of the order's record. */
+export default function RecordScreen() {
+  const { t, i18n } = useTranslation(NAMESPACE);
+  const [params] = useSearchParams();
+  const id = params.get('id') ?? '';
+  const { pairs } = useCataloguePairs();
+  const order = useQuery({
+    queryKey: ['exchange', 'order', id],
+    queryFn: () => fetchOrder(id),
+    enabled: id !== '',
+    refetchInterval: (query) =>
+      query.state.data && FINAL_STATUSES.includes(query.state.data.status) ? false : POLL_MS,
+  });
+  const data = order.data;
+  const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : '—');
+  const dash = (value: string | null) => value ?? '—';
+
+  let body = null;
+  if (order.isError) body = <ErrorState onRetry={() => void order.refetch()} />;
+  else if (!data || !pairs) body = <LoadingState />;
+  else {
+    const sendDecimals = pairs.decimalsOf(data.sendCoin);
+    const receiveDecimals = pairs.decimalsOf(data.receiveCoin);
+    const receiveAmount = data.receiveAmountMinor ?? data.estimatedReceiveMinor;
+    body = (
+      <List data-testid="exchange-record">
+        <List.Item extra={<StatusTag status={data.status} />}>
+          <span className={ui.label}>{t('exchange.statusLabel')}</span>
+        </List.Item>
+        <Row label={t('exchange.record.id')} testId="record-id">
+          {data.id}
+        </Row>
+        <Row label={t('exchange.record.sendCoin')} testId="record-send-coin">
+          {data.sendCoin} ({pairs.networkLabel(data.sendNetwork)})
+        </Row>
+        <Row label={t('exchange.record.receiveCoin')} testId="record-receive-coin">
+          {data.receiveCoin} ({pairs.networkLabel(data.receiveNetwork)})
+        </Row>
+        <Row label={t('exchange.record.sendAmount')} testId="record-send-amount">
+          {formatMinor(data.depositAmountMinor ?? data.sendAmountMinor, sendDecimals)} {data.sendCoin}
+        </Row>
+        <Row label={t('exchange.record.receiveAmount')} testId="record-receive-amount">
+          {data.receiveAmountMinor ? '' : '≈ '}
+          {formatMinor(receiveAmount, receiveDecimals)} {data.receiveCoin}
+        </Row>
+        <Row label={t('exchange.record.rateType')} testId="record-rate-type">
+          {data.rateType === 'fixed' ? t('exchange.fixed') : t('exchange.float')}
+        </Row>
+        <Row label={t('exchange.rate')} testId="record-rate">
+          1 {data.sendCoin} = {data.finalRate ?? data.rate} {data.receiveCoin}
+        </Row>
+        <Row label={t('exchange.serviceCharge')} testId="record-service-charge">
+          {formatMinor(data.serviceChargeMinor, receiveDecimals)} {data.receiveCoin}
+        </Row>
+        <Row label={t('exchange.networkFee')} testId="record-network-fee">
+          {formatMinor(data.networkFeeMinor, receiveDecimals)} {data.receiveCoin}
+        </Row>
+        <Row label={t('exchange.record.sendAddress')} testId="record-send-address">
+          {dash(data.depositAddress)}
+        </Row>
+        <Row label={t('exchange.record.receiveAddress')} testId="record-receive-address">
+          {data.receiveAddress}
+        </Row>
+        <Row label={t('exchange.record.refundAddress')} testId="record-refund-address">
+          {dash(data.refundAddress)}
+        </Row>
+        <Row label={t('exchange.record.createdAt')} testId="record-created-at">
+          {time(data.createdAt)}
+        </Row>
+        <Row label={t('exchange.record.sendAt')} testId="record-send-at">
+          {time(data.sendAt)}
+        </Row>
+        <Row label={t('exchange.record.receiveAt')} testId="record-receive-at">
+          {time(data.receiveAt)}
+        </Row>
+        {data.deadlineAt ? (
+          <Row label={t('exchange.record.deadline')} testId="record-deadline">
+            {time(data.deadlineAt)}
+          </Row>
+        ) : null}
+        <Row label={t('exchange.record.depositHash')} testId="record-deposit-hash">
+          {dash(data.depositTxHash)}
+        </Row>
+        <Row label={t('exchange.record.payoutHash')} testId="record-payout-hash">
+          {dash(data.payoutTxHash)}
+        </Row>
+        {data.status === 'refunded' && data.payoutAddress ? (
+          <Row label={t('exchange.record.refundedTo')} testId="record-refunded-to">
+            {data.payoutAddress}
+          </Row>
+        ) : null}
+      </List>
+    );
+  }
+  return <Page title={t('exchange.recordTitle')}>{body}</Page>;
+}
