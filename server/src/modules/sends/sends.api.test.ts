@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import {
+  balance,
+  fund,
+  get,
+  key,
+  newUser,
+  post,
+  useWalletHarness,
+  type WalletUser,
+  withdrawCode,
+} from '../withdrawals/test-support.ts';
+
+const h = useWalletHarness();
+
+async function send(user: WalletUser, body: Record<string, unknown>, code?: string) {
+  return post(h, user, '/api/wallet/sends', {
+    coin: 'USDT',
+    amountMinor: '1500000',
+    recipientKind: 'email',
+    idempotencyKey: key(),
+    emailCode: code ?? (await withdrawCode(h, user)),
+    ...body,
+  });
+}
+
+describe('POST /api/wallet/sends', () => {
+  it('moves the amount instantly by e-mail, without a fee; both sides see it', async () => {
+    const [a, b] = [await newUser(h), await newUser(h)];
+    await fund(h, a.user.id, 'USDT', 10_000_000n);
+    const res = await send(a, { recipient: b.email.toUpperCase() });
+    expect(res.statusCode, res.body).toBe(201);
+    const s = res.json();
+    expect(s).toMatchObject({
+      direction: 'out',
+      coin: 'USDT',
+      amountMinor: '1500000',
+      recipient: b.email,
+      network: null,
+    });
+    expect(await balance(h, a, 'USDT')).toEqual({ available: 8_500_000n, locked: 0n });
+    expect(await balance(h, b, 'USDT')).toEqual({ available: 1_500_000n, locked: 0n });
+    expect((await get(h, b, `/api/wallet/sends/${s.id}`)).json()).toMatchObject({ direction: 'in', recipient: null });
+    const c = await newUser(h);
+    expect((await get(h, c, `/api/wallet/sends/${s.id}`)).statusCode).toBe(404);
+  });
+
+  it("sends to a user's deposit address (any EVM spelling of it)", async () => {
+    const [a, b] = [await newUser(h), await newUser(h)];
+    await fund(h, a.user.id, 'USDT', 10_000_000n);
+    const address = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
+    await h.db
+      .insertInto('deposit_addresses')
+      .values({ user_id: b.user.id, network: 'ethereum', address, derivation_index: 9_000 })
+      .execute();
+    const res = await send(a, { recipientKind: 'address', network: 'ethereum', recipient: address.toLowerCase() });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ recipientKind: 'address', recipient: address, network: 'ethereum' });
+    expect((await balance(h, b, 'USDT')).available).toBe(1_500_000n);
+  });
+
+  it('is idempotent on the key', async () => {
+    const [a, b] = [await newUser(h), await newUser(h)];
+    await fund(h, a.user.id, 'USDT', 10_000_000n);
+    const idempotencyKey = key();
+    const first = await send(a, { recipient: b.email, idempotencyKey });
+    const retry = await send(a, { recipient: b.email, idempotencyKey }, '000000');
+    expect(retry.json().id).toBe(first.json().id);
+    expect((await balance(h, b, 'USDT')).available).toBe(1_500_000n);
+    expect((await send(a, { recipient: b.email, idempotencyKey, amountMinor: '7' }, '000000')).json().code).toBe(
+      'IDEMPOTENCY_KEY_REUSED',
+    );
+  });
+
+  it.each([
+    ['an unknown e-mail', { recipient: 'nobody@example.com' }, 'RECIPIENT_NOT_FOUND', 404],
+    [
+      'an address of nobody',
+      { recipientKind: 'address', network: 'ethereum', recipient: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+      'RECIPIENT_NOT_FOUND',
+      404,
+    ],
+    [
+      'an invalid address',
+      { recipientKind: 'address', network: 'tron', recipient: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+      'ADDRESS_INVALID',
+      400,
+    ],
+    [
+      'an address without its network',
+      { recipientKind: 'address', recipient: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+      'VALIDATION_FAILED',
+      400,
+    ],
+    ['more than the available balance', { amountMinor: '10000001' }, 'AMOUNT_EXCEEDS_AVAILABLE', 400],
+    ['a zero amount', { amountMinor: '0' }, 'VALIDATION_FAILED', 400],
+  ])('refuses %s', async (_name, body, code, status) => {
+    const [a, b] = [await newUser(h), await newUser(h)];
+    await fund(h, a.user.id, 'USDT', 10_000_000n);
+    const res = await send(a, { recipient: b.email, ...body }, '123456');
+    expect(res.json().code).toBe(code);
+    expect(res.statusCode).toBe(status);
+    expect((await balance(h, a, 'USDT')).available).toBe(10_000_000n);
+  });
+
+  it('refuses a send to oneself and a wrong code', async () => {
+    const a = await newUser(h);
+    await fund(h, a.user.id, 'USDT', 10_000_000n);
+    expect((await send(a, { recipient: a.email }, '123456')).json().code).toBe('SEND_TO_SELF');
+    const b = await newUser(h);
+    await withdrawCode(h, a);
+    expect((await send(a, { recipient: b.email }, '000000')).json().code).toBe('WRONG_VERIFICATION_CODE');
+  });
+});
