@@ -1,13 +1,11 @@
 import type { RemoteRoutesModule } from '@cw/shared-state/contracts';
-import { lazyScreen } from '@cw/shared-state/preload';
+import { convertRoutes } from './features/convert/routes.ts';
 import { exchangeRoutes } from './features/exchange/routes.ts';
 import { NAMESPACE } from './i18n.ts';
 
-const HubScreen = lazyScreen(() => import('./screens/hub-screen.tsx'));
-
 const remote: RemoteRoutesModule = {
   namespace: NAMESPACE,
-  routes: [{ path: '/convert', Component: HubScreen, titleKey: 'hub.title' }, ...exchangeRoutes],
+  routes: [...convertRoutes, ...exchangeRoutes],
 };
 
 export default remote;

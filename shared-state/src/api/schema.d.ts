@@ -2543,6 +2543,311 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/wallet/deposit-address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's deposit address for a coin on a network, with the minimum and confirmations */
+        get: {
+            parameters: {
+                query: {
+                    coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                    network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                            /** @enum {string} */
+                            network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                            /** @description The user's deposit address on the network (one per user and network) */
+                            address: string;
+                            /** @description Smaller deposits are recorded but not credited; decimal string of minor units */
+                            minDepositMinor: string;
+                            /** @description Blocks (the inclusion block counts as 1) before credit */
+                            confirmations: number;
+                            expectedArrivalMinutes: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/deposits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One deposit of the user: transaction, confirmations current/required, state and reason */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                            /** @enum {string} */
+                            network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                            txHash: string;
+                            outputIndex: number;
+                            fromAddress: string | null;
+                            toAddress: string;
+                            /** @description Credited amount, ledger unit of the coin; decimal string of minor units */
+                            amountMinor: string;
+                            blockNumber: string;
+                            confirmations: number;
+                            requiredConfirmations: number;
+                            /** @enum {string} */
+                            state: "confirming" | "successful" | "failed";
+                            reason: ("below_minimum" | "reorged") | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            completedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/deposits/confirm-click": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** "I have transferred": matched against recent deposits; 3 unmatched per UTC day, then refused */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description A deposit of this coin and network arrived in the last 24 hours */
+                            matched: boolean;
+                            depositId: string | null;
+                            unmatchedLeftToday: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exchange/rates": {
         parameters: {
             query?: never;
@@ -3323,6 +3628,10 @@ export interface paths {
                     /** @description nextCursor of the previous page */
                     cursor?: string;
                     limit?: number;
+                    /** @description Only conversions giving this coin */
+                    from?: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                    /** @description Only conversions receiving this coin */
+                    to?: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
                 };
                 header?: never;
                 path?: never;
@@ -3398,7 +3707,7 @@ export interface components {
              * @description Machine-readable error code; the UI translates by code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "COMMON_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT";
+            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "COMMON_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT";
             /** @description English developer text; not for display. */
             message: string;
             details?: {

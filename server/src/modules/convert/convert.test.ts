@@ -202,6 +202,8 @@ describe('history', () => {
     ).json();
     expect(page2.items.map((c: { id: string }) => c.id)).toEqual([ids[0]]);
     expect(page2.nextCursor).toBeNull();
+    const pair = (await app.inject({ url: '/api/convert/history?from=USDC', headers: as(user) })).json();
+    expect(pair.items).toEqual([]);
     await prices.refresh();
   });
 });

@@ -130,8 +130,11 @@ export async function listConversions(
   userId: string,
   limit: number,
   after: { createdAt: Date; id: string } | null,
+  pair: { from?: CoinCode | undefined; to?: CoinCode | undefined } = {},
 ): Promise<ConversionRecord[]> {
   let query = db.selectFrom('conversions').selectAll().where('user_id', '=', userId);
+  if (pair.from) query = query.where('from_asset', '=', pair.from);
+  if (pair.to) query = query.where('to_asset', '=', pair.to);
   if (after) {
     query = query.where((eb) =>
       eb.or([

@@ -81,6 +81,8 @@ export const HistoryQuery = Type.Object(
   {
     cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    from: Type.Optional(StringEnum(coinCodes, { description: 'Only conversions giving this coin' })),
+    to: Type.Optional(StringEnum(coinCodes, { description: 'Only conversions receiving this coin' })),
   },
   { additionalProperties: false },
 );

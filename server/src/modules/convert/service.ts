@@ -31,7 +31,15 @@ export interface ConvertService {
   /** Converts once per quote; an expired quote gives a new quote and converts nothing. */
   accept(userId: string, quoteId: string): Promise<AcceptResult>;
   conversion(userId: string, id: string): Promise<Conversion>;
-  history(userId: string, options: { cursor?: string | undefined; limit?: number | undefined }): Promise<HistoryPage>;
+  history(
+    userId: string,
+    options: {
+      cursor?: string | undefined;
+      limit?: number | undefined;
+      from?: CoinCode | undefined;
+      to?: CoinCode | undefined;
+    },
+  ): Promise<HistoryPage>;
 }
 
 export interface ConvertServiceDeps {
@@ -182,9 +190,10 @@ export function createConvertService({ db, now, prices, quoteTtlMs }: ConvertSer
       return toConversionDto(found);
     },
 
-    async history(userId, { cursor, limit }) {
+    async history(userId, { cursor, limit, from, to }) {
       const pageSize = limit ?? 20;
-      const rows = await listConversions(db, userId, pageSize + 1, cursor ? decodeCursor(cursor) : null);
+      const after = cursor ? decodeCursor(cursor) : null;
+      const rows = await listConversions(db, userId, pageSize + 1, after, { from, to });
       const items = rows.slice(0, pageSize);
       const last = items[items.length - 1];
       return {

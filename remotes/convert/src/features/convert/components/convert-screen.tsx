@@ -1,0 +1,253 @@
+import { isApiError } from '@cw/shared-state/api';
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useNavigate, useSearchParams } from '@cw/shared-state/router';
+import { useSession } from '@cw/shared-state/session';
+import { NumberInput } from '@cw/shared-ui/number-input';
+import { toast } from '@cw/shared-ui/toast';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from 'antd-mobile';
+import { useEffect, useState } from 'react';
+import { NAMESPACE } from '../../../i18n.ts';
+import { type AcceptResult, acceptQuote, convertKeys, fetchBalances } from '../api/convert-api.ts';
+import { formatMinor, parseAmount, shortRate } from '../lib/amount.ts';
+import { type ConvertCoin, decimalsOf, inputDecimals, isConvertCoin } from '../lib/coins.ts';
+import * as styles from './convert-page.module.css';
+import { ConvertPage } from './convert-page.tsx';
+import { ExpiredDialog } from './expired-dialog.tsx';
+import { FiatLine } from './fiat-line.tsx';
+import { useNow } from './use-now.ts';
+import { type HeldQuote, holdQuote, useQuote } from './use-quote.ts';
+
+/** min/max of a CONVERT_AMOUNT_OUT_OF_RANGE error, in minor units. */
+function rangeOf(error: unknown): { min: string; max: string } | null {
+  if (!isApiError(error) || error.code !== 'CONVERT_AMOUNT_OUT_OF_RANGE' || !Array.isArray(error.details)) return null;
+  const pick = (rule: string) =>
+    (error.details as { rule?: string; message?: string }[]).find((d) => d.rule === rule)?.message;
+  const min = pick('min');
+  const max = pick('max');
+  return min && max ? { min, max } : null;
+}
+
+/**
+ * /convert (and /convert/indexToApp, the app's variant without a back arrow): give one coin, get
+ * another. The quote shows rate, fee, amount received, limits and a countdown; accepting an
+ * expired one brings the "rate expired and updated" dialog with the new rate.
+ */
+export default function ConvertScreen({ app = false }: { app?: boolean }) {
+  const { t } = useTranslation(NAMESPACE);
+  const errorMessage = useErrorMessage();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const from: ConvertCoin = isConvertCoin(params.get('from')) ? (params.get('from') as ConvertCoin) : 'USDT';
+  const toParam = params.get('to');
+  const to: ConvertCoin = isConvertCoin(toParam) && toParam !== from ? toParam : from === 'BTC' ? 'USDT' : 'BTC';
+  const [amountText, setAmountText] = useState(params.get('amount') ?? '');
+  const [requote, setRequote] = useState<HeldQuote | null>(null);
+  const [shown, setShown] = useState<HeldQuote | null>(null);
+  const [busy, setBusy] = useState(false);
+  const now = useNow();
+
+  const status = useSession((s) => s.status);
+  const refresh = useSession((s) => s.refresh);
+  useEffect(() => {
+    if (status === 'unknown') refresh().catch(() => undefined);
+  }, [status, refresh]);
+  const signedIn = status === 'authenticated';
+
+  const balances = useQuery({ queryKey: convertKeys.balances, queryFn: fetchBalances, enabled: signedIn });
+  const decimals = inputDecimals(from, to);
+  const amountMinor = parseAmount(amountText, decimals);
+  // A stable swap into fewer decimals is typed in the target's digits; the quote is in `from` units.
+  const scaledMinor = amountMinor === null ? null : amountMinor * 10n ** BigInt(decimalsOf(from) - decimals);
+  const quoteQuery = useQuote(from, to, scaledMinor, signedIn);
+  const fetched = quoteQuery.data ?? null;
+  useEffect(() => setShown(fetched), [fetched]);
+  const quote =
+    shown && shown.from === from && shown.to === to && shown.amountMinor === scaledMinor?.toString() ? shown : null;
+  const available = balances.data?.get(from) ?? 0n;
+  const overBalance = scaledMinor !== null && balances.data !== undefined && scaledMinor > available;
+  const left = quote ? Math.max(0, Math.ceil((quote.expiresAtMs - now) / 1000)) : 0;
+  const range = rangeOf(quoteQuery.error);
+
+  const go = (next: { from?: ConvertCoin; to?: ConvertCoin }) => {
+    const search = new URLSearchParams({ from: next.from ?? from, to: next.to ?? to });
+    setParams(search, { replace: true });
+  };
+  const pick = (side: 'from' | 'to') =>
+    void navigate(`/convert/selectCurrency?side=${side}&from=${from}&to=${to}${app ? '&app=1' : ''}`);
+
+  const finish = async (result: AcceptResult) => {
+    if (result.outcome === 'requoted') {
+      setRequote(holdQuote(result.quote));
+      return;
+    }
+    setRequote(null);
+    toast.success(t('convert.done'));
+    await queryClient.invalidateQueries({ queryKey: ['convert'] });
+    void navigate(`/convert/detail?id=${result.conversion.id}`);
+  };
+  const accept = async (target: HeldQuote) => {
+    setBusy(true);
+    try {
+      await finish(await acceptQuote(target.quoteId));
+    } catch (error) {
+      toast.fail(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const history = (
+    <button
+      type="button"
+      className={styles.coinButton}
+      onClick={() => void navigate('/convert/history')}
+      data-testid="convert-history-link"
+    >
+      {t('convert.records')}
+    </button>
+  );
+
+  return (
+    <ConvertPage
+      title={t('convert.title')}
+      testId="convert-hub"
+      {...(app ? {} : { parent: '/coinTopup' })}
+      right={history}
+    >
+      <div className={styles.card}>
+        <div className={styles.row}>
+          <span className={styles.label}>{t('convert.give')}</span>
+          {signedIn ? (
+            <button
+              type="button"
+              className={styles.label}
+              style={{ border: 0, background: 'none', cursor: 'pointer' }}
+              onClick={() =>
+                setAmountText(formatMinor(available / 10n ** BigInt(decimalsOf(from) - decimals), decimals))
+              }
+              data-testid="convert-available"
+            >
+              {t('convert.available', { amount: formatMinor(available, decimalsOf(from)), coin: from })}
+            </button>
+          ) : null}
+        </div>
+        <div className={styles.row}>
+          <button type="button" className={styles.coinButton} onClick={() => pick('from')} data-testid="convert-from">
+            {from} ▾
+          </button>
+          <NumberInput
+            className={styles.amount}
+            value={amountText}
+            onChange={setAmountText}
+            decimals={decimals}
+            placeholder={t('convert.amountPlaceholder')}
+            aria-label={t('convert.give')}
+            data-testid="convert-amount"
+          />
+        </div>
+        {scaledMinor !== null ? <FiatLine asset={from} amountMinor={scaledMinor} testId="convert-from-fiat" /> : null}
+      </div>
+      <button
+        type="button"
+        className={styles.swap}
+        onClick={() => go({ from: to, to: from })}
+        aria-label={t('convert.swap')}
+        data-testid="convert-swap"
+      >
+        ⇅
+      </button>
+      <div className={styles.card}>
+        <div className={styles.row}>
+          <span className={styles.label}>{t('convert.get')}</span>
+        </div>
+        <div className={styles.row}>
+          <button type="button" className={styles.coinButton} onClick={() => pick('to')} data-testid="convert-to">
+            {to} ▾
+          </button>
+          <span className={styles.receive} data-testid="convert-receive">
+            {quote ? formatMinor(quote.receiveMinor, decimalsOf(to)) : '--'}
+          </span>
+        </div>
+        {quote ? <FiatLine asset={to} amountMinor={BigInt(quote.receiveMinor)} testId="convert-to-fiat" /> : null}
+      </div>
+
+      <div className={`${styles.card} ${styles.details}`} data-testid="convert-quote">
+        <div className={styles.row}>
+          <span className={styles.label}>{t('convert.rate')}</span>
+          <span data-testid="convert-rate">{quote ? `1 ${from} ≈ ${shortRate(quote.rate)} ${to}` : '--'}</span>
+        </div>
+        <div className={styles.row}>
+          <span className={styles.label}>{t('convert.fee')}</span>
+          <span data-testid="convert-fee">
+            {quote ? `${formatMinor(quote.feeMinor, decimalsOf(from))} ${from}` : '--'}
+          </span>
+        </div>
+        <div className={styles.row}>
+          <span className={styles.label}>{t('convert.limits')}</span>
+          <span data-testid="convert-limits">
+            {quote || range
+              ? `${formatMinor(quote?.minMinor ?? range?.min ?? '0', decimalsOf(from))} - ${formatMinor(quote?.maxMinor ?? range?.max ?? '0', decimalsOf(from))} ${from}`
+              : '--'}
+          </span>
+        </div>
+        {quote ? (
+          <div
+            className={`${styles.muted} ${styles.countdown} ${left === 0 ? styles.expired : ''}`}
+            data-testid="convert-countdown"
+            data-seconds={left}
+          >
+            {left > 0 ? t('convert.expiresIn', { seconds: left }) : t('convert.expiredHint')}
+          </div>
+        ) : null}
+        {quoteQuery.isError ? (
+          <p className={styles.error} data-testid="convert-quote-error">
+            {errorMessage(quoteQuery.error)}
+          </p>
+        ) : null}
+        {overBalance ? <p className={styles.error}>{t('convert.overBalance')}</p> : null}
+        {quote && quote.rate === '1' && quote.feeMinor === '0' ? (
+          <span className={styles.muted} data-testid="convert-stable-note">
+            {t('convert.stableNote')}
+          </span>
+        ) : null}
+      </div>
+
+      {status === 'anonymous' ? (
+        <Button block color="primary" size="large" onClick={() => void navigate('/login')} data-testid="convert-login">
+          {t('convert.loginFirst')}
+        </Button>
+      ) : (
+        <Button
+          block
+          color="primary"
+          size="large"
+          loading={busy}
+          disabled={!quote || overBalance || busy}
+          onClick={() => {
+            if (quote) void accept(quote);
+          }}
+          data-testid="convert-submit"
+        >
+          {t('convert.submit')}
+        </Button>
+      )}
+      <p className={styles.build} data-testid="build-id">
+        {t('hub.build', { build: __BUILD_ID__ })}
+      </p>
+
+      <ExpiredDialog
+        quote={requote}
+        busy={busy}
+        onAccept={(next) => void accept(next)}
+        onCancel={() => {
+          // Keep showing the new rate on the screen; nothing was converted.
+          if (requote) setShown(requote);
+          setRequote(null);
+        }}
+      />
+    </ConvertPage>
+  );
+}

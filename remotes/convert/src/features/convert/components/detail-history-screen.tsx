@@ -1,0 +1,25 @@
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useSearchParams } from '@cw/shared-state/router';
+import { NAMESPACE } from '../../../i18n.ts';
+import { type ConvertCoin, isConvertCoin } from '../lib/coins.ts';
+import { ConvertPage } from './convert-page.tsx';
+import { HistoryList } from './history-list.tsx';
+
+/** /convert/detailHistory?from=&to=: the open history of one pair, opened from a conversion's details. */
+export default function DetailHistoryScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const [params] = useSearchParams();
+  const from = params.get('from');
+  const to = params.get('to');
+  const pair: { from?: ConvertCoin; to?: ConvertCoin } = {
+    ...(isConvertCoin(from) ? { from } : {}),
+    ...(isConvertCoin(to) ? { to } : {}),
+  };
+  const title =
+    pair.from && pair.to ? `${t('convert.history.pairTitle')} ${pair.from} → ${pair.to}` : t('convert.history.title');
+  return (
+    <ConvertPage title={title} testId="convert-detail-history" parent="/convert/history">
+      <HistoryList pair={pair} />
+    </ConvertPage>
+  );
+}

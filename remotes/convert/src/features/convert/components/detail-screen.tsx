@@ -1,0 +1,90 @@
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useNavigate, useSearchParams } from '@cw/shared-state/router';
+import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Tag } from 'antd-mobile';
+import { NAMESPACE } from '../../../i18n.ts';
+import { convertKeys, fetchConversion } from '../api/convert-api.ts';
+import { formatMinor, shortRate } from '../lib/amount.ts';
+import { decimalsOf } from '../lib/coins.ts';
+import * as styles from './convert-page.module.css';
+import { ConvertPage } from './convert-page.tsx';
+import { formatTime } from './history-list.tsx';
+
+/** /convert/detail?id=: one conversion's transaction details. */
+export default function DetailScreen() {
+  const { t, i18n } = useTranslation(NAMESPACE);
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const id = params.get('id') ?? '';
+  const conversion = useQuery({
+    queryKey: convertKeys.conversion(id),
+    queryFn: () => fetchConversion(id),
+    enabled: id !== '',
+  });
+  const c = conversion.data;
+  let body = <LoadingState />;
+  if (conversion.isError || id === '') body = <ErrorState onRetry={() => void conversion.refetch()} />;
+  else if (c)
+    body = (
+      <>
+        <div className={`${styles.card} ${styles.details}`} data-testid="convert-detail-card">
+          <div className={styles.row}>
+            <span className={styles.label}>{t('convert.detail.status')}</span>
+            <Tag color="success" data-testid="convert-detail-status">
+              {t('convert.status.completed')}
+            </Tag>
+          </div>
+          <div className={styles.row}>
+            <span className={styles.label}>{t('convert.give')}</span>
+            <span data-testid="convert-detail-give">
+              {formatMinor(c.amountMinor, decimalsOf(c.from))} {c.from}
+            </span>
+          </div>
+          <div className={styles.row}>
+            <span className={styles.label}>{t('convert.get')}</span>
+            <span className={styles.strong} data-testid="convert-detail-receive">
+              {formatMinor(c.receiveMinor, decimalsOf(c.to))} {c.to}
+            </span>
+          </div>
+          <div className={styles.row}>
+            <span className={styles.label}>{t('convert.rate')}</span>
+            <span data-testid="convert-detail-rate">
+              1 {c.from} ≈ {shortRate(c.rate)} {c.to}
+            </span>
+          </div>
+          <div className={styles.row}>
+            <span className={styles.label}>{t('convert.fee')}</span>
+            <span>
+              {formatMinor(c.feeMinor, decimalsOf(c.from))} {c.from}
+            </span>
+          </div>
+          <div className={styles.row}>
+            <span className={styles.label}>{t('convert.detail.time')}</span>
+            <span>{formatTime(c.createdAt, i18n.language)}</span>
+          </div>
+          <div className={styles.row}>
+            <span className={styles.label}>{t('convert.detail.id')}</span>
+            <span className={styles.mono} data-testid="convert-detail-id">
+              {c.id}
+            </span>
+          </div>
+        </div>
+        <Button
+          block
+          onClick={() => void navigate(`/convert/detailHistory?from=${c.from}&to=${c.to}`)}
+          data-testid="convert-detail-history-link"
+        >
+          {t('convert.detail.openHistory')}
+        </Button>
+        <Button block color="primary" onClick={() => void navigate(`/convert?from=${c.from}&to=${c.to}`)}>
+          {t('convert.detail.again')}
+        </Button>
+      </>
+    );
+  return (
+    <ConvertPage title={t('convert.detail.title')} testId="convert-detail" parent="/convert/history">
+      {body}
+    </ConvertPage>
+  );
+}

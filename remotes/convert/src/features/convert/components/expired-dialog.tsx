@@ -1,0 +1,68 @@
+import { useTranslation } from '@cw/shared-state/i18n';
+import { Button, Popup } from 'antd-mobile';
+import { NAMESPACE } from '../../../i18n.ts';
+import { formatMinor, shortRate } from '../lib/amount.ts';
+import { decimalsOf } from '../lib/coins.ts';
+import * as styles from './convert-page.module.css';
+import { useNow } from './use-now.ts';
+import type { HeldQuote } from './use-quote.ts';
+
+interface ExpiredDialogProps {
+  quote: HeldQuote | null;
+  busy: boolean;
+  onAccept: (quote: HeldQuote) => void;
+  onCancel: () => void;
+}
+
+/** "Rate expired and updated": the new rate, which converts only if the user accepts it. */
+export function ExpiredDialog({ quote, busy, onAccept, onCancel }: ExpiredDialogProps) {
+  const { t } = useTranslation(NAMESPACE);
+  const now = useNow();
+  const left = quote ? Math.max(0, Math.ceil((quote.expiresAtMs - now) / 1000)) : 0;
+  return (
+    <Popup visible={quote !== null} onMaskClick={onCancel} bodyStyle={{ borderRadius: '12px 12px 0 0' }}>
+      {quote ? (
+        <div className={styles.body} data-testid="rate-expired-dialog">
+          <div className={styles.strong} data-testid="rate-expired-title">
+            {t('convert.expired.title')}
+          </div>
+          <div className={styles.row}>
+            <span className={styles.label}>{t('convert.rate')}</span>
+            <span data-testid="rate-expired-rate">
+              1 {quote.from} ≈ {shortRate(quote.rate)} {quote.to}
+            </span>
+          </div>
+          <div className={styles.row}>
+            <span className={styles.label}>{t('convert.receive')}</span>
+            <span className={styles.strong} data-testid="rate-expired-receive">
+              {formatMinor(quote.receiveMinor, decimalsOf(quote.to))} {quote.to}
+            </span>
+          </div>
+          <div className={styles.row}>
+            <span className={styles.label}>{t('convert.fee')}</span>
+            <span>
+              {formatMinor(quote.feeMinor, decimalsOf(quote.from))} {quote.from}
+            </span>
+          </div>
+          <div className={`${styles.muted} ${styles.countdown}`}>
+            {left > 0 ? t('convert.expiresIn', { seconds: left }) : t('convert.expiredShort')}
+          </div>
+          <div className={styles.row}>
+            <Button block onClick={onCancel} data-testid="rate-expired-cancel">
+              {t('convert.cancel')}
+            </Button>
+            <Button
+              block
+              color="primary"
+              loading={busy}
+              onClick={() => onAccept(quote)}
+              data-testid="rate-expired-accept"
+            >
+              {t('convert.acceptNewRate')}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </Popup>
+  );
+}

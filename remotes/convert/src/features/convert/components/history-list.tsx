@@ -1,0 +1,66 @@
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useNavigate } from '@cw/shared-state/router';
+import { PullList } from '@cw/shared-ui/list';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Tag } from 'antd-mobile';
+import { NAMESPACE } from '../../../i18n.ts';
+import { type Conversion, convertKeys, fetchHistory } from '../api/convert-api.ts';
+import { formatMinor } from '../lib/amount.ts';
+import { type ConvertCoin, decimalsOf } from '../lib/coins.ts';
+import * as styles from './convert-page.module.css';
+
+export function formatTime(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(iso));
+}
+
+/** The user's conversions, newest first, loaded page by page; optionally one pair only. */
+export function HistoryList({ pair }: { pair: { from?: ConvertCoin; to?: ConvertCoin } }) {
+  const { t, i18n } = useTranslation(NAMESPACE);
+  const navigate = useNavigate();
+  const history = useInfiniteQuery({
+    queryKey: convertKeys.history(pair),
+    queryFn: ({ pageParam }) => fetchHistory(pair, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  const items = history.data?.pages.flatMap((page) => page.items) ?? [];
+  const renderItem = (c: Conversion) => (
+    <button
+      type="button"
+      className={styles.item}
+      onClick={() => void navigate(`/convert/detail?id=${c.id}`)}
+      data-testid="convert-history-item"
+    >
+      <span className={styles.details} style={{ gap: 2 }}>
+        <span className={styles.strong}>
+          {c.from} → {c.to}
+        </span>
+        <span className={styles.muted}>{formatTime(c.createdAt, i18n.language)}</span>
+      </span>
+      <span className={styles.itemSide}>
+        <span>
+          -{formatMinor(c.amountMinor, decimalsOf(c.from))} {c.from}
+        </span>
+        <span className={styles.strong}>
+          +{formatMinor(c.receiveMinor, decimalsOf(c.to))} {c.to}
+        </span>
+        <Tag color="success" fill="outline">
+          {t('convert.status.completed')}
+        </Tag>
+      </span>
+    </button>
+  );
+  return (
+    <PullList
+      items={items}
+      renderItem={renderItem}
+      itemKey={(c) => c.id}
+      status={history.isPending ? 'loading' : history.isError ? 'error' : 'ready'}
+      onRetry={() => void history.refetch()}
+      onRefresh={() => history.refetch()}
+      loadMore={() => history.fetchNextPage()}
+      hasMore={history.hasNextPage}
+      emptyText={t('convert.history.empty')}
+    />
+  );
+}

@@ -1,0 +1,77 @@
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useNavigate, useSearchParams } from '@cw/shared-state/router';
+import { useSession } from '@cw/shared-state/session';
+import { useQuery } from '@tanstack/react-query';
+import { SearchBar } from 'antd-mobile';
+import { useState } from 'react';
+import { NAMESPACE } from '../../../i18n.ts';
+import { convertKeys, fetchBalances } from '../api/convert-api.ts';
+import { formatMinor } from '../lib/amount.ts';
+import { type ConvertCoin, decimalsOf, filterCoins, isConvertCoin } from '../lib/coins.ts';
+import * as styles from './convert-page.module.css';
+import { ConvertPage } from './convert-page.tsx';
+import { FiatLine } from './fiat-line.tsx';
+
+/** /convert/selectCurrency?side=from|to&from=&to=: pick a coin, with search; picking the other side's coin swaps. */
+export default function SelectCurrencyScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [query, setQuery] = useState('');
+  const side = params.get('side') === 'to' ? 'to' : 'from';
+  const from = isConvertCoin(params.get('from')) ? (params.get('from') as ConvertCoin) : 'USDT';
+  const to = isConvertCoin(params.get('to')) ? (params.get('to') as ConvertCoin) : 'BTC';
+  const app = params.get('app') === '1';
+  const signedIn = useSession((s) => s.status) === 'authenticated';
+  const balances = useQuery({ queryKey: convertKeys.balances, queryFn: fetchBalances, enabled: signedIn });
+  const coins = filterCoins(query);
+
+  const choose = (coin: ConvertCoin) => {
+    let next = side === 'from' ? { from: coin, to } : { from, to: coin };
+    if (next.from === next.to) next = { from: side === 'from' ? coin : to, to: side === 'from' ? from : coin };
+    if (next.from === next.to) next = { from: coin, to: coin === 'USDT' ? 'BTC' : 'USDT' };
+    void navigate(`${app ? '/convert/indexToApp' : '/convert'}?from=${next.from}&to=${next.to}`, { replace: true });
+  };
+
+  return (
+    <ConvertPage title={t('convert.select.title')} testId="convert-select" parent="/convert">
+      <SearchBar
+        placeholder={t('convert.select.search')}
+        value={query}
+        onChange={setQuery}
+        data-testid="convert-select-search"
+      />
+      <div className={styles.card} style={{ padding: 0, overflow: 'hidden' }}>
+        {coins.length === 0 ? (
+          <p className={styles.muted} style={{ padding: 16 }} data-testid="convert-select-empty">
+            {t('convert.select.none')}
+          </p>
+        ) : (
+          coins.map((coin) => {
+            const held = balances.data?.get(coin) ?? 0n;
+            const current = coin === (side === 'from' ? from : to);
+            return (
+              <button
+                key={coin}
+                type="button"
+                className={styles.item}
+                onClick={() => choose(coin)}
+                data-testid={`convert-coin-${coin}`}
+                aria-current={current}
+              >
+                <span className={styles.strong}>
+                  {coin}
+                  {current ? ' ✓' : ''}
+                </span>
+                <span className={styles.itemSide}>
+                  {signedIn ? <span>{formatMinor(held, decimalsOf(coin))}</span> : null}
+                  {signedIn && held > 0n ? <FiatLine asset={coin} amountMinor={held} /> : null}
+                </span>
+              </button>
+            );
+          })
+        )}
+      </div>
+    </ConvertPage>
+  );
+}
