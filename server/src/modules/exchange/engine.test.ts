@@ -84,7 +84,10 @@ describe('exchange engine', () => {
     expect(sending).toMatchObject({ state: 'sending', receive_amount_minor: order.estimatedReceiveMinor });
     const payout = chain.payouts.get(`exchange:${order.id}:payout`);
     expect(payout?.request).toMatchObject({ address: EVM_ADDRESS_A, coin: 'BNB', network: 'bsc' });
-    expect(payout?.request.amountMinor).toBe(BigInt(order.estimatedReceiveMinor));
+    // The payout carries the network fee on top of what arrives (the settlement sends net, keeps the fee).
+    expect((payout?.request.amountMinor ?? 0n) - (payout?.request.feeMinor ?? 0n)).toBe(
+      BigInt(order.estimatedReceiveMinor),
+    );
 
     await engine.tick(); // payout still pending
     expect(await state(order.id)).toBe('sending');

@@ -27,7 +27,8 @@ import { transitionOrder } from './transition.ts';
  *   waiting    -> expired      fixed rate: the deadline passed without a deposit
  *   confirming -> exchanging   the deposit has its confirmations: ledger leg in (external -> liquidity)
  *   exchanging -> sending      receive amount settled (fixed: locked rate; float: rate now), ledger leg
- *                              out (liquidity -> external + fees), payout handed to the signer
+ *                              out (liquidity -> user_locked + service charge to fees), payout handed to
+ *                              the signer, which settles user_locked -> external + network fee
  *   exchanging -> refunded     outside the limits, float rate moved beyond tolerance, fixed amount wrong
  *   exchanging -> suspended    not enough liquidity (risk hold for an operator)
  *   sending    -> completed    payout transaction mined (both hashes known)
@@ -56,11 +57,16 @@ export interface PayoutRequest {
   /** Unique per payout: `exchange:<orderId>:payout` or `:refund`. */
   key: string;
   orderId: string;
+  userId: string;
   coin: CoinCode;
   network: NetworkCode;
   address: string;
-  /** What arrives on chain, ledger minor units. */
+  /**
+   * Put into the user's locked balance by the engine's ledger leg; the payout settles it like a
+   * withdrawal: `amountMinor - feeMinor` arrives on chain, `feeMinor` (network fee) goes to system_fees.
+   */
   amountMinor: bigint;
+  feeMinor: bigint;
 }
 
 /** Hands payouts to the signer (modules/withdrawals signer). The ledger legs are posted by the engine. */
@@ -117,7 +123,9 @@ async function accounts(trx: Trx, refs: AccountRef[]): Promise<string[]> {
   return ids;
 }
 
-const system = (kind: 'system_external' | 'system_liquidity' | 'system_fees', asset: CoinCode): AccountRef => ({
+const external = (asset: CoinCode): AccountRef => ({ kind: 'system_external', userId: null, asset });
+const locked = (userId: string, asset: CoinCode): AccountRef => ({ kind: 'user_locked', userId, asset });
+const system = (kind: 'system_liquidity' | 'system_fees', asset: CoinCode): AccountRef => ({
   kind,
   userId: null,
   asset,
@@ -173,7 +181,7 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       trx,
       `exchange:${order.id}:in`,
       [
-        [system('system_external', order.send_coin as CoinCode), -amountMinor],
+        [external(order.send_coin as CoinCode), -amountMinor],
         [system('system_liquidity', order.send_coin as CoinCode), amountMinor],
       ],
       at,
@@ -201,8 +209,7 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       `exchange:${order.id}:refund`,
       [
         [system('system_liquidity', coin), -deposit],
-        [system('system_external', coin), amountMinor],
-        [system('system_fees', coin), fee],
+        [locked(order.user_id, coin), deposit],
       ],
       at,
       { orderId: order.id, leg: 'refund', reason },
@@ -210,10 +217,12 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
     const requestId = await payouts.request(trx, {
       key: `exchange:${order.id}:refund`,
       orderId: order.id,
+      userId: order.user_id,
       coin,
       network,
       address,
-      amountMinor,
+      amountMinor: deposit,
+      feeMinor: fee,
     });
     await transitionOrder(trx, order.id, 'refunded', {
       now: at,
@@ -420,8 +429,8 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
             `exchange:${order.id}:out`,
             [
               [system('system_liquidity', receive.coin), -pay.gross],
-              [system('system_external', receive.coin), pay.net],
-              [system('system_fees', receive.coin), pay.charge + pay.fee],
+              [locked(order.user_id, receive.coin), pay.net + pay.fee],
+              [system('system_fees', receive.coin), pay.charge],
             ],
             at,
             { orderId: order.id, leg: 'out', rate: pay.rate.toString() },
@@ -429,10 +438,12 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
           const requestId = await payouts.request(trx, {
             key: `exchange:${order.id}:payout`,
             orderId: order.id,
+            userId: order.user_id,
             coin: receive.coin,
             network: receive.network,
             address: order.receive_address,
-            amountMinor: pay.net,
+            amountMinor: pay.net + pay.fee,
+            feeMinor: pay.fee,
           });
           await transitionOrder(trx, order.id, 'sending', {
             now: at,
