@@ -35,7 +35,7 @@ export function AddressField({ value, onChange, placeholder, testId, onPickFromB
         onChange={(next) => onChange(next.replace(/\s+/g, ''))}
         onBlur={onBlur}
         placeholder={placeholder}
-        autoSize={{ minRows: 1, maxRows: 3 }}
+        rows={2}
         maxLength={120}
         data-testid={testId}
       />

@@ -2,7 +2,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { NumberInput } from '@cw/shared-ui/number-input';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { Button, CapsuleTabs, Popup } from 'antd-mobile';
+import { Button, CapsuleTabs, NoticeBar, Popup } from 'antd-mobile';
 import { useState } from 'react';
 import { AddressField } from '../../../components/address-field.tsx';
 import { ChipSelect } from '../../../components/chip-select.tsx';
@@ -33,9 +33,10 @@ export default function SendScreen() {
   const [touched, setTouched] = useState({ target: false, amount: false });
   const [picking, setPicking] = useState(false);
 
-  const coins = view ? [...new Set(view.catalogue.pairs.filter((p) => p.withdrawEnabled).map((p) => p.coin))] : [];
+  // Every pair is listed; one whose withdrawals are off says so (sends to users never touch a chain).
+  const coins = view ? [...new Set(view.catalogue.pairs.map((p) => p.coin))] : [];
   const coin = coins.includes(coinChoice) ? coinChoice : (coins[0] ?? '');
-  const pairs = view?.pairsOf(coin, 'withdraw') ?? [];
+  const pairs = view?.catalogue.pairs.filter((p) => p.coin === coin) ?? [];
   const pair = pairs.find((p) => p.network === networkChoice) ?? pairs[0];
   const network = pair?.network ?? '';
   const decimals = view?.decimalsOf(coin) ?? 0;
@@ -55,9 +56,10 @@ export default function SendScreen() {
   const targetError = touched.target ? problemText(check.target) : undefined;
   const amountError = touched.amount ? problemText(check.amount) : undefined;
 
+  const withdrawDisabled = mode === 'withdrawal' && pair !== undefined && !pair.withdrawEnabled;
   const onNext = () => {
     setTouched({ target: true, amount: true });
-    if (check.target || check.amount || !pair) return;
+    if (check.target || check.amount || !pair || withdrawDisabled) return;
     start({
       kind: mode,
       coin,
@@ -105,6 +107,9 @@ export default function SendScreen() {
           onChange={setNetwork}
         />
       </section>
+      {withdrawDisabled && (
+        <NoticeBar content={codeMessage('WITHDRAW_DISABLED')} color="alert" wrap data-testid="send-withdraw-disabled" />
+      )}
       <section className={`${ui.card} ${ui.field}`}>
         <span className={ui.label}>{mode === 'withdrawal' ? t('send.address') : t('send.recipient')}</span>
         <AddressField
@@ -187,7 +192,7 @@ export default function SendScreen() {
           </span>
         </div>
       </section>
-      <Button block color="primary" size="large" data-testid="send-next" onClick={onNext}>
+      <Button block color="primary" size="large" disabled={withdrawDisabled} data-testid="send-next" onClick={onNext}>
         {t('send.next')}
       </Button>
       <Popup

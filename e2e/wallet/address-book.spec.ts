@@ -1,0 +1,48 @@
+import { expect, test } from '../support/fixtures.ts';
+import { BAD_CHECKSUM_ADDRESS, GOOD_ETH_ADDRESS, signedInPage } from './wallet-helpers.ts';
+
+test('address book: a bad address is refused with the translated error; a good one is saved and picked when sending', async ({
+  browser,
+  baseURL,
+}) => {
+  const { context, page } = await signedInPage(browser, baseURL, 'book');
+  await page.goto('/addressBook');
+  await expect(page.getByTestId('wallet-address-book')).toBeVisible();
+  await expect(page.getByTestId('state-empty')).toBeVisible();
+  await page.getByTestId('address-book-add').click();
+  await expect(page).toHaveURL(/\/addressBook\/add$/);
+
+  await page.getByTestId('address-add-name').locator('input').fill('Cold wallet');
+  await page.getByTestId('address-add-network').getByText('Ethereum (ERC-20)').click();
+  const address = page.getByTestId('address-add-address').locator('textarea');
+  await address.fill(BAD_CHECKSUM_ADDRESS);
+  await page.getByTestId('address-add-submit').click();
+  await expect(page.getByTestId('address-add-address-error')).toHaveText('地址无效或与网络不匹配');
+
+  // A TRON address on the Ethereum network is just as wrong.
+  await address.fill('TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7');
+  await expect(page.getByTestId('address-add-address-error')).toHaveText('地址无效或与网络不匹配');
+
+  await address.fill(GOOD_ETH_ADDRESS);
+  await expect(page.getByTestId('address-add-address-error')).toHaveCount(0);
+  await page.getByTestId('address-add-remark').locator('input').fill('hardware');
+  await page.getByTestId('address-add-submit').click();
+  await expect(page.getByTestId('wallet-address-book')).toBeVisible();
+  await expect(page.getByTestId('address-book-entry')).toHaveCount(1);
+  await expect(page.getByTestId('address-book-entry')).toContainText('Cold wallet');
+  await expect(page.getByTestId('address-book-address')).toHaveText(GOOD_ETH_ADDRESS);
+
+  // Stored on the server: another device sees it.
+  const listed = await page.request.get('/api/wallet/address-book');
+  expect(((await listed.json()) as { entries: { address: string }[] }).entries.map((e) => e.address)).toEqual([
+    GOOD_ETH_ADDRESS,
+  ]);
+
+  // Pick it on the send screen.
+  await page.goto('/coinTopup/send?coin=USDT&network=ethereum');
+  await expect(page.getByTestId('wallet-send')).toBeVisible();
+  await page.getByTestId('send-address-book').click();
+  await page.getByTestId('address-book-pick').first().click();
+  await expect(page.getByTestId('send-address').locator('textarea')).toHaveValue(GOOD_ETH_ADDRESS);
+  await context.close();
+});

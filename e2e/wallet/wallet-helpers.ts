@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import QRCode from 'qrcode';
+import { logIn, newAccount, registerByApi } from '../account/account-helpers.ts';
+import { E2E_DATA_DIR } from '../support/e2e-env.ts';
+
+export const GOOD_ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+/** The same address with one letter's case flipped: its EIP-55 checksum fails. */
+export const BAD_CHECKSUM_ADDRESS = '0x52908400098527886e0F7030069857D2E4169EE7';
+
+/** The e2e server's data folder (chains.json, keys); overridable to run the specs against another server. */
+export function e2eDataDir(): string {
+  return process.env.WALLET_E2E_DATA_DIR ?? E2E_DATA_DIR;
+}
+
+export interface ChainsFile {
+  [network: string]: { chainId: number; rpcUrl: string; tokens: Record<string, `0x${string}`> } | undefined;
+}
+
+export function readChains(): ChainsFile | null {
+  try {
+    return JSON.parse(readFileSync(path.join(e2eDataDir(), 'chains.json'), 'utf8')) as ChainsFile;
+  } catch {
+    return null;
+  }
+}
+
+/** A QR code PNG of `text`, made in the test (nothing from disk). */
+export function qrPng(text: string): Promise<Buffer> {
+  return QRCode.toBuffer(text, { type: 'png', width: 320, margin: 4, errorCorrectionLevel: 'M' });
+}
+
+/** A fresh account, registered through the API and logged in through the UI in a new context. */
+export async function signedInPage(browser: Browser, baseURL: string | undefined, tag: string) {
+  const account = newAccount(tag);
+  const context = await browser.newContext();
+  await registerByApi(context.request, account);
+  const page = await context.newPage();
+  await logIn(page, account.username, account.password);
+  return { account, context, page };
+}
+
+/** Upload a file into the scanner's gallery picker. */
+export async function pickGalleryImage(page: Page, file: { name: string; mimeType: string; buffer: Buffer }) {
+  await page.getByTestId('qr-scanner-file').setInputFiles(file);
+}
+
+/** Switch a signed-in user's language: the settings live on the server once signed in. */
+export async function setLanguage(page: Page, language: 'zh-CN' | 'zh-TW' | 'en' | 'es'): Promise<void> {
+  const current = (await (await page.request.get('/api/me/settings')).json()) as Record<string, unknown>;
+  const saved = await page.request.put('/api/me/settings', { data: { ...current, language } });
+  if (!saved.ok()) throw new Error(`saving the language answered ${saved.status()}`);
+  await page.evaluate((lang) => window.localStorage.setItem('lang', lang), language);
+}
