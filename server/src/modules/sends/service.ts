@@ -1,6 +1,6 @@
 import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
@@ -17,6 +17,7 @@ import {
   findUserIdByDepositAddress,
   findUserIdByEmail,
   insertSend,
+  type NewSend,
   type SendRow,
 } from './repository.ts';
 import type { CreateSendBody, Send } from './schemas.ts';
@@ -88,27 +89,7 @@ export function createSendsService(deps: {
 
       const code = await verifyWalletAction(deps, request, userId, input);
       const row = await db.transaction().execute(async (trx) => {
-        const at = now();
-        let transferId: string;
-        try {
-          const posted = await internalSend(
-            trx,
-            {
-              idempotencyKey: `send:${userId}:${input.idempotencyKey}`,
-              fromUserId: userId,
-              toUserId,
-              asset: coin,
-              amountMinor,
-              metadata: { recipientKind: input.recipientKind },
-            },
-            at,
-          );
-          transferId = posted.transfer.id;
-        } catch (err) {
-          if (err instanceof InsufficientBalanceError) throw exceedsAvailable();
-          throw err;
-        }
-        const inserted = await insertSend(
+        const placed = await placeSend(
           trx,
           {
             fromUserId: userId,
@@ -119,12 +100,11 @@ export function createSendsService(deps: {
             recipientKind: input.recipientKind,
             recipient,
             network: input.recipientKind === 'address' ? (input.network ?? null) : null,
-            ledgerTransferId: transferId,
           },
-          at,
+          now(),
         );
-        if (inserted) await deps.codes.consume(trx, code);
-        return inserted;
+        if (placed) await deps.codes.consume(trx, code);
+        return placed;
       });
       if (row) return toSend(row, userId);
       const raced = await findSendByKey(db, userId, input.idempotencyKey);
@@ -138,4 +118,36 @@ export function createSendsService(deps: {
       return toSend(row, userId);
     },
   };
+}
+
+/**
+ * The money part of a send, in the caller's transaction: one internal_send ledger transfer (keyed on the
+ * sender and the request's key, so a retry posts nothing) and the send record. Undefined when the
+ * record already exists (a concurrent retry did the work).
+ */
+export async function placeSend(
+  trx: Transaction<Database>,
+  s: Omit<NewSend, 'ledgerTransferId'>,
+  at: Date,
+): Promise<SendRow | undefined> {
+  let transferId: string;
+  try {
+    const posted = await internalSend(
+      trx,
+      {
+        idempotencyKey: `send:${s.fromUserId}:${s.idempotencyKey}`,
+        fromUserId: s.fromUserId,
+        toUserId: s.toUserId,
+        asset: s.coin as CoinCode,
+        amountMinor: s.amountMinor,
+        metadata: { recipientKind: s.recipientKind },
+      },
+      at,
+    );
+    transferId = posted.transfer.id;
+  } catch (err) {
+    if (err instanceof InsufficientBalanceError) throw exceedsAvailable();
+    throw err;
+  }
+  return insertSend(trx, { ...s, ledgerTransferId: transferId }, at);
 }

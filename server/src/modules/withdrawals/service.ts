@@ -9,12 +9,14 @@ import { type CoinCode, findCoinNetwork, type NetworkCode } from '../catalogue/c
 import type { ChainsProvider } from '../catalogue/chains-file.ts';
 import { runtimePair } from '../catalogue/runtime.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
+import { assert } from '../ledger/model.ts';
 import { lockFunds, settleWithdrawal, unlockFunds } from '../ledger/operations.ts';
 import { userBalances } from '../ledger/repository.ts';
 import {
   findByKey,
   findWithdrawal,
   insertWithdrawal,
+  type NewWithdrawal,
   transition,
   type WithdrawalRow,
   withdrawnSince,
@@ -110,9 +112,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
       const code = await verifyWalletAction(deps, request, userId, input);
 
       const row = await db.transaction().execute(async (trx) => {
-        await lockUser(trx, userId);
-        const at = now();
-        const inserted = await insertWithdrawal(
+        const placed = await placeWithdrawal(
           trx,
           {
             userId,
@@ -123,35 +123,11 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
             amountMinor,
             feeMinor: pair.withdrawFeeMinor,
           },
-          at,
+          deps.autoReviewLimits[pair.coin],
+          now(),
         );
-        // Lost a race with a concurrent retry of the same key: that one did the work.
-        if (!inserted) return undefined;
-        await deps.codes.consume(trx, code);
-        try {
-          await lockFunds(
-            trx,
-            {
-              idempotencyKey: `withdrawal:${inserted.id}:lock`,
-              userId,
-              asset: pair.coin,
-              amountMinor,
-              metadata: { withdrawalId: inserted.id },
-            },
-            at,
-          );
-        } catch (err) {
-          if (err instanceof InsufficientBalanceError) throw exceedsAvailable();
-          throw err;
-        }
-        const windowTotal = await withdrawnSince(
-          trx,
-          userId,
-          pair.coin,
-          new Date(at.getTime() - AUTO_REVIEW_WINDOW_MS),
-        );
-        if (windowTotal > deps.autoReviewLimits[pair.coin]) return inserted;
-        return transition(trx, inserted.id, 'in_review', 'review_approved', { review: 'auto' }, at);
+        if (placed) await deps.codes.consume(trx, code);
+        return placed;
       });
       if (row) return toWithdrawal(row);
       const raced = await findByKey(db, userId, input.idempotencyKey);
@@ -165,6 +141,43 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
       return toWithdrawal(row);
     },
   };
+}
+
+/**
+ * The money part of a withdrawal, in the caller's transaction: insert it in_review, lock the amount
+ * (AMOUNT_EXCEEDS_AVAILABLE when the balance is short), then approve it automatically when the user's
+ * withdrawals of the coin in the last 24 hours stay within `autoReviewLimitMinor`. Undefined when the
+ * idempotency key was already used (a concurrent retry did the work).
+ */
+export async function placeWithdrawal(
+  trx: Trx,
+  w: NewWithdrawal,
+  autoReviewLimitMinor: bigint,
+  at: Date,
+): Promise<WithdrawalRow | undefined> {
+  assert(w.feeMinor >= 0n && w.feeMinor < w.amountMinor, '0 <= fee < amount');
+  await lockUser(trx, w.userId);
+  const inserted = await insertWithdrawal(trx, w, at);
+  if (!inserted) return undefined;
+  try {
+    await lockFunds(
+      trx,
+      {
+        idempotencyKey: `withdrawal:${inserted.id}:lock`,
+        userId: w.userId,
+        asset: w.coin as CoinCode,
+        amountMinor: w.amountMinor,
+        metadata: { withdrawalId: inserted.id },
+      },
+      at,
+    );
+  } catch (err) {
+    if (err instanceof InsufficientBalanceError) throw exceedsAvailable();
+    throw err;
+  }
+  const windowTotal = await withdrawnSince(trx, w.userId, w.coin, new Date(at.getTime() - AUTO_REVIEW_WINDOW_MS));
+  if (windowTotal > autoReviewLimitMinor) return inserted;
+  return transition(trx, inserted.id, 'in_review', 'review_approved', { review: 'auto' }, at);
 }
 
 /** Operator and signer moves. Each takes the caller's transaction: state and money change together. */
