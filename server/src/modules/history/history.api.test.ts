@@ -124,10 +124,15 @@ describe('GET /api/wallet/history', () => {
     const day = h.clock.now().toISOString().slice(0, 10);
     expect((await get(h, a, `/api/wallet/history?from=${day}&to=${day}`)).json().items).toHaveLength(8);
     expect((await get(h, a, '/api/wallet/history?from=2001-01-01&to=2001-01-31')).json().items).toHaveLength(0);
+    // Instants are inclusive at both ends.
+    const newest = all.items[0].createdAt;
+    expect((await get(h, a, `/api/wallet/history?from=${newest}&to=${newest}`)).json().items).toHaveLength(1);
   });
 
   it.each([
     ['from after to', 'from=2030-02-01&to=2030-01-01', 'DATE_RANGE_INVALID'],
+    ['from the day after to', 'from=2030-01-02&to=2030-01-01', 'DATE_RANGE_INVALID'],
+    ['from an instant after to', 'from=2030-01-01T10:00:00Z&to=2030-01-01T09:59:59Z', 'DATE_RANGE_INVALID'],
     ['limit above 50', 'limit=51', 'VALIDATION_FAILED'],
     ['an unknown type', 'type=trade', 'VALIDATION_FAILED'],
     ['a forged cursor', 'cursor=bm90LWEtY3Vyc29y', 'VALIDATION_FAILED'],

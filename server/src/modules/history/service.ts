@@ -33,14 +33,20 @@ export function decodeCursor(text: string): Cursor {
   return { atUs: match[1] ?? '', key: match[2] ?? '' };
 }
 
-/** `YYYY-MM-DD` is a whole UTC day: as `from` its start, as `to` the start of the next day (exclusive). */
+/**
+ * Both bounds are inclusive. `YYYY-MM-DD` is a whole UTC day: as `from` its start, as `to` the start of
+ * the next day; an instant as `to` becomes the next millisecond. Either way `to` is returned exclusive.
+ */
 function parseBound(text: string | undefined, field: 'from' | 'to'): Date | undefined {
   if (text === undefined) return undefined;
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
   const at = new Date(dateOnly ? `${text}T00:00:00.000Z` : text);
   if (Number.isNaN(at.getTime()))
     throw new ValidationError(`Invalid ${field}`, [{ field, message: 'is not a date', rule: 'format' }]);
-  if (dateOnly && field === 'to') at.setUTCDate(at.getUTCDate() + 1);
+  if (field === 'to') {
+    if (dateOnly) at.setUTCDate(at.getUTCDate() + 1);
+    else at.setTime(at.getTime() + 1);
+  }
   return at;
 }
 
@@ -65,7 +71,7 @@ export function createHistoryService({ db }: { db: Kysely<Database> }): HistoryS
     async page(userId, query) {
       const from = parseBound(query.from, 'from');
       const to = parseBound(query.to, 'to');
-      if (from && to && from > to)
+      if (from && to && from >= to)
         throw new AppError('DATE_RANGE_INVALID', 'The start date may not be after the end date', {
           details: [{ field: 'from', message: 'is after to', rule: 'range' }],
         });
