@@ -85,6 +85,7 @@ export default function AddAddressScreen() {
           value={values.name}
           onChange={(name) => set({ name })}
           maxLength={NAME_MAX}
+          className={ui.input}
           placeholder={t('addressBook.namePlaceholder')}
           data-testid="address-add-name"
         />
@@ -119,6 +120,7 @@ export default function AddAddressScreen() {
           value={values.remark}
           onChange={(remark) => set({ remark })}
           maxLength={REMARK_MAX}
+          className={ui.input}
           placeholder={t('addressBook.remarkPlaceholder')}
           data-testid="address-add-remark"
         />

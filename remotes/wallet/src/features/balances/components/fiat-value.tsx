@@ -1,8 +1,13 @@
-/**
- * The fiat value of an amount in the user's price mode. Prices
- * (`@cw/shared-state/prices`) are not available yet, so nothing is shown
- * rather than a made-up figure.
- */
-export function FiatValue(_props: { coin: string; minor: string; decimals: number }) {
-  return null;
+import { formatFiatValue, type Prices } from '@cw/shared-state/prices';
+import * as styles from './hub-screen.module.css';
+
+/** "≈ $12.34" of an amount in the user's price-mode currency; nothing without a fresh price. */
+export function FiatValue({ prices, coin, minor }: { prices: Prices | undefined; coin: string; minor: string }) {
+  const text = formatFiatValue(prices, coin, BigInt(minor));
+  if (text === null) return null;
+  return (
+    <span className={styles.fiat} data-testid={`balance-${coin}-fiat`}>
+      ≈ {text}
+    </span>
+  );
 }

@@ -1,14 +1,16 @@
 import { useTranslation } from '@cw/shared-state/i18n';
+import { usePrices } from '@cw/shared-state/prices';
 import { useNavigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { Button, Grid } from 'antd-mobile';
+import { Button, Grid, Tag } from 'antd-mobile';
 import { BankcardOutline, ContentOutline, SendOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import { type ReactNode, useEffect } from 'react';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
 import { formatMinor } from '../../../lib/amount.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { totalValueText } from '../hooks/total-value.ts';
 import { useBalances } from '../hooks/use-balances.ts';
 import { FiatValue } from './fiat-value.tsx';
 import * as styles from './hub-screen.module.css';
@@ -39,6 +41,8 @@ export default function HubScreen() {
   const balances = useBalances(signedIn);
   const catalogue = useCatalogue(signedIn);
   const view = catalogue.view;
+  const prices = usePrices();
+  const total = balances.data ? totalValueText(prices.data, balances.data) : null;
 
   let list: ReactNode;
   if (status === 'anonymous')
@@ -77,7 +81,7 @@ export default function HubScreen() {
                   <span className={styles.available} data-testid={`balance-${balance.asset}-available`}>
                     {formatMinor(balance.availableMinor, decimals)}
                   </span>
-                  <FiatValue coin={balance.asset} minor={balance.availableMinor} decimals={decimals} />
+                  <FiatValue prices={prices.data} coin={balance.asset} minor={balance.availableMinor} />
                   {balance.lockedMinor !== '0' && (
                     <span className={styles.locked}>
                       {t('hub.locked', { amount: formatMinor(balance.lockedMinor, decimals) })}
@@ -100,7 +104,19 @@ export default function HubScreen() {
         <Entry icon={<ContentOutline />} label={t('hub.addressBook')} to="/addressBook" testId="hub-address-book" />
       </Grid>
       <section className={styles.card}>
-        <h2 className={styles.heading}>{t('hub.balances')}</h2>
+        <div className={styles.headingRow}>
+          <h2 className={styles.heading}>{t('hub.balances')}</h2>
+          {total !== null && (
+            <span className={styles.total} data-testid="wallet-total">
+              ≈ {total}
+              {prices.data?.source === 'sandbox' && (
+                <Tag color="warning" fill="outline" className={styles.sandbox} data-testid="sandbox-price">
+                  {t('hub.sandbox')}
+                </Tag>
+              )}
+            </span>
+          )}
+        </div>
         {list}
       </section>
       <p className={styles.build} data-testid="build-id">

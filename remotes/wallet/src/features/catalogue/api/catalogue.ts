@@ -1,38 +1,17 @@
-import { apiCall } from '../../../lib/api-call.ts';
+import { api, unwrap } from '@cw/shared-state/api';
 
-export interface CatalogueCoin {
-  code: string;
-  /** Decimals of the ledger's minor unit. */
-  decimals: number;
+export function fetchCatalogue() {
+  return unwrap(api.GET('/api/catalogue'));
 }
 
-export interface CatalogueNetwork {
-  code: string;
-  /** e.g. "ERC-20"; null for a UTXO chain. */
-  tokenStandard: string | null;
-  nativeCoin: string;
-}
+export type Catalogue = Awaited<ReturnType<typeof fetchCatalogue>>;
+export type CataloguePair = Catalogue['pairs'][number];
+export type CoinCode = Catalogue['coins'][number]['code'];
+export type NetworkCode = Catalogue['networks'][number]['code'];
 
-/** One (coin, network) pair; amounts are decimal strings of the coin's minor units. */
-export interface CataloguePair {
-  coin: string;
-  network: string;
-  minDepositMinor: string;
-  confirmations: number;
-  expectedArrivalMinutes: number;
-  withdrawMinMinor: string;
-  withdrawMaxMinor: string;
-  withdrawFeeMinor: string;
-  depositEnabled: boolean;
-  withdrawEnabled: boolean;
-}
-
-export interface Catalogue {
-  coins: CatalogueCoin[];
-  networks: CatalogueNetwork[];
-  pairs: CataloguePair[];
-}
-
-export function fetchCatalogue(): Promise<Catalogue> {
-  return apiCall<Catalogue>('GET', '/api/catalogue');
-}
+/**
+ * Screens keep coin and network choices as plain strings (from the URL or a
+ * chip); they always come from the catalogue, so they are its codes.
+ */
+export const asCoin = (coin: string) => coin as CoinCode;
+export const asNetwork = (network: string) => network as NetworkCode;

@@ -20,8 +20,10 @@ const NETWORK_NAMES: Record<string, string> = {
 
 /** Build the lookups once per catalogue (it changes only with a deployment). */
 export function catalogueView(catalogue: Catalogue): CatalogueView {
-  const decimals = new Map(catalogue.coins.map((coin) => [coin.code, coin.decimals]));
-  const standards = new Map(catalogue.networks.map((network) => [network.code, network.tokenStandard]));
+  const decimals = new Map<string, number>(catalogue.coins.map((coin) => [coin.code, coin.decimals]));
+  const standards = new Map<string, string | null>(
+    catalogue.networks.map((network) => [network.code, network.tokenStandard]),
+  );
   return {
     catalogue,
     decimalsOf: (coin) => decimals.get(coin) ?? 0,

@@ -25,7 +25,9 @@ export default function DepositScreen() {
   const { view, isError, refetch } = useCatalogue();
   const [confirming, setConfirming] = useState(false);
 
-  const coins = view ? [...new Set(view.catalogue.pairs.filter((p) => p.depositEnabled).map((p) => p.coin))] : [];
+  const coins: string[] = view
+    ? [...new Set(view.catalogue.pairs.filter((p) => p.depositEnabled).map((p) => p.coin))]
+    : [];
   const coin = coins.includes(params.get('coin') ?? '') ? (params.get('coin') ?? '') : (coins[0] ?? '');
   const networks = view?.pairsOf(coin, 'deposit') ?? [];
   const network = networks.find((p) => p.network === params.get('network'))?.network ?? networks[0]?.network ?? '';

@@ -1,24 +1,7 @@
-import { apiCall } from '../../../lib/api-call.ts';
+import { api, unwrap } from '@cw/shared-state/api';
+import { asCoin } from '../../catalogue/api/catalogue.ts';
 
 export type HistoryType = 'deposit' | 'withdrawal' | 'send';
-
-export interface HistoryItem {
-  type: HistoryType;
-  id: string;
-  coin: string;
-  network?: string | null;
-  amountMinor: string;
-  /** Deposit, withdrawal or send state (a send is final at once). */
-  state: string;
-  /** Sends: 'out' for one this user made, 'in' for one received. */
-  direction?: 'in' | 'out' | null;
-  createdAt: string;
-}
-
-export interface HistoryPage {
-  items: HistoryItem[];
-  nextCursor: string | null;
-}
 
 export interface HistoryFilters {
   type?: HistoryType;
@@ -30,6 +13,16 @@ export interface HistoryFilters {
 
 export const HISTORY_PAGE_SIZE = 20;
 
-export function fetchHistory(filters: HistoryFilters, cursor?: string): Promise<HistoryPage> {
-  return apiCall('GET', '/api/wallet/history', { query: { ...filters, cursor, limit: HISTORY_PAGE_SIZE } });
+export function fetchHistory(filters: HistoryFilters, cursor?: string) {
+  const { coin, ...rest } = filters;
+  return unwrap(
+    api.GET('/api/wallet/history', {
+      params: {
+        query: { ...rest, ...(coin ? { coin: asCoin(coin) } : {}), cursor, limit: HISTORY_PAGE_SIZE },
+      },
+    }),
+  );
 }
+
+export type HistoryPage = Awaited<ReturnType<typeof fetchHistory>>;
+export type HistoryItem = HistoryPage['items'][number];

@@ -1,39 +1,6 @@
-import { apiCall } from '../../../lib/api-call.ts';
-
-export type WithdrawalState =
-  | 'in_review'
-  | 'review_approved'
-  | 'review_rejected'
-  | 'transfer_in_progress'
-  | 'transfer_successful'
-  | 'transfer_failed';
-
-export interface Withdrawal {
-  id: string;
-  coin: string;
-  network: string;
-  address: string;
-  amountMinor: string;
-  feeMinor: string;
-  arrivalMinor: string;
-  state: WithdrawalState;
-  reason?: string | null;
-  txHash?: string | null;
-  createdAt: string;
-  updatedAt?: string;
-}
-
-export interface Send {
-  id: string;
-  coin: string;
-  amountMinor: string;
-  recipientKind: 'email' | 'address';
-  /** As the sender typed it; null when seen by the recipient. */
-  recipient: string | null;
-  network: string | null;
-  direction: 'out' | 'in';
-  createdAt: string;
-}
+import { api, unwrap } from '@cw/shared-state/api';
+import type { Language } from '@cw/shared-state/i18n';
+import { asCoin, asNetwork } from '../../catalogue/api/catalogue.ts';
 
 export interface Verification {
   /** The 6-digit code e-mailed for this withdrawal or send. */
@@ -44,8 +11,12 @@ export interface Verification {
 
 export function createWithdrawal(
   input: { coin: string; network: string; address: string; amountMinor: string; idempotencyKey: string } & Verification,
-): Promise<Withdrawal> {
-  return apiCall('POST', '/api/wallet/withdrawals', { body: input });
+) {
+  return unwrap(
+    api.POST('/api/wallet/withdrawals', {
+      body: { ...input, coin: asCoin(input.coin), network: asNetwork(input.network) },
+    }),
+  );
 }
 
 export function createSend(
@@ -58,23 +29,31 @@ export function createSend(
     amountMinor: string;
     idempotencyKey: string;
   } & Verification,
-): Promise<Send> {
-  return apiCall('POST', '/api/wallet/sends', { body: input });
+) {
+  const { network, ...rest } = input;
+  return unwrap(
+    api.POST('/api/wallet/sends', {
+      body: { ...rest, coin: asCoin(input.coin), ...(network ? { network: asNetwork(network) } : {}) },
+    }),
+  );
 }
 
-export function fetchWithdrawal(id: string): Promise<Withdrawal> {
-  return apiCall('GET', `/api/wallet/withdrawals/${encodeURIComponent(id)}`);
+export function fetchWithdrawal(id: string) {
+  return unwrap(api.GET('/api/wallet/withdrawals/{id}', { params: { path: { id } } }));
 }
 
-export function fetchSend(id: string): Promise<Send> {
-  return apiCall('GET', `/api/wallet/sends/${encodeURIComponent(id)}`);
+export function fetchSend(id: string) {
+  return unwrap(api.GET('/api/wallet/sends/{id}', { params: { path: { id } } }));
 }
 
 /** E-mails the verification code of a withdrawal or send to the account address. */
-export function sendWithdrawCode(language: string): Promise<unknown> {
-  return apiCall('POST', '/api/wallet/withdrawals/email-code', { body: { language } });
+export function sendWithdrawCode(language: Language) {
+  return unwrap(api.POST('/api/wallet/withdrawals/email-code', { body: { language } }));
 }
 
-export function verifyFundPassword(fundPassword: string): Promise<unknown> {
-  return apiCall('POST', '/api/me/fund-password/verify', { body: { fundPassword } });
+export function verifyFundPassword(fundPassword: string) {
+  return unwrap(api.POST('/api/me/fund-password/verify', { body: { fundPassword } }));
 }
+
+export type Withdrawal = Awaited<ReturnType<typeof fetchWithdrawal>>;
+export type WithdrawalState = Withdrawal['state'];

@@ -66,6 +66,7 @@ export default function CapitalPwdScreen() {
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
+            className={ui.input}
             placeholder={t('verify.codePlaceholder')}
             data-testid="capital-code"
           />

@@ -97,6 +97,7 @@ export default function EmailScreen() {
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
+            className={ui.input}
             placeholder={t('verify.codePlaceholder')}
             data-testid="verify-email-code"
           />

@@ -34,7 +34,7 @@ export default function SendScreen() {
   const [picking, setPicking] = useState(false);
 
   // Every pair is listed; one whose withdrawals are off says so (sends to users never touch a chain).
-  const coins = view ? [...new Set(view.catalogue.pairs.map((p) => p.coin))] : [];
+  const coins: string[] = view ? [...new Set(view.catalogue.pairs.map((p) => p.coin))] : [];
   const coin = coins.includes(coinChoice) ? coinChoice : (coins[0] ?? '');
   const pairs = view?.catalogue.pairs.filter((p) => p.coin === coin) ?? [];
   const pair = pairs.find((p) => p.network === networkChoice) ?? pairs[0];
