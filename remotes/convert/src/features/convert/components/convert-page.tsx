@@ -2,7 +2,7 @@ import { queryClient } from '@cw/shared-state/api';
 import { useNavigate } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import * as styles from './convert-page.module.css';
 
 interface ConvertPageProps {
@@ -20,7 +20,7 @@ function hasHistory(): boolean {
   return typeof state?.idx === 'number' && state.idx > 0;
 }
 
-/** A convert screen: the shared Page on the grey background, with the shared query client. */
+/** A convert screen: the shared Page on the grey background. */
 export function ConvertPage({ title, testId, parent, right, children }: ConvertPageProps) {
   const navigate = useNavigate();
   const onBack = () => {
@@ -28,12 +28,21 @@ export function ConvertPage({ title, testId, parent, right, children }: ConvertP
     else void navigate(parent ?? '/convert', { replace: true });
   };
   return (
+    <div className={styles.screen} data-testid={testId}>
+      <Page title={title} back={parent !== undefined} onBack={onBack} right={right} bodyClassName={styles.body}>
+        {children}
+      </Page>
+    </div>
+  );
+}
+
+/** A route's screen inside the shared query client (the screen's own hooks need it too). */
+export function withQueryClient<P extends object>(Screen: ComponentType<P>): ComponentType<P> {
+  const WithQueryClient = (props: P) => (
     <QueryClientProvider client={queryClient}>
-      <div className={styles.screen} data-testid={testId}>
-        <Page title={title} back={parent !== undefined} onBack={onBack} right={right} bodyClassName={styles.body}>
-          {children}
-        </Page>
-      </div>
+      <Screen {...props} />
     </QueryClientProvider>
   );
+  WithQueryClient.displayName = `WithQueryClient(${Screen.displayName ?? Screen.name})`;
+  return WithQueryClient;
 }

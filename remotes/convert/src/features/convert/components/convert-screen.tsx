@@ -13,7 +13,7 @@ import { type AcceptResult, acceptQuote, convertKeys, fetchBalances } from '../a
 import { formatMinor, parseAmount, shortRate } from '../lib/amount.ts';
 import { type ConvertCoin, decimalsOf, inputDecimals, isConvertCoin } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
-import { ConvertPage } from './convert-page.tsx';
+import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { ExpiredDialog } from './expired-dialog.tsx';
 import { FiatLine } from './fiat-line.tsx';
 import { useNow } from './use-now.ts';
@@ -34,7 +34,7 @@ function rangeOf(error: unknown): { min: string; max: string } | null {
  * another. The quote shows rate, fee, amount received, limits and a countdown; accepting an
  * expired one brings the "rate expired and updated" dialog with the new rate.
  */
-export default function ConvertScreen({ app = false }: { app?: boolean }) {
+function ConvertScreen({ app = false }: { app?: boolean }) {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const navigate = useNavigate();
@@ -251,3 +251,5 @@ export default function ConvertScreen({ app = false }: { app?: boolean }) {
     </ConvertPage>
   );
 }
+
+export default withQueryClient(ConvertScreen);

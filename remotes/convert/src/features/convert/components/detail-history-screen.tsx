@@ -2,11 +2,11 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useSearchParams } from '@cw/shared-state/router';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type ConvertCoin, isConvertCoin } from '../lib/coins.ts';
-import { ConvertPage } from './convert-page.tsx';
+import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { HistoryList } from './history-list.tsx';
 
 /** /convert/detailHistory?from=&to=: the open history of one pair, opened from a conversion's details. */
-export default function DetailHistoryScreen() {
+function DetailHistoryScreen() {
   const { t } = useTranslation(NAMESPACE);
   const [params] = useSearchParams();
   const from = params.get('from');
@@ -23,3 +23,5 @@ export default function DetailHistoryScreen() {
     </ConvertPage>
   );
 }
+
+export default withQueryClient(DetailHistoryScreen);

@@ -8,11 +8,11 @@ import { convertKeys, fetchConversion } from '../api/convert-api.ts';
 import { formatMinor, shortRate } from '../lib/amount.ts';
 import { decimalsOf } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
-import { ConvertPage } from './convert-page.tsx';
+import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { formatTime } from './history-list.tsx';
 
 /** /convert/detail?id=: one conversion's transaction details. */
-export default function DetailScreen() {
+function DetailScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -88,3 +88,5 @@ export default function DetailScreen() {
     </ConvertPage>
   );
 }
+
+export default withQueryClient(DetailScreen);

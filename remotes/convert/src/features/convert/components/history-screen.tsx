@@ -1,10 +1,10 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { NAMESPACE } from '../../../i18n.ts';
-import { ConvertPage } from './convert-page.tsx';
+import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { HistoryList } from './history-list.tsx';
 
 /** /convert/history: every conversion of the user. */
-export default function HistoryScreen() {
+function HistoryScreen() {
   const { t } = useTranslation(NAMESPACE);
   return (
     <ConvertPage title={t('convert.history.title')} testId="convert-history" parent="/convert">
@@ -12,3 +12,5 @@ export default function HistoryScreen() {
     </ConvertPage>
   );
 }
+
+export default withQueryClient(HistoryScreen);

@@ -9,11 +9,11 @@ import { convertKeys, fetchBalances } from '../api/convert-api.ts';
 import { formatMinor } from '../lib/amount.ts';
 import { type ConvertCoin, decimalsOf, filterCoins, isConvertCoin } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
-import { ConvertPage } from './convert-page.tsx';
+import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { FiatLine } from './fiat-line.tsx';
 
 /** /convert/selectCurrency?side=from|to&from=&to=: pick a coin, with search; picking the other side's coin swaps. */
-export default function SelectCurrencyScreen() {
+function SelectCurrencyScreen() {
   const { t } = useTranslation(NAMESPACE);
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -75,3 +75,5 @@ export default function SelectCurrencyScreen() {
     </ConvertPage>
   );
 }
+
+export default withQueryClient(SelectCurrencyScreen);
