@@ -1,10 +1,11 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   type Address,
   createTestClient,
   createWalletClient,
   defineChain,
+  getAddress,
   type Hex,
   http,
   parseEther,
@@ -109,7 +110,7 @@ async function provision(
   for (const p of pending) {
     const receipt = await client.waitForTransactionReceipt({ hash: p.hash, timeout: 20_000 });
     if (!receipt.contractAddress) throw new Error(`deploying ${p.coin} on ${network} failed`);
-    tokens[p.coin] = receipt.contractAddress;
+    tokens[p.coin] = getAddress(receipt.contractAddress);
     if (hotWallet) {
       mints.push(
         await client.wallet.writeContract({
@@ -134,6 +135,30 @@ async function provision(
   return { chainId: anvil.chainId, rpcUrl: anvil.rpcUrl, tokens };
 }
 
+/**
+ * An anvil left running by a server that was killed without a shutdown (SIGKILL, crash) still
+ * holds the state file: stop it first, so two chains never write one state. Only a process whose
+ * command line is anvil with this very state file is signalled.
+ */
+async function stopOrphan(pidFile: string, stateFile: string): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  rmSync(pidFile, { force: true });
+  if (!Number.isInteger(pid) || pid <= 1) return;
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (!path.basename(cmdline[0] ?? '').startsWith('anvil') || !cmdline.includes(stateFile)) return;
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return; // Not running any more (or no /proc): nothing to stop.
+  }
+  // It dumps its state on SIGTERM: wait for that before the new chain loads the file.
+  for (let waited = 0; existsSync(`/proc/${pid}`) && waited < 5_000; waited += 50) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  if (existsSync(`/proc/${pid}`)) process.kill(pid, 'SIGKILL');
+}
+
 export async function startLocalChains(options: LocalChainsOptions): Promise<LocalChains> {
   const dir = path.join(options.dataDir, 'chains');
   mkdirSync(dir, { recursive: true });
@@ -141,16 +166,21 @@ export async function startLocalChains(options: LocalChainsOptions): Promise<Loc
   const chains: Partial<Record<EvmNetwork, AnvilChain>> = {};
   const stop = async () => {
     await Promise.all(Object.values(chains).map((c) => c.stop()));
+    for (const network of options.networks) rmSync(path.join(dir, `${network}.pid`), { force: true });
   };
   try {
     const started = await Promise.all(
       options.networks.map(async (network) => {
+        const stateFile = path.join(dir, `${network}-state.json`);
+        const pidFile = path.join(dir, `${network}.pid`);
+        await stopOrphan(pidFile, stateFile);
         const anvil = await startAnvil({
           chainId: localChainIds[network],
-          stateFile: path.join(dir, `${network}-state.json`),
+          stateFile,
           ...(options.blockTimeS === undefined ? {} : { blockTimeS: options.blockTimeS }),
         });
         chains[network] = anvil;
+        if (anvil.process.pid) writeFileSync(pidFile, `${anvil.process.pid}\n`);
         const entry = await provision(network, anvil, previous[network], options.hotWallets[network]);
         options.log?.(`local chain ${network} at ${anvil.rpcUrl}`, {
           network,
