@@ -1,6 +1,7 @@
 import { createTestClient, http, parseAbi, publicActions, walletActions } from 'viem';
+import { logIn, newAccount, registerByApi } from './account/account-helpers.ts';
 import { expect, test } from './support/fixtures.ts';
-import { readChains, signedInPage } from './wallet/wallet-helpers.ts';
+import { readChains } from './wallet/wallet-helpers.ts';
 
 /** Anvil's first pre-funded, unlocked development account (the same on every anvil). */
 const DEV_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -18,7 +19,11 @@ test('convert with an expired quote: the new rate is shown and converts only onc
   test.skip(!ethereum || !usdt, 'no local ethereum chain with USDT (DATA_DIR/chains.json)');
   if (!ethereum || !usdt) return;
 
-  const { page, context } = await signedInPage(browser, 'conv');
+  const account = newAccount('conv');
+  const context = await browser.newContext();
+  await registerByApi(context.request, account);
+  const page = await context.newPage();
+  await logIn(page, account.username, account.password);
   // A balance the real way: test USDT minted on the local chain to the user's deposit address,
   // confirmed (6 blocks) and credited by the deposit watcher.
   const address = await page.request.get('/api/wallet/deposit-address?coin=USDT&network=ethereum');
