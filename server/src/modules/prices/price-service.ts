@@ -26,14 +26,14 @@ export interface PriceService {
 export interface PriceServiceOptions {
   source: PriceSource | null;
   now: () => Date;
-  /** Older prices refuse quotes; default 60 s. */
+  /** Older prices refuse quotes; default 120 s (the public API itself updates about once a minute). */
   maxAgeMs?: number;
   /** Refresh period of the loop; default 10 s. */
   refreshMs?: number;
   onError?: (err: unknown) => void;
 }
 
-export const DEFAULT_PRICE_MAX_AGE_MS = 60_000;
+export const DEFAULT_PRICE_MAX_AGE_MS = 120_000;
 export const DEFAULT_PRICE_REFRESH_MS = 10_000;
 
 export function createPriceService(options: PriceServiceOptions): PriceService {
