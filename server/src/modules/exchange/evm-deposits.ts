@@ -1,0 +1,70 @@
+import { getAddress, type PublicClient, parseAbiItem } from 'viem';
+import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
+import type { EvmChainRuntime, EvmNetwork } from '../chain/chain-config.ts';
+import { createEvmClient } from '../chain/evm-watcher.ts';
+import { toLedgerMinor } from '../deposits/processor.ts';
+import type { ObservedOrderDeposit, OrderDepositObserver } from './engine.ts';
+
+/**
+ * Order deposits on the EVM chains (ethereum, bsc): ERC-20 `Transfer` logs of the coin's token
+ * contract to the order's deposit address, read over the same JSON-RPC endpoints and chain config
+ * as the wallet's deposit watcher. Confirmations count the deposit's block: tip - block + 1.
+ * A reorg that drops the transfer makes it unseen again (the engine then waits).
+ *
+ * Scope: token deposits (the exchange's stablecoin legs). A native-coin deposit (ETH, BNB) is not
+ * seen here yet: that needs block scanning, which the wallet watcher does for deposit_addresses only.
+ */
+
+const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+/** How far back a deposit is looked for: orders live minutes to hours, this is days of blocks. */
+const LOOKBACK_BLOCKS = 50_000n;
+
+export function evmOrderDeposits(
+  chains: () => Partial<Record<EvmNetwork, EvmChainRuntime | undefined>>,
+): OrderDepositObserver {
+  const clients = new Map<string, PublicClient>();
+  const clientFor = (runtime: EvmChainRuntime) => {
+    const key = `${runtime.network}|${runtime.chainId}|${runtime.rpcUrl}`;
+    let client = clients.get(key);
+    if (!client) {
+      client = createEvmClient(runtime.rpcUrl);
+      clients.set(key, client);
+    }
+    return client;
+  };
+
+  return {
+    async observe({ network, coin, address }: { network: NetworkCode; coin: CoinCode; address: string }) {
+      if (network !== 'ethereum' && network !== 'bsc') return null;
+      const runtime = chains()[network];
+      const token = runtime?.tokens[coin];
+      if (!runtime || !token) return null;
+      const client = clientFor(runtime);
+      // No cached tip (viem caches it for its polling interval): confirmations must count every block.
+      const tip = await client.getBlockNumber({ cacheTime: 0 });
+      const logs = await client.getLogs({
+        address: token,
+        event: transferEvent,
+        args: { to: getAddress(address) },
+        fromBlock: tip > LOOKBACK_BLOCKS ? tip - LOOKBACK_BLOCKS : 0n,
+        toBlock: tip,
+      });
+      const first = logs
+        .filter((l) => l.blockNumber !== null && l.transactionHash !== null && (l.args.value ?? 0n) > 0n)
+        .sort((a, b) =>
+          a.blockNumber === b.blockNumber
+            ? (a.logIndex ?? 0) - (b.logIndex ?? 0)
+            : (a.blockNumber as bigint) < (b.blockNumber as bigint)
+              ? -1
+              : 1,
+        )[0];
+      if (!first) return null;
+      const seen: ObservedOrderDeposit = {
+        txHash: first.transactionHash as string,
+        amountMinor: toLedgerMinor(coin, network, first.args.value as bigint),
+        confirmations: Number(tip - (first.blockNumber as bigint) + 1n),
+      };
+      return seen;
+    },
+  };
+}
