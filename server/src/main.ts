@@ -13,6 +13,7 @@ import { createMetricsRegistry } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
 import { startChainModule } from './modules/chain/chain-module.ts';
 import { seedLiquidity } from './modules/convert/liquidity.ts';
+import { startExchangeEngine } from './modules/exchange/exchange-module.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
 import { walletOptionsFromConfig } from './modules/withdrawals/wallet-module.ts';
 import { startConfiguredSigner } from './signer/spawn.ts';
@@ -96,6 +97,7 @@ try {
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
     deposits: { xpubs: chain.keys.xpubs },
+    exchange: { xpubs: chain.keys.xpubs },
     wallet: walletOptionsFromConfig(config),
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.nodeEnv !== 'production' },
@@ -106,6 +108,8 @@ try {
   // The signer child holds the hot wallet key; it is stopped before the database (closers run last-in first-out).
   const signer = startConfiguredSigner(config, databaseUrl, logger);
   if (signer) closers.push(signer);
+  // Exchange orders: deposits to order addresses, settlement, payouts through the signer.
+  closers.push(startExchangeEngine({ db, prices: priceFeed.prices, evmChains: chain.evmChains, log: logger }));
 
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   logger.info({ url, startupMs: Math.round(performance.now()) }, `Server ready at ${url}`);

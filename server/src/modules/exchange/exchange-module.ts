@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { EvmChainRuntime, EvmNetwork } from '../chain/chain-config.ts';
+import { createExchangeEngine, type ExchangeEngine } from './engine.ts';
+import { evmOrderDeposits } from './evm-deposits.ts';
+import { withdrawalPayouts } from './payouts.ts';
+import type { UsdPrices } from './pricing.ts';
+
+export interface ExchangeEngineStartOptions {
+  db: Kysely<Database>;
+  prices: UsdPrices;
+  evmChains: () => Partial<Record<EvmNetwork, EvmChainRuntime | undefined>>;
+  intervalMs?: number;
+  log: { warn(details: Record<string, unknown>, msg: string): void };
+}
+
+/**
+ * Server start-up of the exchange engine: order deposits read from the EVM chains, payouts handed to
+ * the signer as approved withdrawals, one loop in this process. Returns a closer for main.
+ */
+export function startExchangeEngine(options: ExchangeEngineStartOptions): { name: string; close: () => Promise<void> } {
+  const now = () => new Date();
+  const engine: ExchangeEngine = createExchangeEngine({
+    db: options.db,
+    now,
+    prices: options.prices,
+    deposits: evmOrderDeposits(options.evmChains),
+    payouts: withdrawalPayouts(options.db, now),
+    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    onError: (err, orderId) => options.log.warn({ err, orderId }, 'exchange engine step failed; retried next tick'),
+  });
+  engine.start();
+  return { name: 'exchange engine', close: () => engine.stop() };
+}
