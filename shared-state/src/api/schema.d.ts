@@ -2691,7 +2691,7 @@ export interface paths {
                             requiredConfirmations: number;
                             /** @enum {string} */
                             state: "confirming" | "successful" | "failed";
-                            reason: ("below_minimum" | "reorged") | null;
+                            reason: ("below_minimum" | "reorged" | "amount_too_large") | null;
                             /** Format: date-time */
                             createdAt: string;
                             completedAt: string | null;

@@ -24,20 +24,27 @@ export function toLedgerMinor(coin: CoinCode, network: NetworkCode, chainAmount:
   return chainAmount / 10n ** BigInt(shift);
 }
 
+const OWNER_LOOKUP_CHUNK = 1000;
+
 /** userId of each of the given addresses that is one of our deposit addresses on the network. */
 export async function depositAddressOwners(
   db: Db,
   network: NetworkCode,
   addresses: readonly string[],
 ): Promise<Map<string, string>> {
-  if (addresses.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('deposit_addresses')
-    .select(['address', 'user_id'])
-    .where('network', '=', network)
-    .where('address', 'in', [...new Set(addresses)])
-    .execute();
-  return new Map(rows.map((r) => [r.address, r.user_id]));
+  const unique = [...new Set(addresses)];
+  const owners = new Map<string, string>();
+  // Chunks keep each statement far below PostgreSQL's parameter limit on a busy block.
+  for (let i = 0; i < unique.length; i += OWNER_LOOKUP_CHUNK) {
+    const rows = await db
+      .selectFrom('deposit_addresses')
+      .select(['address', 'user_id'])
+      .where('network', '=', network)
+      .where('address', 'in', unique.slice(i, i + OWNER_LOOKUP_CHUNK))
+      .execute();
+    for (const r of rows) owners.set(r.address, r.user_id);
+  }
+  return owners;
 }
 
 /**
@@ -127,6 +134,9 @@ export async function dropAboveFork(
   return { dropped: Number(dropped.numUpdatedRows), creditedAbove: Number(credited.n) };
 }
 
+/** The ledger refuses legs above 10^60 (ledger/model.ts); such a transfer is recorded as failed, for review. */
+const MAX_CREDIT_MINOR = 10n ** 60n;
+
 /** Bound on deposits finished per tick, so one tick stays short. */
 const ADVANCE_BATCH = 200;
 
@@ -161,9 +171,17 @@ export async function advanceConfirmations(
     .limit(ADVANCE_BATCH)
     .execute();
   let credited = 0;
+  // One deposit that cannot be finished must not hold back the others: fail the tick afterwards.
+  const errors: unknown[] = [];
   for (const { id } of ready) {
-    if (await finishDeposit(db, id, now)) credited++;
+    try {
+      if (await finishDeposit(db, id, now)) credited++;
+    } catch (err) {
+      errors.push(err);
+    }
   }
+  if (errors.length > 0)
+    throw new AggregateError(errors, `${errors.length} deposit(s) on ${network} could not be finished`);
   return credited;
 }
 
@@ -176,10 +194,16 @@ async function finishDeposit(db: Kysely<Database>, id: string, now: Date): Promi
     const network = d.network as NetworkCode;
     const pair = findCoinNetwork(coin, network);
     const amountMinor = BigInt(d.amount_minor);
-    if (!pair || amountMinor < pair.minDepositMinor || amountMinor <= 0n) {
+    const reason =
+      !pair || amountMinor < pair.minDepositMinor || amountMinor <= 0n
+        ? 'below_minimum'
+        : amountMinor > MAX_CREDIT_MINOR
+          ? 'amount_too_large'
+          : undefined;
+    if (reason) {
       await trx
         .updateTable('deposits')
-        .set({ state: 'failed', reason: 'below_minimum', updated_at: now, completed_at: now })
+        .set({ state: 'failed', reason, updated_at: now, completed_at: now })
         .where('id', '=', id)
         .execute();
       return false;

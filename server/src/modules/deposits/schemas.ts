@@ -25,7 +25,8 @@ export const DepositAddress = Type.Object(
 export type DepositAddress = Static<typeof DepositAddress>;
 
 export const depositStates = ['confirming', 'successful', 'failed'] as const;
-export const depositReasons = ['below_minimum', 'reorged'] as const;
+/** below_minimum: not credited; reorged: its block left the chain; amount_too_large: above the ledger's limit, for review. */
+export const depositReasons = ['below_minimum', 'reorged', 'amount_too_large'] as const;
 
 export const Deposit = Type.Object(
   {
