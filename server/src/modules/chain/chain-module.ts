@@ -43,6 +43,7 @@ export interface ChainModule {
 
 export async function startChainModule(options: ChainModuleOptions): Promise<ChainModule> {
   const { db, dataDir, env, log } = options;
+  const started = performance.now();
   const keys = await loadPublicKeys(dataDir, env, (msg) => log.warn({}, msg));
   let local: LocalChains | undefined;
   const localNetworks = options.chains.localChains ? localChainNetworks(env) : [];
@@ -86,7 +87,10 @@ export async function startChainModule(options: ChainModuleOptions): Promise<Cha
       }
     },
   });
-  log.info({ networks: watchers.map((w) => w.network) }, 'deposit watchers running');
+  log.info(
+    { networks: watchers.map((w) => w.network), chainStartMs: Math.round(performance.now() - started) },
+    'deposit watchers running',
+  );
   return {
     keys,
     evmChains: () => loadChainConfig(dataDir, env),

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { startWatchers } from './runner.ts';
+import type { ChainWatcher, TickReport } from './watcher.ts';
+
+const report = (behind: boolean): TickReport => ({
+  network: 'ethereum',
+  scannedTo: 1n,
+  observed: 0,
+  credited: 0,
+  behind,
+});
+
+describe('watcher runner', () => {
+  it('ticks again at once while behind, keeps going after a failed tick, and stop() waits for the loop', async () => {
+    const ticks: string[] = [];
+    let n = 0;
+    const watcher: ChainWatcher = {
+      network: 'ethereum',
+      async tick() {
+        n++;
+        if (n === 2) {
+          ticks.push('fail');
+          throw new Error('rpc down');
+        }
+        ticks.push(n <= 4 ? 'behind' : 'idle');
+        return report(n <= 4);
+      },
+    };
+    const errors: string[] = [];
+    const runner = startWatchers([watcher], {
+      pollMs: 10_000,
+      errorBackoffMs: 5,
+      onError: (network, err) => errors.push(`${network}: ${(err as Error).message}`),
+    });
+    const deadline = Date.now() + 2_000;
+    while (ticks.length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const t0 = performance.now();
+    await runner.stop(); // wakes the 10 s poll sleep
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(ticks).toEqual(['behind', 'fail', 'behind', 'behind', 'idle']);
+    expect(errors).toEqual(['ethereum: rpc down']);
+  });
+});
