@@ -69,7 +69,7 @@ export interface AppDeps {
   /** Deposits (modules/deposits): account xpubs per network (public keys only); unset: no deposit addresses. */
   deposits?: { xpubs: Partial<Record<NetworkCode, string>> };
   /** Exchange orders (modules/exchange): USD prices and the deposit xpubs; unset: no prices, no keys. */
-  exchange?: Partial<Pick<ExchangeServiceOptions, 'prices' | 'xpubs'>>;
+  exchange?: Partial<Pick<ExchangeServiceOptions, 'prices' | 'xpubs' | 'fixedWindowMs'>>;
   /** Price cache (modules/prices); default: no source, so prices and quotes answer PRICE_UNAVAILABLE. */
   prices?: PriceService;
   /** Convert quote lifetime in ms (default 10 s). */
@@ -158,6 +158,7 @@ export function buildApp(deps: AppDeps): App {
           now,
           prices: deps.exchange?.prices ?? deps.prices ?? null,
           xpubs: deps.exchange?.xpubs ?? null,
+          ...(deps.exchange?.fixedWindowMs === undefined ? {} : { fixedWindowMs: deps.exchange.fixedWindowMs }),
         }),
       });
       const prices = deps.prices ?? createPriceService({ source: null, now });

@@ -43,6 +43,7 @@ const EnvSchema = Type.Object({
   PRICE_SANDBOX_PORT: Type.Optional(Port),
   CONVERT_QUOTE_TTL_MS: Type.Integer({ minimum: 1000 }),
   CONVERT_SEED_LIQUIDITY: Type.Optional(Type.Boolean()),
+  EXCHANGE_FIXED_WINDOW_MS: Type.Integer({ minimum: 10_000, maximum: 86_400_000 }),
   ETHEREUM_RPC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   BSC_RPC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   TRONGRID_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -91,6 +92,7 @@ const defaults: Omit<Env, OptionalKeys> = {
   WITHDRAW_AUTO_REVIEW_LIMITS: '',
   PRICE_MAX_AGE_MS: 120_000,
   CONVERT_QUOTE_TTL_MS: 10_000,
+  EXCHANGE_FIXED_WINDOW_MS: 20 * 60_000,
   LOCAL_CHAINS: true,
   ANVIL_BLOCK_TIME_S: 1,
   WATCHER_POLL_MS: 250,
@@ -139,6 +141,8 @@ export interface Config {
     /** Fund system_liquidity from system_external once at start-up; default: on unless production. */
     seedLiquidity: boolean;
   };
+  /** Exchange orders (modules/exchange): how long a fixed rate (and the deposit window) holds. */
+  exchange: { fixedWindowMs: number };
   /**
    * Chains (modules/chain). An EVM network without an RPC URL gets a local anvil when `localChains`
    * (state in DATA_DIR/chains, a block every `anvilBlockTimeS` s; 0 = a block per transaction).
@@ -181,6 +185,7 @@ const integerKeys = new Set([
   'PRICE_REFRESH_MS',
   'PRICE_SANDBOX_PORT',
   'CONVERT_QUOTE_TTL_MS',
+  'EXCHANGE_FIXED_WINDOW_MS',
   'ANVIL_BLOCK_TIME_S',
   'WATCHER_POLL_MS',
 ]);
@@ -268,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       quoteTtlMs: e.CONVERT_QUOTE_TTL_MS,
       seedLiquidity: e.CONVERT_SEED_LIQUIDITY ?? e.NODE_ENV !== 'production',
     },
+    exchange: { fixedWindowMs: e.EXCHANGE_FIXED_WINDOW_MS },
     chains: {
       ethereumRpcUrl: e.ETHEREUM_RPC_URL,
       bscRpcUrl: e.BSC_RPC_URL,

@@ -97,7 +97,7 @@ try {
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
     deposits: { xpubs: chain.keys.xpubs },
-    exchange: { xpubs: chain.keys.xpubs },
+    exchange: { xpubs: chain.keys.xpubs, fixedWindowMs: config.exchange.fixedWindowMs },
     wallet: walletOptionsFromConfig(config),
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.nodeEnv !== 'production' },

@@ -25,6 +25,8 @@ export interface ExchangeServiceOptions {
   prices: UsdPrices | null;
   /** Account xpubs per network (modules/chain keys); null: orders cannot get a deposit address. */
   xpubs: Partial<Record<NetworkCode, string>> | null;
+  /** How long a fixed rate holds (the deposit window); default FIXED_WINDOW_MS (20 minutes). */
+  fixedWindowMs?: number;
 }
 
 export interface ExchangeService {
@@ -157,7 +159,7 @@ export function createExchangeService(options: ExchangeServiceOptions): Exchange
       let rateId: string | null = null;
       let expiresAt: Date | null = null;
       if (request.rateType === 'fixed') {
-        expiresAt = new Date(at.getTime() + FIXED_WINDOW_MS);
+        expiresAt = new Date(at.getTime() + (options.fixedWindowMs ?? FIXED_WINDOW_MS));
         const lock = await db
           .insertInto('exchange_rate_locks')
           .values({
