@@ -8,6 +8,7 @@
  *   quote_p50_ms / quote_p99_ms: POST /api/convert/quotes latency (request in -> response out,
  *     measured around app.inject), with every client sending one quote per BENCH_THINK_MS
  *     (default 1000 ms, a quote screen refreshing once a second: 200 clients offer about 200 quotes/s).
+ *   quote_service_p50_ms / quote_service_p99_ms: one client back to back (the server's own time per quote).
  *   quotes_per_s_saturated: the same clients in a closed loop (no think time).
  *   converts_per_s: accepted conversions per second, clients in a closed loop of quote + accept
  *     over a mix of pairs (stablecoin and priced), each accept in one DB transaction.
@@ -118,14 +119,19 @@ try {
   };
 
   /** Every client loops until the deadline; returns latencies of `op` in ms. */
-  async function run(label: string, pause: number, op: (user: string, n: number) => Promise<unknown>) {
+  async function run(
+    label: string,
+    pause: number,
+    op: (user: string, n: number) => Promise<unknown>,
+    clientsUsed: readonly string[] = users,
+  ) {
     const latencies: number[] = [];
     const deadline = performance.now() + seconds * 1000;
     const started = performance.now();
     await Promise.all(
-      users.map(async (user, w) => {
+      clientsUsed.map(async (user, w) => {
         // Spread the clients' first requests over one think period.
-        if (pause > 0) await sleep((w * pause) / users.length);
+        if (pause > 0) await sleep((w * pause) / clientsUsed.length);
         for (let n = w; performance.now() < deadline; n++) {
           const t0 = performance.now();
           await op(user, n);
@@ -152,6 +158,8 @@ try {
   await run('warm-up', 0, quote).catch(() => undefined);
   await sql`analyze`.execute(db);
 
+  // One client, back to back: the server's own time per quote, without waiting behind other clients.
+  const single = await run('quotes, 1 client, closed loop', 0, quote, users.slice(0, 1));
   const paced = await run(`quotes, ${clients} clients, ${thinkMs} ms think time`, thinkMs, quote);
   const saturated = await run(`quotes, ${clients} clients, closed loop`, 0, quote);
 
@@ -174,6 +182,8 @@ try {
 
   figure('quote_p50_ms', paced.p50, 'ms', `${clients} clients, one quote per ${thinkMs} ms each, in-process app`);
   figure('quote_p99_ms', paced.p99, 'ms', `${clients} clients, one quote per ${thinkMs} ms each, in-process app`);
+  figure('quote_service_p50_ms', single.p50, 'ms', 'one client, back to back: time per quote without queueing');
+  figure('quote_service_p99_ms', single.p99, 'ms', 'one client, back to back: time per quote without queueing');
   figure('quote_rate_per_s', paced.perSecond, '1/s', 'quotes served during the latency run');
   figure('quotes_per_s_saturated', saturated.perSecond, '1/s', `${clients} clients, closed loop`);
   figure('quote_p99_ms_saturated', saturated.p99, 'ms', `${clients} clients, closed loop (queueing included)`);

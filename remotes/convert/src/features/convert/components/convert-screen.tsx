@@ -2,7 +2,6 @@ import { isApiError } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
-import { useSession } from '@cw/shared-state/session';
 import { NumberInput } from '@cw/shared-ui/number-input';
 import { toast } from '@cw/shared-ui/toast';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,6 +17,7 @@ import { ExpiredDialog } from './expired-dialog.tsx';
 import { FiatLine } from './fiat-line.tsx';
 import { useNow } from './use-now.ts';
 import { type HeldQuote, holdQuote, useQuote } from './use-quote.ts';
+import { useSessionStatus } from './use-signed-in.ts';
 
 /** min/max of a CONVERT_AMOUNT_OUT_OF_RANGE error, in minor units. */
 function rangeOf(error: unknown): { min: string; max: string } | null {
@@ -49,11 +49,7 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
   const [busy, setBusy] = useState(false);
   const now = useNow();
 
-  const status = useSession((s) => s.status);
-  const refresh = useSession((s) => s.refresh);
-  useEffect(() => {
-    if (status === 'unknown') refresh().catch(() => undefined);
-  }, [status, refresh]);
+  const status = useSessionStatus();
   const signedIn = status === 'authenticated';
 
   const balances = useQuery({ queryKey: convertKeys.balances, queryFn: fetchBalances, enabled: signedIn });

@@ -1,6 +1,5 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
-import { useSession } from '@cw/shared-state/session';
 import { useQuery } from '@tanstack/react-query';
 import { SearchBar } from 'antd-mobile';
 import { useState } from 'react';
@@ -11,6 +10,7 @@ import { type ConvertCoin, decimalsOf, filterCoins, isConvertCoin } from '../lib
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { FiatLine } from './fiat-line.tsx';
+import { useSessionStatus } from './use-signed-in.ts';
 
 /** /convert/selectCurrency?side=from|to&from=&to=: pick a coin, with search; picking the other side's coin swaps. */
 function SelectCurrencyScreen() {
@@ -22,7 +22,7 @@ function SelectCurrencyScreen() {
   const from = isConvertCoin(params.get('from')) ? (params.get('from') as ConvertCoin) : 'USDT';
   const to = isConvertCoin(params.get('to')) ? (params.get('to') as ConvertCoin) : 'BTC';
   const app = params.get('app') === '1';
-  const signedIn = useSession((s) => s.status) === 'authenticated';
+  const signedIn = useSessionStatus() === 'authenticated';
   const balances = useQuery({ queryKey: convertKeys.balances, queryFn: fetchBalances, enabled: signedIn });
   const coins = filterCoins(query);
 
