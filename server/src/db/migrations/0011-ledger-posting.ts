@@ -90,28 +90,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         return;
       end if;
 
-      -- One statement for lock, balances and journal:
-      -- * locked: FOR UPDATE in ascending id order (LockRows runs above Sort, and the UPDATE only
-      --   touches rows this CTE has produced, hence locked). Every posting uses this one order, so
-      --   postings wait for each other, never deadlock.
-      -- * moved: the new balance from the row version being updated (the newest, under our lock);
-      --   a non-external account going below zero raises LG001 (the CHECK constraint stays the backstop).
-      -- * the entries record before (= after - amount, under the lock) and after.
-      with locked as (
-        select a.id, a.kind, l.amount
-        from ledger_accounts a
-        join unnest(p_account_ids, p_amounts) l(account_id, amount) on a.id = l.account_id
-        order by a.id
-        for update of a
-      ), moved as (
+      -- Lock in ascending id order (LockRows runs above Sort, so rows are locked in the sorted order).
+      -- Every posting uses this one order, so postings wait for each other, never deadlock.
+      perform from ledger_accounts a where a.id = any(p_account_ids) order by a.id for update;
+
+      -- Balances and journal in one statement. It starts after the locks are held, so it reads the
+      -- newest row versions directly (the lock statement above has already waited out any other
+      -- posting; were both one statement, every contended row would be re-checked after the wait).
+      -- A non-external account going below zero raises LG001; the CHECK constraint stays the backstop.
+      -- The entries record before (= after - amount, under the lock) and after.
+      with moved as (
         update ledger_accounts a
         set balance = case
-          when k.kind = 'system_external' or a.balance + k.amount >= 0 then a.balance + k.amount
+          when a.kind = 'system_external' or a.balance + l.amount >= 0 then a.balance + l.amount
           else ledger_refuse_insufficient(a.id)
         end
-        from locked k
-        where a.id = k.id
-        returning a.id, a.asset, k.amount, a.balance as balance_after
+        from unnest(p_account_ids, p_amounts) l(account_id, amount)
+        where a.id = l.account_id
+        returning a.id, a.asset, l.amount, a.balance as balance_after
       ), journal as (
         insert into ledger_entries (transfer_id, account_id, amount, balance_before, balance_after, created_at)
         select v_transfer_id, m.id, m.amount, m.balance_after - m.amount, m.balance_after, p_created_at
@@ -131,6 +127,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     end
     $$`.execute(db);
 
+  // The lookup is one statement (two index-friendly branches: user accounts by user_id, system
+  // accounts by user_id IS NULL), run once more after creating whatever was missing.
   await sql`
     create function ledger_account_ids(p_kinds text[], p_user_ids uuid[], p_assets text[])
     returns bigint[] language plpgsql volatile
@@ -138,32 +136,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     as $$
     declare
       v_n integer := coalesce(cardinality(p_kinds), 0);
-      v_ids bigint[] := '{}';
-      v_id bigint;
-      v_pass integer;
+      v_ids bigint[];
     begin
       if v_n not between 1 and 8 or coalesce(cardinality(p_user_ids), -1) <> v_n
          or coalesce(cardinality(p_assets), -1) <> v_n then
         raise exception 'ledger_account_ids: 1..8 references of kind, user and asset' using errcode = 'LG003';
       end if;
-      -- Pass 1 reads (accounts exist after first use); pass 2 runs after creating the missing ones.
-      for v_pass in 1..2 loop
-        v_ids := '{}';
-        for i in 1..v_n loop
-          if p_user_ids[i] is null then
-            select a.id into v_id from ledger_accounts a
-            where a.kind = p_kinds[i] and a.user_id is null and a.asset = p_assets[i];
-          else
-            select a.id into v_id from ledger_accounts a
-            where a.kind = p_kinds[i] and a.user_id = p_user_ids[i] and a.asset = p_assets[i];
-          end if;
-          exit when v_id is null;
-          v_ids := v_ids || v_id;
-        end loop;
-        if cardinality(v_ids) = v_n then
+      for pass in 1..2 loop
+        select array_agg(f.id order by f.ord) into v_ids from (
+          select w.ord, a.id
+          from unnest(p_kinds, p_user_ids, p_assets) with ordinality w(kind, user_id, asset, ord)
+          join ledger_accounts a on a.kind = w.kind and a.user_id = w.user_id and a.asset = w.asset
+          union all
+          select w.ord, a.id
+          from unnest(p_kinds, p_user_ids, p_assets) with ordinality w(kind, user_id, asset, ord)
+          join ledger_accounts a on a.kind = w.kind and a.user_id is null and a.asset = w.asset
+          where w.user_id is null
+        ) f;
+        if coalesce(cardinality(v_ids), 0) = v_n then
           return v_ids;
         end if;
-        exit when v_pass = 2;
+        exit when pass = 2;
         -- Created in one fixed order, so two transactions creating the same accounts wait, never deadlock.
         -- A concurrent creator is settled by the unique key; the next pass (a new snapshot) sees its row.
         insert into ledger_accounts (kind, user_id, asset)
