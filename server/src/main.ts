@@ -86,6 +86,10 @@ try {
   const priceFeed = await startPrices(config.prices, logger);
   closers.push({ name: 'price feed', close: priceFeed.close });
 
+  // The signer child holds the hot wallet key; it stops after the HTTP server, before the chains and the database.
+  const signer = startConfiguredSigner(config, databaseUrl, logger);
+  if (signer) closers.push(signer);
+
   const app = buildApp({
     db,
     logger,
@@ -96,18 +100,15 @@ try {
     bodyLimit: config.bodyLimit,
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
+    wallet: walletOptionsFromConfig(config, signer !== undefined),
     deposits: { xpubs: chain.keys.xpubs },
     exchange: { xpubs: chain.keys.xpubs, fixedWindowMs: config.exchange.fixedWindowMs },
-    wallet: walletOptionsFromConfig(config),
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.nodeEnv !== 'production' },
   });
   // app.close() stops accepting connections and waits for in-flight requests.
   closers.push({ name: 'HTTP server', close: () => app.close() });
   await app.listen({ host: config.host, port: config.port });
-  // The signer child holds the hot wallet key; it is stopped before the database (closers run last-in first-out).
-  const signer = startConfiguredSigner(config, databaseUrl, logger);
-  if (signer) closers.push(signer);
   // Exchange orders: deposits to order addresses, settlement, payouts through the signer.
   closers.push(startExchangeEngine({ db, prices: priceFeed.prices, evmChains: chain.evmChains, log: logger }));
 

@@ -6,10 +6,14 @@ import { Catalogue } from './schemas.ts';
 
 export interface CatalogueRoutesOptions {
   chains: ChainsProvider;
+  signerRunning: boolean;
 }
 
 /** GET /api/catalogue: public (the deposit and withdraw screens read it before anything else). */
-export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueRoutesOptions> = async (app, { chains }) => {
+export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueRoutesOptions> = async (
+  app,
+  { chains, signerRunning },
+) => {
   app.get(
     '/catalogue',
     {
@@ -21,7 +25,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueRoutesOptions> 
     },
     async (_request, reply): Promise<Catalogue> => {
       reply.header('cache-control', 'no-cache');
-      const catalogue = runtimeCatalogue(chains());
+      const catalogue = runtimeCatalogue(chains(), signerRunning);
       return {
         coins: catalogue.coins.map((c) => ({ code: c.code, decimals: c.decimals })),
         networks: catalogue.networks.map((n) => ({ ...n })),

@@ -25,14 +25,15 @@ export interface RuntimeCatalogue {
   pairs: RuntimePair[];
 }
 
-export function runtimePair(pair: CoinNetwork, chains: EvmChains): RuntimePair {
+/** `signerRunning` false: no withdrawal is enabled (approved ones would wait for a signer that is not there). */
+export function runtimePair(pair: CoinNetwork, chains: EvmChains, signerRunning = true): RuntimePair {
   const chain = isEvmNetwork(pair.network) ? chains[pair.network] : undefined;
   const isNative = pair.tokenContract === null;
   const contract = isNative ? null : (chain?.tokens[pair.coin as CoinCode] ?? null);
-  const signable = chain !== undefined && (isNative || contract !== null);
+  const signable = signerRunning && chain !== undefined && (isNative || contract !== null);
   return { ...pair, tokenContract: contract, withdrawEnabled: pair.withdrawEnabled && signable };
 }
 
-export function runtimeCatalogue(chains: EvmChains): RuntimeCatalogue {
-  return { coins, networks, pairs: coinNetworks.map((p) => runtimePair(p, chains)) };
+export function runtimeCatalogue(chains: EvmChains, signerRunning = true): RuntimeCatalogue {
+  return { coins, networks, pairs: coinNetworks.map((p) => runtimePair(p, chains, signerRunning)) };
 }

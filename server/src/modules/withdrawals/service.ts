@@ -39,6 +39,8 @@ export interface WithdrawalsDeps {
   fundPassword: FundPasswordService;
   chains: ChainsProvider;
   autoReviewLimits: AutoReviewLimits;
+  /** False when no signer process runs: withdrawals are then refused (WITHDRAW_DISABLED). */
+  signerRunning: boolean;
 }
 
 export function toWithdrawal(row: WithdrawalRow): Withdrawal {
@@ -102,7 +104,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
         return toWithdrawal(earlier);
       }
 
-      if (!runtimePair(pair, deps.chains()).withdrawEnabled)
+      if (!runtimePair(pair, deps.chains(), deps.signerRunning).withdrawEnabled)
         throw new AppError('WITHDRAW_DISABLED', `Withdrawals of ${pair.coin} on ${pair.network} are not enabled`);
       const amountMinor = BigInt(input.amountMinor);
       if (amountMinor < pair.withdrawMinMinor) throw new AppError('AMOUNT_BELOW_MINIMUM', 'Below minimum limit');

@@ -20,6 +20,8 @@ export interface WalletOptions {
   chains?: ChainsProvider;
   /** Per-coin 24-hour auto-review limits; default review-policy.ts's. */
   autoReviewLimits?: AutoReviewLimits;
+  /** Whether the signer process runs (server main); default true. False disables every withdrawal. */
+  signerRunning?: boolean;
 }
 
 /** GET /api/catalogue and /api/wallet/*: withdrawals, sends, address book, history. */
@@ -28,11 +30,13 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
 > = async (app, options) => {
   const { db, now, auth } = options;
   const chains = options.chains ?? (() => ({}));
+  const signerRunning = options.signerRunning ?? true;
   const deps = { db, now, codes: auth.codes, fundPassword: auth.fundPassword };
-  await app.register(catalogueRoutes, { chains });
+  await app.register(catalogueRoutes, { chains, signerRunning });
   await app.register(withdrawalRoutes, {
     service: createWithdrawalsService({
       ...deps,
+      signerRunning,
       chains,
       autoReviewLimits: options.autoReviewLimits ?? autoReviewLimits(),
     }),
@@ -44,11 +48,12 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
 };
 
 /** The server's wallet options: chains from the chain module's loader, auto-review limits from config. */
-export function walletOptionsFromConfig(config: {
-  dataDir: string;
-  wallet: { autoReviewLimits: string };
-}): WalletOptions {
+export function walletOptionsFromConfig(
+  config: { dataDir: string; wallet: { autoReviewLimits: string } },
+  signerRunning: boolean,
+): WalletOptions {
   return {
+    signerRunning,
     chains: () => loadChainConfig(config.dataDir),
     autoReviewLimits: autoReviewLimits(parseAutoReviewLimits(config.wallet.autoReviewLimits)),
   };

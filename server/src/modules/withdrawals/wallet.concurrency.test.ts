@@ -40,24 +40,22 @@ describe(`withdrawals and sends under ${CLIENTS} concurrent clients (PostgreSQL)
         ),
       );
   const send = (key: string, amountMinor: bigint, toUserId: string) =>
-    pool
-      .transaction()
-      .execute((trx) =>
-        placeSend(
-          trx,
-          {
-            fromUserId: hot,
-            toUserId,
-            idempotencyKey: key,
-            coin: ASSET,
-            amountMinor,
-            recipientKind: 'email',
-            recipient: 'r@example.com',
-            network: null,
-          },
-          at,
-        ),
-      );
+    pool.transaction().execute((trx) =>
+      placeSend(
+        trx,
+        {
+          fromUserId: hot,
+          toUserId,
+          idempotencyKey: key,
+          coin: ASSET,
+          amountMinor,
+          recipientKind: 'email',
+          recipient: 'r@example.com',
+          network: null,
+        },
+        at,
+      ),
+    );
 
   it('never overdraws one account raced by withdrawals and sends, and loses no update', async () => {
     const funded = 500n;
