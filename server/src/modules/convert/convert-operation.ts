@@ -2,9 +2,8 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
-import { type AccountRef, assert, type Leg, type Transfer } from '../ledger/model.ts';
-import { postTransfer } from '../ledger/post-transfer.ts';
-import { ensureAccount } from '../ledger/repository.ts';
+import { type AccountRef, assert, type Transfer } from '../ledger/model.ts';
+import { postTransferToAccounts, type RefLeg } from '../ledger/post-transfer.ts';
 import { LiquidityShortError } from './errors.ts';
 
 type Trx = Transaction<Database>;
@@ -37,16 +36,6 @@ export interface PostedConversion {
   created: boolean;
 }
 
-const refOrder = (r: AccountRef) => `${r.kind}|${r.userId ?? ''}|${r.asset}`;
-
-/** Same creation order as the ledger's own operations (sorted refs), so first uses never deadlock. */
-async function resolve(trx: Trx, refs: readonly AccountRef[]): Promise<string[]> {
-  const order = refs.map((ref, i) => ({ ref, i })).sort((a, b) => (refOrder(a.ref) < refOrder(b.ref) ? -1 : 1));
-  const ids: string[] = new Array(refs.length);
-  for (const { ref, i } of order) ids[i] = await ensureAccount(trx, ref);
-  return ids;
-}
-
 export const giveKey = (quoteId: string) => `convert:${quoteId}:give`;
 export const getKey = (quoteId: string) => `convert:${quoteId}:get`;
 
@@ -54,35 +43,34 @@ export async function postConversion(trx: Trx, c: ConversionPosting, now: Date):
   assert(c.from !== c.to, 'conversion between two coins');
   assert(c.amountMinor > 0n && c.receiveMinor > 0n, 'conversion amounts are positive');
   assert(c.feeMinor >= 0n && c.feeMinor < c.amountMinor, '0 <= fee < amount');
-  const [userFrom, liquidityFrom, feesFrom, liquidityTo, userTo] = await resolve(trx, [
-    { kind: 'user_available', userId: c.userId, asset: c.from },
-    { kind: 'system_liquidity', userId: null, asset: c.from },
-    { kind: 'system_fees', userId: null, asset: c.from },
-    { kind: 'system_liquidity', userId: null, asset: c.to },
-    { kind: 'user_available', userId: c.userId, asset: c.to },
-  ]);
-  assert(userFrom && liquidityFrom && feesFrom && liquidityTo && userTo, 'all accounts resolved');
-  const giveLegs: Leg[] = [
-    { accountId: userFrom, amountMinor: -c.amountMinor },
-    { accountId: liquidityFrom, amountMinor: c.amountMinor - c.feeMinor },
+  const account = (kind: AccountRef['kind'], asset: CoinCode): AccountRef => ({
+    kind,
+    userId: kind.startsWith('user_') ? c.userId : null,
+    asset,
+  });
+  const giveLegs: RefLeg[] = [
+    { account: account('user_available', c.from), amountMinor: -c.amountMinor },
+    { account: account('system_liquidity', c.from), amountMinor: c.amountMinor - c.feeMinor },
   ];
-  if (c.feeMinor > 0n) giveLegs.push({ accountId: feesFrom, amountMinor: c.feeMinor });
-  const getLegs: Leg[] = [
-    { accountId: liquidityTo, amountMinor: -c.receiveMinor },
-    { accountId: userTo, amountMinor: c.receiveMinor },
+  if (c.feeMinor > 0n) giveLegs.push({ account: account('system_fees', c.from), amountMinor: c.feeMinor });
+  const getLegs: RefLeg[] = [
+    { account: account('system_liquidity', c.to), amountMinor: -c.receiveMinor },
+    { account: account('user_available', c.to), amountMinor: c.receiveMinor },
   ];
   const metadata = { quoteId: c.quoteId, from: c.from, to: c.to };
+  // Each posting is one round trip: the ledger resolves (and creates) the accounts in the same statement.
   const give = () =>
-    postTransfer(trx, { idempotencyKey: giveKey(c.quoteId), kind: 'convert', legs: giveLegs, metadata }, now);
+    postTransferToAccounts(trx, { idempotencyKey: giveKey(c.quoteId), kind: 'convert', legs: giveLegs, metadata }, now);
   const get = async () => {
     try {
-      return await postTransfer(
+      return await postTransferToAccounts(
         trx,
         { idempotencyKey: getKey(c.quoteId), kind: 'convert', legs: getLegs, metadata },
         now,
       );
     } catch (err) {
-      if (err instanceof InsufficientBalanceError && err.accountId !== userTo) throw new LiquidityShortError(c.to);
+      // The only account this transfer debits is the liquidity account.
+      if (err instanceof InsufficientBalanceError) throw new LiquidityShortError(c.to);
       throw err;
     }
   };
