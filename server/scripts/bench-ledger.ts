@@ -10,9 +10,13 @@
  *   - raw_sql_tps_spread / raw_sql_tps_hot: the baseline, `UPDATE ... SET balance = balance + 1
  *     WHERE id = $1` (autocommit) on 10,000 rows / on one row, same pool, same run
  * and the ledger/raw ratios. Each figure is one JSON line on stdout; notes go to stderr.
- * deposit_credit_latency_ms is printed as null: it needs the chain watcher, which does not exist yet.
+ * Then, with this database stopped, it spawns `bench-deposit-latency.ts` (chain watcher on anvil) when
+ * that script exists and forwards its `deposit_credit_latency_ms` JSON line (its notes go to stderr);
+ * without the script, or when it fails, it prints {"deposit_credit_latency_ms": null, "note": ...}.
  * The run ends with a reconciliation of everything it posted (exit 1 if it does not reconcile).
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -188,7 +192,6 @@ try {
   figure('ledger_to_raw_ratio_hot', hotResult.perSecond / rawHot.perSecond, 'ratio');
   figure('transfer_p99_ms_spread', spread.p99Ms, 'ms');
   figure('transfer_p99_ms_hot', hotResult.p99Ms, 'ms');
-  figure('deposit_credit_latency_ms', null, 'ms', 'needs the chain watcher, which does not exist yet');
 
   const report = await reconcile(db);
   log(
@@ -200,4 +203,42 @@ try {
   await pg.stop();
   await rm(dir, { recursive: true, force: true });
 }
+
+const DEPOSIT_BENCH = path.join(import.meta.dirname, 'bench-deposit-latency.ts');
+/** The deposit bench mines blocks on anvil and waits for the watcher: minutes at most. */
+const DEPOSIT_BENCH_TIMEOUT_MS = Number(process.env.BENCH_DEPOSIT_TIMEOUT_MS ?? 300_000);
+
+/**
+ * Runs the deposit-latency bench as its own process (same Node and tsx loader: process.execArgv)
+ * and returns its `deposit_credit_latency_ms` line, or a null figure with the reason.
+ */
+async function depositLatencyLine(): Promise<string> {
+  const missing = (note: string) => JSON.stringify({ deposit_credit_latency_ms: null, note });
+  if (!existsSync(DEPOSIT_BENCH)) return missing('server/scripts/bench-deposit-latency.ts does not exist yet');
+  log('running bench-deposit-latency.ts');
+  const child = spawn(process.execPath, [...process.execArgv, DEPOSIT_BENCH], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines: string[] = [];
+  let pending = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    pending += chunk;
+    const parts = pending.split('\n');
+    pending = parts.pop() ?? '';
+    lines.push(...parts);
+  });
+  const timer = setTimeout(() => child.kill('SIGTERM'), DEPOSIT_BENCH_TIMEOUT_MS);
+  const code = await new Promise<number | null>((resolve) => {
+    child.on('error', () => resolve(null));
+    child.on('close', (exitCodeOf) => resolve(exitCodeOf));
+  });
+  clearTimeout(timer);
+  lines.push(pending);
+  const line = lines.map((l) => l.trim()).find((l) => l.startsWith('{') && l.includes('deposit_credit_latency_ms'));
+  if (code !== 0) return missing(`bench-deposit-latency.ts exited with ${code ?? 'an error or timeout'}`);
+  return line ?? missing('bench-deposit-latency.ts printed no deposit_credit_latency_ms line');
+}
+
+process.stdout.write(`${await depositLatencyLine()}\n`);
 process.exitCode = exitCode;
