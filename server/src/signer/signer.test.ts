@@ -24,6 +24,7 @@ describe('signer on a real anvil', () => {
   const database = useTestDatabase();
   let chains: LocalChains;
   let runtime: EvmChainRuntime;
+  let bsc: EvmChainRuntime;
   let client: ReturnType<typeof devClient>;
   let dataDir: string;
   let counter = 0;
@@ -32,19 +33,31 @@ describe('signer on a real anvil', () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'cw-signer-'));
     mkdirSync(path.join(dataDir, 'keys'), { mode: 0o700 });
     writeFileSync(path.join(dataDir, 'keys', 'dev-mnemonic.txt'), `${MNEMONIC}\n`, { mode: 0o600 });
-    chains = await startLocalChains({ dataDir, networks: ['ethereum'], hotWallets: { ethereum: hot.address } });
+    chains = await startLocalChains({
+      dataDir,
+      networks: ['ethereum', 'bsc'],
+      hotWallets: { ethereum: hot.address, bsc: hot.address },
+    });
     const loaded = loadChainConfig(dataDir, {}).ethereum;
     if (!loaded) throw new Error('no ethereum chain');
     runtime = loaded;
+    const loadedBsc = loadChainConfig(dataDir, {}).bsc;
+    if (!loadedBsc) throw new Error('no bsc chain');
+    bsc = loadedBsc;
     client = devClient(runtime.rpcUrl, runtime.chainId);
   }, 120_000);
   afterAll(() => chains?.stop());
 
   const signer = () =>
-    createSigner({ db: database.db, now: () => new Date(), account: hot, chains: () => ({ ethereum: runtime }) });
+    createSigner({ db: database.db, now: () => new Date(), account: hot, chains: () => ({ ethereum: runtime, bsc }) });
 
   /** A user with funds and an approved withdrawal of `amount` (fee from the catalogue) to a fresh address. */
-  async function approved(coin: CoinCode, amountMinor: bigint, feeMinor: bigint) {
+  async function approved(
+    coin: CoinCode,
+    amountMinor: bigint,
+    feeMinor: bigint,
+    network: 'ethereum' | 'bsc' = 'ethereum',
+  ) {
     const db = database.db;
     const userId = await createUser(db);
     counter += 1;
@@ -54,7 +67,7 @@ describe('signer on a real anvil', () => {
       await creditDeposit(trx, { idempotencyKey: `dep:${userId}`, userId, asset: coin, amountMinor }, at);
       const w = await insertWithdrawal(
         trx,
-        { userId, idempotencyKey: `k-${counter}`, coin, network: 'ethereum', address: to, amountMinor, feeMinor },
+        { userId, idempotencyKey: `k-${counter}`, coin, network, address: to, amountMinor, feeMinor },
         at,
       );
       if (!w) throw new Error('not inserted');
@@ -107,6 +120,24 @@ describe('signer on a real anvil', () => {
     await s.tick();
     expect((await withdrawal(w.id)).state).toBe('transfer_successful');
     expect(await tokenBalance(token, w.to)).toBe(20_000_000n);
+  });
+
+  it('pays USDT on BSC, whose token has 18 decimals: 6 ledger decimals scaled by 10^12 on chain', async () => {
+    const bscClient = devClient(bsc.rpcUrl, bsc.chainId);
+    const token = bsc.tokens.USDT as Address;
+    const w = await approved('USDT', 3_000_000n, 500_000n, 'bsc');
+    const s = signer();
+    await s.tick();
+    await s.tick();
+    expect((await withdrawal(w.id)).state).toBe('transfer_successful');
+    const onChain = await bscClient.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [w.to],
+    });
+    expect(onChain).toBe(2_500_000n * 10n ** 12n);
+    expect((await signed(w.id))[0]?.chain_id).toBe(String(bsc.chainId));
   });
 
   it('a reverted transfer fails the withdrawal and returns the funds', async () => {
