@@ -54,11 +54,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       v_applied integer;
       v_assets integer;
     begin
-      -- Only the shape is tested here: the constraints of migration 0006 refuse the rest (a zero amount,
-      -- two legs on one account, legs that do not sum to zero), and the TypeScript side asserts all of
-      -- it before calling. Every plain expression here costs its set-up once per transaction.
-      if v_legs not between 2 and 8 or v_legs <> coalesce(cardinality(p_amounts), -1) then
-        raise exception 'ledger_post: 2..8 legs with one amount each' using errcode = 'LG003';
+      -- Only the shape is tested here; the rest is refused further down (an unknown or repeated account:
+      -- fewer rows updated than legs) or by the constraints of migration 0006 (a zero amount, legs that
+      -- do not sum to zero), and the TypeScript side asserts all of it before calling. Each plain
+      -- expression here costs its set-up once per transaction, hence so few.
+      if v_legs not between 2 and 8 or v_legs <> coalesce(cardinality(p_amounts), -1)
+         or array_position(p_account_ids, null) is not null or array_position(p_amounts, null) is not null then
+        raise exception 'ledger_post: 2..8 legs with one account and one amount each' using errcode = 'LG003';
       end if;
 
       -- A concurrent poster of the same key waits here on the unique index until the first one ends.
@@ -117,7 +119,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
       if v_applied <> v_legs or v_assets <> 1 then
         if v_applied <> v_legs then
-          raise exception 'ledger_post: every leg names an existing account' using errcode = 'LG003';
+          raise exception 'ledger_post: every leg names a distinct existing account' using errcode = 'LG003';
         end if;
         raise exception 'ledger_post: all legs in one asset' using errcode = 'LG003';
       end if;
