@@ -39,6 +39,14 @@ async function accept(userId: string, quoteId: string) {
   return app.inject({ method: 'POST', url: `/api/convert/quotes/${quoteId}/accept`, headers: as(userId) });
 }
 
+describe('development liquidity', () => {
+  it('is seeded once per coin from system_external (a restart adds nothing) and reconciles', async () => {
+    expect(await seedLiquidity(database.db, T0)).toBe(0);
+    expect(await balanceOf(database.db, 'system_liquidity', null, 'TUSD')).toBeGreaterThan(0n);
+    expect((await reconcile(database.db)).ok).toBe(true);
+  });
+});
+
 describe('stablecoins convert 1:1, exactly, with no spread and no fee', () => {
   it('USDT (6 decimals) -> TUSD (18 decimals) and back', async () => {
     const user = await createUser(database.db);

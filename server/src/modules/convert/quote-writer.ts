@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { QuoteRecord } from './repository.ts';
 
@@ -9,6 +9,7 @@ import type { QuoteRecord } from './repository.ts';
  * cost. Quotes arriving while a batch is being written wait for the next batch, which is written in
  * ONE multi-row INSERT; each caller still resolves only after its own row is committed, so a quote
  * id is never handed out before it can be accepted. Ids are made here (UUIDv4), so no RETURNING.
+ * The commit does not wait for the WAL flush (see below): quotes are offers, not money.
  */
 export interface QuoteWriter {
   write(quote: Omit<QuoteRecord, 'id'>): Promise<QuoteRecord>;
@@ -34,27 +35,22 @@ export function createQuoteWriter(db: Kysely<Database>): QuoteWriter {
         const batch = queue.slice(0, BATCH_MAX);
         queue = queue.slice(batch.length);
         try {
-          await db
-            .insertInto('convert_quotes')
-            .values(
-              batch.map(({ record: q }) => ({
-                id: q.id,
-                user_id: q.userId,
-                from_asset: q.from,
-                to_asset: q.to,
-                amount_minor: q.amountMinor.toString(),
-                fee_minor: q.feeMinor.toString(),
-                receive_minor: q.receiveMinor.toString(),
-                rate_num: q.rate.num.toString(),
-                rate_den: q.rate.den.toString(),
-                min_minor: q.minMinor.toString(),
-                max_minor: q.maxMinor.toString(),
-                price_source: q.priceSource,
-                created_at: q.createdAt,
-                expires_at: q.expiresAt,
-              })),
-            )
-            .execute();
+          const rows = batch.map(
+            ({ record: q }) =>
+              sql`(${q.id}::uuid, ${q.userId}::uuid, ${q.from}, ${q.to}, ${q.amountMinor.toString()}::numeric,
+                ${q.feeMinor.toString()}::numeric, ${q.receiveMinor.toString()}::numeric, ${q.rate.num.toString()}::numeric,
+                ${q.rate.den.toString()}::numeric, ${q.minMinor.toString()}::numeric, ${q.maxMinor.toString()}::numeric,
+                ${q.priceSource}, ${q.createdAt}::timestamptz, ${q.expiresAt}::timestamptz)`,
+          );
+          // One statement, its own transaction, committed without waiting for the WAL flush
+          // (set_config(..., true) lasts until this statement's commit): a quote is an offer, and
+          // one lost in a crash only answers 404 when accepted, so the user asks again. Accepting
+          // (the money) always commits synchronously.
+          await sql`
+            insert into convert_quotes (id, user_id, from_asset, to_asset, amount_minor, fee_minor, receive_minor,
+              rate_num, rate_den, min_minor, max_minor, price_source, created_at, expires_at)
+            select * from (values ${sql.join(rows)}) as v
+            where set_config('synchronous_commit', 'off', true) is not null`.execute(db);
           for (const p of batch) p.resolve(p.record);
         } catch (err) {
           for (const p of batch) p.reject(err);
