@@ -11,7 +11,7 @@ import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createMetricsRegistry } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
-import { startChainModule } from './modules/chain/chain-module.ts';
+import { prepareChains, startChainModule } from './modules/chain/chain-module.ts';
 import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { startExchangeEngine } from './modules/exchange/exchange-module.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
@@ -50,6 +50,13 @@ closeWithGrace({ delay: config.shutdownTimeoutMs, logger }, async ({ signal, err
 });
 
 try {
+  // Keys (keygen child on first start) and local anvil chains need no database: start them beside
+  // PostgreSQL. Stopped last (pushed first), after the watchers and the database pool.
+  const chainOptions = { dataDir: config.dataDir, env: process.env, chains: config.chains, log: logger };
+  const preparedChains = prepareChains(chainOptions);
+  preparedChains.catch(() => {}); // awaited (and reported) by startChainModule below
+  closers.push({ name: 'local chains', close: async () => (await preparedChains.catch(() => undefined))?.stopLocal() });
+
   let databaseUrl = config.databaseUrl;
   if (databaseUrl === undefined) {
     const dir = config.dataDir;
@@ -67,16 +74,9 @@ try {
   closers.push({ name: 'database pool', close: () => db.destroy() });
   await migrateToLatest(db, logger);
 
-  // Chains: public keys (keygen child on first start), local anvil chains for unconfigured EVM
-  // networks, deposit watchers. This process never loads a private key.
-  const chain = await startChainModule({
-    db,
-    dataDir: config.dataDir,
-    env: process.env,
-    chains: config.chains,
-    log: logger,
-  });
-  closers.push({ name: 'chains and deposit watchers', close: () => chain.stop() });
+  // Deposit watchers on the chains prepared above. This process never loads a private key.
+  const chain = await startChainModule({ ...chainOptions, db, prepared: preparedChains });
+  closers.push({ name: 'deposit watchers', close: () => chain.stop() });
 
   // Convert: dev liquidity (see modules/convert/liquidity.ts) and the price feed (sandbox unless PRICE_FEED_URL).
   if (config.convert.seedLiquidity) {

@@ -37,12 +37,21 @@ export interface ChainModule {
   keys: PublicKeys;
   /** The EVM chains in use (re-read from chains.json/env). */
   evmChains(): Record<EvmNetwork, EvmChainRuntime | undefined>;
-  /** Stops the watchers, then the local chains (anvil dumps its state on SIGTERM). */
+  /** Stops the watchers, then (unless prepared by the caller) the local chains; anvil dumps its state on SIGTERM. */
   stop(): Promise<void>;
 }
 
-export async function startChainModule(options: ChainModuleOptions): Promise<ChainModule> {
-  const { db, dataDir, env, log } = options;
+/** Keys and local chains: everything that needs no database, so it can start beside PostgreSQL. */
+export interface PreparedChains {
+  keys: PublicKeys;
+  localNetworks: EvmNetwork[];
+  /** Stops the local anvil chains (they dump their state). */
+  stopLocal(): Promise<void>;
+  startMs: number;
+}
+
+export async function prepareChains(options: Omit<ChainModuleOptions, 'db'>): Promise<PreparedChains> {
+  const { dataDir, env, log } = options;
   const started = performance.now();
   const keys = await loadPublicKeys(dataDir, env, (msg) => log.warn({}, msg));
   let local: LocalChains | undefined;
@@ -56,6 +65,25 @@ export async function startChainModule(options: ChainModuleOptions): Promise<Cha
       log: (msg, details) => log.info(details ?? {}, msg),
     });
   }
+  return {
+    keys,
+    localNetworks,
+    stopLocal: async () => local?.stop(),
+    startMs: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * Starts the deposit watchers on prepared chains. Without `prepared` it prepares them itself and
+ * its stop() also stops the local chains; with `prepared` (main.ts starts them beside PostgreSQL)
+ * the caller stops them with `stopLocal()`.
+ */
+export async function startChainModule(
+  options: ChainModuleOptions & { prepared?: Promise<PreparedChains> },
+): Promise<ChainModule> {
+  const { db, dataDir, env, log } = options;
+  const ownsLocal = options.prepared === undefined;
+  const { keys, localNetworks, stopLocal, startMs } = await (options.prepared ?? prepareChains(options));
   const evm = loadChainConfig(dataDir, env);
   const watchers: ChainWatcher[] = [];
   for (const runtime of Object.values(evm)) {
@@ -88,7 +116,7 @@ export async function startChainModule(options: ChainModuleOptions): Promise<Cha
     },
   });
   log.info(
-    { networks: watchers.map((w) => w.network), chainStartMs: Math.round(performance.now() - started) },
+    { networks: watchers.map((w) => w.network), chainStartMs: startMs },
     'deposit watchers running',
   );
   return {
@@ -96,7 +124,7 @@ export async function startChainModule(options: ChainModuleOptions): Promise<Cha
     evmChains: () => loadChainConfig(dataDir, env),
     async stop() {
       await runner.stop();
-      await local?.stop();
+      if (ownsLocal) await stopLocal();
     },
   };
 }
