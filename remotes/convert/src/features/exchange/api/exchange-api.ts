@@ -34,8 +34,14 @@ export const requestRate = (body: PairAmount & { rateType: RateType }) =>
 export const createOrder = (body: NewOrder) => unwrap(api.POST('/api/exchange/orders', { body }));
 export type ExchangeRate = Awaited<ReturnType<typeof requestRate>>;
 
-/** States the order never leaves by itself: stop polling there. */
+/** States the order never leaves by itself. */
 export const FINAL_STATUSES: readonly OrderStatus[] = ['completed', 'expired', 'refunded', 'failed'];
+
+/** Nothing more will change: a final state, and for a refund its transaction hash is known. */
+export function isSettled(order: ExchangeOrder | undefined): boolean {
+  if (!order || !FINAL_STATUSES.includes(order.status)) return false;
+  return order.status !== 'refunded' || order.payoutTxHash !== null;
+}
 
 /**
  * Places an order; a fixed rate is asked for first (its rate id holds 20 minutes, the deposit window).

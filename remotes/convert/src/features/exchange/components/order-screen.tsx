@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, NoticeBar } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
-import { type ExchangeOrder, FINAL_STATUSES, fetchOrder, restartOrder } from '../api/exchange-api.ts';
+import { type ExchangeOrder, fetchOrder, isSettled, restartOrder } from '../api/exchange-api.ts';
 import { countdown, formatMinor } from '../lib/amount.ts';
 import * as ui from './exchange.module.css';
 import { StatusTag } from './status-tag.tsx';
@@ -41,8 +41,7 @@ export default function OrderScreen() {
     queryKey: ['exchange', 'order', id],
     queryFn: () => fetchOrder(id),
     enabled: id !== '',
-    refetchInterval: (query) =>
-      query.state.data && FINAL_STATUSES.includes(query.state.data.status) ? false : POLL_MS,
+    refetchInterval: (query) => (isSettled(query.state.data) ? false : POLL_MS),
   });
   const data = order.data;
   const waiting = data?.status === 'waiting';

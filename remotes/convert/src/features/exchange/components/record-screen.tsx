@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { List } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
-import { FINAL_STATUSES, fetchOrder } from '../api/exchange-api.ts';
+import { fetchOrder, isSettled } from '../api/exchange-api.ts';
 import { formatMinor } from '../lib/amount.ts';
 import * as ui from './exchange.module.css';
 import { StatusTag } from './status-tag.tsx';
@@ -38,8 +38,7 @@ export default function RecordScreen() {
     queryKey: ['exchange', 'order', id],
     queryFn: () => fetchOrder(id),
     enabled: id !== '',
-    refetchInterval: (query) =>
-      query.state.data && FINAL_STATUSES.includes(query.state.data.status) ? false : POLL_MS,
+    refetchInterval: (query) => (isSettled(query.state.data) ? false : POLL_MS),
   });
   const data = order.data;
   const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : '—');
