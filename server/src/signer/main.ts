@@ -8,7 +8,7 @@
  * <NETWORK>_RPC_URL etc. as in modules/chain/chain-config.ts. Test hook: SIGNER_CRASH_AFTER_RECORD=1
  * kills the process (SIGKILL) right after the first transaction is recorded and before it is broadcast.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { mnemonicToAccount } from 'viem/accounts';
 import { createDb } from '../db/create-db.ts';
@@ -30,6 +30,21 @@ const pollMs = Math.max(50, Number(env.SIGNER_POLL_MS ?? 1000) || 1000);
 
 // m/44'/60'/1'/0/0: account 1 is the hot wallet (account 0 holds the deposit addresses).
 const account = mnemonicToAccount(readFileSync(mnemonicFile, 'utf8').trim(), { accountIndex: 1 });
+
+// The API shows and funds the hot wallet from HOT_WALLET_<NETWORK> or DATA_DIR/keys/hot-wallets.json:
+// a different key here would sign from an address nobody funds, so refuse to start.
+for (const network of ['ethereum', 'bsc'] as const) {
+  let expected = env[`HOT_WALLET_${network.toUpperCase()}`]?.trim();
+  const file = path.join(dataDir, 'keys', 'hot-wallets.json');
+  if (!expected && existsSync(file))
+    expected = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>)[network];
+  if (expected && expected.toLowerCase() !== account.address.toLowerCase()) {
+    process.stderr.write(
+      `signer: the mnemonic's hot wallet ${account.address} is not the ${network} hot wallet ${expected}\n`,
+    );
+    process.exit(2);
+  }
+}
 const db = createDb(databaseUrl, { max: 2 });
 const signer = createSigner({
   db,

@@ -152,6 +152,21 @@ describe('signer on a real anvil', () => {
     expect(await balanceOf(database.db, 'user_locked', w.userId, 'USDT')).toBe(0n);
   });
 
+  it('refuses to start with a mnemonic whose hot wallet is not the configured one', async () => {
+    const lines: string[] = [];
+    const wrong = startSignerProcess({
+      databaseUrl: database.url,
+      dataDir,
+      env: { ...process.env, HOT_WALLET_ETHEREUM: '0x000000000000000000000000000000000000dEaD' },
+      onLine: (l) => lines.push(l),
+    });
+    // A bound on the wait: a signer that started anyway is stopped, and the assertion below fails.
+    const timer = setTimeout(() => void wrong.stop(), 20_000);
+    expect(await wrong.exited).toBe(2);
+    clearTimeout(timer);
+    expect(lines.join('\n')).toMatch(/is not the ethereum hot wallet/);
+  }, 30_000);
+
   it('crash between recording and broadcasting: the restarted signer sends the recorded transaction, exactly once', async () => {
     const w = await approved('ETH', ETH / 2n, 2_000_000_000_000_000n);
     const nonceBefore = await client.getTransactionCount({ address: hot.address });

@@ -13,6 +13,7 @@ const passThrough = [
   /^NODE_/,
   /^(ETHEREUM|BSC)_(RPC_URL|CHAIN_ID|TOKEN_[A-Z]+)$/,
   /^SIGNER_/,
+  /^HOT_WALLET_(ETHEREUM|BSC)$/,
   /^TZ$/,
 ];
 
