@@ -115,10 +115,7 @@ export async function startChainModule(
       }
     },
   });
-  log.info(
-    { networks: watchers.map((w) => w.network), chainStartMs: startMs },
-    'deposit watchers running',
-  );
+  log.info({ networks: watchers.map((w) => w.network), chainStartMs: startMs }, 'deposit watchers running');
   return {
     keys,
     evmChains: () => loadChainConfig(dataDir, env),
