@@ -47,8 +47,8 @@ export function createPriceService(options: PriceServiceOptions): PriceService {
   const freshAt = (coin: CoinCode): Date | null => {
     const entry = snapshot?.coins[coin];
     if (!snapshot || !entry) return null;
-    const asOf = entry.updatedAt < snapshot.fetchedAt ? entry.updatedAt : snapshot.fetchedAt;
-    return now().getTime() - asOf.getTime() <= maxAgeMs ? asOf : null;
+    const asOfMs = Math.min(entry.updatedAt.getTime(), snapshot.fetchedAt.getTime());
+    return now().getTime() - asOfMs <= maxAgeMs ? new Date(asOfMs) : null;
   };
 
   const refresh = (): Promise<void> => {
