@@ -3,9 +3,8 @@ import { BAD_CHECKSUM_ADDRESS, GOOD_ETH_ADDRESS, signedInPage } from './wallet-h
 
 test('address book: a bad address is refused with the translated error; a good one is saved and picked when sending', async ({
   browser,
-  baseURL,
 }) => {
-  const { context, page } = await signedInPage(browser, baseURL, 'book');
+  const { context, page } = await signedInPage(browser, 'book');
   await page.goto('/addressBook');
   await expect(page.getByTestId('wallet-address-book')).toBeVisible();
   await expect(page.getByTestId('state-empty')).toBeVisible();

@@ -3,9 +3,8 @@ import { GOOD_ETH_ADDRESS, pickGalleryImage, qrPng, signedInPage } from './walle
 
 test('the QR scanner decodes a gallery image into the address field and reports unreadable images', async ({
   browser,
-  baseURL,
 }) => {
-  const { context, page } = await signedInPage(browser, baseURL, 'qr');
+  const { context, page } = await signedInPage(browser, 'qr');
   await page.goto('/addressBook/add');
   await expect(page.getByTestId('wallet-address-add')).toBeVisible();
 

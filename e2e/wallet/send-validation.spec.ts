@@ -21,9 +21,8 @@ const CASES = [
 for (const expected of CASES) {
   test(`send form (${expected.language}): bad address and amounts outside the limits or over the balance give translated errors`, async ({
     browser,
-    baseURL,
   }) => {
-    const { context, page } = await signedInPage(browser, baseURL, 'sendv');
+    const { context, page } = await signedInPage(browser, 'sendv');
     await setLanguage(page, expected.language);
     await page.goto('/coinTopup/send?coin=USDT&network=ethereum');
     await expect(page.getByTestId('wallet-send')).toBeVisible();
@@ -69,8 +68,8 @@ for (const expected of CASES) {
   });
 }
 
-test('history: a start date after the end date gives the translated error', async ({ browser, baseURL }) => {
-  const { context, page } = await signedInPage(browser, baseURL, 'hist');
+test('history: a start date after the end date gives the translated error', async ({ browser }) => {
+  const { context, page } = await signedInPage(browser, 'hist');
   await page.goto('/coinTopup/history');
   await expect(page.getByTestId('wallet-history')).toBeVisible();
   await expect(page.getByTestId('state-empty')).toBeVisible();

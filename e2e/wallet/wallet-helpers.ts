@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import QRCode from 'qrcode';
 import { logIn, newAccount, registerByApi } from '../account/account-helpers.ts';
-import { E2E_DATA_DIR } from '../support/e2e-env.ts';
+import { E2E_DATA_DIR, E2E_ROOT } from '../support/e2e-env.ts';
 
 export const GOOD_ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 /** The same address with one letter's case flipped: its EIP-55 checksum fails. */
@@ -32,7 +33,7 @@ export function qrPng(text: string): Promise<Buffer> {
 }
 
 /** A fresh account, registered through the API and logged in through the UI in a new context. */
-export async function signedInPage(browser: Browser, baseURL: string | undefined, tag: string) {
+export async function signedInPage(browser: Browser, tag: string) {
   const account = newAccount(tag);
   const context = await browser.newContext();
   await registerByApi(context.request, account);
@@ -52,4 +53,25 @@ export async function setLanguage(page: Page, language: 'zh-CN' | 'zh-TW' | 'en'
   const saved = await page.request.put('/api/me/settings', { data: { ...current, language } });
   if (!saved.ok()) throw new Error(`saving the language answered ${saved.status()}`);
   await page.evaluate((lang) => window.localStorage.setItem('lang', lang), language);
+}
+
+/** Test funds from the local chain's dev account (`npm run faucet`), against the e2e server's chains.json. */
+export function faucet(address: string, amount: string, asset: string, network: 'ethereum' | 'bsc'): void {
+  execFileSync('npx', ['tsx', 'server/scripts/faucet.ts', address, amount, asset, network], {
+    cwd: E2E_ROOT,
+    env: { ...process.env, DATA_DIR: e2eDataDir() },
+    stdio: 'pipe',
+    timeout: 60_000,
+  });
+}
+
+/** Mine blocks at once on a local anvil chain (so a 64-confirmation deposit needs no minute of waiting). */
+export async function mineBlocks(rpcUrl: string, blocks: number): Promise<void> {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_mine', params: [`0x${blocks.toString(16)}`] }),
+  });
+  const body = (await response.json()) as { error?: unknown };
+  if (body.error) throw new Error(`anvil_mine failed: ${JSON.stringify(body.error)}`);
 }

@@ -89,7 +89,10 @@ export default function HistoryScreen() {
     <WalletPage title={t('history.title')} testId="wallet-history" parent="/coinTopup">
       <CapsuleTabs activeKey={type} onChange={(key) => setType(TYPES.find((k) => k === key) ?? 'all')}>
         {TYPES.map((key) => (
-          <CapsuleTabs.Tab key={key} title={t(`history.filter.${key}`)} />
+          <CapsuleTabs.Tab
+            key={key}
+            title={<span data-testid={`history-filter-${key}`}>{t(`history.filter.${key}`)}</span>}
+          />
         ))}
       </CapsuleTabs>
       <section className={`${ui.card} ${ui.field}`}>

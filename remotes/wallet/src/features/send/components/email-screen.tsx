@@ -7,7 +7,7 @@ import { CountdownButton } from '@cw/shared-ui/countdown-button';
 import { toast } from '@cw/shared-ui/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Input } from 'antd-mobile';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
@@ -29,6 +29,9 @@ export default function EmailScreen() {
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Set once the order is placed: the draft is cleared then, which must not bounce back to the form.
+  const placed = useRef(false);
+  if (placed.current) return null;
   if (!draft) return <Navigate to="/coinTopup/send" replace />;
   if (me?.hasFundPassword && !fundPassword) return <Navigate to="/coinTopup/verification/pwd" replace />;
 
@@ -71,10 +74,11 @@ export default function EmailScreen() {
         });
         detail = `/coinTopup/withdrawDeposit?type=send&id=${order.id}`;
       }
+      placed.current = true;
+      void navigate(detail, { replace: true });
       clear();
       void queryClient.invalidateQueries({ queryKey: ['wallet'] });
       toast.success(t('verify.submitted'));
-      void navigate(detail, { replace: true });
     } catch (error) {
       // "Withdrawal failed" / "send failed" unless the server said why.
       const known = isApiError(error) && isKnownErrorCode(error.code);
