@@ -1,0 +1,53 @@
+import '../../../i18n.ts';
+import { changeLanguage } from '@cw/shared-state/i18n';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { Suspense } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ExpiredDialog } from './expired-dialog.tsx';
+import { holdQuote } from './use-quote.ts';
+
+const quote = holdQuote({
+  quoteId: '00000000-0000-4000-8000-000000000001',
+  from: 'USDT',
+  to: 'BTC',
+  amountMinor: '25000000',
+  rate: '0.000011357881231234',
+  feeMinor: '25000',
+  receiveMinor: '28366',
+  minMinor: '1000000',
+  maxMinor: '100000000000',
+  source: 'sandbox',
+  createdAt: '2030-01-01T00:00:00.000Z',
+  expiresAt: '2030-01-01T00:00:10.000Z',
+});
+
+describe('rate expired and updated dialog', () => {
+  beforeEach(async () => {
+    await changeLanguage('en');
+  });
+  afterEach(cleanup);
+
+  it('shows the new rate and amount, and converts only on accept', async () => {
+    const onAccept = vi.fn();
+    const onCancel = vi.fn();
+    render(
+      <Suspense fallback={null}>
+        <ExpiredDialog quote={quote} busy={false} onAccept={onAccept} onCancel={onCancel} />
+      </Suspense>,
+    );
+    expect((await screen.findByTestId('rate-expired-title')).textContent).toBe('Rate expired and updated');
+    expect(screen.getByTestId('rate-expired-rate').textContent).toBe('1 USDT ≈ 0.000011357881 BTC');
+    expect(screen.getByTestId('rate-expired-receive').textContent).toBe('0.00028366 BTC');
+    fireEvent.click(screen.getByTestId('rate-expired-cancel'));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    expect(onAccept).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('rate-expired-accept'));
+    expect(onAccept).toHaveBeenCalledWith(quote);
+  });
+
+  it('counts down from the server TTL, whatever the local clock says', () => {
+    // created/expires are 2030 on the server; locally the 10 s start now.
+    expect(quote.expiresAtMs - Date.now()).toBeGreaterThan(9_000);
+    expect(quote.expiresAtMs - Date.now()).toBeLessThanOrEqual(10_000);
+  });
+});
