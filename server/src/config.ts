@@ -49,7 +49,7 @@ const EnvSchema = Type.Object({
   TRONGRID_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   ESPLORA_BITCOIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   ESPLORA_DOGECOIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  LOCAL_CHAINS: Type.Boolean(),
+  LOCAL_CHAINS: Type.Optional(Type.Boolean()),
   ANVIL_BLOCK_TIME_S: Type.Integer({ minimum: 0, maximum: 60 }),
   WATCHER_POLL_MS: Type.Integer({ minimum: 20, maximum: 600_000 }),
 });
@@ -69,7 +69,8 @@ type OptionalKeys =
   | 'BSC_RPC_URL'
   | 'TRONGRID_URL'
   | 'ESPLORA_BITCOIN_URL'
-  | 'ESPLORA_DOGECOIN_URL';
+  | 'ESPLORA_DOGECOIN_URL'
+  | 'LOCAL_CHAINS';
 
 const defaults: Omit<Env, OptionalKeys> = {
   NODE_ENV: 'development',
@@ -93,7 +94,6 @@ const defaults: Omit<Env, OptionalKeys> = {
   PRICE_MAX_AGE_MS: 120_000,
   CONVERT_QUOTE_TTL_MS: 10_000,
   EXCHANGE_FIXED_WINDOW_MS: 20 * 60_000,
-  LOCAL_CHAINS: true,
   ANVIL_BLOCK_TIME_S: 1,
   WATCHER_POLL_MS: 250,
 };
@@ -145,6 +145,7 @@ export interface Config {
   exchange: { fixedWindowMs: number };
   /**
    * Chains (modules/chain). An EVM network without an RPC URL gets a local anvil when `localChains`
+   * (LOCAL_CHAINS; default on unless NODE_ENV=production)
    * (state in DATA_DIR/chains, a block every `anvilBlockTimeS` s; 0 = a block per transaction).
    * TRON/Bitcoin/Dogecoin are watched only when their API URL is set. Deposit xpubs and hot wallet
    * addresses: XPUB_<NETWORK>, HOT_WALLET_<NETWORK> (all or none), else a development key in DATA_DIR/keys.
@@ -280,7 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       trongridUrl: e.TRONGRID_URL,
       esploraBitcoinUrl: e.ESPLORA_BITCOIN_URL,
       esploraDogecoinUrl: e.ESPLORA_DOGECOIN_URL,
-      localChains: e.LOCAL_CHAINS,
+      localChains: e.LOCAL_CHAINS ?? e.NODE_ENV !== 'production',
       anvilBlockTimeS: e.ANVIL_BLOCK_TIME_S,
       watcherPollMs: e.WATCHER_POLL_MS,
     },
