@@ -69,7 +69,7 @@ export interface AppDeps {
   /** Deposits (modules/deposits): account xpubs per network (public keys only); unset: no deposit addresses. */
   deposits?: { xpubs: Partial<Record<NetworkCode, string>> };
   /** Exchange orders (modules/exchange): USD prices and the deposit xpubs; unset: no prices, no keys. */
-  exchange?: Partial<Pick<ExchangeServiceOptions, 'prices' | 'xpubs' | 'fixedWindowMs'>>;
+  exchange?: Partial<Pick<ExchangeServiceOptions, 'prices' | 'xpubs' | 'fixedWindowMs' | 'availability'>>;
   /** Price cache (modules/prices); default: no source, so prices and quotes answer PRICE_UNAVAILABLE. */
   prices?: PriceService;
   /** Convert quote lifetime in ms (default 10 s). */
@@ -159,6 +159,7 @@ export function buildApp(deps: AppDeps): App {
           prices: deps.exchange?.prices ?? deps.prices ?? null,
           xpubs: deps.exchange?.xpubs ?? null,
           ...(deps.exchange?.fixedWindowMs === undefined ? {} : { fixedWindowMs: deps.exchange.fixedWindowMs }),
+          ...(deps.exchange?.availability ? { availability: deps.exchange.availability } : {}),
         }),
       });
       const prices = deps.prices ?? createPriceService({ source: null, now });

@@ -13,7 +13,7 @@ import { createMetricsRegistry } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
 import { prepareChains, startChainModule } from './modules/chain/chain-module.ts';
 import { seedLiquidity } from './modules/convert/liquidity.ts';
-import { startExchangeEngine } from './modules/exchange/exchange-module.ts';
+import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
 import { walletOptionsFromConfig } from './modules/withdrawals/wallet-module.ts';
 import { startConfiguredSigner } from './signer/spawn.ts';
@@ -102,7 +102,11 @@ try {
     trustProxy: config.trustProxy,
     wallet: walletOptionsFromConfig(config, signer !== undefined),
     deposits: { xpubs: chain.keys.xpubs },
-    exchange: { xpubs: chain.keys.xpubs, fixedWindowMs: config.exchange.fixedWindowMs },
+    exchange: {
+      xpubs: chain.keys.xpubs,
+      fixedWindowMs: config.exchange.fixedWindowMs,
+      availability: exchangeAvailability(chain.evmChains, () => signer !== undefined),
+    },
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.nodeEnv !== 'production' },
   });

@@ -1,10 +1,36 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { findCoinNetwork } from '../catalogue/catalogue.ts';
+import { runtimePair } from '../catalogue/runtime.ts';
 import type { EvmChainRuntime, EvmNetwork } from '../chain/chain-config.ts';
 import { createExchangeEngine, type ExchangeEngine } from './engine.ts';
 import { evmOrderDeposits } from './evm-deposits.ts';
 import { withdrawalPayouts } from './payouts.ts';
 import type { UsdPrices } from './pricing.ts';
+import type { ExchangeAvailability } from './service.ts';
+
+/**
+ * What the running system can serve: deposits the engine reads (EVM token transfers, evm-deposits.ts)
+ * and payouts the signer sends (the runtime catalogue's withdrawEnabled: a running EVM chain, a
+ * deployed token, a signer process).
+ */
+export function exchangeAvailability(
+  evmChains: () => Partial<Record<EvmNetwork, EvmChainRuntime | undefined>>,
+  signerRunning: () => boolean,
+): ExchangeAvailability {
+  return {
+    canObserveDeposit(coin, network) {
+      if (network !== 'ethereum' && network !== 'bsc') return false;
+      return evmChains()[network]?.tokens[coin] !== undefined;
+    },
+    canPayOut(coin, network) {
+      const pair = findCoinNetwork(coin, network);
+      if (!pair) return false;
+      const chains = evmChains();
+      return runtimePair(pair, { ethereum: chains.ethereum, bsc: chains.bsc }, signerRunning()).withdrawEnabled;
+    },
+  };
+}
 
 export interface ExchangeEngineStartOptions {
   db: Kysely<Database>;

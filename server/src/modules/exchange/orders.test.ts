@@ -234,6 +234,38 @@ describe('exchange rates and orders API', () => {
     await bare.close();
   });
 
+  it('only pairs the running system can serve: deposits it sees, payouts and refunds the signer sends', async () => {
+    const limited = buildTestApp({
+      db: database.db,
+      now: () => clock,
+      exchange: {
+        prices,
+        xpubs: testXpubs,
+        availability: {
+          canObserveDeposit: (coin, network) => network === 'ethereum' && coin === 'USDT',
+          canPayOut: (_coin, network) => network === 'ethereum',
+        },
+      },
+    });
+    const headers = { [TEST_USER_HEADER]: userId };
+    const rate = (payload: object) => limited.inject({ method: 'POST', url: '/api/exchange/rates', payload, headers });
+    // BNB on bsc: no signer for bsc here, so nothing could be paid out.
+    expect((await rate({ ...usdtToBnb, rateType: 'float' })).json().code).toBe('EXCHANGE_PAIR_UNAVAILABLE');
+    // USDT on ethereum -> ETH on ethereum: deposit seen, payout and refund possible.
+    const ok = await rate({ ...usdtToBnb, receiveCoin: 'ETH', receiveNetwork: 'ethereum', rateType: 'float' });
+    expect(ok.statusCode).toBe(200);
+    // USDC deposits are not watched here.
+    const unseen = await rate({
+      ...usdtToBnb,
+      sendCoin: 'USDC',
+      receiveCoin: 'ETH',
+      receiveNetwork: 'ethereum',
+      rateType: 'float',
+    });
+    expect(unseen.json().code).toBe('EXCHANGE_PAIR_UNAVAILABLE');
+    await limited.close();
+  });
+
   it('history: newest first, cursor pages, only own orders', async () => {
     const user = await createUser(database.db);
     for (let i = 0; i < 5; i++) {

@@ -27,6 +27,18 @@ export interface ExchangeServiceOptions {
   xpubs: Partial<Record<NetworkCode, string>> | null;
   /** How long a fixed rate holds (the deposit window); default FIXED_WINDOW_MS (20 minutes). */
   fixedWindowMs?: number;
+  /** What the engine can serve now (see exchange-module.ts); unset: every catalogue pair. */
+  availability?: ExchangeAvailability;
+}
+
+/**
+ * Sides of an order the running system can serve: a deposit the engine can see on chain, and a
+ * payout (or refund) the signer can send. An order needs the send side to accept deposits AND to
+ * pay refunds, and the receive side to pay out; anything else would wait forever.
+ */
+export interface ExchangeAvailability {
+  canObserveDeposit(coin: CoinCode, network: NetworkCode): boolean;
+  canPayOut(coin: CoinCode, network: NetworkCode): boolean;
 }
 
 export interface ExchangeService {
@@ -44,11 +56,19 @@ interface PairInput {
 }
 
 /** The two catalogue entries of an order, or EXCHANGE_PAIR_UNAVAILABLE. */
-export function resolvePair(input: PairInput): { send: CoinNetwork; receive: CoinNetwork } {
+export function resolvePair(
+  input: PairInput,
+  availability?: ExchangeAvailability,
+): { send: CoinNetwork; receive: CoinNetwork } {
   const send = findCoinNetwork(input.sendCoin, input.sendNetwork);
   const receive = findCoinNetwork(input.receiveCoin, input.receiveNetwork);
   const same = input.sendCoin === input.receiveCoin && input.sendNetwork === input.receiveNetwork;
-  if (!send || !receive || same || !send.depositEnabled || !receive.withdrawEnabled) {
+  const served =
+    !availability ||
+    (availability.canObserveDeposit(input.sendCoin, input.sendNetwork) &&
+      availability.canPayOut(input.sendCoin, input.sendNetwork) &&
+      availability.canPayOut(input.receiveCoin, input.receiveNetwork));
+  if (!send || !receive || same || !send.depositEnabled || !receive.withdrawEnabled || !served) {
     throw new AppError(
       'EXCHANGE_PAIR_UNAVAILABLE',
       `${input.sendCoin}/${input.sendNetwork} -> ${input.receiveCoin}/${input.receiveNetwork} is not offered`,
@@ -133,7 +153,7 @@ export function createExchangeService(options: ExchangeServiceOptions): Exchange
 
   /** Rate, breakdown and limits for an amount; refuses amounts outside the limits. */
   function price(request: RateRequest, rateScaled?: bigint) {
-    const { send, receive } = resolvePair(request);
+    const { send, receive } = resolvePair(request, options.availability);
     const amountMinor = BigInt(request.amountMinor);
     const rate = rateScaled ?? midRateScaled(send.coin, receive.coin, prices);
     const limits = limitsFor(send, prices);
@@ -196,7 +216,7 @@ export function createExchangeService(options: ExchangeServiceOptions): Exchange
     },
 
     async createOrder(userId, request) {
-      resolvePair(request);
+      resolvePair(request, options.availability);
       const receiveAddress = checkAddress('receiveAddress', request.receiveNetwork, request.receiveAddress);
       const refundAddress =
         request.refundAddress === undefined || request.refundAddress.trim() === ''
