@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { erc20Abi, parseEther } from 'viem';
@@ -65,6 +66,39 @@ describe('local anvil chains', () => {
       expect(file.ethereum.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     } finally {
       await second.stop();
+    }
+  }, 60_000);
+
+  it('a second live server on the same DATA_DIR shares the chain; an anvil orphaned by a dead server is replaced', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cw-local-chains-owner-'));
+    const pidFile = path.join(dataDir, 'chains', 'ethereum.pid');
+    const setOwner = (serverPid: number) => {
+      const pids = JSON.parse(readFileSync(pidFile, 'utf8'));
+      writeFileSync(pidFile, JSON.stringify({ ...pids, serverPid }));
+      return pids.anvilPid as number;
+    };
+    const first = await startLocalChains({ dataDir, networks: ['ethereum'], hotWallets: {} });
+    try {
+      const rpcUrl = first.file.ethereum?.rpcUrl;
+      // Owned by another live process (our parent stands in for a second server).
+      setOwner(process.ppid);
+      const shared = await startLocalChains({ dataDir, networks: ['ethereum'], hotWallets: {} });
+      expect(shared.file.ethereum?.rpcUrl).toBe(rpcUrl);
+      await shared.stop(); // must not stop the owner's chain
+      expect(await devClient(rpcUrl ?? '', 31337).getChainId()).toBe(31337);
+
+      // Owned by a process that is gone: its anvil is an orphan, stopped and replaced.
+      const deadPid = spawnSync(process.execPath, ['-e', 'process.pid']).pid ?? 0;
+      const orphan = setOwner(deadPid);
+      const replaced = await startLocalChains({ dataDir, networks: ['ethereum'], hotWallets: {} });
+      try {
+        expect(replaced.file.ethereum?.rpcUrl).not.toBe(rpcUrl);
+        expect(() => process.kill(orphan, 0)).toThrow();
+      } finally {
+        await replaced.stop();
+      }
+    } finally {
+      await first.stop();
     }
   }, 60_000);
 

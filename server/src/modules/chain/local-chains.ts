@@ -135,23 +135,49 @@ async function provision(
   return { chainId: anvil.chainId, rpcUrl: anvil.rpcUrl, tokens };
 }
 
-/**
- * An anvil left running by a server that was killed without a shutdown (SIGKILL, crash) still
- * holds the state file: stop it first, so two chains never write one state. Only a process whose
- * command line is anvil with this very state file is signalled.
- */
-async function stopOrphan(pidFile: string, stateFile: string): Promise<void> {
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').trim());
-  rmSync(pidFile, { force: true });
-  if (!Number.isInteger(pid) || pid <= 1) return;
+/** `<dir>/<network>.pid`: which server process started which anvil. */
+interface PidFile {
+  serverPid: number;
+  anvilPid: number;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function readPidFile(file: string): PidFile | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<PidFile>;
+    const ok = (n: unknown): n is number => Number.isInteger(n) && (n as number) > 1;
+    return ok(parsed.serverPid) && ok(parsed.anvilPid)
+      ? { serverPid: parsed.serverPid, anvilPid: parsed.anvilPid }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `pid` is an anvil running on this very state file (checked through /proc). */
+function isAnvilOf(pid: number, stateFile: string): boolean {
   try {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    if (!path.basename(cmdline[0] ?? '').startsWith('anvil') || !cmdline.includes(stateFile)) return;
-    process.kill(pid, 'SIGTERM');
+    return path.basename(cmdline[0] ?? '').startsWith('anvil') && cmdline.includes(stateFile);
   } catch {
-    return; // Not running any more (or no /proc): nothing to stop.
+    return false;
   }
+}
+
+/**
+ * An anvil left running by a server that was killed without a shutdown (SIGKILL, crash) still
+ * holds the state file: stop it first, so two chains never write one state.
+ */
+async function stopOrphan(pid: number): Promise<void> {
+  process.kill(pid, 'SIGTERM');
   // It dumps its state on SIGTERM: wait for that before the new chain loads the file.
   for (let waited = 0; existsSync(`/proc/${pid}`) && waited < 5_000; waited += 50) {
     await new Promise((r) => setTimeout(r, 50));
@@ -166,21 +192,31 @@ export async function startLocalChains(options: LocalChainsOptions): Promise<Loc
   const chains: Partial<Record<EvmNetwork, AnvilChain>> = {};
   const stop = async () => {
     await Promise.all(Object.values(chains).map((c) => c.stop()));
-    for (const network of options.networks) rmSync(path.join(dir, `${network}.pid`), { force: true });
+    for (const network of Object.keys(chains)) rmSync(path.join(dir, `${network}.pid`), { force: true });
   };
   try {
     const started = await Promise.all(
       options.networks.map(async (network) => {
         const stateFile = path.join(dir, `${network}-state.json`);
         const pidFile = path.join(dir, `${network}.pid`);
-        await stopOrphan(pidFile, stateFile);
+        const owner = readPidFile(pidFile);
+        if (owner && isAnvilOf(owner.anvilPid, stateFile)) {
+          const entry = previous[network];
+          if (owner.serverPid !== process.pid && alive(owner.serverPid) && entry) {
+            // Another live server on this DATA_DIR runs the chain: share it rather than fight over the state.
+            options.log?.(`local chain ${network} shared with server pid ${owner.serverPid} at ${entry.rpcUrl}`);
+            return [network, entry] as const;
+          }
+          await stopOrphan(owner.anvilPid);
+        }
         const anvil = await startAnvil({
           chainId: localChainIds[network],
           stateFile,
           ...(options.blockTimeS === undefined ? {} : { blockTimeS: options.blockTimeS }),
         });
         chains[network] = anvil;
-        if (anvil.process.pid) writeFileSync(pidFile, `${anvil.process.pid}\n`);
+        const pids: PidFile = { serverPid: process.pid, anvilPid: anvil.process.pid ?? 0 };
+        writeFileSync(pidFile, `${JSON.stringify(pids)}\n`);
         const entry = await provision(network, anvil, previous[network], options.hotWallets[network]);
         options.log?.(`local chain ${network} at ${anvil.rpcUrl}`, {
           network,
