@@ -1,12 +1,29 @@
 import { expect, test } from '../support/fixtures.ts';
 import { GOOD_ETH_ADDRESS, pickGalleryImage, qrPng, signedInPage } from './wallet-helpers.ts';
 
+const ZXING_MARKER = 'Video stream has ended before any code could be detected';
+
 test('the QR scanner decodes a gallery image into the address field and reports unreadable images', async ({
   browser,
 }) => {
   const { context, page } = await signedInPage(browser, 'qr');
+  // Which scripts carry the ZXing library (a message string of its video decoder marks it).
+  const scripts: Promise<boolean>[] = [];
+  page.on('response', (response) => {
+    if (response.url().endsWith('.js')) {
+      scripts.push(
+        response.text().then(
+          (body) => body.includes(ZXING_MARKER),
+          () => false,
+        ),
+      );
+    }
+  });
+  const zxingLoaded = async () => (await Promise.all(scripts)).some(Boolean);
   await page.goto('/addressBook/add');
   await expect(page.getByTestId('wallet-address-add')).toBeVisible();
+  await expect(page.getByTestId('address-add-address-scan')).toBeVisible();
+  expect(await zxingLoaded()).toBe(false);
 
   await page.getByTestId('address-add-address-scan').click();
   const scanner = page.getByTestId('qr-scanner');
@@ -14,6 +31,8 @@ test('the QR scanner decodes a gallery image into the address field and reports 
   await expect(scanner.getByRole('heading')).toHaveText('扫一扫');
   await expect(scanner).toContainText('将二维码放入框内，即可自动扫描地址');
   await expect(scanner.locator('.cw-scanner__corner')).toHaveCount(4);
+  // The library arrives only now that the scanner is open.
+  await expect.poll(zxingLoaded).toBe(true);
 
   // Not an image at all.
   await pickGalleryImage(page, { name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });

@@ -79,7 +79,7 @@ export default function DepositScreen() {
             <QrCode value={data.address} size={180} />
           </div>
           <span className={ui.label}>{t('deposit.address')}</span>
-          <span className={`${ui.mono} ${ui.strong}`} data-testid="deposit-address">
+          <span className={ui.address} data-testid="deposit-address">
             {data.address}
           </span>
           <Button

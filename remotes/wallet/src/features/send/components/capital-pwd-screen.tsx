@@ -70,7 +70,7 @@ export default function CapitalPwdScreen() {
             placeholder={t('verify.codePlaceholder')}
             data-testid="capital-code"
           />
-          <CountdownButton seconds={60} onSend={sendCode} data-testid="capital-send-code" />
+          <CountdownButton seconds={60} onSend={sendCode} className={ui.nowrap} data-testid="capital-send-code" />
         </div>
         <label className={ui.label} htmlFor="wallet-new-fund-password">
           {t('verify.fundPassword')}

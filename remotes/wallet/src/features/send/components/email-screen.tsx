@@ -105,7 +105,7 @@ export default function EmailScreen() {
             placeholder={t('verify.codePlaceholder')}
             data-testid="verify-email-code"
           />
-          <CountdownButton seconds={60} onSend={sendCode} data-testid="verify-send-code" />
+          <CountdownButton seconds={60} onSend={sendCode} className={ui.nowrap} data-testid="verify-send-code" />
         </div>
         {problem && (
           <p className={ui.error} role="alert" data-testid="verify-email-error">
