@@ -5,15 +5,19 @@
  * createDb, migrateToLatest; durable settings like `src/main.ts` unless BENCH_EPHEMERAL=1), it
  * measures for BENCH_SECONDS (default 10) per phase, with BENCH_CLIENTS (default 32) concurrent
  * clients, each on its own pool connection:
- *   - transfers_per_s_spread: postTransfer between two random accounts of 10,000
- *   - transfers_per_s_hot:    postTransfer from a random account into ONE hot account
+ *   - transfers_per_s_spread: postTransfer between two random accounts of 10,000, each in its own
+ *     transaction (BEGIN; ledger_post; COMMIT: how every caller posts, inside its transaction)
+ *   - transfers_per_s_hot:    the same from a random account into ONE hot account
+ *   - transfers_per_s_{spread,hot}_autocommit: the same posting as one autocommit statement
+ *     (informational: the cost of the two extra round trips of a caller's transaction)
  *   - raw_sql_tps_spread / raw_sql_tps_hot: the baseline, `UPDATE ... SET balance = balance + 1
  *     WHERE id = $1` (autocommit) on 10,000 rows / on one row, same pool, same run
  * and the ledger/raw ratios. Each figure is one JSON line on stdout; notes go to stderr.
  * Then, with this database stopped, it spawns `bench-deposit-latency.ts` (chain watcher on anvil) when
  * that script exists and forwards its `deposit_credit_latency_ms` JSON line (its notes go to stderr);
  * without the script, or when it fails, it prints {"deposit_credit_latency_ms": null, "note": ...}.
- * The run ends with a reconciliation of everything it posted (exit 1 if it does not reconcile).
+ * The transfer benches end with a reconciliation of everything they posted (exit 1 if it does not
+ * reconcile). The seed gives each account its own funding deposit (see seed()).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -27,6 +31,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import type { Database } from '../src/db/schema.ts';
 import { postTransfer } from '../src/modules/ledger/post-transfer.ts';
 import { reconcile } from '../src/modules/ledger/reconcile.ts';
+import { postLegs } from '../src/modules/ledger/repository.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const clients = Number(process.env.BENCH_CLIENTS ?? 32);
@@ -152,6 +157,12 @@ try {
         .join(' ')} (other processes on this machine skew the figures)`,
   );
 
+  // Durability is part of what is measured: show the settings the figures were taken with.
+  const { rows: settings } = await sql<{ name: string; setting: string }>`
+    select name, setting from pg_settings
+    where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method') order by name`.execute(db);
+  log(`PostgreSQL ${settings.map((r) => `${r.name}=${r.setting}`).join(', ')}; pool of ${clients} connections`);
+
   const send = (key: string, from: string, to: string) => {
     const amountMinor = BigInt(1 + randomIndex(100));
     const legs = [
@@ -168,6 +179,19 @@ try {
       if (id !== not) return id;
     }
   };
+  // The same posting as ONE autocommit statement (its own transaction, no BEGIN/COMMIT round trips):
+  // informational, to show what the two extra round trips of a caller's transaction cost.
+  const sendAlone = (key: string, from: string, to: string) => {
+    const amountMinor = BigInt(1 + randomIndex(100));
+    return postLegs(db, {
+      idempotencyKey: key,
+      kind: 'internal_send',
+      createdAt: new Date(),
+      metadata: {},
+      accountIds: [from, to],
+      amountsMinor: [-amountMinor, amountMinor],
+    });
+  };
   const rawUpdate = (id: number) => sql`update bench_raw set balance = balance + 1 where id = ${id}`.execute(db);
 
   const rawSpread = await phase('raw UPDATE spread', async () => {
@@ -177,11 +201,19 @@ try {
     const from = pickOther('');
     await send(`spread-${w}-${n}`, from, pickOther(from));
   });
+  const spreadAlone = await phase('ledger_post autocommit spread', async (w, n) => {
+    const from = pickOther('');
+    await sendAlone(`spread-alone-${w}-${n}`, from, pickOther(from));
+  });
   const rawHot = await phase('raw UPDATE hot', async () => {
     await rawUpdate(1);
   });
   const hotResult = await phase('postTransfer hot', async (w, n) => {
     await send(`hot-${w}-${n}`, pickOther(hot), hot);
+  });
+
+  const hotAlone = await phase('ledger_post autocommit hot', async (w, n) => {
+    await sendAlone(`hot-alone-${w}-${n}`, pickOther(hot), hot);
   });
 
   figure('transfers_per_s_spread', spread.perSecond, '1/s');
@@ -192,12 +224,16 @@ try {
   figure('ledger_to_raw_ratio_hot', hotResult.perSecond / rawHot.perSecond, 'ratio');
   figure('transfer_p99_ms_spread', spread.p99Ms, 'ms');
   figure('transfer_p99_ms_hot', hotResult.p99Ms, 'ms');
+  const aloneNote = 'ledger_post as one autocommit statement, without the BEGIN/COMMIT of a caller transaction';
+  figure('transfers_per_s_spread_autocommit', spreadAlone.perSecond, '1/s', aloneNote);
+  figure('transfers_per_s_hot_autocommit', hotAlone.perSecond, '1/s', aloneNote);
 
   const report = await reconcile(db);
   log(
     `reconcile after the run: ${report.ok ? 'RECONCILED' : 'MISMATCH'} (${report.transfers} transfers, ${report.entries} entries)`,
   );
-  if (!report.ok || spread.errors + hotResult.errors > 0) exitCode = 1;
+  const errors = spread.errors + hotResult.errors + spreadAlone.errors + hotAlone.errors;
+  if (!report.ok || errors > 0) exitCode = 1;
   await db.destroy();
 } finally {
   await pg.stop();
@@ -205,7 +241,10 @@ try {
 }
 
 const DEPOSIT_BENCH = path.join(import.meta.dirname, 'bench-deposit-latency.ts');
-/** The deposit bench mines blocks on anvil and waits for the watcher: minutes at most. */
+/**
+ * The deposit bench mines blocks on anvil and waits for the watcher: well under a minute normally.
+ * On this timeout it is sent SIGTERM, which skips its own clean-up (its PostgreSQL may be left running).
+ */
 const DEPOSIT_BENCH_TIMEOUT_MS = Number(process.env.BENCH_DEPOSIT_TIMEOUT_MS ?? 300_000);
 
 /**

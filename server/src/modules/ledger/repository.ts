@@ -63,10 +63,11 @@ const postedTransfer = (row: PostedRow | undefined): PostedTransfer => {
  * One round trip: the SQL function `ledger_post` (migration 0011) inserts the transfer (ON CONFLICT
  * on the idempotency key), locks the accounts FOR UPDATE in ascending id order, refuses a balance
  * below zero (SQLSTATE LG001), updates the balances and appends the entries with before/after.
- * The i-th amount goes to the i-th account id.
+ * The i-th amount goes to the i-th account id. Given a transaction it joins it (postTransfer);
+ * given the pool it is one autocommit statement, i.e. its own transaction (bench:ledger).
  */
 export async function postLegs(
-  trx: Trx,
+  db: Db,
   values: PostingValues & { accountIds: readonly string[] },
 ): Promise<PostedTransfer> {
   const { rows } = await sql<PostedRow>`
@@ -74,7 +75,7 @@ export async function postLegs(
     from ledger_post(
       ${values.idempotencyKey}, ${values.kind}, ${values.createdAt}, ${JSON.stringify(values.metadata)}::jsonb,
       ${values.accountIds}::bigint[], ${values.amountsMinor.map(String)}::numeric[]
-    ) p`.execute(trx);
+    ) p`.execute(db);
   return postedTransfer(rows[0]);
 }
 
