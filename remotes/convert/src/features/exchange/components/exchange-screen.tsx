@@ -10,7 +10,7 @@ import { Button, Checkbox, Input } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type CoinCode, type NetworkCode, placeOrder, type RateType, requestRate } from '../api/exchange-api.ts';
-import { formatMinor, parseAmount } from '../lib/amount.ts';
+import { formatMinor, parseAmount, shortRate } from '../lib/amount.ts';
 import { ChipSelect } from './chip-select.tsx';
 import * as ui from './exchange.module.css';
 import { useCataloguePairs } from './use-catalogue-pairs.ts';
@@ -99,7 +99,7 @@ export default function ExchangeScreen() {
   const records = (
     <button
       type="button"
-      className={ui.label}
+      className={ui.link}
       data-testid="exchange-records"
       onClick={() => void navigate('/exchange/history')}
     >
@@ -204,7 +204,7 @@ export default function ExchangeScreen() {
               <div className={ui.row}>
                 <span className={ui.label}>{t('exchange.rate')}</span>
                 <span>
-                  1 {sendCoin} ≈ {quote.rate} {receiveCoin}
+                  1 {sendCoin} ≈ {shortRate(quote.rate)} {receiveCoin}
                 </span>
               </div>
               <div className={ui.row}>

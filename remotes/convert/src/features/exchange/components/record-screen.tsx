@@ -7,18 +7,26 @@ import { List } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { fetchOrder, isSettled } from '../api/exchange-api.ts';
-import { formatMinor } from '../lib/amount.ts';
+import { formatMinor, shortRate } from '../lib/amount.ts';
 import * as ui from './exchange.module.css';
 import { StatusTag } from './status-tag.tsx';
 import { useCataloguePairs } from './use-catalogue-pairs.ts';
 
 const POLL_MS = 5000;
 
-function Row({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
+interface RowProps {
+  label: string;
+  testId: string;
+  children: ReactNode;
+  /** Addresses, hashes and ids: monospace, broken anywhere. */
+  mono?: boolean;
+}
+
+function Row({ label, testId, children, mono = false }: RowProps) {
   return (
     <List.Item
       extra={
-        <span className={ui.mono} data-testid={testId}>
+        <span className={`${ui.value} ${mono ? ui.mono : ''}`} data-testid={testId}>
           {children}
         </span>
       }
@@ -56,7 +64,7 @@ export default function RecordScreen() {
         <List.Item extra={<StatusTag status={data.status} />}>
           <span className={ui.label}>{t('exchange.statusLabel')}</span>
         </List.Item>
-        <Row label={t('exchange.record.id')} testId="record-id">
+        <Row label={t('exchange.record.id')} testId="record-id" mono>
           {data.id}
         </Row>
         <Row label={t('exchange.record.sendCoin')} testId="record-send-coin">
@@ -76,7 +84,7 @@ export default function RecordScreen() {
           {data.rateType === 'fixed' ? t('exchange.fixed') : t('exchange.float')}
         </Row>
         <Row label={t('exchange.rate')} testId="record-rate">
-          1 {data.sendCoin} = {data.finalRate ?? data.rate} {data.receiveCoin}
+          1 {data.sendCoin} = {shortRate(data.finalRate ?? data.rate)} {data.receiveCoin}
         </Row>
         <Row label={t('exchange.serviceCharge')} testId="record-service-charge">
           {formatMinor(data.serviceChargeMinor, receiveDecimals)} {data.receiveCoin}
@@ -84,13 +92,13 @@ export default function RecordScreen() {
         <Row label={t('exchange.networkFee')} testId="record-network-fee">
           {formatMinor(data.networkFeeMinor, receiveDecimals)} {data.receiveCoin}
         </Row>
-        <Row label={t('exchange.record.sendAddress')} testId="record-send-address">
+        <Row label={t('exchange.record.sendAddress')} testId="record-send-address" mono>
           {dash(data.depositAddress)}
         </Row>
-        <Row label={t('exchange.record.receiveAddress')} testId="record-receive-address">
+        <Row label={t('exchange.record.receiveAddress')} testId="record-receive-address" mono>
           {data.receiveAddress}
         </Row>
-        <Row label={t('exchange.record.refundAddress')} testId="record-refund-address">
+        <Row label={t('exchange.record.refundAddress')} testId="record-refund-address" mono>
           {dash(data.refundAddress)}
         </Row>
         <Row label={t('exchange.record.createdAt')} testId="record-created-at">
@@ -107,14 +115,14 @@ export default function RecordScreen() {
             {time(data.deadlineAt)}
           </Row>
         ) : null}
-        <Row label={t('exchange.record.depositHash')} testId="record-deposit-hash">
+        <Row label={t('exchange.record.depositHash')} testId="record-deposit-hash" mono>
           {dash(data.depositTxHash)}
         </Row>
-        <Row label={t('exchange.record.payoutHash')} testId="record-payout-hash">
+        <Row label={t('exchange.record.payoutHash')} testId="record-payout-hash" mono>
           {dash(data.payoutTxHash)}
         </Row>
         {data.status === 'refunded' && data.payoutAddress ? (
-          <Row label={t('exchange.record.refundedTo')} testId="record-refunded-to">
+          <Row label={t('exchange.record.refundedTo')} testId="record-refunded-to" mono>
             {data.payoutAddress}
           </Row>
         ) : null}

@@ -11,6 +11,15 @@ export interface CataloguePairs {
   networkLabel(network: string): string;
 }
 
+/** Proper names of the networks (the same in every language). */
+const NETWORK_NAMES: Record<string, string> = {
+  ethereum: 'Ethereum',
+  bsc: 'BNB Smart Chain',
+  tron: 'TRON',
+  bitcoin: 'Bitcoin',
+  dogecoin: 'Dogecoin',
+};
+
 function view(catalogue: Catalogue): CataloguePairs {
   const unique = <T>(values: T[]) => [...new Set(values)];
   const deposit = catalogue.pairs.filter((p) => p.depositEnabled);
@@ -24,7 +33,7 @@ function view(catalogue: Catalogue): CataloguePairs {
     decimalsOf: (coin) => catalogue.coins.find((c) => c.code === coin)?.decimals ?? 0,
     networkLabel: (network) => {
       const n = catalogue.networks.find((x) => x.code === network);
-      const name = network.charAt(0).toUpperCase() + network.slice(1);
+      const name = NETWORK_NAMES[network] ?? network;
       return n?.tokenStandard ? `${name} (${n.tokenStandard})` : name;
     },
   };

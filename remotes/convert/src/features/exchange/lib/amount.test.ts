@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countdown, formatMinor, parseAmount } from './amount.ts';
+import { countdown, formatMinor, parseAmount, shortRate } from './amount.ts';
 
 describe('exchange amounts', () => {
   it('formats and parses minor units exactly, 18 decimals included', () => {
@@ -18,5 +18,12 @@ describe('exchange amounts', () => {
     expect(countdown(deadline, Date.parse('2030-01-01T00:00:00.000Z'))).toEqual({ seconds: 1200, text: '20:00' });
     expect(countdown(deadline, Date.parse('2030-01-01T00:19:58.500Z'))).toEqual({ seconds: 2, text: '00:02' });
     expect(countdown(deadline, Date.parse('2030-01-01T00:21:00.000Z'))).toEqual({ seconds: 0, text: '00:00' });
+  });
+
+  it('shortens a rate to 8 significant fraction digits, truncating', () => {
+    expect(shortRate('0.001113414653500095')).toBe('0.0011134146');
+    expect(shortRate('1')).toBe('1');
+    expect(shortRate('1234.56789012345')).toBe('1234.56789012');
+    expect(shortRate('0.5000000000')).toBe('0.5');
   });
 });
