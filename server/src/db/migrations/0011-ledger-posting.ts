@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /**
  * Ledger posting in one round trip (modules/ledger/post-transfer.ts).
  *
- * `ledger_post` does, inside the caller's transaction and in one statement, what postTransfer did
+ * `ledger_post` does, inside the caller's transaction and in one round trip, what postTransfer did
  * in six: insert the transfer (the unique idempotency key settles retries and concurrent posters),
  * lock the accounts FOR UPDATE in ascending id order, refuse a non-external balance below zero,
  * update the balances and append the entries with before/after. The guarantees of migration 0006
