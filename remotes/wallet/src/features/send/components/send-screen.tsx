@@ -98,14 +98,19 @@ export default function SendScreen() {
             setNetwork('');
           }}
         />
-        <span className={ui.label}>{t('common.network')}</span>
-        <ChipSelect
-          testId="send-network"
-          columns={2}
-          options={pairs.map((p) => ({ label: view.networkLabel(p.network), value: p.network }))}
-          value={network}
-          onChange={setNetwork}
-        />
+        {/* A user found by e-mail needs no network; an address does. */}
+        {(mode === 'withdrawal' || check.recipientKind === 'address') && (
+          <>
+            <span className={ui.label}>{t('common.network')}</span>
+            <ChipSelect
+              testId="send-network"
+              columns={2}
+              options={pairs.map((p) => ({ label: view.networkLabel(p.network), value: p.network }))}
+              value={network}
+              onChange={setNetwork}
+            />
+          </>
+        )}
       </section>
       {withdrawDisabled && (
         <NoticeBar content={codeMessage('WITHDRAW_DISABLED')} color="alert" wrap data-testid="send-withdraw-disabled" />
