@@ -180,6 +180,29 @@ describe('exchange engine', () => {
     });
   });
 
+  it("float without a refund address: a refund goes to the user's wallet balance, whole", async () => {
+    const app = buildTestApp({ db: database.db, now, exchange: { prices, xpubs: testXpubs } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/exchange/orders',
+      headers: { [TEST_USER_HEADER]: userId },
+      payload: { ...usdtToBnb, rateType: 'float', receiveAddress: EVM_ADDRESS_A, termsAccepted: true },
+    });
+    await app.close();
+    const order = res.json() as { id: string; depositAddress: string };
+    const wallet = await balanceOf(database.db, 'user_available', userId, 'USDT');
+    chain.deposit(order.depositAddress, 5_000_000n, 6, `0x${'0f'.repeat(32)}`); // 5 USDT < 10 USDT minimum
+    await engine.tick();
+    expect(await findOrder(database.db, order.id)).toMatchObject({
+      state: 'refunded',
+      state_reason: 'amount_out_of_range; to_wallet',
+      payout_address: null,
+      payout_amount_minor: '5000000',
+    });
+    expect(await balanceOf(database.db, 'user_available', userId, 'USDT')).toBe(wallet + 5_000_000n);
+    expect((await reconcile(database.db)).ok).toBe(true);
+  });
+
   it('not enough liquidity suspends the order (risk hold); a failed payout fails the order', async () => {
     const big = await createOrder('float', { amountMinor: '49000000000' }); // 49,000 USDT -> ~81 BNB
     const bnb = await balanceOf(database.db, 'system_liquidity', null, 'BNB');

@@ -125,6 +125,7 @@ async function accounts(trx: Trx, refs: AccountRef[]): Promise<string[]> {
 
 const external = (asset: CoinCode): AccountRef => ({ kind: 'system_external', userId: null, asset });
 const locked = (userId: string, asset: CoinCode): AccountRef => ({ kind: 'user_locked', userId, asset });
+const available = (userId: string, asset: CoinCode): AccountRef => ({ kind: 'user_available', userId, asset });
 const system = (kind: 'system_liquidity' | 'system_fees', asset: CoinCode): AccountRef => ({
   kind,
   userId: null,
@@ -195,11 +196,29 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
     const deposit = BigInt(order.deposit_amount_minor ?? '0');
     const fee = findCoinNetwork(coin, network)?.withdrawFeeMinor ?? 0n;
     const address = order.refund_address;
+    if (deposit === 0n) {
+      // Dust below the ledger's unit: nothing was booked, nothing to return.
+      await transitionOrder(trx, order.id, 'failed', { now: at, expectFrom: from, reason: `${reason}; dust` });
+      return;
+    }
     if (deposit <= fee || address === null) {
-      await transitionOrder(trx, order.id, 'failed', {
+      // No refund address (float orders may omit it), or too little to pay the network fee: the
+      // deposit goes to the user's wallet balance instead, whole, where it can be withdrawn or used.
+      await post(
+        trx,
+        `exchange:${order.id}:refund`,
+        [
+          [system('system_liquidity', coin), -deposit],
+          [available(order.user_id, coin), deposit],
+        ],
+        at,
+        { orderId: order.id, leg: 'refund_to_wallet', reason },
+      );
+      await transitionOrder(trx, order.id, 'refunded', {
         now: at,
         expectFrom: from,
-        reason: `${reason}; refund_impossible`,
+        reason: `${reason}; to_wallet`,
+        patch: { payout_coin: coin, payout_network: network, payout_amount_minor: deposit.toString() },
       });
       return;
     }

@@ -121,6 +121,11 @@ export default function RecordScreen() {
         <Row label={t('exchange.record.payoutHash')} testId="record-payout-hash" mono>
           {dash(data.payoutTxHash)}
         </Row>
+        {data.status === 'refunded' && !data.payoutAddress ? (
+          <Row label={t('exchange.record.refundedTo')} testId="record-refunded-to">
+            {t('exchange.record.refundedToWallet')}
+          </Row>
+        ) : null}
         {data.status === 'refunded' && data.payoutAddress ? (
           <Row label={t('exchange.record.refundedTo')} testId="record-refunded-to" mono>
             {data.payoutAddress}
