@@ -152,14 +152,14 @@ export async function advanceConfirmations(
   verifiedHeight: bigint,
   now: Date,
 ): Promise<number> {
+  const count = sql<number>`least(greatest(${verifiedHeight.toString()}::bigint - block_number + 1, 0), 2147483647)::int`;
   await db
     .updateTable('deposits')
-    .set({
-      confirmations: sql<number>`least(greatest(${verifiedHeight.toString()}::bigint - block_number + 1, 0), 2147483647)::int`,
-      updated_at: now,
-    })
+    .set({ confirmations: count, updated_at: now })
     .where('network', '=', network)
     .where('state', '=', 'confirming')
+    // Only rows whose count changed: the watchers poll several times a second.
+    .where('confirmations', '<>', count)
     .execute();
   const ready = await db
     .selectFrom('deposits')
