@@ -125,7 +125,9 @@ export function createConvertService({ db, now, prices, quoteTtlMs }: ConvertSer
     return db.transaction().execute(async (trx): Promise<Attempt> => {
       const quote = await lockQuote(trx, quoteId, userId);
       if (!quote) throw new QuoteNotFoundError();
-      // Under the quote's row lock: a second accept waits here and then finds the conversion.
+      // Under the quote's row lock: a second accept waits here and then finds the conversion. This must
+      // be its own statement (a fresh READ COMMITTED snapshot): a join in the locking SELECT would
+      // re-read only the locked row after the wait and miss the conversion committed meanwhile.
       const existing = await conversionOfQuote(trx, quote.id);
       if (existing) return { done: existing };
       const at = now();
