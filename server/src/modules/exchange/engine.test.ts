@@ -142,6 +142,21 @@ describe('exchange engine', () => {
     expect((await reconcile(database.db)).ok).toBe(true);
   });
 
+  it('fixed rate: a deposit whose block is after the deadline is late even when first seen before the expiry', async () => {
+    const order = await createOrder('fixed');
+    const deadline = new Date(order.deadlineAt as string);
+    chain.deposit(order.depositAddress, 100_000_000n, 6, `0x${'10'.repeat(32)}`, new Date(deadline.getTime() + 1000));
+    await engine.tick();
+    const row = await findOrder(database.db, order.id);
+    expect(row).toMatchObject({ state: 'refunded', state_reason: 'late_deposit' });
+    expect((await listEvents(database.db, order.id)).map((e) => e.to_state)).toEqual([
+      'new',
+      'waiting',
+      'expired',
+      'refunded',
+    ]);
+  });
+
   it('float: a rate that moved beyond the tolerance is refunded', async () => {
     const order = await createOrder('float');
     chain.deposit(order.depositAddress, 100_000_000n, 6, `0x${'05'.repeat(32)}`);

@@ -40,6 +40,8 @@ export interface ObservedOrderDeposit {
   /** Ledger minor units of the send coin. */
   amountMinor: bigint;
   confirmations: number;
+  /** When the chain says it happened (block time); a fixed order compares it with its deadline. */
+  blockTime?: Date;
 }
 
 /** Reads the chain for transfers to an order's deposit address (modules/chain). */
@@ -290,8 +292,18 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
         deposit_confirmations: deposit.confirmations,
         deposit_seen_at: at,
       };
+      // Sent after the fixed window (by block time): a late deposit even if seen before the expiry step.
+      const late =
+        order.deadline_at !== null && deposit.blockTime !== undefined && deposit.blockTime > order.deadline_at;
       const ok = await step(order, async (trx) => {
-        if (order.state === 'waiting') {
+        if (order.state === 'waiting' && late) {
+          await transitionOrder(trx, order.id, 'expired', {
+            now: at,
+            expectFrom: 'waiting',
+            reason: 'deadline_passed',
+            patch,
+          });
+        } else if (order.state === 'waiting') {
           await transitionOrder(trx, order.id, 'confirming', {
             now: at,
             expectFrom: 'waiting',

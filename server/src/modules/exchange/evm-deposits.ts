@@ -59,10 +59,12 @@ export function evmOrderDeposits(
               : 1,
         )[0];
       if (!first) return null;
+      const block = await client.getBlock({ blockNumber: first.blockNumber as bigint });
       const seen: ObservedOrderDeposit = {
         txHash: first.transactionHash as string,
         amountMinor: toLedgerMinor(coin, network, first.args.value as bigint),
         confirmations: Number(tip - (first.blockNumber as bigint) + 1n),
+        blockTime: new Date(Number(block.timestamp) * 1000),
       };
       return seen;
     },

@@ -33,7 +33,7 @@ export const EVM_ADDRESS_B = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
  * (OrderDepositObserver, PayoutGateway): the test plays the chain by setting what is "seen".
  */
 export function memoryChain() {
-  const seen = new Map<string, { txHash: string; amountMinor: bigint; confirmations: number }>();
+  const seen = new Map<string, import('./engine.ts').ObservedOrderDeposit>();
   const payouts = new Map<
     string,
     { request: import('./engine.ts').PayoutRequest; status: import('./engine.ts').PayoutStatus }
@@ -56,8 +56,14 @@ export function memoryChain() {
     deposits,
     gateway,
     payouts,
-    deposit(address: string, amountMinor: bigint, confirmations: number, txHash = `0x${'ab'.repeat(32)}`) {
-      seen.set(address, { txHash, amountMinor, confirmations });
+    deposit(
+      address: string,
+      amountMinor: bigint,
+      confirmations: number,
+      txHash = `0x${'ab'.repeat(32)}`,
+      blockTime?: Date,
+    ) {
+      seen.set(address, { txHash, amountMinor, confirmations, ...(blockTime ? { blockTime } : {}) });
     },
     mine(key: string, txHash = `0x${'cd'.repeat(32)}`) {
       const p = payouts.get(key);
