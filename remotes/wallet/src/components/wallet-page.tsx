@@ -1,6 +1,6 @@
-import { useNavigate } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
 import type { ReactNode } from 'react';
+import { useBackOr } from './use-back.ts';
 import * as styles from './wallet-page.module.css';
 
 interface WalletPageProps {
@@ -13,19 +13,9 @@ interface WalletPageProps {
   children: ReactNode;
 }
 
-function hasHistory(): boolean {
-  // The router keeps the index of the current entry in history.state.
-  const state = window.history.state as { idx?: number } | null;
-  return typeof state?.idx === 'number' && state.idx > 0;
-}
-
 /** A wallet screen: the shared Page (nav bar with title and back) on the grey page background. */
 export function WalletPage({ title, testId, parent, right, children }: WalletPageProps) {
-  const navigate = useNavigate();
-  const onBack = () => {
-    if (hasHistory()) void navigate(-1);
-    else void navigate(parent ?? '/coinTopup', { replace: true });
-  };
+  const onBack = useBackOr(parent ?? '/coinTopup');
   return (
     <div className={styles.screen} data-testid={testId}>
       <Page title={title} back={parent !== undefined} onBack={onBack} right={right} bodyClassName={styles.body}>

@@ -1,12 +1,13 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
-import { useNavigate, useSearchParams } from '@cw/shared-state/router';
+import { useSearchParams } from '@cw/shared-state/router';
 import { toast } from '@cw/shared-ui/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Input } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { AddressField } from '../../../components/address-field.tsx';
 import { ChipSelect } from '../../../components/chip-select.tsx';
+import { useBackOr } from '../../../components/use-back.ts';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
@@ -21,7 +22,7 @@ export default function AddAddressScreen() {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const codeMessage = useCodeMessage();
-  const navigate = useNavigate();
+  const back = useBackOr('/addressBook');
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const { view } = useCatalogue();
@@ -69,7 +70,7 @@ export default function AddAddressScreen() {
       });
       await queryClient.invalidateQueries({ queryKey: ADDRESS_BOOK_KEY });
       toast.success(t('addressBook.saved'));
-      void navigate(-1);
+      back();
     } catch (error) {
       toast.fail(errorMessage(error));
     } finally {

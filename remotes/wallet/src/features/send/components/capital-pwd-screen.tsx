@@ -1,13 +1,13 @@
 import { api, unwrap } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { currentLanguage, useTranslation } from '@cw/shared-state/i18n';
-import { useNavigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
 import { CountdownButton } from '@cw/shared-ui/countdown-button';
 import { PasswordField } from '@cw/shared-ui/password-field';
 import { toast } from '@cw/shared-ui/toast';
 import { Button, Input } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
+import { useBackOr } from '../../../components/use-back.ts';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
@@ -19,7 +19,7 @@ const digits = (text: string) => text.replace(/\D/g, '').slice(0, 6);
 export default function CapitalPwdScreen() {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
-  const navigate = useNavigate();
+  const back = useBackOr('/coinTopup');
   const me = useSession((s) => s.me);
   const refresh = useSession((s) => s.refresh);
   const [values, setValues] = useState({ code: '', fundPassword: '', confirmFundPassword: '' });
@@ -46,7 +46,7 @@ export default function CapitalPwdScreen() {
       await unwrap(api.POST('/api/me/fund-password', { body: values }));
       await refresh();
       toast.success(t('verify.fundPasswordSaved'));
-      void navigate(-1);
+      back();
     } catch (error) {
       setProblem(errorMessage(error));
     } finally {

@@ -147,6 +147,7 @@ export default function SendScreen() {
                 ? t('send.amountPlaceholder', { min: formatMinor(limits.minMinor, decimals), coin })
                 : t('send.amountPlaceholderAny')
             }
+            maxLength={40}
             data-testid="send-amount"
             style={{ flex: 1 }}
           />
