@@ -163,3 +163,33 @@ test('deposit from the faucet (confirming, then successful), withdraw on chain, 
   await expect(page.getByTestId('withdraw-tx')).toHaveText(txHash);
   await context.close();
 });
+
+test('a deposit below the minimum is shown with its reason and not credited', async ({ browser }) => {
+  const chains = readChains();
+  test.skip(!chains?.bsc, 'no local chains (chains.json) on this server');
+  const bsc = chains?.bsc;
+  if (!bsc) return;
+  const { context, page } = await signedInPage(browser, 'dust');
+  const address = await page.request.get('/api/wallet/deposit-address?coin=USDT&network=bsc');
+  const { address: depositAddress } = (await address.json()) as { address: string };
+  // The minimum on this network is 0.001 USDT.
+  faucet(depositAddress, '0.0005', 'USDT', 'bsc');
+  let depositId = '';
+  await expect
+    .poll(
+      async () => {
+        const history = await page.request.get('/api/wallet/history?type=deposit');
+        depositId = ((await history.json()) as { items: { id: string }[] }).items[0]?.id ?? '';
+        return depositId;
+      },
+      { timeout: 60_000, message: 'the deposit is seen by the watcher' },
+    )
+    .not.toBe('');
+  await mineBlocks(bsc.rpcUrl, 70);
+  await page.goto(`/coinTopup/topup?id=${depositId}`);
+  await expect(page.getByTestId('topup-state')).toHaveAttribute('data-state', 'failed', { timeout: 30_000 });
+  await expect(page.getByTestId('topup-reason')).toHaveText('低于最小充值金额，未入账');
+  await page.goto('/coinTopup');
+  await expect(page.getByTestId('balance-USDT-available')).toHaveText('0');
+  await context.close();
+});
