@@ -5,7 +5,7 @@ import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { NumberInput } from '@cw/shared-ui/number-input';
 import { toast } from '@cw/shared-ui/toast';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button } from 'antd-mobile';
+import { Button, Tag } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type AcceptResult, acceptQuote, convertKeys, fetchBalances } from '../api/convert-api.ts';
@@ -173,7 +173,14 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
       <div className={`${styles.card} ${styles.details}`} data-testid="convert-quote">
         <div className={styles.row}>
           <span className={styles.label}>{t('convert.rate')}</span>
-          <span data-testid="convert-rate">{quote ? `1 ${from} ≈ ${shortRate(quote.rate)} ${to}` : '--'}</span>
+          <span>
+            {quote?.source === 'sandbox' ? (
+              <Tag color="warning" fill="outline" data-testid="convert-rate-sandbox">
+                {t('convert.sandbox')}
+              </Tag>
+            ) : null}{' '}
+            <span data-testid="convert-rate">{quote ? `1 ${from} ≈ ${shortRate(quote.rate)} ${to}` : '--'}</span>
+          </span>
         </div>
         <div className={styles.row}>
           <span className={styles.label}>{t('convert.fee')}</span>
