@@ -5,6 +5,7 @@ import { InsufficientBalanceError } from '../ledger/errors.ts';
 import type { AccountRef, Leg } from '../ledger/model.ts';
 import { postTransfer } from '../ledger/post-transfer.ts';
 import { ensureAccount } from '../ledger/repository.ts';
+import { IllegalTransitionError } from './errors.ts';
 import {
   limitsFor,
   midRateScaled,
@@ -13,7 +14,7 @@ import {
   receiveFor,
   type UsdPrices,
 } from './pricing.ts';
-import { findOrder, type OrderPatch, type OrderRow, updateFields } from './repository.ts';
+import { findOrder, lockOrder, type OrderPatch, type OrderRow, updateFields } from './repository.ts';
 import type { ExchangeState } from './states.ts';
 import { transitionOrder } from './transition.ts';
 
@@ -165,7 +166,8 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       await db.transaction().execute(fn);
       return true;
     } catch (err) {
-      onError(err, order.id);
+      // Another engine moved the order first (its state is no longer the one this step read): not an error.
+      if (!(err instanceof IllegalTransitionError)) onError(err, order.id);
       return false;
     }
   }
@@ -375,7 +377,7 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       const at = now();
       const confirmed = deposit.confirmations >= requiredConfirmations(order);
       const ok = await step(order, async (trx) => {
-        const current = await findOrder(trx, order.id);
+        const current = await lockOrder(trx, order.id);
         if (!current || current.state !== order.state) return;
         const patch: OrderPatch = {
           deposit_confirmations: deposit.confirmations,
@@ -454,7 +456,10 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       }
       const pay = decision;
       try {
-        await db.transaction().execute(async (trx) => {
+        const paid = await db.transaction().execute(async (trx) => {
+          // Another engine may be settling the same order: the row lock decides who pays.
+          const current = await lockOrder(trx, order.id);
+          if (current?.state !== 'exchanging') return false;
           await post(
             trx,
             `exchange:${order.id}:out`,
@@ -492,11 +497,12 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
               payout_request_id: requestId,
             },
           });
+          return true;
         });
-        report.sent++;
+        if (paid) report.sent++;
       } catch (err) {
         if (!(err instanceof InsufficientBalanceError)) {
-          onError(err, order.id);
+          if (!(err instanceof IllegalTransitionError)) onError(err, order.id);
           continue;
         }
         const ok = await step(order, (trx) =>
