@@ -84,11 +84,13 @@ function ScannerOverlay({ onResult, onClose }: Omit<QrScannerProps, 'open'>) {
           media.getUserMedia({ video: { facingMode: 'environment' }, audio: false }),
         ]);
         stream = opened;
-        if (cancelled || !videoRef.current) return;
+        const video = videoRef.current;
+        if (cancelled || !video) return;
+        video.srcObject = opened;
+        await video.play();
+        if (cancelled) return;
         setCamera('scanning');
-        const started = await engine.scanStream(opened, videoRef.current, (text) => finishRef.current(text));
-        if (cancelled) started.stop();
-        else controls = started;
+        controls = engine.scanVideo(video, (text) => finishRef.current(text));
       } catch {
         if (!cancelled) setCamera('unavailable');
       } finally {
@@ -97,10 +99,12 @@ function ScannerOverlay({ onResult, onClose }: Omit<QrScannerProps, 'open'>) {
       }
     };
     void start();
+    const video = videoRef.current;
     return () => {
       cancelled = true;
       controls?.stop();
       stopStream(stream);
+      if (video) video.srcObject = null;
     };
   }, []);
 
@@ -124,7 +128,7 @@ function ScannerOverlay({ onResult, onClose }: Omit<QrScannerProps, 'open'>) {
       }
       try {
         const engine = await loadEngine();
-        finish(await engine.decodeImage(image));
+        finish(engine.decodeImage(image));
       } catch (error) {
         setFailure(classifyDecodeError(error));
       }
