@@ -28,7 +28,9 @@ export default function DepositScreen() {
   const coins: string[] = view
     ? [...new Set(view.catalogue.pairs.filter((p) => p.depositEnabled).map((p) => p.coin))]
     : [];
-  const coin = coins.includes(params.get('coin') ?? '') ? (params.get('coin') ?? '') : (coins[0] ?? '');
+  // USDT first when nothing is asked for: the coin most deposits are in.
+  const wanted = params.get('coin') ?? 'USDT';
+  const coin = coins.includes(wanted) ? wanted : (coins[0] ?? '');
   const networks = view?.pairsOf(coin, 'deposit') ?? [];
   const network = networks.find((p) => p.network === params.get('network'))?.network ?? networks[0]?.network ?? '';
   const choose = (next: { coin?: string; network?: string }) =>
