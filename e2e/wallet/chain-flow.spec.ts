@@ -193,3 +193,68 @@ test('a deposit below the minimum is shown with its reason and not credited', as
   await expect(page.getByTestId('balance-USDT-available')).toHaveText('0');
   await context.close();
 });
+
+test('send to another user by their deposit address', async ({ browser }) => {
+  const chains = readChains();
+  test.skip(!chains?.bsc, 'no local chains (chains.json) on this server');
+  const bsc = chains?.bsc;
+  if (!bsc) return;
+  const { account, context, page } = await signedInPage(browser, 'byaddr');
+  const payee = await browser.newContext();
+  const recipient = newAccount('addrpayee');
+  await registerByApi(payee.request, recipient);
+  await payee.request.post('/api/auth/login', { data: { identifier: recipient.email, password: recipient.password } });
+  const payeeAddress = (
+    (await (await payee.request.get('/api/wallet/deposit-address?coin=USDT&network=bsc')).json()) as {
+      address: string;
+    }
+  ).address;
+
+  // Fund the sender: 3 USDT, credited after its confirmations.
+  const own = (
+    (await (await page.request.get('/api/wallet/deposit-address?coin=USDT&network=bsc')).json()) as { address: string }
+  ).address;
+  faucet(own, '3', 'USDT', 'bsc');
+  await expect
+    .poll(
+      async () => {
+        const history = await page.request.get('/api/wallet/history?type=deposit');
+        return ((await history.json()) as { items: unknown[] }).items.length;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(1);
+  await mineBlocks(bsc.rpcUrl, 70);
+  await page.goto('/coinTopup');
+  await expect(page.getByTestId('balance-USDT-available')).toHaveText('3', { timeout: 30_000 });
+
+  await page.goto('/coinTopup/send?mode=send&coin=USDT&network=bsc');
+  await page.getByTestId('send-address').locator('textarea').fill(payeeAddress);
+  await expect(page.getByTestId('send-network')).toBeVisible();
+  await page.getByTestId('send-amount').fill('1.25');
+  await page.getByTestId('send-next').click();
+  await expect(page.getByTestId('affirm-target')).toHaveText(payeeAddress);
+  await page.getByTestId('affirm-confirm').click();
+  const since = Date.now();
+  await page.getByTestId('verify-send-code').click();
+  await page
+    .getByTestId('verify-email-code')
+    .locator('input')
+    .fill(await readCode(page.request, account.email, since));
+  await page.getByTestId('verify-email-submit').click();
+  await expect(page).toHaveURL(/\/coinTopup\/withdrawDeposit\?type=send&id=/);
+  await expect(page.getByTestId('withdraw-amount')).toHaveText('1.25 USDT');
+
+  const balances = (await (await payee.request.get('/api/me/balances')).json()) as {
+    asset: string;
+    availableMinor: string;
+  }[];
+  expect(balances.find((b) => b.asset === 'USDT')?.availableMinor).toBe('1250000');
+  // The recipient sees it in their history as received.
+  const history = (await (await payee.request.get('/api/wallet/history?type=send')).json()) as {
+    items: { direction: string; amountMinor: string }[];
+  };
+  expect(history.items).toMatchObject([{ direction: 'in', amountMinor: '1250000' }]);
+  await payee.close();
+  await context.close();
+});
