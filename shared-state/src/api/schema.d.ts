@@ -2848,6 +2848,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exchange/pairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The coins and networks an exchange order can be paid in and paid out to, right now */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Coins and networks an order can be paid in (deposit watched, refundable) */
+                            send: {
+                                /** @enum {string} */
+                                coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                                /** @enum {string} */
+                                network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                            }[];
+                            /** @description Coins and networks an order can pay out to */
+                            receive: {
+                                /** @enum {string} */
+                                coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                                /** @enum {string} */
+                                network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exchange/rates": {
         parameters: {
             query?: never;

@@ -254,6 +254,10 @@ describe('exchange rates and orders API', () => {
     // USDT on ethereum -> ETH on ethereum: deposit seen, payout and refund possible.
     const ok = await rate({ ...usdtToBnb, receiveCoin: 'ETH', receiveNetwork: 'ethereum', rateType: 'float' });
     expect(ok.statusCode).toBe(200);
+    const pairs = (await limited.inject({ method: 'GET', url: '/api/exchange/pairs' })).json();
+    expect(pairs.send).toEqual([{ coin: 'USDT', network: 'ethereum' }]);
+    expect(pairs.receive.every((p: { network: string }) => p.network === 'ethereum')).toBe(true);
+    expect(pairs.receive).toContainEqual({ coin: 'ETH', network: 'ethereum' });
     // USDC deposits are not watched here.
     const unseen = await rate({
       ...usdtToBnb,

@@ -5,6 +5,7 @@ import { currentUser, requireUser } from '../../http/authenticate.ts';
 import {
   CreateOrderRequest,
   type ExchangeOrder,
+  ExchangePairs,
   type ExchangeRate,
   OrderList,
   OrderListQuery,
@@ -21,6 +22,18 @@ const OrderRef = Type.Unsafe<ExchangeOrder>(Type.Ref('ExchangeOrder'));
 const RateRef = Type.Unsafe<ExchangeRate>(Type.Ref('ExchangeRate'));
 
 export const exchangeRoutes: FastifyPluginAsyncTypebox<ExchangeRoutesOptions> = async (app, { service }) => {
+  app.get(
+    '/exchange/pairs',
+    {
+      schema: {
+        tags: ['exchange'],
+        summary: 'The coins and networks an exchange order can be paid in and paid out to, right now',
+        response: { 200: ExchangePairs, ...errorResponses() },
+      },
+    },
+    async () => service.pairs(),
+  );
+
   app.post(
     '/exchange/rates',
     {

@@ -110,3 +110,17 @@ export const OrderList = Type.Object(
   { additionalProperties: false },
 );
 export type OrderList = Static<typeof OrderList>;
+
+const Side = Type.Object(
+  { coin: StringEnum(coinCodes), network: StringEnum(networkCodes) },
+  { additionalProperties: false },
+);
+
+export const ExchangePairs = Type.Object(
+  {
+    send: Type.Array(Side, { description: 'Coins and networks an order can be paid in (deposit watched, refundable)' }),
+    receive: Type.Array(Side, { description: 'Coins and networks an order can pay out to' }),
+  },
+  { additionalProperties: false },
+);
+export type ExchangePairs = Static<typeof ExchangePairs>;

@@ -2,7 +2,13 @@ import { canonicalAddress, isAddressNetwork, isValidAddress } from '@cw/shared-s
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../errors/app-error.ts';
-import { type CoinCode, type CoinNetwork, findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
+import {
+  type CoinCode,
+  type CoinNetwork,
+  coinNetworks,
+  findCoinNetwork,
+  type NetworkCode,
+} from '../catalogue/catalogue.ts';
 import { deriveOrderDepositAddress } from './deposit-address.ts';
 import { RateExpiredError } from './errors.ts';
 import {
@@ -15,7 +21,14 @@ import {
   type UsdPrices,
 } from './pricing.ts';
 import { findOrder, listOrders, nextDepositIndex, type OrderRow } from './repository.ts';
-import type { CreateOrderRequest, ExchangeOrder, ExchangeRate, OrderList, RateRequest } from './schemas.ts';
+import type {
+  CreateOrderRequest,
+  ExchangeOrder,
+  ExchangePairs,
+  ExchangeRate,
+  OrderList,
+  RateRequest,
+} from './schemas.ts';
 import { transitionOrder } from './transition.ts';
 
 export interface ExchangeServiceOptions {
@@ -42,6 +55,8 @@ export interface ExchangeAvailability {
 }
 
 export interface ExchangeService {
+  /** Which sides an order can have right now (the catalogue filtered by availability). */
+  pairs(): ExchangePairs;
   rate(userId: string, request: RateRequest): Promise<ExchangeRate>;
   createOrder(userId: string, request: CreateOrderRequest): Promise<ExchangeOrder>;
   getOrder(userId: string, id: string): Promise<ExchangeOrder>;
@@ -173,6 +188,15 @@ export function createExchangeService(options: ExchangeServiceOptions): Exchange
   }
 
   return {
+    pairs() {
+      const a = options.availability;
+      const sendable = (p: CoinNetwork) =>
+        p.depositEnabled && (!a || (a.canObserveDeposit(p.coin, p.network) && a.canPayOut(p.coin, p.network)));
+      const payable = (p: CoinNetwork) => p.withdrawEnabled && (!a || a.canPayOut(p.coin, p.network));
+      const side = (p: CoinNetwork) => ({ coin: p.coin, network: p.network });
+      return { send: coinNetworks.filter(sendable).map(side), receive: coinNetworks.filter(payable).map(side) };
+    },
+
     async rate(userId, request) {
       const priced = price(request);
       const at = now();

@@ -32,9 +32,9 @@ export default function ExchangeScreen() {
   const errorMessage = useErrorMessage();
   const navigate = useNavigate();
   const { pairs, isError, refetch } = useCataloguePairs();
-  const [sendCoin, setSendCoin] = useState('USDT');
+  const [sendChoice, setSendCoin] = useState('USDT');
   const [sendNetwork, setSendNetwork] = useState('');
-  const [receiveCoin, setReceiveCoin] = useState('BNB');
+  const [receiveChoice, setReceiveCoin] = useState('BNB');
   const [receiveNetwork, setReceiveNetwork] = useState('');
   const [amountText, setAmountText] = useState('');
   const [rateType, setRateType] = useState<RateType>('fixed');
@@ -43,6 +43,10 @@ export default function ExchangeScreen() {
   const [terms, setTerms] = useState(false);
   const [submitting, setSubmitting] = useState(false);
 
+  // The choice if it is offered, else the first coin offered (the offer changes with the running chains).
+  const pick = (choice: string, offered: readonly string[]) => (offered.includes(choice) ? choice : (offered[0] ?? ''));
+  const sendCoin = pick(sendChoice, pairs?.sendCoins ?? []);
+  const receiveCoin = pick(receiveChoice, pairs?.receiveCoins ?? []);
   const sendNetworks = pairs?.sendNetworks(sendCoin) ?? [];
   const send = sendNetworks.includes(sendNetwork as NetworkCode) ? sendNetwork : (sendNetworks[0] ?? '');
   const receiveNetworks = (pairs?.receiveNetworks(receiveCoin) ?? []).filter(

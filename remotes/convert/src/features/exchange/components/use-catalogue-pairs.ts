@@ -1,5 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { type Catalogue, type CoinCode, fetchCatalogue, type NetworkCode } from '../api/exchange-api.ts';
+import {
+  type Catalogue,
+  type CoinCode,
+  type ExchangePairs,
+  fetchCatalogue,
+  fetchPairs,
+  type NetworkCode,
+} from '../api/exchange-api.ts';
 
 export interface CataloguePairs {
   catalogue: Catalogue;
@@ -20,10 +27,11 @@ const NETWORK_NAMES: Record<string, string> = {
   dogecoin: 'Dogecoin',
 };
 
-function view(catalogue: Catalogue): CataloguePairs {
+/** Coins and networks from GET /api/exchange/pairs (what the server can serve now); labels and decimals from the catalogue. */
+function view(catalogue: Catalogue, pairs: ExchangePairs): CataloguePairs {
   const unique = <T>(values: T[]) => [...new Set(values)];
-  const deposit = catalogue.pairs.filter((p) => p.depositEnabled);
-  const withdraw = catalogue.pairs.filter((p) => p.withdrawEnabled);
+  const deposit = pairs.send;
+  const withdraw = pairs.receive;
   return {
     catalogue,
     sendCoins: unique(deposit.map((p) => p.coin)),
@@ -39,8 +47,13 @@ function view(catalogue: Catalogue): CataloguePairs {
   };
 }
 
-/** Which coins and networks can be sent (deposit enabled) and received (withdraw enabled). */
+/** Which coins and networks an order can be paid in and paid out to. */
 export function useCataloguePairs() {
-  const query = useQuery({ queryKey: ['catalogue'], queryFn: fetchCatalogue, staleTime: 5 * 60_000 });
-  return { pairs: query.data ? view(query.data) : null, isError: query.isError, refetch: query.refetch };
+  const catalogue = useQuery({ queryKey: ['catalogue'], queryFn: fetchCatalogue, staleTime: 5 * 60_000 });
+  const pairs = useQuery({ queryKey: ['exchange', 'pairs'], queryFn: fetchPairs, staleTime: 60_000 });
+  return {
+    pairs: catalogue.data && pairs.data ? view(catalogue.data, pairs.data) : null,
+    isError: catalogue.isError || pairs.isError,
+    refetch: () => Promise.all([catalogue.refetch(), pairs.refetch()]),
+  };
 }
