@@ -3,6 +3,8 @@
  * Each rule is proven to fire by scripts/lint-rules/dependency-rules.test.ts.
  */
 const FRONT_END = '^(host|remotes|shared-ui|shared-state)/';
+/** Pure modules the server and the browser both use (one address validation for forms and for withdrawals). */
+const SHARED_WITH_SERVER = '^shared-state/src/address/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -44,11 +46,26 @@ module.exports = {
     },
     {
       name: 'server-not-to-front-end',
-      comment: 'The server never imports front-end packages.',
+      comment:
+        'The server never imports front-end packages, except the pure address validation both sides must agree on.',
       severity: 'error',
       from: { path: '^server/' },
       to: {
         path: [FRONT_END, '(^|/)node_modules/(react|react-dom|react-router|react-i18next|zustand|antd-mobile)/'],
+        pathNot: SHARED_WITH_SERVER,
+      },
+    },
+    {
+      name: 'server-shared-stays-pure',
+      comment: 'Code the server shares with the browser imports nothing else of the front end and no UI library.',
+      severity: 'error',
+      from: { path: SHARED_WITH_SERVER },
+      to: {
+        path: [
+          FRONT_END,
+          '(^|/)node_modules/(react|react-dom|react-router|react-i18next|zustand|antd-mobile|i18next)/',
+        ],
+        pathNot: SHARED_WITH_SERVER,
       },
     },
     {

@@ -37,6 +37,10 @@ const FIXTURE: Record<string, string> = {
   'server/src/index.ts': 'export const server = 1;',
   'server/src/to-front-end.ts': "import '../../shared-state/src/router.ts';",
   'server/src/to-react.ts': "import 'react';",
+  'server/src/to-address.ts': "import '../../shared-state/src/address/index.ts';",
+  'shared-state/src/address/index.ts': "import './validate.ts'; export const address = 1;",
+  'shared-state/src/address/validate.ts': 'export const validate = 1;',
+  'shared-state/src/address/to-router.ts': "import '../router.ts';",
 };
 
 let dir = '';
@@ -77,6 +81,7 @@ describe('dependency-cruiser rules', () => {
       'remote-not-to-other-remote',
       'remote-not-to-react-router',
       'server-not-to-front-end',
+      'server-shared-stays-pure',
       'shared-not-to-apps',
     ]);
   });
@@ -112,6 +117,14 @@ describe('dependency-cruiser rules', () => {
     expect(violations('server-not-to-front-end')).toEqual([
       'server/src/to-front-end.ts -> shared-state/src/router.ts',
       'server/src/to-react.ts -> node_modules/react/index.js',
+    ]);
+  });
+
+  it('the server may import the shared address validation, which stays pure', () => {
+    const flagged = result.summary.violations.map((v) => v.from);
+    expect(flagged).not.toContain('server/src/to-address.ts');
+    expect(violations('server-shared-stays-pure')).toEqual([
+      'shared-state/src/address/to-router.ts -> shared-state/src/router.ts',
     ]);
   });
 
