@@ -8,7 +8,7 @@ import { BankcardOutline, ContentOutline, SendOutline, UnorderedListOutline } fr
 import { type ReactNode, useEffect } from 'react';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { formatMinor } from '../../../lib/amount.ts';
+import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
 import { totalValueText } from '../hooks/total-value.ts';
 import { useBalances } from '../hooks/use-balances.ts';
@@ -30,6 +30,7 @@ function Entry({ icon, label, to, testId }: { icon: ReactNode; label: string; to
 /** /coinTopup: every coin's balance (with its fiat value) and the ways in and out. */
 export default function HubScreen() {
   const { t } = useTranslation(NAMESPACE);
+  const format = useAmountFormat();
   const navigate = useNavigate();
   const status = useSession((s) => s.status);
   const refresh = useSession((s) => s.refresh);
@@ -79,12 +80,12 @@ export default function HubScreen() {
                 <span className={styles.coin}>{balance.asset}</span>
                 <span className={styles.amounts}>
                   <span className={styles.available} data-testid={`balance-${balance.asset}-available`}>
-                    {formatMinor(balance.availableMinor, decimals)}
+                    {format.amount(balance.availableMinor, decimals)}
                   </span>
                   <FiatValue prices={prices.data} coin={balance.asset} minor={balance.availableMinor} />
                   {balance.lockedMinor !== '0' && (
                     <span className={styles.locked}>
-                      {t('hub.locked', { amount: formatMinor(balance.lockedMinor, decimals) })}
+                      {t('hub.locked', { amount: format.amount(balance.lockedMinor, decimals) })}
                     </span>
                   )}
                 </span>

@@ -12,13 +12,14 @@ import { ChipSelect } from '../../../components/chip-select.tsx';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { formatMinor } from '../../../lib/amount.ts';
+import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
 import { confirmTransferred, fetchDepositAddress } from '../api/deposit.ts';
 
 /** Deposit: choose coin and network, then the address as text and QR, with the minimum and confirmations. */
 export default function DepositScreen() {
   const { t } = useTranslation(NAMESPACE);
+  const format = useAmountFormat();
   const errorMessage = useErrorMessage();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
@@ -98,7 +99,7 @@ export default function DepositScreen() {
           <div className={ui.row}>
             <span className={ui.label}>{t('deposit.minimum')}</span>
             <span data-testid="deposit-minimum">
-              {formatMinor(data.minDepositMinor, decimals)} {coin}
+              {format.amount(data.minDepositMinor, decimals)} {coin}
             </span>
           </div>
           <div className={ui.row}>
@@ -113,7 +114,7 @@ export default function DepositScreen() {
             {t('deposit.notice', {
               coin,
               network: view.networkLabel(network),
-              minimum: formatMinor(data.minDepositMinor, decimals),
+              minimum: format.amount(data.minDepositMinor, decimals),
               confirmations: data.confirmations,
             })}
           </p>

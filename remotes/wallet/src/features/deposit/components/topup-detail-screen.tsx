@@ -7,8 +7,8 @@ import { DetailRows } from '../../../components/detail-rows.tsx';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { formatMinor } from '../../../lib/amount.ts';
 import { formatTime } from '../../../lib/format-time.ts';
+import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
 import { type DepositState, fetchDeposit } from '../api/deposit.ts';
 
@@ -24,6 +24,7 @@ const STATE_COLORS: Record<DepositState, 'warning' | 'success' | 'danger'> = {
 /** /coinTopup/topup?id=: one deposit, its confirmations counting up until it is credited or fails. */
 export default function TopupDetailScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
+  const format = useAmountFormat();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const { view } = useCatalogue();
@@ -45,7 +46,7 @@ export default function TopupDetailScreen() {
       <>
         <section className={`${ui.card} ${ui.field}`} style={{ alignItems: 'center' }}>
           <span className={ui.strong} style={{ fontSize: 22 }} data-testid="topup-amount">
-            {view ? `${formatMinor(d.amountMinor, decimals)} ${d.coin}` : d.coin}
+            {view ? `${format.amount(d.amountMinor, decimals)} ${d.coin}` : d.coin}
           </span>
           <Tag color={STATE_COLORS[d.state]} data-testid="topup-state" data-state={d.state}>
             {t(`depositState.${d.state}`)}

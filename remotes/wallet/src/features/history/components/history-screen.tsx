@@ -8,9 +8,9 @@ import { ChipSelect } from '../../../components/chip-select.tsx';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { formatMinor } from '../../../lib/amount.ts';
 import { useCodeMessage } from '../../../lib/code-message.ts';
 import { formatTime } from '../../../lib/format-time.ts';
+import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
 import { fetchHistory, type HistoryFilters, type HistoryItem, type HistoryType } from '../api/history.ts';
 import { dateRange } from '../hooks/date-range.ts';
@@ -26,6 +26,7 @@ function detailPath(item: HistoryItem): string {
 /** /coinTopup/history: deposits, withdrawals and sends in one newest-first list, filtered by type, coin and dates. */
 export default function HistoryScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
+  const format = useAmountFormat();
   const codeMessage = useCodeMessage();
   const navigate = useNavigate();
   const { view } = useCatalogue();
@@ -71,7 +72,7 @@ export default function HistoryScreen() {
         <span className={styles.itemSide}>
           <span className={incoming ? styles.plus : styles.minus} data-testid="history-amount">
             {incoming ? '+' : '-'}
-            {formatMinor(item.amountMinor, decimals)}
+            {format.amount(item.amountMinor, decimals)}
           </span>
           <Tag fill="outline" data-testid="history-state" data-state={item.state}>
             {item.type === 'send' ? t('history.sendDone') : t(stateKey)}

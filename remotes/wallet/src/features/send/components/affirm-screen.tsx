@@ -6,20 +6,21 @@ import { DetailRows } from '../../../components/detail-rows.tsx';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { formatMinor } from '../../../lib/amount.ts';
+import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
 import { useSendFlow } from '../hooks/send-flow.ts';
 
 /** /coinTopup/send/affirm: the order as it will be placed; next is the fund password (if set), then the e-mail code. */
 export default function AffirmScreen() {
   const { t } = useTranslation(NAMESPACE);
+  const format = useAmountFormat();
   const navigate = useNavigate();
   const draft = useSendFlow((s) => s.draft);
   const me = useSession((s) => s.me);
   const { view } = useCatalogue();
   if (!draft) return <Navigate to="/coinTopup/send" replace />;
   const decimals = view?.decimalsOf(draft.coin) ?? 0;
-  const amount = (minor: string) => `${formatMinor(minor, decimals)} ${draft.coin}`;
+  const amount = (minor: string) => `${format.amount(minor, decimals)} ${draft.coin}`;
   const next = me?.hasFundPassword ? '/coinTopup/verification/pwd' : '/coinTopup/verification/email';
 
   return (

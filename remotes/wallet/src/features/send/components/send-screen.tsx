@@ -9,8 +9,9 @@ import { ChipSelect } from '../../../components/chip-select.tsx';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { formatMinor } from '../../../lib/amount.ts';
+import { delocalizeAmount, formatMinor, localizeDecimal } from '../../../lib/amount.ts';
 import { useCodeMessage } from '../../../lib/code-message.ts';
+import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { AddressBookPicker } from '../../address-book/components/address-book-picker.tsx';
 import { useAvailable } from '../../balances/hooks/use-balances.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
@@ -20,6 +21,7 @@ import { maxAmountMinor, type SendMode, type SendProblem, validateSend } from '.
 /** /coinTopup/send: withdraw to an address, or send to another user of the service. */
 export default function SendScreen() {
   const { t } = useTranslation(NAMESPACE);
+  const format = useAmountFormat();
   const codeMessage = useCodeMessage();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -135,16 +137,17 @@ export default function SendScreen() {
         )}
         <span className={ui.label}>{t('send.amount')}</span>
         <div className={ui.row}>
+          {/* The state holds a plain decimal ("1.5"); the field shows and reads the locale's separator ("1,5" in es). */}
           <NumberInput
-            value={amountText}
+            value={localizeDecimal(amountText, format.locale, { grouping: false })}
             onChange={(next) => {
-              setAmountText(next);
+              setAmountText(delocalizeAmount(next, format.locale));
               setTouched((s) => ({ ...s, amount: true }));
             }}
             decimals={decimals}
             placeholder={
               limits && mode === 'withdrawal'
-                ? t('send.amountPlaceholder', { min: formatMinor(limits.minMinor, decimals), coin })
+                ? t('send.amountPlaceholder', { min: format.amount(limits.minMinor, decimals), coin })
                 : t('send.amountPlaceholderAny')
             }
             maxLength={40}
@@ -172,14 +175,14 @@ export default function SendScreen() {
         <div className={ui.row}>
           <span className={ui.muted}>{t('send.available')}</span>
           <span className={ui.muted} data-testid="send-available">
-            {formatMinor(available, decimals)} {coin}
+            {format.amount(available, decimals)} {coin}
           </span>
         </div>
         {mode === 'withdrawal' && limits && (
           <div className={ui.row}>
             <span className={ui.muted}>{t('send.limits')}</span>
             <span className={ui.muted}>
-              {formatMinor(limits.minMinor, decimals)} – {formatMinor(limits.maxMinor, decimals)}
+              {format.amount(limits.minMinor, decimals)} – {format.amount(limits.maxMinor, decimals)}
             </span>
           </div>
         )}
@@ -188,13 +191,13 @@ export default function SendScreen() {
         <div className={ui.row}>
           <span className={ui.label}>{t('send.fee')}</span>
           <span data-testid="send-fee">
-            {formatMinor(check.feeMinor, decimals)} {coin}
+            {format.amount(check.feeMinor, decimals)} {coin}
           </span>
         </div>
         <div className={ui.row}>
           <span className={ui.label}>{t('send.arrival')}</span>
           <span className={ui.strong} data-testid="send-arrival">
-            {formatMinor(check.arrivalMinor, decimals)} {coin}
+            {format.amount(check.arrivalMinor, decimals)} {coin}
           </span>
         </div>
       </section>

@@ -7,8 +7,8 @@ import { DetailRows } from '../../../components/detail-rows.tsx';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { formatMinor } from '../../../lib/amount.ts';
 import { formatTime } from '../../../lib/format-time.ts';
+import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
 import { fetchSend, fetchWithdrawal, type Withdrawal, type WithdrawalState } from '../api/send.ts';
 
@@ -45,9 +45,10 @@ export function stepOf(state: WithdrawalState): { current: number; failed: boole
 
 function WithdrawalDetail({ order }: { order: Withdrawal }) {
   const { t, i18n } = useTranslation(NAMESPACE);
+  const format = useAmountFormat();
   const { view } = useCatalogue();
   const decimals = view?.decimalsOf(order.coin) ?? 0;
-  const amount = (minor: string) => `${formatMinor(minor, decimals)} ${order.coin}`;
+  const amount = (minor: string) => `${format.amount(minor, decimals)} ${order.coin}`;
   const step = stepOf(order.state);
   const stepStatus = (index: number) => {
     if (index < step.current) return 'finish' as const;
@@ -95,6 +96,7 @@ function WithdrawalDetail({ order }: { order: Withdrawal }) {
 /** /coinTopup/withdrawDeposit?type=withdrawal|send&id=: one withdrawal (with its state) or send. */
 export default function WithdrawDetailScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
+  const format = useAmountFormat();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const isSend = params.get('type') === 'send';
@@ -125,7 +127,7 @@ export default function WithdrawDetailScreen() {
       <>
         <section className={`${ui.card} ${ui.field}`} style={{ alignItems: 'center' }}>
           <span className={ui.strong} style={{ fontSize: 22 }} data-testid="withdraw-amount">
-            {formatMinor(s.amountMinor, decimals)} {s.coin}
+            {format.amount(s.amountMinor, decimals)} {s.coin}
           </span>
           <Tag color="success" data-testid="withdraw-state" data-state="transfer_successful">
             {t('withdrawalState.transfer_successful')}
