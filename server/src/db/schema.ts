@@ -284,7 +284,7 @@ export interface WithdrawalsTable {
   updated_at: Date;
 }
 
-/** A signed EVM transaction, recorded before broadcast (signer process). */
+/** A signed EVM transaction attempt, recorded before broadcast (signer process; states signed, mined, reverted, replaced). */
 export interface SignerTransactionsTable {
   id: Generated<string>;
   withdrawal_id: string;
@@ -298,6 +298,12 @@ export interface SignerTransactionsTable {
   broadcast_count: Generated<number>;
   last_error: string | null;
   block_number: ColumnType<string | null, string | number | null, string | number | null>;
+  /** 0 = first signing; k > 0 = fee-bumped replacement k with the same nonce (migration 0013). */
+  attempt: Generated<number>;
+  max_fee_per_gas: string | null;
+  max_priority_fee_per_gas: string | null;
+  /** First broadcast of this attempt: the replacement timer starts here. */
+  broadcast_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -5,8 +5,12 @@
  * m/44'/60'/1'/0/0. It polls the database for approved EVM withdrawals (signer/signer.ts).
  *
  * Environment: DATABASE_URL (required), DATA_DIR, SIGNER_MNEMONIC_FILE, SIGNER_POLL_MS (default 1000),
- * <NETWORK>_RPC_URL etc. as in modules/chain/chain-config.ts. Test hook: SIGNER_CRASH_AFTER_RECORD=1
- * kills the process (SIGKILL) right after the first transaction is recorded and before it is broadcast.
+ * SIGNER_REPLACE_AFTER_MS (default 60000: no receipt that long after an attempt's first broadcast -> a
+ * fee-bumped replacement with the same nonce), SIGNER_MAX_REPLACEMENTS (default 5),
+ * SIGNER_MAX_FEE_PER_GAS_WEI (optional ceiling for replacements),
+ * <NETWORK>_RPC_URL etc. as in modules/chain/chain-config.ts. Test hooks: SIGNER_CRASH_AFTER_RECORD=1
+ * kills the process (SIGKILL) right after the first transaction is recorded and before it is broadcast;
+ * SIGNER_CRASH_AFTER_REPLACEMENT_RECORD=1 does the same after the first replacement is recorded.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,6 +31,13 @@ if (!databaseUrl) {
 const dataDir = path.resolve(env.DATA_DIR ?? '.data');
 const mnemonicFile = env.SIGNER_MNEMONIC_FILE || path.join(dataDir, 'keys', 'dev-mnemonic.txt');
 const pollMs = Math.max(50, Number(env.SIGNER_POLL_MS ?? 1000) || 1000);
+const replaceAfterMs = Math.max(0, Number(env.SIGNER_REPLACE_AFTER_MS ?? 60_000) || 0);
+const maxReplacements = Math.min(32, Math.max(0, Number(env.SIGNER_MAX_REPLACEMENTS ?? 5) || 0));
+const feeCap = env.SIGNER_MAX_FEE_PER_GAS_WEI?.trim();
+if (feeCap && !/^\d{1,30}$/.test(feeCap)) {
+  process.stderr.write('signer: SIGNER_MAX_FEE_PER_GAS_WEI must be an integer of wei\n');
+  process.exit(2);
+}
 
 // m/44'/60'/1'/0/0: account 1 is the hot wallet (account 0 holds the deposit addresses).
 const account = mnemonicToAccount(readFileSync(mnemonicFile, 'utf8').trim(), { accountIndex: 1 });
@@ -55,10 +66,15 @@ const signer = createSigner({
     return Object.fromEntries(Object.entries(loaded).filter(([, c]) => c !== undefined));
   },
   log,
-  ...(env.SIGNER_CRASH_AFTER_RECORD === '1'
+  replaceAfterMs,
+  maxReplacements,
+  ...(feeCap ? { maxFeePerGasCapWei: BigInt(feeCap) } : {}),
+  ...(env.SIGNER_CRASH_AFTER_RECORD === '1' || env.SIGNER_CRASH_AFTER_REPLACEMENT_RECORD === '1'
     ? {
-        afterRecord: (withdrawalId: string, txHash: string) => {
-          log('test hook: crashing after record, before broadcast', { withdrawalId, txHash });
+        afterRecord: (withdrawalId: string, txHash: string, attempt: number) => {
+          const crash = attempt === 0 ? env.SIGNER_CRASH_AFTER_RECORD : env.SIGNER_CRASH_AFTER_REPLACEMENT_RECORD;
+          if (crash !== '1') return;
+          log('test hook: crashing after record, before broadcast', { withdrawalId, txHash, attempt });
           process.kill(process.pid, 'SIGKILL');
         },
       }
@@ -77,11 +93,11 @@ process.on('SIGINT', stop);
 process.stdin.on('end', stop);
 process.stdin.resume();
 
-log('signer started', { hotWallet: signer.address, pollMs });
+log('signer started', { hotWallet: signer.address, pollMs, replaceAfterMs, maxReplacements });
 while (!stopping) {
   try {
     const result = await signer.tick();
-    if (result.signed + result.settled + result.failed > 0) log('tick', { ...result });
+    if (result.signed + result.settled + result.failed + result.replaced > 0) log('tick', { ...result });
   } catch (err) {
     log('tick failed', { error: String((err as Error).stack ?? err) });
   }

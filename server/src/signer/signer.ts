@@ -1,3 +1,4 @@
+import type { Selectable } from 'kysely';
 import { type Kysely, sql } from 'kysely';
 import {
   type Account,
@@ -9,8 +10,10 @@ import {
   http,
   keccak256,
   type PublicClient,
+  parseTransaction,
+  type TransactionReceipt,
 } from 'viem';
-import type { Database } from '../db/schema.ts';
+import type { Database, SignerTransactionsTable } from '../db/schema.ts';
 import { type CoinCode, coinDecimals, findCoinNetwork, type NetworkCode } from '../modules/catalogue/catalogue.ts';
 import { type EvmChains, type EvmNetwork, evmNetworks } from '../modules/catalogue/chains-file.ts';
 import { markTransferFailed, markTransferInProgress, markTransferSuccessful } from '../modules/withdrawals/service.ts';
@@ -24,6 +27,13 @@ import { markTransferFailed, markTransferInProgress, markTransferSuccessful } fr
  * recorded transaction and rebroadcasts the same bytes (same hash: a node treats it as one
  * transaction), so a withdrawal can never be paid twice. Nonces come from max(chain pending nonce,
  * last recorded nonce + 1), so a recorded but never-broadcast nonce is never handed out again.
+ *
+ * Stuck transactions: when an attempt has had no receipt for `replaceAfterMs` since its first
+ * broadcast, a replacement with the SAME nonce and fees raised by at least 12.5% (and at least the
+ * network's current estimate) is signed and recorded as the next attempt, again before it is
+ * broadcast. The attempts of one nonce all pay the same withdrawal and at most one of them can be
+ * mined: every tick looks for a receipt of ANY attempt, and the one found settles the withdrawal
+ * (the others become `replaced`) in one database transaction guarded by the attempt's state.
  */
 export interface SignerOptions {
   db: Kysely<Database>;
@@ -32,8 +42,14 @@ export interface SignerOptions {
   chains: () => EvmChains;
   /** Approved withdrawals signed per tick (a bound on the work of one tick). */
   batch?: number;
-  /** Test hook: called after a transaction is recorded, before it is broadcast. */
-  afterRecord?: (withdrawalId: string, txHash: Hex) => void;
+  /** Time without a receipt after an attempt's first broadcast before a fee-bumped replacement (60 s). */
+  replaceAfterMs?: number;
+  /** Replacements per withdrawal at most (5); then the last attempt is only rebroadcast. */
+  maxReplacements?: number;
+  /** Optional ceiling on maxFeePerGas of a replacement, in wei: above it no replacement is signed. */
+  maxFeePerGasCapWei?: bigint;
+  /** Test hook: called after an attempt is recorded, before it is broadcast (attempt 0 = first signing). */
+  afterRecord?: (withdrawalId: string, txHash: Hex, attempt: number) => void | Promise<void>;
   log?: (msg: string, details?: Record<string, unknown>) => void;
 }
 
@@ -42,6 +58,37 @@ export interface TickResult {
   settled: number;
   failed: number;
   rebroadcast: number;
+  replaced: number;
+}
+
+type Attempt = Selectable<SignerTransactionsTable>;
+
+/** What a node's answer to eth_sendRawTransaction means for an attempt. */
+export type BroadcastOutcome = 'accepted' | 'known' | 'nonce_used' | 'failed';
+
+/**
+ * "already known" (geth), "known transaction" (older geth / BSC), "transaction already imported" (anvil):
+ * the node holds these very bytes, which is what a broadcast is for. "nonce too low": the nonce was used
+ * by a mined transaction, which for our records means one of the attempts of that nonce was mined.
+ */
+export function classifyBroadcastError(message: string): BroadcastOutcome {
+  if (/already known|known transaction|already imported|alreadyknown|transaction already exists/i.test(message))
+    return 'known';
+  if (/nonce too low|nonce is too low|oldnonce|nonce has already been used/i.test(message)) return 'nonce_used';
+  return 'failed';
+}
+
+/** The smallest fee a node accepts as a replacement: +12.5% (geth needs +10%), and at least +1 wei. */
+export function bumpFee(previousWei: bigint): bigint {
+  const step = (previousWei + 7n) / 8n;
+  return previousWei + (step > 0n ? step : 1n);
+}
+
+/** The largest of some wei amounts (Math.max does not take bigint). */
+function maxOf(first: bigint, ...rest: bigint[]): bigint {
+  let largest = first;
+  for (const value of rest) if (value > largest) largest = value;
+  return largest;
 }
 
 /** Gas for a plain transfer and a generous cap for an ERC-20 transfer (refunded if unused). */
@@ -51,6 +98,8 @@ const TOKEN_GAS = 100_000n;
 export function createSigner(options: SignerOptions) {
   const { db, now, account } = options;
   const batch = options.batch ?? 10;
+  const replaceAfterMs = options.replaceAfterMs ?? 60_000;
+  const maxReplacements = Math.min(32, Math.max(0, options.maxReplacements ?? 5));
   const log = options.log ?? (() => {});
   const clients = new Map<string, PublicClient>();
 
@@ -75,60 +124,240 @@ export function createSigner(options: SignerOptions) {
     return client;
   }
 
-  /** Broadcasts recorded bytes; "already known" and friends mean the node has it, which is the goal. */
-  async function broadcast(client: PublicClient, id: string, raw: Hex): Promise<void> {
+  /** Broadcasts one recorded attempt's bytes and notes the answer on its row. */
+  async function broadcast(client: PublicClient, attempt: { id: string; raw_tx: string }): Promise<BroadcastOutcome> {
+    let outcome: BroadcastOutcome = 'accepted';
+    let message: string | null = null;
     try {
-      await client.sendRawTransaction({ serializedTransaction: raw });
-      await db
-        .updateTable('signer_transactions')
-        .set((eb) => ({ broadcast_count: eb('broadcast_count', '+', 1), last_error: null, updated_at: now() }))
-        .where('id', '=', id)
-        .execute();
+      await client.sendRawTransaction({ serializedTransaction: attempt.raw_tx as Hex });
     } catch (err) {
-      const message = String((err as Error).message ?? err).slice(0, 500);
-      await db
-        .updateTable('signer_transactions')
-        .set((eb) => ({ broadcast_count: eb('broadcast_count', '+', 1), last_error: message, updated_at: now() }))
-        .where('id', '=', id)
-        .execute();
-      log('broadcast failed; will retry', { signerTransactionId: id, error: message });
+      message = String((err as Error).message ?? err).slice(0, 500);
+      outcome = classifyBroadcastError(message);
     }
+    const at = now();
+    await db
+      .updateTable('signer_transactions')
+      .set((eb) => ({
+        broadcast_count: eb('broadcast_count', '+', 1),
+        last_error: outcome === 'accepted' || outcome === 'known' ? null : message,
+        broadcast_at: eb.fn.coalesce('broadcast_at', eb.val(at)),
+        updated_at: at,
+      }))
+      .where('id', '=', attempt.id)
+      .execute();
+    if (outcome === 'failed') log('broadcast failed; will retry', { signerTransactionId: attempt.id, error: message });
+    return outcome;
   }
 
-  /** Recorded transactions not yet mined: settle the mined ones, rebroadcast the others. */
+  /** The receipt of whichever attempt was mined (they share a nonce: at most one exists). */
+  async function findMined(
+    client: PublicClient,
+    attempts: readonly Attempt[],
+  ): Promise<{ attempt: Attempt; receipt: TransactionReceipt } | undefined> {
+    for (const attempt of [...attempts].reverse()) {
+      const receipt = await client.getTransactionReceipt({ hash: attempt.tx_hash as Hex }).catch(() => undefined);
+      if (receipt) return { attempt, receipt };
+    }
+    return undefined;
+  }
+
+  /** Settles (or fails) the withdrawal by the mined attempt, exactly once; the other attempts become replaced. */
+  async function settle(mined: { attempt: Attempt; receipt: TransactionReceipt }, result: TickResult): Promise<void> {
+    const { attempt, receipt } = mined;
+    const ok = receipt.status === 'success';
+    const done = await db.transaction().execute(async (trx) => {
+      const at = now();
+      const updated = await trx
+        .updateTable('signer_transactions')
+        .set({ state: ok ? 'mined' : 'reverted', block_number: receipt.blockNumber.toString(), updated_at: at })
+        .where('id', '=', attempt.id)
+        .where('state', '=', 'signed')
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) return false;
+      await trx
+        .updateTable('signer_transactions')
+        .set({ state: 'replaced', updated_at: at })
+        .where('withdrawal_id', '=', attempt.withdrawal_id)
+        .where('id', '<>', attempt.id)
+        .where('state', '=', 'signed')
+        .execute();
+      // The user's and the ledger's hash is the one on chain, which may be an earlier attempt.
+      await trx
+        .updateTable('withdrawals')
+        .set({ tx_hash: attempt.tx_hash })
+        .where('id', '=', attempt.withdrawal_id)
+        .where('state', '=', 'transfer_in_progress')
+        .execute();
+      if (ok) await markTransferSuccessful(trx, attempt.withdrawal_id, at);
+      else await markTransferFailed(trx, attempt.withdrawal_id, 'transaction reverted on chain', at);
+      return true;
+    });
+    if (!done) return;
+    if (ok) result.settled += 1;
+    else result.failed += 1;
+    log(ok ? 'withdrawal settled' : 'withdrawal reverted', {
+      withdrawalId: attempt.withdrawal_id,
+      txHash: attempt.tx_hash,
+      attempt: attempt.attempt,
+    });
+  }
+
+  /**
+   * A broadcast answered "nonce too low": one of the attempts was mined (possibly between our receipt
+   * look-up and the broadcast). Settle by its receipt; without one (a lagging node, or a transaction
+   * from this key that we never recorded) wait for the next tick and say so.
+   */
+  async function onNonceUsed(client: PublicClient, attempts: readonly Attempt[], result: TickResult) {
+    const mined = await findMined(client, attempts);
+    if (mined) return settle(mined, result);
+    log('nonce used on chain but no recorded attempt has a receipt yet', {
+      withdrawalId: attempts[0]?.withdrawal_id,
+      nonce: attempts[0]?.nonce,
+    });
+  }
+
+  /** Rebroadcasts the newest attempt; when a node refuses it, the older ones (so one stays in the mempool). */
+  async function rebroadcast(client: PublicClient, attempts: readonly Attempt[]): Promise<BroadcastOutcome> {
+    let outcome: BroadcastOutcome = 'failed';
+    for (const attempt of [...attempts].reverse()) {
+      outcome = await broadcast(client, attempt);
+      if (outcome !== 'failed') return outcome;
+    }
+    return outcome;
+  }
+
+  /** Signs, records, then broadcasts a fee-bumped replacement of `latest` (same nonce). */
+  async function replace(client: PublicClient, latest: Attempt, result: TickResult): Promise<boolean> {
+    const previous = parseTransaction(latest.raw_tx as Hex);
+    if (previous.type !== 'eip1559' || previous.nonce === undefined || previous.chainId === undefined) return false;
+    const network = await client.estimateFeesPerGas();
+    const maxPriorityFeePerGas = maxOf(bumpFee(previous.maxPriorityFeePerGas ?? 0n), network.maxPriorityFeePerGas);
+    const maxFeePerGas = maxOf(bumpFee(previous.maxFeePerGas ?? 0n), network.maxFeePerGas, maxPriorityFeePerGas);
+    if (options.maxFeePerGasCapWei !== undefined && maxFeePerGas > options.maxFeePerGasCapWei) {
+      log('replacement would exceed the fee cap; rebroadcasting instead', {
+        withdrawalId: latest.withdrawal_id,
+        maxFeePerGas: maxFeePerGas.toString(),
+      });
+      return false;
+    }
+    const recorded = await db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${`signer:${latest.chain_id}:${latest.from_address}`}))`.execute(
+        trx,
+      );
+      const still = await trx
+        .selectFrom('withdrawals')
+        .select('state')
+        .where('id', '=', latest.withdrawal_id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (still?.state !== 'transfer_in_progress') return undefined;
+      const newest = await trx
+        .selectFrom('signer_transactions')
+        .select(['attempt', 'state'])
+        .where('withdrawal_id', '=', latest.withdrawal_id)
+        .orderBy('attempt', 'desc')
+        .executeTakeFirst();
+      if (newest?.attempt !== latest.attempt || newest.state !== 'signed') return undefined;
+      const raw = await account.signTransaction({
+        type: 'eip1559',
+        chainId: previous.chainId,
+        nonce: previous.nonce,
+        to: previous.to,
+        value: previous.value,
+        data: previous.data,
+        gas: previous.gas,
+        accessList: previous.accessList,
+        maxFeePerGas,
+        maxPriorityFeePerGas,
+      });
+      const hash = keccak256(raw);
+      const at = now();
+      const row = await trx
+        .insertInto('signer_transactions')
+        .values({
+          withdrawal_id: latest.withdrawal_id,
+          network: latest.network,
+          chain_id: latest.chain_id,
+          from_address: latest.from_address,
+          nonce: latest.nonce,
+          attempt: latest.attempt + 1,
+          tx_hash: hash,
+          raw_tx: raw,
+          max_fee_per_gas: maxFeePerGas.toString(),
+          max_priority_fee_per_gas: maxPriorityFeePerGas.toString(),
+          state: 'signed',
+          created_at: at,
+          updated_at: at,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      // Shown to the user while in progress: the attempt most likely to be mined.
+      await trx
+        .updateTable('withdrawals')
+        .set({ tx_hash: hash })
+        .where('id', '=', latest.withdrawal_id)
+        .where('state', '=', 'transfer_in_progress')
+        .execute();
+      return row;
+    });
+    if (!recorded) return false;
+    result.replaced += 1;
+    log('replacement signed and recorded', {
+      withdrawalId: recorded.withdrawal_id,
+      nonce: recorded.nonce,
+      attempt: recorded.attempt,
+      txHash: recorded.tx_hash,
+      replaces: latest.tx_hash,
+      maxFeePerGas: maxFeePerGas.toString(),
+      maxPriorityFeePerGas: maxPriorityFeePerGas.toString(),
+    });
+    await options.afterRecord?.(recorded.withdrawal_id, recorded.tx_hash as Hex, recorded.attempt);
+    return true;
+  }
+
+  /** One withdrawal's recorded attempts: settle by a receipt of any, else replace when due, else rebroadcast. */
+  async function followUpOne(client: PublicClient, attempts: Attempt[], result: TickResult): Promise<void> {
+    const mined = await findMined(client, attempts);
+    if (mined) return settle(mined, result);
+    const latest = attempts[attempts.length - 1];
+    if (!latest) return;
+    const due =
+      latest.state === 'signed' &&
+      latest.broadcast_at !== null &&
+      now().getTime() - latest.broadcast_at.getTime() >= replaceAfterMs &&
+      latest.attempt < maxReplacements;
+    if (due && (await replace(client, latest, result))) {
+      attempts = await loadAttempts(latest.withdrawal_id);
+    }
+    const outcome = await rebroadcast(client, attempts);
+    result.rebroadcast += 1;
+    if (outcome === 'nonce_used') await onNonceUsed(client, attempts, result);
+  }
+
+  const loadAttempts = (withdrawalId: string) =>
+    db
+      .selectFrom('signer_transactions')
+      .selectAll()
+      .where('withdrawal_id', '=', withdrawalId)
+      .orderBy('attempt')
+      .limit(64)
+      .execute();
+
+  /** Withdrawals with recorded, unsettled attempts (oldest first), each followed up on its own. */
   async function followUp(result: TickResult): Promise<void> {
     const open = await db
       .selectFrom('signer_transactions')
-      .selectAll()
+      .select(['withdrawal_id', 'network'])
+      .select((eb) => eb.fn.min('id').as('first_id'))
       .where('state', '=', 'signed')
-      .orderBy('id')
+      .groupBy(['withdrawal_id', 'network'])
+      .orderBy('first_id')
       .limit(100)
       .execute();
-    for (const tx of open) {
-      const client = clientFor(tx.network as EvmNetwork);
+    for (const w of open) {
+      const client = clientFor(w.network as EvmNetwork);
       if (!client) continue;
-      const receipt = await client.getTransactionReceipt({ hash: tx.tx_hash as Hex }).catch(() => undefined);
-      if (!receipt) {
-        await broadcast(client, tx.id, tx.raw_tx as Hex);
-        result.rebroadcast += 1;
-        continue;
-      }
-      const ok = receipt.status === 'success';
-      await db.transaction().execute(async (trx) => {
-        const at = now();
-        const updated = await trx
-          .updateTable('signer_transactions')
-          .set({ state: ok ? 'mined' : 'reverted', block_number: receipt.blockNumber.toString(), updated_at: at })
-          .where('id', '=', tx.id)
-          .where('state', '=', 'signed')
-          .executeTakeFirst();
-        if (updated.numUpdatedRows === 0n) return;
-        if (ok) await markTransferSuccessful(trx, tx.withdrawal_id, at);
-        else await markTransferFailed(trx, tx.withdrawal_id, 'transaction reverted on chain', at);
-      });
-      if (ok) result.settled += 1;
-      else result.failed += 1;
-      log(ok ? 'withdrawal settled' : 'withdrawal reverted', { withdrawalId: tx.withdrawal_id, txHash: tx.tx_hash });
+      await followUpOne(client, await loadAttempts(w.withdrawal_id), result);
     }
   }
 
@@ -190,6 +419,8 @@ export function createSigner(options: SignerOptions) {
           nonce: nonce.toString(),
           tx_hash: hash,
           raw_tx: raw,
+          max_fee_per_gas: fees.maxFeePerGas.toString(),
+          max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
           state: 'signed',
           created_at: at,
           updated_at: at,
@@ -205,15 +436,15 @@ export function createSigner(options: SignerOptions) {
       txHash: recorded.hash,
       nonce: recorded.nonce.toString(),
     });
-    options.afterRecord?.(w.id, recorded.hash);
-    await broadcast(client, recorded.id, recorded.raw);
+    await options.afterRecord?.(w.id, recorded.hash, 0);
+    await broadcast(client, { id: recorded.id, raw_tx: recorded.raw });
     return true;
   }
 
   return {
     address: account.address,
     async tick(): Promise<TickResult> {
-      const result: TickResult = { signed: 0, settled: 0, failed: 0, rebroadcast: 0 };
+      const result: TickResult = { signed: 0, settled: 0, failed: 0, rebroadcast: 0, replaced: 0 };
       // First the recorded ones (resume after a restart), then new work.
       await followUp(result);
       const enabled = evmNetworks.filter((n) => options.chains()[n] !== undefined);
