@@ -23,6 +23,9 @@ const AddressBookScreen = withQueries(
 const AddAddressScreen = withQueries(
   lazyScreen(() => import('./features/address-book/components/add-address-screen.tsx')),
 );
+const EditAddressScreen = withQueries(
+  lazyScreen(() => import('./features/address-book/components/edit-address-screen.tsx')),
+);
 
 const remote: RemoteRoutesModule = {
   namespace: NAMESPACE,
@@ -55,6 +58,12 @@ const remote: RemoteRoutesModule = {
     { path: '/coinTopup/history', Component: HistoryScreen, titleKey: 'history.title', requiresLogin: true },
     { path: '/addressBook', Component: AddressBookScreen, titleKey: 'addressBook.title', requiresLogin: true },
     { path: '/addressBook/add', Component: AddAddressScreen, titleKey: 'addressBook.addTitle', requiresLogin: true },
+    {
+      path: '/addressBook/edit',
+      Component: EditAddressScreen,
+      titleKey: 'addressBook.editTitle',
+      requiresLogin: true,
+    },
   ],
 };
 

@@ -11,17 +11,27 @@ export async function fetchAddressBook() {
 
 export type AddressBookEntry = Awaited<ReturnType<typeof fetchAddressBook>>[number];
 
-export function addAddressBookEntry(entry: {
+/** One entry as the forms send it (the server checks the address for the network again). */
+export interface AddressBookInput {
   name: string;
   walletType: string;
   network: string;
   address: string;
   remark: string | null;
-}) {
+}
+
+function toBody(entry: AddressBookInput) {
   const walletType = WALLET_TYPES.find((type) => type === entry.walletType) ?? 'other';
-  return unwrap(
-    api.POST('/api/wallet/address-book', { body: { ...entry, walletType, network: asNetwork(entry.network) } }),
-  );
+  return { ...entry, walletType, network: asNetwork(entry.network) };
+}
+
+export function addAddressBookEntry(entry: AddressBookInput) {
+  return unwrap(api.POST('/api/wallet/address-book', { body: toBody(entry) }));
+}
+
+/** Replaces the saved entry `id` with `entry`. */
+export function updateAddressBookEntry(id: string, entry: AddressBookInput) {
+  return unwrap(api.PUT('/api/wallet/address-book/{id}', { params: { path: { id } }, body: toBody(entry) }));
 }
 
 export function deleteAddressBookEntry(id: string) {

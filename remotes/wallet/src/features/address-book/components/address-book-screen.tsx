@@ -15,7 +15,7 @@ import { deleteAddressBookEntry } from '../api/address-book.ts';
 import { ADDRESS_BOOK_KEY, useAddressBook } from '../hooks/use-address-book.ts';
 import * as styles from './address-book.module.css';
 
-/** /addressBook: saved withdrawal addresses; tap one to send to it, swipe to delete. */
+/** /addressBook: saved withdrawal addresses; send to one, edit it, or swipe it to delete. */
 export default function AddressBookScreen() {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
@@ -83,7 +83,15 @@ export default function AddressBookScreen() {
                   {entry.address}
                 </button>
                 {entry.remark && <span className={ui.muted}>{entry.remark}</span>}
-                <div className={ui.row} style={{ justifyContent: 'flex-end' }}>
+                <div className={styles.actions}>
+                  <Button
+                    size="mini"
+                    fill="outline"
+                    data-testid="address-book-edit"
+                    onClick={() => void navigate(`/addressBook/edit?id=${encodeURIComponent(entry.id)}`)}
+                  >
+                    {t('addressBook.edit')}
+                  </Button>
                   <Button
                     size="mini"
                     color="primary"

@@ -11,6 +11,8 @@ import { formatTime } from '../../../lib/format-time.ts';
 import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
 import { fetchSend, fetchWithdrawal, type Withdrawal, type WithdrawalState } from '../api/send.ts';
+import { reasonView } from '../hooks/withdrawal-reason.ts';
+import * as styles from './withdraw-detail-screen.module.css';
 
 /** Poll an unfinished withdrawal this often (review and the signer run in the background). */
 export const WITHDRAWAL_POLL_MS = 4000;
@@ -50,6 +52,7 @@ function WithdrawalDetail({ order }: { order: Withdrawal }) {
   const decimals = view?.decimalsOf(order.coin) ?? 0;
   const amount = (minor: string) => `${format.amount(minor, decimals)} ${order.coin}`;
   const step = stepOf(order.state);
+  const reason = reasonView(order.state, order.reason);
   const stepStatus = (index: number) => {
     if (index < step.current) return 'finish' as const;
     if (index > step.current) return 'wait' as const;
@@ -65,9 +68,11 @@ function WithdrawalDetail({ order }: { order: Withdrawal }) {
         <Tag color={STATE_COLORS[order.state]} data-testid="withdraw-state" data-state={order.state}>
           {t(`withdrawalState.${order.state}`)}
         </Tag>
-        {order.reason && (
-          <p className={ui.error} data-testid="withdraw-reason">
-            {order.reason}
+        {reason && (
+          <p className={`${ui.error} ${styles.reason}`} data-testid="withdraw-reason">
+            <span className={styles.reasonLabel}>{t(reason.labelKey)}</span>
+            {/* A machine reason in the reader's language; an operator's note as the operator wrote it. */}
+            <span data-testid="withdraw-reason-text">{reason.textKey ? t(reason.textKey) : reason.text}</span>
           </p>
         )}
       </section>

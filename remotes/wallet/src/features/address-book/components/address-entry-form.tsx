@@ -1,0 +1,130 @@
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { useTranslation } from '@cw/shared-state/i18n';
+import { toast } from '@cw/shared-ui/toast';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Input } from 'antd-mobile';
+import { type FormEvent, useState } from 'react';
+import { AddressField } from '../../../components/address-field.tsx';
+import { ChipSelect } from '../../../components/chip-select.tsx';
+import { useBackOr } from '../../../components/use-back.ts';
+import * as ui from '../../../components/wallet-page.module.css';
+import { NAMESPACE } from '../../../i18n.ts';
+import { useCodeMessage } from '../../../lib/code-message.ts';
+import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { type AddressBookInput, WALLET_TYPES } from '../api/address-book.ts';
+import { ADDRESS_BOOK_KEY } from '../hooks/use-address-book.ts';
+import { type EntryInput, NAME_MAX, REMARK_MAX, validateEntry } from '../hooks/validate-entry.ts';
+
+interface AddressEntryFormProps {
+  initial: EntryInput;
+  /** Stores the checked entry (add or replace); the form then refreshes the list and goes back. */
+  save: (entry: AddressBookInput) => Promise<unknown>;
+}
+
+/** Name, wallet type, network, an address valid on that network, and a remark: for adding and for editing. */
+export function AddressEntryForm({ initial, save }: AddressEntryFormProps) {
+  const { t } = useTranslation(NAMESPACE);
+  const errorMessage = useErrorMessage();
+  const codeMessage = useCodeMessage();
+  const back = useBackOr('/addressBook');
+  const queryClient = useQueryClient();
+  const { view } = useCatalogue();
+  const networks = view?.catalogue.networks.map((n) => n.code) ?? [];
+  const [values, setValues] = useState<EntryInput>(initial);
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const problems = validateEntry(values);
+  const set = (patch: Partial<EntryInput>) => setValues((v) => ({ ...v, ...patch }));
+  const problemText = (field: keyof EntryInput) => {
+    const problem = problems[field];
+    const addressTyped = field === 'address' && values.address.trim().length > 0;
+    if (!problem || (!submitted && !addressTyped)) return null;
+    const text =
+      problem === 'ADDRESS_INVALID'
+        ? codeMessage('ADDRESS_INVALID')
+        : problem === 'tooLong'
+          ? t('addressBook.tooLong', { max: field === 'name' ? NAME_MAX : REMARK_MAX })
+          : t('addressBook.required');
+    return (
+      <p className={ui.error} role="alert" data-testid={`address-add-${field}-error`}>
+        {text}
+      </p>
+    );
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (Object.keys(problems).length > 0) return;
+    setBusy(true);
+    try {
+      await save({
+        name: values.name.trim(),
+        walletType: values.walletType,
+        network: values.network,
+        address: values.address.trim(),
+        remark: values.remark.trim() || null,
+      });
+      await queryClient.invalidateQueries({ queryKey: ADDRESS_BOOK_KEY });
+      toast.success(t('addressBook.saved'));
+      back();
+    } catch (error) {
+      toast.fail(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className={`${ui.card} ${ui.field}`} noValidate onSubmit={(event) => void onSubmit(event)}>
+      <span className={ui.label}>{t('addressBook.name')}</span>
+      <Input
+        value={values.name}
+        onChange={(name) => set({ name })}
+        maxLength={NAME_MAX}
+        className={ui.input}
+        placeholder={t('addressBook.namePlaceholder')}
+        data-testid="address-add-name"
+      />
+      {problemText('name')}
+      <span className={ui.label}>{t('addressBook.walletTypeLabel')}</span>
+      <ChipSelect
+        testId="address-add-wallet-type"
+        columns={3}
+        options={WALLET_TYPES.map((type) => ({ label: t(`addressBook.walletType.${type}`), value: type }))}
+        value={values.walletType}
+        onChange={(walletType) => set({ walletType })}
+      />
+      <span className={ui.label}>{t('common.network')}</span>
+      <ChipSelect
+        testId="address-add-network"
+        columns={2}
+        options={networks.map((code) => ({ label: view?.networkLabel(code) ?? code, value: code }))}
+        value={values.network}
+        onChange={(network) => set({ network })}
+      />
+      {problemText('network')}
+      <span className={ui.label}>{t('send.address')}</span>
+      <AddressField
+        value={values.address}
+        onChange={(address) => set({ address })}
+        placeholder={t('send.addressPlaceholder')}
+        testId="address-add-address"
+      />
+      {problemText('address')}
+      <span className={ui.label}>{t('addressBook.remark')}</span>
+      <Input
+        value={values.remark}
+        onChange={(remark) => set({ remark })}
+        maxLength={REMARK_MAX}
+        className={ui.input}
+        placeholder={t('addressBook.remarkPlaceholder')}
+        data-testid="address-add-remark"
+      />
+      {problemText('remark')}
+      <Button type="submit" block color="primary" size="large" loading={busy} data-testid="address-add-submit">
+        {t('addressBook.save')}
+      </Button>
+    </form>
+  );
+}
