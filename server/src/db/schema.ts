@@ -32,6 +32,8 @@ export interface Database {
   exchange_orders: ExchangeOrdersTable;
   exchange_order_transitions: ExchangeOrderTransitionsTable;
   exchange_order_events: ExchangeOrderEventsTable;
+  exchange_deposit_cursors: ExchangeDepositCursorsTable;
+  exchange_native_deposits: ExchangeNativeDepositsTable;
 }
 
 /** Convert quotes (modules/convert, migration 0009). NUMERIC(78,0) columns read as decimal strings. */
@@ -403,4 +405,26 @@ export interface ExchangeOrderEventsTable {
   to_state: string;
   reason: string | null;
   occurred_at: Date;
+}
+
+/** Order scanner's cursor per EVM network (modules/exchange, migration 0012). */
+export interface ExchangeDepositCursorsTable {
+  network: string;
+  /** bigint, read as a decimal string. */
+  block_number: ColumnType<string, string | number, string | number>;
+  block_hash: string;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** Native-coin transfers to order deposit addresses (migration 0012). chain_amount in wei. */
+export interface ExchangeNativeDepositsTable {
+  network: string;
+  tx_hash: string;
+  to_address: string;
+  chain_amount: string;
+  block_number: ColumnType<string, string | number, string | number>;
+  block_hash: string;
+  tx_index: number;
+  block_time: Date;
+  seen_at: ColumnType<Date, Date | undefined, Date>;
 }

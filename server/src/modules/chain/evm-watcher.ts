@@ -48,6 +48,21 @@ export function createEvmClient(rpcUrl: string): PublicClient {
   return createPublicClient({ transport: http(rpcUrl, { timeout: 10_000, batch: { batchSize: 50, wait: 0 } }) });
 }
 
+/** The longest prefix of blocks that links to the cursor and to each other (also used by modules/exchange). */
+export function linkedPrefix<B extends Pick<Block, 'hash' | 'parentHash'>>(
+  blocks: B[],
+  parent: string | undefined,
+): B[] {
+  const out: B[] = [];
+  let previous = parent;
+  for (const b of blocks) {
+    if (previous !== undefined && b.parentHash !== previous) break;
+    out.push(b);
+    previous = b.hash ?? undefined;
+  }
+  return out;
+}
+
 export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
   const { db, runtime } = options;
   const network = runtime.network;
@@ -127,18 +142,6 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
     const numbers: bigint[] = [];
     for (let n = from; n <= to; n++) numbers.push(n);
     return Promise.all(numbers.map((n) => client.getBlock({ blockNumber: n, includeTransactions: true })));
-  }
-
-  /** The longest prefix of blocks that links to the cursor and to each other. */
-  function linkedPrefix(blocks: FullBlock[], parent: string | undefined): FullBlock[] {
-    const out: FullBlock[] = [];
-    let previous = parent;
-    for (const b of blocks) {
-      if (previous !== undefined && b.parentHash !== previous) break;
-      out.push(b);
-      previous = b.hash ?? undefined;
-    }
-    return out;
   }
 
   async function observe(blocks: FullBlock[]): Promise<ObservedTransfer[]> {

@@ -47,6 +47,8 @@ export interface ObservedOrderDeposit {
 
 /** Reads the chain for transfers to an order's deposit address (modules/chain). */
 export interface OrderDepositObserver {
+  /** Reads what is new on the chains (a block scanner's step); called once at the start of each tick. */
+  refresh?(): Promise<void>;
   /** The first transfer of `coin` to `address`, or null when none is seen (yet, or any more after a reorg). */
   observe(order: { network: NetworkCode; coin: CoinCode; address: string }): Promise<ObservedOrderDeposit | null>;
 }
@@ -587,6 +589,11 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       completed: 0,
       failed: 0,
     };
+    try {
+      await deposits.refresh?.();
+    } catch (err) {
+      onError(err); // a chain that does not answer: orders on the others still move
+    }
     // Deposits first, so a deposit seen just before the deadline wins over the expiry.
     await observeDeposits(report);
     await expireOverdue(report);

@@ -1,9 +1,12 @@
+import type { Kysely } from 'kysely';
 import { getAddress, type PublicClient, parseAbiItem } from 'viem';
+import type { Database } from '../../db/schema.ts';
 import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 import type { EvmChainRuntime, EvmNetwork } from '../chain/chain-config.ts';
 import { createEvmClient } from '../chain/evm-watcher.ts';
 import { toLedgerMinor } from '../deposits/processor.ts';
 import type { ObservedOrderDeposit, OrderDepositObserver } from './engine.ts';
+import { evmNativeOrderDeposits, nativeCoinOf } from './evm-native-deposits.ts';
 
 /**
  * Order deposits on the EVM chains (ethereum, bsc): ERC-20 `Transfer` logs of the coin's token
@@ -11,8 +14,8 @@ import type { ObservedOrderDeposit, OrderDepositObserver } from './engine.ts';
  * as the wallet's deposit watcher. Confirmations count the deposit's block: tip - block + 1.
  * A reorg that drops the transfer makes it unseen again (the engine then waits).
  *
- * Scope: token deposits (the exchange's stablecoin legs). A native-coin deposit (ETH, BNB) is not
- * seen here yet: that needs block scanning, which the wallet watcher does for deposit_addresses only.
+ * Native-coin deposits (ETH, BNB) leave no log: with `db` given they are read by the block scanner
+ * of evm-native-deposits.ts (refreshed once per engine tick); without it they are not seen.
  */
 
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
@@ -21,6 +24,7 @@ const LOOKBACK_BLOCKS = 50_000n;
 
 export function evmOrderDeposits(
   chains: () => Partial<Record<EvmNetwork, EvmChainRuntime | undefined>>,
+  options: { db?: Kysely<Database>; now?: () => Date } = {},
 ): OrderDepositObserver {
   const clients = new Map<string, PublicClient>();
   const clientFor = (runtime: EvmChainRuntime) => {
@@ -33,9 +37,22 @@ export function evmOrderDeposits(
     return client;
   };
 
+  const native = options.db
+    ? evmNativeOrderDeposits({
+        db: options.db,
+        chains,
+        clientFor,
+        ...(options.now ? { now: options.now } : {}),
+      })
+    : null;
+
   return {
+    async refresh() {
+      await native?.refresh();
+    },
     async observe({ network, coin, address }: { network: NetworkCode; coin: CoinCode; address: string }) {
       if (network !== 'ethereum' && network !== 'bsc') return null;
+      if (coin === nativeCoinOf(network)) return native ? native.observe(network, address) : null;
       const runtime = chains()[network];
       const token = runtime?.tokens[coin];
       if (!runtime || !token) return null;

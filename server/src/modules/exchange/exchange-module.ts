@@ -5,12 +5,14 @@ import { runtimePair } from '../catalogue/runtime.ts';
 import type { EvmChainRuntime, EvmNetwork } from '../chain/chain-config.ts';
 import { createExchangeEngine, type ExchangeEngine } from './engine.ts';
 import { evmOrderDeposits } from './evm-deposits.ts';
+import { nativeCoinOf } from './evm-native-deposits.ts';
 import { withdrawalPayouts } from './payouts.ts';
 import type { UsdPrices } from './pricing.ts';
 import type { ExchangeAvailability } from './service.ts';
 
 /**
- * What the running system can serve: deposits the engine reads (EVM token transfers, evm-deposits.ts)
+ * What the running system can serve: deposits the engine reads (EVM token transfers and native coins,
+ * evm-deposits.ts)
  * and payouts the signer sends (the runtime catalogue's withdrawEnabled: a running EVM chain, a
  * deployed token, a signer process).
  */
@@ -21,7 +23,9 @@ export function exchangeAvailability(
   return {
     canObserveDeposit(coin, network) {
       if (network !== 'ethereum' && network !== 'bsc') return false;
-      return evmChains()[network]?.tokens[coin] !== undefined;
+      const runtime = evmChains()[network];
+      // Native coin: the block scanner (evm-native-deposits.ts); tokens: their Transfer logs.
+      return runtime !== undefined && (coin === nativeCoinOf(network) || runtime.tokens[coin] !== undefined);
     },
     canPayOut(coin, network) {
       const pair = findCoinNetwork(coin, network);
@@ -50,7 +54,7 @@ export function startExchangeEngine(options: ExchangeEngineStartOptions): { name
     db: options.db,
     now,
     prices: options.prices,
-    deposits: evmOrderDeposits(options.evmChains),
+    deposits: evmOrderDeposits(options.evmChains, { db: options.db, now }),
     payouts: withdrawalPayouts(options.db, now),
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     onError: (err, orderId) => options.log.warn({ err, orderId }, 'exchange engine step failed; retried next tick'),
