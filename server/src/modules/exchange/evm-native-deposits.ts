@@ -73,7 +73,10 @@ export function evmNativeOrderDeposits(options: {
       .execute();
   }
 
-  /** Orders of this network paid in its native coin that may still receive their deposit. */
+  /**
+   * Orders of this network paid in its native coin whose deposit may still come or move (a reorg can
+   * put a confirming order's deposit into another block): the engine still reads their deposit.
+   */
   async function hasOpenOrders(network: EvmNetwork): Promise<boolean> {
     const row = await db
       .selectFrom('exchange_orders')
@@ -82,7 +85,10 @@ export function evmNativeOrderDeposits(options: {
       .where('send_coin', '=', nativeCoinOf(network))
       .where('deposit_address', 'is not', null)
       .where((eb) =>
-        eb.or([eb('state', '=', 'waiting'), eb.and([eb('state', '=', 'expired'), eb('deposit_tx_hash', 'is', null)])]),
+        eb.or([
+          eb('state', 'in', ['waiting', 'confirming']),
+          eb.and([eb('state', '=', 'expired'), eb('deposit_confirmed_at', 'is', null)]),
+        ]),
       )
       .limit(1)
       .executeTakeFirst();

@@ -294,4 +294,57 @@ describe('exchange on local anvil chains: native ETH / BNB deposits', () => {
     expect(events.filter((e) => e.to_state === 'exchanging')).toHaveLength(1);
     expect((await reconcile(database.db)).ok).toBe(true);
   }, 120_000);
+
+  // Last: evm_revert rolls the whole ethereum chain back to the snapshot.
+  it('a reorg that drops the deposit credits nothing; the deposit mined again is credited once', async () => {
+    const order = await placeOrder({
+      sendCoin: 'ETH',
+      sendNetwork: 'ethereum',
+      receiveCoin: 'BNB',
+      receiveNetwork: 'bsc',
+      amountMinor: ETH / 100n,
+      rateType: 'fixed',
+    });
+    const eth = client('ethereum');
+    const snapshot = await eth.snapshot();
+    const depositHash = await sendNative('ethereum', order.depositAddress, ETH / 100n);
+    await engine.tick();
+    await eth.mine({ blocks: 2 });
+    await engine.tick();
+    expect(await findOrder(database.db, order.id)).toMatchObject({ state: 'confirming', deposit_confirmations: 3 });
+
+    const signed = await eth.getTransaction({ hash: depositHash });
+    await eth.revert({ id: snapshot });
+    await eth.mine({ blocks: ETH_CONFIRMATIONS + 2 }); // a longer chain without the deposit
+    for (let i = 0; i < 3; i++) await engine.tick();
+    expect(await findOrder(database.db, order.id)).toMatchObject({ state: 'confirming', deposit_confirmations: 3 });
+    expect(await ledgerIn(order.id)).toHaveLength(0);
+
+    // The same signed transaction (same nonce and fees, so the same hash) mined again in a new block,
+    // as a real reorg re-includes it from the mempool.
+    const again = await eth.wallet.sendTransaction({
+      account: DEV_ACCOUNT,
+      to: order.depositAddress,
+      value: ETH / 100n,
+      nonce: signed.nonce,
+      gas: signed.gas,
+      maxFeePerGas: signed.maxFeePerGas as bigint,
+      maxPriorityFeePerGas: signed.maxPriorityFeePerGas as bigint,
+      chain: null,
+    });
+    expect(again).toBe(depositHash);
+    await eth.waitForTransactionReceipt({ hash: again });
+    const done = await runUntil(order.id, ['completed', 'failed', 'refunded', 'suspended']);
+    expect(done).toMatchObject({ state: 'completed', deposit_tx_hash: depositHash });
+    expect(await ledgerIn(order.id)).toHaveLength(1);
+    const rows = await database.db
+      .selectFrom('exchange_native_deposits')
+      .selectAll()
+      .where('tx_hash', '=', depositHash)
+      .execute();
+    expect(rows).toHaveLength(1);
+    const receipt = await eth.getTransactionReceipt({ hash: depositHash });
+    expect(rows[0]?.block_hash).toBe(receipt.blockHash);
+    expect((await reconcile(database.db)).ok).toBe(true);
+  }, 120_000);
 });
