@@ -62,16 +62,27 @@ async function signedIn(browser: import('@playwright/test').Browser, tag: string
   return page;
 }
 
-/** Fills /exchange: USDT on ethereum -> BNB on bsc, 100 USDT, fixed rate, both addresses, terms. */
-async function placeFixedOrder(page: Page): Promise<{ id: string; depositAddress: `0x${string}` }> {
+/** The user's wallet sending native ETH on ethereum (anvil's unlocked dev account). */
+async function sendEth(chains: Chains, to: `0x${string}`, wei: bigint): Promise<string> {
+  const eth = client(chains.ethereum?.rpcUrl ?? '');
+  const hash = await eth.sendTransaction({ account: DEV_ACCOUNT, to, value: wei, chain: null });
+  await eth.waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+/** Fills /exchange: by default USDT on ethereum -> BNB on bsc, 100 USDT, fixed rate, both addresses, terms. */
+async function placeFixedOrder(
+  page: Page,
+  send: { coin: string; amount: string } = { coin: 'USDT', amount: '100' },
+): Promise<{ id: string; depositAddress: `0x${string}` }> {
   await page.goto('/exchange');
   await expect(page.getByTestId('exchange-screen')).toBeVisible();
-  await page.getByTestId('exchange-send-coin-USDT').click();
+  await page.getByTestId(`exchange-send-coin-${send.coin}`).click();
   await page.getByTestId('exchange-send-network-ethereum').click();
   await page.getByTestId('exchange-receive-coin-BNB').click();
   await page.getByTestId('exchange-receive-network-bsc').click();
   await page.getByTestId('exchange-rate-type-fixed').click();
-  await page.getByTestId('exchange-amount').locator('input').fill('100');
+  await page.getByTestId('exchange-amount').locator('input').fill(send.amount);
   await expect(page.getByTestId('exchange-estimate-receive')).toBeVisible();
   await page.getByTestId('exchange-receive-address').locator('input').fill(RECEIVER);
   await page.getByTestId('exchange-refund-address').locator('input').fill(REFUND_TO);
@@ -115,6 +126,28 @@ test.describe('exchange orders on the local chains', () => {
     await expect(page.getByTestId('record-rate-type')).not.toBeEmpty();
     await expect(page.getByTestId('record-receive-at')).not.toHaveText('—');
     // The BNB really arrived on bsc.
+    expect(await bsc.getBalance({ address: RECEIVER })).toBeGreaterThan(before);
+  });
+
+  test('a fixed-rate order paid in native ETH on ethereum completes with BNB on bsc, both hashes on the record', async ({
+    browser,
+  }) => {
+    if (!chains?.bsc || !chains.ethereum) return;
+    const bsc = client(chains.bsc.rpcUrl);
+    const before = await bsc.getBalance({ address: RECEIVER });
+    const page = await signedIn(browser, 'xeth');
+    const order = await placeFixedOrder(page, { coin: 'ETH', amount: '0.02' });
+    // A plain ETH transfer: the screen names the network without the token standard.
+    await expect(page.getByTestId('exchange-deposit-card')).toContainText('0.02 ETH');
+    await expect(page.getByTestId('exchange-deposit-card')).not.toContainText('ERC-20');
+    const depositHash = await sendEth(chains, order.depositAddress, 20_000_000_000_000_000n);
+    await expect(page.getByTestId('exchange-status')).toHaveAttribute('data-status', 'completed', {
+      timeout: 150_000,
+    });
+    await page.getByTestId('exchange-open-record').click();
+    await expect(page.getByTestId('record-send-coin')).toHaveText(/^ETH \(Ethereum\)$/);
+    await expect(page.getByTestId('record-deposit-hash')).toHaveText(depositHash);
+    await expect(page.getByTestId('record-payout-hash')).toHaveText(HASH);
     expect(await bsc.getBalance({ address: RECEIVER })).toBeGreaterThan(before);
   });
 

@@ -120,7 +120,8 @@ export default function ExchangeScreen() {
   }
 
   const coinOptions = (coins: string[]) => coins.map((c) => ({ label: c, value: c }));
-  const networkOptions = (networks: string[]) => networks.map((n) => ({ label: pairs.networkLabel(n), value: n }));
+  const networkOptions = (networks: string[], coin: string) =>
+    networks.map((n) => ({ label: pairs.networkLabel(n, coin), value: n }));
   const quote = estimate.data;
 
   return (
@@ -142,7 +143,7 @@ export default function ExchangeScreen() {
           <ChipSelect
             testId="exchange-send-network"
             columns={2}
-            options={networkOptions(sendNetworks)}
+            options={networkOptions(sendNetworks, sendCoin)}
             value={send}
             onChange={setSendNetwork}
           />
@@ -183,7 +184,7 @@ export default function ExchangeScreen() {
           <ChipSelect
             testId="exchange-receive-network"
             columns={2}
-            options={networkOptions(receiveNetworks)}
+            options={networkOptions(receiveNetworks, receiveCoin)}
             value={receive}
             onChange={setReceiveNetwork}
           />
@@ -238,7 +239,9 @@ export default function ExchangeScreen() {
           <Input
             className={ui.input}
             data-testid="exchange-receive-address"
-            placeholder={t('exchange.addressPlaceholder', { network: receive ? pairs.networkLabel(receive) : '' })}
+            placeholder={t('exchange.addressPlaceholder', {
+              network: receive ? pairs.networkLabel(receive, receiveCoin) : '',
+            })}
             value={receiveAddress}
             onChange={setReceiveAddress}
           />
@@ -253,7 +256,7 @@ export default function ExchangeScreen() {
           <Input
             className={ui.input}
             data-testid="exchange-refund-address"
-            placeholder={t('exchange.addressPlaceholder', { network: send ? pairs.networkLabel(send) : '' })}
+            placeholder={t('exchange.addressPlaceholder', { network: send ? pairs.networkLabel(send, sendCoin) : '' })}
             value={refundAddress}
             onChange={setRefundAddress}
           />

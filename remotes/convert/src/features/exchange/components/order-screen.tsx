@@ -77,7 +77,8 @@ export default function OrderScreen() {
           <div className={ui.row}>
             <span className={ui.label}>{t('exchange.send')}</span>
             <span className={ui.strong}>
-              {formatMinor(data.sendAmountMinor, sendDecimals)} {data.sendCoin} ({pairs.networkLabel(data.sendNetwork)})
+              {formatMinor(data.sendAmountMinor, sendDecimals)} {data.sendCoin} (
+              {pairs.networkLabel(data.sendNetwork, data.sendCoin)})
             </span>
           </div>
           <div className={ui.row}>
@@ -85,7 +86,7 @@ export default function OrderScreen() {
             <span>
               {data.rateType === 'float' ? '≈ ' : ''}
               {formatMinor(data.receiveAmountMinor ?? data.estimatedReceiveMinor, receiveDecimals)} {data.receiveCoin} (
-              {pairs.networkLabel(data.receiveNetwork)})
+              {pairs.networkLabel(data.receiveNetwork, data.receiveCoin)})
             </span>
           </div>
         </section>
@@ -120,7 +121,7 @@ export default function OrderScreen() {
               {t('exchange.sendExactly', {
                 amount: formatMinor(data.sendAmountMinor, sendDecimals),
                 coin: data.sendCoin,
-                network: pairs.networkLabel(data.sendNetwork),
+                network: pairs.networkLabel(data.sendNetwork, data.sendCoin),
               })}
             </p>
             <div className={ui.center}>

@@ -68,10 +68,10 @@ export default function RecordScreen() {
           {data.id}
         </Row>
         <Row label={t('exchange.record.sendCoin')} testId="record-send-coin">
-          {data.sendCoin} ({pairs.networkLabel(data.sendNetwork)})
+          {data.sendCoin} ({pairs.networkLabel(data.sendNetwork, data.sendCoin)})
         </Row>
         <Row label={t('exchange.record.receiveCoin')} testId="record-receive-coin">
-          {data.receiveCoin} ({pairs.networkLabel(data.receiveNetwork)})
+          {data.receiveCoin} ({pairs.networkLabel(data.receiveNetwork, data.receiveCoin)})
         </Row>
         <Row label={t('exchange.record.sendAmount')} testId="record-send-amount">
           {formatMinor(data.depositAmountMinor ?? data.sendAmountMinor, sendDecimals)} {data.sendCoin}

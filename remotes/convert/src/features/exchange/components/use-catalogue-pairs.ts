@@ -15,7 +15,8 @@ export interface CataloguePairs {
   sendNetworks(coin: string): NetworkCode[];
   receiveNetworks(coin: string): NetworkCode[];
   decimalsOf(coin: string): number;
-  networkLabel(network: string): string;
+  /** The network's name; with the token standard when `coin` is a token on it (not for its native coin). */
+  networkLabel(network: string, coin?: string): string;
 }
 
 /** Proper names of the networks (the same in every language). */
@@ -39,10 +40,12 @@ function view(catalogue: Catalogue, pairs: ExchangePairs): CataloguePairs {
     sendNetworks: (coin) => deposit.filter((p) => p.coin === coin).map((p) => p.network),
     receiveNetworks: (coin) => withdraw.filter((p) => p.coin === coin).map((p) => p.network),
     decimalsOf: (coin) => catalogue.coins.find((c) => c.code === coin)?.decimals ?? 0,
-    networkLabel: (network) => {
+    networkLabel: (network, coin) => {
       const n = catalogue.networks.find((x) => x.code === network);
       const name = NETWORK_NAMES[network] ?? network;
-      return n?.tokenStandard ? `${name} (${n.tokenStandard})` : name;
+      // ETH on Ethereum and BNB on BNB Smart Chain are plain transfers, not ERC-20/BEP-20 tokens.
+      const token = n?.tokenStandard && coin !== n.nativeCoin;
+      return token ? `${name} (${n.tokenStandard})` : name;
     },
   };
 }
