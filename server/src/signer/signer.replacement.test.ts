@@ -338,4 +338,50 @@ describe('signer replacements of stuck transactions on a real anvil', () => {
     expect(await minedWithNonce(startBlock, Number(first?.nonce))).toEqual([first?.tx_hash]);
     await expectSettledOnce(w, first?.tx_hash ?? '');
   }, 60_000);
+  it('the database refuses an attempt that does not follow one of its own withdrawal with its nonce, and a second included attempt per nonce', async () => {
+    const [w1, w2] = [await approved(ETH / 64n), await approved(ETH / 64n)];
+    const db = database.db;
+    const nonce = 900_000;
+    let serial = 0;
+    const row = (withdrawalId: string, attempt: number, n: number) => {
+      serial += 1;
+      const at = new Date();
+      return db
+        .insertInto('signer_transactions')
+        .values({
+          withdrawal_id: withdrawalId,
+          network: 'ethereum',
+          chain_id: runtime.chainId,
+          from_address: hot.address,
+          nonce: n,
+          attempt,
+          tx_hash: `0x${serial.toString(16).padStart(64, 'f')}`,
+          raw_tx: '0x00',
+          state: 'signed',
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+    };
+    try {
+      await row(w1.id, 0, nonce);
+      await expect(row(w2.id, 1, nonce)).rejects.toThrow(/does not follow/);
+      await expect(row(w2.id, 0, nonce)).rejects.toThrow(/sender_nonce_attempt/);
+      await expect(row(w1.id, 2, nonce)).rejects.toThrow(/does not follow/);
+      await expect(row(w1.id, 1, nonce + 1)).rejects.toThrow(/does not follow/);
+      await row(w1.id, 1, nonce);
+      const mark = (attempt: number) =>
+        db
+          .updateTable('signer_transactions')
+          .set({ state: 'mined' })
+          .where('withdrawal_id', '=', w1.id)
+          .where('attempt', '=', attempt)
+          .execute();
+      await mark(0);
+      await expect(mark(1)).rejects.toThrow(/one_included/);
+    } finally {
+      // These rows have no real transaction behind them: keep them away from any later signer.
+      await db.deleteFrom('signer_transactions').where('withdrawal_id', 'in', [w1.id, w2.id]).execute();
+    }
+  });
 });

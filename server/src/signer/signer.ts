@@ -357,7 +357,15 @@ export function createSigner(options: SignerOptions) {
     for (const w of open) {
       const client = clientFor(w.network as EvmNetwork);
       if (!client) continue;
-      await followUpOne(client, await loadAttempts(w.withdrawal_id), result);
+      // One withdrawal's trouble (an RPC error, say) must not hold up the others' settlement.
+      try {
+        await followUpOne(client, await loadAttempts(w.withdrawal_id), result);
+      } catch (err) {
+        log('follow-up failed; will retry', {
+          withdrawalId: w.withdrawal_id,
+          error: String((err as Error).message ?? err),
+        });
+      }
     }
   }
 
