@@ -1,5 +1,4 @@
-import type { Selectable } from 'kysely';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import {
   type Account,
   createPublicClient,
