@@ -407,7 +407,7 @@ export interface ExchangeOrderEventsTable {
   occurred_at: Date;
 }
 
-/** Order scanner's cursor per EVM network (modules/exchange, migration 0012). */
+/** Order scanner's cursor per EVM network (modules/exchange, migration 0014). */
 export interface ExchangeDepositCursorsTable {
   network: string;
   /** bigint, read as a decimal string. */
@@ -416,7 +416,7 @@ export interface ExchangeDepositCursorsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-/** Native-coin transfers to order deposit addresses (migration 0012). chain_amount in wei. */
+/** Native-coin transfers to order deposit addresses (migration 0014). chain_amount in wei. */
 export interface ExchangeNativeDepositsTable {
   network: string;
   tx_hash: string;
