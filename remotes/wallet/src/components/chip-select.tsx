@@ -1,4 +1,6 @@
 import { Selector } from 'antd-mobile';
+import { Fragment } from 'react';
+import * as styles from './chip-select.module.css';
 
 interface ChipSelectProps {
   options: { label: string; value: string }[];
@@ -8,13 +10,33 @@ interface ChipSelectProps {
   columns?: number;
 }
 
+/**
+ * A label that wraps only between words: "Ethereum (ERC-20)" in a half-width
+ * chip breaks before "(ERC-20)", never after its hyphen.
+ */
+function WordWrapLabel({ text }: { text: string }) {
+  const words = text.split(' ').slice(0, 20);
+  // One inline box: the chip is a flex container, whose loose spaces and words would not wrap as text.
+  return (
+    <span>
+      {words.map((word, index) => (
+        // The words of one fixed label, never reordered: the index is a stable key.
+        <Fragment key={index}>
+          {index > 0 && ' '}
+          <span style={{ whiteSpace: 'nowrap' }}>{word}</span>
+        </Fragment>
+      ))}
+    </span>
+  );
+}
+
 /** A single choice among a few chips (coins, networks). */
 export function ChipSelect({ options, value, onChange, testId, columns }: ChipSelectProps) {
   return (
-    <div data-testid={testId}>
+    <div className={styles.chips} data-testid={testId}>
       <Selector
         columns={columns}
-        options={options}
+        options={options.map((option) => ({ value: option.value, label: <WordWrapLabel text={option.label} /> }))}
         value={[value]}
         showCheckMark={false}
         onChange={(values) => {

@@ -67,13 +67,12 @@ export default function AddressBookScreen() {
               ]}
             >
               <div className={styles.entryBody} data-testid="address-book-entry">
-                <div className={ui.row}>
-                  <span className={ui.strong}>{entry.name}</span>
-                  <span className={ui.muted}>
-                    {t(`addressBook.walletType.${entry.walletType}`, { defaultValue: entry.walletType })} ·{' '}
-                    {view?.networkLabel(entry.network) ?? entry.network}
-                  </span>
-                </div>
+                {/* Name on its own line, then type and network: side by side both wrapped on a phone. */}
+                <span className={`${ui.strong} ${styles.name}`}>{entry.name}</span>
+                <span className={ui.muted}>
+                  {t(`addressBook.walletType.${entry.walletType}`, { defaultValue: entry.walletType })} ·{' '}
+                  {view?.networkLabel(entry.network) ?? entry.network}
+                </span>
                 <button
                   type="button"
                   className={`${styles.address} ${ui.mono}`}

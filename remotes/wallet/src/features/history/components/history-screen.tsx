@@ -99,6 +99,7 @@ export default function HistoryScreen() {
       <section className={`${ui.card} ${ui.field}`}>
         <ChipSelect
           testId="history-coin"
+          columns={5}
           options={[{ label: t('history.filter.all'), value: 'all' }, ...coins.map((c) => ({ label: c, value: c }))]}
           value={coin}
           onChange={setCoin}

@@ -42,6 +42,7 @@ export default function AffirmScreen() {
             label: draft.kind === 'withdrawal' ? t('send.address') : t('send.recipient'),
             value: draft.target,
             testId: 'affirm-target',
+            mono: true,
           },
           { label: t('send.fee'), value: amount(draft.feeMinor), testId: 'affirm-fee' },
           { label: t('send.arrival'), value: amount(draft.arrivalMinor), testId: 'affirm-arrival' },

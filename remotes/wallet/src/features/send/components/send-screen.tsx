@@ -182,7 +182,7 @@ export default function SendScreen() {
           <div className={ui.row}>
             <span className={ui.muted}>{t('send.limits')}</span>
             <span className={ui.muted}>
-              {format.amount(limits.minMinor, decimals)} – {format.amount(limits.maxMinor, decimals)}
+              {format.amount(limits.minMinor, decimals)} – {format.amount(limits.maxMinor, decimals)} {coin}
             </span>
           </div>
         )}

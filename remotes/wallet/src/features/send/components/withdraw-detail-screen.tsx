@@ -85,12 +85,12 @@ function WithdrawalDetail({ order }: { order: Withdrawal }) {
       </section>
       <DetailRows
         rows={[
-          { label: t('withdrawDetail.orderId'), value: order.id, testId: 'withdraw-id' },
+          { label: t('withdrawDetail.orderId'), value: order.id, testId: 'withdraw-id', mono: true },
           { label: t('common.network'), value: view?.networkLabel(order.network) ?? order.network },
-          { label: t('send.address'), value: order.address },
+          { label: t('send.address'), value: order.address, mono: true },
           { label: t('send.fee'), value: amount(order.feeMinor) },
           { label: t('send.arrival'), value: amount(order.arrivalMinor), testId: 'withdraw-arrival' },
-          { label: t('common.txHash'), value: order.txHash ?? '', testId: 'withdraw-tx' },
+          { label: t('common.txHash'), value: order.txHash ?? '', testId: 'withdraw-tx', mono: true },
           { label: t('common.time'), value: formatTime(order.createdAt, i18n.language) },
         ]}
       />
@@ -140,8 +140,8 @@ export default function WithdrawDetailScreen() {
         </section>
         <DetailRows
           rows={[
-            { label: t('withdrawDetail.orderId'), value: s.id, testId: 'withdraw-id' },
-            { label: t('send.recipient'), value: s.recipient ?? '' },
+            { label: t('withdrawDetail.orderId'), value: s.id, testId: 'withdraw-id', mono: true },
+            { label: t('send.recipient'), value: s.recipient ?? '', mono: true },
             { label: t('send.fee'), value: `0 ${s.coin}` },
             { label: t('common.time'), value: formatTime(s.createdAt, i18n.language) },
           ]}
