@@ -3,6 +3,7 @@ import { useLocation } from 'react-router';
 import { FRAME_MARGIN_PX, FRAME_WIDTH_PX, shouldFrame } from './is-mobile.ts';
 import { isTabPath } from './tab-paths.ts';
 import { limitTouchScrolling } from './touch-scroll.ts';
+import './page-fill.css';
 
 /** The tab bar (and its UI kit code) loads only on the hub screens, never on the landing page. */
 const AppTabBar = lazy(() => import('./tab-bar.tsx'));
