@@ -174,6 +174,10 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
         { test: /\.css$/, type: 'css/auto' },
         { test: /\.(png|svg|jpg|webp)$/, type: 'asset' },
       ],
+      // Since Rspack 2.0.7 CSS modules rename custom properties (`--x`) per module by default, which
+      // silently broke overrides of antd-mobile's variables (`--adm-*`, `--padding`) in *.module.css.
+      // Custom properties are a global theming channel here, so they keep their names.
+      parser: { 'css/auto': { dashedIdents: false } },
     },
     experiments: { css: true },
     optimization: {
