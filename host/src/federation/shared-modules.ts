@@ -71,6 +71,8 @@ export function sharedModules(): SharedTable {
     '@cw/shared-state/address': onDemand(() => import('@cw/shared-state/address'), '@cw/shared-state'),
     // Stateless helpers over the shared query client; loaded when a remote shows fiat values.
     '@cw/shared-state/prices': onDemand(() => import('@cw/shared-state/prices'), '@cw/shared-state'),
+    // Stateless amount formatting and parsing; loaded when a remote shows an amount.
+    '@cw/shared-state/money': onDemand(() => import('@cw/shared-state/money'), '@cw/shared-state'),
     // Stateful services: always the host's instances.
     '@cw/shared-ui/toast': loaded('@cw/shared-ui', UiToast),
     '@cw/shared-ui/dialog': loaded('@cw/shared-ui', UiDialog),

@@ -1,6 +1,7 @@
 import { isApiError } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
+import { delocalizeAmount, formatMinor, localizeDecimal, parseAmount, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { NumberInput } from '@cw/shared-ui/number-input';
 import { toast } from '@cw/shared-ui/toast';
@@ -9,7 +10,6 @@ import { Button, Tag } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type AcceptResult, acceptQuote, convertKeys, fetchBalances } from '../api/convert-api.ts';
-import { formatMinor, parseAmount, shortRate } from '../lib/amount.ts';
 import { type ConvertCoin, decimalsOf, inputDecimals, isConvertCoin } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
@@ -48,6 +48,7 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
   const [shown, setShown] = useState<HeldQuote | null>(null);
   const [busy, setBusy] = useState(false);
   const now = useNow();
+  const { amount, rate, locale } = useAmountFormat();
 
   const status = useSessionStatus();
   const signedIn = status === 'authenticated';
@@ -126,7 +127,7 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
               }
               data-testid="convert-available"
             >
-              {t('convert.available', { amount: formatMinor(available, decimalsOf(from)), coin: from })}
+              {t('convert.available', { amount: amount(available, decimalsOf(from)), coin: from })}
             </button>
           ) : null}
         </div>
@@ -136,8 +137,8 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
           </button>
           <NumberInput
             className={styles.amount}
-            value={amountText}
-            onChange={setAmountText}
+            value={localizeDecimal(amountText, locale, { grouping: false })}
+            onChange={(next) => setAmountText(delocalizeAmount(next, locale))}
             decimals={decimals}
             placeholder={t('convert.amountPlaceholder')}
             aria-label={t('convert.give')}
@@ -164,7 +165,7 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
             {to} ▾
           </button>
           <span className={styles.receive} data-testid="convert-receive">
-            {quote ? formatMinor(quote.receiveMinor, decimalsOf(to)) : '--'}
+            {quote ? amount(quote.receiveMinor, decimalsOf(to)) : '--'}
           </span>
         </div>
         {quote ? <FiatLine asset={to} amountMinor={BigInt(quote.receiveMinor)} testId="convert-to-fiat" /> : null}
@@ -179,20 +180,18 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
                 {t('convert.sandbox')}
               </Tag>
             ) : null}{' '}
-            <span data-testid="convert-rate">{quote ? `1 ${from} ≈ ${shortRate(quote.rate)} ${to}` : '--'}</span>
+            <span data-testid="convert-rate">{quote ? `1 ${from} ≈ ${rate(quote.rate)} ${to}` : '--'}</span>
           </span>
         </div>
         <div className={styles.row}>
           <span className={styles.label}>{t('convert.fee')}</span>
-          <span data-testid="convert-fee">
-            {quote ? `${formatMinor(quote.feeMinor, decimalsOf(from))} ${from}` : '--'}
-          </span>
+          <span data-testid="convert-fee">{quote ? `${amount(quote.feeMinor, decimalsOf(from))} ${from}` : '--'}</span>
         </div>
         <div className={styles.row}>
           <span className={styles.label}>{t('convert.limits')}</span>
           <span data-testid="convert-limits">
             {quote || range
-              ? `${formatMinor(quote?.minMinor ?? range?.min ?? '0', decimalsOf(from))} - ${formatMinor(quote?.maxMinor ?? range?.max ?? '0', decimalsOf(from))} ${from}`
+              ? `${amount(quote?.minMinor ?? range?.min ?? '0', decimalsOf(from))} - ${amount(quote?.maxMinor ?? range?.max ?? '0', decimalsOf(from))} ${from}`
               : '--'}
           </span>
         </div>

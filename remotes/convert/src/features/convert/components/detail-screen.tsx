@@ -1,11 +1,11 @@
 import { useTranslation } from '@cw/shared-state/i18n';
+import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { convertKeys, fetchConversion } from '../api/convert-api.ts';
-import { formatMinor, shortRate } from '../lib/amount.ts';
 import { decimalsOf } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
@@ -14,6 +14,7 @@ import { formatTime } from './history-list.tsx';
 /** /convert/detail?id=: one conversion's transaction details. */
 function DetailScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
+  const { amount, rate } = useAmountFormat();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
@@ -38,25 +39,25 @@ function DetailScreen() {
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.give')}</span>
             <span data-testid="convert-detail-give">
-              {formatMinor(c.amountMinor, decimalsOf(c.from))} {c.from}
+              {amount(c.amountMinor, decimalsOf(c.from))} {c.from}
             </span>
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.get')}</span>
             <span className={styles.strong} data-testid="convert-detail-receive">
-              {formatMinor(c.receiveMinor, decimalsOf(c.to))} {c.to}
+              {amount(c.receiveMinor, decimalsOf(c.to))} {c.to}
             </span>
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.rate')}</span>
             <span data-testid="convert-detail-rate">
-              1 {c.from} ≈ {shortRate(c.rate)} {c.to}
+              1 {c.from} ≈ {rate(c.rate)} {c.to}
             </span>
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.fee')}</span>
             <span>
-              {formatMinor(c.feeMinor, decimalsOf(c.from))} {c.from}
+              {amount(c.feeMinor, decimalsOf(c.from))} {c.from}
             </span>
           </div>
           <div className={styles.row}>

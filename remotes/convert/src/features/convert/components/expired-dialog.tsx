@@ -1,7 +1,7 @@
 import { useTranslation } from '@cw/shared-state/i18n';
+import { useAmountFormat } from '@cw/shared-state/money';
 import { Button, Popup } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
-import { formatMinor, shortRate } from '../lib/amount.ts';
 import { decimalsOf } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { useNow } from './use-now.ts';
@@ -17,6 +17,7 @@ interface ExpiredDialogProps {
 /** "Rate expired and updated": the new rate, which converts only if the user accepts it. */
 export function ExpiredDialog({ quote, busy, onAccept, onCancel }: ExpiredDialogProps) {
   const { t } = useTranslation(NAMESPACE);
+  const { amount, rate } = useAmountFormat();
   const now = useNow();
   const left = quote ? Math.max(0, Math.ceil((quote.expiresAtMs - now) / 1000)) : 0;
   return (
@@ -29,19 +30,19 @@ export function ExpiredDialog({ quote, busy, onAccept, onCancel }: ExpiredDialog
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.rate')}</span>
             <span data-testid="rate-expired-rate">
-              1 {quote.from} ≈ {shortRate(quote.rate)} {quote.to}
+              1 {quote.from} ≈ {rate(quote.rate)} {quote.to}
             </span>
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.receive')}</span>
             <span className={styles.strong} data-testid="rate-expired-receive">
-              {formatMinor(quote.receiveMinor, decimalsOf(quote.to))} {quote.to}
+              {amount(quote.receiveMinor, decimalsOf(quote.to))} {quote.to}
             </span>
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.fee')}</span>
             <span>
-              {formatMinor(quote.feeMinor, decimalsOf(quote.from))} {quote.from}
+              {amount(quote.feeMinor, decimalsOf(quote.from))} {quote.from}
             </span>
           </div>
           <div className={`${styles.muted} ${styles.countdown}`}>

@@ -1,11 +1,11 @@
 import { useTranslation } from '@cw/shared-state/i18n';
+import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { PullList } from '@cw/shared-ui/list';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type Conversion, convertKeys, fetchHistory } from '../api/convert-api.ts';
-import { formatMinor } from '../lib/amount.ts';
 import { type ConvertCoin, decimalsOf } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 
@@ -16,6 +16,7 @@ export function formatTime(iso: string, language: string): string {
 /** The user's conversions, newest first, loaded page by page; optionally one pair only. */
 export function HistoryList({ pair }: { pair: { from?: ConvertCoin; to?: ConvertCoin } }) {
   const { t, i18n } = useTranslation(NAMESPACE);
+  const { amount } = useAmountFormat();
   const navigate = useNavigate();
   const history = useInfiniteQuery({
     queryKey: convertKeys.history(pair),
@@ -39,10 +40,10 @@ export function HistoryList({ pair }: { pair: { from?: ConvertCoin; to?: Convert
       </span>
       <span className={styles.itemSide}>
         <span>
-          -{formatMinor(c.amountMinor, decimalsOf(c.from))} {c.from}
+          -{amount(c.amountMinor, decimalsOf(c.from))} {c.from}
         </span>
         <span className={styles.strong}>
-          +{formatMinor(c.receiveMinor, decimalsOf(c.to))} {c.to}
+          +{amount(c.receiveMinor, decimalsOf(c.to))} {c.to}
         </span>
         <Tag color="success" fill="outline">
           {t('convert.status.completed')}

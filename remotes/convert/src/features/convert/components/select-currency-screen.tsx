@@ -1,11 +1,11 @@
 import { useTranslation } from '@cw/shared-state/i18n';
+import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { useQuery } from '@tanstack/react-query';
 import { SearchBar } from 'antd-mobile';
 import { useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { convertKeys, fetchBalances } from '../api/convert-api.ts';
-import { formatMinor } from '../lib/amount.ts';
 import { type ConvertCoin, decimalsOf, filterCoins, isConvertCoin } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
@@ -15,6 +15,7 @@ import { useSessionStatus } from './use-signed-in.ts';
 /** /convert/selectCurrency?side=from|to&from=&to=: pick a coin, with search; picking the other side's coin swaps. */
 function SelectCurrencyScreen() {
   const { t } = useTranslation(NAMESPACE);
+  const { amount } = useAmountFormat();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [query, setQuery] = useState('');
@@ -64,7 +65,7 @@ function SelectCurrencyScreen() {
                   {current ? ' ✓' : ''}
                 </span>
                 <span className={styles.itemSide}>
-                  {signedIn ? <span>{formatMinor(held, decimalsOf(coin))}</span> : null}
+                  {signedIn ? <span>{amount(held, decimalsOf(coin))}</span> : null}
                   {signedIn && held > 0n ? <FiatLine asset={coin} amountMinor={held} /> : null}
                 </span>
               </button>

@@ -1,6 +1,7 @@
 import { isValidAddress } from '@cw/shared-state/address';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
+import { parseAmount, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
@@ -10,7 +11,6 @@ import { Button, Checkbox, Input } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type CoinCode, type NetworkCode, placeOrder, type RateType, requestRate } from '../api/exchange-api.ts';
-import { formatMinor, parseAmount, shortRate } from '../lib/amount.ts';
 import { ChipSelect } from './chip-select.tsx';
 import * as ui from './exchange.module.css';
 import { useCataloguePairs } from './use-catalogue-pairs.ts';
@@ -37,6 +37,7 @@ export default function ExchangeScreen() {
   const [receiveChoice, setReceiveCoin] = useState('BNB');
   const [receiveNetwork, setReceiveNetwork] = useState('');
   const [amountText, setAmountText] = useState('');
+  const { amount, rate, locale } = useAmountFormat();
   const [rateType, setRateType] = useState<RateType>('fixed');
   const [receiveAddress, setReceiveAddress] = useState('');
   const [refundAddress, setRefundAddress] = useState('');
@@ -55,7 +56,7 @@ export default function ExchangeScreen() {
   const receive = receiveNetworks.includes(receiveNetwork as NetworkCode) ? receiveNetwork : (receiveNetworks[0] ?? '');
   const sendDecimals = pairs?.decimalsOf(sendCoin) ?? 0;
   const receiveDecimals = pairs?.decimalsOf(receiveCoin) ?? 0;
-  const amountMinor = parseAmount(amountText, sendDecimals);
+  const amountMinor = parseAmount(amountText, sendDecimals, locale);
   const pair = {
     sendCoin: sendCoin as CoinCode,
     sendNetwork: send as NetworkCode,
@@ -160,8 +161,8 @@ export default function ExchangeScreen() {
           {quote ? (
             <p className={ui.muted} data-testid="exchange-limits">
               {t('exchange.limits', {
-                min: formatMinor(quote.minAmountMinor, sendDecimals),
-                max: formatMinor(quote.maxAmountMinor, sendDecimals),
+                min: amount(quote.minAmountMinor, sendDecimals),
+                max: amount(quote.maxAmountMinor, sendDecimals),
                 coin: sendCoin,
               })}
             </p>
@@ -209,25 +210,25 @@ export default function ExchangeScreen() {
               <div className={ui.row}>
                 <span className={ui.label}>{t('exchange.rate')}</span>
                 <span>
-                  1 {sendCoin} ≈ {shortRate(quote.rate)} {receiveCoin}
+                  1 {sendCoin} ≈ {rate(quote.rate)} {receiveCoin}
                 </span>
               </div>
               <div className={ui.row}>
                 <span className={ui.label}>{t('exchange.serviceCharge')}</span>
                 <span>
-                  {formatMinor(quote.serviceChargeMinor, receiveDecimals)} {receiveCoin}
+                  {amount(quote.serviceChargeMinor, receiveDecimals)} {receiveCoin}
                 </span>
               </div>
               <div className={ui.row}>
                 <span className={ui.label}>{t('exchange.networkFee')}</span>
                 <span>
-                  {formatMinor(quote.networkFeeMinor, receiveDecimals)} {receiveCoin}
+                  {amount(quote.networkFeeMinor, receiveDecimals)} {receiveCoin}
                 </span>
               </div>
               <div className={ui.row}>
                 <span className={ui.label}>{t('exchange.youGet')}</span>
                 <span className={ui.strong} data-testid="exchange-estimate-receive">
-                  ≈ {formatMinor(quote.estimatedReceiveMinor, receiveDecimals)} {receiveCoin}
+                  ≈ {amount(quote.estimatedReceiveMinor, receiveDecimals)} {receiveCoin}
                 </span>
               </div>
             </div>

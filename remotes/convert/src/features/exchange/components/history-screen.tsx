@@ -1,4 +1,5 @@
 import { useTranslation } from '@cw/shared-state/i18n';
+import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
 import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
@@ -6,7 +7,6 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button, List } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { fetchOrders } from '../api/exchange-api.ts';
-import { formatMinor } from '../lib/amount.ts';
 import * as ui from './exchange.module.css';
 import { StatusTag } from './status-tag.tsx';
 import { useCataloguePairs } from './use-catalogue-pairs.ts';
@@ -14,6 +14,7 @@ import { useCataloguePairs } from './use-catalogue-pairs.ts';
 /** /exchange/history: the user's exchange orders, newest first, each opening its record. */
 export default function HistoryScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
+  const { amount } = useAmountFormat();
   const navigate = useNavigate();
   const { pairs } = useCataloguePairs();
   const orders = useInfiniteQuery({
@@ -41,7 +42,7 @@ export default function HistoryScreen() {
               extra={<StatusTag status={o.status} />}
             >
               <span className={ui.strong}>
-                {formatMinor(o.sendAmountMinor, pairs.decimalsOf(o.sendCoin))} {o.sendCoin} → {o.receiveCoin}
+                {amount(o.sendAmountMinor, pairs.decimalsOf(o.sendCoin))} {o.sendCoin} → {o.receiveCoin}
               </span>
             </List.Item>
           ))}

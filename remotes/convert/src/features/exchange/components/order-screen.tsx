@@ -1,5 +1,6 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
+import { countdown, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { copyText } from '@cw/shared-ui/clipboard';
 import { Page } from '@cw/shared-ui/page';
@@ -11,7 +12,6 @@ import { Button, NoticeBar } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type ExchangeOrder, fetchOrder, isSettled, restartOrder } from '../api/exchange-api.ts';
-import { countdown, formatMinor } from '../lib/amount.ts';
 import * as ui from './exchange.module.css';
 import { StatusTag } from './status-tag.tsx';
 import { useCataloguePairs } from './use-catalogue-pairs.ts';
@@ -31,6 +31,7 @@ function useNow(active: boolean): number {
 /** /exchange/order?id=: where to send (address + QR), the fixed-rate countdown with a restart offer, the status. */
 export default function OrderScreen() {
   const { t } = useTranslation(NAMESPACE);
+  const { amount } = useAmountFormat();
   const errorMessage = useErrorMessage();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -77,7 +78,7 @@ export default function OrderScreen() {
           <div className={ui.row}>
             <span className={ui.label}>{t('exchange.send')}</span>
             <span className={ui.strong}>
-              {formatMinor(data.sendAmountMinor, sendDecimals)} {data.sendCoin} (
+              {amount(data.sendAmountMinor, sendDecimals)} {data.sendCoin} (
               {pairs.networkLabel(data.sendNetwork, data.sendCoin)})
             </span>
           </div>
@@ -85,7 +86,7 @@ export default function OrderScreen() {
             <span className={ui.label}>{t('exchange.youGet')}</span>
             <span>
               {data.rateType === 'float' ? '≈ ' : ''}
-              {formatMinor(data.receiveAmountMinor ?? data.estimatedReceiveMinor, receiveDecimals)} {data.receiveCoin} (
+              {amount(data.receiveAmountMinor ?? data.estimatedReceiveMinor, receiveDecimals)} {data.receiveCoin} (
               {pairs.networkLabel(data.receiveNetwork, data.receiveCoin)})
             </span>
           </div>
@@ -119,7 +120,7 @@ export default function OrderScreen() {
           <section className={ui.card} data-testid="exchange-deposit-card">
             <p className={ui.muted}>
               {t('exchange.sendExactly', {
-                amount: formatMinor(data.sendAmountMinor, sendDecimals),
+                amount: amount(data.sendAmountMinor, sendDecimals),
                 coin: data.sendCoin,
                 network: pairs.networkLabel(data.sendNetwork, data.sendCoin),
               })}

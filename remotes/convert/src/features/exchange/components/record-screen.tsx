@@ -1,4 +1,5 @@
 import { useTranslation } from '@cw/shared-state/i18n';
+import { useAmountFormat } from '@cw/shared-state/money';
 import { useSearchParams } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
@@ -7,7 +8,6 @@ import { List } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { fetchOrder, isSettled } from '../api/exchange-api.ts';
-import { formatMinor, shortRate } from '../lib/amount.ts';
 import * as ui from './exchange.module.css';
 import { StatusTag } from './status-tag.tsx';
 import { useCataloguePairs } from './use-catalogue-pairs.ts';
@@ -39,6 +39,7 @@ function Row({ label, testId, children, mono = false }: RowProps) {
 /** /exchange/record?id=: every field of the order's record. */
 export default function RecordScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
+  const { amount, rate } = useAmountFormat();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const { pairs } = useCataloguePairs();
@@ -74,23 +75,23 @@ export default function RecordScreen() {
           {data.receiveCoin} ({pairs.networkLabel(data.receiveNetwork, data.receiveCoin)})
         </Row>
         <Row label={t('exchange.record.sendAmount')} testId="record-send-amount">
-          {formatMinor(data.depositAmountMinor ?? data.sendAmountMinor, sendDecimals)} {data.sendCoin}
+          {amount(data.depositAmountMinor ?? data.sendAmountMinor, sendDecimals)} {data.sendCoin}
         </Row>
         <Row label={t('exchange.record.receiveAmount')} testId="record-receive-amount">
           {data.receiveAmountMinor ? '' : '≈ '}
-          {formatMinor(receiveAmount, receiveDecimals)} {data.receiveCoin}
+          {amount(receiveAmount, receiveDecimals)} {data.receiveCoin}
         </Row>
         <Row label={t('exchange.record.rateType')} testId="record-rate-type">
           {data.rateType === 'fixed' ? t('exchange.fixed') : t('exchange.float')}
         </Row>
         <Row label={t('exchange.rate')} testId="record-rate">
-          1 {data.sendCoin} = {shortRate(data.finalRate ?? data.rate)} {data.receiveCoin}
+          1 {data.sendCoin} = {rate(data.finalRate ?? data.rate)} {data.receiveCoin}
         </Row>
         <Row label={t('exchange.serviceCharge')} testId="record-service-charge">
-          {formatMinor(data.serviceChargeMinor, receiveDecimals)} {data.receiveCoin}
+          {amount(data.serviceChargeMinor, receiveDecimals)} {data.receiveCoin}
         </Row>
         <Row label={t('exchange.networkFee')} testId="record-network-fee">
-          {formatMinor(data.networkFeeMinor, receiveDecimals)} {data.receiveCoin}
+          {amount(data.networkFeeMinor, receiveDecimals)} {data.receiveCoin}
         </Row>
         <Row label={t('exchange.record.sendAddress')} testId="record-send-address" mono>
           {dash(data.depositAddress)}

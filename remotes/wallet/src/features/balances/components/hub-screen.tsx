@@ -1,4 +1,5 @@
 import { useTranslation } from '@cw/shared-state/i18n';
+import { useAmountFormat } from '@cw/shared-state/money';
 import { usePrices } from '@cw/shared-state/prices';
 import { useNavigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
@@ -8,7 +9,6 @@ import { BankcardOutline, ContentOutline, SendOutline, UnorderedListOutline } fr
 import { type ReactNode, useEffect } from 'react';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
 import { totalValueText } from '../hooks/total-value.ts';
 import { useBalances } from '../hooks/use-balances.ts';

@@ -1,5 +1,6 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
+import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { copyText } from '@cw/shared-ui/clipboard';
 import { QrCode } from '@cw/shared-ui/qr-code';
@@ -12,7 +13,6 @@ import { ChipSelect } from '../../../components/chip-select.tsx';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
 import { confirmTransferred, fetchDepositAddress } from '../api/deposit.ts';
 

@@ -1,4 +1,5 @@
 import { useTranslation } from '@cw/shared-state/i18n';
+import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { PullList } from '@cw/shared-ui/list';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -10,7 +11,6 @@ import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
 import { useCodeMessage } from '../../../lib/code-message.ts';
 import { formatTime } from '../../../lib/format-time.ts';
-import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
 import { fetchHistory, type HistoryFilters, type HistoryItem, type HistoryType } from '../api/history.ts';
 import { dateRange } from '../hooks/date-range.ts';

@@ -1,4 +1,5 @@
 import { useTranslation } from '@cw/shared-state/i18n';
+import { useAmountFormat } from '@cw/shared-state/money';
 import { Navigate, useNavigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
 import { Button, NoticeBar } from 'antd-mobile';
@@ -6,7 +7,6 @@ import { DetailRows } from '../../../components/detail-rows.tsx';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
 import { useSendFlow } from '../hooks/send-flow.ts';
 

@@ -1,4 +1,5 @@
 import { useTranslation } from '@cw/shared-state/i18n';
+import { delocalizeAmount, formatMinor, localizeDecimal, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { NumberInput } from '@cw/shared-ui/number-input';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
@@ -9,9 +10,7 @@ import { ChipSelect } from '../../../components/chip-select.tsx';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { delocalizeAmount, formatMinor, localizeDecimal } from '../../../lib/amount.ts';
 import { useCodeMessage } from '../../../lib/code-message.ts';
-import { useAmountFormat } from '../../../lib/use-amount-format.ts';
 import { AddressBookPicker } from '../../address-book/components/address-book-picker.tsx';
 import { useAvailable } from '../../balances/hooks/use-balances.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';

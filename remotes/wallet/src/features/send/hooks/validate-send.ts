@@ -1,6 +1,6 @@
 import { isValidAddress } from '@cw/shared-state/address';
 import type { KnownErrorCode } from '@cw/shared-state/errors';
-import { minusOrZero, parseAmount } from '../../../lib/amount.ts';
+import { minusOrZero, parseAmount } from '@cw/shared-state/money';
 
 export type SendMode = 'withdrawal' | 'send';
 

@@ -26,6 +26,9 @@ describe('parseAmount', () => {
     expect(parseAmount('.5', 6)).toBe(500_000n);
     expect(parseAmount('2.', 6)).toBe(2_000_000n);
     expect(parseAmount('0.000000000000000001', 18)).toBe(1n);
+    expect(parseAmount('123.456789012345678', 18)).toBe(123_456_789_012_345_678_000n);
+    expect(formatMinor(123_456_789_012_345_678_000n, 18)).toBe('123.456789012345678');
+    expect(parseAmount('123.4567890123456789012', 18)).toBeNull();
   });
 
   it('refuses junk and too many fraction digits', () => {

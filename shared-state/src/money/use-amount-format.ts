@@ -1,21 +1,27 @@
 import { DEFAULT_LANGUAGE, isLanguage, useTranslation } from '@cw/shared-state/i18n';
 import { useMemo } from 'react';
-import { NAMESPACE } from '../i18n.ts';
-import { formatAmount } from './amount.ts';
+import { formatAmount, localizeDecimal } from './amount.ts';
+import { shortRate } from './rate.ts';
 
 export interface AmountFormat {
   /** The app language, e.g. "es": decides the decimal and group separators. */
   locale: string;
   /** Minor units as the reader expects them: "1.234,5" in es, "1,234.5" in en and zh. */
   amount: (minor: string | bigint, decimals: number) => string;
+  /** An exchange rate ("0.00111341465") shortened by shortRate and written the same way. */
+  rate: (rate: string) => string;
 }
 
 /** Amount formatting in the current app language; re-renders when the language changes. */
 export function useAmountFormat(): AmountFormat {
-  const { i18n } = useTranslation(NAMESPACE);
+  const { i18n } = useTranslation();
   const locale = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
   return useMemo(
-    () => ({ locale, amount: (minor: string | bigint, decimals: number) => formatAmount(minor, decimals, locale) }),
+    () => ({
+      locale,
+      amount: (minor: string | bigint, decimals: number) => formatAmount(minor, decimals, locale),
+      rate: (rate: string) => localizeDecimal(shortRate(rate), locale),
+    }),
     [locale],
   );
 }

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { countdown, secondsLeft, shortRate } from './rate.ts';
+
+describe('shortRate', () => {
+  it('keeps 8 significant fraction digits after leading zeros, truncating', () => {
+    expect(shortRate('0.000011166945840312')).toBe('0.000011166945');
+    expect(shortRate('0.001113414653500095')).toBe('0.0011134146');
+    expect(shortRate('89550')).toBe('89550');
+    expect(shortRate('1')).toBe('1');
+    expect(shortRate('1234.56789012345')).toBe('1234.56789012');
+    expect(shortRate('0.5000000000')).toBe('0.5');
+  });
+});
+
+describe('secondsLeft and countdown', () => {
+  it('counts whole seconds up and stops at zero', () => {
+    expect(secondsLeft('2030-01-01T00:00:10.000Z', Date.parse('2030-01-01T00:00:00.500Z'))).toBe(10);
+    expect(secondsLeft('2030-01-01T00:00:10.000Z', Date.parse('2030-01-01T00:00:11.000Z'))).toBe(0);
+  });
+
+  it('writes mm:ss to the deadline', () => {
+    const deadline = '2030-01-01T00:20:00.000Z';
+    expect(countdown(deadline, Date.parse('2030-01-01T00:00:00.000Z'))).toEqual({ seconds: 1200, text: '20:00' });
+    expect(countdown(deadline, Date.parse('2030-01-01T00:19:58.500Z'))).toEqual({ seconds: 2, text: '00:02' });
+    expect(countdown(deadline, Date.parse('2030-01-01T00:21:00.000Z'))).toEqual({ seconds: 0, text: '00:00' });
+  });
+});
