@@ -87,6 +87,7 @@ export function sharedModules(): SharedTable {
     '@cw/shared-ui/qr-code': onDemand(() => import('@cw/shared-ui/qr-code')),
     '@cw/shared-ui/qr-scanner': onDemand(() => import('@cw/shared-ui/qr-scanner')),
     '@cw/shared-ui/page': onDemand(() => import('@cw/shared-ui/page')),
+    '@cw/shared-ui/chip-select': onDemand(() => import('@cw/shared-ui/chip-select')),
     '@cw/shared-ui/i18n': onDemand(() => import('@cw/shared-ui/i18n')),
   };
 }

@@ -3,6 +3,7 @@ import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { parseAmount, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
+import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { Page } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
@@ -11,7 +12,6 @@ import { Button, Checkbox, Input } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type CoinCode, type NetworkCode, placeOrder, type RateType, requestRate } from '../api/exchange-api.ts';
-import { ChipSelect } from './chip-select.tsx';
 import * as ui from './exchange.module.css';
 import { useCataloguePairs } from './use-catalogue-pairs.ts';
 

@@ -1,11 +1,11 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
+import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { toast } from '@cw/shared-ui/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Input } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { AddressField } from '../../../components/address-field.tsx';
-import { ChipSelect } from '../../../components/chip-select.tsx';
 import { useBackOr } from '../../../components/use-back.ts';
 import * as ui from '../../../components/wallet-page.module.css';
 import { NAMESPACE } from '../../../i18n.ts';

@@ -1,11 +1,11 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
+import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { PullList } from '@cw/shared-ui/list';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { CapsuleTabs, Tag } from 'antd-mobile';
 import { useState } from 'react';
-import { ChipSelect } from '../../../components/chip-select.tsx';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';

@@ -1,12 +1,12 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { delocalizeAmount, formatMinor, localizeDecimal, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
+import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { NumberInput } from '@cw/shared-ui/number-input';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Button, CapsuleTabs, NoticeBar, Popup } from 'antd-mobile';
 import { useState } from 'react';
 import { AddressField } from '../../../components/address-field.tsx';
-import { ChipSelect } from '../../../components/chip-select.tsx';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';

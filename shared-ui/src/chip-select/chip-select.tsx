@@ -1,11 +1,15 @@
 import { Selector } from 'antd-mobile';
 import { Fragment } from 'react';
-import * as styles from './chip-select.module.css';
+import './chip-select.css';
 
-interface ChipSelectProps {
+/** Words kept in one label at most: labels are short coin and network names. */
+const LABEL_WORDS_MAX = 20;
+
+export interface ChipSelectProps {
   options: { label: string; value: string }[];
   value: string;
   onChange: (value: string) => void;
+  /** The group's test id; each chip's label carries `${testId}-${value}`. */
   testId: string;
   columns?: number;
 }
@@ -15,10 +19,10 @@ interface ChipSelectProps {
  * chip breaks before "(ERC-20)", never after its hyphen.
  */
 function WordWrapLabel({ text }: { text: string }) {
-  const words = text.split(' ').slice(0, 20);
+  const words = text.split(' ').slice(0, LABEL_WORDS_MAX);
   // One inline box: the chip is a flex container, whose loose spaces and words would not wrap as text.
   return (
-    <span>
+    <>
       {words.map((word, index) => (
         // The words of one fixed label, never reordered: the index is a stable key.
         <Fragment key={index}>
@@ -26,17 +30,24 @@ function WordWrapLabel({ text }: { text: string }) {
           <span style={{ whiteSpace: 'nowrap' }}>{word}</span>
         </Fragment>
       ))}
-    </span>
+    </>
   );
 }
 
-/** A single choice among a few chips (coins, networks). */
+/** A single choice among a few chips (coins, networks, rate type). */
 export function ChipSelect({ options, value, onChange, testId, columns }: ChipSelectProps) {
   return (
-    <div className={styles.chips} data-testid={testId}>
+    <div className="cw-chip-select" data-testid={testId} data-value={value}>
       <Selector
         columns={columns}
-        options={options.map((option) => ({ value: option.value, label: <WordWrapLabel text={option.label} /> }))}
+        options={options.map((option) => ({
+          value: option.value,
+          label: (
+            <span data-testid={`${testId}-${option.value}`}>
+              <WordWrapLabel text={option.label} />
+            </span>
+          ),
+        }))}
         value={[value]}
         showCheckMark={false}
         onChange={(values) => {

@@ -1,0 +1,1 @@
+export { ChipSelect, type ChipSelectProps } from './chip-select.tsx';
