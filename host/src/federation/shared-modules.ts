@@ -88,6 +88,7 @@ export function sharedModules(): SharedTable {
     '@cw/shared-ui/qr-scanner': onDemand(() => import('@cw/shared-ui/qr-scanner')),
     '@cw/shared-ui/page': onDemand(() => import('@cw/shared-ui/page')),
     '@cw/shared-ui/chip-select': onDemand(() => import('@cw/shared-ui/chip-select')),
+    '@cw/shared-ui/hub-list': onDemand(() => import('@cw/shared-ui/hub-list')),
     '@cw/shared-ui/i18n': onDemand(() => import('@cw/shared-ui/i18n')),
   };
 }

@@ -1,0 +1,1 @@
+export { HubList, type HubListEntry, type HubListProps } from './hub-list.tsx';
