@@ -1,28 +1,45 @@
 import { fireEvent, render, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 const navigate = vi.fn();
 vi.mock('@cw/shared-state/router', () => ({ useNavigate: () => navigate }));
 
 const { HubList } = await import('./index.ts');
 
+const demo = {
+  hub: { title: 'Demo', comingSoon: 'Soon', build: 'Build {{build}}' },
+  entries: {
+    open: { title: 'Open', description: 'Ready' },
+    later: { title: 'Later', description: 'Not yet' },
+  },
+};
+
+beforeAll(async () => {
+  await i18next
+    .use(initReactI18next)
+    .init({ lng: 'en', resources: { en: { demo } }, interpolation: { escapeValue: false } });
+});
+
 describe('HubList', () => {
-  it('opens an available entry and marks the others coming soon', () => {
+  it("shows the remote's texts, opens an available entry and marks the others coming soon", () => {
     render(
       <HubList
+        namespace="demo"
         testId="demo-hub"
-        title="Demo"
-        comingSoon="Soon"
-        build="Build 1"
         entries={[
-          { key: 'open', path: '/open', title: 'Open', description: 'Ready', available: true },
-          { key: 'later', path: '/later', title: 'Later', description: 'Not yet', available: false },
+          { key: 'open', path: '/open' },
+          { key: 'later', path: '/later' },
         ]}
+        available={new Set(['/open'])}
+        buildId="abc"
       />,
     );
     expect(screen.getByTestId('demo-hub')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Demo' })).toBeTruthy();
-    expect(screen.getByTestId('build-id').textContent).toBe('Build 1');
+    expect(screen.getByTestId('build-id').textContent).toBe('Build abc');
+    expect(screen.getByTestId('hub-entry-later').textContent).toContain('Not yet');
     expect(screen.getAllByText('Soon')).toHaveLength(1);
     fireEvent.click(screen.getByTestId('hub-entry-later'));
     expect(navigate).not.toHaveBeenCalled();

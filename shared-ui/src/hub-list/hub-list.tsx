@@ -1,51 +1,55 @@
+import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
 import { List, Tag } from 'antd-mobile';
-import type { ReactNode } from 'react';
 
 export interface HubListEntry {
-  /** Stable id of the entry: the row's test id is `hub-entry-${key}`. */
+  /** Stable id of the entry: its texts are `entries.${key}.title|description`, its row's test id `hub-entry-${key}`. */
   key: string;
   /** The route the entry opens. */
   path: string;
-  title: ReactNode;
-  description: ReactNode;
-  /** False while the entry's screen is not in this build: the row is disabled and marked coming soon. */
-  available: boolean;
 }
 
 export interface HubListProps {
+  /**
+   * The calling remote's i18n namespace. It holds `hub.title`, `hub.comingSoon`,
+   * `hub.build` (with {{build}}) and `entries.<key>.title|description` for every entry.
+   */
+  namespace: string;
   /** Test id of the screen root, e.g. "rewards-hub". */
   testId: string;
-  /** Texts already translated by the calling remote. */
-  title: ReactNode;
-  comingSoon: ReactNode;
-  /** The build line under the list (the remote's own build id). */
-  build: ReactNode;
   entries: readonly HubListEntry[];
+  /** Paths whose screens exist in the remote's build; the other entries are disabled and marked coming soon. */
+  available: ReadonlySet<string>;
+  /** The remote's own build id (its __BUILD_ID__, not the host's). */
+  buildId: string;
 }
 
 /** A remote's landing screen: its title, a list of the features it leads to, and its build id. */
-export function HubList({ testId, title, comingSoon, build, entries }: HubListProps) {
+export function HubList({ namespace, testId, entries, available, buildId }: HubListProps) {
+  const { t } = useTranslation(namespace);
   const navigate = useNavigate();
   return (
     <main className="screen" data-testid={testId}>
-      <h1>{title}</h1>
+      <h1>{t('hub.title')}</h1>
       <List>
-        {entries.map((entry) => (
-          <List.Item
-            key={entry.key}
-            data-testid={`hub-entry-${entry.key}`}
-            description={entry.description}
-            disabled={!entry.available}
-            extra={entry.available ? undefined : <Tag color="default">{comingSoon}</Tag>}
-            onClick={entry.available ? () => navigate(entry.path) : undefined}
-          >
-            {entry.title}
-          </List.Item>
-        ))}
+        {entries.map((entry) => {
+          const open = available.has(entry.path);
+          return (
+            <List.Item
+              key={entry.key}
+              data-testid={`hub-entry-${entry.key}`}
+              description={t(`entries.${entry.key}.description`)}
+              disabled={!open}
+              extra={open ? undefined : <Tag color="default">{t('hub.comingSoon')}</Tag>}
+              onClick={open ? () => navigate(entry.path) : undefined}
+            >
+              {t(`entries.${entry.key}.title`)}
+            </List.Item>
+          );
+        })}
       </List>
       <p className="build-id" data-testid="build-id">
-        {build}
+        {t('hub.build', { build: buildId })}
       </p>
     </main>
   );
