@@ -1,1 +1,2 @@
 export { Page, type PageProps } from './page.tsx';
+export { PageLink } from './page-link.tsx';

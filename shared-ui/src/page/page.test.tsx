@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 const navigate = vi.fn();
 vi.mock('@cw/shared-state/router', () => ({ useNavigate: () => navigate }));
 
-const { Page } = await import('./index.ts');
+const { Page, PageLink } = await import('./index.ts');
 
 describe('Page', () => {
   it('shows the title and goes back through the router facade', () => {
@@ -29,5 +29,15 @@ describe('Page', () => {
     rerender(<Page title="Home" onBack={onBack} />);
     fireEvent.click(screen.getByTestId('page-back'));
     expect(onBack).toHaveBeenCalled();
+  });
+
+  it('puts a link action on the right of the nav bar', () => {
+    const onClick = vi.fn();
+    render(<Page title="Convert" right={<PageLink onClick={onClick}>History</PageLink>} />);
+    const link = screen.getByRole('button', { name: 'History' });
+    expect(link.className).toContain('cw-page__link');
+    expect(link.getAttribute('type')).toBe('button');
+    fireEvent.click(link);
+    expect(onClick).toHaveBeenCalledOnce();
   });
 });

@@ -4,6 +4,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { delocalizeAmount, formatMinor, localizeDecimal, parseAmount, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { NumberInput } from '@cw/shared-ui/number-input';
+import { PageLink } from '@cw/shared-ui/page';
 import { toast } from '@cw/shared-ui/toast';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Tag } from 'antd-mobile';
@@ -97,14 +98,9 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
   };
 
   const history = (
-    <button
-      type="button"
-      className={styles.coinButton}
-      onClick={() => void navigate('/convert/history')}
-      data-testid="convert-history-link"
-    >
+    <PageLink onClick={() => void navigate('/convert/history')} data-testid="convert-history-link">
       {t('convert.records')}
-    </button>
+    </PageLink>
   );
 
   return (

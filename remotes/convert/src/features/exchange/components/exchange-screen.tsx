@@ -4,7 +4,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { parseAmount, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
-import { Page } from '@cw/shared-ui/page';
+import { Page, PageLink } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
 import { useQuery } from '@tanstack/react-query';
@@ -102,14 +102,9 @@ export default function ExchangeScreen() {
   }
 
   const records = (
-    <button
-      type="button"
-      className={ui.link}
-      data-testid="exchange-records"
-      onClick={() => void navigate('/exchange/history')}
-    >
+    <PageLink data-testid="exchange-records" onClick={() => void navigate('/exchange/history')}>
       {t('exchange.records')}
-    </button>
+    </PageLink>
   );
 
   if (!pairs) {

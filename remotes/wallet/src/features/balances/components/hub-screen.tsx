@@ -22,7 +22,7 @@ function Entry({ icon, label, to, testId }: { icon: ReactNode; label: string; to
       <span className={styles.entryIcon} aria-hidden>
         {icon}
       </span>
-      <span>{label}</span>
+      <span className={styles.entryLabel}>{label}</span>
     </button>
   );
 }
@@ -98,7 +98,7 @@ export default function HubScreen() {
 
   return (
     <WalletPage title={t('hub.title')} testId="wallet-hub">
-      <Grid columns={4} gap={8} className={styles.entries}>
+      <Grid columns={4} gap={4} className={styles.entries}>
         <Entry icon={<BankcardOutline />} label={t('hub.deposit')} to="/coinTopup/deposit" testId="hub-deposit" />
         <Entry icon={<SendOutline />} label={t('hub.send')} to="/coinTopup/send" testId="hub-send" />
         <Entry icon={<UnorderedListOutline />} label={t('hub.history')} to="/coinTopup/history" testId="hub-history" />
