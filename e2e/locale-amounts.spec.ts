@@ -1,0 +1,45 @@
+import { expect, test } from './support/fixtures.ts';
+import { setLanguage, signedInPage } from './wallet/wallet-helpers.ts';
+
+test('convert and exchange read and show amounts the Spanish way', async ({ browser }) => {
+  const { context, page } = await signedInPage(browser, 'esamt');
+  await setLanguage(page, 'es');
+
+  await page.goto('/convert?from=USDT&to=BTC');
+  const convertAmount = page.getByTestId('convert-amount');
+  await convertAmount.fill('12,5');
+  await expect(convertAmount).toHaveValue('12,5');
+  // The amount parsed: its fiat line is shown, and the rate is written with the decimal comma.
+  await expect(page.getByTestId('convert-from-fiat')).toBeVisible();
+  await expect(page.getByTestId('convert-rate')).toHaveText(/^1 USDT ≈ 0,\d+ BTC$/);
+
+  await page.goto('/exchange');
+  const exchangeAmount = page.getByTestId('exchange-amount').locator('input');
+  await exchangeAmount.fill('12,5');
+  await expect(page.getByTestId('exchange-estimate')).toBeVisible();
+  await expect(page.getByTestId('exchange-limits')).toContainText(',');
+  await context.close();
+});
+
+test('the History links of convert and exchange look the same, and the English wallet hub labels fit one line', async ({
+  browser,
+}) => {
+  const { context, page } = await signedInPage(browser, 'nits');
+  await page.goto('/convert');
+  const convertLink = await page
+    .getByTestId('convert-history-link')
+    .evaluate((e) => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor, getComputedStyle(e).fontWeight]);
+  await page.goto('/exchange');
+  const exchangeLink = await page
+    .getByTestId('exchange-records')
+    .evaluate((e) => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor, getComputedStyle(e).fontWeight]);
+  expect(convertLink).toEqual(exchangeLink);
+
+  await setLanguage(page, 'en');
+  await page.goto('/coinTopup');
+  const label = page.getByTestId('hub-address-book').locator('span').last();
+  await expect(label).toHaveText('Address book');
+  const lines = await label.evaluate((e) => e.getClientRects().length);
+  expect(lines).toBe(1);
+  await context.close();
+});
