@@ -92,6 +92,9 @@ export default defineConfig({
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
     timeout: 240_000,
     reuseExistingServer: false,
+    // Stop the server the way an operator would, so it stops its embedded PostgreSQL and anvil chains
+    // (both run detached) instead of leaving them behind after the run.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
     stdout: 'pipe',
     stderr: 'pipe',
     env: {

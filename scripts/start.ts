@@ -24,10 +24,24 @@ for (const name of REMOTE_NAMES) {
 }
 
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
-  stdio: 'inherit',
+  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   env: { ...process.env, STATIC_DIR: DEPLOY_DIR },
 });
+/**
+ * A signal to the whole process group (Ctrl+C, a test runner stopping us) already reaches the server,
+ * and a second one would make it exit at once instead of gracefully. So forward a signal only when the
+ * server has not said (over IPC) that it is shutting down shortly after we got it.
+ */
+const FORWARD_AFTER_MS = 300;
+let serverShuttingDown = false;
+server.on('message', (message) => {
+  if ((message as { type?: unknown } | null)?.type === 'shutting-down') serverShuttingDown = true;
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => server.kill(signal));
+  process.on(signal, () => {
+    setTimeout(() => {
+      if (!serverShuttingDown && server.exitCode === null) server.kill(signal);
+    }, FORWARD_AFTER_MS).unref();
+  });
 }
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

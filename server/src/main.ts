@@ -44,6 +44,8 @@ async function closeAll(): Promise<void> {
 }
 
 closeWithGrace({ delay: config.shutdownTimeoutMs, logger }, async ({ signal, err }) => {
+  // scripts/start.ts (our parent under `npm start`) then knows not to forward the same signal again.
+  process.send?.({ type: 'shutting-down' });
   if (err) logger.error({ err }, 'shutting down after an unhandled error');
   else logger.info({ signal }, 'shutting down');
   await closeAll();
