@@ -6,6 +6,9 @@ export interface DbLogger {
   error(obj: unknown, msg?: string): void;
 }
 
+/** SQLSTATE of "terminating connection due to administrator command". */
+const ADMIN_SHUTDOWN = '57P01';
+
 /** A Kysely instance over a pg pool. Connects lazily; call `db.destroy()` to close the pool. */
 export function createDb(
   connectionString: string,
@@ -17,7 +20,12 @@ export function createDb(
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its connection must not crash the process.
-  pool.on('error', (err) => options.logger?.error({ err }, 'idle PostgreSQL client error'));
+  // An idle client losing its connection must not crash the process. pool.end() resolves before its
+  // sockets have closed, so stopping the embedded server right after it can still terminate an idle
+  // client (57P01 admin_shutdown): expected at shutdown, not an error to report.
+  pool.on('error', (err) => {
+    if ((err as { code?: unknown }).code === ADMIN_SHUTDOWN) return;
+    options.logger?.error({ err }, 'idle PostgreSQL client error');
+  });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
