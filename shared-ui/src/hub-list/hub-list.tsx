@@ -26,11 +26,12 @@ export interface HubListProps {
 
 /** A remote's landing screen: its title, a list of the features it leads to, and its build id. */
 export function HubList({ namespace, testId, entries, available, buildId }: HubListProps) {
-  const { t } = useTranslation(namespace);
+  // The remote's own namespace (hub.*, entries.*), not shared-ui's: named apart from shared-ui's `t`.
+  const { t: tRemote } = useTranslation(namespace);
   const navigate = useNavigate();
   return (
     <main className="screen" data-testid={testId}>
-      <h1>{t('hub.title')}</h1>
+      <h1>{tRemote('hub.title')}</h1>
       <List>
         {entries.map((entry) => {
           const open = available.has(entry.path);
@@ -38,18 +39,18 @@ export function HubList({ namespace, testId, entries, available, buildId }: HubL
             <List.Item
               key={entry.key}
               data-testid={`hub-entry-${entry.key}`}
-              description={t(`entries.${entry.key}.description`)}
+              description={tRemote(`entries.${entry.key}.description`)}
               disabled={!open}
-              extra={open ? undefined : <Tag color="default">{t('hub.comingSoon')}</Tag>}
+              extra={open ? undefined : <Tag color="default">{tRemote('hub.comingSoon')}</Tag>}
               onClick={open ? () => navigate(entry.path) : undefined}
             >
-              {t(`entries.${entry.key}.title`)}
+              {tRemote(`entries.${entry.key}.title`)}
             </List.Item>
           );
         })}
       </List>
       <p className="build-id" data-testid="build-id">
-        {t('hub.build', { build: buildId })}
+        {tRemote('hub.build', { build: buildId })}
       </p>
     </main>
   );
