@@ -263,6 +263,25 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
     });
   }
 
+  /** The order's deposit as the chain shows it now; undefined when the lookup failed (reported, retried next tick). */
+  async function observeOrderDeposit(order: {
+    id: string;
+    send_network: string;
+    send_coin: string;
+    deposit_address: string | null;
+  }): Promise<ObservedOrderDeposit | null | undefined> {
+    try {
+      return await deposits.observe({
+        network: order.send_network as NetworkCode,
+        coin: order.send_coin as CoinCode,
+        address: order.deposit_address as string,
+      });
+    } catch (err) {
+      onError(err, order.id);
+      return undefined;
+    }
+  }
+
   /** Waiting (and expired) orders: look for their deposit on chain. */
   async function observeDeposits(report: TickReport) {
     const orders = await db
@@ -276,17 +295,8 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       .limit(batch)
       .execute();
     for (const order of orders) {
-      let seen: ObservedOrderDeposit | null;
-      try {
-        seen = await deposits.observe({
-          network: order.send_network as NetworkCode,
-          coin: order.send_coin as CoinCode,
-          address: order.deposit_address as string,
-        });
-      } catch (err) {
-        onError(err, order.id);
-        continue;
-      }
+      const seen = await observeOrderDeposit(order);
+      if (seen === undefined) continue;
       if (!seen) continue;
       const deposit = seen;
       const at = now();
@@ -362,17 +372,8 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       .limit(batch)
       .execute();
     for (const order of orders) {
-      let seen: ObservedOrderDeposit | null;
-      try {
-        seen = await deposits.observe({
-          network: order.send_network as NetworkCode,
-          coin: order.send_coin as CoinCode,
-          address: order.deposit_address as string,
-        });
-      } catch (err) {
-        onError(err, order.id);
-        continue;
-      }
+      const seen = await observeOrderDeposit(order);
+      if (seen === undefined) continue;
       // Gone after a reorg: keep waiting for it to reappear (an operator can fail the order).
       if (!seen || seen.txHash !== order.deposit_tx_hash) continue;
       const deposit = seen;
