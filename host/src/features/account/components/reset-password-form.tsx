@@ -12,6 +12,7 @@ import { notifyFail, notifySuccess } from '../notify.ts';
 import { FormField } from './form-field.tsx';
 import { NewPasswordFields } from './new-password-fields.tsx';
 import { SendCodeButton } from './send-code-button.tsx';
+import { SubmitButton } from './submit-button.tsx';
 
 const CHECKS = { email: checkEmail, code: checkCode, password: checkPassword, confirmPassword: checkConfirm };
 type Values = { email: string; code: string; password: string; confirmPassword: string };
@@ -128,17 +129,9 @@ export function ResetPasswordForm({ twoSteps, testId }: { twoSteps: boolean; tes
           />
         </>
       )}
-      <Button
-        type="submit"
-        color="primary"
-        block
-        size="large"
-        loading={submitting}
-        className="account-submit"
-        data-testid="reset-submit"
-      >
+      <SubmitButton loading={submitting} testId="reset-submit">
         {twoSteps && step === 1 ? t('account.action.next') : t('account.action.submit')}
-      </Button>
+      </SubmitButton>
       {twoSteps && step === 2 && (
         <Button block fill="none" onClick={() => setStep(1)} data-testid="reset-back">
           {t('account.action.back')}

@@ -2,7 +2,6 @@ import '../account.css';
 import { queryClient } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useSession } from '@cw/shared-state/session';
-import Button from 'antd-mobile/es/components/button';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -12,6 +11,7 @@ import { FormField } from '../components/form-field.tsx';
 import { NewPasswordFields } from '../components/new-password-fields.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
 import { SESSIONS_QUERY_KEY } from '../components/sessions-list.tsx';
+import { SubmitButton } from '../components/submit-button.tsx';
 import { checkConfirm, checkOldPassword, checkPassword } from '../field-checks.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { notifyFail, notifySuccess } from '../notify.ts';
@@ -68,17 +68,9 @@ export default function EditLoginPwdScreen() {
           variant="new"
           testIds={{ password: 'edit-pwd-new', confirm: 'edit-pwd-confirm' }}
         />
-        <Button
-          type="submit"
-          color="primary"
-          block
-          size="large"
-          loading={submitting}
-          className="account-submit"
-          data-testid="edit-pwd-submit"
-        >
+        <SubmitButton loading={submitting} testId="edit-pwd-submit">
           {t('account.action.confirmChange')}
-        </Button>
+        </SubmitButton>
       </form>
       <p className="account-links account-links--center">
         <Link to="/editUserPassword" data-testid="edit-pwd-reset-by-email">

@@ -1,7 +1,6 @@
 import '../account.css';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { takeReturnTo, useSession, useUserStore } from '@cw/shared-state/session';
-import Button from 'antd-mobile/es/components/button';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -9,6 +8,7 @@ import { login } from '../account-api.ts';
 import { AccountPage } from '../components/account-page.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
+import { SubmitButton } from '../components/submit-button.tsx';
 import { checkIdentifier, checkLoginPassword } from '../field-checks.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { notifyFail, notifySuccess } from '../notify.ts';
@@ -71,17 +71,9 @@ export default function LoginScreen() {
             data-testid="login-password"
           />
         </FormField>
-        <Button
-          type="submit"
-          color="primary"
-          block
-          size="large"
-          loading={submitting}
-          className="account-submit"
-          data-testid="login-submit"
-        >
+        <SubmitButton loading={submitting} testId="login-submit">
           {t('account.action.login')}
-        </Button>
+        </SubmitButton>
       </form>
       <p className="account-links">
         <Link to="/forgetPassword" data-testid="login-forgot">

@@ -1,7 +1,6 @@
 import '../account.css';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useSession, useUserStore } from '@cw/shared-state/session';
-import Button from 'antd-mobile/es/components/button';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -12,6 +11,7 @@ import { FieldError } from '../components/field-error.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { NewPasswordFields } from '../components/new-password-fields.tsx';
 import { SendCodeButton } from '../components/send-code-button.tsx';
+import { SubmitButton } from '../components/submit-button.tsx';
 import {
   checkCode,
   checkConfirm,
@@ -179,17 +179,9 @@ export function SignInScreen() {
           </label>
         </div>
         <FieldError name="agreement" problem={agreementProblem} />
-        <Button
-          type="submit"
-          color="primary"
-          block
-          size="large"
-          loading={submitting}
-          className="account-submit"
-          data-testid="signup-submit"
-        >
+        <SubmitButton loading={submitting} testId="signup-submit">
           {t('account.action.register')}
-        </Button>
+        </SubmitButton>
       </form>
       <p className="account-links">
         <Link to="/login" data-testid="signup-to-login">
