@@ -296,8 +296,7 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       .execute();
     for (const order of orders) {
       const seen = await observeOrderDeposit(order);
-      if (seen === undefined) continue;
-      if (!seen) continue;
+      if (!seen) continue; // lookup failed (retried next tick) or nothing deposited yet
       const deposit = seen;
       const at = now();
       const patch: OrderPatch = {
@@ -373,8 +372,7 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       .execute();
     for (const order of orders) {
       const seen = await observeOrderDeposit(order);
-      if (seen === undefined) continue;
-      // Gone after a reorg: keep waiting for it to reappear (an operator can fail the order).
+      // Lookup failed (retried next tick), or gone after a reorg: keep waiting for it to reappear (an operator can fail the order).
       if (!seen || seen.txHash !== order.deposit_tx_hash) continue;
       const deposit = seen;
       const at = now();
