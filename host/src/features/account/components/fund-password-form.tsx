@@ -7,9 +7,9 @@ import { checkCode, checkFundConfirm, checkFundPassword } from '../field-checks.
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { useSendCode } from '../hooks/use-send-code.ts';
 import { notifyFail, notifySuccess } from '../notify.ts';
+import { CodeField } from './code-field.tsx';
 import { FormField } from './form-field.tsx';
 import { PasswordInput } from './password-input.tsx';
-import { SendCodeButton } from './send-code-button.tsx';
 
 const CHECKS = { code: checkCode, fundPassword: checkFundPassword, confirmFundPassword: checkFundConfirm };
 type Values = { code: string; fundPassword: string; confirmFundPassword: string };
@@ -52,22 +52,12 @@ export function FundPasswordForm(props: { emailMasked: string; onDone: () => voi
       <p className="account-hint">
         {t('account.security.fundHint')} {t('account.code.sentTo', { email: props.emailMasked })}
       </p>
-      <FormField
-        name="code"
-        label={t('account.field.code')}
+      <CodeField
+        input={form.input('code')}
         problem={form.problems.code}
-        extra={<SendCodeButton onSend={() => requestCode()} testId="fund-send-code" />}
-      >
-        <input
-          {...form.input('code')}
-          className="account-input"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          placeholder={t('account.placeholder.code')}
-          data-testid="fund-code"
-        />
-      </FormField>
+        onSend={() => requestCode()}
+        testIds={{ input: 'fund-code', send: 'fund-send-code' }}
+      />
       <FormField name="fundPassword" label={t('account.field.fundPassword')} problem={form.problems.fundPassword}>
         <PasswordInput
           {...form.input('fundPassword')}

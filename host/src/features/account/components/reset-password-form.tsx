@@ -9,9 +9,9 @@ import { checkCode, checkConfirm, checkEmail, checkPassword } from '../field-che
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { useSendCode } from '../hooks/use-send-code.ts';
 import { notifyFail, notifySuccess } from '../notify.ts';
+import { CodeField } from './code-field.tsx';
 import { FormField } from './form-field.tsx';
 import { NewPasswordFields } from './new-password-fields.tsx';
-import { SendCodeButton } from './send-code-button.tsx';
 import { SubmitButton } from './submit-button.tsx';
 
 const CHECKS = { email: checkEmail, code: checkCode, password: checkPassword, confirmPassword: checkConfirm };
@@ -100,22 +100,12 @@ export function ResetPasswordForm({ twoSteps, testId }: { twoSteps: boolean; tes
               data-testid="reset-email"
             />
           </FormField>
-          <FormField
-            name="code"
-            label={t('account.field.code')}
+          <CodeField
+            input={form.input('code')}
             problem={form.problems.code}
-            extra={<SendCodeButton onSend={onSendCode} testId="reset-send-code" />}
-          >
-            <input
-              {...form.input('code')}
-              className="account-input"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              placeholder={t('account.placeholder.code')}
-              data-testid="reset-code"
-            />
-          </FormField>
+            onSend={onSendCode}
+            testIds={{ input: 'reset-code', send: 'reset-send-code' }}
+          />
         </>
       )}
       {showStep2 && (

@@ -6,11 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { register } from '../account-api.ts';
 import { AccountPage } from '../components/account-page.tsx';
+import { CodeField } from '../components/code-field.tsx';
 import { CountryField } from '../components/country-field.tsx';
 import { FieldError } from '../components/field-error.tsx';
 import { FormField } from '../components/form-field.tsx';
 import { NewPasswordFields } from '../components/new-password-fields.tsx';
-import { SendCodeButton } from '../components/send-code-button.tsx';
 import { SubmitButton } from '../components/submit-button.tsx';
 import {
   checkCode,
@@ -143,22 +143,12 @@ export function SignInScreen() {
             data-testid="signup-email"
           />
         </FormField>
-        <FormField
-          name="code"
-          label={t('account.field.code')}
+        <CodeField
+          input={form.input('code')}
           problem={problems.code}
-          extra={<SendCodeButton onSend={onSendCode} testId="signup-send-code" />}
-        >
-          <input
-            {...form.input('code')}
-            className="account-input"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            placeholder={t('account.placeholder.code')}
-            data-testid="signup-code"
-          />
-        </FormField>
+          onSend={onSendCode}
+          testIds={{ input: 'signup-code', send: 'signup-send-code' }}
+        />
         <div className="account-agree">
           <input
             id="agreement"
