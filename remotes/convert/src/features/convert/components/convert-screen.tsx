@@ -5,13 +5,15 @@ import { delocalizeAmount, formatMinor, localizeDecimal, parseAmount, useAmountF
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { NumberInput } from '@cw/shared-ui/number-input';
 import { PageLink } from '@cw/shared-ui/page';
+import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Tag } from 'antd-mobile';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type AcceptResult, acceptQuote, convertKeys, fetchBalances } from '../api/convert-api.ts';
-import { type ConvertCoin, decimalsOf, inputDecimals, isConvertCoin } from '../lib/coins.ts';
+import { useConvertCoins } from '../hooks/use-convert-coins.ts';
+import { type ConvertCoin, type ConvertCoinInfo, decimalsOf, inputDecimals, isConvertCoin } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { ExpiredDialog } from './expired-dialog.tsx';
@@ -30,20 +32,16 @@ function rangeOf(error: unknown): { min: string; max: string } | null {
   return min && max ? { min, max } : null;
 }
 
-/**
- * /convert (and /convert/indexToApp, the app's variant without a back arrow): give one coin, get
- * another. The quote shows rate, fee, amount received, limits and a countdown; accepting an
- * expired one brings the "rate expired and updated" dialog with the new rate.
- */
-function ConvertScreen({ app = false }: { app?: boolean }) {
+/** The convert form, once the catalogue gave the coins and their decimals. */
+function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoinInfo[] }) {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const from: ConvertCoin = isConvertCoin(params.get('from')) ? (params.get('from') as ConvertCoin) : 'USDT';
+  const from: ConvertCoin = isConvertCoin(params.get('from'), coins) ? (params.get('from') as ConvertCoin) : 'USDT';
   const toParam = params.get('to');
-  const to: ConvertCoin = isConvertCoin(toParam) && toParam !== from ? toParam : from === 'BTC' ? 'USDT' : 'BTC';
+  const to: ConvertCoin = isConvertCoin(toParam, coins) && toParam !== from ? toParam : from === 'BTC' ? 'USDT' : 'BTC';
   const [amountText, setAmountText] = useState(params.get('amount') ?? '');
   const [requote, setRequote] = useState<HeldQuote | null>(null);
   const [shown, setShown] = useState<HeldQuote | null>(null);
@@ -55,10 +53,10 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
   const signedIn = status === 'authenticated';
 
   const balances = useQuery({ queryKey: convertKeys.balances, queryFn: fetchBalances, enabled: signedIn });
-  const decimals = inputDecimals(from, to);
+  const decimals = inputDecimals(from, to, coins);
   const amountMinor = parseAmount(amountText, decimals);
   // A stable swap into fewer decimals is typed in the target's digits; the quote is in `from` units.
-  const scaledMinor = amountMinor === null ? null : amountMinor * 10n ** BigInt(decimalsOf(from) - decimals);
+  const scaledMinor = amountMinor === null ? null : amountMinor * 10n ** BigInt(decimalsOf(from, coins) - decimals);
   const quoteQuery = useQuote(from, to, scaledMinor, signedIn);
   const fetched = quoteQuery.data ?? null;
   useEffect(() => setShown(fetched), [fetched]);
@@ -97,19 +95,8 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
     }
   };
 
-  const history = (
-    <PageLink onClick={() => void navigate('/convert/history')} data-testid="convert-history-link">
-      {t('convert.records')}
-    </PageLink>
-  );
-
   return (
-    <ConvertPage
-      title={t('convert.title')}
-      testId="convert-hub"
-      {...(app ? {} : { parent: '/coinTopup' })}
-      right={history}
-    >
+    <HubPage app={app}>
       <div className={styles.card}>
         <div className={styles.row}>
           <span className={styles.label}>{t('convert.give')}</span>
@@ -119,11 +106,11 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
               className={styles.label}
               style={{ border: 0, background: 'none', cursor: 'pointer' }}
               onClick={() =>
-                setAmountText(formatMinor(available / 10n ** BigInt(decimalsOf(from) - decimals), decimals))
+                setAmountText(formatMinor(available / 10n ** BigInt(decimalsOf(from, coins) - decimals), decimals))
               }
               data-testid="convert-available"
             >
-              {t('convert.available', { amount: amount(available, decimalsOf(from)), coin: from })}
+              {t('convert.available', { amount: amount(available, decimalsOf(from, coins)), coin: from })}
             </button>
           ) : null}
         </div>
@@ -161,7 +148,7 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
             {to} ▾
           </button>
           <span className={styles.receive} data-testid="convert-receive">
-            {quote ? amount(quote.receiveMinor, decimalsOf(to)) : '--'}
+            {quote ? amount(quote.receiveMinor, decimalsOf(to, coins)) : '--'}
           </span>
         </div>
         {quote ? <FiatLine asset={to} amountMinor={BigInt(quote.receiveMinor)} testId="convert-to-fiat" /> : null}
@@ -181,13 +168,15 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
         </div>
         <div className={styles.row}>
           <span className={styles.label}>{t('convert.fee')}</span>
-          <span data-testid="convert-fee">{quote ? `${amount(quote.feeMinor, decimalsOf(from))} ${from}` : '--'}</span>
+          <span data-testid="convert-fee">
+            {quote ? `${amount(quote.feeMinor, decimalsOf(from, coins))} ${from}` : '--'}
+          </span>
         </div>
         <div className={styles.row}>
           <span className={styles.label}>{t('convert.limits')}</span>
           <span data-testid="convert-limits">
             {quote || range
-              ? `${amount(quote?.minMinor ?? range?.min ?? '0', decimalsOf(from))} - ${amount(quote?.maxMinor ?? range?.max ?? '0', decimalsOf(from))} ${from}`
+              ? `${amount(quote?.minMinor ?? range?.min ?? '0', decimalsOf(from, coins))} - ${amount(quote?.maxMinor ?? range?.max ?? '0', decimalsOf(from, coins))} ${from}`
               : '--'}
           </span>
         </div>
@@ -240,14 +229,48 @@ function ConvertScreen({ app = false }: { app?: boolean }) {
         quote={requote}
         busy={busy}
         onAccept={(next) => void accept(next)}
+        coins={coins}
         onCancel={() => {
           // Keep showing the new rate on the screen; nothing was converted.
           if (requote) setShown(requote);
           setRequote(null);
         }}
       />
+    </HubPage>
+  );
+}
+
+/** The hub's page: title, back arrow (not in the app variant) and the link to the records. */
+function HubPage({ app, children }: { app: boolean; children: ReactNode }) {
+  const { t } = useTranslation(NAMESPACE);
+  const navigate = useNavigate();
+  const history = (
+    <PageLink onClick={() => void navigate('/convert/history')} data-testid="convert-history-link">
+      {t('convert.records')}
+    </PageLink>
+  );
+  return (
+    <ConvertPage
+      title={t('convert.title')}
+      testId="convert-hub"
+      {...(app ? {} : { parent: '/coinTopup' })}
+      right={history}
+    >
+      {children}
     </ConvertPage>
   );
+}
+
+/**
+ * /convert (and /convert/indexToApp, the app's variant without a back arrow): give one coin, get
+ * another. The quote shows rate, fee, amount received, limits and a countdown; accepting an
+ * expired one brings the "rate expired and updated" dialog with the new rate.
+ * Amounts need the coins' decimals, so the form waits for the catalogue (no amount in wrong digits).
+ */
+function ConvertScreen({ app = false }: { app?: boolean }) {
+  const { coins, isError, refetch } = useConvertCoins();
+  if (coins) return <ConvertForm app={app} coins={coins} />;
+  return <HubPage app={app}>{isError ? <ErrorState onRetry={() => void refetch()} /> : <LoadingState />}</HubPage>;
 }
 
 export default withQueryClient(ConvertScreen);

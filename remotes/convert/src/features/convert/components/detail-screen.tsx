@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { convertKeys, fetchConversion } from '../api/convert-api.ts';
+import { useConvertCoins } from '../hooks/use-convert-coins.ts';
 import { decimalsOf } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
@@ -23,10 +24,14 @@ function DetailScreen() {
     queryFn: () => fetchConversion(id),
     enabled: id !== '',
   });
+  const catalogue = useConvertCoins();
+  const coins = catalogue.coins;
   const c = conversion.data;
   let body = <LoadingState />;
   if (conversion.isError || id === '') body = <ErrorState onRetry={() => void conversion.refetch()} />;
-  else if (c)
+  else if (catalogue.isError) body = <ErrorState onRetry={() => void catalogue.refetch()} />;
+  // The amounts need the catalogue's decimals: stay loading until both are here.
+  else if (c && coins)
     body = (
       <>
         <div className={`${styles.card} ${styles.details}`} data-testid="convert-detail-card">
@@ -39,13 +44,13 @@ function DetailScreen() {
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.give')}</span>
             <span data-testid="convert-detail-give">
-              {amount(c.amountMinor, decimalsOf(c.from))} {c.from}
+              {amount(c.amountMinor, decimalsOf(c.from, coins))} {c.from}
             </span>
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.get')}</span>
             <span className={styles.strong} data-testid="convert-detail-receive">
-              {amount(c.receiveMinor, decimalsOf(c.to))} {c.to}
+              {amount(c.receiveMinor, decimalsOf(c.to, coins))} {c.to}
             </span>
           </div>
           <div className={styles.row}>
@@ -57,7 +62,7 @@ function DetailScreen() {
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.fee')}</span>
             <span>
-              {amount(c.feeMinor, decimalsOf(c.from))} {c.from}
+              {amount(c.feeMinor, decimalsOf(c.from, coins))} {c.from}
             </span>
           </div>
           <div className={styles.row}>

@@ -21,6 +21,12 @@ const quote = holdQuote({
   expiresAt: '2030-01-01T00:00:10.000Z',
 });
 
+/** The catalogue's decimals of the quote's coins (server/src/modules/catalogue). */
+const coins = [
+  { code: 'USDT', decimals: 6 },
+  { code: 'BTC', decimals: 8 },
+] as const;
+
 describe('rate expired and updated dialog', () => {
   beforeEach(async () => {
     await changeLanguage('en');
@@ -32,7 +38,7 @@ describe('rate expired and updated dialog', () => {
     const onCancel = vi.fn();
     render(
       <Suspense fallback={null}>
-        <ExpiredDialog quote={quote} busy={false} onAccept={onAccept} onCancel={onCancel} />
+        <ExpiredDialog quote={quote} busy={false} coins={coins} onAccept={onAccept} onCancel={onCancel} />
       </Suspense>,
     );
     expect((await screen.findByTestId('rate-expired-title')).textContent).toBe('Rate expired and updated');

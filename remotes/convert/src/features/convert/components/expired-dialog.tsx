@@ -2,7 +2,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { Button, Popup } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
-import { decimalsOf } from '../lib/coins.ts';
+import { type ConvertCoinInfo, decimalsOf } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { useNow } from './use-now.ts';
 import type { HeldQuote } from './use-quote.ts';
@@ -10,12 +10,14 @@ import type { HeldQuote } from './use-quote.ts';
 interface ExpiredDialogProps {
   quote: HeldQuote | null;
   busy: boolean;
+  /** The catalogue's coins, for the amounts' decimals. */
+  coins: readonly ConvertCoinInfo[];
   onAccept: (quote: HeldQuote) => void;
   onCancel: () => void;
 }
 
 /** "Rate expired and updated": the new rate, which converts only if the user accepts it. */
-export function ExpiredDialog({ quote, busy, onAccept, onCancel }: ExpiredDialogProps) {
+export function ExpiredDialog({ quote, busy, coins, onAccept, onCancel }: ExpiredDialogProps) {
   const { t } = useTranslation(NAMESPACE);
   const { amount, rate } = useAmountFormat();
   const now = useNow();
@@ -36,13 +38,13 @@ export function ExpiredDialog({ quote, busy, onAccept, onCancel }: ExpiredDialog
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.receive')}</span>
             <span className={styles.strong} data-testid="rate-expired-receive">
-              {amount(quote.receiveMinor, decimalsOf(quote.to))} {quote.to}
+              {amount(quote.receiveMinor, decimalsOf(quote.to, coins))} {quote.to}
             </span>
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.fee')}</span>
             <span>
-              {amount(quote.feeMinor, decimalsOf(quote.from))} {quote.from}
+              {amount(quote.feeMinor, decimalsOf(quote.from, coins))} {quote.from}
             </span>
           </div>
           <div className={`${styles.muted} ${styles.countdown}`}>

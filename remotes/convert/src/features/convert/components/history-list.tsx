@@ -6,6 +6,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type Conversion, convertKeys, fetchHistory } from '../api/convert-api.ts';
+import { useConvertCoins } from '../hooks/use-convert-coins.ts';
 import { type ConvertCoin, decimalsOf } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 
@@ -24,6 +25,8 @@ export function HistoryList({ pair }: { pair: { from?: ConvertCoin; to?: Convert
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
+  const catalogue = useConvertCoins();
+  const coins = catalogue.coins ?? [];
   const items = history.data?.pages.flatMap((page) => page.items) ?? [];
   const renderItem = (c: Conversion) => (
     <button
@@ -40,10 +43,10 @@ export function HistoryList({ pair }: { pair: { from?: ConvertCoin; to?: Convert
       </span>
       <span className={styles.itemSide}>
         <span>
-          -{amount(c.amountMinor, decimalsOf(c.from))} {c.from}
+          -{amount(c.amountMinor, decimalsOf(c.from, coins))} {c.from}
         </span>
         <span className={styles.strong}>
-          +{amount(c.receiveMinor, decimalsOf(c.to))} {c.to}
+          +{amount(c.receiveMinor, decimalsOf(c.to, coins))} {c.to}
         </span>
         <Tag color="success" fill="outline">
           {t('convert.status.completed')}
@@ -56,8 +59,18 @@ export function HistoryList({ pair }: { pair: { from?: ConvertCoin; to?: Convert
       items={items}
       renderItem={renderItem}
       itemKey={(c) => c.id}
-      status={history.isPending ? 'loading' : history.isError ? 'error' : 'ready'}
-      onRetry={() => void history.refetch()}
+      // The amounts need the catalogue's decimals: loading until it is here too.
+      status={
+        history.isError || catalogue.isError
+          ? 'error'
+          : history.isPending || catalogue.coins === undefined
+            ? 'loading'
+            : 'ready'
+      }
+      onRetry={() => {
+        if (catalogue.isError) void catalogue.refetch();
+        if (history.isError) void history.refetch();
+      }}
       onRefresh={() => history.refetch()}
       loadMore={() => history.fetchNextPage()}
       hasMore={history.hasNextPage}

@@ -1,11 +1,13 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
+import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { useQuery } from '@tanstack/react-query';
 import { SearchBar } from 'antd-mobile';
 import { useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { convertKeys, fetchBalances } from '../api/convert-api.ts';
+import { useConvertCoins } from '../hooks/use-convert-coins.ts';
 import { type ConvertCoin, decimalsOf, filterCoins, isConvertCoin } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
@@ -19,13 +21,15 @@ function SelectCurrencyScreen() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [query, setQuery] = useState('');
+  const catalogue = useConvertCoins();
+  const all = catalogue.coins ?? [];
   const side = params.get('side') === 'to' ? 'to' : 'from';
-  const from = isConvertCoin(params.get('from')) ? (params.get('from') as ConvertCoin) : 'USDT';
-  const to = isConvertCoin(params.get('to')) ? (params.get('to') as ConvertCoin) : 'BTC';
+  const from = isConvertCoin(params.get('from'), all) ? (params.get('from') as ConvertCoin) : 'USDT';
+  const to = isConvertCoin(params.get('to'), all) ? (params.get('to') as ConvertCoin) : 'BTC';
   const app = params.get('app') === '1';
   const signedIn = useSessionStatus() === 'authenticated';
   const balances = useQuery({ queryKey: convertKeys.balances, queryFn: fetchBalances, enabled: signedIn });
-  const coins = filterCoins(query);
+  const coins = filterCoins(query, all);
 
   const choose = (coin: ConvertCoin) => {
     let next = side === 'from' ? { from: coin, to } : { from, to: coin };
@@ -43,7 +47,11 @@ function SelectCurrencyScreen() {
         data-testid="convert-select-search"
       />
       <div className={styles.card} style={{ padding: 0, overflow: 'hidden' }}>
-        {coins.length === 0 ? (
+        {catalogue.isError ? (
+          <ErrorState onRetry={() => void catalogue.refetch()} />
+        ) : catalogue.coins === undefined ? (
+          <LoadingState />
+        ) : coins.length === 0 ? (
           <p className={styles.muted} style={{ padding: 16 }} data-testid="convert-select-empty">
             {t('convert.select.none')}
           </p>
@@ -65,7 +73,7 @@ function SelectCurrencyScreen() {
                   {current ? ' ✓' : ''}
                 </span>
                 <span className={styles.itemSide}>
-                  {signedIn ? <span>{amount(held, decimalsOf(coin))}</span> : null}
+                  {signedIn ? <span>{amount(held, decimalsOf(coin, all))}</span> : null}
                   {signedIn && held > 0n ? <FiatLine asset={coin} amountMinor={held} /> : null}
                 </span>
               </button>

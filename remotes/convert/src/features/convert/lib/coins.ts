@@ -1,38 +1,29 @@
-/**
- * The coins one can convert, with their ledger decimals (server catalogue, modules/catalogue).
- * Kept here as data because a quote is asked in minor units before any price is known.
- */
-export const CONVERT_COINS = [
-  { code: 'USDT', decimals: 6 },
-  { code: 'USDC', decimals: 6 },
-  { code: 'TUSD', decimals: 18 },
-  { code: 'BTC', decimals: 8 },
-  { code: 'ETH', decimals: 18 },
-  { code: 'BNB', decimals: 18 },
-  { code: 'TRX', decimals: 6 },
-  { code: 'DOGE', decimals: 8 },
-] as const;
+import type { CatalogueCoin } from '../api/catalogue.ts';
 
-export type ConvertCoin = (typeof CONVERT_COINS)[number]['code'];
+/** A coin one can convert: its code and ledger decimals, as the server catalogue gives them. */
+export type ConvertCoinInfo = Pick<CatalogueCoin, 'code' | 'decimals'>;
+export type ConvertCoin = CatalogueCoin['code'];
 
+/** The 1:1 stablecoins: a swap among them is typed in the smaller of the two decimals. */
 const STABLE = new Set<string>(['USDT', 'USDC', 'TUSD']);
 
-export function isConvertCoin(value: unknown): value is ConvertCoin {
-  return typeof value === 'string' && CONVERT_COINS.some((c) => c.code === value);
+export function isConvertCoin(value: unknown, coins: readonly ConvertCoinInfo[]): value is ConvertCoin {
+  return typeof value === 'string' && coins.some((c) => c.code === value);
 }
 
-export function decimalsOf(code: ConvertCoin): number {
-  return CONVERT_COINS.find((c) => c.code === code)?.decimals ?? 0;
+/** Ledger decimals of a coin; 0 for a code the catalogue does not list. */
+export function decimalsOf(code: string, coins: readonly ConvertCoinInfo[]): number {
+  return coins.find((c) => c.code === code)?.decimals ?? 0;
 }
 
 /** Digits the amount field accepts: a 1:1 swap into fewer decimals takes whole target units only. */
-export function inputDecimals(from: ConvertCoin, to: ConvertCoin): number {
-  const own = decimalsOf(from);
-  return STABLE.has(from) && STABLE.has(to) ? Math.min(own, decimalsOf(to)) : own;
+export function inputDecimals(from: ConvertCoin, to: ConvertCoin, coins: readonly ConvertCoinInfo[]): number {
+  const own = decimalsOf(from, coins);
+  return STABLE.has(from) && STABLE.has(to) ? Math.min(own, decimalsOf(to, coins)) : own;
 }
 
-/** Case-insensitive search on the code. */
-export function filterCoins(query: string): ConvertCoin[] {
+/** Case-insensitive search on the code, in catalogue order. */
+export function filterCoins(query: string, coins: readonly ConvertCoinInfo[]): ConvertCoin[] {
   const q = query.trim().toUpperCase();
-  return CONVERT_COINS.map((c) => c.code).filter((code) => code.includes(q));
+  return coins.map((c) => c.code).filter((code) => code.includes(q));
 }
