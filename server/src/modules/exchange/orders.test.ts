@@ -146,6 +146,30 @@ describe('exchange rates and orders API', () => {
     expect(reuse.json().code).toBe('EXCHANGE_RATE_EXPIRED');
   });
 
+  it('the estimate shown for each rate type is what the placed order charges and pays', async () => {
+    for (const rateType of ['float', 'fixed'] as const) {
+      const estimate = (await post('/api/exchange/rates', { ...usdtToBnb, rateType })).json();
+      const order = (
+        await post('/api/exchange/orders', {
+          ...usdtToBnb,
+          rateType,
+          ...(rateType === 'fixed' ? { rateId: estimate.rateId, refundAddress: EVM_ADDRESS_B } : {}),
+          receiveAddress: EVM_ADDRESS_A,
+          termsAccepted: true,
+        })
+      ).json();
+      expect(order.rateType).toBe(rateType);
+      expect(order.serviceChargeMinor).toBe(estimate.serviceChargeMinor);
+      expect(order.networkFeeMinor).toBe(estimate.networkFeeMinor);
+      expect(order.estimatedReceiveMinor).toBe(estimate.estimatedReceiveMinor);
+      expect(order.rate).toBe(estimate.rate);
+    }
+    // The two rate types differ in their charge (0.5% against 1%), so a float estimate never stands in for a fixed one.
+    const float = (await post('/api/exchange/rates', { ...usdtToBnb, rateType: 'float' })).json();
+    const fixed = (await post('/api/exchange/rates', { ...usdtToBnb, rateType: 'fixed' })).json();
+    expect(BigInt(fixed.serviceChargeMinor)).toBeGreaterThan(BigInt(float.serviceChargeMinor));
+  });
+
   it('a fixed rate id past its 20 minutes is refused; a moved price does not change a locked rate', async () => {
     const rate = await fixedRate();
     const base = {

@@ -47,12 +47,17 @@ export function isSettled(order: ExchangeOrder | undefined): boolean {
 }
 
 /**
- * Places an order; a fixed rate is asked for first (its rate id holds 20 minutes, the deposit window).
- * Also "restart" after the window ran out: the same pair, amount and addresses with a new rate.
+ * Places an order at the quote the user was shown: a fixed order carries the shown quote's rate id, so
+ * the order charges exactly the fee and pays exactly the amount on the screen (the lock holds 20 minutes,
+ * the deposit window). Without a shown quote (restart after the window ran out) a new rate is locked.
  */
-export async function placeOrder(order: Omit<NewOrder, 'rateId' | 'termsAccepted'>): Promise<ExchangeOrder> {
+export async function placeOrder(
+  order: Omit<NewOrder, 'rateId' | 'termsAccepted'>,
+  shown?: ExchangeRate,
+): Promise<ExchangeOrder> {
   const { rateType, receiveAddress, refundAddress, ...pair } = order;
-  const rate = rateType === 'fixed' ? await requestRate({ ...pair, rateType }) : null;
+  const rate =
+    rateType === 'fixed' ? (shownFixedRate(order, shown) ?? (await requestRate({ ...pair, rateType }))) : null;
   return createOrder({
     ...pair,
     rateType,
@@ -61,6 +66,18 @@ export async function placeOrder(order: Omit<NewOrder, 'rateId' | 'termsAccepted
     ...(refundAddress ? { refundAddress } : {}),
     termsAccepted: true,
   });
+}
+
+/** The shown quote when it is a fixed rate for exactly this pair and amount. */
+function shownFixedRate(order: PairAmount, shown: ExchangeRate | undefined): ExchangeRate | null {
+  if (shown?.rateType !== 'fixed' || !shown.rateId) return null;
+  const same =
+    shown.sendCoin === order.sendCoin &&
+    shown.sendNetwork === order.sendNetwork &&
+    shown.receiveCoin === order.receiveCoin &&
+    shown.receiveNetwork === order.receiveNetwork &&
+    shown.sendAmountMinor === order.amountMinor;
+  return same ? shown : null;
 }
 
 export function restartOrder(order: ExchangeOrder): Promise<ExchangeOrder> {

@@ -1,4 +1,5 @@
 import { isValidAddress } from '@cw/shared-state/address';
+import { isApiError } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { parseAmount, useAmountFormat } from '@cw/shared-state/money';
@@ -7,13 +8,13 @@ import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { Page, PageLink } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Checkbox, Input } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
-import { type CoinCode, type NetworkCode, placeOrder, type RateType, requestRate } from '../api/exchange-api.ts';
+import { type CoinCode, type NetworkCode, placeOrder, type RateType } from '../api/exchange-api.ts';
 import * as ui from './exchange.module.css';
 import { useCataloguePairs } from './use-catalogue-pairs.ts';
+import { useExchangeEstimate } from './use-exchange-estimate.ts';
 
 const ESTIMATE_DELAY_MS = 400;
 
@@ -67,34 +68,44 @@ export default function ExchangeScreen() {
     amountMinor && amountMinor > 0n && send && receive ? { ...pair, amountMinor: amountMinor.toString() } : null,
     ESTIMATE_DELAY_MS,
   );
-  // The estimate is always a float quote: a fixed rate is locked only when the order is placed.
-  const estimate = useQuery({
-    queryKey: ['exchange', 'estimate', estimateKey],
-    queryFn: () => requestRate({ ...(estimateKey as NonNullable<typeof estimateKey>), rateType: 'float' }),
-    enabled: estimateKey !== null,
-    retry: false,
-    refetchInterval: 15_000,
-  });
+  // The estimate is the quote for the chosen rate type: a fixed estimate is the locked rate the order
+  // will use (its rate id travels with the order), so what the screen shows is what is charged.
+  const estimate = useExchangeEstimate(estimateKey, rateType);
+  const current = amountMinor !== null && estimateKey?.amountMinor === amountMinor.toString();
+  const quote = current && estimate.data?.rateType === rateType ? estimate.data : undefined;
 
   const receiveOk = receive !== '' && isValidAddress(receive, receiveAddress.trim());
   const refundGiven = refundAddress.trim() !== '';
   const refundOk = refundGiven ? isValidAddress(send, refundAddress.trim()) : rateType === 'float';
   const canSubmit =
-    amountMinor !== null && amountMinor > 0n && receiveOk && refundOk && terms && !submitting && send && receive;
+    amountMinor !== null &&
+    amountMinor > 0n &&
+    receiveOk &&
+    refundOk &&
+    terms &&
+    !submitting &&
+    send &&
+    receive &&
+    (rateType === 'float' || quote !== undefined);
 
   async function submit() {
     if (!canSubmit || amountMinor === null) return;
     setSubmitting(true);
     try {
-      const order = await placeOrder({
-        ...pair,
-        amountMinor: amountMinor.toString(),
-        rateType,
-        receiveAddress: receiveAddress.trim(),
-        ...(refundGiven ? { refundAddress: refundAddress.trim() } : {}),
-      });
+      const order = await placeOrder(
+        {
+          ...pair,
+          amountMinor: amountMinor.toString(),
+          rateType,
+          receiveAddress: receiveAddress.trim(),
+          ...(refundGiven ? { refundAddress: refundAddress.trim() } : {}),
+        },
+        quote,
+      );
       void navigate(`/exchange/order?id=${order.id}`);
     } catch (error) {
+      // A lock that ran out: show the new quote before anything is placed.
+      if (isApiError(error) && error.code === 'EXCHANGE_RATE_EXPIRED') void estimate.refetch();
       toast.fail(errorMessage(error));
     } finally {
       setSubmitting(false);
@@ -118,8 +129,6 @@ export default function ExchangeScreen() {
   const coinOptions = (coins: string[]) => coins.map((c) => ({ label: c, value: c }));
   const networkOptions = (networks: string[], coin: string) =>
     networks.map((n) => ({ label: pairs.networkLabel(n, coin), value: n }));
-  const quote = estimate.data;
-
   return (
     <Page title={t('exchange.title')} right={records}>
       <div className={ui.body} data-testid="exchange-screen">
@@ -205,7 +214,7 @@ export default function ExchangeScreen() {
               <div className={ui.row}>
                 <span className={ui.label}>{t('exchange.rate')}</span>
                 <span>
-                  1 {sendCoin} ≈ {rate(quote.rate)} {receiveCoin}
+                  1 {sendCoin} {quote.rateType === 'float' ? '≈' : '='} {rate(quote.rate)} {receiveCoin}
                 </span>
               </div>
               <div className={ui.row}>
@@ -223,7 +232,8 @@ export default function ExchangeScreen() {
               <div className={ui.row}>
                 <span className={ui.label}>{t('exchange.youGet')}</span>
                 <span className={ui.strong} data-testid="exchange-estimate-receive">
-                  ≈ {amount(quote.estimatedReceiveMinor, receiveDecimals)} {receiveCoin}
+                  {quote.rateType === 'float' ? '≈ ' : ''}
+                  {amount(quote.estimatedReceiveMinor, receiveDecimals)} {receiveCoin}
                 </span>
               </div>
             </div>
