@@ -69,4 +69,43 @@ describe('RouteGuard', () => {
     renderAt('/securitySettings', guarded);
     expect(await screen.findByTestId('session-check-failed')).toHaveProperty('textContent', '网络错误，请稍后再试');
   });
+
+  it('sends a logged-in user who opens the registration page to the wallet', async () => {
+    fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
+    renderAt(
+      '/signIn',
+      <RouteGuard requiresLogin={false} visitorsOnly>
+        <p data-testid="signup">form</p>
+      </RouteGuard>,
+    );
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/coinTopup'));
+  });
+
+  it('shows the registration page to a visitor at once, and keeps it after the check', async () => {
+    fetchMock.mockResolvedValueOnce(json(200, { user: null }));
+    renderAt(
+      '/signIn',
+      <RouteGuard requiresLogin={false} visitorsOnly>
+        <p data-testid="signup">form</p>
+      </RouteGuard>,
+    );
+    expect(screen.getByTestId('signup')).toBeTruthy();
+    expect(new URL(fetchMock.mock.calls[0]?.[0].url ?? '').pathname).toBe('/api/session');
+    await waitFor(() => expect(useSession.getState().status).toBe('anonymous'));
+    expect(screen.getByTestId('location').textContent).toBe('/signIn');
+  });
+
+  it('a user who registers on the page is not sent away from it by the guard', async () => {
+    fetchMock.mockResolvedValueOnce(json(200, { user: null }));
+    renderAt(
+      '/signIn',
+      <RouteGuard requiresLogin={false} visitorsOnly>
+        <p data-testid="signup">form</p>
+      </RouteGuard>,
+    );
+    await waitFor(() => expect(useSession.getState().status).toBe('anonymous'));
+    useSession.getState().signedIn(ME);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.getByTestId('location').textContent).toBe('/signIn');
+  });
 });

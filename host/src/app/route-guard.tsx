@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
 import { notifyFail } from '../features/account/notify.ts';
+import { AFTER_LOGIN_PATH } from '../features/account/paths.ts';
 import { PageLoading } from '../frame/page-loading.tsx';
 
 /**
@@ -12,9 +13,39 @@ import { PageLoading } from '../frame/page-loading.tsx';
  * that login is needed first; the page they wanted is remembered (allowBack
  * in the vuex user store) so the login returns them there.
  */
-export function RouteGuard({ requiresLogin, children }: { requiresLogin: boolean; children: ReactNode }) {
+export function RouteGuard({
+  requiresLogin,
+  visitorsOnly = false,
+  children,
+}: {
+  requiresLogin: boolean;
+  visitorsOnly?: boolean;
+  children: ReactNode;
+}) {
+  if (visitorsOnly) return <VisitorsOnly>{children}</VisitorsOnly>;
   if (!requiresLogin) return children;
   return <LoginRequired>{children}</LoginRequired>;
+}
+
+/**
+ * Screens for visitors (registration, the landing page): a logged-in user is sent to the wallet.
+ * The screen shows at once (a visitor never waits on the check); the session check runs beside it.
+ */
+function VisitorsOnly({ children }: { children: ReactNode }) {
+  // Decided by how the user arrived: registering on this screen signs the user in, and that user
+  // goes on to the registration-success screen, not to the wallet.
+  const [arrivedSignedIn, setArrivedSignedIn] = useState(() => useSession.getState().status === 'authenticated');
+  useEffect(() => {
+    const { status, check } = useSession.getState();
+    if (status !== 'unknown') return;
+    check().then(
+      (me) => setArrivedSignedIn(me !== null),
+      // No answer: stay on the visitor's screen; the next guarded screen asks again.
+      () => undefined,
+    );
+  }, []);
+  if (arrivedSignedIn) return <Navigate to={AFTER_LOGIN_PATH} replace />;
+  return children;
 }
 
 function LoginRequired({ children }: { children: ReactNode }) {

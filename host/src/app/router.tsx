@@ -30,12 +30,12 @@ export function AppRoutes() {
         <Suspense fallback={<PageLoading />}>
           <Routes>
             <Route path="/" element={<Navigate to="/signIn" replace />} />
-            {ACCOUNT_ROUTES.map(({ path, Component, requiresLogin }) => (
+            {ACCOUNT_ROUTES.map(({ path, Component, requiresLogin, visitorsOnly }) => (
               <Route
                 key={path}
                 path={path}
                 element={
-                  <RouteGuard requiresLogin={requiresLogin}>
+                  <RouteGuard requiresLogin={requiresLogin} visitorsOnly={visitorsOnly}>
                     <Component />
                   </RouteGuard>
                 }

@@ -10,6 +10,11 @@ export interface SessionState {
   me: Me | null;
   /** Ask the server who is logged in (GET /api/me). Concurrent calls share one request. */
   refresh: () => Promise<Me | null>;
+  /**
+   * Like refresh(), through GET /api/session, which answers a visitor with 200 and no user rather than
+   * 401 (the landing page asks on every visit; a 401 there would be a console error for every visitor).
+   */
+  check: () => Promise<Me | null>;
   /** Record the user a login or registration answered with. */
   signedIn: (me: Me) => void;
   /** Forget the user locally (e.g. after a 401 or a password reset). */
@@ -55,6 +60,12 @@ export const useSession = create<SessionState>()((set, get) => ({
         pending = null;
       });
     return pending;
+  },
+  async check() {
+    const { user } = await unwrap(api.GET('/api/session'));
+    if (user) set({ status: 'authenticated', me: user });
+    else get().signedOut();
+    return user;
   },
   signedIn(me) {
     set({ status: 'authenticated', me });

@@ -6,11 +6,13 @@ export interface HostRoute {
   path: string;
   Component: ComponentType;
   requiresLogin: boolean;
+  /** A logged-in user is sent to the wallet instead (registration). */
+  visitorsOnly?: boolean;
 }
 
 /** The account screens: /signIn (the landing page) is bundled, the rest load lazily. */
 export const ACCOUNT_ROUTES: HostRoute[] = [
-  { path: '/signIn', Component: SignInScreen, requiresLogin: false },
+  { path: '/signIn', Component: SignInScreen, requiresLogin: false, visitorsOnly: true },
   { path: '/login', Component: lazyScreen(() => import('./screens/login-screen.tsx')), requiresLogin: false },
   {
     path: '/forgetPassword',

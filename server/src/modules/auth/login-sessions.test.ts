@@ -7,6 +7,21 @@ const h = useAuthHarness();
 const me = (cookie: string) => h.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
 
 describe('login', () => {
+  it('GET /api/session: the user when signed in, null (200, not 401) for a visitor', async () => {
+    const visitor = await h.app.inject({ method: 'GET', url: '/api/session' });
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.json()).toEqual({ user: null });
+    const account = await registerUser(h);
+    const res = await login(h, account.email, account.password);
+    const signedIn = await h.app.inject({
+      method: 'GET',
+      url: '/api/session',
+      headers: { cookie: sessionCookie(res) },
+    });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json().user.username).toBe(account.username);
+  });
+
   it('signs in by e-mail or user name (any case) with a new session each time', async () => {
     const account = await registerUser(h);
     const byEmail = await login(h, account.email.toUpperCase(), account.password);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
-import { currentUser, requireUser } from '../../http/authenticate.ts';
+import { currentUser, requireUser, resolveUser } from '../../http/authenticate.ts';
 import type { AccountsService } from './accounts-service.ts';
 import type { FundPasswordService } from './fund-password-service.ts';
 import {
@@ -10,6 +10,7 @@ import {
   RevokedCount,
   SessionIdParams,
   SessionList,
+  SessionUser,
   SetFundPasswordBody,
   VerifyFundPasswordBody,
 } from './schemas.ts';
@@ -34,6 +35,20 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
       schema: { tags: ['me'], summary: 'The signed-in user', response: { 200: meRef, ...errorResponses(401) } },
     },
     async (request) => accounts.me(currentUser(request).userId),
+  );
+
+  // The landing page asks who is there without a 401: a visitor is the normal answer, not an error.
+  app.get(
+    '/session',
+    {
+      preValidation: resolveUser,
+      schema: {
+        tags: ['me'],
+        summary: 'The signed-in user, or null for a visitor (never 401)',
+        response: { 200: SessionUser, ...errorResponses() },
+      },
+    },
+    async (request) => ({ user: request.user === null ? null : await accounts.me(request.user.userId) }),
   );
 
   app.post(

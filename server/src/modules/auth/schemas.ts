@@ -102,6 +102,7 @@ export type Me = Static<typeof Me>;
 export const meRef = Type.Unsafe<Me>(Type.Ref('Me'));
 
 export const UserResult = Type.Object({ user: meRef }, { additionalProperties: false });
+export const SessionUser = Type.Object({ user: Type.Union([meRef, Type.Null()]) }, { additionalProperties: false });
 
 export const SessionInfo = Type.Object(
   {

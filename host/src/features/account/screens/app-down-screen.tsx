@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AccountPage } from '../components/account-page.tsx';
-import { AFTER_LOGIN_PATH } from './login-screen.tsx';
+import { AFTER_LOGIN_PATH } from '../paths.ts';
 
 /** /appDown: registration succeeded; how to get the app on the phone. */
 export default function AppDownScreen() {

@@ -12,9 +12,7 @@ import { SubmitButton } from '../components/submit-button.tsx';
 import { checkIdentifier, checkLoginPassword } from '../field-checks.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { notifyFail, notifySuccess } from '../notify.ts';
-
-/** Where a fresh login lands when no page asked for it. */
-export const AFTER_LOGIN_PATH = '/coinTopup';
+import { AFTER_LOGIN_PATH } from '../paths.ts';
 
 const CHECKS = { identifier: checkIdentifier, password: checkLoginPassword };
 type Values = { identifier: string; password: string };
