@@ -11,6 +11,7 @@ export default defineConfig({
     name: 'host',
     root: fileURLToPath(new URL('.', import.meta.url)),
     environment: 'happy-dom',
+    setupFiles: ['../scripts/test-setup/zh-cn-browser.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
   },
 });

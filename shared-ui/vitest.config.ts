@@ -6,7 +6,7 @@ export default defineConfig({
     root: import.meta.dirname,
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
-    setupFiles: ['./src/test-setup.ts'],
+    setupFiles: ['../scripts/test-setup/zh-cn-browser.ts', './src/test-setup.ts'],
     restoreMocks: true,
   },
 });

@@ -1,9 +1,16 @@
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from './languages.ts';
+import { DEFAULT_LANGUAGE, isLanguage, type Language, languageFromPreferences } from './languages.ts';
 
 export { Trans, useTranslation } from 'react-i18next';
-export { DEFAULT_LANGUAGE, isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from './languages.ts';
+export {
+  DEFAULT_LANGUAGE,
+  isLanguage,
+  LANGUAGE_NAMES,
+  LANGUAGES,
+  type Language,
+  languageFromPreferences,
+} from './languages.ts';
 
 /** localStorage key remembering the chosen language. */
 export const LANGUAGE_STORAGE_KEY = 'lang';
@@ -44,13 +51,17 @@ const registryBackend: BackendModule = {
   },
 };
 
-function storedLanguage(): Language {
+/** The user's explicit choice when there is one, else the browser's preferred languages. */
+export function initialLanguage(): Language {
+  let stored: string | null | undefined = null;
   try {
-    const stored = globalThis.localStorage?.getItem(LANGUAGE_STORAGE_KEY);
-    return isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
+    stored = globalThis.localStorage?.getItem(LANGUAGE_STORAGE_KEY);
   } catch {
-    return DEFAULT_LANGUAGE;
+    // Storage unavailable: the browser's preference decides.
   }
+  if (isLanguage(stored)) return stored;
+  const nav = globalThis.navigator;
+  return languageFromPreferences(nav?.languages?.length ? nav.languages : nav?.language ? [nav.language] : []);
 }
 
 export const i18n = i18next.createInstance();
@@ -59,7 +70,7 @@ void i18n
   .use(registryBackend)
   .use(initReactI18next)
   .init({
-    lng: storedLanguage(),
+    lng: initialLanguage(),
     supportedLngs: ['zh-CN', 'zh-TW', 'en', 'es'],
     // No silent fallback: a missing key is a bug, caught by the i18n tests.
     fallbackLng: false,
@@ -71,6 +82,16 @@ void i18n
     react: { useSuspense: true },
     returnNull: false,
   });
+
+// The page's lang attribute follows the UI language (screen readers, fonts, hyphenation).
+i18n.on('languageChanged', (language) => {
+  if (typeof document !== 'undefined' && isLanguage(language)) document.documentElement.lang = language;
+});
+if (typeof document !== 'undefined') document.documentElement.lang = currentLanguageOf(i18n.language);
+
+function currentLanguageOf(language: string | undefined): Language {
+  return isLanguage(language) ? language : DEFAULT_LANGUAGE;
+}
 
 export function currentLanguage(): Language {
   return isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
@@ -84,5 +105,4 @@ export async function changeLanguage(language: Language): Promise<void> {
   } catch {
     // Private mode: the choice lasts for this page load only.
   }
-  if (typeof document !== 'undefined') document.documentElement.lang = language;
 }

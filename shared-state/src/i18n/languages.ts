@@ -13,3 +13,18 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
+
+/**
+ * The app language for a browser's preferred languages (navigator.languages), first match wins:
+ * zh-TW/zh-HK (and Hant) -> zh-TW, other zh -> zh-CN, es -> es, en -> en; nothing known -> zh-CN.
+ */
+export function languageFromPreferences(preferred: readonly string[]): Language {
+  for (const tag of preferred) {
+    const lower = tag.toLowerCase();
+    const [primary = ''] = lower.split(/[-_]/);
+    if (primary === 'zh') return /(^|[-_])(tw|hk|mo|hant)($|[-_])/.test(lower) ? 'zh-TW' : 'zh-CN';
+    if (primary === 'es') return 'es';
+    if (primary === 'en') return 'en';
+  }
+  return DEFAULT_LANGUAGE;
+}

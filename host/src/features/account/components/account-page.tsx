@@ -4,7 +4,14 @@ import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 
 /** Account screen layout: a NavBar with the translated title (and back), then the content. */
-export function AccountPage(props: { title: string; children: ReactNode; backTo?: string | false; testId: string }) {
+export function AccountPage(props: {
+  title: string;
+  children: ReactNode;
+  backTo?: string | false;
+  testId: string;
+  /** The nav bar's right side (e.g. the language switch). */
+  right?: ReactNode;
+}) {
   const navigate = useNavigate();
   const back = props.backTo === false ? null : undefined;
   const onBack = () => {
@@ -18,6 +25,7 @@ export function AccountPage(props: { title: string; children: ReactNode; backTo?
         back={back}
         backIcon={props.backTo === false ? false : undefined}
         onBack={onBack}
+        right={props.right}
         className="account-page__nav"
       >
         <h1 className="account-page__title">{props.title}</h1>

@@ -10,6 +10,7 @@ const fetchMock = vi.hoisted(() => {
 const { rememberReturnTo, useSession, useUserStore } = await import('@cw/shared-state/session');
 const { json, renderAt } = await import('../test-support.tsx');
 const { default: LoginScreen } = await import('./login-screen.tsx');
+const { changeLanguage } = await import('@cw/shared-state/i18n');
 
 const ME = {
   id: '00000000-0000-0000-0000-000000000001',
@@ -63,5 +64,17 @@ describe('LoginScreen', () => {
     fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
     logIn('alice_1', 'Passw0rd!');
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/coinTopup'));
+  });
+
+  it('offers the language switch; a choice changes the screen and is remembered', async () => {
+    renderAt('/login', <LoginScreen />);
+    const select = screen.getByTestId('language-switch-select') as HTMLSelectElement;
+    expect(select.value).toBe('zh-CN');
+    expect([...select.options].map((o) => o.value)).toEqual(['zh-CN', 'zh-TW', 'en', 'es']);
+    fireEvent.change(select, { target: { value: 'es' } });
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Iniciar sesión'));
+    expect(localStorage.getItem('lang')).toBe('es');
+    expect(document.documentElement.lang).toBe('es');
+    await changeLanguage('zh-CN');
   });
 });

@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { login } from '../account-api.ts';
 import { AccountPage } from '../components/account-page.tsx';
 import { FormField } from '../components/form-field.tsx';
+import { LanguageSwitch } from '../components/language-switch.tsx';
 import { PasswordInput } from '../components/password-input.tsx';
 import { SubmitButton } from '../components/submit-button.tsx';
 import { checkIdentifier, checkLoginPassword } from '../field-checks.ts';
@@ -47,7 +48,7 @@ export default function LoginScreen() {
   };
 
   return (
-    <AccountPage title={t('account.title.login')} testId="login-screen">
+    <AccountPage title={t('account.title.login')} testId="login-screen" right={<LanguageSwitch />}>
       <p className="account-lead">{t('account.login.welcome')}</p>
       <form className="account-form" noValidate onSubmit={(event) => void onSubmit(event)}>
         <FormField name="identifier" label={t('account.field.identifier')} problem={form.problems.identifier}>

@@ -10,6 +10,7 @@ import { CodeField } from '../components/code-field.tsx';
 import { CountryField } from '../components/country-field.tsx';
 import { FieldError } from '../components/field-error.tsx';
 import { FormField } from '../components/form-field.tsx';
+import { LanguageSwitch } from '../components/language-switch.tsx';
 import { NewPasswordFields } from '../components/new-password-fields.tsx';
 import { SubmitButton } from '../components/submit-button.tsx';
 import {
@@ -92,7 +93,7 @@ export function SignInScreen() {
 
   const { problems } = form;
   return (
-    <AccountPage title={t('account.title.signIn')} backTo={false} testId="signup-screen">
+    <AccountPage title={t('account.title.signIn')} backTo={false} testId="signup-screen" right={<LanguageSwitch />}>
       <p className="account-lead">{t('account.signIn.welcome')}</p>
       <form className="account-form" noValidate onSubmit={(event) => void onSubmit(event)}>
         <FormField name="username" label={t('account.field.username')} problem={problems.username}>
