@@ -35,3 +35,26 @@ test('a logged-in user who opens / or /signIn goes to the wallet; a visitor stay
   await page.goto('/signIn');
   await expect(page).toHaveURL(/\/coinTopup$/);
 });
+
+test('settings: the account section opens the security settings, and logs out after a confirm', async ({
+  page,
+  request,
+}) => {
+  const account = newAccount('acct');
+  await registerByApi(request, account);
+  await logIn(page, account.username, account.password);
+  await page.goto('/settings');
+  await expect(page.getByTestId('settings-account-name')).toHaveText(account.username);
+  await expect(page.getByTestId('settings-account-email')).toContainText('***@example.com');
+  await page.getByTestId('settings-security').click();
+  await expect(page).toHaveURL(/\/securitySettings$/);
+  await page.goBack();
+  await page.getByTestId('settings-logout').click();
+  await page.getByTestId('dialog-cancel').click();
+  await expect(page.getByTestId('settings-account-name')).toBeVisible();
+  await page.getByTestId('settings-logout').click();
+  await page.getByTestId('dialog-confirm').click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect((await page.request.get('/api/session')).ok()).toBe(true);
+  expect(await (await page.request.get('/api/session')).json()).toEqual({ user: null });
+});

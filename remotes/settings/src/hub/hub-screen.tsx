@@ -5,11 +5,12 @@ import { List } from 'antd-mobile';
 import { ScreenLayout } from '../components/screen-layout.tsx';
 import { NAMESPACE } from '../i18n.ts';
 import { AboutSection } from './about-section.tsx';
+import { AccountSection } from './account-section.tsx';
 import * as styles from './hub-screen.module.css';
 import { QuickBuySection } from './quick-buy-section.tsx';
 import { ResetRow } from './reset-row.tsx';
 
-/** /settings: language, price mode, quick coin buying, help, reset and about. */
+/** /settings: the account (security, log out), language, price mode, quick coin buying, help, reset and about. */
 export default function HubScreen() {
   const { t } = useTranslation(NAMESPACE);
   const navigate = useNavigate();
@@ -21,6 +22,7 @@ export default function HubScreen() {
   const colors = priceColor === 'red-up' ? t('priceMode.redUp') : t('priceMode.greenUp');
   return (
     <ScreenLayout title={t('hub.title')} testId="settings-hub">
+      <AccountSection />
       <List header={t('hub.sectionGeneral')}>
         <List.Item
           data-testid="settings-language"

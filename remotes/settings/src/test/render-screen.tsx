@@ -1,5 +1,6 @@
 import '../i18n.ts';
 import { changeLanguage, type Language } from '@cw/shared-state/i18n';
+import { useSession } from '@cw/shared-state/session';
 import { DEFAULT_SETTINGS, useSettings } from '@cw/shared-state/settings';
 import { cancelAllDialogs, DialogHost } from '@cw/shared-ui/dialog';
 import { resetToasts, ToastHost } from '@cw/shared-ui/toast';
@@ -9,6 +10,7 @@ import { type ReactElement, Suspense } from 'react';
 /** Signed-out defaults, empty storage, the given language. */
 export async function resetSettings(language: Language = 'zh-CN'): Promise<void> {
   localStorage.clear();
+  useSession.setState({ status: 'anonymous', me: null });
   await changeLanguage(language);
   // 'synced': signed out, already known (no server request from the screens).
   useSettings.setState({
