@@ -3863,6 +3863,8 @@ export interface components {
                 /** @description Decimal string, up to 9 integer digits and 2 decimals, e.g. "100" or "99.50". */
                 fiatAmount: string;
             };
+            /** @description false: never saved, these are the defaults (the app keeps what the browser chose, e.g. its language) */
+            saved: boolean;
         };
         Me: {
             /** Format: uuid */

@@ -20,9 +20,18 @@ async function orSignedOut(request: Promise<unknown>): Promise<Settings | null> 
   }
 }
 
-/** The signed-in user's settings, or null when nobody is signed in. */
-export function fetchServerSettings(): Promise<Settings | null> {
-  return orSignedOut(unwrap(settingsApi.GET('/api/me/settings')));
+/**
+ * The signed-in user's settings, or null when nobody is signed in. `saved: false`: the account never
+ * saved any, and these are the server's defaults.
+ */
+export async function fetchServerSettings(): Promise<{ settings: Settings; saved: boolean } | null> {
+  try {
+    const body = await unwrap(settingsApi.GET('/api/me/settings'));
+    return { settings: coerceSettings(body), saved: body.saved };
+  } catch (error) {
+    if (isApiError(error) && error.status === 401) return null;
+    throw error;
+  }
 }
 
 /** Replaces the signed-in user's settings; null when the session has ended. */

@@ -94,8 +94,18 @@ export const useSettings = create<SettingsState>()(
               set({ ...local, local, source: 'local', syncStatus: 'synced' });
               return;
             }
-            if (server.language !== currentLanguage()) await changeLanguage(server.language);
-            set({ ...server, source: 'server', syncStatus: 'synced' });
+            if (!server.saved) {
+              // A new account: keep what this browser chose (its language, picked on the first visit or
+              // by the user) rather than the server's defaults, and store it with the account.
+              const local = { ...get().local, language: currentLanguage() };
+              set({ ...local, source: 'server', syncStatus: 'synced' });
+              void serially(() => saveServerSettings(local)).catch(() => undefined);
+              return;
+            }
+            const { settings } = server;
+            // State first: the languageChanged listener then sees nothing new to save.
+            set({ ...settings, source: 'server', syncStatus: 'synced' });
+            if (settings.language !== currentLanguage()) await changeLanguage(settings.language);
           } catch (error) {
             set({ syncStatus: 'error' });
             throw error;

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
-import { type UserSettings, UserSettingsInput } from './schemas.ts';
+import { type StoredUserSettings, UserSettingsInput } from './schemas.ts';
 import type { SettingsService } from './service.ts';
 
-const settingsRef = Type.Unsafe<UserSettings>(Type.Ref('UserSettings'));
+const settingsRef = Type.Unsafe<StoredUserSettings>(Type.Ref('UserSettings'));
 
 export interface SettingsRoutesOptions {
   service: SettingsService;

@@ -63,9 +63,19 @@ const settingsProperties = {
 export const UserSettingsInput = Type.Object(settingsProperties, { additionalProperties: false });
 
 /** Response of GET/PUT /api/me/settings; a named component in the OpenAPI document. */
-export const UserSettings = Type.Object(settingsProperties, { $id: 'UserSettings', additionalProperties: false });
+export const UserSettings = Type.Object(
+  {
+    ...settingsProperties,
+    saved: Type.Boolean({
+      description:
+        'false: never saved, these are the defaults (the app keeps what the browser chose, e.g. its language)',
+    }),
+  },
+  { $id: 'UserSettings', additionalProperties: false },
+);
 
 export type UserSettings = Static<typeof UserSettingsInput>;
+export type StoredUserSettings = UserSettings & { saved: boolean };
 
 export const defaultSettings: UserSettings = {
   language: 'zh-CN',

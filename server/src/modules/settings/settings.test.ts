@@ -33,16 +33,16 @@ describe('/api/me/settings on PostgreSQL', () => {
     }
   });
 
-  it('returns the defaults before anything is saved', async () => {
+  it('returns the defaults, marked never saved, before anything is saved', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/me/settings', headers: as(userId) });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual(defaultSettings);
+    expect(res.json()).toEqual({ ...defaultSettings, saved: false });
   });
 
   it('round-trips through the database, amount normalised to 2 decimals', async () => {
     const put = await app.inject({ method: 'PUT', url: '/api/me/settings', headers: as(userId), payload: settings });
     expect(put.statusCode).toBe(200);
-    const expected = { ...settings, quickBuy: { ...settings.quickBuy, fiatAmount: '250.50' } };
+    const expected = { ...settings, quickBuy: { ...settings.quickBuy, fiatAmount: '250.50' }, saved: true };
     expect(put.json()).toEqual(expected);
 
     const get = await app.inject({ method: 'GET', url: '/api/me/settings', headers: as(userId) });
@@ -62,12 +62,15 @@ describe('/api/me/settings on PostgreSQL', () => {
       quickBuy: { enabled: false, coin: 'ETH', fiatAmount: '999999999.99' },
     };
     await app.inject({ method: 'PUT', url: '/api/me/settings', headers: as(userId), payload: again });
-    expect((await app.inject({ method: 'GET', url: '/api/me/settings', headers: as(userId) })).json()).toEqual(again);
+    expect((await app.inject({ method: 'GET', url: '/api/me/settings', headers: as(userId) })).json()).toEqual({
+      ...again,
+      saved: true,
+    });
   });
 
   it("keeps users' settings apart", async () => {
     const res = await app.inject({ method: 'GET', url: '/api/me/settings', headers: as(otherUserId) });
-    expect(res.json()).toEqual(defaultSettings);
+    expect(res.json()).toEqual({ ...defaultSettings, saved: false });
   });
 
   it('accepts every currency of the closed list', async () => {

@@ -11,6 +11,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Tag } from 'antd-mobile';
 import { type ReactNode, useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
+import { TradeSwitch } from '../../trade/trade-switch.tsx';
 import { type AcceptResult, acceptQuote, convertKeys, fetchBalances } from '../api/convert-api.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
 import { type ConvertCoin, type ConvertCoinInfo, decimalsOf, inputDecimals, isConvertCoin } from '../lib/coins.ts';
@@ -256,6 +257,7 @@ function HubPage({ app, children }: { app: boolean; children: ReactNode }) {
       {...(app ? {} : { parent: '/coinTopup' })}
       right={history}
     >
+      {app ? null : <TradeSwitch current="convert" />}
       {children}
     </ConvertPage>
   );

@@ -11,6 +11,7 @@ import { toast } from '@cw/shared-ui/toast';
 import { Button, Checkbox, Input } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
+import { TradeSwitch } from '../../trade/trade-switch.tsx';
 import { type CoinCode, type NetworkCode, placeOrder, type RateType } from '../api/exchange-api.ts';
 import * as ui from './exchange.module.css';
 import { useCataloguePairs } from './use-catalogue-pairs.ts';
@@ -132,6 +133,7 @@ export default function ExchangeScreen() {
   return (
     <Page title={t('exchange.title')} right={records}>
       <div className={ui.body} data-testid="exchange-screen">
+        <TradeSwitch current="exchange" />
         <section className={ui.card}>
           <span className={ui.label}>{t('exchange.send')}</span>
           <ChipSelect

@@ -5,7 +5,14 @@ import { useNavigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Button, Grid, Tag } from 'antd-mobile';
-import { BankcardOutline, ContentOutline, SendOutline, UnorderedListOutline } from 'antd-mobile-icons';
+import {
+  BankcardOutline,
+  ContentOutline,
+  LoopOutline,
+  RightOutline,
+  SendOutline,
+  UnorderedListOutline,
+} from 'antd-mobile-icons';
 import { type ReactNode, useEffect } from 'react';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
@@ -104,6 +111,16 @@ export default function HubScreen() {
         <Entry icon={<UnorderedListOutline />} label={t('hub.history')} to="/coinTopup/history" testId="hub-history" />
         <Entry icon={<ContentOutline />} label={t('hub.addressBook')} to="/addressBook" testId="hub-address-book" />
       </Grid>
+      <button type="button" className={styles.trade} data-testid="hub-trade" onClick={() => void navigate('/exchange')}>
+        <span className={styles.entryIcon} aria-hidden>
+          <LoopOutline />
+        </span>
+        <span className={styles.tradeText}>
+          <span className={styles.tradeTitle}>{t('hub.trade')}</span>
+          <span className={styles.tradeHint}>{t('hub.tradeHint')}</span>
+        </span>
+        <RightOutline aria-hidden className={styles.tradeArrow} />
+      </button>
       <section className={styles.card}>
         <div className={styles.headingRow}>
           <h2 className={styles.heading}>{t('hub.balances')}</h2>
