@@ -9,6 +9,7 @@
  *   when a remote route is first visited and provides its own already-loaded
  *   singletons through the share scope (host/src/federation/shared-modules.ts).
  */
+import { Console } from 'node:console';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
@@ -66,6 +67,14 @@ export function sharedVersions(): Record<string, string> {
   return versions;
 }
 
+/**
+ * Libraries whose subpaths are listed one by one instead of a trailing-slash key: resolving `zustand/`
+ * hits its "./*" exports pattern, which Node 20 reports as deprecated (DEP0155) once per build.
+ */
+const EXPLICIT_SUBPATHS: Record<string, string[]> = {
+  zustand: ['zustand/middleware', 'zustand/vanilla', 'zustand/shallow', 'zustand/traditional'],
+};
+
 /** Module Federation `shared` config for remotes (subpaths shared via trailing slash keys). */
 function remoteShared() {
   const versions = sharedVersions();
@@ -74,9 +83,26 @@ function remoteShared() {
     shared[lib] = { singleton: true, requiredVersion: `^${version}`, version };
     // Subpaths (react/jsx-runtime, react-dom/client, @cw/shared-ui/toast, ...) must
     // be shared too, or a second React (or a second toast store) loads.
-    shared[`${lib}/`] = { singleton: true, requiredVersion: `^${version}`, version };
+    const subpaths = EXPLICIT_SUBPATHS[lib] ?? [`${lib}/`];
+    for (const subpath of subpaths) shared[subpath] = { singleton: true, requiredVersion: `^${version}`, version };
   }
   return shared;
+}
+
+/**
+ * Infrastructure log output without one known note: the Module Federation manifest plugin warns that
+ * publicPath 'auto' makes chunks resolve through the host at run time, which is how remotes in
+ * versioned folders are meant to work (see README, "Build output"). Every other message still shows.
+ */
+const EXPECTED_NOTES = [/Manifest will use absolute path resolution via its host at runtime/];
+function infrastructureConsole(): Console {
+  const base = new Console({ stdout: process.stderr, stderr: process.stderr });
+  const expected = (args: unknown[]) => EXPECTED_NOTES.some((note) => note.test(args.map(String).join(' ')));
+  return Object.assign(Object.create(base) as Console, {
+    warn: (...args: unknown[]) => {
+      if (!expected(args)) base.warn(...args);
+    },
+  });
 }
 
 /** In development the registry points at each remote's dev server. */
@@ -148,6 +174,7 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
     mode: production ? 'production' : 'development',
     context: opts.dir,
     target: ['web', 'es2022'],
+    infrastructureLogging: { console: infrastructureConsole() },
     entry: { main: './src/main.ts' },
     devtool: production ? 'source-map' : 'cheap-module-source-map',
     output: {

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/schema.ts';
@@ -82,6 +88,17 @@ export type App = FastifyInstance;
  * Builds the Fastify app without listening: plugins load on `app.ready()`,
  * `app.inject()` or `app.listen()`. Closing the app does not close `deps.db`.
  */
+/** Requests are logged at debug: every one in development (debug), none at production's info. */
+class DebugRequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+  override requestCompleted(error: Error | null | undefined, _request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 export function buildApp(deps: AppDeps): App {
   const now = deps.now ?? (() => new Date());
   const staticDir = deps.staticDir ?? null;
@@ -91,6 +108,7 @@ export function buildApp(deps: AppDeps): App {
     bodyLimit: deps.bodyLimit ?? 1024 * 1024,
     trustProxy: deps.trustProxy ?? false,
     genReqId: () => randomUUID(),
+    logController: new DebugRequestLog(),
     // While draining, answer late requests ourselves (below) so they get the one error shape.
     return503OnClosing: false,
   });

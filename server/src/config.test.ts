@@ -51,6 +51,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('logs at debug in development and at info in production unless LOG_LEVEL says otherwise', () => {
+    expect(loadConfig({}).logLevel).toBe('debug');
+    expect(loadConfig({ NODE_ENV: 'production', LOCAL_CHAINS: 'false' }).logLevel).toBe('info');
+    expect(loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', LOCAL_CHAINS: 'false' }).logLevel).toBe('warn');
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ' })).toMatchObject({ port: 8080, databaseUrl: undefined });
   });

@@ -72,11 +72,10 @@ type OptionalKeys =
   | 'ESPLORA_DOGECOIN_URL'
   | 'LOCAL_CHAINS';
 
-const defaults: Omit<Env, OptionalKeys> = {
+const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   NODE_ENV: 'development',
   HOST: '127.0.0.1',
   PORT: 8080,
-  LOG_LEVEL: 'info',
   DATA_DIR: path.join(repoRoot, '.data'),
   STATIC_DIR: path.join(repoRoot, '.deploy'),
   BODY_LIMIT: 1024 * 1024,
@@ -225,7 +224,9 @@ function describe(key: string, schema: Record<string, unknown> | undefined): str
  * Throws ConfigError naming every bad variable.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const input: Record<string, unknown> = { ...defaults };
+  // Development logs every request (at debug); production keeps to info and above.
+  const nodeEnv = env.NODE_ENV?.trim() || defaults.NODE_ENV;
+  const input: Record<string, unknown> = { ...defaults, LOG_LEVEL: nodeEnv === 'production' ? 'info' : 'debug' };
   for (const key of Object.keys(EnvSchema.properties)) {
     const raw = env[key];
     if (raw !== undefined && raw.trim() !== '') input[key] = convert(key, raw.trim());

@@ -120,6 +120,9 @@ try {
 
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   logger.info({ url, startupMs: Math.round(performance.now()) }, `Server ready at ${url}`);
+  // One plain line for the person who typed `npm start`, whatever the log level and format.
+  const mailbox = config.nodeEnv !== 'production' && !config.smtpUrl ? ` (dev mailbox: ${url}/dev/mailbox)` : '';
+  process.stdout.write(`CW Wallet is running at ${url}${mailbox}\n`);
 } catch (err) {
   logger.fatal({ err }, 'start-up failed');
   await closeAll();
