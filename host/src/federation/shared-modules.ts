@@ -73,6 +73,8 @@ export function sharedModules(): SharedTable {
     '@cw/shared-state/prices': onDemand(() => import('@cw/shared-state/prices'), '@cw/shared-state'),
     // Stateless amount formatting and parsing; loaded when a remote shows an amount.
     '@cw/shared-state/money': onDemand(() => import('@cw/shared-state/money'), '@cw/shared-state'),
+    // Stateless catalogue labels (network names, token standards); loaded when a remote lists networks.
+    '@cw/shared-state/catalogue': onDemand(() => import('@cw/shared-state/catalogue'), '@cw/shared-state'),
     // Stateful services: always the host's instances.
     '@cw/shared-ui/toast': loaded('@cw/shared-ui', UiToast),
     '@cw/shared-ui/dialog': loaded('@cw/shared-ui', UiDialog),

@@ -1,3 +1,4 @@
+import { networkLabel } from '@cw/shared-state/catalogue';
 import { useQuery } from '@tanstack/react-query';
 import {
   type Catalogue,
@@ -20,14 +21,6 @@ export interface CataloguePairs {
 }
 
 /** Proper names of the networks (the same in every language). */
-const NETWORK_NAMES: Record<string, string> = {
-  ethereum: 'Ethereum',
-  bsc: 'BNB Smart Chain',
-  tron: 'TRON',
-  bitcoin: 'Bitcoin',
-  dogecoin: 'Dogecoin',
-};
-
 /** Coins and networks from GET /api/exchange/pairs (what the server can serve now); labels and decimals from the catalogue. */
 function view(catalogue: Catalogue, pairs: ExchangePairs): CataloguePairs {
   const unique = <T>(values: T[]) => [...new Set(values)];
@@ -40,13 +33,12 @@ function view(catalogue: Catalogue, pairs: ExchangePairs): CataloguePairs {
     sendNetworks: (coin) => deposit.filter((p) => p.coin === coin).map((p) => p.network),
     receiveNetworks: (coin) => withdraw.filter((p) => p.coin === coin).map((p) => p.network),
     decimalsOf: (coin) => catalogue.coins.find((c) => c.code === coin)?.decimals ?? 0,
-    networkLabel: (network, coin) => {
-      const n = catalogue.networks.find((x) => x.code === network);
-      const name = NETWORK_NAMES[network] ?? network;
-      // ETH on Ethereum and BNB on BNB Smart Chain are plain transfers, not ERC-20/BEP-20 tokens.
-      const token = n?.tokenStandard && coin !== n.nativeCoin;
-      return token ? `${name} (${n.tokenStandard})` : name;
-    },
+    networkLabel: (network, coin) =>
+      networkLabel(
+        catalogue.networks.find((x) => x.code === network),
+        network,
+        coin,
+      ),
   };
 }
 

@@ -1,3 +1,4 @@
+import { type NetworkLabelInput, networkLabel } from '@cw/shared-state/catalogue';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { type Catalogue, type CataloguePair, fetchCatalogue } from '../api/catalogue.ts';
@@ -7,34 +8,21 @@ export interface CatalogueView {
   decimalsOf: (coin: string) => number;
   pairsOf: (coin: string, use: 'deposit' | 'withdraw') => CataloguePair[];
   pair: (coin: string, network: string) => CataloguePair | undefined;
-  networkLabel: (network: string) => string;
+  /** The network's name, with the token standard when `coin` is a token on it (not for its native coin). */
+  networkLabel: (network: string, coin?: string) => string;
 }
-
-const NETWORK_NAMES: Record<string, string> = {
-  bitcoin: 'Bitcoin',
-  ethereum: 'Ethereum',
-  bsc: 'BNB Smart Chain',
-  tron: 'TRON',
-  dogecoin: 'Dogecoin',
-};
 
 /** Build the lookups once per catalogue (it changes only with a deployment). */
 export function catalogueView(catalogue: Catalogue): CatalogueView {
   const decimals = new Map<string, number>(catalogue.coins.map((coin) => [coin.code, coin.decimals]));
-  const standards = new Map<string, string | null>(
-    catalogue.networks.map((network) => [network.code, network.tokenStandard]),
-  );
+  const networks = new Map<string, NetworkLabelInput>(catalogue.networks.map((network) => [network.code, network]));
   return {
     catalogue,
     decimalsOf: (coin) => decimals.get(coin) ?? 0,
     pairsOf: (coin, use) =>
       catalogue.pairs.filter((p) => p.coin === coin && (use === 'deposit' ? p.depositEnabled : p.withdrawEnabled)),
     pair: (coin, network) => catalogue.pairs.find((p) => p.coin === coin && p.network === network),
-    networkLabel: (network) => {
-      const name = NETWORK_NAMES[network] ?? network;
-      const standard = standards.get(network);
-      return standard ? `${name} (${standard})` : name;
-    },
+    networkLabel: (network, coin) => networkLabel(networks.get(network), network, coin),
   };
 }
 

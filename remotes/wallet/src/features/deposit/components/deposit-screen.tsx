@@ -113,7 +113,7 @@ export default function DepositScreen() {
           <p className={ui.muted}>
             {t('deposit.notice', {
               coin,
-              network: view.networkLabel(network),
+              network: view.networkLabel(network, coin),
               minimum: format.amount(data.minDepositMinor, decimals),
               confirmations: data.confirmations,
             })}
@@ -150,7 +150,7 @@ export default function DepositScreen() {
           <ChipSelect
             testId="deposit-network"
             columns={2}
-            options={networks.map((p) => ({ label: view.networkLabel(p.network), value: p.network }))}
+            options={networks.map((p) => ({ label: view.networkLabel(p.network, coin), value: p.network }))}
             value={network}
             onChange={(next) => choose({ network: next })}
           />

@@ -65,7 +65,7 @@ export default function TopupDetailScreen() {
         </section>
         <DetailRows
           rows={[
-            { label: t('common.network'), value: view?.networkLabel(d.network) ?? d.network },
+            { label: t('common.network'), value: view?.networkLabel(d.network, d.coin) ?? d.network },
             { label: t('common.address'), value: d.toAddress, mono: true },
             { label: t('common.txHash'), value: d.txHash, testId: 'topup-tx', mono: true },
             { label: t('common.time'), value: formatTime(d.createdAt, i18n.language) },

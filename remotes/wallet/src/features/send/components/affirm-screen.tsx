@@ -36,7 +36,7 @@ export default function AffirmScreen() {
           { label: t('common.coin'), value: draft.coin },
           {
             label: t('common.network'),
-            value: draft.kind === 'withdrawal' ? (view?.networkLabel(draft.network) ?? draft.network) : '',
+            value: draft.kind === 'withdrawal' ? (view?.networkLabel(draft.network, draft.coin) ?? draft.network) : '',
           },
           {
             label: draft.kind === 'withdrawal' ? t('send.address') : t('send.recipient'),

@@ -106,7 +106,7 @@ export default function SendScreen() {
             <ChipSelect
               testId="send-network"
               columns={2}
-              options={pairs.map((p) => ({ label: view.networkLabel(p.network), value: p.network }))}
+              options={pairs.map((p) => ({ label: view.networkLabel(p.network, coin), value: p.network }))}
               value={network}
               onChange={setNetwork}
             />

@@ -86,7 +86,7 @@ function WithdrawalDetail({ order }: { order: Withdrawal }) {
       <DetailRows
         rows={[
           { label: t('withdrawDetail.orderId'), value: order.id, testId: 'withdraw-id', mono: true },
-          { label: t('common.network'), value: view?.networkLabel(order.network) ?? order.network },
+          { label: t('common.network'), value: view?.networkLabel(order.network, order.coin) ?? order.network },
           { label: t('send.address'), value: order.address, mono: true },
           { label: t('send.fee'), value: amount(order.feeMinor) },
           { label: t('send.arrival'), value: amount(order.arrivalMinor), testId: 'withdraw-arrival' },

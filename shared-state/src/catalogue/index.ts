@@ -1,0 +1,1 @@
+export { NETWORK_NAMES, type NetworkLabelInput, networkLabel, networkName } from './network-label.ts';
