@@ -1457,6 +1457,8 @@ export interface paths {
                                 tokenStandard: string | null;
                                 /** @enum {string} */
                                 nativeCoin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                                /** @description Deposits on this network are watched and credited now; false: shown as unavailable */
+                                depositsLive: boolean;
                             }[];
                             pairs: {
                                 /** @enum {string} */

@@ -1,18 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import type { ChainsProvider } from './chains-file.ts';
-import { runtimeCatalogue } from './runtime.ts';
+import { runtimeCatalogue, type WatchedNetworks } from './runtime.ts';
 import { Catalogue } from './schemas.ts';
 
 export interface CatalogueRoutesOptions {
   chains: ChainsProvider;
   signerRunning: boolean;
+  /** Default: the running EVM chains only. */
+  watchedNetworks?: WatchedNetworks;
 }
 
 /** GET /api/catalogue: public (the deposit and withdraw screens read it before anything else). */
 export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueRoutesOptions> = async (
   app,
-  { chains, signerRunning },
+  { chains, signerRunning, watchedNetworks },
 ) => {
   app.get(
     '/catalogue',
@@ -25,7 +27,8 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueRoutesOptions> 
     },
     async (_request, reply): Promise<Catalogue> => {
       reply.header('cache-control', 'no-cache');
-      const catalogue = runtimeCatalogue(chains(), signerRunning);
+      const current = chains();
+      const catalogue = runtimeCatalogue(current, signerRunning, watchedNetworks?.());
       return {
         coins: catalogue.coins.map((c) => ({ code: c.code, decimals: c.decimals })),
         networks: catalogue.networks.map((n) => ({ ...n })),

@@ -5,6 +5,7 @@ import {
   coinNetworks,
   coins,
   type Network,
+  type NetworkCode,
   networks,
 } from './catalogue.ts';
 import { type EvmChains, isEvmNetwork } from './chains-file.ts';
@@ -19,21 +20,54 @@ export interface RuntimePair extends Omit<CoinNetwork, 'tokenContract'> {
   tokenContract: string | null;
 }
 
+export interface RuntimeNetwork extends Network {
+  /** A deposit watcher runs for this network: deposits to it are seen and credited. */
+  depositsLive: boolean;
+}
+
 export interface RuntimeCatalogue {
   coins: readonly Coin[];
-  networks: readonly Network[];
+  networks: RuntimeNetwork[];
   pairs: RuntimePair[];
 }
 
-/** `signerRunning` false: no withdrawal is enabled (approved ones would wait for a signer that is not there). */
-export function runtimePair(pair: CoinNetwork, chains: EvmChains, signerRunning = true): RuntimePair {
+/** Networks whose deposits are watched: the running EVM chains, plus the API-watched ones configured. */
+export type WatchedNetworks = () => ReadonlySet<NetworkCode>;
+
+export function evmWatched(chains: EvmChains): ReadonlySet<NetworkCode> {
+  return new Set(Object.keys(chains).filter((n) => chains[n as keyof EvmChains]) as NetworkCode[]);
+}
+
+/**
+ * `signerRunning` false: no withdrawal is enabled (approved ones would wait for a signer that is not there).
+ * A deposit is enabled only on a watched network: an address nobody watches would take coins never credited.
+ */
+export function runtimePair(
+  pair: CoinNetwork,
+  chains: EvmChains,
+  signerRunning = true,
+  watched: ReadonlySet<NetworkCode> = evmWatched(chains),
+): RuntimePair {
   const chain = isEvmNetwork(pair.network) ? chains[pair.network] : undefined;
   const isNative = pair.tokenContract === null;
   const contract = isNative ? null : (chain?.tokens[pair.coin as CoinCode] ?? null);
   const signable = signerRunning && chain !== undefined && (isNative || contract !== null);
-  return { ...pair, tokenContract: contract, withdrawEnabled: pair.withdrawEnabled && signable };
+  return {
+    ...pair,
+    tokenContract: contract,
+    depositEnabled: pair.depositEnabled && watched.has(pair.network),
+    withdrawEnabled: pair.withdrawEnabled && signable,
+  };
 }
 
-export function runtimeCatalogue(chains: EvmChains, signerRunning = true): RuntimeCatalogue {
-  return { coins, networks, pairs: coinNetworks.map((p) => runtimePair(p, chains, signerRunning)) };
+export function runtimeCatalogue(
+  chains: EvmChains,
+  signerRunning = true,
+  watched: ReadonlySet<NetworkCode> = evmWatched(chains),
+): RuntimeCatalogue {
+  return {
+    coins,
+    networks: networks.map((n) => ({ ...n, depositsLive: watched.has(n.code) })),
+    pairs: coinNetworks.map((p) => runtimePair(p, chains, signerRunning, watched)),
+  };
 }

@@ -42,6 +42,9 @@ export const Catalogue = Type.Object(
           code: NetworkCodeSchema,
           tokenStandard: Type.Union([Type.String(), Type.Null()]),
           nativeCoin: CoinCodeSchema,
+          depositsLive: Type.Boolean({
+            description: 'Deposits on this network are watched and credited now; false: shown as unavailable',
+          }),
         },
         { additionalProperties: false },
       ),

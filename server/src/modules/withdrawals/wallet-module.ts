@@ -4,8 +4,10 @@ import type { Database } from '../../db/schema.ts';
 import { addressBookRoutes } from '../address-book/routes.ts';
 import { createAddressBookService } from '../address-book/service.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
+import type { NetworkCode } from '../catalogue/catalogue.ts';
 import type { ChainsProvider } from '../catalogue/chains-file.ts';
 import { catalogueRoutes } from '../catalogue/routes.ts';
+import { evmWatched, type WatchedNetworks } from '../catalogue/runtime.ts';
 import { loadChainConfig } from '../chain/chain-config.ts';
 import { historyRoutes } from '../history/routes.ts';
 import { createHistoryService } from '../history/service.ts';
@@ -22,6 +24,8 @@ export interface WalletOptions {
   autoReviewLimits?: AutoReviewLimits;
   /** Whether the signer process runs (server main); default true. False disables every withdrawal. */
   signerRunning?: boolean;
+  /** Networks whose deposits are watched; default the running EVM chains. */
+  watchedNetworks?: WatchedNetworks;
 }
 
 /** GET /api/catalogue and /api/wallet/*: withdrawals, sends, address book, history. */
@@ -32,7 +36,11 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
   const chains = options.chains ?? (() => ({}));
   const signerRunning = options.signerRunning ?? true;
   const deps = { db, now, codes: auth.codes, fundPassword: auth.fundPassword };
-  await app.register(catalogueRoutes, { chains, signerRunning });
+  await app.register(catalogueRoutes, {
+    chains,
+    signerRunning,
+    ...(options.watchedNetworks ? { watchedNetworks: options.watchedNetworks } : {}),
+  });
   await app.register(withdrawalRoutes, {
     service: createWithdrawalsService({
       ...deps,
@@ -49,11 +57,26 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
 
 /** The server's wallet options: chains from the chain module's loader, auto-review limits from config. */
 export function walletOptionsFromConfig(
-  config: { dataDir: string; wallet: { autoReviewLimits: string } },
+  config: {
+    dataDir: string;
+    wallet: { autoReviewLimits: string };
+    chains: {
+      trongridUrl?: string | undefined;
+      esploraBitcoinUrl?: string | undefined;
+      esploraDogecoinUrl?: string | undefined;
+    };
+  },
   signerRunning: boolean,
 ): WalletOptions {
+  // The same rule the chain module starts its watchers by (chain-module.ts): every instance agrees.
+  const apiWatched: NetworkCode[] = [
+    ...(config.chains.trongridUrl ? (['tron'] as const) : []),
+    ...(config.chains.esploraBitcoinUrl ? (['bitcoin'] as const) : []),
+    ...(config.chains.esploraDogecoinUrl ? (['dogecoin'] as const) : []),
+  ];
   return {
     signerRunning,
+    watchedNetworks: () => new Set([...evmWatched(loadChainConfig(config.dataDir)), ...apiWatched]),
     chains: () => loadChainConfig(config.dataDir),
     autoReviewLimits: autoReviewLimits(parseAutoReviewLimits(config.wallet.autoReviewLimits)),
   };

@@ -26,14 +26,17 @@ export default function DepositScreen() {
   const { view, isError, refetch } = useCatalogue();
   const [confirming, setConfirming] = useState(false);
 
-  const coins: string[] = view
-    ? [...new Set(view.catalogue.pairs.filter((p) => p.depositEnabled).map((p) => p.coin))]
-    : [];
+  // Every coin and network of the catalogue is listed; one not taking deposits now says why instead of
+  // showing an address (an address nobody watches would take coins that are never credited).
+  const coins: string[] = view ? [...new Set(view.catalogue.pairs.map((p) => p.coin))] : [];
   // USDT first when nothing is asked for: the coin most deposits are in.
   const wanted = params.get('coin') ?? 'USDT';
   const coin = coins.includes(wanted) ? wanted : (coins[0] ?? '');
-  const networks = view?.pairsOf(coin, 'deposit') ?? [];
-  const network = networks.find((p) => p.network === params.get('network'))?.network ?? networks[0]?.network ?? '';
+  const networks = view?.catalogue.pairs.filter((p) => p.coin === coin) ?? [];
+  const firstLive = networks.find((p) => p.depositEnabled) ?? networks[0];
+  const network = networks.find((p) => p.network === params.get('network'))?.network ?? firstLive?.network ?? '';
+  const live = networks.find((p) => p.network === network)?.depositEnabled ?? false;
+  const [noted, setNoted] = useState<number | null>(null);
   const choose = (next: { coin?: string; network?: string }) =>
     setParams(
       (current) => {
@@ -51,7 +54,7 @@ export default function DepositScreen() {
   const address = useQuery({
     queryKey: ['wallet', 'deposit-address', coin, network],
     queryFn: () => fetchDepositAddress(coin, network),
-    enabled: Boolean(coin && network),
+    enabled: Boolean(coin && network && live),
     staleTime: Number.POSITIVE_INFINITY,
   });
 
@@ -60,7 +63,8 @@ export default function DepositScreen() {
     try {
       const result = await confirmTransferred(coin, network);
       if (result.matched && result.depositId) void navigate(`/coinTopup/topup?id=${result.depositId}`);
-      else toast.text(t('deposit.transferredNoted', { left: result.unmatchedLeftToday }));
+      // Said below the button, not in a toast over the QR code the user may still need.
+      else setNoted(result.unmatchedLeftToday);
     } catch (error) {
       toast.fail(errorMessage(error));
     } finally {
@@ -70,6 +74,13 @@ export default function DepositScreen() {
 
   let body = null;
   if (!view) body = isError ? <ErrorState onRetry={() => void refetch()} /> : <LoadingState />;
+  else if (!live)
+    body = (
+      <section className={`${ui.card} ${ui.field}`} data-testid="deposit-unavailable" role="status">
+        <span className={ui.label}>{t('deposit.unavailable')}</span>
+        <p className={ui.muted}>{t('deposit.unavailableReason', { network: view.networkLabel(network, coin) })}</p>
+      </section>
+    );
   else if (address.isError) body = <ErrorState onRetry={() => void address.refetch()} />;
   else if (!address.data) body = <LoadingState />;
   else {
@@ -129,6 +140,11 @@ export default function DepositScreen() {
         >
           {t('deposit.transferred')}
         </Button>
+        {noted !== null && (
+          <p className={`${ui.card} ${ui.muted}`} role="status" data-testid="deposit-transferred-noted">
+            {t('deposit.transferredNoted', { left: noted })}
+          </p>
+        )}
       </>
     );
   }
@@ -144,15 +160,26 @@ export default function DepositScreen() {
             columns={4}
             options={coins.map((code) => ({ label: code, value: code }))}
             value={coin}
-            onChange={(next) => choose({ coin: next })}
+            onChange={(next) => {
+              setNoted(null);
+              choose({ coin: next });
+            }}
           />
           <span className={ui.label}>{t('common.network')}</span>
           <ChipSelect
             testId="deposit-network"
             columns={2}
-            options={networks.map((p) => ({ label: view.networkLabel(p.network, coin), value: p.network }))}
+            options={networks.map((p) => ({
+              label: p.depositEnabled
+                ? view.networkLabel(p.network, coin)
+                : `${view.networkLabel(p.network, coin)} · ${t('deposit.unavailable')}`,
+              value: p.network,
+            }))}
             value={network}
-            onChange={(next) => choose({ network: next })}
+            onChange={(next) => {
+              setNoted(null);
+              choose({ network: next });
+            }}
           />
         </section>
       )}
