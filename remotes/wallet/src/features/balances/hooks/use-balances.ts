@@ -1,11 +1,17 @@
+import { pollWithBackoff } from '@cw/shared-state/api';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { fetchBalances } from '../api/balances.ts';
 
 export const BALANCES_KEY = ['wallet', 'balances'] as const;
 
-/** The signed-in user's balances, per coin, in minor units. */
+/**
+ * The signed-in user's balances, per coin, in minor units. An open screen follows them by itself (a
+ * deposit credited, a withdrawal paid): polled with backoff while nothing changes.
+ */
 export function useBalances(enabled = true) {
-  return useQuery({ queryKey: BALANCES_KEY, queryFn: fetchBalances, enabled });
+  const [refetchInterval] = useState(() => pollWithBackoff());
+  return useQuery({ queryKey: BALANCES_KEY, queryFn: fetchBalances, enabled, refetchInterval });
 }
 
 /** Available minor units of one coin (0 when unknown). */

@@ -1,3 +1,4 @@
+import { pollWithBackoff } from '@cw/shared-state/api';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
@@ -41,12 +42,15 @@ export default function HistoryScreen() {
     from: range.from,
     to: range.to,
   };
+  const [refetchInterval] = useState(() => pollWithBackoff());
   const history = useInfiniteQuery({
     queryKey: ['wallet', 'history', filters],
     queryFn: ({ pageParam }) => fetchHistory(filters, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     enabled: !range.invalid,
+    // New deposits and withdrawal state changes show up while the screen is open.
+    refetchInterval,
   });
   const items = history.data?.pages.flatMap((page) => page.items) ?? [];
   const coins = view ? [...new Set(view.catalogue.pairs.map((p) => p.coin))] : [];
