@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { insertWithdrawal } from '../withdrawals/repository.ts';
 import {
   ETH_ADDRESS,
   fund,
@@ -127,6 +129,27 @@ describe('GET /api/wallet/history', () => {
     // Instants are inclusive at both ends.
     const newest = all.items[0].createdAt;
     expect((await get(h, a, `/api/wallet/history?from=${newest}&to=${newest}`)).json().items).toHaveLength(1);
+  });
+
+  it("leaves exchange payouts and refunds to the exchange order's own history", async () => {
+    const a = await newUser(h);
+    for (const kind of ['payout', 'refund']) {
+      await insertWithdrawal(
+        h.db,
+        {
+          userId: a.user.id,
+          idempotencyKey: `exchange:${randomUUID()}:${kind}`,
+          coin: 'BNB',
+          network: 'bsc',
+          address: ETH_ADDRESS,
+          amountMinor: 21_505_000_000_000_000n,
+          feeMinor: 500_000_000_000_000n,
+        },
+        h.clock.now(),
+      );
+    }
+    expect((await get(h, a, '/api/wallet/history')).json().items).toEqual([]);
+    expect((await get(h, a, '/api/wallet/history?type=withdrawal&coin=BNB')).json().items).toEqual([]);
   });
 
   it.each([

@@ -12,6 +12,13 @@ export interface HistoryService {
   page(userId: string, query: HistoryQuery): Promise<HistoryPage>;
 }
 
+/**
+ * Exchange payouts and refunds travel as withdrawals of the order's user (exchange/payouts.ts) keyed
+ * `exchange:<order>:...`; they belong to the exchange order and its own history, not to the wallet's:
+ * a BNB payout is not a withdrawal of BNB the user ever held.
+ */
+const EXCHANGE_KEY_PREFIX = 'exchange:';
+
 interface Cursor {
   /** created_at in microseconds since the epoch (PostgreSQL's precision; a JS Date has only ms). */
   atUs: string;
@@ -89,7 +96,7 @@ export function createHistoryService({ db }: { db: Kysely<Database> }): HistoryS
         branches.push(sql`
           select 'withdrawal', w.id::text, 'out', w.coin, w.network, w.amount_minor::text, w.fee_minor::text,
                  w.state, w.address, w.tx_hash, w.created_at
-          from withdrawals w where w.user_id = ${userId}`);
+          from withdrawals w where w.user_id = ${userId} and w.idempotency_key not like ${`${EXCHANGE_KEY_PREFIX}%`}`);
       if (want('send'))
         branches.push(
           sql`
