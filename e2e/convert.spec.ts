@@ -67,10 +67,20 @@ test('convert with an expired quote: the new rate is shown and converts only onc
   expect(firstRate).toMatch(/^1 USDT ≈ 0\.\d+ BTC$/);
   await expect(page.getByTestId('convert-from-fiat')).toContainText('沙盒');
 
-  // Let the quote expire, then convert: nothing happens but the "rate expired and updated" dialog.
-  await page.waitForTimeout(QUOTE_TTL_MS + 500);
-  await expect(page.getByTestId('convert-countdown')).toHaveAttribute('data-seconds', '0');
+  // Convert opens a preview first: you pay / you receive / rate / fee with the countdown; nothing converts yet.
   await page.getByTestId('convert-submit').click();
+  await expect(page.getByTestId('convert-preview')).toBeVisible();
+  await expect(page.getByTestId('convert-preview-pay')).toHaveText('25 USDT');
+  await expect(page.getByTestId('convert-preview-receive')).toHaveText(/^0\.\d+ BTC$/);
+  await expect(page.getByTestId('convert-preview-fee')).toContainText('USDT');
+  await page.getByTestId('convert-preview-cancel').click();
+  await expect(page.getByTestId('convert-preview')).toBeHidden();
+
+  // Let the quote expire on the preview, then confirm: nothing converts but the "rate expired and updated" dialog.
+  await page.getByTestId('convert-submit').click();
+  await page.waitForTimeout(QUOTE_TTL_MS + 500);
+  await expect(page.getByTestId('convert-preview-countdown')).toHaveAttribute('data-seconds', '0');
+  await page.getByTestId('convert-preview-confirm').click();
   const dialog = page.getByTestId('rate-expired-dialog');
   await expect(dialog).toBeVisible();
   await expect(page.getByTestId('rate-expired-title')).toHaveText('汇率已过期并已更新');

@@ -19,6 +19,7 @@ import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { ExpiredDialog } from './expired-dialog.tsx';
 import { FiatLine } from './fiat-line.tsx';
+import { PreviewSheet } from './preview-sheet.tsx';
 import { useNow } from './use-now.ts';
 import { type HeldQuote, holdQuote, useQuote } from './use-quote.ts';
 import { useSessionStatus } from './use-signed-in.ts';
@@ -46,6 +47,7 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
   const [amountText, setAmountText] = useState(params.get('amount') ?? '');
   const [requote, setRequote] = useState<HeldQuote | null>(null);
   const [shown, setShown] = useState<HeldQuote | null>(null);
+  const [preview, setPreview] = useState<HeldQuote | null>(null);
   const [busy, setBusy] = useState(false);
   const now = useNow();
   const { amount, rate, locale } = useAmountFormat();
@@ -76,6 +78,7 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
     void navigate(`/convert/selectCurrency?side=${side}&from=${from}&to=${to}${app ? '&app=1' : ''}`);
 
   const finish = async (result: AcceptResult) => {
+    setPreview(null);
     if (result.outcome === 'requoted') {
       setRequote(holdQuote(result.quote));
       return;
@@ -214,9 +217,7 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
           size="large"
           loading={busy}
           disabled={!quote || overBalance || busy}
-          onClick={() => {
-            if (quote) void accept(quote);
-          }}
+          onClick={() => setPreview(quote)}
           data-testid="convert-submit"
         >
           {t('convert.submit')}
@@ -226,6 +227,13 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
         {t('hub.build', { build: __BUILD_ID__ })}
       </p>
 
+      <PreviewSheet
+        quote={preview}
+        busy={busy}
+        coins={coins}
+        onConfirm={(previewed) => void accept(previewed)}
+        onCancel={() => setPreview(null)}
+      />
       <ExpiredDialog
         quote={requote}
         busy={busy}

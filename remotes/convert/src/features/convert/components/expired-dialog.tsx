@@ -1,9 +1,9 @@
 import { useTranslation } from '@cw/shared-state/i18n';
-import { useAmountFormat } from '@cw/shared-state/money';
 import { Button, Popup } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
-import { type ConvertCoinInfo, decimalsOf } from '../lib/coins.ts';
+import type { ConvertCoinInfo } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
+import { QuoteRows } from './quote-rows.tsx';
 import { useNow } from './use-now.ts';
 import type { HeldQuote } from './use-quote.ts';
 
@@ -19,7 +19,6 @@ interface ExpiredDialogProps {
 /** "Rate expired and updated": the new rate, which converts only if the user accepts it. */
 export function ExpiredDialog({ quote, busy, coins, onAccept, onCancel }: ExpiredDialogProps) {
   const { t } = useTranslation(NAMESPACE);
-  const { amount, rate } = useAmountFormat();
   const now = useNow();
   const left = quote ? Math.max(0, Math.ceil((quote.expiresAtMs - now) / 1000)) : 0;
   return (
@@ -29,27 +28,13 @@ export function ExpiredDialog({ quote, busy, coins, onAccept, onCancel }: Expire
           <div className={styles.strong} data-testid="rate-expired-title">
             {t('convert.expired.title')}
           </div>
-          <div className={styles.row}>
-            <span className={styles.label}>{t('convert.rate')}</span>
-            <span data-testid="rate-expired-rate">
-              1 {quote.from} ≈ {rate(quote.rate)} {quote.to}
-            </span>
-          </div>
-          <div className={styles.row}>
-            <span className={styles.label}>{t('convert.receive')}</span>
-            <span className={styles.strong} data-testid="rate-expired-receive">
-              {amount(quote.receiveMinor, decimalsOf(quote.to, coins))} {quote.to}
-            </span>
-          </div>
-          <div className={styles.row}>
-            <span className={styles.label}>{t('convert.fee')}</span>
-            <span>
-              {amount(quote.feeMinor, decimalsOf(quote.from, coins))} {quote.from}
-            </span>
-          </div>
-          <div className={`${styles.muted} ${styles.countdown}`}>
-            {left > 0 ? t('convert.expiresIn', { seconds: left }) : t('convert.expiredShort')}
-          </div>
+          <QuoteRows
+            quote={quote}
+            coins={coins}
+            left={left}
+            testId="rate-expired"
+            expiredText={t('convert.expiredShort')}
+          />
           <div className={styles.row}>
             <Button block onClick={onCancel} data-testid="rate-expired-cancel">
               {t('convert.cancel')}

@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ExpiredDialog } from './expired-dialog.tsx';
+import { PreviewSheet } from './preview-sheet.tsx';
 import { holdQuote } from './use-quote.ts';
 
 const quote = holdQuote({
@@ -55,5 +56,29 @@ describe('rate expired and updated dialog', () => {
     // created/expires are 2030 on the server; locally the 10 s start now.
     expect(quote.expiresAtMs - Date.now()).toBeGreaterThan(9_000);
     expect(quote.expiresAtMs - Date.now()).toBeLessThanOrEqual(10_000);
+  });
+});
+
+describe('convert preview', () => {
+  beforeEach(async () => {
+    await changeLanguage('es');
+  });
+  afterEach(cleanup);
+
+  it('shows what the user pays and receives, the rate and the fee, and converts only on confirm', async () => {
+    const onConfirm = vi.fn();
+    const onCancel = vi.fn();
+    render(
+      <Suspense fallback={null}>
+        <PreviewSheet quote={quote} busy={false} coins={coins} onConfirm={onConfirm} onCancel={onCancel} />
+      </Suspense>,
+    );
+    expect((await screen.findByTestId('convert-preview-pay')).textContent).toBe('25 USDT');
+    expect(screen.getByTestId('convert-preview-receive').textContent).toBe('0,00028366 BTC');
+    expect(screen.getByTestId('convert-preview-fee').textContent).toBe('0,025 USDT');
+    expect(screen.getByTestId('convert-preview-countdown').textContent).toMatch(/^La cotización caduca en \d+ s$/);
+    expect(onConfirm).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('convert-preview-confirm'));
+    expect(onConfirm).toHaveBeenCalledWith(quote);
   });
 });

@@ -1,0 +1,64 @@
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useAmountFormat } from '@cw/shared-state/money';
+import { NAMESPACE } from '../../../i18n.ts';
+import { type ConvertCoinInfo, decimalsOf } from '../lib/coins.ts';
+import * as styles from './convert-page.module.css';
+import type { HeldQuote } from './use-quote.ts';
+
+/**
+ * A quote as the user agrees to it: what they pay (optional), what they receive, the rate and the
+ * fee, and the countdown. `testId` prefixes each value's test id (e.g. `convert-preview-receive`).
+ */
+export function QuoteRows({
+  quote,
+  coins,
+  left,
+  testId,
+  showPay = false,
+  expiredText,
+}: {
+  quote: HeldQuote;
+  coins: readonly ConvertCoinInfo[];
+  /** Seconds until the quote expires. */
+  left: number;
+  testId: string;
+  showPay?: boolean;
+  /** Said once the countdown ends. */
+  expiredText: string;
+}) {
+  const { t } = useTranslation(NAMESPACE);
+  const { amount, rate } = useAmountFormat();
+  return (
+    <>
+      {showPay ? (
+        <div className={styles.row}>
+          <span className={styles.label}>{t('convert.preview.pay')}</span>
+          <span className={styles.strong} data-testid={`${testId}-pay`}>
+            {amount(quote.amountMinor, decimalsOf(quote.from, coins))} {quote.from}
+          </span>
+        </div>
+      ) : null}
+      <div className={styles.row}>
+        <span className={styles.label}>{t('convert.receive')}</span>
+        <span className={styles.strong} data-testid={`${testId}-receive`}>
+          {amount(quote.receiveMinor, decimalsOf(quote.to, coins))} {quote.to}
+        </span>
+      </div>
+      <div className={styles.row}>
+        <span className={styles.label}>{t('convert.rate')}</span>
+        <span data-testid={`${testId}-rate`}>
+          1 {quote.from} ≈ {rate(quote.rate)} {quote.to}
+        </span>
+      </div>
+      <div className={styles.row}>
+        <span className={styles.label}>{t('convert.fee')}</span>
+        <span data-testid={`${testId}-fee`}>
+          {amount(quote.feeMinor, decimalsOf(quote.from, coins))} {quote.from}
+        </span>
+      </div>
+      <div className={`${styles.muted} ${styles.countdown}`} data-testid={`${testId}-countdown`} data-seconds={left}>
+        {left > 0 ? t('convert.expiresIn', { seconds: left }) : expiredText}
+      </div>
+    </>
+  );
+}
