@@ -1450,6 +1450,10 @@ export interface paths {
                                 /** @enum {string} */
                                 code: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
                                 decimals: number;
+                                /** @description Fraction digits shown (rounded down) for an amount below one coin */
+                                displayDecimals: number;
+                                /** @description Fraction digits shown (rounded down) for an amount of one coin or more */
+                                displayDecimalsAtOne: number;
                             }[];
                             networks: {
                                 /** @enum {string} */

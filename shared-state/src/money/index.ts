@@ -13,5 +13,6 @@ export {
   numberSymbols,
   parseAmount,
 } from './amount.ts';
+export { type CoinDisplay, displayAmount, displayMinor, fullPrecision, isRounded } from './display.ts';
 export { countdown, secondsLeft, shortRate } from './rate.ts';
 export { type AmountFormat, useAmountFormat } from './use-amount-format.ts';

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { countdown, secondsLeft, shortRate } from './rate.ts';
 
 describe('shortRate', () => {
-  it('keeps 8 significant fraction digits after leading zeros, truncating', () => {
+  it('keeps 8 significant digits (leading zeros not counted, the whole part never cut), truncating', () => {
     expect(shortRate('0.000011166945840312')).toBe('0.000011166945');
     expect(shortRate('0.001113414653500095')).toBe('0.0011134146');
     expect(shortRate('89550')).toBe('89550');
     expect(shortRate('1')).toBe('1');
-    expect(shortRate('1234.56789012345')).toBe('1234.56789012');
+    expect(shortRate('1234.56789012345')).toBe('1234.5678');
+    expect(shortRate('3012.123456789')).toBe('3012.1234');
+    expect(shortRate('123456789.5')).toBe('123456789');
     expect(shortRate('0.5000000000')).toBe('0.5');
   });
 });

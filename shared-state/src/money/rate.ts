@@ -1,9 +1,14 @@
-/** A rate for display: `digits` significant fraction digits after any leading zeros (truncated). */
+/**
+ * A rate for display: `digits` significant digits (default 8), truncated. The whole part is never cut
+ * ("89550" stays); leading zeros of a small rate do not count ("0.000011166945").
+ */
 export function shortRate(rate: string, digits = 8): string {
   const [whole = '0', fraction = ''] = rate.split('.');
   if (!fraction) return whole;
-  const lead = whole === '0' ? (/^0*/.exec(fraction)?.[0].length ?? 0) : 0;
-  const cut = fraction.slice(0, lead + digits).replace(/0+$/, '');
+  const significantWhole = whole.replace(/^0+/, '').length;
+  const lead = significantWhole === 0 ? (/^0*/.exec(fraction)?.[0].length ?? 0) : 0;
+  const keep = lead + Math.max(0, digits - significantWhole);
+  const cut = fraction.slice(0, keep).replace(/0+$/, '');
   return cut ? `${whole}.${cut}` : whole;
 }
 

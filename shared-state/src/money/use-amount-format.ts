@@ -1,6 +1,7 @@
 import { DEFAULT_LANGUAGE, isLanguage, useTranslation } from '@cw/shared-state/i18n';
 import { useMemo } from 'react';
 import { formatAmount, localizeDecimal } from './amount.ts';
+import { type CoinDisplay, displayAmount } from './display.ts';
 import { shortRate } from './rate.ts';
 
 export interface AmountFormat {
@@ -8,6 +9,11 @@ export interface AmountFormat {
   locale: string;
   /** Minor units as the reader expects them: "1.234,5" in es, "1,234.5" in en and zh. */
   amount: (minor: string | bigint, decimals: number) => string;
+  /**
+   * Minor units at the coin's display precision (rounded down): balances and amounts on lists and
+   * forms. `amount` stays for full precision (detail screens, copy, inputs).
+   */
+  display: (minor: string | bigint, coin: CoinDisplay) => string;
   /** An exchange rate ("0.00111341465") shortened by shortRate and written the same way. */
   rate: (rate: string) => string;
 }
@@ -20,6 +26,7 @@ export function useAmountFormat(): AmountFormat {
     () => ({
       locale,
       amount: (minor: string | bigint, decimals: number) => formatAmount(minor, decimals, locale),
+      display: (minor: string | bigint, coin: CoinDisplay) => displayAmount(minor, coin, locale),
       rate: (rate: string) => localizeDecimal(shortRate(rate), locale),
     }),
     [locale],

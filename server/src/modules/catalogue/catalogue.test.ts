@@ -12,6 +12,15 @@ import {
 
 const pairName = (p: { coin: string; network: string }) => `${p.coin}/${p.network}`;
 
+describe('coin display precision', () => {
+  it('never shows more digits than the ledger keeps, and whole amounts no more than small ones', () => {
+    for (const coin of coins) {
+      expect(coin.displayDecimals, coin.code).toBeLessThanOrEqual(coin.decimals);
+      expect(coin.displayDecimalsAtOne, coin.code).toBeLessThanOrEqual(coin.displayDecimals);
+    }
+  });
+});
+
 describe('catalogue', () => {
   it('lists every coin and network once', () => {
     expect(coins.map((c) => c.code)).toEqual([...coinCodes]);

@@ -24,6 +24,13 @@ export interface Coin {
   code: CoinCode;
   /** Decimals of the ledger's minor unit: 1 BTC = 10^8 minor units. */
   decimals: number;
+  /**
+   * Fraction digits shown for an amount below one whole coin, and for one of at least one coin (the
+   * screens round down to these; full precision on a detail screen and in copy). Stablecoins show
+   * cents for whole amounts and up to 6 digits for small ones.
+   */
+  displayDecimals: number;
+  displayDecimalsAtOne: number;
 }
 
 export interface Network {
@@ -56,14 +63,14 @@ export interface CoinNetwork {
 }
 
 export const coins: readonly Coin[] = [
-  { code: 'BTC', decimals: 8 },
-  { code: 'ETH', decimals: 18 },
-  { code: 'USDT', decimals: 6 },
-  { code: 'USDC', decimals: 6 },
-  { code: 'TUSD', decimals: 18 },
-  { code: 'TRX', decimals: 6 },
-  { code: 'BNB', decimals: 18 },
-  { code: 'DOGE', decimals: 8 },
+  { code: 'BTC', decimals: 8, displayDecimals: 8, displayDecimalsAtOne: 8 },
+  { code: 'ETH', decimals: 18, displayDecimals: 8, displayDecimalsAtOne: 8 },
+  { code: 'USDT', decimals: 6, displayDecimals: 6, displayDecimalsAtOne: 2 },
+  { code: 'USDC', decimals: 6, displayDecimals: 6, displayDecimalsAtOne: 2 },
+  { code: 'TUSD', decimals: 18, displayDecimals: 6, displayDecimalsAtOne: 2 },
+  { code: 'TRX', decimals: 6, displayDecimals: 6, displayDecimalsAtOne: 4 },
+  { code: 'BNB', decimals: 18, displayDecimals: 8, displayDecimalsAtOne: 8 },
+  { code: 'DOGE', decimals: 8, displayDecimals: 8, displayDecimalsAtOne: 4 },
 ];
 
 export const networks: readonly Network[] = [

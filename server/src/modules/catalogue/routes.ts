@@ -30,7 +30,12 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueRoutesOptions> 
       const current = chains();
       const catalogue = runtimeCatalogue(current, signerRunning, watchedNetworks?.());
       return {
-        coins: catalogue.coins.map((c) => ({ code: c.code, decimals: c.decimals })),
+        coins: catalogue.coins.map((c) => ({
+          code: c.code,
+          decimals: c.decimals,
+          displayDecimals: c.displayDecimals,
+          displayDecimalsAtOne: c.displayDecimalsAtOne,
+        })),
         networks: catalogue.networks.map((n) => ({ ...n })),
         pairs: catalogue.pairs.map((p) => ({
           coin: p.coin,

@@ -32,7 +32,20 @@ export const Catalogue = Type.Object(
   {
     coins: Type.Array(
       Type.Object(
-        { code: CoinCodeSchema, decimals: Type.Integer({ minimum: 0, maximum: 36 }) },
+        {
+          code: CoinCodeSchema,
+          decimals: Type.Integer({ minimum: 0, maximum: 36 }),
+          displayDecimals: Type.Integer({
+            minimum: 0,
+            maximum: 36,
+            description: 'Fraction digits shown (rounded down) for an amount below one coin',
+          }),
+          displayDecimalsAtOne: Type.Integer({
+            minimum: 0,
+            maximum: 36,
+            description: 'Fraction digits shown (rounded down) for an amount of one coin or more',
+          }),
+        },
         { additionalProperties: false },
       ),
     ),
