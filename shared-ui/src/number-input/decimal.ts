@@ -30,6 +30,27 @@ export function sanitizeDecimalInput(raw: string, decimals: number): string {
   return seenPoint ? `${integer}.${fraction}` : integer;
 }
 
+/** A keystroke or paste into an amount field: the amount it makes, or why it is refused. */
+export type DecimalInput = { ok: true; value: string } | { ok: false; reason: 'characters' | 'decimals' };
+
+/** Characters an amount may be typed with: digits (any width), a point or comma, spaces. */
+const AMOUNT_CHARACTERS = /^[\d.,\s]*$/u;
+
+/**
+ * Typed text checked, not repaired: anything but digits, one decimal separator and spaces (a letter,
+ * "1e5", a sign) is refused rather than stripped into another number ("1e5" never becomes 15), and
+ * so is a fraction longer than the coin has. Otherwise the sanitised amount.
+ */
+export function checkDecimalInput(raw: string, decimals: number): DecimalInput {
+  const text = raw.normalize('NFKC');
+  if (!AMOUNT_CHARACTERS.test(text)) return { ok: false, reason: 'characters' };
+  const value = sanitizeDecimalInput(text, Number.MAX_SAFE_INTEGER);
+  const fraction = value.split('.')[1];
+  if (fraction !== undefined && (decimals === 0 || fraction.length > decimals))
+    return { ok: false, reason: 'decimals' };
+  return { ok: true, value };
+}
+
 /** "12.5" with 3 decimals -> 12500n. The value must be a sanitised decimal string. */
 function scaled(value: string, decimals: number): bigint {
   const [integer = '0', fraction = ''] = value.split('.');

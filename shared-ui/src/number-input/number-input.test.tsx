@@ -2,7 +2,8 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import fc from 'fast-check';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { clampDecimal, compareDecimal, NumberInput, sanitizeDecimalInput } from './index.ts';
+import { toastStore } from '../toast/index.ts';
+import { checkDecimalInput, clampDecimal, compareDecimal, NumberInput, sanitizeDecimalInput } from './index.ts';
 
 describe('sanitizeDecimalInput', () => {
   it.each([
@@ -64,7 +65,7 @@ describe('NumberInput', () => {
     render(<Controlled decimals={2} min="0.01" max="1000" />);
     const input = screen.getByTestId('amount') as HTMLInputElement;
     expect(input.getAttribute('inputmode')).toBe('decimal');
-    fireEvent.change(input, { target: { value: '12x.345' } });
+    fireEvent.change(input, { target: { value: '12.34' } });
     expect(input.value).toBe('12.34');
     fireEvent.change(input, { target: { value: '99999' } });
     fireEvent.blur(input);
@@ -79,6 +80,36 @@ describe('NumberInput', () => {
     const input = screen.getByTestId('amount') as HTMLInputElement;
     expect(input.getAttribute('inputmode')).toBe('numeric');
     fireEvent.change(input, { target: { value: '4.5' } });
-    expect(input.value).toBe('45');
+    expect(input.value).toBe('');
+  });
+
+  it('refuses what is not an amount, says why, and keeps what was typed', () => {
+    render(<Controlled decimals={2} />);
+    const input = screen.getByTestId('amount') as HTMLInputElement;
+    fireEvent.change(input, { target: { value: '1' } });
+    fireEvent.change(input, { target: { value: '1e5' } });
+    expect(input.value).toBe('1');
+    expect(toastStore.getState().items.at(-1)?.message).toBe('金额只能输入数字和一个小数点');
+    fireEvent.change(input, { target: { value: '1.234' } });
+    expect(input.value).toBe('1');
+    expect(toastStore.getState().items.at(-1)?.message).toBe('最多 2 位小数');
+    fireEvent.change(input, { target: { value: '1,25' } });
+    expect(input.value).toBe('1.25');
+  });
+});
+
+describe('checkDecimalInput', () => {
+  it.each([
+    ['1e5', 2, { ok: false, reason: 'characters' }],
+    ['-5', 2, { ok: false, reason: 'characters' }],
+    ['12x.3', 2, { ok: false, reason: 'characters' }],
+    ['1.234', 2, { ok: false, reason: 'decimals' }],
+    ['4.5', 0, { ok: false, reason: 'decimals' }],
+    ['0.051661834245968354', 18, { ok: true, value: '0.051661834245968354' }],
+    ['１２３', 0, { ok: true, value: '123' }],
+    ['1,5', 2, { ok: true, value: '1.5' }],
+    ['', 2, { ok: true, value: '' }],
+  ] as const)('%j with %i decimals -> %j', (raw, decimals, expected) => {
+    expect(checkDecimalInput(raw, decimals)).toEqual(expected);
   });
 });

@@ -1,5 +1,7 @@
 import type { InputHTMLAttributes, Ref } from 'react';
-import { clampDecimal, sanitizeDecimalInput } from './decimal.ts';
+import { useUiTranslation } from '../i18n/index.ts';
+import { toast } from '../toast/toast.ts';
+import { checkDecimalInput, clampDecimal } from './decimal.ts';
 import '../internal/input.css';
 
 export interface NumberInputProps
@@ -16,8 +18,9 @@ export interface NumberInputProps
 }
 
 /**
- * A text input for amounts: strips anything but digits and one point while
- * typing, and clamps to min/max on blur, all on decimal strings (no floats).
+ * A text input for amounts, on decimal strings (no floats): full precision up to `decimals`; a
+ * keystroke or paste that is not an amount ("1e5", a letter, one decimal too many) is refused with a
+ * translated notice and leaves the value as it was. Clamps to min/max on blur.
  */
 export function NumberInput({
   value,
@@ -29,6 +32,7 @@ export function NumberInput({
   className = '',
   ...inputProps
 }: NumberInputProps) {
+  const { t } = useUiTranslation();
   return (
     <input
       inputMode={decimals > 0 ? 'decimal' : 'numeric'}
@@ -38,10 +42,16 @@ export function NumberInput({
       className={`cw-input ${className}`}
       value={value}
       onChange={(event) => {
-        const next = sanitizeDecimalInput(event.target.value, decimals);
-        // Re-render even if unchanged, so stripped characters disappear.
-        onChange(next);
-        if (next !== event.target.value) event.target.value = next;
+        const checked = checkDecimalInput(event.target.value, decimals);
+        if (!checked.ok) {
+          event.target.value = value;
+          toast.text(
+            checked.reason === 'characters' ? t('amount.digitsOnly') : t('amount.tooManyDecimals', { count: decimals }),
+          );
+          return;
+        }
+        onChange(checked.value);
+        if (checked.value !== event.target.value) event.target.value = checked.value;
       }}
       onBlur={(event) => {
         const clamped = clampDecimal(value, min, max);
