@@ -79,6 +79,7 @@ export function sharedModules(): SharedTable {
     '@cw/shared-ui/toast': loaded('@cw/shared-ui', UiToast),
     '@cw/shared-ui/dialog': loaded('@cw/shared-ui', UiDialog),
     '@cw/shared-ui/clipboard': onDemand(() => import('@cw/shared-ui/clipboard')),
+    '@cw/shared-ui/amount': onDemand(() => import('@cw/shared-ui/amount')),
     '@cw/shared-ui/number-input': onDemand(() => import('@cw/shared-ui/number-input')),
     '@cw/shared-ui/password-field': onDemand(() => import('@cw/shared-ui/password-field')),
     '@cw/shared-ui/countdown-button': onDemand(() => import('@cw/shared-ui/countdown-button')),

@@ -20,6 +20,11 @@ describe('display precision', () => {
     expect(displayAmount('12345678900', USDT, 'es')).toBe('12.345,67');
   });
 
+  it('rounds a charge up, so a fee is never shown smaller than it is', () => {
+    expect(displayMinor('1666666666666667', ETH, 'up')).toBe('0.00166667');
+    expect(displayMinor('1660000000000000', ETH, 'up')).toBe('0.00166');
+  });
+
   it('rounds toward zero for negative amounts too', () => {
     expect(displayMinor(-1234567890n, USDT)).toBe('-1234.56');
   });

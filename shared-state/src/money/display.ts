@@ -15,11 +15,36 @@ export function fullPrecision(decimals: number): CoinDisplay {
   return { decimals, displayDecimals: decimals, displayDecimalsAtOne: decimals };
 }
 
+/** A catalogue coin entry (GET /api/catalogue `coins[]`); display fields may be missing in old data. */
+export interface CatalogueCoinDisplay {
+  code: string;
+  decimals: number;
+  displayDecimals?: number;
+  displayDecimalsAtOne?: number;
+}
+
+/** The display rule of `code` among catalogue coins; full precision when the catalogue has none. */
+export function coinDisplay(code: string, coins: readonly CatalogueCoinDisplay[]): CoinDisplay {
+  const coin = coins.find((c) => c.code === code);
+  if (!coin) return fullPrecision(0);
+  if (coin.displayDecimals === undefined || coin.displayDecimalsAtOne === undefined)
+    return fullPrecision(coin.decimals);
+  return {
+    decimals: coin.decimals,
+    displayDecimals: coin.displayDecimals,
+    displayDecimalsAtOne: coin.displayDecimalsAtOne,
+  };
+}
+
+/** Down (toward zero) for what the user has or gets; up (away from zero) for what they are charged. */
+export type DisplayRounding = 'down' | 'up';
+
 /**
- * Minor units cut to the coin's display precision, rounded toward zero: a balance is never shown
- * larger than it is. Exact (bigint); trailing zeros dropped. The caller writes it in a locale.
+ * Minor units cut to the coin's display precision, rounded toward zero by default: a balance is never
+ * shown larger than it is ('up' for a charge: a fee is never shown smaller). Exact (bigint); trailing
+ * zeros dropped. The caller writes it in a locale.
  */
-export function displayMinor(minor: string | bigint, coin: CoinDisplay): string {
+export function displayMinor(minor: string | bigint, coin: CoinDisplay, rounding: DisplayRounding = 'down'): string {
   const value = typeof minor === 'bigint' ? minor : BigInt(minor);
   if (coin.displayDecimals > coin.decimals || coin.displayDecimalsAtOne > coin.displayDecimals) {
     throw new Error('displayMinor: display precision above the coin precision');
@@ -29,12 +54,19 @@ export function displayMinor(minor: string | bigint, coin: CoinDisplay): string 
   const shown = magnitude >= unit ? coin.displayDecimalsAtOne : coin.displayDecimals;
   const step = 10n ** BigInt(coin.decimals - shown);
   // bigint division truncates toward zero, for negative amounts too.
-  return formatMinor((value / step) * step, coin.decimals);
+  let cut = (value / step) * step;
+  if (rounding === 'up' && cut !== value) cut += value < 0n ? -step : step;
+  return formatMinor(cut, coin.decimals);
 }
 
 /** displayMinor written the locale's way: "1.234,56" in es. */
-export function displayAmount(minor: string | bigint, coin: CoinDisplay, locale: string): string {
-  return localizeDecimal(displayMinor(minor, coin), locale);
+export function displayAmount(
+  minor: string | bigint,
+  coin: CoinDisplay,
+  locale: string,
+  rounding: DisplayRounding = 'down',
+): string {
+  return localizeDecimal(displayMinor(minor, coin, rounding), locale);
 }
 
 /** True when the display hides digits of this amount (the full value is worth a tap). */

@@ -13,6 +13,15 @@ export {
   numberSymbols,
   parseAmount,
 } from './amount.ts';
-export { type CoinDisplay, displayAmount, displayMinor, fullPrecision, isRounded } from './display.ts';
+export {
+  type CatalogueCoinDisplay,
+  type CoinDisplay,
+  coinDisplay,
+  type DisplayRounding,
+  displayAmount,
+  displayMinor,
+  fullPrecision,
+  isRounded,
+} from './display.ts';
 export { countdown, secondsLeft, shortRate } from './rate.ts';
 export { type AmountFormat, useAmountFormat } from './use-amount-format.ts';

@@ -1,7 +1,7 @@
 import { DEFAULT_LANGUAGE, isLanguage, useTranslation } from '@cw/shared-state/i18n';
 import { useMemo } from 'react';
 import { formatAmount, localizeDecimal } from './amount.ts';
-import { type CoinDisplay, displayAmount } from './display.ts';
+import { type CoinDisplay, type DisplayRounding, displayAmount } from './display.ts';
 import { shortRate } from './rate.ts';
 
 export interface AmountFormat {
@@ -13,7 +13,7 @@ export interface AmountFormat {
    * Minor units at the coin's display precision (rounded down): balances and amounts on lists and
    * forms. `amount` stays for full precision (detail screens, copy, inputs).
    */
-  display: (minor: string | bigint, coin: CoinDisplay) => string;
+  display: (minor: string | bigint, coin: CoinDisplay, rounding?: DisplayRounding) => string;
   /** An exchange rate ("0.00111341465") shortened by shortRate and written the same way. */
   rate: (rate: string) => string;
 }
@@ -26,7 +26,8 @@ export function useAmountFormat(): AmountFormat {
     () => ({
       locale,
       amount: (minor: string | bigint, decimals: number) => formatAmount(minor, decimals, locale),
-      display: (minor: string | bigint, coin: CoinDisplay) => displayAmount(minor, coin, locale),
+      display: (minor: string | bigint, coin: CoinDisplay, rounding: DisplayRounding = 'down') =>
+        displayAmount(minor, coin, locale, rounding),
       rate: (rate: string) => localizeDecimal(shortRate(rate), locale),
     }),
     [locale],

@@ -14,7 +14,14 @@ import { NAMESPACE } from '../../../i18n.ts';
 import { TradeSwitch } from '../../trade/trade-switch.tsx';
 import { type AcceptResult, acceptQuote, convertKeys, fetchBalances } from '../api/convert-api.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
-import { type ConvertCoin, type ConvertCoinInfo, decimalsOf, inputDecimals, isConvertCoin } from '../lib/coins.ts';
+import {
+  type ConvertCoin,
+  type ConvertCoinInfo,
+  decimalsOf,
+  displayOf,
+  inputDecimals,
+  isConvertCoin,
+} from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { ExpiredDialog } from './expired-dialog.tsx';
@@ -50,7 +57,7 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
   const [preview, setPreview] = useState<HeldQuote | null>(null);
   const [busy, setBusy] = useState(false);
   const now = useNow();
-  const { amount, rate, locale } = useAmountFormat();
+  const { display, rate, locale } = useAmountFormat();
 
   const status = useSessionStatus();
   const signedIn = status === 'authenticated';
@@ -114,7 +121,7 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
               }
               data-testid="convert-available"
             >
-              {t('convert.available', { amount: amount(available, decimalsOf(from, coins)), coin: from })}
+              {t('convert.available', { amount: display(available, displayOf(from, coins)), coin: from })}
             </button>
           ) : null}
         </div>
@@ -152,7 +159,7 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
             {to} ▾
           </button>
           <span className={styles.receive} data-testid="convert-receive">
-            {quote ? amount(quote.receiveMinor, decimalsOf(to, coins)) : '--'}
+            {quote ? display(quote.receiveMinor, displayOf(to, coins)) : '--'}
           </span>
         </div>
         {quote ? <FiatLine asset={to} amountMinor={BigInt(quote.receiveMinor)} testId="convert-to-fiat" /> : null}
@@ -173,14 +180,14 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
         <div className={styles.row}>
           <span className={styles.label}>{t('convert.fee')}</span>
           <span data-testid="convert-fee">
-            {quote ? `${amount(quote.feeMinor, decimalsOf(from, coins))} ${from}` : '--'}
+            {quote ? `${display(quote.feeMinor, displayOf(from, coins), 'up')} ${from}` : '--'}
           </span>
         </div>
         <div className={styles.row}>
           <span className={styles.label}>{t('convert.limits')}</span>
           <span data-testid="convert-limits">
             {quote || range
-              ? `${amount(quote?.minMinor ?? range?.min ?? '0', decimalsOf(from, coins))} - ${amount(quote?.maxMinor ?? range?.max ?? '0', decimalsOf(from, coins))} ${from}`
+              ? `${display(quote?.minMinor ?? range?.min ?? '0', displayOf(from, coins), 'up')} - ${display(quote?.maxMinor ?? range?.max ?? '0', displayOf(from, coins))} ${from}`
               : '--'}
           </span>
         </div>

@@ -1,13 +1,14 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
+import { TapAmount } from '@cw/shared-ui/amount';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { convertKeys, fetchConversion } from '../api/convert-api.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
-import { decimalsOf } from '../lib/coins.ts';
+import { displayOf } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { formatTime } from './history-list.tsx';
@@ -15,7 +16,7 @@ import { formatTime } from './history-list.tsx';
 /** /convert/detail?id=: one conversion's transaction details. */
 function DetailScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
-  const { amount, rate } = useAmountFormat();
+  const { rate } = useAmountFormat();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
@@ -43,15 +44,22 @@ function DetailScreen() {
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.give')}</span>
-            <span data-testid="convert-detail-give">
-              {amount(c.amountMinor, decimalsOf(c.from, coins))} {c.from}
-            </span>
+            <TapAmount
+              minor={c.amountMinor}
+              coin={displayOf(c.from, coins)}
+              code={c.from}
+              testId="convert-detail-give"
+            />
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.get')}</span>
-            <span className={styles.strong} data-testid="convert-detail-receive">
-              {amount(c.receiveMinor, decimalsOf(c.to, coins))} {c.to}
-            </span>
+            <TapAmount
+              className={styles.strong}
+              minor={c.receiveMinor}
+              coin={displayOf(c.to, coins)}
+              code={c.to}
+              testId="convert-detail-receive"
+            />
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.rate')}</span>
@@ -61,9 +69,7 @@ function DetailScreen() {
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.fee')}</span>
-            <span>
-              {amount(c.feeMinor, decimalsOf(c.from, coins))} {c.from}
-            </span>
+            <TapAmount minor={c.feeMinor} coin={displayOf(c.from, coins)} code={c.from} />
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.detail.time')}</span>

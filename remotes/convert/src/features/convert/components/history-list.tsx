@@ -7,7 +7,7 @@ import { Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type Conversion, convertKeys, fetchHistory } from '../api/convert-api.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
-import { type ConvertCoin, decimalsOf } from '../lib/coins.ts';
+import { type ConvertCoin, displayOf } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 
 export function formatTime(iso: string, language: string): string {
@@ -17,7 +17,7 @@ export function formatTime(iso: string, language: string): string {
 /** The user's conversions, newest first, loaded page by page; optionally one pair only. */
 export function HistoryList({ pair }: { pair: { from?: ConvertCoin; to?: ConvertCoin } }) {
   const { t, i18n } = useTranslation(NAMESPACE);
-  const { amount } = useAmountFormat();
+  const { display } = useAmountFormat();
   const navigate = useNavigate();
   const history = useInfiniteQuery({
     queryKey: convertKeys.history(pair),
@@ -43,10 +43,10 @@ export function HistoryList({ pair }: { pair: { from?: ConvertCoin; to?: Convert
       </span>
       <span className={styles.itemSide}>
         <span>
-          -{amount(c.amountMinor, decimalsOf(c.from, coins))} {c.from}
+          -{display(c.amountMinor, displayOf(c.from, coins))} {c.from}
         </span>
         <span className={styles.strong}>
-          +{amount(c.receiveMinor, decimalsOf(c.to, coins))} {c.to}
+          +{display(c.receiveMinor, displayOf(c.to, coins))} {c.to}
         </span>
         <Tag color="success" fill="outline">
           {t('convert.status.completed')}

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { convertKeys, fetchBalances } from '../api/convert-api.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
-import { type ConvertCoin, decimalsOf, filterCoins, isConvertCoin } from '../lib/coins.ts';
+import { type ConvertCoin, displayOf, filterCoins, isConvertCoin } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { FiatLine } from './fiat-line.tsx';
@@ -17,7 +17,7 @@ import { useSessionStatus } from './use-signed-in.ts';
 /** /convert/selectCurrency?side=from|to&from=&to=: pick a coin, with search; picking the other side's coin swaps. */
 function SelectCurrencyScreen() {
   const { t } = useTranslation(NAMESPACE);
-  const { amount } = useAmountFormat();
+  const { display } = useAmountFormat();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [query, setQuery] = useState('');
@@ -73,7 +73,7 @@ function SelectCurrencyScreen() {
                   {current ? ' ✓' : ''}
                 </span>
                 <span className={styles.itemSide}>
-                  {signedIn ? <span>{amount(held, decimalsOf(coin, all))}</span> : null}
+                  {signedIn ? <span>{display(held, displayOf(coin, all))}</span> : null}
                   {signedIn && held > 0n ? <FiatLine asset={coin} amountMinor={held} /> : null}
                 </span>
               </button>

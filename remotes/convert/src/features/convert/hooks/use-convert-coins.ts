@@ -9,7 +9,13 @@ export function useConvertCoins() {
     queryFn: fetchCatalogue,
     // The catalogue changes only with a deployment.
     staleTime: 10 * 60_000,
-    select: (catalogue): ConvertCoinInfo[] => catalogue.coins.map(({ code, decimals }) => ({ code, decimals })),
+    select: (catalogue): ConvertCoinInfo[] =>
+      catalogue.coins.map(({ code, decimals, displayDecimals, displayDecimalsAtOne }) => ({
+        code,
+        decimals,
+        displayDecimals,
+        displayDecimalsAtOne,
+      })),
   });
   return { coins: query.data, isError: query.isError, refetch: query.refetch };
 }

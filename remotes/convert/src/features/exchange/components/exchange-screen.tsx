@@ -39,7 +39,7 @@ export default function ExchangeScreen() {
   const [receiveChoice, setReceiveCoin] = useState('BNB');
   const [receiveNetwork, setReceiveNetwork] = useState('');
   const [amountText, setAmountText] = useState('');
-  const { amount, rate, locale } = useAmountFormat();
+  const { display, rate, locale } = useAmountFormat();
   const [rateType, setRateType] = useState<RateType>('fixed');
   const [receiveAddress, setReceiveAddress] = useState('');
   const [refundAddress, setRefundAddress] = useState('');
@@ -57,7 +57,6 @@ export default function ExchangeScreen() {
   );
   const receive = receiveNetworks.includes(receiveNetwork as NetworkCode) ? receiveNetwork : (receiveNetworks[0] ?? '');
   const sendDecimals = pairs?.decimalsOf(sendCoin) ?? 0;
-  const receiveDecimals = pairs?.decimalsOf(receiveCoin) ?? 0;
   const amountMinor = parseAmount(amountText, sendDecimals, locale);
   const pair = {
     sendCoin: sendCoin as CoinCode,
@@ -167,8 +166,8 @@ export default function ExchangeScreen() {
           {quote ? (
             <p className={ui.muted} data-testid="exchange-limits">
               {t('exchange.limits', {
-                min: amount(quote.minAmountMinor, sendDecimals),
-                max: amount(quote.maxAmountMinor, sendDecimals),
+                min: display(quote.minAmountMinor, pairs.displayOf(sendCoin), 'up'),
+                max: display(quote.maxAmountMinor, pairs.displayOf(sendCoin)),
                 coin: sendCoin,
               })}
             </p>
@@ -222,20 +221,20 @@ export default function ExchangeScreen() {
               <div className={ui.row}>
                 <span className={ui.label}>{t('exchange.serviceCharge')}</span>
                 <span>
-                  {amount(quote.serviceChargeMinor, receiveDecimals)} {receiveCoin}
+                  {display(quote.serviceChargeMinor, pairs.displayOf(receiveCoin), 'up')} {receiveCoin}
                 </span>
               </div>
               <div className={ui.row}>
                 <span className={ui.label}>{t('exchange.networkFee')}</span>
                 <span>
-                  {amount(quote.networkFeeMinor, receiveDecimals)} {receiveCoin}
+                  {display(quote.networkFeeMinor, pairs.displayOf(receiveCoin), 'up')} {receiveCoin}
                 </span>
               </div>
               <div className={ui.row}>
                 <span className={ui.label}>{t('exchange.youGet')}</span>
                 <span className={ui.strong} data-testid="exchange-estimate-receive">
                   {quote.rateType === 'float' ? '≈ ' : ''}
-                  {amount(quote.estimatedReceiveMinor, receiveDecimals)} {receiveCoin}
+                  {display(quote.estimatedReceiveMinor, pairs.displayOf(receiveCoin))} {receiveCoin}
                 </span>
               </div>
             </div>

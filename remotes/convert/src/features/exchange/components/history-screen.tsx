@@ -14,7 +14,7 @@ import { useCataloguePairs } from './use-catalogue-pairs.ts';
 /** /exchange/history: the user's exchange orders, newest first, each opening its record. */
 export default function HistoryScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
-  const { amount } = useAmountFormat();
+  const { display } = useAmountFormat();
   const navigate = useNavigate();
   const { pairs } = useCataloguePairs();
   const orders = useInfiniteQuery({
@@ -42,7 +42,7 @@ export default function HistoryScreen() {
               extra={<StatusTag status={o.status} />}
             >
               <span className={ui.strong}>
-                {amount(o.sendAmountMinor, pairs.decimalsOf(o.sendCoin))} {o.sendCoin} → {o.receiveCoin}
+                {display(o.sendAmountMinor, pairs.displayOf(o.sendCoin))} {o.sendCoin} → {o.receiveCoin}
               </span>
             </List.Item>
           ))}

@@ -1,6 +1,7 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useSearchParams } from '@cw/shared-state/router';
+import { TapAmount } from '@cw/shared-ui/amount';
 import { Page } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { useQuery } from '@tanstack/react-query';
@@ -39,7 +40,7 @@ function Row({ label, testId, children, mono = false }: RowProps) {
 /** /exchange/record?id=: every field of the order's record. */
 export default function RecordScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
-  const { amount, rate } = useAmountFormat();
+  const { rate } = useAmountFormat();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const { pairs } = useCataloguePairs();
@@ -57,8 +58,6 @@ export default function RecordScreen() {
   if (order.isError) body = <ErrorState onRetry={() => void order.refetch()} />;
   else if (!data || !pairs) body = <LoadingState />;
   else {
-    const sendDecimals = pairs.decimalsOf(data.sendCoin);
-    const receiveDecimals = pairs.decimalsOf(data.receiveCoin);
     const receiveAmount = data.receiveAmountMinor ?? data.estimatedReceiveMinor;
     body = (
       <List data-testid="exchange-record">
@@ -75,11 +74,15 @@ export default function RecordScreen() {
           {data.receiveCoin} ({pairs.networkLabel(data.receiveNetwork, data.receiveCoin)})
         </Row>
         <Row label={t('exchange.record.sendAmount')} testId="record-send-amount">
-          {amount(data.depositAmountMinor ?? data.sendAmountMinor, sendDecimals)} {data.sendCoin}
+          <TapAmount
+            minor={data.depositAmountMinor ?? data.sendAmountMinor}
+            coin={pairs.displayOf(data.sendCoin)}
+            code={data.sendCoin}
+          />
         </Row>
         <Row label={t('exchange.record.receiveAmount')} testId="record-receive-amount">
           {data.receiveAmountMinor ? '' : '≈ '}
-          {amount(receiveAmount, receiveDecimals)} {data.receiveCoin}
+          <TapAmount minor={receiveAmount} coin={pairs.displayOf(data.receiveCoin)} code={data.receiveCoin} />
         </Row>
         <Row label={t('exchange.record.rateType')} testId="record-rate-type">
           {data.rateType === 'fixed' ? t('exchange.fixed') : t('exchange.float')}
@@ -88,10 +91,10 @@ export default function RecordScreen() {
           1 {data.sendCoin} = {rate(data.finalRate ?? data.rate)} {data.receiveCoin}
         </Row>
         <Row label={t('exchange.serviceCharge')} testId="record-service-charge">
-          {amount(data.serviceChargeMinor, receiveDecimals)} {data.receiveCoin}
+          <TapAmount minor={data.serviceChargeMinor} coin={pairs.displayOf(data.receiveCoin)} code={data.receiveCoin} />
         </Row>
         <Row label={t('exchange.networkFee')} testId="record-network-fee">
-          {amount(data.networkFeeMinor, receiveDecimals)} {data.receiveCoin}
+          <TapAmount minor={data.networkFeeMinor} coin={pairs.displayOf(data.receiveCoin)} code={data.receiveCoin} />
         </Row>
         <Row label={t('exchange.record.sendAddress')} testId="record-send-address" mono>
           {dash(data.depositAddress)}

@@ -1,4 +1,5 @@
 import { networkLabel } from '@cw/shared-state/catalogue';
+import { type CoinDisplay, coinDisplay } from '@cw/shared-state/money';
 import { useQuery } from '@tanstack/react-query';
 import {
   type Catalogue,
@@ -16,6 +17,8 @@ export interface CataloguePairs {
   sendNetworks(coin: string): NetworkCode[];
   receiveNetworks(coin: string): NetworkCode[];
   decimalsOf(coin: string): number;
+  /** How the coin's amounts are shown (display precision from the catalogue). */
+  displayOf(coin: string): CoinDisplay;
   /** The network's name; with the token standard when `coin` is a token on it (not for its native coin). */
   networkLabel(network: string, coin?: string): string;
 }
@@ -33,6 +36,7 @@ function view(catalogue: Catalogue, pairs: ExchangePairs): CataloguePairs {
     sendNetworks: (coin) => deposit.filter((p) => p.coin === coin).map((p) => p.network),
     receiveNetworks: (coin) => withdraw.filter((p) => p.coin === coin).map((p) => p.network),
     decimalsOf: (coin) => catalogue.coins.find((c) => c.code === coin)?.decimals ?? 0,
+    displayOf: (coin) => coinDisplay(coin, catalogue.coins),
     networkLabel: (network, coin) =>
       networkLabel(
         catalogue.networks.find((x) => x.code === network),

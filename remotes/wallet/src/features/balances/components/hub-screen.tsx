@@ -76,7 +76,6 @@ export default function HubScreen() {
     list = (
       <ul className={styles.balances} data-testid="wallet-balances">
         {balances.data.map((balance) => {
-          const decimals = view.decimalsOf(balance.asset);
           return (
             <li key={balance.asset} className={styles.balance} data-testid={`balance-${balance.asset}`}>
               <button
@@ -87,12 +86,12 @@ export default function HubScreen() {
                 <span className={styles.coin}>{balance.asset}</span>
                 <span className={styles.amounts}>
                   <span className={styles.available} data-testid={`balance-${balance.asset}-available`}>
-                    {format.amount(balance.availableMinor, decimals)}
+                    {format.display(balance.availableMinor, view.displayOf(balance.asset))}
                   </span>
                   <FiatValue prices={prices.data} coin={balance.asset} minor={balance.availableMinor} />
                   {balance.lockedMinor !== '0' && (
                     <span className={styles.locked}>
-                      {t('hub.locked', { amount: format.amount(balance.lockedMinor, decimals) })}
+                      {t('hub.locked', { amount: format.display(balance.lockedMinor, view.displayOf(balance.asset)) })}
                     </span>
                   )}
                 </span>

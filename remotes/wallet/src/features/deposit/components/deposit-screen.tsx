@@ -85,7 +85,6 @@ export default function DepositScreen() {
   else if (!address.data) body = <LoadingState />;
   else {
     const data = address.data;
-    const decimals = view.decimalsOf(coin);
     body = (
       <>
         <section className={`${ui.card} ${ui.field}`} data-testid="deposit-address-card">
@@ -110,7 +109,7 @@ export default function DepositScreen() {
           <div className={ui.row}>
             <span className={ui.label}>{t('deposit.minimum')}</span>
             <span data-testid="deposit-minimum">
-              {format.amount(data.minDepositMinor, decimals)} {coin}
+              {format.display(data.minDepositMinor, view.displayOf(coin))} {coin}
             </span>
           </div>
           <div className={ui.row}>
@@ -125,7 +124,7 @@ export default function DepositScreen() {
             {t('deposit.notice', {
               coin,
               network: view.networkLabel(network, coin),
-              minimum: format.amount(data.minDepositMinor, decimals),
+              minimum: format.display(data.minDepositMinor, view.displayOf(coin)),
               confirmations: data.confirmations,
             })}
           </p>

@@ -1,6 +1,6 @@
 import { useTranslation } from '@cw/shared-state/i18n';
-import { useAmountFormat } from '@cw/shared-state/money';
 import { useSearchParams } from '@cw/shared-state/router';
+import { TapAmount } from '@cw/shared-ui/amount';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { useQuery } from '@tanstack/react-query';
 import { ProgressBar, Tag } from 'antd-mobile';
@@ -24,7 +24,6 @@ const STATE_COLORS: Record<DepositState, 'warning' | 'success' | 'danger'> = {
 /** /coinTopup/topup?id=: one deposit, its confirmations counting up until it is credited or fails. */
 export default function TopupDetailScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
-  const format = useAmountFormat();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const { view } = useCatalogue();
@@ -40,13 +39,16 @@ export default function TopupDetailScreen() {
   else if (!deposit.data) body = <LoadingState />;
   else {
     const d = deposit.data;
-    const decimals = view?.decimalsOf(d.coin) ?? 0;
     const shown = Math.min(d.confirmations, d.requiredConfirmations);
     body = (
       <>
         <section className={`${ui.card} ${ui.field}`} style={{ alignItems: 'center' }}>
-          <span className={ui.strong} style={{ fontSize: 22 }} data-testid="topup-amount">
-            {view ? `${format.amount(d.amountMinor, decimals)} ${d.coin}` : d.coin}
+          <span className={ui.strong} style={{ fontSize: 22 }}>
+            {view ? (
+              <TapAmount minor={d.amountMinor} coin={view.displayOf(d.coin)} code={d.coin} testId="topup-amount" />
+            ) : (
+              <span data-testid="topup-amount">{d.coin}</span>
+            )}
           </span>
           <Tag color={STATE_COLORS[d.state]} data-testid="topup-state" data-state={d.state}>
             {t(`depositState.${d.state}`)}

@@ -76,7 +76,9 @@ export default function HistoryScreen() {
         <span className={styles.itemSide}>
           <span className={incoming ? styles.plus : styles.minus} data-testid="history-amount">
             {incoming ? '+' : '-'}
-            {format.amount(item.amountMinor, decimals)}
+            {view
+              ? format.display(item.amountMinor, view.displayOf(item.coin))
+              : format.amount(item.amountMinor, decimals)}
           </span>
           <Tag fill="outline" data-testid="history-state" data-state={item.state}>
             {item.type === 'send' ? t('history.sendDone') : t(stateKey)}

@@ -174,14 +174,15 @@ export default function SendScreen() {
         <div className={ui.row}>
           <span className={ui.muted}>{t('send.available')}</span>
           <span className={ui.muted} data-testid="send-available">
-            {format.amount(available, decimals)} {coin}
+            {format.display(available, view.displayOf(coin))} {coin}
           </span>
         </div>
         {mode === 'withdrawal' && limits && (
           <div className={ui.row}>
             <span className={ui.muted}>{t('send.limits')}</span>
             <span className={ui.muted}>
-              {format.amount(limits.minMinor, decimals)} – {format.amount(limits.maxMinor, decimals)} {coin}
+              {format.display(limits.minMinor, view.displayOf(coin))} –{' '}
+              {format.display(limits.maxMinor, view.displayOf(coin))} {coin}
             </span>
           </div>
         )}

@@ -1,6 +1,7 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useSearchParams } from '@cw/shared-state/router';
+import { TapAmount } from '@cw/shared-ui/amount';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { useQuery } from '@tanstack/react-query';
 import { Steps, Tag } from 'antd-mobile';
@@ -62,8 +63,17 @@ function WithdrawalDetail({ order }: { order: Withdrawal }) {
   return (
     <>
       <section className={`${ui.card} ${ui.field}`} style={{ alignItems: 'center' }}>
-        <span className={ui.strong} style={{ fontSize: 22 }} data-testid="withdraw-amount">
-          {amount(order.amountMinor)}
+        <span className={ui.strong} style={{ fontSize: 22 }}>
+          {view ? (
+            <TapAmount
+              minor={order.amountMinor}
+              coin={view.displayOf(order.coin)}
+              code={order.coin}
+              testId="withdraw-amount"
+            />
+          ) : (
+            <span data-testid="withdraw-amount">{amount(order.amountMinor)}</span>
+          )}
         </span>
         <Tag color={STATE_COLORS[order.state]} data-testid="withdraw-state" data-state={order.state}>
           {t(`withdrawalState.${order.state}`)}

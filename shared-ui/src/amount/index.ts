@@ -1,0 +1,1 @@
+export { TapAmount, type TapAmountProps } from './tap-amount.tsx';
