@@ -302,7 +302,7 @@ export interface paths {
                         /** @description Required for register and reset_password; ignored (the account e-mail is used) otherwise. */
                         email?: string;
                         /** @enum {string} */
-                        purpose: "register" | "reset_password" | "change_password" | "fund_password" | "withdraw";
+                        purpose: "register" | "reset_password" | "change_password" | "fund_password" | "withdraw" | "transfer";
                         /**
                          * @description Language of the e-mail; default from Accept-Language.
                          * @enum {string}
@@ -1848,6 +1848,189 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/wallet/sends/recipient": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a transfer recipient while the form is filled, before any code is sent
+         * @description Errors: RECIPIENT_NOT_FOUND, SEND_TO_SELF, ADDRESS_INVALID.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        recipientKind: "email" | "address";
+                        recipient: string;
+                        /** @enum {string} */
+                        network?: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            recipientKind: "email" | "address";
+                            /** @description The e-mail masked (al***@example.com), or the address as stored */
+                            recipient: string;
+                            /** @description The deposit address's network */
+                            network: ("bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin") | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/sends/email-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** E-mail the signed-in user a `transfer` code (for a transfer to another user) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        language?: "zh-CN" | "zh-TW" | "en" | "es";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            resendAfterSeconds: number;
+                            expiresInSeconds: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/wallet/sends": {
         parameters: {
             query?: never;
@@ -1859,7 +2042,7 @@ export interface paths {
         put?: never;
         /**
          * Send to another user (by e-mail or deposit address): instant, no fee
-         * @description Same verification as a withdrawal (fund password when set, `withdraw` e-mail code). Errors: RECIPIENT_NOT_FOUND, SEND_TO_SELF, ADDRESS_INVALID, AMOUNT_EXCEEDS_AVAILABLE, WRONG_FUND_PASSWORD, WRONG_VERIFICATION_CODE, IDEMPOTENCY_KEY_REUSED.
+         * @description Verified like a withdrawal (fund password when set) with a `transfer` e-mail code. Errors: RECIPIENT_NOT_FOUND, SEND_TO_SELF, ADDRESS_INVALID, AMOUNT_EXCEEDS_AVAILABLE, WRONG_FUND_PASSWORD, WRONG_VERIFICATION_CODE, IDEMPOTENCY_KEY_REUSED.
          */
         post: {
             parameters: {
@@ -1868,7 +2051,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description recipientKind address needs the network of the address */
+            /** @description A deposit-address recipient: the network is found from the address when not given */
             requestBody: {
                 content: {
                     "application/json": {

@@ -86,7 +86,12 @@ export function toMe(account: AccountRow): Me {
   };
 }
 
-const loggedInPurposes: ReadonlySet<CodePurpose> = new Set(['change_password', 'fund_password', 'withdraw']);
+const loggedInPurposes: ReadonlySet<CodePurpose> = new Set([
+  'change_password',
+  'fund_password',
+  'withdraw',
+  'transfer',
+]);
 
 export function createAccountsService(deps: {
   db: Kysely<Database>;

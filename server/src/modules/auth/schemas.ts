@@ -7,7 +7,14 @@ import { mailLanguages } from '../mail/templates.ts';
 const text = (maxLength: number, description?: string) =>
   Type.String(description === undefined ? { maxLength } : { maxLength, description });
 
-export const codePurposes = ['register', 'reset_password', 'change_password', 'fund_password', 'withdraw'] as const;
+export const codePurposes = [
+  'register',
+  'reset_password',
+  'change_password',
+  'fund_password',
+  'withdraw',
+  'transfer',
+] as const;
 export type CodePurposeValue = (typeof codePurposes)[number];
 
 export const SendCodeBody = Type.Object(

@@ -8,6 +8,7 @@ import {
   key,
   newUser,
   post,
+  transferCode,
   useWalletHarness,
   withdrawCode,
 } from '../withdrawals/test-support.ts';
@@ -67,7 +68,7 @@ describe('GET /api/wallet/history', () => {
       expect(res.statusCode, res.body).toBe(201);
     }
     for (let i = 0; i < 2; i++) {
-      const code = await withdrawCode(h, a);
+      const code = await transferCode(h, a);
       const res = await post(h, a, '/api/wallet/sends', {
         coin: 'USDT',
         amountMinor: '1000000',
@@ -85,7 +86,7 @@ describe('GET /api/wallet/history', () => {
       recipientKind: 'email',
       recipient: a.email,
       idempotencyKey: key(),
-      emailCode: await withdrawCode(h, b),
+      emailCode: await transferCode(h, b),
     });
     expect(back.statusCode).toBe(201);
 

@@ -14,6 +14,8 @@ describe('mail templates', () => {
     const subjects = new Set(mailLanguages.map((l) => verificationCodeMail(l, 'register', '000000', 10).subject));
     expect(subjects.size).toBe(4);
     expect(verificationCodeMail('en', 'withdraw', '1', 10).text).toContain('withdraw funds');
+    expect(verificationCodeMail('en', 'transfer', '1', 10).text).toContain('transfer funds to another user');
+    expect(verificationCodeMail('zh-CN', 'transfer', '1', 10).text).not.toContain('提现');
   });
 
   it.each([

@@ -1,11 +1,50 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
-import { IdParams } from '../withdrawals/schemas.ts';
-import { CreateSendBody, Send } from './schemas.ts';
+import type { AccountsService } from '../auth/accounts-service.ts';
+import { SendCodeResult } from '../auth/schemas.ts';
+import { pickMailLanguage } from '../mail/templates.ts';
+import { EmailCodeBody, IdParams } from '../withdrawals/schemas.ts';
+import { CreateSendBody, RecipientCheck, RecipientQuery, Send } from './schemas.ts';
 import type { SendsService } from './service.ts';
 
-export const sendRoutes: FastifyPluginAsyncTypebox<{ service: SendsService }> = async (app, { service }) => {
+export const sendRoutes: FastifyPluginAsyncTypebox<{ service: SendsService; accounts: AccountsService }> = async (
+  app,
+  { service, accounts },
+) => {
+  app.post(
+    '/wallet/sends/recipient',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Check a transfer recipient while the form is filled, before any code is sent',
+        description: 'Errors: RECIPIENT_NOT_FOUND, SEND_TO_SELF, ADDRESS_INVALID.',
+        body: RecipientQuery,
+        response: { 200: RecipientCheck, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => service.checkRecipient(currentUser(request).userId, request.body),
+  );
+
+  app.post(
+    '/wallet/sends/email-code',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['wallet'],
+        summary: 'E-mail the signed-in user a `transfer` code (for a transfer to another user)',
+        body: EmailCodeBody,
+        response: { 202: SendCodeResult, ...errorResponses(401, 403, 429) },
+      },
+    },
+    async (request, reply) => {
+      const language = pickMailLanguage(request.body.language, request.headers['accept-language']);
+      await accounts.sendCode(request, { purpose: 'transfer', language });
+      return reply.code(202).send({ resendAfterSeconds: 60, expiresInSeconds: 600 });
+    },
+  );
+
   app.post(
     '/wallet/sends',
     {
@@ -14,7 +53,7 @@ export const sendRoutes: FastifyPluginAsyncTypebox<{ service: SendsService }> = 
         tags: ['wallet'],
         summary: 'Send to another user (by e-mail or deposit address): instant, no fee',
         description:
-          'Same verification as a withdrawal (fund password when set, `withdraw` e-mail code). Errors: RECIPIENT_NOT_FOUND, ' +
+          'Verified like a withdrawal (fund password when set) with a `transfer` e-mail code. Errors: RECIPIENT_NOT_FOUND, ' +
           'SEND_TO_SELF, ADDRESS_INVALID, AMOUNT_EXCEEDS_AVAILABLE, WRONG_FUND_PASSWORD, WRONG_VERIFICATION_CODE, IDEMPOTENCY_KEY_REUSED.',
         body: CreateSendBody,
         response: { 201: Send, ...errorResponses(400, 401, 403, 404, 409, 423) },

@@ -18,9 +18,33 @@ export const CreateSendBody = Type.Object(
     fundPassword: FundPasswordField,
     emailCode: EmailCode,
   },
-  { additionalProperties: false, description: 'recipientKind address needs the network of the address' },
+  {
+    additionalProperties: false,
+    description: 'A deposit-address recipient: the network is found from the address when not given',
+  },
 );
 export type CreateSendBody = Static<typeof CreateSendBody>;
+
+/** Who a transfer would go to, checked while the form is filled (no code, no money). */
+export const RecipientQuery = Type.Object(
+  {
+    recipientKind: StringEnum(['email', 'address']),
+    recipient: Type.String({ minLength: 1, maxLength: 254 }),
+    network: Type.Optional(NetworkCodeSchema),
+  },
+  { additionalProperties: false },
+);
+export type RecipientQuery = Static<typeof RecipientQuery>;
+
+export const RecipientCheck = Type.Object(
+  {
+    recipientKind: StringEnum(['email', 'address']),
+    recipient: Type.String({ description: 'The e-mail masked (al***@example.com), or the address as stored' }),
+    network: Type.Union([NetworkCodeSchema, Type.Null()], { description: "The deposit address's network" }),
+  },
+  { additionalProperties: false },
+);
+export type RecipientCheck = Static<typeof RecipientCheck>;
 
 export const Send = Type.Object(
   {

@@ -6,6 +6,7 @@ import {
   key,
   newUser,
   post,
+  transferCode,
   useWalletHarness,
   type WalletUser,
   withdrawCode,
@@ -19,7 +20,7 @@ async function send(user: WalletUser, body: Record<string, unknown>, code?: stri
     amountMinor: '1500000',
     recipientKind: 'email',
     idempotencyKey: key(),
-    emailCode: code ?? (await withdrawCode(h, user)),
+    emailCode: code ?? (await transferCode(h, user)),
     ...body,
   });
 }
@@ -87,10 +88,10 @@ describe('POST /api/wallet/sends', () => {
       400,
     ],
     [
-      'an address without its network',
+      'an address of nobody, without its network',
       { recipientKind: 'address', recipient: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
-      'VALIDATION_FAILED',
-      400,
+      'RECIPIENT_NOT_FOUND',
+      404,
     ],
     ['more than the available balance', { amountMinor: '10000001' }, 'AMOUNT_EXCEEDS_AVAILABLE', 400],
     ['a zero amount', { amountMinor: '0' }, 'VALIDATION_FAILED', 400],
@@ -108,7 +109,49 @@ describe('POST /api/wallet/sends', () => {
     await fund(h, a.user.id, 'USDT', 10_000_000n);
     expect((await send(a, { recipient: a.email }, '123456')).json().code).toBe('SEND_TO_SELF');
     const b = await newUser(h);
-    await withdrawCode(h, a);
+    await transferCode(h, a);
     expect((await send(a, { recipient: b.email }, '000000')).json().code).toBe('WRONG_VERIFICATION_CODE');
+    // A code e-mailed for a withdrawal does not authorise a transfer.
+    expect((await send(a, { recipient: b.email }, await withdrawCode(h, a))).json().code).toBe(
+      'WRONG_VERIFICATION_CODE',
+    );
+  });
+});
+
+describe('POST /api/wallet/sends/recipient: checked while the form is filled, before any code', () => {
+  const check = (user: WalletUser, body: object) => post(h, user, '/api/wallet/sends/recipient', body);
+
+  it('finds a user by e-mail (masked) or by deposit address, its network found from the address', async () => {
+    const [a, b] = [await newUser(h), await newUser(h)];
+    const byEmail = await check(a, { recipientKind: 'email', recipient: b.email.toUpperCase() });
+    expect(byEmail.statusCode, byEmail.body).toBe(200);
+    expect(byEmail.json()).toEqual({
+      recipientKind: 'email',
+      recipient: expect.stringMatching(/\*\*\*@example\.com$/),
+      network: null,
+    });
+    const address = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+    await h.db
+      .insertInto('deposit_addresses')
+      .values({ user_id: b.user.id, network: 'bsc', address, derivation_index: 9_001 })
+      .execute();
+    const byAddress = await check(a, { recipientKind: 'address', recipient: address.toLowerCase() });
+    expect(byAddress.json()).toEqual({ recipientKind: 'address', recipient: address, network: 'bsc' });
+    expect(h.sink.messages.filter((m) => m.to === a.email)).toHaveLength(0);
+  });
+
+  it.each([
+    ['oneself', 'self', 'SEND_TO_SELF', 400],
+    ['an unknown e-mail', 'nobody@example.com', 'RECIPIENT_NOT_FOUND', 404],
+  ])('refuses %s', async (_name, recipient, code, status) => {
+    const a = await newUser(h);
+    const res = await check(a, { recipientKind: 'email', recipient: recipient === 'self' ? a.email : recipient });
+    expect([res.statusCode, res.json().code]).toEqual([status, code]);
+  });
+
+  it('refuses an address of no network', async () => {
+    const a = await newUser(h);
+    const res = await check(a, { recipientKind: 'address', recipient: 'not-an-address' });
+    expect(res.json().code).toBe('ADDRESS_INVALID');
   });
 });

@@ -2,11 +2,11 @@ import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import { AppError, ConflictError, NotFoundError } from '../../errors/app-error.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
-import { normalizeEmail } from '../auth/rules.ts';
+import { maskEmail, normalizeEmail } from '../auth/rules.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
-import type { CoinCode } from '../catalogue/catalogue.ts';
+import { type CoinCode, type NetworkCode, networkCodes } from '../catalogue/catalogue.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { internalSend } from '../ledger/operations.ts';
 import { availableOf } from '../withdrawals/service.ts';
@@ -20,9 +20,11 @@ import {
   type NewSend,
   type SendRow,
 } from './repository.ts';
-import type { CreateSendBody, Send } from './schemas.ts';
+import type { CreateSendBody, RecipientCheck, RecipientQuery, Send } from './schemas.ts';
 
 export interface SendsService {
+  /** Checks a recipient as the form is filled, before any code is sent: exists, is not the sender. */
+  checkRecipient(userId: string, input: RecipientQuery): Promise<RecipientCheck>;
   create(request: FastifyRequest, userId: string, input: CreateSendBody): Promise<Send>;
   get(userId: string, id: string): Promise<Send>;
 }
@@ -52,29 +54,47 @@ export function createSendsService(deps: {
 }): SendsService {
   const { db, now } = deps;
 
-  async function resolveRecipient(input: CreateSendBody): Promise<{ toUserId: string; recipient: string }> {
+  async function resolveRecipient(
+    input: RecipientQuery,
+  ): Promise<{ toUserId: string; recipient: string; network: NetworkCode | null }> {
     if (input.recipientKind === 'email') {
       const email = normalizeEmail(input.recipient);
       const toUserId = await findUserIdByEmail(db, email);
       if (!toUserId) throw new AppError('RECIPIENT_NOT_FOUND', 'No user with this e-mail');
-      return { toUserId, recipient: email };
+      return { toUserId, recipient: email, network: null };
     }
-    if (!input.network)
-      throw new ValidationError('An address needs its network', [
-        { field: 'network', message: 'is required', rule: 'required' },
-      ]);
-    if (!isValidAddress(input.network, input.recipient))
+    // A deposit address names its network by its form; the user need not pick one (EVM addresses
+    // look alike on ethereum and bsc, so each network it could be is asked, in catalogue order).
+    const candidates = input.network ? [input.network] : networkCodes.filter((n) => isValidAddress(n, input.recipient));
+    if (candidates.length === 0 || !candidates.every((n) => isValidAddress(n, input.recipient)))
       throw new AppError('ADDRESS_INVALID', 'Address invalid or mismatched with the network');
-    const address = canonicalAddress(input.network, input.recipient);
-    const toUserId = await findUserIdByDepositAddress(db, input.network, address);
-    if (!toUserId) throw new AppError('RECIPIENT_NOT_FOUND', 'No user owns this deposit address');
-    return { toUserId, recipient: address };
+    for (const network of candidates) {
+      const address = canonicalAddress(network, input.recipient);
+      const toUserId = await findUserIdByDepositAddress(db, network, address);
+      if (toUserId) return { toUserId, recipient: address, network };
+    }
+    throw new AppError('RECIPIENT_NOT_FOUND', 'No user owns this deposit address');
+  }
+
+  async function checkedRecipient(userId: string, input: RecipientQuery) {
+    const found = await resolveRecipient(input);
+    if (found.toUserId === userId) throw new AppError('SEND_TO_SELF', 'A send goes to another user');
+    return found;
   }
 
   return {
+    async checkRecipient(userId, input) {
+      const found = await checkedRecipient(userId, input);
+      return {
+        recipientKind: input.recipientKind,
+        // Enough to recognise the person, not to learn their address book: the e-mail masked.
+        recipient: input.recipientKind === 'email' ? maskEmail(found.recipient) : found.recipient,
+        network: found.network,
+      };
+    },
+
     async create(request, userId, input) {
-      const { toUserId, recipient } = await resolveRecipient(input);
-      if (toUserId === userId) throw new AppError('SEND_TO_SELF', 'A send goes to another user');
+      const { toUserId, recipient, network } = await checkedRecipient(userId, input);
       const amountMinor = BigInt(input.amountMinor);
       const coin = input.coin as CoinCode;
 
@@ -87,7 +107,7 @@ export function createSendsService(deps: {
       }
       if (amountMinor > (await availableOf(db, userId, coin))) throw exceedsAvailable();
 
-      const code = await verifyWalletAction(deps, request, userId, input);
+      const code = await verifyWalletAction(deps, request, userId, input, 'transfer');
       const row = await db.transaction().execute(async (trx) => {
         const placed = await placeSend(
           trx,
@@ -99,7 +119,7 @@ export function createSendsService(deps: {
             amountMinor,
             recipientKind: input.recipientKind,
             recipient,
-            network: input.recipientKind === 'address' ? (input.network ?? null) : null,
+            network,
           },
           now(),
         );

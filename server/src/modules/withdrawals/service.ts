@@ -111,7 +111,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
       if (amountMinor > pair.withdrawMaxMinor) throw new AppError('AMOUNT_ABOVE_MAXIMUM', 'Exceeds maximum limit');
       if (amountMinor > (await availableOf(db, userId, pair.coin))) throw exceedsAvailable();
 
-      const code = await verifyWalletAction(deps, request, userId, input);
+      const code = await verifyWalletAction(deps, request, userId, input, 'withdraw');
 
       const row = await db.transaction().execute(async (trx) => {
         const placed = await placeWithdrawal(

@@ -53,6 +53,12 @@ export async function withdrawCode(h: Harness, user: WalletUser): Promise<string
   return receiveCode(h, { purpose: 'withdraw', cookie: user.cookie, to: user.email });
 }
 
+/** A `transfer` code: what a send to another user takes (a `withdraw` code does not). */
+export async function transferCode(h: Harness, user: WalletUser): Promise<string> {
+  h.clock.advance(1000);
+  return receiveCode(h, { purpose: 'transfer', cookie: user.cookie, to: user.email });
+}
+
 export async function post(h: Harness, user: WalletUser, url: string, payload: object) {
   return h.app.inject({ method: 'POST', url, remoteAddress: nextIp(), headers: { cookie: user.cookie }, payload });
 }

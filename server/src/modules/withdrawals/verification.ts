@@ -10,7 +10,7 @@ import type { VerificationCodes } from '../auth/verification-codes.ts';
 export interface WalletVerificationInput {
   /** Required when the user has set a fund password. */
   fundPassword?: string | undefined;
-  /** The `withdraw` e-mail code (POST /api/wallet/withdrawals/email-code). */
+  /** The e-mail code: `withdraw` (POST /api/wallet/withdrawals/email-code) or `transfer` (…/sends/email-code). */
   emailCode: string;
 }
 
@@ -24,6 +24,8 @@ export async function verifyWalletAction(
   request: FastifyRequest,
   userId: string,
   input: WalletVerificationInput,
+  /** A withdrawal takes a `withdraw` code, a transfer to another user a `transfer` code: each e-mail names its action. */
+  purpose: 'withdraw' | 'transfer',
 ): Promise<CodeRow> {
   const account = await findAccountById(deps.db, userId);
   if (!account) throw new UnauthenticatedError('User no longer exists');
@@ -34,5 +36,5 @@ export async function verifyWalletAction(
       ]);
     await deps.fundPassword.verify(request, userId, input.fundPassword);
   }
-  return deps.codes.check(account.email, ['withdraw'], input.emailCode, request.ip);
+  return deps.codes.check(account.email, [purpose], input.emailCode, request.ip);
 }

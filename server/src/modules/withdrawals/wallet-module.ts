@@ -50,7 +50,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
     }),
     accounts: auth.accounts,
   });
-  await app.register(sendRoutes, { service: createSendsService(deps) });
+  await app.register(sendRoutes, { service: createSendsService(deps), accounts: auth.accounts });
   await app.register(addressBookRoutes, { service: createAddressBookService({ db, now }) });
   await app.register(historyRoutes, { service: createHistoryService({ db }) });
 };
