@@ -112,7 +112,11 @@ test('deposit from the faucet (confirming, then successful), withdraw on chain, 
   await page.goto('/coinTopup/send?mode=send&coin=USDT');
   await page.getByTestId('send-address').locator('textarea').fill(recipient.email);
   await page.getByTestId('send-amount').fill('5');
-  await expect(page.getByTestId('send-fee')).toHaveText('0 USDT');
+  // A transfer: the recipient is checked before any code, with no network picker and no network fee.
+  await expect(page.getByTestId('send-recipient-status')).toContainText('***@example.com');
+  await expect(page.getByTestId('send-network')).toHaveCount(0);
+  await expect(page.getByTestId('send-fee')).toHaveCount(0);
+  await expect(page.getByTestId('send-transfer-free')).toBeVisible();
   await page.getByTestId('send-next').click();
   await page.getByTestId('affirm-confirm').click();
   await expect(page).toHaveURL(/\/coinTopup\/verification\/pwd$/);
@@ -130,6 +134,10 @@ test('deposit from the faucet (confirming, then successful), withdraw on chain, 
     .getByTestId('verify-email-code')
     .locator('input')
     .fill(await readCode(page.request, account.email, since));
+  const mailbox = (await (await page.request.get('/dev/mailbox.json')).json()) as {
+    messages: { to: string; text: string }[];
+  };
+  expect(mailbox.messages.find((m) => m.to === account.email)?.text).toContain('转账给其他用户');
   await page.getByTestId('verify-email-submit').click();
   await expect(page).toHaveURL(/\/coinTopup\/withdrawDeposit\?type=send&id=/);
   await expect(page.getByTestId('withdraw-amount')).toHaveText('5 USDT');
@@ -230,7 +238,8 @@ test('send to another user by their deposit address', async ({ browser }) => {
 
   await page.goto('/coinTopup/send?mode=send&coin=USDT&network=bsc');
   await page.getByTestId('send-address').locator('textarea').fill(payeeAddress);
-  await expect(page.getByTestId('send-network')).toBeVisible();
+  await expect(page.getByTestId('send-network')).toHaveCount(0);
+  await expect(page.getByTestId('send-recipient-status')).toContainText(payeeAddress);
   await page.getByTestId('send-amount').fill('1.25');
   await page.getByTestId('send-next').click();
   await expect(page.getByTestId('affirm-target')).toHaveText(payeeAddress);

@@ -80,3 +80,22 @@ test('history: a start date after the end date gives the translated error', asyn
   await expect(page.getByTestId('history-date-error')).toHaveCount(0);
   await context.close();
 });
+
+test('transfer: an unknown or own recipient is refused as it is typed, before any code is e-mailed', async ({
+  browser,
+}) => {
+  const { context, page } = await signedInPage(browser, 'xfer');
+  const me = (await (await page.request.get('/api/me')).json()) as { email: string };
+  await page.goto('/coinTopup/send?mode=send&coin=USDT');
+  const recipient = page.getByTestId('send-address').locator('textarea');
+  await recipient.fill('nobody-here@example.com');
+  await expect(page.getByTestId('send-address-error')).toBeVisible();
+  await expect(page.getByTestId('send-next')).toBeDisabled();
+  await recipient.fill(me.email);
+  await expect(page.getByTestId('send-address-error')).toBeVisible();
+  const mailbox = (await (await page.request.get('/dev/mailbox.json')).json()) as {
+    messages: { to: string; text: string }[];
+  };
+  expect(mailbox.messages.filter((m) => m.to === me.email && m.text.includes('转账'))).toHaveLength(0);
+  await context.close();
+});

@@ -46,9 +46,19 @@ export function fetchSend(id: string) {
   return unwrap(api.GET('/api/wallet/sends/{id}', { params: { path: { id } } }));
 }
 
-/** E-mails the verification code of a withdrawal or send to the account address. */
+/** E-mails the verification code of a withdrawal to the account address. */
 export function sendWithdrawCode(language: Language) {
   return unwrap(api.POST('/api/wallet/withdrawals/email-code', { body: { language } }));
+}
+
+/** E-mails the verification code of a transfer to another user (the e-mail says "transfer"). */
+export function sendTransferCode(language: Language) {
+  return unwrap(api.POST('/api/wallet/sends/email-code', { body: { language } }));
+}
+
+/** Who a transfer would go to: found, not the sender (errors RECIPIENT_NOT_FOUND, SEND_TO_SELF, ADDRESS_INVALID). */
+export function checkRecipient(recipientKind: 'email' | 'address', recipient: string) {
+  return unwrap(api.POST('/api/wallet/sends/recipient', { body: { recipientKind, recipient } }));
 }
 
 export function verifyFundPassword(fundPassword: string) {

@@ -24,7 +24,11 @@ export default function AffirmScreen() {
   const next = me?.hasFundPassword ? '/coinTopup/verification/pwd' : '/coinTopup/verification/email';
 
   return (
-    <WalletPage title={t('affirm.title')} testId="wallet-affirm" parent="/coinTopup/send">
+    <WalletPage
+      title={draft.kind === 'withdrawal' ? t('affirm.title') : t('affirm.titleTransfer')}
+      testId="wallet-affirm"
+      parent="/coinTopup/send"
+    >
       <section className={`${ui.card} ${ui.field}`} style={{ alignItems: 'center' }}>
         <span className={ui.muted}>{draft.kind === 'withdrawal' ? t('affirm.withdrawal') : t('affirm.send')}</span>
         <span className={ui.strong} style={{ fontSize: 24 }} data-testid="affirm-amount">
@@ -32,21 +36,21 @@ export default function AffirmScreen() {
         </span>
       </section>
       <DetailRows
-        rows={[
-          { label: t('common.coin'), value: draft.coin },
-          {
-            label: t('common.network'),
-            value: draft.kind === 'withdrawal' ? (view?.networkLabel(draft.network, draft.coin) ?? draft.network) : '',
-          },
-          {
-            label: draft.kind === 'withdrawal' ? t('send.address') : t('send.recipient'),
-            value: draft.target,
-            testId: 'affirm-target',
-            mono: true,
-          },
-          { label: t('send.fee'), value: amount(draft.feeMinor), testId: 'affirm-fee' },
-          { label: t('send.arrival'), value: amount(draft.arrivalMinor), testId: 'affirm-arrival' },
-        ]}
+        rows={
+          draft.kind === 'withdrawal'
+            ? [
+                { label: t('common.coin'), value: draft.coin },
+                { label: t('common.network'), value: view?.networkLabel(draft.network, draft.coin) ?? draft.network },
+                { label: t('send.address'), value: draft.target, testId: 'affirm-target', mono: true },
+                { label: t('send.fee'), value: amount(draft.feeMinor), testId: 'affirm-fee' },
+                { label: t('send.arrival'), value: amount(draft.arrivalMinor), testId: 'affirm-arrival' },
+              ]
+            : // A transfer: no network, no fee; the recipient gets the amount.
+              [
+                { label: t('common.coin'), value: draft.coin },
+                { label: t('send.recipient'), value: draft.target, testId: 'affirm-target', mono: true },
+              ]
+        }
       />
       {draft.kind === 'withdrawal' && <NoticeBar content={t('affirm.noCancel')} color="alert" wrap />}
       {!me?.hasFundPassword && (

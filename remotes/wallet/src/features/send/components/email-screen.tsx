@@ -11,7 +11,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { createSend, createWithdrawal, sendWithdrawCode } from '../api/send.ts';
+import { createSend, createWithdrawal, sendTransferCode, sendWithdrawCode } from '../api/send.ts';
 import { useSendFlow } from '../hooks/send-flow.ts';
 
 const SIX_DIGITS = /^\d{6}$/;
@@ -37,7 +37,7 @@ export default function EmailScreen() {
 
   const sendCode = async () => {
     try {
-      await sendWithdrawCode(currentLanguage());
+      await (draft.kind === 'send' ? sendTransferCode : sendWithdrawCode)(currentLanguage());
     } catch (error) {
       toast.fail(errorMessage(error));
       throw error;
@@ -67,7 +67,7 @@ export default function EmailScreen() {
           coin: draft.coin,
           recipient: draft.target,
           recipientKind: draft.recipientKind ?? 'email',
-          ...(draft.recipientKind === 'address' ? { network: draft.network } : {}),
+          ...(draft.recipientKind === 'address' && draft.network ? { network: draft.network } : {}),
           amountMinor: draft.amountMinor,
           idempotencyKey: draft.idempotencyKey,
           ...verification,

@@ -1,3 +1,4 @@
+import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { delocalizeAmount, formatMinor, localizeDecimal, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
@@ -15,6 +16,7 @@ import { AddressBookPicker } from '../../address-book/components/address-book-pi
 import { useAvailable } from '../../balances/hooks/use-balances.ts';
 import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
 import { useSendFlow } from '../hooks/send-flow.ts';
+import { useRecipientCheck } from '../hooks/use-recipient-check.ts';
 import { maxAmountMinor, type SendMode, type SendProblem, validateSend } from '../hooks/validate-send.ts';
 
 /** /coinTopup/send: withdraw to an address, or send to another user of the service. */
@@ -22,6 +24,7 @@ export default function SendScreen() {
   const { t } = useTranslation(NAMESPACE);
   const format = useAmountFormat();
   const codeMessage = useCodeMessage();
+  const errorMessage = useErrorMessage();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const { view, isError, refetch } = useCatalogue();
@@ -54,17 +57,22 @@ export default function SendScreen() {
     if (!problem) return undefined;
     return problem.startsWith('send.') ? t(problem) : codeMessage(problem as Parameters<typeof codeMessage>[0]);
   };
-  const targetError = touched.target ? problemText(check.target) : undefined;
+  // A transfer's recipient is asked of the server as it is typed, before any code is e-mailed.
+  const transfer = mode === 'send';
+  const recipient = useRecipientCheck(target.trim(), check.recipientKind, transfer && check.target === undefined);
+  const recipientError = transfer && recipient.isError ? errorMessage(recipient.error) : undefined;
+  const targetError = touched.target ? (problemText(check.target) ?? recipientError) : recipientError;
   const amountError = touched.amount ? problemText(check.amount) : undefined;
 
   const withdrawDisabled = mode === 'withdrawal' && pair !== undefined && !pair.withdrawEnabled;
   const onNext = () => {
     setTouched({ target: true, amount: true });
     if (check.target || check.amount || !pair || withdrawDisabled) return;
+    if (transfer && !recipient.data) return;
     start({
       kind: mode,
       coin,
-      network,
+      network: transfer ? (recipient.data?.network ?? '') : network,
       target: target.trim(),
       recipientKind: mode === 'send' ? check.recipientKind : undefined,
       amountMinor: check.amountMinor.toString(),
@@ -82,7 +90,7 @@ export default function SendScreen() {
     );
 
   return (
-    <WalletPage title={t('send.title')} testId="wallet-send" parent="/coinTopup">
+    <WalletPage title={transfer ? t('send.titleTransfer') : t('send.title')} testId="wallet-send" parent="/coinTopup">
       <CapsuleTabs activeKey={mode} onChange={(key) => setMode(key === 'send' ? 'send' : 'withdrawal')}>
         <CapsuleTabs.Tab title={t('send.modeWithdrawal')} key="withdrawal" />
         <CapsuleTabs.Tab title={t('send.modeUser')} key="send" />
@@ -99,8 +107,8 @@ export default function SendScreen() {
             setNetwork('');
           }}
         />
-        {/* A user found by e-mail needs no network; an address does. */}
-        {(mode === 'withdrawal' || check.recipientKind === 'address') && (
+        {/* A transfer to another user never touches a chain: no network, no network fee. */}
+        {!transfer && (
           <>
             <span className={ui.label}>{t('common.network')}</span>
             <ChipSelect
@@ -132,6 +140,15 @@ export default function SendScreen() {
         {targetError && (
           <p className={ui.error} role="alert" data-testid="send-address-error">
             {targetError}
+          </p>
+        )}
+        {transfer && !targetError && check.target === undefined && (
+          <p className={ui.muted} role="status" data-testid="send-recipient-status">
+            {recipient.data
+              ? t('send.recipientFound', { recipient: recipient.data.recipient })
+              : recipient.pending
+                ? t('send.checkingRecipient')
+                : null}
           </p>
         )}
         <span className={ui.label}>{t('send.amount')}</span>
@@ -187,21 +204,34 @@ export default function SendScreen() {
           </div>
         )}
       </section>
-      <section className={`${ui.card} ${ui.field}`}>
-        <div className={ui.row}>
-          <span className={ui.label}>{t('send.fee')}</span>
-          <span data-testid="send-fee">
-            {format.amount(check.feeMinor, decimals)} {coin}
-          </span>
-        </div>
-        <div className={ui.row}>
-          <span className={ui.label}>{t('send.arrival')}</span>
-          <span className={ui.strong} data-testid="send-arrival">
-            {format.amount(check.arrivalMinor, decimals)} {coin}
-          </span>
-        </div>
-      </section>
-      <Button block color="primary" size="large" disabled={withdrawDisabled} data-testid="send-next" onClick={onNext}>
+      {transfer ? (
+        <p className={ui.muted} data-testid="send-transfer-free">
+          {t('send.transferFree')}
+        </p>
+      ) : (
+        <section className={`${ui.card} ${ui.field}`}>
+          <div className={ui.row}>
+            <span className={ui.label}>{t('send.fee')}</span>
+            <span data-testid="send-fee">
+              {format.amount(check.feeMinor, decimals)} {coin}
+            </span>
+          </div>
+          <div className={ui.row}>
+            <span className={ui.label}>{t('send.arrival')}</span>
+            <span className={ui.strong} data-testid="send-arrival">
+              {format.amount(check.arrivalMinor, decimals)} {coin}
+            </span>
+          </div>
+        </section>
+      )}
+      <Button
+        block
+        color="primary"
+        size="large"
+        disabled={withdrawDisabled || (transfer && check.target === undefined && !recipient.data)}
+        data-testid="send-next"
+        onClick={onNext}
+      >
         {t('send.next')}
       </Button>
       <Popup

@@ -27,6 +27,9 @@ export interface SendCheck {
   recipientKind: 'email' | 'address';
 }
 
+/** Networks a user's deposit address may be on; a transfer needs no network choice. */
+const TRANSFER_NETWORKS = ['ethereum', 'bsc', 'tron', 'bitcoin', 'dogecoin'] as const;
+
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,189}\.[^\s@]{2,63}$/;
 
 function recipientKind(target: string): 'email' | 'address' {
@@ -55,8 +58,8 @@ export function validateSend(input: SendInput): SendCheck {
     if (!isValidAddress(input.network, target)) result.target = 'ADDRESS_INVALID';
   } else if (kind === 'email') {
     if (!EMAIL.test(target)) result.target = 'send.emailInvalid';
-  } else if (!isValidAddress(input.network, target)) {
-    // A deposit address of another user, on the chosen network.
+  } else if (!TRANSFER_NETWORKS.some((network) => isValidAddress(network, target))) {
+    // A deposit address of another user, on whichever network its form says (the server finds it).
     result.target = 'ADDRESS_INVALID';
   }
 
