@@ -29,6 +29,7 @@ export const errorStatus = {
   WRONG_VERIFICATION_CODE: 400,
   /** No usable code: never sent, used, expired, replaced or killed by 5 wrong tries. Request a new one. */
   VERIFICATION_CODE_EXPIRED: 400,
+  VERIFICATION_CODE_NOT_REQUESTED: 400,
   WRONG_PASSWORD: 400,
   WRONG_FUND_PASSWORD: 400,
   INVALID_CREDENTIALS: 401,

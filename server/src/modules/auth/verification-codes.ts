@@ -126,7 +126,8 @@ export function createVerificationCodes(deps: {
     async check(email, purposes, code, ip) {
       const at = now();
       const latest = await latestCode(db, email, purposes);
-      if (!latest) throw expired();
+      // Nothing was asked for: say so, not "expired" (the user has not requested a code yet).
+      if (!latest) throw new AppError('VERIFICATION_CODE_NOT_REQUESTED', 'Request a verification code first');
       const charged = await chargeAttempt(db, latest.id, at, limits.maxAttempts);
       if (!charged) throw expired();
       if (!sameHash(hashCode(charged.salt, charged.purpose, code), charged.code_hash)) {

@@ -16,6 +16,7 @@ type Values = { code: string; fundPassword: string; confirmFundPassword: string 
 const ERROR_FIELDS: ErrorFields<Values> = {
   WRONG_VERIFICATION_CODE: 'code',
   VERIFICATION_CODE_EXPIRED: 'code',
+  VERIFICATION_CODE_NOT_REQUESTED: 'code',
   PASSWORD_MISMATCH: 'confirmFundPassword',
 };
 
@@ -49,8 +50,11 @@ export function FundPasswordForm(props: { emailMasked: string; onDone: () => voi
       onSubmit={(event) => void onSubmit(event)}
       data-testid="fund-password-form"
     >
-      <p className="account-hint">
-        {t('account.security.fundHint')} {t('account.code.sentTo', { email: props.emailMasked })}
+      {/* Two sentences, two lines: never run together, whatever the language's punctuation. */}
+      <p className="account-hint" data-testid="fund-hint">
+        {t('account.security.fundHint')}
+        <br />
+        {t('account.code.sentTo', { email: props.emailMasked })}
       </p>
       <CodeField
         input={form.input('code')}

@@ -19,6 +19,7 @@ type Values = { email: string; code: string; password: string; confirmPassword: 
 const ERROR_FIELDS: ErrorFields<Values> = {
   WRONG_VERIFICATION_CODE: 'code',
   VERIFICATION_CODE_EXPIRED: 'code',
+  VERIFICATION_CODE_NOT_REQUESTED: 'code',
   WEAK_PASSWORD: 'password',
   COMMON_PASSWORD: 'password',
   PASSWORD_MISMATCH: 'confirmPassword',

@@ -46,6 +46,7 @@ const ERROR_FIELDS: ErrorFields<Values> = {
   PASSWORD_MISMATCH: 'confirmPassword',
   WRONG_VERIFICATION_CODE: 'code',
   VERIFICATION_CODE_EXPIRED: 'code',
+  VERIFICATION_CODE_NOT_REQUESTED: 'code',
 };
 
 /** /signIn, the landing page: registration. Bundled with the host; keep it light. */
