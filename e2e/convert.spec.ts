@@ -65,7 +65,7 @@ test('convert with an expired quote: the new rate is shown and converts only onc
   await expect(page.getByTestId('convert-countdown')).toBeVisible();
   const firstRate = await page.getByTestId('convert-rate').textContent();
   expect(firstRate).toMatch(/^1 USDT ≈ 0\.\d+ BTC$/);
-  await expect(page.getByTestId('convert-from-fiat')).toContainText('沙盒');
+  await expect(page.getByTestId('convert-from-fiat')).toContainText('模拟行情');
 
   // Convert opens a preview first: you pay / you receive / rate / fee with the countdown; nothing converts yet.
   await page.getByTestId('convert-submit').click();

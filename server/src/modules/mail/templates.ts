@@ -58,7 +58,7 @@ const texts: Record<MailLanguage, CodeTexts> = {
     },
     intro: 'Use this code to',
     validity: (m) => `The code is valid for ${m} minutes and can be used once.`,
-    ignore: 'If you did not ask for it, ignore this e-mail and never share the code.',
+    ignore: 'If you did not ask for it, ignore this email and never share the code.',
   },
   es: {
     subject: 'Tu código de verificación',

@@ -4,7 +4,7 @@ import { AccountPage } from '../components/account-page.tsx';
 
 const PARAGRAPHS = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'] as const;
 
-/** /agreement: the user agreement, titled "announcement details". */
+/** /agreement: the user agreement, under its own title. */
 export default function AgreementScreen() {
   const { t } = useTranslation('host');
   return (
