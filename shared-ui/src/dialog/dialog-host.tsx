@@ -32,7 +32,15 @@ function DialogPanel({ dialog }: { dialog: OpenDialog }) {
   const { t } = useUiTranslation();
   const { options, kind, id } = dialog;
   const [value, setValue] = useState(options.value ?? '');
-  const confirm = () => confirmDialog(id, kind === 'input' ? value : undefined);
+  const [problem, setProblem] = useState<string | null>(null);
+  const confirm = () => {
+    const refused = kind === 'input' ? (options.validate?.(value) ?? null) : null;
+    if (refused !== null) {
+      setProblem(refused);
+      return;
+    }
+    confirmDialog(id, kind === 'input' ? value : undefined);
+  };
   const cancel = () => cancelDialog(id, 'cancel');
 
   useEffect(() => {
@@ -71,7 +79,12 @@ function DialogPanel({ dialog }: { dialog: OpenDialog }) {
   const inputProps = {
     value,
     placeholder: options.placeholder ?? t('common.pleaseEnter'),
-    onChange: (event: { target: { value: string } }) => setValue(event.target.value),
+    onChange: (event: { target: { value: string } }) => {
+      setValue(event.target.value);
+      setProblem(null);
+    },
+    'aria-invalid': problem !== null,
+    'aria-describedby': problem !== null ? `cw-dialog-error-${id}` : undefined,
     'data-testid': 'dialog-input',
     autoFocus: true,
     'aria-labelledby': options.title ? titleId : undefined,
@@ -119,6 +132,11 @@ function DialogPanel({ dialog }: { dialog: OpenDialog }) {
               <PasswordField {...inputProps} autoComplete="current-password" />
             ) : (
               <input {...inputProps} type="text" className="cw-input" />
+            )}
+            {problem !== null && (
+              <p className="cw-dialog__error" id={`cw-dialog-error-${id}`} role="alert" data-testid="dialog-error">
+                {problem}
+              </p>
             )}
             {options.tips && <p className="cw-dialog__tips">{options.tips}</p>}
           </form>

@@ -23,6 +23,11 @@ export interface DialogOptions {
   center?: boolean;
   /** Centre the title. */
   titleCenter?: boolean;
+  /**
+   * Input dialog: checks the typed value on confirm. An error message keeps the dialog open with
+   * the message under the input and what was typed; null lets it close with the value.
+   */
+  validate?: (value: string) => string | null;
 }
 
 export interface OpenDialog {

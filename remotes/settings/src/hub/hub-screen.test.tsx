@@ -51,11 +51,21 @@ describe('settings hub', () => {
     expect(JSON.parse(localStorage.getItem('settings') ?? '{}').state.quickBuy.fiatAmount).toBe('250.50');
   });
 
-  it('quick-buy amount: bad input gets a translated error and changes nothing', async () => {
-    fireEvent.change(await openAmountDialog(), { target: { value: '12abc' } });
+  it('quick-buy amount: bad input keeps the dialog open with the error and what was typed', async () => {
+    const input = (await openAmountDialog()) as HTMLInputElement;
+    fireEvent.change(input, { target: { value: '12abc' } });
     fireEvent.click(screen.getByTestId('dialog-confirm'));
-    expect(await screen.findByText('请输入数字，例如 100 或 99.50（仅限数字和一个小数点）')).toBeTruthy();
+    expect((await screen.findByTestId('dialog-error')).textContent).toBe(
+      '请输入数字，例如 100 或 99.50（仅限数字和一个小数点）',
+    );
+    expect(screen.getByTestId('dialog')).toBeTruthy();
+    expect((screen.getByTestId('dialog-input') as HTMLInputElement).value).toBe('12abc');
     expect(useSettings.getState().quickBuy.fiatAmount).toBe('100.00');
+    // Corrected in place, it saves.
+    fireEvent.change(screen.getByTestId('dialog-input'), { target: { value: '120' } });
+    expect(screen.queryByTestId('dialog-error')).toBeNull();
+    fireEvent.click(screen.getByTestId('dialog-confirm'));
+    await waitFor(() => expect(useSettings.getState().quickBuy.fiatAmount).toBe('120.00'));
   });
 
   it('quick-buy amount: cancel changes nothing', async () => {

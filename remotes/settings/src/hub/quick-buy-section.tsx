@@ -10,7 +10,6 @@ import {
   useSettings,
 } from '@cw/shared-state/settings';
 import { dialog, isDialogCancelled } from '@cw/shared-ui/dialog';
-import { toast } from '@cw/shared-ui/toast';
 import { List, Selector, Switch } from 'antd-mobile';
 import { useSave } from '../components/use-save.ts';
 import { NAMESPACE } from '../i18n.ts';
@@ -45,16 +44,18 @@ export function QuickBuySection() {
         tips: t('quickBuy.limits', limits),
         value: quickBuy.fiatAmount,
         inputType: 'text',
+        // Bad input keeps the dialog open, with the error and what was typed.
+        validate: (value) => {
+          const check = checkFiatAmount(value);
+          return check.ok ? null : t(AMOUNT_ERRORS[check.error], limits);
+        },
       });
     } catch (error) {
       if (isDialogCancelled(error)) return;
       throw error;
     }
     const check = checkFiatAmount(typed);
-    if (!check.ok) {
-      toast.fail(t(AMOUNT_ERRORS[check.error], limits));
-      return;
-    }
+    if (!check.ok) return;
     await save(setQuickBuy({ fiatAmount: check.value }), t('quickBuy.saved'));
   }
 

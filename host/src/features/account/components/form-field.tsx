@@ -9,6 +9,8 @@ export function FormField(props: {
   problem: FieldProblem | undefined;
   children: ReactNode;
   extra?: ReactNode;
+  /** A rule shown under the field while there is no error (placeholders stay short). */
+  hint?: string;
 }) {
   return (
     <div className={props.problem ? 'account-field account-field--invalid' : 'account-field'}>
@@ -19,6 +21,11 @@ export function FormField(props: {
         {props.children}
         {props.extra}
       </div>
+      {props.hint && !props.problem ? (
+        <p className="account-field__hint" id={`${props.name}-hint`}>
+          {props.hint}
+        </p>
+      ) : null}
       <FieldError name={props.name} problem={props.problem} />
     </div>
   );

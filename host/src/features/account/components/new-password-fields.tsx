@@ -28,12 +28,14 @@ export function NewPasswordFields({ form, variant, testIds }: NewPasswordFieldsP
         name="password"
         label={variant === 'new' ? t('account.field.newPassword') : t('account.field.password')}
         problem={form.problems.password}
+        hint={t('account.hint.password')}
       >
         <PasswordInput
           {...form.input('password')}
           autoComplete="new-password"
           maxLength={40}
           placeholder={t('account.placeholder.password')}
+          aria-describedby="password-hint"
           data-testid={testIds.password}
         />
       </FormField>
