@@ -50,7 +50,9 @@ export async function pickGalleryImage(page: Page, file: { name: string; mimeTyp
 /** Switch a signed-in user's language: the settings live on the server once signed in. */
 export async function setLanguage(page: Page, language: 'zh-CN' | 'zh-TW' | 'en' | 'es'): Promise<void> {
   const current = (await (await page.request.get('/api/me/settings')).json()) as Record<string, unknown>;
-  const saved = await page.request.put('/api/me/settings', { data: { ...current, language } });
+  // `saved` is what GET says of the settings, not part of a PUT.
+  const { saved: _saved, ...settings } = current;
+  const saved = await page.request.put('/api/me/settings', { data: { ...settings, language } });
   if (!saved.ok()) throw new Error(`saving the language answered ${saved.status()}`);
   await page.evaluate((lang) => window.localStorage.setItem('lang', lang), language);
 }
