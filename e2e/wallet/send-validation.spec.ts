@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures.ts';
-import { BAD_CHECKSUM_ADDRESS, GOOD_ETH_ADDRESS, setLanguage, signedInPage } from './wallet-helpers.ts';
+import { BAD_CHECKSUM_ADDRESS, GOOD_ETH_ADDRESS, pickDate, setLanguage, signedInPage } from './wallet-helpers.ts';
 
 const CASES = [
   {
@@ -73,10 +73,12 @@ test('history: a start date after the end date gives the translated error', asyn
   await page.goto('/coinTopup/history');
   await expect(page.getByTestId('wallet-history')).toBeVisible();
   await expect(page.getByTestId('state-empty')).toBeVisible();
-  await page.getByTestId('history-from').fill('2026-03-02');
-  await page.getByTestId('history-to').fill('2026-03-01');
+  // Dates in the UI language, picked on antd-mobile's wheels (never the browser's mm/dd/yyyy).
+  await pickDate(page, 'history-from', '2026-03-02');
+  await expect(page.getByTestId('history-from')).toHaveText('2026年3月2日');
+  await pickDate(page, 'history-to', '2026-03-01');
   await expect(page.getByTestId('history-date-error')).toHaveText('开始日期不能晚于结束日期');
-  await page.getByTestId('history-to').fill('2026-03-03');
+  await pickDate(page, 'history-to', '2026-03-03');
   await expect(page.getByTestId('history-date-error')).toHaveCount(0);
   await context.close();
 });

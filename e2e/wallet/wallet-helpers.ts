@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import { type Browser, expect, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
 import { logIn, newAccount, registerByApi } from '../account/account-helpers.ts';
 import { E2E_DATA_DIR, E2E_ROOT } from '../support/e2e-env.ts';
@@ -40,6 +40,30 @@ export async function signedInPage(browser: Browser, tag: string) {
   const page = await context.newPage();
   await logIn(page, account.username, account.password);
   return { account, context, page };
+}
+
+/**
+ * Choose a day in a DateField (antd-mobile's wheel picker, zh-CN labels): tap the year, month and day
+ * on their wheels, then confirm.
+ */
+export async function pickDate(page: Page, testId: string, day: string): Promise<void> {
+  const [year, month, date] = day.split('-').map(Number);
+  await page.getByTestId(testId).click();
+  const picker = page.locator('.adm-picker').last();
+  await expect(picker).toBeVisible();
+  const labels = [`${year}年`, `${month}月`, `${date}日`];
+  for (const [index, label] of labels.entries()) {
+    const item = picker
+      .locator('.adm-picker-view-column')
+      .nth(index)
+      .locator('.adm-picker-view-column-item', {
+        hasText: new RegExp(`^${label}$`),
+      });
+    await item.dispatchEvent('click');
+    await expect(item).toHaveAttribute('data-selected', 'true');
+  }
+  await picker.locator('.adm-picker-header-button').last().click();
+  await expect(page.getByTestId(testId)).toHaveAttribute('data-value', day);
 }
 
 /** Upload a file into the scanner's gallery picker. */

@@ -3,6 +3,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
+import { DateField } from '@cw/shared-ui/date-field';
 import { PullList } from '@cw/shared-ui/list';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { CapsuleTabs, Tag } from 'antd-mobile';
@@ -111,26 +112,28 @@ export default function HistoryScreen() {
           onChange={setCoin}
         />
         <div className={styles.dates}>
-          <label className={styles.date}>
+          <div className={styles.date}>
             <span className={ui.label}>{t('history.from')}</span>
-            <input
-              type="date"
-              className={styles.dateInput}
+            <DateField
               value={startDay}
-              onChange={(event) => setStartDay(event.target.value)}
-              data-testid="history-from"
+              onChange={setStartDay}
+              label={t('history.from')}
+              placeholder={t('history.anyDay')}
+              max={new Date()}
+              testId="history-from"
             />
-          </label>
-          <label className={styles.date}>
+          </div>
+          <div className={styles.date}>
             <span className={ui.label}>{t('history.to')}</span>
-            <input
-              type="date"
-              className={styles.dateInput}
+            <DateField
               value={endDay}
-              onChange={(event) => setEndDay(event.target.value)}
-              data-testid="history-to"
+              onChange={setEndDay}
+              label={t('history.to')}
+              placeholder={t('history.anyDay')}
+              max={new Date()}
+              testId="history-to"
             />
-          </label>
+          </div>
         </div>
         {range.invalid && (
           <p className={ui.error} role="alert" data-testid="history-date-error">
