@@ -1,5 +1,6 @@
 import { logIn, newAccount, registerByApi } from './account/account-helpers.ts';
 import { expect, test } from './support/fixtures.ts';
+import { setLanguage } from './wallet/wallet-helpers.ts';
 
 const LANGUAGES = ['zh-CN', 'zh-TW', 'en', 'es'] as const;
 const VISITOR_SCREENS = ['/signIn', '/login', '/forgetPassword'];
@@ -39,20 +40,17 @@ test('placeholders fit their fields at 360 px in all four languages', async ({ b
     await page.addInitScript((lang) => window.localStorage.setItem('lang', lang), language);
     for (const path of VISITOR_SCREENS) {
       await page.goto(path);
-      await expect(page.locator('input').first()).toBeVisible();
+      await expect(page.locator('input:visible').first()).toBeVisible();
       found.push(...(await page.evaluate(overflowingPlaceholders)).map((p) => `${language} ${path}: ${p}`));
     }
   }
   await logIn(page, account.username, account.password);
   for (const language of LANGUAGES) {
-    await page.evaluate((lang) => window.localStorage.setItem('lang', lang), language);
     // The account's own language is the setting that wins once logged in.
-    const settings = await (await page.request.get('/api/me/settings')).json();
-    const { saved: _saved, ...body } = settings as Record<string, unknown>;
-    await page.request.put('/api/me/settings', { data: { ...body, language } });
+    await setLanguage(page, language);
     for (const path of USER_SCREENS) {
       await page.goto(path);
-      await expect(page.locator('input, textarea').first()).toBeVisible();
+      await expect(page.locator('input:visible, textarea:visible').first()).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('lang', language);
       found.push(...(await page.evaluate(overflowingPlaceholders)).map((p) => `${language} ${path}: ${p}`));
     }

@@ -73,6 +73,11 @@ export async function pickGalleryImage(page: Page, file: { name: string; mimeTyp
 
 /** Switch a signed-in user's language: the settings live on the server once signed in. */
 export async function setLanguage(page: Page, language: 'zh-CN' | 'zh-TW' | 'en' | 'es'): Promise<void> {
+  // A new account stores the browser's settings on its first sync: let that land first, or it could
+  // overwrite the language set here.
+  await expect
+    .poll(async () => ((await (await page.request.get('/api/me/settings')).json()) as { saved?: boolean }).saved)
+    .toBe(true);
   const current = (await (await page.request.get('/api/me/settings')).json()) as Record<string, unknown>;
   // `saved` is what GET says of the settings, not part of a PUT.
   const { saved: _saved, ...settings } = current;
