@@ -10,10 +10,10 @@
  *   singletons through the share scope (host/src/federation/shared-modules.ts).
  */
 import { Console } from 'node:console';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
-import { type Configuration, DefinePlugin, HtmlRspackPlugin, type RuleSetRule } from '@rspack/core';
+import { type Configuration, CopyRspackPlugin, DefinePlugin, HtmlRspackPlugin, type RuleSetRule } from '@rspack/core';
 
 export type AppKind = 'host' | 'remote';
 
@@ -156,6 +156,9 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
       scriptLoading: 'module',
     }),
   ];
+  // The host's public files (web app manifest, icons) are served from the root as they are.
+  const publicDir = path.join(opts.dir, 'public');
+  if (isHost && existsSync(publicDir)) plugins.push(new CopyRspackPlugin({ patterns: [{ from: publicDir }] }));
   if (!isHost) {
     plugins.push(
       new ModuleFederationPlugin({

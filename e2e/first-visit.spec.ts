@@ -58,3 +58,41 @@ test('settings: the account section opens the security settings, and logs out af
   expect((await page.request.get('/api/session')).ok()).toBe(true);
   expect(await (await page.request.get('/api/session')).json()).toEqual({ user: null });
 });
+
+test('a real web app manifest: name, icons, theme colour, standalone, start URL', async ({ page, request }) => {
+  await page.goto('/signIn');
+  const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+  expect(href).toBe('/manifest.webmanifest');
+  const response = await request.get(href ?? '');
+  expect(response.headers()['content-type']).toMatch(/^application\/manifest\+json/);
+  const manifest = (await response.json()) as {
+    name: string;
+    display: string;
+    start_url: string;
+    theme_color: string;
+    icons: { src: string; sizes: string; type: string }[];
+  };
+  expect(manifest).toMatchObject({ name: 'CW Wallet', display: 'standalone', start_url: '/coinTopup' });
+  expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
+  for (const size of ['192x192', '512x512']) {
+    const icon = manifest.icons.find((i) => i.sizes === size && i.type === 'image/png');
+    expect(icon, size).toBeTruthy();
+    const png = await request.get(icon?.src ?? '');
+    expect([size, png.status(), png.headers()['content-type']]).toEqual([size, 200, 'image/png']);
+  }
+});
+
+test('registration success on a phone: install from here, no QR code to scan', async ({ page, request }) => {
+  const account = newAccount('appdown');
+  await registerByApi(request, account);
+  await logIn(page, account.username, account.password);
+  await page.goto('/appDown');
+  await expect(page.getByTestId('app-install-here')).toBeVisible();
+  await expect(page.getByTestId('app-download-qr')).toHaveCount(0);
+});
+
+test('@desktop registration success on a desktop shows the QR code for the phone', async ({ page }) => {
+  await page.goto('/appDown');
+  await expect(page.getByTestId('app-download-qr')).toBeVisible();
+  await expect(page.getByTestId('app-install-here')).toHaveCount(0);
+});

@@ -19,6 +19,8 @@ describe('static serving', () => {
     await fixture.write('host/index.html', '<!doctype html><title>host</title>');
     await fixture.write('host/assets/main.3f2a1b.js', 'console.log("main")');
     await fixture.write('host/assets/main.3f2a1b.js.gz', gzipSync('console.log("main")'));
+    await fixture.write('host/manifest.webmanifest', '{"name":"CW Wallet"}');
+    await fixture.write('host/icons/icon-192.png', 'png');
     await fixture.write('remotes/wallet/1.2.0/mf-manifest.json', '{"name":"wallet"}');
     await fixture.write('remotes/wallet/1.2.0/remoteEntry.js', 'var wallet;');
     await fixture.write('remotes/wallet/1.2.0/static/js/42.a1b2c3.js', 'chunk();');
@@ -41,6 +43,15 @@ describe('static serving', () => {
     expect(res.body).toContain('<title>host</title>');
     expect(res.headers['cache-control']).toBe(NO_CACHE);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('serves the web app manifest and icons, revalidated (their names carry no content hash)', async () => {
+    const manifest = await app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(manifest.headers['cache-control']).toBe(NO_CACHE);
+    const icon = await app.inject({ method: 'GET', url: '/icons/icon-192.png' });
+    expect([icon.statusCode, icon.headers['cache-control']]).toEqual([200, NO_CACHE]);
   });
 
   it('falls back to index.html for client-side routes', async () => {

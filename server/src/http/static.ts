@@ -12,9 +12,12 @@ function logicalName(filePath: string): string {
   return path.basename(filePath).replace(/\.(br|gz)$/, '');
 }
 
-/** host/: HTML must be revalidated, everything else is content-hashed. */
+/** A build file named by its content hash (`main.8207330d18.js`): it never changes under that name. */
+const CONTENT_HASHED = /\.[0-9a-f]{6,}\.[a-z0-9]+$/;
+
+/** host/: content-hashed files are immutable; the rest (HTML, the web app manifest, icons) is revalidated. */
 export function hostCacheControl(filePath: string): string {
-  return logicalName(filePath).endsWith('.html') ? NO_CACHE : IMMUTABLE;
+  return CONTENT_HASHED.test(logicalName(filePath)) ? IMMUTABLE : NO_CACHE;
 }
 
 /** remotes/<name>/<version>/: entry points are stable names, everything else is content-hashed. */

@@ -6,10 +6,11 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { isMobileUserAgent } from '../../../frame/is-mobile.ts';
 import { AccountPage } from '../components/account-page.tsx';
 import { AFTER_LOGIN_PATH } from '../paths.ts';
 
-/** /appDown: registration succeeded; how to get the app on the phone. */
+/** /appDown: registration succeeded; how to get the app on the phone (a QR code only on a desktop). */
 export default function AppDownScreen() {
   const { t } = useTranslation('host');
   const navigate = useNavigate();
@@ -21,6 +22,7 @@ export default function AppDownScreen() {
     if (status === 'unknown') refresh().catch(() => undefined);
   }, [status, refresh]);
   const name = me?.nickname ?? me?.username ?? '';
+  const onPhone = isMobileUserAgent(navigator.userAgent);
   return (
     <AccountPage title={t('account.title.appDown')} backTo={false} testId="app-down-screen">
       <div className="account-result">
@@ -28,11 +30,18 @@ export default function AppDownScreen() {
         <h2>{t('account.appDown.heading')}</h2>
         {name && <p data-testid="app-down-welcome">{t('account.appDown.welcome', { name })}</p>}
       </div>
-      <section className="account-download" aria-labelledby="app-download-title">
+      <section className="account-download" aria-labelledby="app-download-title" data-testid="app-download">
         <h3 id="app-download-title">{t('account.appDown.download')}</h3>
-        <p>{t('account.appDown.scan')}</p>
-        <QRCodeSVG value={window.location.origin} size={148} aria-hidden />
-        <p>{t('account.appDown.install')}</p>
+        {onPhone ? (
+          // Already on the phone: install from here (the web app manifest makes it an app), no QR to scan.
+          <p data-testid="app-install-here">{t('account.appDown.installHere')}</p>
+        ) : (
+          <>
+            <p>{t('account.appDown.scan')}</p>
+            <QRCodeSVG value={window.location.origin} size={148} aria-hidden data-testid="app-download-qr" />
+            <p>{t('account.appDown.install')}</p>
+          </>
+        )}
       </section>
       <Button
         block
