@@ -37,10 +37,12 @@ test('placeholders fit their fields at 360 px in all four languages', async ({ b
   const page = await context.newPage();
   const found: string[] = [];
   for (const language of LANGUAGES) {
-    await page.addInitScript((lang) => window.localStorage.setItem('lang', lang), language);
+    await page.goto('/signIn');
+    await page.evaluate((lang) => window.localStorage.setItem('lang', lang), language);
     for (const path of VISITOR_SCREENS) {
       await page.goto(path);
       await expect(page.locator('input:visible').first()).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
       found.push(...(await page.evaluate(overflowingPlaceholders)).map((p) => `${language} ${path}: ${p}`));
     }
   }
