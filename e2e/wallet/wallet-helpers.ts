@@ -59,8 +59,11 @@ export async function pickDate(page: Page, testId: string, day: string): Promise
       .locator('.adm-picker-view-column-item', {
         hasText: new RegExp(`^${label}$`),
       });
-    await item.dispatchEvent('click');
-    await expect(item).toHaveAttribute('data-selected', 'true');
+    // A wheel re-renders while it settles (a new month changes the day column): tap until it holds.
+    await expect(async () => {
+      await item.dispatchEvent('click');
+      await expect(item).toHaveAttribute('data-selected', 'true', { timeout: 1_000 });
+    }).toPass({ timeout: 10_000 });
   }
   await picker.locator('.adm-picker-header-button').last().click();
   await expect(page.getByTestId(testId)).toHaveAttribute('data-value', day);

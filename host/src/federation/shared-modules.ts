@@ -81,6 +81,7 @@ export function sharedModules(): SharedTable {
     '@cw/shared-ui/clipboard': onDemand(() => import('@cw/shared-ui/clipboard')),
     '@cw/shared-ui/amount': onDemand(() => import('@cw/shared-ui/amount')),
     '@cw/shared-ui/date-field': onDemand(() => import('@cw/shared-ui/date-field')),
+    '@cw/shared-ui/coin-icon': onDemand(() => import('@cw/shared-ui/coin-icon')),
     '@cw/shared-ui/number-input': onDemand(() => import('@cw/shared-ui/number-input')),
     '@cw/shared-ui/password-field': onDemand(() => import('@cw/shared-ui/password-field')),
     '@cw/shared-ui/countdown-button': onDemand(() => import('@cw/shared-ui/countdown-button')),

@@ -1,12 +1,13 @@
 import { Selector } from 'antd-mobile';
-import { Fragment } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import './chip-select.css';
 
 /** Words kept in one label at most: labels are short coin and network names. */
 const LABEL_WORDS_MAX = 20;
 
 export interface ChipSelectProps {
-  options: { label: string; value: string }[];
+  /** `icon`: shown before the label (a coin or network icon). */
+  options: { label: string; value: string; icon?: ReactNode }[];
   value: string;
   onChange: (value: string) => void;
   /** The group's test id; each chip's label carries `${testId}-${value}`. */
@@ -43,8 +44,15 @@ export function ChipSelect({ options, value, onChange, testId, columns }: ChipSe
         options={options.map((option) => ({
           value: option.value,
           label: (
-            <span data-testid={`${testId}-${option.value}`}>
-              <WordWrapLabel text={option.label} />
+            <span data-testid={`${testId}-${option.value}`} className={option.icon ? 'cw-chip-select__with-icon' : ''}>
+              {option.icon}
+              {option.icon ? (
+                <span>
+                  <WordWrapLabel text={option.label} />
+                </span>
+              ) : (
+                <WordWrapLabel text={option.label} />
+              )}
             </span>
           ),
         }))}

@@ -42,6 +42,11 @@ export function CurrencyPicker() {
           data-testid={`fiat-option-${code}`}
           data-checked={code === current}
           arrowIcon={false}
+          prefix={
+            <span className={styles.symbol} aria-hidden>
+              {symbol}
+            </span>
+          }
           onClick={() => code !== current && void save(setFiatCurrency(code))}
           description={<span className={styles.code}>{symbol === code ? code : `${code} · ${symbol}`}</span>}
           extra={<CheckMark checked={code === current} />}

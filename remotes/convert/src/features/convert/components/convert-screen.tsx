@@ -3,6 +3,7 @@ import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { delocalizeAmount, formatMinor, localizeDecimal, parseAmount, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
+import { CoinIcon } from '@cw/shared-ui/coin-icon';
 import { NumberInput } from '@cw/shared-ui/number-input';
 import { PageLink } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
@@ -127,6 +128,7 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
         </div>
         <div className={styles.row}>
           <button type="button" className={styles.coinButton} onClick={() => pick('from')} data-testid="convert-from">
+            <CoinIcon coin={from} size={22} />
             {from} ▾
           </button>
           <NumberInput
@@ -156,6 +158,7 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
         </div>
         <div className={styles.row}>
           <button type="button" className={styles.coinButton} onClick={() => pick('to')} data-testid="convert-to">
+            <CoinIcon coin={to} size={22} />
             {to} ▾
           </button>
           <span className={styles.receive} data-testid="convert-receive">

@@ -1,6 +1,7 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
+import { CoinIcon } from '@cw/shared-ui/coin-icon';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { useQuery } from '@tanstack/react-query';
 import { SearchBar } from 'antd-mobile';
@@ -68,7 +69,8 @@ function SelectCurrencyScreen() {
                 data-testid={`convert-coin-${coin}`}
                 aria-current={current}
               >
-                <span className={styles.strong}>
+                <span className={`${styles.strong} ${styles.coinName}`}>
+                  <CoinIcon coin={coin} size={28} />
                   {coin}
                   {current ? ' ✓' : ''}
                 </span>

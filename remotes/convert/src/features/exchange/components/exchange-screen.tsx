@@ -5,6 +5,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { parseAmount, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
+import { CoinIcon, NetworkIcon } from '@cw/shared-ui/coin-icon';
 import { Page, PageLink } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
@@ -126,9 +127,9 @@ export default function ExchangeScreen() {
     );
   }
 
-  const coinOptions = (coins: string[]) => coins.map((c) => ({ label: c, value: c }));
+  const coinOptions = (coins: string[]) => coins.map((c) => ({ label: c, value: c, icon: <CoinIcon coin={c} /> }));
   const networkOptions = (networks: string[], coin: string) =>
-    networks.map((n) => ({ label: pairs.networkLabel(n, coin), value: n }));
+    networks.map((n) => ({ label: pairs.networkLabel(n, coin), value: n, icon: <NetworkIcon network={n} /> }));
   return (
     <Page title={t('exchange.title')} right={records}>
       <div className={ui.body} data-testid="exchange-screen">

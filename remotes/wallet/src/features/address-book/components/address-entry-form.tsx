@@ -1,6 +1,7 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
+import { NetworkIcon } from '@cw/shared-ui/coin-icon';
 import { toast } from '@cw/shared-ui/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Input } from 'antd-mobile';
@@ -99,7 +100,11 @@ export function AddressEntryForm({ initial, save }: AddressEntryFormProps) {
       <ChipSelect
         testId="address-add-network"
         columns={2}
-        options={networks.map((code) => ({ label: view?.networkLabel(code) ?? code, value: code }))}
+        options={networks.map((code) => ({
+          label: view?.networkLabel(code) ?? code,
+          value: code,
+          icon: <NetworkIcon network={code} />,
+        }))}
         value={values.network}
         onChange={(network) => set({ network })}
       />

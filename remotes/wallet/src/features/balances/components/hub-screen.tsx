@@ -3,6 +3,7 @@ import { useAmountFormat } from '@cw/shared-state/money';
 import { usePrices } from '@cw/shared-state/prices';
 import { useNavigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
+import { CoinIcon } from '@cw/shared-ui/coin-icon';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Button, Grid, Tag } from 'antd-mobile';
 import {
@@ -83,7 +84,10 @@ export default function HubScreen() {
                 className={styles.balanceButton}
                 onClick={() => void navigate(`/coinTopup/deposit?coin=${balance.asset}`)}
               >
-                <span className={styles.coin}>{balance.asset}</span>
+                <span className={styles.coin}>
+                  <CoinIcon coin={balance.asset} size={28} />
+                  {balance.asset}
+                </span>
                 <span className={styles.amounts}>
                   <span className={styles.available} data-testid={`balance-${balance.asset}-available`}>
                     {format.display(balance.availableMinor, view.displayOf(balance.asset))}

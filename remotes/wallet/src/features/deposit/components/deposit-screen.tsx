@@ -4,6 +4,7 @@ import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { copyText } from '@cw/shared-ui/clipboard';
+import { CoinIcon, NetworkIcon } from '@cw/shared-ui/coin-icon';
 import { QrCode } from '@cw/shared-ui/qr-code';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
@@ -157,7 +158,7 @@ export default function DepositScreen() {
           <ChipSelect
             testId="deposit-coin"
             columns={4}
-            options={coins.map((code) => ({ label: code, value: code }))}
+            options={coins.map((code) => ({ label: code, value: code, icon: <CoinIcon coin={code} /> }))}
             value={coin}
             onChange={(next) => {
               setNoted(null);
@@ -169,6 +170,7 @@ export default function DepositScreen() {
             testId="deposit-network"
             columns={2}
             options={networks.map((p) => ({
+              icon: <NetworkIcon network={p.network} />,
               label: p.depositEnabled
                 ? view.networkLabel(p.network, coin)
                 : `${view.networkLabel(p.network, coin)} · ${t('deposit.unavailable')}`,

@@ -3,6 +3,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
+import { CoinIcon } from '@cw/shared-ui/coin-icon';
 import { DateField } from '@cw/shared-ui/date-field';
 import { PullList } from '@cw/shared-ui/list';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -68,6 +69,7 @@ export default function HistoryScreen() {
         data-type={item.type}
         onClick={() => void navigate(detailPath(item))}
       >
+        <CoinIcon coin={item.coin} size={28} />
         <span className={styles.itemMain}>
           <span className={ui.strong}>
             {t(`history.type.${item.type}${item.type === 'send' && item.direction === 'in' ? 'In' : ''}`)} · {item.coin}

@@ -3,6 +3,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { delocalizeAmount, formatMinor, localizeDecimal, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
+import { CoinIcon, NetworkIcon } from '@cw/shared-ui/coin-icon';
 import { NumberInput } from '@cw/shared-ui/number-input';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Button, CapsuleTabs, NoticeBar, Popup } from 'antd-mobile';
@@ -100,7 +101,7 @@ export default function SendScreen() {
         <ChipSelect
           testId="send-coin"
           columns={4}
-          options={coins.map((code) => ({ label: code, value: code }))}
+          options={coins.map((code) => ({ label: code, value: code, icon: <CoinIcon coin={code} /> }))}
           value={coin}
           onChange={(next) => {
             setCoin(next);
@@ -114,7 +115,11 @@ export default function SendScreen() {
             <ChipSelect
               testId="send-network"
               columns={2}
-              options={pairs.map((p) => ({ label: view.networkLabel(p.network, coin), value: p.network }))}
+              options={pairs.map((p) => ({
+                label: view.networkLabel(p.network, coin),
+                value: p.network,
+                icon: <NetworkIcon network={p.network} />,
+              }))}
               value={network}
               onChange={setNetwork}
             />

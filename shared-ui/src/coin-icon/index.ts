@@ -1,0 +1,1 @@
+export { CoinIcon, NetworkIcon } from './coin-icon.tsx';
