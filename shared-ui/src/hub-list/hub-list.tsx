@@ -1,6 +1,8 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
 import { List, Tag } from 'antd-mobile';
+import { Page } from '../page/index.ts';
+import './hub-list.css';
 
 export interface HubListEntry {
   /** Stable id of the entry: its texts are `entries.${key}.title|description`, its row's test id `hub-entry-${key}`. */
@@ -30,28 +32,30 @@ export function HubList({ namespace, testId, entries, available, buildId }: HubL
   const { t: tRemote } = useTranslation(namespace);
   const navigate = useNavigate();
   return (
-    <main className="screen" data-testid={testId}>
-      <h1>{tRemote('hub.title')}</h1>
-      <List>
-        {entries.map((entry) => {
-          const open = available.has(entry.path);
-          return (
-            <List.Item
-              key={entry.key}
-              data-testid={`hub-entry-${entry.key}`}
-              description={tRemote(`entries.${entry.key}.description`)}
-              disabled={!open}
-              extra={open ? undefined : <Tag color="default">{tRemote('hub.comingSoon')}</Tag>}
-              onClick={open ? () => navigate(entry.path) : undefined}
-            >
-              {tRemote(`entries.${entry.key}.title`)}
-            </List.Item>
-          );
-        })}
-      </List>
-      <p className="build-id" data-testid="build-id">
-        {tRemote('hub.build', { build: buildId })}
-      </p>
-    </main>
+    // The app's one page chrome: the title in the nav bar (a hub is a tab's root: no back), lists edge to edge.
+    <div className="cw-hub-list" data-testid={testId}>
+      <Page title={tRemote('hub.title')} back={false} bodyClassName="cw-hub-list__body">
+        <List>
+          {entries.map((entry) => {
+            const open = available.has(entry.path);
+            return (
+              <List.Item
+                key={entry.key}
+                data-testid={`hub-entry-${entry.key}`}
+                description={tRemote(`entries.${entry.key}.description`)}
+                disabled={!open}
+                extra={open ? undefined : <Tag color="default">{tRemote('hub.comingSoon')}</Tag>}
+                onClick={open ? () => navigate(entry.path) : undefined}
+              >
+                {tRemote(`entries.${entry.key}.title`)}
+              </List.Item>
+            );
+          })}
+        </List>
+        <p className="build-id cw-hub-list__build" data-testid="build-id">
+          {tRemote('hub.build', { build: buildId })}
+        </p>
+      </Page>
+    </div>
   );
 }

@@ -1,9 +1,12 @@
-import 'antd-mobile/es/global';
-import NavBar from 'antd-mobile/es/components/nav-bar';
+import { Page } from '@cw/shared-ui/page';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 
-/** Account screen layout: a NavBar with the translated title (and back), then the content. */
+/**
+ * Account screen layout: the app's one page chrome (shared-ui Page: nav bar with the translated title,
+ * back where there is a parent, the same side margins as every screen). `form` screens sit on white;
+ * `list` screens (security settings) on the grey of the settings lists, lists edge to edge.
+ */
 export function AccountPage(props: {
   title: string;
   children: ReactNode;
@@ -11,26 +14,26 @@ export function AccountPage(props: {
   testId: string;
   /** The nav bar's right side (e.g. the language switch). */
   right?: ReactNode;
+  variant?: 'form' | 'list';
 }) {
   const navigate = useNavigate();
-  const back = props.backTo === false ? null : undefined;
   const onBack = () => {
     if (typeof props.backTo === 'string') navigate(props.backTo);
     else if (window.history.length > 1) navigate(-1);
     else navigate('/');
   };
+  const variant = props.variant ?? 'form';
   return (
-    <div className="account-page" data-testid={props.testId}>
-      <NavBar
-        back={back}
-        backIcon={props.backTo === false ? false : undefined}
+    <div className={`account-page account-page--${variant}`} data-testid={props.testId}>
+      <Page
+        title={props.title}
+        back={props.backTo !== false}
         onBack={onBack}
         right={props.right}
-        className="account-page__nav"
+        bodyClassName="account-page__body"
       >
-        <h1 className="account-page__title">{props.title}</h1>
-      </NavBar>
-      <main className="account-page__body">{props.children}</main>
+        {props.children}
+      </Page>
     </div>
   );
 }

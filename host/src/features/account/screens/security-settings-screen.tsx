@@ -41,8 +41,8 @@ export default function SecuritySettingsScreen() {
   if (!me) return null;
   return (
     <QueryClientProvider client={queryClient}>
-      <AccountPage title={t('account.title.securitySettings')} testId="security-screen">
-        <List mode="card" className="account-security">
+      <AccountPage title={t('account.title.securitySettings')} testId="security-screen" variant="list">
+        <List className="account-security">
           <List.Item extra={<span data-testid="security-email">{me.emailMasked}</span>}>
             {t('account.security.email')}
           </List.Item>
@@ -66,26 +66,30 @@ export default function SecuritySettingsScreen() {
           </List.Item>
         </List>
         {fundOpen && (
-          <FundPasswordForm
-            emailMasked={me.emailMasked}
-            onDone={() => {
-              setFundOpen(false);
-              void refresh();
-            }}
-          />
+          <div className="account-section">
+            <FundPasswordForm
+              emailMasked={me.emailMasked}
+              onDone={() => {
+                setFundOpen(false);
+                void refresh();
+              }}
+            />
+          </div>
         )}
-        <h2 className="account-section-title">{t('account.security.sessions')}</h2>
+        <h2 className="account-section-title account-section">{t('account.security.sessions')}</h2>
         <SessionsList />
-        <Button
-          block
-          size="large"
-          className="account-submit"
-          loading={loggingOut}
-          onClick={() => void onLogout()}
-          data-testid="security-logout"
-        >
-          {t('account.action.logout')}
-        </Button>
+        <div className="account-section">
+          <Button
+            block
+            size="large"
+            className="account-submit"
+            loading={loggingOut}
+            onClick={() => void onLogout()}
+            data-testid="security-logout"
+          >
+            {t('account.action.logout')}
+          </Button>
+        </div>
       </AccountPage>
     </QueryClientProvider>
   );
