@@ -1,5 +1,4 @@
 import { useNavigate } from '@cw/shared-state/router';
-import { NavBar } from 'antd-mobile';
 import { LeftOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 import { useUiTranslation } from '../i18n/index.ts';
@@ -20,7 +19,11 @@ export interface PageProps {
   className?: string;
 }
 
-/** Every screen's layout: a sticky NavBar with a back arrow and title, then the content. */
+/**
+ * Every screen's layout: a sticky nav bar (back arrow where there is a parent, the title, an action on
+ * the right), then the content. A plain header rather than antd-mobile's NavBar, whose left area is
+ * itself a role=button around our back button (nested controls, a button without a name).
+ */
 export function Page({ title, children, right, back = true, onBack, bodyClassName = '', className = '' }: PageProps) {
   const navigate = useNavigate();
   const { t } = useUiTranslation();
@@ -37,9 +40,11 @@ export function Page({ title, children, right, back = true, onBack, bodyClassNam
   ) : null;
   return (
     <div className={`cw-page ${className}`}>
-      <NavBar className="cw-page__nav" back={null} backIcon={false} left={backButton} right={right}>
+      <header className="cw-page__nav">
+        <div className="cw-page__nav-side">{backButton}</div>
         <h1 className="cw-page__title">{title}</h1>
-      </NavBar>
+        <div className="cw-page__nav-side cw-page__nav-side--right">{right}</div>
+      </header>
       <main className={`cw-page__body ${bodyClassName}`}>{children}</main>
     </div>
   );

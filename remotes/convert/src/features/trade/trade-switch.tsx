@@ -1,6 +1,5 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
-import { Segmented } from 'antd-mobile';
 import { NAMESPACE } from '../../i18n.ts';
 import * as styles from './trade-switch.module.css';
 
@@ -12,24 +11,29 @@ const MODES = [
 
 export type TradeMode = (typeof MODES)[number]['value'];
 
-/** Convert | Exchange at the top of the convert tab: one entry to both, switching in place. */
+/**
+ * Convert | Exchange at the top of the convert tab: one entry to both, a segmented switch of two
+ * links (the current one marked with aria-current) that replaces the screen in place.
+ */
 export function TradeSwitch({ current }: { current: TradeMode }) {
   const { t } = useTranslation(NAMESPACE);
   const navigate = useNavigate();
   return (
     <nav className={styles.switch} aria-label={t('trade.label')} data-testid="trade-switch">
-      <Segmented
-        block
-        value={current}
-        options={MODES.map((mode) => ({
-          value: mode.value,
-          label: <span data-testid={`trade-switch-${mode.value}`}>{t(mode.titleKey)}</span>,
-        }))}
-        onChange={(value) => {
-          const mode = MODES.find((m) => m.value === value);
-          if (mode && mode.value !== current) void navigate(mode.path, { replace: true });
-        }}
-      />
+      {MODES.map((mode) => (
+        <button
+          key={mode.value}
+          type="button"
+          className={mode.value === current ? `${styles.segment} ${styles.current}` : styles.segment}
+          aria-current={mode.value === current ? 'page' : undefined}
+          data-testid={`trade-switch-${mode.value}`}
+          onClick={() => {
+            if (mode.value !== current) void navigate(mode.path, { replace: true });
+          }}
+        >
+          {t(mode.titleKey)}
+        </button>
+      ))}
     </nav>
   );
 }

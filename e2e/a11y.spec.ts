@@ -1,0 +1,80 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { logIn, newAccount, registerByApi } from './account/account-helpers.ts';
+import { expect, test } from './support/fixtures.ts';
+
+/** Every route a visitor can open, and every route of a logged-in user (mobile viewport). */
+const VISITOR_ROUTES = [
+  '/signIn',
+  '/login',
+  '/forgetPassword',
+  '/agreement',
+  '/coinTopup',
+  '/convert',
+  '/rewards',
+  '/mail',
+  '/settings',
+];
+const USER_ROUTES = [
+  '/coinTopup',
+  '/coinTopup/deposit',
+  '/coinTopup/send',
+  '/coinTopup/send?mode=send',
+  '/coinTopup/history',
+  '/addressBook',
+  '/addressBook/add',
+  '/convert',
+  '/convert/history',
+  '/exchange',
+  '/exchange/history',
+  '/rewards',
+  '/mail',
+  '/settings',
+  '/language',
+  '/priceMode',
+  '/helpCenter',
+  '/securitySettings',
+  '/editLoginPwd',
+  '/appDown',
+];
+
+/** Serious and critical WCAG 2 A/AA violations on the page as it stands, one line each. */
+async function seriousViolations(page: Page, route: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${route}: ${v.id} (${v.impact}) ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
+}
+
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.adm-skeleton, [data-testid="state-loading"]')).toHaveCount(0);
+}
+
+test('no serious or critical accessibility violations on any route, logged out and logged in', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const found: string[] = [];
+  for (const route of VISITOR_ROUTES) {
+    await page.goto(route);
+    await settle(page);
+    found.push(...(await seriousViolations(page, `visitor ${route}`)));
+  }
+  const account = newAccount('axe');
+  await registerByApi(context.request, account);
+  await logIn(page, account.username, account.password);
+  for (const route of USER_ROUTES) {
+    await page.goto(route);
+    await settle(page);
+    found.push(...(await seriousViolations(page, route)));
+  }
+  expect(found).toEqual([]);
+  await context.close();
+});
