@@ -6,9 +6,12 @@ export function isPriceColorMode(value: unknown): value is PriceColorMode {
   return typeof value === 'string' && (PRICE_COLOR_MODES as readonly string[]).includes(value);
 }
 
-/** The two colours, matching the mobile UI kit's success and danger colours. */
-export const PRICE_GREEN = '#00b578';
-export const PRICE_RED = '#ff3141';
+/**
+ * The two colours: the app's success and danger colours (host styles.css), dark enough to read as
+ * text at WCAG AA (4.5:1) on white and on the page grey.
+ */
+export const PRICE_GREEN = '#007a52';
+export const PRICE_RED = '#d32029';
 
 export interface PriceColors {
   /** CSS colour of a rising price. */

@@ -43,7 +43,9 @@ export function HubList({ namespace, testId, entries, available, buildId }: HubL
                 key={entry.key}
                 data-testid={`hub-entry-${entry.key}`}
                 description={tRemote(`entries.${entry.key}.description`)}
-                disabled={!open}
+                // Not yet built: readable (its tag says why), announced as unavailable, not clickable.
+                aria-disabled={!open}
+                arrowIcon={open ? undefined : false}
                 extra={open ? undefined : <Tag color="default">{tRemote('hub.comingSoon')}</Tag>}
                 onClick={open ? () => navigate(entry.path) : undefined}
               >

@@ -60,7 +60,6 @@ export default function SecuritySettingsScreen() {
             description={me.hasFundPassword ? t('account.security.fundIsSet') : t('account.security.fundNotSet')}
             extra={me.hasFundPassword ? t('account.security.change') : t('account.security.fundSet')}
             data-testid="security-fund-password"
-            aria-expanded={fundOpen}
           >
             {t('account.security.fundPassword')}
           </List.Item>
