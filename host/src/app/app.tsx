@@ -1,11 +1,22 @@
 import { i18n } from '@cw/shared-state/i18n';
-import { DialogHost } from '@cw/shared-ui/dialog';
-import { ToastHost } from '@cw/shared-ui/toast';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense, useSyncExternalStore } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
 import { registerHostTranslations } from '../i18n/index.ts';
+import { overlaysWanted, subscribeOverlays } from './overlay-demand.ts';
 import { AppRoutes } from './router.tsx';
+
+const Overlays = lazy(() => import('./overlays.tsx'));
+
+/** The shared toast and dialog hosts, mounted once a remote is on its way (never on the landing page). */
+function DeferredOverlays() {
+  const wanted = useSyncExternalStore(subscribeOverlays, overlaysWanted, () => false);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <Overlays />
+    </Suspense>
+  ) : null;
+}
 
 registerHostTranslations();
 
@@ -15,8 +26,7 @@ export function App() {
       <I18nextProvider i18n={i18n}>
         <BrowserRouter>
           <AppRoutes />
-          <ToastHost />
-          <DialogHost />
+          <DeferredOverlays />
         </BrowserRouter>
       </I18nextProvider>
     </StrictMode>

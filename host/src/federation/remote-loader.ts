@@ -1,10 +1,12 @@
 import { isRemoteRoutesModule, type RegistryEntry, type RemoteRoutesModule } from '@cw/shared-state/contracts';
 import type { ModuleFederation } from '@module-federation/runtime';
+import { wantOverlays } from '../app/overlay-demand.ts';
 
 let federationPromise: Promise<ModuleFederation> | null = null;
 
 /** The federation runtime loads only when a remote is first needed: never on the landing page. */
 function federation(): Promise<ModuleFederation> {
+  wantOverlays();
   federationPromise ??= Promise.all([import('@module-federation/runtime'), import('./shared-modules.ts')]).then(
     ([runtime, shared]) =>
       runtime.createInstance({

@@ -15,9 +15,7 @@ import * as React from 'react';
 import * as JsxRuntime from 'react/jsx-runtime';
 import * as ReactDOM from 'react-dom';
 import * as ReactDOMClient from 'react-dom/client';
-import * as ReactI18next from 'react-i18next';
 import * as Zustand from 'zustand';
-import * as ZustandMiddleware from 'zustand/middleware';
 
 type SharedTable = NonNullable<UserOptions['shared']>;
 
@@ -28,6 +26,11 @@ type SharedTable = NonNullable<UserOptions['shared']>;
  * remote never starts a second copy. This module loads with the federation
  * runtime, only when a remote is first visited. Keep it in step with the
  * `exports` of shared-ui and shared-state (shared-modules.test.ts checks it).
+ *
+ * Not provided: react-i18next and zustand/middleware. Remotes reach them only through
+ * @cw/shared-state (useTranslation, the persisted stores), which is the host's instance; providing
+ * their whole namespace here would keep every export (Trans and its HTML parser, devtools, immer) in
+ * the landing bundle, where the host itself uses one or two of them.
  */
 const versions = __SHARED_VERSIONS__;
 
@@ -55,9 +58,7 @@ export function sharedModules(): SharedTable {
     'react-dom': loaded('react-dom', ReactDOM),
     'react-dom/client': loaded('react-dom', ReactDOMClient),
     i18next: loaded('i18next', I18n),
-    'react-i18next': loaded('react-i18next', ReactI18next),
     zustand: loaded('zustand', Zustand),
-    'zustand/middleware': loaded('zustand', ZustandMiddleware),
     '@tanstack/react-query': loaded('@tanstack/react-query', ReactQuery),
     '@cw/shared-state/i18n': loaded('@cw/shared-state', SharedI18n),
     '@cw/shared-state/session': loaded('@cw/shared-state', SharedSession),

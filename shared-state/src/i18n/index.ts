@@ -2,7 +2,8 @@ import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, isLanguage, type Language, languageFromPreferences } from './languages.ts';
 
-export { Trans, useTranslation } from 'react-i18next';
+// Only useTranslation: nothing renders <Trans>, and leaving it out keeps its HTML parser off the landing page.
+export { useTranslation } from 'react-i18next';
 export {
   DEFAULT_LANGUAGE,
   isLanguage,
