@@ -137,7 +137,7 @@ describe('POST /api/wallet/sends/recipient: checked while the form is filled, be
       .execute();
     const byAddress = await check(a, { recipientKind: 'address', recipient: address.toLowerCase() });
     expect(byAddress.json()).toEqual({ recipientKind: 'address', recipient: address, network: 'bsc' });
-    expect(h.sink.messages.filter((m) => m.to === a.email)).toHaveLength(0);
+    expect(h.sink.messages.filter((m) => m.to.includes(a.email))).toHaveLength(0);
   });
 
   it.each([
