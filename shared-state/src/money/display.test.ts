@@ -37,3 +37,16 @@ describe('display precision', () => {
     expect(() => displayMinor('1', { decimals: 2, displayDecimals: 4, displayDecimalsAtOne: 2 })).toThrow();
   });
 });
+
+describe('coinDisplay', () => {
+  it("takes a catalogue coin's rule, and full precision when the catalogue has none (an older server)", async () => {
+    const { coinDisplay } = await import('./display.ts');
+    expect(coinDisplay('ETH', [{ code: 'ETH', decimals: 18, displayDecimals: 8, displayDecimalsAtOne: 8 }])).toEqual(
+      ETH,
+    );
+    expect(coinDisplay('ETH', [{ code: 'ETH', decimals: 18 }])).toEqual(fullPrecision(18));
+    expect(displayMinor('51661834245968354', coinDisplay('ETH', [{ code: 'ETH', decimals: 18 }]))).toBe(
+      '0.051661834245968354',
+    );
+  });
+});

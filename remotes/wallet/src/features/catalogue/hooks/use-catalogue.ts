@@ -1,5 +1,5 @@
 import { type NetworkLabelInput, networkLabel } from '@cw/shared-state/catalogue';
-import { type CoinDisplay, fullPrecision } from '@cw/shared-state/money';
+import { type CoinDisplay, coinDisplay } from '@cw/shared-state/money';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { type Catalogue, type CataloguePair, fetchCatalogue } from '../api/catalogue.ts';
@@ -18,17 +18,12 @@ export interface CatalogueView {
 /** Build the lookups once per catalogue (it changes only with a deployment). */
 export function catalogueView(catalogue: Catalogue): CatalogueView {
   const decimals = new Map<string, number>(catalogue.coins.map((coin) => [coin.code, coin.decimals]));
-  const displays = new Map<string, CoinDisplay>(
-    catalogue.coins.map((c) => [
-      c.code,
-      { decimals: c.decimals, displayDecimals: c.displayDecimals, displayDecimalsAtOne: c.displayDecimalsAtOne },
-    ]),
-  );
   const networks = new Map<string, NetworkLabelInput>(catalogue.networks.map((network) => [network.code, network]));
   return {
     catalogue,
     decimalsOf: (coin) => decimals.get(coin) ?? 0,
-    displayOf: (coin) => displays.get(coin) ?? fullPrecision(decimals.get(coin) ?? 0),
+    // Full precision for a catalogue without display rules (an older server): never a NaN.
+    displayOf: (coin) => coinDisplay(coin, catalogue.coins),
     pairsOf: (coin, use) =>
       catalogue.pairs.filter((p) => p.coin === coin && (use === 'deposit' ? p.depositEnabled : p.withdrawEnabled)),
     pair: (coin, network) => catalogue.pairs.find((p) => p.coin === coin && p.network === network),
