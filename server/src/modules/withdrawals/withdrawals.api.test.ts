@@ -123,10 +123,10 @@ describe('POST /api/wallet/withdrawals', () => {
     expect((await balance(h, user, 'ETH')).locked).toBe(0n);
   });
 
-  it('refuses a code that was never sent (VERIFICATION_CODE_EXPIRED) and a used code', async () => {
+  it('refuses a code that was never sent (VERIFICATION_CODE_NOT_REQUESTED) and a used code', async () => {
     const user = await newUser(h);
     await fund(h, user.user.id, 'ETH', ETH);
-    expect((await withdraw(user, {}, '123456')).json().code).toBe('VERIFICATION_CODE_EXPIRED');
+    expect((await withdraw(user, {}, '123456')).json().code).toBe('VERIFICATION_CODE_NOT_REQUESTED');
     const code = await withdrawCode(h, user);
     expect((await withdraw(user, {}, code)).statusCode).toBe(201);
     expect((await withdraw(user, {}, code)).json().code).toBe('VERIFICATION_CODE_EXPIRED');
