@@ -123,6 +123,7 @@ describe('POST /api/wallet/sends/recipient: checked while the form is filled, be
 
   it('finds a user by e-mail (masked) or by deposit address, its network found from the address', async () => {
     const [a, b] = [await newUser(h), await newUser(h)];
+    const mailsBefore = h.sink.messages.length;
     const byEmail = await check(a, { recipientKind: 'email', recipient: b.email.toUpperCase() });
     expect(byEmail.statusCode, byEmail.body).toBe(200);
     expect(byEmail.json()).toEqual({
@@ -137,7 +138,8 @@ describe('POST /api/wallet/sends/recipient: checked while the form is filled, be
       .execute();
     const byAddress = await check(a, { recipientKind: 'address', recipient: address.toLowerCase() });
     expect(byAddress.json()).toEqual({ recipientKind: 'address', recipient: address, network: 'bsc' });
-    expect(h.sink.messages.filter((m) => m.to.includes(a.email))).toHaveLength(0);
+    // Checking sends no mail: no code is involved yet.
+    expect(h.sink.messages.length).toBe(mailsBefore);
   });
 
   it.each([
