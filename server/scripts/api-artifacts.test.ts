@@ -22,7 +22,7 @@ describe('OpenAPI document', () => {
       components: {
         schemas: {
           ErrorResponse: { properties: { code: { enum: Object.keys(errorStatus) } } },
-          UserSettings: { required: ['language', 'priceColor', 'fiatCurrency', 'quickBuy'] },
+          UserSettings: { required: ['language', 'priceColor', 'fiatCurrency', 'quickBuy', 'saved'] },
         },
       },
     });
