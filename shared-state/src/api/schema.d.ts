@@ -1526,7 +1526,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** E-mail the signed-in user a `withdraw` code (for a withdrawal or a send) */
+        /** E-mail the signed-in user a `withdraw` code (for a withdrawal) */
         post: {
             parameters: {
                 query?: never;

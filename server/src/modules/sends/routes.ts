@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AccountsService } from '../auth/accounts-service.ts';
-import { SendCodeResult } from '../auth/schemas.ts';
-import { pickMailLanguage } from '../mail/templates.ts';
-import { EmailCodeBody, IdParams } from '../withdrawals/schemas.ts';
+import { emailCodeRoute } from '../withdrawals/email-code-route.ts';
+import { IdParams } from '../withdrawals/schemas.ts';
 import { CreateSendBody, RecipientCheck, RecipientQuery, Send } from './schemas.ts';
 import type { SendsService } from './service.ts';
 
@@ -27,23 +26,12 @@ export const sendRoutes: FastifyPluginAsyncTypebox<{ service: SendsService; acco
     async (request) => service.checkRecipient(currentUser(request).userId, request.body),
   );
 
-  app.post(
-    '/wallet/sends/email-code',
-    {
-      preValidation: requireUser,
-      schema: {
-        tags: ['wallet'],
-        summary: 'E-mail the signed-in user a `transfer` code (for a transfer to another user)',
-        body: EmailCodeBody,
-        response: { 202: SendCodeResult, ...errorResponses(401, 403, 429) },
-      },
-    },
-    async (request, reply) => {
-      const language = pickMailLanguage(request.body.language, request.headers['accept-language']);
-      await accounts.sendCode(request, { purpose: 'transfer', language });
-      return reply.code(202).send({ resendAfterSeconds: 60, expiresInSeconds: 600 });
-    },
-  );
+  await app.register(emailCodeRoute, {
+    accounts,
+    url: '/wallet/sends/email-code',
+    purpose: 'transfer',
+    summary: 'E-mail the signed-in user a `transfer` code (for a transfer to another user)',
+  });
 
   app.post(
     '/wallet/sends',

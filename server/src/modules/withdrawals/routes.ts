@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AccountsService } from '../auth/accounts-service.ts';
-import { SendCodeResult } from '../auth/schemas.ts';
-import { pickMailLanguage } from '../mail/templates.ts';
-import { CreateWithdrawalBody, EmailCodeBody, IdParams, Withdrawal } from './schemas.ts';
+import { emailCodeRoute } from './email-code-route.ts';
+import { CreateWithdrawalBody, IdParams, Withdrawal } from './schemas.ts';
 import type { WithdrawalsService } from './service.ts';
 
 export interface WithdrawalRoutesOptions {
@@ -15,23 +14,12 @@ export interface WithdrawalRoutesOptions {
 export const withdrawalRoutes: FastifyPluginAsyncTypebox<WithdrawalRoutesOptions> = async (app, options) => {
   const { service, accounts } = options;
 
-  app.post(
-    '/wallet/withdrawals/email-code',
-    {
-      preValidation: requireUser,
-      schema: {
-        tags: ['wallet'],
-        summary: 'E-mail the signed-in user a `withdraw` code (for a withdrawal or a send)',
-        body: EmailCodeBody,
-        response: { 202: SendCodeResult, ...errorResponses(401, 403, 429) },
-      },
-    },
-    async (request, reply) => {
-      const language = pickMailLanguage(request.body.language, request.headers['accept-language']);
-      await accounts.sendCode(request, { purpose: 'withdraw', language });
-      return reply.code(202).send({ resendAfterSeconds: 60, expiresInSeconds: 600 });
-    },
-  );
+  await app.register(emailCodeRoute, {
+    accounts,
+    url: '/wallet/withdrawals/email-code',
+    purpose: 'withdraw',
+    summary: 'E-mail the signed-in user a `withdraw` code (for a withdrawal)',
+  });
 
   app.post(
     '/wallet/withdrawals',
