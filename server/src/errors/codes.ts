@@ -24,6 +24,8 @@ export const errorStatus = {
   // Accounts & security (modules/auth).
   PASSWORD_MISMATCH: 400,
   WEAK_PASSWORD: 400,
+  /** A new login password must differ from the current one. */
+  PASSWORD_UNCHANGED: 400,
   COMMON_PASSWORD: 400,
   AGREEMENT_REQUIRED: 400,
   WRONG_VERIFICATION_CODE: 400,

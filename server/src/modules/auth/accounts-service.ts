@@ -312,6 +312,12 @@ export function createAccountsService(deps: {
         throw new AppError('WRONG_PASSWORD', 'The current password is wrong');
       }
       assertNewPassword(input.password, input.confirmPassword);
+      // The old one was just verified against the stored hash: the same text is the same password.
+      if (input.password === input.oldPassword) {
+        throw new AppError('PASSWORD_UNCHANGED', 'The new password is the current one', {
+          details: [{ field: 'password', message: 'equals the current password', rule: 'unchanged' }],
+        });
+      }
       const passwordHash = await hasher.hash(input.password);
       const keep = sessionIdOf(request);
       await db.transaction().execute(async (trx) => {

@@ -248,6 +248,13 @@ describe('sessions', () => {
     expect((await change(account.password, 'Brand-New-9', 'Brand-New-8')).json().code).toBe('PASSWORD_MISMATCH');
     expect((await change(account.password, 'aaaaaaaaaa')).json().code).toBe('WEAK_PASSWORD');
     expect((await change(account.password, 'qwerty123')).json().code).toBe('COMMON_PASSWORD');
+    const same = await change(account.password, account.password);
+    expect([same.statusCode, same.json().code, same.json().details[0].field]).toEqual([
+      400,
+      'PASSWORD_UNCHANGED',
+      'password',
+    ]);
+    expect((await me(other)).statusCode).toBe(200);
     expect((await change(account.password)).statusCode).toBe(204);
     expect((await me(account.cookie)).statusCode).toBe(200);
     expect((await me(other)).statusCode).toBe(401);

@@ -22,6 +22,7 @@ const ERROR_FIELDS: ErrorFields<Values> = {
   WRONG_PASSWORD: 'oldPassword',
   WEAK_PASSWORD: 'password',
   COMMON_PASSWORD: 'password',
+  PASSWORD_UNCHANGED: 'password',
   PASSWORD_MISMATCH: 'confirmPassword',
 };
 
