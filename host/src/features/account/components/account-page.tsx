@@ -1,3 +1,5 @@
+// antd-mobile's theme variables (and :active on touch): the landing page's buttons need them.
+import 'antd-mobile/es/global';
 import { Page } from '@cw/shared-ui/page';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
