@@ -22,3 +22,10 @@ describe('TapAmount', () => {
     expect(screen.getByTestId('amt').textContent).toBe('0.05 ETH');
   });
 });
+
+describe('TapAmount of a charge', () => {
+  it('rounds a fee up, so it is never shown smaller than it is', () => {
+    render(<TapAmount minor="1666666666666667" coin={ETH} code="ETH" testId="fee" rounding="up" />);
+    expect(screen.getByTestId('fee').textContent).toBe('0.00166667 ETH');
+  });
+});

@@ -1,4 +1,4 @@
-import { type CoinDisplay, isRounded, useAmountFormat } from '@cw/shared-state/money';
+import { type CoinDisplay, type DisplayRounding, isRounded, useAmountFormat } from '@cw/shared-state/money';
 import { useState } from 'react';
 import { useUiTranslation } from '../i18n/index.ts';
 import './tap-amount.css';
@@ -10,13 +10,15 @@ export interface TapAmountProps {
   code: string;
   testId?: string;
   className?: string;
+  /** 'up' for a charge (a fee is never shown smaller than it is); default 'down'. */
+  rounding?: DisplayRounding;
 }
 
 /**
  * An amount on a detail screen: the coin's display precision first, the full value one tap away
  * (and in the title, which a copy of the screen carries). Not a button when nothing is hidden.
  */
-export function TapAmount({ minor, coin, code, testId, className = '' }: TapAmountProps) {
+export function TapAmount({ minor, coin, code, testId, className = '', rounding = 'down' }: TapAmountProps) {
   const { t } = useUiTranslation();
   const format = useAmountFormat();
   const [full, setFull] = useState(false);
@@ -38,7 +40,7 @@ export function TapAmount({ minor, coin, code, testId, className = '' }: TapAmou
       aria-label={full ? exact : t('amount.showFull', { amount: exact })}
       onClick={() => setFull((shown) => !shown)}
     >
-      {full ? exact : `${format.display(minor, coin)} ${code}`}
+      {full ? exact : `${format.display(minor, coin, rounding)} ${code}`}
     </button>
   );
 }

@@ -69,7 +69,7 @@ function DetailScreen() {
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.fee')}</span>
-            <TapAmount minor={c.feeMinor} coin={displayOf(c.from, coins)} code={c.from} />
+            <TapAmount minor={c.feeMinor} coin={displayOf(c.from, coins)} code={c.from} rounding="up" />
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.detail.time')}</span>

@@ -91,10 +91,20 @@ export default function RecordScreen() {
           1 {data.sendCoin} = {rate(data.finalRate ?? data.rate)} {data.receiveCoin}
         </Row>
         <Row label={t('exchange.serviceCharge')} testId="record-service-charge">
-          <TapAmount minor={data.serviceChargeMinor} coin={pairs.displayOf(data.receiveCoin)} code={data.receiveCoin} />
+          <TapAmount
+            minor={data.serviceChargeMinor}
+            coin={pairs.displayOf(data.receiveCoin)}
+            code={data.receiveCoin}
+            rounding="up"
+          />
         </Row>
         <Row label={t('exchange.networkFee')} testId="record-network-fee">
-          <TapAmount minor={data.networkFeeMinor} coin={pairs.displayOf(data.receiveCoin)} code={data.receiveCoin} />
+          <TapAmount
+            minor={data.networkFeeMinor}
+            coin={pairs.displayOf(data.receiveCoin)}
+            code={data.receiveCoin}
+            rounding="up"
+          />
         </Row>
         <Row label={t('exchange.record.sendAddress')} testId="record-send-address" mono>
           {dash(data.depositAddress)}
