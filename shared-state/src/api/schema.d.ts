@@ -1450,9 +1450,9 @@ export interface paths {
                                 /** @enum {string} */
                                 code: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
                                 decimals: number;
-                                /** @description Fraction digits shown (rounded down) for an amount below one coin */
+                                /** @description Fraction digits shown for an amount below one coin (balances round down, fees up) */
                                 displayDecimals: number;
-                                /** @description Fraction digits shown (rounded down) for an amount of one coin or more */
+                                /** @description Fraction digits shown for an amount of one coin or more (balances round down, fees up) */
                                 displayDecimalsAtOne: number;
                             }[];
                             networks: {

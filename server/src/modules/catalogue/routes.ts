@@ -27,8 +27,9 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<CatalogueRoutesOptions> 
     },
     async (_request, reply): Promise<Catalogue> => {
       reply.header('cache-control', 'no-cache');
+      // One read of the chains file per request, for both the contracts and the watched networks.
       const current = chains();
-      const catalogue = runtimeCatalogue(current, signerRunning, watchedNetworks?.());
+      const catalogue = runtimeCatalogue(current, signerRunning, watchedNetworks?.(current));
       return {
         coins: catalogue.coins.map((c) => ({
           code: c.code,

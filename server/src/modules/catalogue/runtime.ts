@@ -31,8 +31,8 @@ export interface RuntimeCatalogue {
   pairs: RuntimePair[];
 }
 
-/** Networks whose deposits are watched: the running EVM chains, plus the API-watched ones configured. */
-export type WatchedNetworks = () => ReadonlySet<NetworkCode>;
+/** Networks whose deposits are watched, given the running EVM chains (plus the API-watched ones configured). */
+export type WatchedNetworks = (chains: EvmChains) => ReadonlySet<NetworkCode>;
 
 export function evmWatched(chains: EvmChains): ReadonlySet<NetworkCode> {
   return new Set(Object.keys(chains).filter((n) => chains[n as keyof EvmChains]) as NetworkCode[]);

@@ -38,12 +38,12 @@ export const Catalogue = Type.Object(
           displayDecimals: Type.Integer({
             minimum: 0,
             maximum: 36,
-            description: 'Fraction digits shown (rounded down) for an amount below one coin',
+            description: 'Fraction digits shown for an amount below one coin (balances round down, fees up)',
           }),
           displayDecimalsAtOne: Type.Integer({
             minimum: 0,
             maximum: 36,
-            description: 'Fraction digits shown (rounded down) for an amount of one coin or more',
+            description: 'Fraction digits shown for an amount of one coin or more (balances round down, fees up)',
           }),
         },
         { additionalProperties: false },

@@ -76,7 +76,7 @@ export function walletOptionsFromConfig(
   ];
   return {
     signerRunning,
-    watchedNetworks: () => new Set([...evmWatched(loadChainConfig(config.dataDir)), ...apiWatched]),
+    watchedNetworks: (chains) => new Set([...evmWatched(chains), ...apiWatched]),
     chains: () => loadChainConfig(config.dataDir),
     autoReviewLimits: autoReviewLimits(parseAutoReviewLimits(config.wallet.autoReviewLimits)),
   };
