@@ -88,11 +88,7 @@ void i18n
 i18n.on('languageChanged', (language) => {
   if (typeof document !== 'undefined' && isLanguage(language)) document.documentElement.lang = language;
 });
-if (typeof document !== 'undefined') document.documentElement.lang = currentLanguageOf(i18n.language);
-
-function currentLanguageOf(language: string | undefined): Language {
-  return isLanguage(language) ? language : DEFAULT_LANGUAGE;
-}
+if (typeof document !== 'undefined') document.documentElement.lang = currentLanguage();
 
 export function currentLanguage(): Language {
   return isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;

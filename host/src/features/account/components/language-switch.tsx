@@ -8,8 +8,9 @@ import { useTranslation } from 'react-i18next';
  * remembers it, and that choice wins over the browser's preference from then on.
  */
 export function LanguageSwitch() {
-  const { t, i18n } = useTranslation('host');
-  const language = isLanguage(i18n.language) ? i18n.language : currentLanguage();
+  // useTranslation re-renders on a language change; currentLanguage() reads the one in force.
+  const { t } = useTranslation('host');
+  const language = currentLanguage();
   return (
     <label className="language-switch" data-testid="language-switch">
       <GlobalOutline aria-hidden="true" className="language-switch__icon" />

@@ -1,7 +1,14 @@
 import { isApiError } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
-import { delocalizeAmount, formatMinor, localizeDecimal, parseAmount, useAmountFormat } from '@cw/shared-state/money';
+import {
+  coinDisplay,
+  delocalizeAmount,
+  formatMinor,
+  localizeDecimal,
+  parseAmount,
+  useAmountFormat,
+} from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { CoinIcon } from '@cw/shared-ui/coin-icon';
 import { NumberInput } from '@cw/shared-ui/number-input';
@@ -15,14 +22,7 @@ import { NAMESPACE } from '../../../i18n.ts';
 import { TradeSwitch } from '../../trade/trade-switch.tsx';
 import { type AcceptResult, acceptQuote, convertKeys, fetchBalances } from '../api/convert-api.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
-import {
-  type ConvertCoin,
-  type ConvertCoinInfo,
-  decimalsOf,
-  displayOf,
-  inputDecimals,
-  isConvertCoin,
-} from '../lib/coins.ts';
+import { type ConvertCoin, type ConvertCoinInfo, decimalsOf, inputDecimals, isConvertCoin } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { ExpiredDialog } from './expired-dialog.tsx';
@@ -122,7 +122,7 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
               }
               data-testid="convert-available"
             >
-              {t('convert.available', { amount: display(available, displayOf(from, coins)), coin: from })}
+              {t('convert.available', { amount: display(available, coinDisplay(from, coins)), coin: from })}
             </button>
           ) : null}
         </div>
@@ -162,7 +162,7 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
             {to} ▾
           </button>
           <span className={styles.receive} data-testid="convert-receive">
-            {quote ? display(quote.receiveMinor, displayOf(to, coins)) : '--'}
+            {quote ? display(quote.receiveMinor, coinDisplay(to, coins)) : '--'}
           </span>
         </div>
         {quote ? <FiatLine asset={to} amountMinor={BigInt(quote.receiveMinor)} testId="convert-to-fiat" /> : null}
@@ -183,14 +183,14 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
         <div className={styles.row}>
           <span className={styles.label}>{t('convert.fee')}</span>
           <span data-testid="convert-fee">
-            {quote ? `${display(quote.feeMinor, displayOf(from, coins), 'up')} ${from}` : '--'}
+            {quote ? `${display(quote.feeMinor, coinDisplay(from, coins), 'up')} ${from}` : '--'}
           </span>
         </div>
         <div className={styles.row}>
           <span className={styles.label}>{t('convert.limits')}</span>
           <span data-testid="convert-limits">
             {quote || range
-              ? `${display(quote?.minMinor ?? range?.min ?? '0', displayOf(from, coins), 'up')} - ${display(quote?.maxMinor ?? range?.max ?? '0', displayOf(from, coins))} ${from}`
+              ? `${display(quote?.minMinor ?? range?.min ?? '0', coinDisplay(from, coins), 'up')} - ${display(quote?.maxMinor ?? range?.max ?? '0', coinDisplay(from, coins))} ${from}`
               : '--'}
           </span>
         </div>

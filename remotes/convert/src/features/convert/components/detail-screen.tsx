@@ -1,5 +1,5 @@
 import { useTranslation } from '@cw/shared-state/i18n';
-import { useAmountFormat } from '@cw/shared-state/money';
+import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { TapAmount } from '@cw/shared-ui/amount';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
@@ -8,7 +8,6 @@ import { Button, Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { convertKeys, fetchConversion } from '../api/convert-api.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
-import { displayOf } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { formatTime } from './history-list.tsx';
@@ -46,7 +45,7 @@ function DetailScreen() {
             <span className={styles.label}>{t('convert.give')}</span>
             <TapAmount
               minor={c.amountMinor}
-              coin={displayOf(c.from, coins)}
+              coin={coinDisplay(c.from, coins)}
               code={c.from}
               testId="convert-detail-give"
             />
@@ -56,7 +55,7 @@ function DetailScreen() {
             <TapAmount
               className={styles.strong}
               minor={c.receiveMinor}
-              coin={displayOf(c.to, coins)}
+              coin={coinDisplay(c.to, coins)}
               code={c.to}
               testId="convert-detail-receive"
             />
@@ -69,7 +68,7 @@ function DetailScreen() {
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.fee')}</span>
-            <TapAmount minor={c.feeMinor} coin={displayOf(c.from, coins)} code={c.from} rounding="up" />
+            <TapAmount minor={c.feeMinor} coin={coinDisplay(c.from, coins)} code={c.from} rounding="up" />
           </div>
           <div className={styles.row}>
             <span className={styles.label}>{t('convert.detail.time')}</span>

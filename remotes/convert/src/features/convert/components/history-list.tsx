@@ -1,5 +1,5 @@
 import { useTranslation } from '@cw/shared-state/i18n';
-import { useAmountFormat } from '@cw/shared-state/money';
+import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { PullList } from '@cw/shared-ui/list';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -7,7 +7,7 @@ import { Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type Conversion, convertKeys, fetchHistory } from '../api/convert-api.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
-import { type ConvertCoin, displayOf } from '../lib/coins.ts';
+import type { ConvertCoin } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 
 export function formatTime(iso: string, language: string): string {
@@ -43,10 +43,10 @@ export function HistoryList({ pair }: { pair: { from?: ConvertCoin; to?: Convert
       </span>
       <span className={styles.itemSide}>
         <span>
-          -{display(c.amountMinor, displayOf(c.from, coins))} {c.from}
+          -{display(c.amountMinor, coinDisplay(c.from, coins))} {c.from}
         </span>
         <span className={styles.strong}>
-          +{display(c.receiveMinor, displayOf(c.to, coins))} {c.to}
+          +{display(c.receiveMinor, coinDisplay(c.to, coins))} {c.to}
         </span>
         <Tag color="success" fill="outline">
           {t('convert.status.completed')}

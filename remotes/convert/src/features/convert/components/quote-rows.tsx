@@ -1,7 +1,7 @@
 import { useTranslation } from '@cw/shared-state/i18n';
-import { useAmountFormat } from '@cw/shared-state/money';
+import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { NAMESPACE } from '../../../i18n.ts';
-import { type ConvertCoinInfo, decimalsOf, displayOf } from '../lib/coins.ts';
+import { type ConvertCoinInfo, decimalsOf } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import type { HeldQuote } from './use-quote.ts';
 
@@ -41,7 +41,7 @@ export function QuoteRows({
       <div className={styles.row}>
         <span className={styles.label}>{t('convert.receive')}</span>
         <span className={styles.strong} data-testid={`${testId}-receive`}>
-          {display(quote.receiveMinor, displayOf(quote.to, coins))} {quote.to}
+          {display(quote.receiveMinor, coinDisplay(quote.to, coins))} {quote.to}
         </span>
       </div>
       <div className={styles.row}>
@@ -53,7 +53,7 @@ export function QuoteRows({
       <div className={styles.row}>
         <span className={styles.label}>{t('convert.fee')}</span>
         <span data-testid={`${testId}-fee`}>
-          {display(quote.feeMinor, displayOf(quote.from, coins), 'up')} {quote.from}
+          {display(quote.feeMinor, coinDisplay(quote.from, coins), 'up')} {quote.from}
         </span>
       </div>
       <div className={`${styles.muted} ${styles.countdown}`} data-testid={`${testId}-countdown`} data-seconds={left}>

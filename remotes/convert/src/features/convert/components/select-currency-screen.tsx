@@ -1,5 +1,5 @@
 import { useTranslation } from '@cw/shared-state/i18n';
-import { useAmountFormat } from '@cw/shared-state/money';
+import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { CoinIcon } from '@cw/shared-ui/coin-icon';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { convertKeys, fetchBalances } from '../api/convert-api.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
-import { type ConvertCoin, displayOf, filterCoins, isConvertCoin } from '../lib/coins.ts';
+import { type ConvertCoin, filterCoins, isConvertCoin } from '../lib/coins.ts';
 import * as styles from './convert-page.module.css';
 import { ConvertPage, withQueryClient } from './convert-page.tsx';
 import { FiatLine } from './fiat-line.tsx';
@@ -75,7 +75,7 @@ function SelectCurrencyScreen() {
                   {current ? ' ✓' : ''}
                 </span>
                 <span className={styles.itemSide}>
-                  {signedIn ? <span>{display(held, displayOf(coin, all))}</span> : null}
+                  {signedIn ? <span>{display(held, coinDisplay(coin, all))}</span> : null}
                   {signedIn && held > 0n ? <FiatLine asset={coin} amountMinor={held} /> : null}
                 </span>
               </button>

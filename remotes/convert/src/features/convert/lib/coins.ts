@@ -1,4 +1,3 @@
-import { type CoinDisplay, coinDisplay } from '@cw/shared-state/money';
 import type { CatalogueCoin } from '../api/catalogue.ts';
 
 /** A coin one can convert: its code, ledger decimals and display precision, as the server catalogue gives them. */
@@ -16,11 +15,6 @@ export function isConvertCoin(value: unknown, coins: readonly ConvertCoinInfo[])
 /** Ledger decimals of a coin; 0 for a code the catalogue does not list. */
 export function decimalsOf(code: string, coins: readonly ConvertCoinInfo[]): number {
   return coins.find((c) => c.code === code)?.decimals ?? 0;
-}
-
-/** How a coin's amounts are shown (full precision for a coin without display data). */
-export function displayOf(code: string, coins: readonly ConvertCoinInfo[]): CoinDisplay {
-  return coinDisplay(code, coins);
 }
 
 /** Digits the amount field accepts: a 1:1 swap into fewer decimals takes whole target units only. */

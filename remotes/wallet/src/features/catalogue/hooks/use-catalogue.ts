@@ -9,7 +9,6 @@ export interface CatalogueView {
   decimalsOf: (coin: string) => number;
   /** How the coin's amounts are shown: its display precision from the catalogue. */
   displayOf: (coin: string) => CoinDisplay;
-  pairsOf: (coin: string, use: 'deposit' | 'withdraw') => CataloguePair[];
   pair: (coin: string, network: string) => CataloguePair | undefined;
   /** The network's name, with the token standard when `coin` is a token on it (not for its native coin). */
   networkLabel: (network: string, coin?: string) => string;
@@ -24,8 +23,6 @@ export function catalogueView(catalogue: Catalogue): CatalogueView {
     decimalsOf: (coin) => decimals.get(coin) ?? 0,
     // Full precision for a catalogue without display rules (an older server): never a NaN.
     displayOf: (coin) => coinDisplay(coin, catalogue.coins),
-    pairsOf: (coin, use) =>
-      catalogue.pairs.filter((p) => p.coin === coin && (use === 'deposit' ? p.depositEnabled : p.withdrawEnabled)),
     pair: (coin, network) => catalogue.pairs.find((p) => p.coin === coin && p.network === network),
     networkLabel: (network, coin) => networkLabel(networks.get(network), network, coin),
   };
