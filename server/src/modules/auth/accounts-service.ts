@@ -11,9 +11,9 @@ import {
   findAccountById,
   findAccountByIdentifier,
   insertAccount,
-  updatePasswordHash,
   usernameTaken,
 } from './accounts-repository.ts';
+import { createPasswordChanges, type PasswordChanges } from './password-changes.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import {
   assertNewPassword,
@@ -28,7 +28,7 @@ import {
 } from './rules.ts';
 import type { Me } from './schemas.ts';
 import { type Sessions, sessionIdOf } from './sessions.ts';
-import { revokeSession, revokeUserSessions, type SessionRow } from './sessions-repository.ts';
+import { revokeSession, type SessionRow } from './sessions-repository.ts';
 import { accountLoginPolicy, ipLoginPolicy } from './throttle-schedule.ts';
 import { clearThrottle, lockedFor, recordFailure } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
@@ -52,7 +52,7 @@ export interface SignedIn {
   session: SessionRow;
 }
 
-export interface AccountsService {
+export interface AccountsService extends PasswordChanges {
   sendCode(
     request: FastifyRequest,
     input: { email?: string | undefined; purpose: CodePurpose; language: MailLanguage },
@@ -60,17 +60,7 @@ export interface AccountsService {
   register(request: FastifyRequest, input: RegisterInput): Promise<SignedIn>;
   login(request: FastifyRequest, input: { identifier: string; password: string }): Promise<SignedIn>;
   logout(request: FastifyRequest): Promise<void>;
-  /** Returns whether the caller's own session was among those ended. */
-  resetPassword(
-    request: FastifyRequest,
-    input: { email: string; code: string; password: string; confirmPassword: string },
-  ): Promise<boolean>;
   me(userId: string): Promise<Me>;
-  changePassword(
-    request: FastifyRequest,
-    userId: string,
-    input: { oldPassword: string; password: string; confirmPassword: string },
-  ): Promise<void>;
 }
 
 export function toMe(account: AccountRow): Me {
@@ -109,6 +99,8 @@ export function createAccountsService(deps: {
   }
 
   return {
+    ...createPasswordChanges({ db, now, hasher, codes, accountOf }),
+
     async sendCode(request, { email, purpose, language }) {
       if (loggedInPurposes.has(purpose)) {
         const user = request.user ?? (await request.server.sessionResolver.resolve(request));
@@ -265,72 +257,8 @@ export function createAccountsService(deps: {
       });
     },
 
-    async resetPassword(request, input) {
-      const email = normalizeEmail(input.email);
-      const checks = new FieldChecks();
-      checkEmail(checks, email);
-      checkCode(checks, input.code);
-      checks.throwIfAny();
-      assertNewPassword(input.password, input.confirmPassword);
-      const account = await findAccountByEmail(db, email);
-      // A signed-in owner may also use a change_password code (the /editUserPassword screen).
-      const user = request.user ?? (await request.server.sessionResolver.resolve(request));
-      const purposes: CodePurpose[] =
-        account && user?.userId === account.user_id ? ['reset_password', 'change_password'] : ['reset_password'];
-      const code = await codes.check(email, purposes, input.code, request.ip);
-      if (!account) throw new AppError('WRONG_VERIFICATION_CODE', 'Wrong verification code');
-      const passwordHash = await hasher.hash(input.password);
-      await db.transaction().execute(async (trx) => {
-        await codes.consume(trx, code);
-        await updatePasswordHash(trx, account.user_id, passwordHash, now());
-        const ended = await revokeUserSessions(trx, account.user_id, now());
-        await appendAudit(trx, {
-          event: 'password_reset',
-          at: now(),
-          userId: account.user_id,
-          ip: request.ip,
-          details: { sessionsEnded: ended },
-        });
-      });
-      return user?.userId === account.user_id;
-    },
-
     async me(userId) {
       return toMe(await accountOf(userId));
-    },
-
-    async changePassword(request, userId, input) {
-      const account = await accountOf(userId);
-      if (!(await hasher.verify(account.password_hash, input.oldPassword))) {
-        await appendAudit(db, {
-          event: 'login_failed',
-          at: now(),
-          userId,
-          ip: request.ip,
-          details: { during: 'password_change' },
-        });
-        throw new AppError('WRONG_PASSWORD', 'The current password is wrong');
-      }
-      assertNewPassword(input.password, input.confirmPassword);
-      // The old one was just verified against the stored hash: the same text is the same password.
-      if (input.password === input.oldPassword) {
-        throw new AppError('PASSWORD_UNCHANGED', 'The new password is the current one', {
-          details: [{ field: 'password', message: 'equals the current password', rule: 'unchanged' }],
-        });
-      }
-      const passwordHash = await hasher.hash(input.password);
-      const keep = sessionIdOf(request);
-      await db.transaction().execute(async (trx) => {
-        await updatePasswordHash(trx, userId, passwordHash, now());
-        const ended = await revokeUserSessions(trx, userId, now(), keep);
-        await appendAudit(trx, {
-          event: 'password_changed',
-          at: now(),
-          userId,
-          ip: request.ip,
-          details: { otherSessionsEnded: ended },
-        });
-      });
     },
   };
 }

@@ -1,0 +1,102 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { appendAudit } from '../audit/audit-log.ts';
+import type { CodePurpose } from '../mail/templates.ts';
+import { type AccountRow, findAccountByEmail, updatePasswordHash } from './accounts-repository.ts';
+import type { PasswordHasher } from './password-hashing.ts';
+import { assertNewPassword, checkCode, checkEmail, FieldChecks, normalizeEmail } from './rules.ts';
+import { sessionIdOf } from './sessions.ts';
+import { revokeUserSessions } from './sessions-repository.ts';
+import type { VerificationCodes } from './verification-codes.ts';
+
+/** The two ways a login password changes: reset by an e-mail code, or changed knowing the old one. */
+export interface PasswordChanges {
+  /** Returns whether the caller's own session was among those ended. */
+  resetPassword(
+    request: FastifyRequest,
+    input: { email: string; code: string; password: string; confirmPassword: string },
+  ): Promise<boolean>;
+  changePassword(
+    request: FastifyRequest,
+    userId: string,
+    input: { oldPassword: string; password: string; confirmPassword: string },
+  ): Promise<void>;
+}
+
+export function createPasswordChanges(deps: {
+  db: Kysely<Database>;
+  now: () => Date;
+  hasher: PasswordHasher;
+  codes: VerificationCodes;
+  /** The signed-in user's account (UNAUTHENTICATED when it no longer exists). */
+  accountOf: (userId: string) => Promise<AccountRow>;
+}): PasswordChanges {
+  const { db, now, hasher, codes, accountOf } = deps;
+  return {
+    async resetPassword(request, input) {
+      const email = normalizeEmail(input.email);
+      const checks = new FieldChecks();
+      checkEmail(checks, email);
+      checkCode(checks, input.code);
+      checks.throwIfAny();
+      assertNewPassword(input.password, input.confirmPassword);
+      const account = await findAccountByEmail(db, email);
+      // A signed-in owner may also use a change_password code (the /editUserPassword screen).
+      const user = request.user ?? (await request.server.sessionResolver.resolve(request));
+      const purposes: CodePurpose[] =
+        account && user?.userId === account.user_id ? ['reset_password', 'change_password'] : ['reset_password'];
+      const code = await codes.check(email, purposes, input.code, request.ip);
+      if (!account) throw new AppError('WRONG_VERIFICATION_CODE', 'Wrong verification code');
+      const passwordHash = await hasher.hash(input.password);
+      await db.transaction().execute(async (trx) => {
+        await codes.consume(trx, code);
+        await updatePasswordHash(trx, account.user_id, passwordHash, now());
+        const ended = await revokeUserSessions(trx, account.user_id, now());
+        await appendAudit(trx, {
+          event: 'password_reset',
+          at: now(),
+          userId: account.user_id,
+          ip: request.ip,
+          details: { sessionsEnded: ended },
+        });
+      });
+      return user?.userId === account.user_id;
+    },
+
+    async changePassword(request, userId, input) {
+      const account = await accountOf(userId);
+      if (!(await hasher.verify(account.password_hash, input.oldPassword))) {
+        await appendAudit(db, {
+          event: 'login_failed',
+          at: now(),
+          userId,
+          ip: request.ip,
+          details: { during: 'password_change' },
+        });
+        throw new AppError('WRONG_PASSWORD', 'The current password is wrong');
+      }
+      assertNewPassword(input.password, input.confirmPassword);
+      // The old one was just verified against the stored hash: the same text is the same password.
+      if (input.password === input.oldPassword) {
+        throw new AppError('PASSWORD_UNCHANGED', 'The new password is the current one', {
+          details: [{ field: 'password', message: 'equals the current password', rule: 'unchanged' }],
+        });
+      }
+      const passwordHash = await hasher.hash(input.password);
+      const keep = sessionIdOf(request);
+      await db.transaction().execute(async (trx) => {
+        await updatePasswordHash(trx, userId, passwordHash, now());
+        const ended = await revokeUserSessions(trx, userId, now(), keep);
+        await appendAudit(trx, {
+          event: 'password_changed',
+          at: now(),
+          userId,
+          ip: request.ip,
+          details: { otherSessionsEnded: ended },
+        });
+      });
+    },
+  };
+}
