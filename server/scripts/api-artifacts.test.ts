@@ -37,3 +37,25 @@ describe('OpenAPI document', () => {
     expect(await read(schemaDtsFile), 'schema.d.ts is out of date: run `npm run gen:api -w server`').toBe(dts);
   });
 });
+
+describe('operations as outside tools read them', () => {
+  it('every operation has a unique operationId and declares its security', async () => {
+    const doc = await buildOpenApiDocument();
+    const operations = Object.entries(doc.paths ?? {}).flatMap(([url, item]) =>
+      Object.entries(item ?? {}).map(([method, op]) => ({ url, method, op: op as Record<string, unknown> })),
+    );
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    const find = (method: string, url: string) => operations.find((o) => o.method === method && o.url === url)?.op;
+    const signedIn = [{ sessionCookie: [] }, { secureSessionCookie: [] }];
+    expect(find('get', '/api/wallet/withdrawals/{id}')).toMatchObject({
+      operationId: 'getWalletWithdrawalsById',
+      security: signedIn,
+    });
+    expect(find('post', '/api/auth/login')).toMatchObject({ operationId: 'postAuthLogin', security: [] });
+    expect(find('get', '/api/session')?.security).toEqual([]);
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    expect(Object.keys(doc.components?.securitySchemes ?? {})).toEqual(['sessionCookie', 'secureSessionCookie']);
+  });
+});

@@ -1,12 +1,62 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { COOKIE_NAME, SECURE_COOKIE_NAME } from '../modules/auth/sessions.ts';
+import { requireUser } from './authenticate.ts';
 
 export const openApiInfo = {
   title: 'CW Wallet API',
   version: '0.1.0',
   description: 'Every failure uses the ErrorResponse shape `{ code, message, details? }`.',
+  license: { name: 'Proprietary', identifier: 'LicenseRef-CW-Proprietary' },
 };
+
+/**
+ * The session cookie, under either of its names: `__Host-sid` over HTTPS, `sid` on plain-HTTP
+ * loopback development. A signed-in operation accepts either.
+ */
+const securitySchemes = {
+  sessionCookie: { type: 'apiKey', in: 'cookie', name: COOKIE_NAME, description: 'Session (plain HTTP)' },
+  secureSessionCookie: { type: 'apiKey', in: 'cookie', name: SECURE_COOKIE_NAME, description: 'Session (HTTPS)' },
+} as const;
+const SIGNED_IN: Record<string, string[]>[] = [{ sessionCookie: [] }, { secureSessionCookie: [] }];
+
+/**
+ * A stable operationId from the method and path, so generated clients get names that change only
+ * when the URL does: `GET /api/wallet/withdrawals/:id` -> `getWalletWithdrawalsById`.
+ */
+export function operationIdOf(method: string, url: string): string {
+  const words = url
+    .replace(/^\/api\//, '')
+    .split(/[/-]/)
+    .filter((part) => part !== '')
+    .map((part) => (part.startsWith(':') ? `by-${part.slice(1)}` : part))
+    .flatMap((part) => part.split('-'));
+  const camel = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  return `${method.toLowerCase()}${camel}`;
+}
+
+function hooksOf(hooks: RouteOptions['preValidation']): unknown[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/**
+ * Every documented route gets its operationId and its security: a route guarded by `requireUser`
+ * needs the session cookie, every other one is public (`security: []`). Derived from the route
+ * itself, so a new route cannot be documented wrongly. Route-level values win.
+ */
+function describeOperation(route: RouteOptions): void {
+  if (route.schema === undefined || route.schema.hide === true) return;
+  const method = Array.isArray(route.method) ? route.method[0] : route.method;
+  if (method === undefined) return;
+  const signedIn = hooksOf(route.preValidation).includes(requireUser);
+  route.schema = {
+    operationId: operationIdOf(method, route.url),
+    security: signedIn ? SIGNED_IN : [],
+    ...route.schema,
+  };
+}
 
 /**
  * OpenAPI 3.1 from the route schemas, at /api/docs (Swagger UI) and /api/docs/json.
@@ -14,10 +64,14 @@ export const openApiInfo = {
  * `$id` become named components (`#/components/schemas/<$id>`).
  */
 export function registerOpenApi(app: FastifyInstance): void {
+  app.addHook('onRoute', describeOperation);
   app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: openApiInfo,
+      // Same origin as the app: the API is served beside the pages it answers.
+      servers: [{ url: '/', description: 'The origin that serves the app' }],
+      components: { securitySchemes },
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
