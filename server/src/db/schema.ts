@@ -1,7 +1,21 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { walletTypes } from '../modules/address-book/schemas.ts';
+import type { CodePurposeValue } from '../modules/auth/schemas.ts';
+import type { CoinCode, NetworkCode } from '../modules/catalogue/catalogue.ts';
+import type { depositReasons, depositStates } from '../modules/deposits/schemas.ts';
+import type { RateType } from '../modules/exchange/pricing.ts';
+import type { ExchangeState } from '../modules/exchange/states.ts';
+import type { AccountKind, TransferKind } from '../modules/ledger/model.ts';
+import type { recipientKinds } from '../modules/sends/schemas.ts';
+import type { fiatCurrencies, languages, priceColors, quickBuyCoins } from '../modules/settings/schemas.ts';
+import type { WithdrawalState } from '../modules/withdrawals/state-machine.ts';
+
+/** Signer attempt states (signer/signer.ts): signed, then mined, reverted or replaced by a fee bump. */
+export type SignerTransactionState = 'signed' | 'mined' | 'reverted' | 'replaced';
 
 /**
- * Table types for Kysely. Columns are snake_case, as in SQL; repositories map
+ * Table types for Kysely. Coin, network, state and kind columns carry the domain's unions (their
+ * CHECK constraints or triggers hold the same sets), so rows need no casts. Columns are snake_case, as in SQL; repositories map
  * rows to API shapes. Add a table here in the same change as its migration.
  */
 export interface Database {
@@ -40,8 +54,8 @@ export interface Database {
 export interface ConvertQuotesTable {
   id: Generated<string>;
   user_id: string;
-  from_asset: string;
-  to_asset: string;
+  from_asset: CoinCode;
+  to_asset: CoinCode;
   amount_minor: string;
   fee_minor: string;
   receive_minor: string;
@@ -61,8 +75,8 @@ export interface ConversionsTable {
   id: Generated<string>;
   quote_id: string;
   user_id: string;
-  from_asset: string;
-  to_asset: string;
+  from_asset: CoinCode;
+  to_asset: CoinCode;
   amount_minor: string;
   fee_minor: string;
   receive_minor: string;
@@ -81,11 +95,11 @@ export interface UsersTable {
 
 export interface UserSettingsTable {
   user_id: string;
-  language: string;
-  price_color: string;
-  fiat_currency: string;
+  language: (typeof languages)[number];
+  price_color: (typeof priceColors)[number];
+  fiat_currency: (typeof fiatCurrencies)[number];
   quick_buy_enabled: boolean;
-  quick_buy_coin: string;
+  quick_buy_coin: (typeof quickBuyCoins)[number];
   /** numeric(11,2): read as a string such as "100.00". */
   quick_buy_fiat_amount: string;
   updated_at: Date;
@@ -121,7 +135,7 @@ export interface SessionsTable {
 export interface VerificationCodesTable {
   id: Generated<string>;
   email: string;
-  purpose: string;
+  purpose: CodePurposeValue;
   user_id: string | null;
   salt: Buffer;
   /** SHA-256(salt || purpose || code). */
@@ -172,9 +186,9 @@ export interface AuditEventsTable {
  */
 export interface LedgerAccountsTable {
   id: Generated<string>;
-  kind: string;
+  kind: AccountKind;
   user_id: string | null;
-  asset: string;
+  asset: CoinCode;
   balance: ColumnType<string, string | undefined, string>;
   created_at: ColumnType<Date, Date | undefined, never>;
 }
@@ -182,7 +196,7 @@ export interface LedgerAccountsTable {
 export interface LedgerTransfersTable {
   id: Generated<string>;
   idempotency_key: string;
-  kind: string;
+  kind: TransferKind;
   created_at: Date;
   metadata: ColumnType<Record<string, unknown>, string | undefined, never>;
 }
@@ -202,19 +216,19 @@ export interface LedgerEntriesTable {
 export interface DepositAddressesTable {
   id: Generated<string>;
   user_id: string;
-  network: string;
+  network: NetworkCode;
   address: string;
   derivation_index: number;
   created_at: ColumnType<Date, Date | undefined, never>;
 }
 
 export interface DepositAddressCountersTable {
-  network: string;
+  network: NetworkCode;
   next_index: number;
 }
 
 export interface ChainCursorsTable {
-  network: string;
+  network: NetworkCode;
   /** bigint, read as a decimal string. */
   block_number: ColumnType<string, string | number, string | number>;
   block_hash: string;
@@ -222,7 +236,7 @@ export interface ChainCursorsTable {
 }
 
 export interface ChainBlocksTable {
-  network: string;
+  network: NetworkCode;
   block_number: ColumnType<string, string | number, string | number>;
   block_hash: string;
   parent_hash: string | null;
@@ -232,8 +246,8 @@ export interface ChainBlocksTable {
 export interface DepositsTable {
   id: Generated<string>;
   user_id: string;
-  network: string;
-  coin: string;
+  network: NetworkCode;
+  coin: CoinCode;
   tx_hash: string;
   output_index: number;
   from_address: string | null;
@@ -246,8 +260,8 @@ export interface DepositsTable {
   block_hash: string;
   confirmations: Generated<number>;
   required_confirmations: number;
-  state: string;
-  reason: string | null;
+  state: (typeof depositStates)[number];
+  reason: (typeof depositReasons)[number] | null;
   credited_transfer_id: string | null;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
@@ -257,8 +271,8 @@ export interface DepositsTable {
 export interface DepositConfirmClicksTable {
   id: Generated<string>;
   user_id: string;
-  coin: string;
-  network: string;
+  coin: CoinCode;
+  network: NetworkCode;
   /** date, YYYY-MM-DD in UTC. */
   utc_day: ColumnType<Date, string, never>;
   matched_deposit_id: string | null;
@@ -270,15 +284,15 @@ export interface WithdrawalsTable {
   id: Generated<string>;
   user_id: string;
   idempotency_key: string;
-  coin: string;
-  network: string;
+  coin: CoinCode;
+  network: NetworkCode;
   address: string;
   amount_minor: string;
   fee_minor: string;
   /** Generated: amount_minor - fee_minor. */
   arrival_minor: ColumnType<string, never, never>;
   /** Moves only along the transitions of withdrawals/state-machine.ts (a trigger enforces them too). */
-  state: string;
+  state: WithdrawalState;
   review: string | null;
   reason: string | null;
   tx_hash: string | null;
@@ -290,13 +304,13 @@ export interface WithdrawalsTable {
 export interface SignerTransactionsTable {
   id: Generated<string>;
   withdrawal_id: string;
-  network: string;
+  network: NetworkCode;
   chain_id: ColumnType<string, string | number, string | number>;
   from_address: string;
   nonce: ColumnType<string, string | number, string | number>;
   tx_hash: string;
   raw_tx: string;
-  state: string;
+  state: SignerTransactionState;
   broadcast_count: Generated<number>;
   last_error: string | null;
   block_number: ColumnType<string | null, string | number | null, string | number | null>;
@@ -316,11 +330,11 @@ export interface SendsTable {
   from_user_id: string;
   to_user_id: string;
   idempotency_key: string;
-  coin: string;
+  coin: CoinCode;
   amount_minor: string;
-  recipient_kind: string;
+  recipient_kind: (typeof recipientKinds)[number];
   recipient: string;
-  network: string | null;
+  network: NetworkCode | null;
   ledger_transfer_id: string;
   created_at: Date;
 }
@@ -329,8 +343,8 @@ export interface AddressBookTable {
   id: Generated<string>;
   user_id: string;
   name: string;
-  wallet_type: string;
-  network: string;
+  wallet_type: (typeof walletTypes)[number];
+  network: NetworkCode;
   address: string;
   remark: string | null;
   created_at: Date;
@@ -341,10 +355,10 @@ export interface AddressBookTable {
 export interface ExchangeRateLocksTable {
   id: Generated<string>;
   user_id: string;
-  send_coin: string;
-  send_network: string;
-  receive_coin: string;
-  receive_network: string;
+  send_coin: CoinCode;
+  send_network: NetworkCode;
+  receive_coin: CoinCode;
+  receive_network: NetworkCode;
   send_amount_minor: string;
   rate_scaled: string;
   created_at: Date;
@@ -355,13 +369,13 @@ export interface ExchangeRateLocksTable {
 export interface ExchangeOrdersTable {
   id: Generated<string>;
   user_id: string;
-  state: Generated<string>;
+  state: Generated<ExchangeState>;
   state_reason: string | null;
-  rate_type: string;
-  send_coin: string;
-  send_network: string;
-  receive_coin: string;
-  receive_network: string;
+  rate_type: RateType;
+  send_coin: CoinCode;
+  send_network: NetworkCode;
+  receive_coin: CoinCode;
+  receive_network: NetworkCode;
   send_amount_minor: string;
   rate_scaled: string;
   estimated_receive_minor: string;
@@ -381,8 +395,8 @@ export interface ExchangeOrdersTable {
   final_rate_scaled: string | null;
   receive_amount_minor: string | null;
   payout_address: string | null;
-  payout_coin: string | null;
-  payout_network: string | null;
+  payout_coin: CoinCode | null;
+  payout_network: NetworkCode | null;
   payout_amount_minor: string | null;
   payout_request_id: string | null;
   payout_tx_hash: string | null;
@@ -393,23 +407,23 @@ export interface ExchangeOrdersTable {
 
 /** Frozen after migration: the allowed state changes (copied from modules/exchange/states.ts). */
 export interface ExchangeOrderTransitionsTable {
-  from_state: string;
-  to_state: string;
+  from_state: ExchangeState;
+  to_state: ExchangeState;
 }
 
 /** Append-only, written by a trigger on exchange_orders. */
 export interface ExchangeOrderEventsTable {
   id: Generated<string>;
   order_id: string;
-  from_state: string | null;
-  to_state: string;
+  from_state: ExchangeState | null;
+  to_state: ExchangeState;
   reason: string | null;
   occurred_at: Date;
 }
 
 /** Order scanner's cursor per EVM network (modules/exchange, migration 0014). */
 export interface ExchangeDepositCursorsTable {
-  network: string;
+  network: NetworkCode;
   /** bigint, read as a decimal string. */
   block_number: ColumnType<string, string | number, string | number>;
   block_hash: string;
@@ -418,7 +432,7 @@ export interface ExchangeDepositCursorsTable {
 
 /** Native-coin transfers to order deposit addresses (migration 0014). chain_amount in wei. */
 export interface ExchangeNativeDepositsTable {
-  network: string;
+  network: NetworkCode;
   tx_hash: string;
   to_address: string;
   chain_amount: string;

@@ -378,11 +378,17 @@ export function createSigner(options: SignerOptions) {
   }
 
   /** Signs, records and broadcasts one approved withdrawal. */
-  async function signOne(w: { id: string; coin: string; network: string; address: string; arrival_minor: string }) {
+  async function signOne(w: {
+    id: string;
+    coin: CoinCode;
+    network: NetworkCode;
+    address: string;
+    arrival_minor: string;
+  }) {
     const network = w.network as EvmNetwork;
     const chain = options.chains()[network];
     const client = clientFor(network);
-    const pair = findCoinNetwork(w.coin as CoinCode, w.network as NetworkCode);
+    const pair = findCoinNetwork(w.coin, w.network);
     if (!chain || !client || !pair) return false;
     const chainAmount = BigInt(w.arrival_minor) * 10n ** BigInt(pair.chainDecimals - coinDecimals(pair.coin));
     const isNative = pair.tokenContract === null;

@@ -1,14 +1,5 @@
 import { api, isApiError, unwrap } from '@cw/shared-state/api';
-import type { Client } from 'openapi-fetch';
-import type { paths } from '../api/schema.d.ts';
 import { coerceSettings, type Settings } from './schema.ts';
-
-/**
- * The shared API client, typed for GET/PUT /api/me/settings from the
- * generated schema (the shared client's hand-written draft paths do not list
- * settings yet; once `api` uses schema.d.ts this view is just `api`).
- */
-const settingsApi = api as unknown as Client<Pick<paths, '/api/me/settings'>>;
 
 /** 401 means nobody is signed in: null, so the store uses the local settings. */
 async function orSignedOut(request: Promise<unknown>): Promise<Settings | null> {
@@ -26,7 +17,7 @@ async function orSignedOut(request: Promise<unknown>): Promise<Settings | null> 
  */
 export async function fetchServerSettings(): Promise<{ settings: Settings; saved: boolean } | null> {
   try {
-    const body = await unwrap(settingsApi.GET('/api/me/settings'));
+    const body = await unwrap(api.GET('/api/me/settings'));
     return { settings: coerceSettings(body), saved: body.saved };
   } catch (error) {
     if (isApiError(error) && error.status === 401) return null;
@@ -36,5 +27,5 @@ export async function fetchServerSettings(): Promise<{ settings: Settings; saved
 
 /** Replaces the signed-in user's settings; null when the session has ended. */
 export function saveServerSettings(settings: Settings): Promise<Settings | null> {
-  return orSignedOut(unwrap(settingsApi.PUT('/api/me/settings', { body: settings })));
+  return orSignedOut(unwrap(api.PUT('/api/me/settings', { body: settings })));
 }

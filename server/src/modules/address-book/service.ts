@@ -2,12 +2,13 @@ import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { AddressBookTable, Database } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError } from '../../errors/app-error.ts';
+import type { NetworkCode } from '../catalogue/catalogue.ts';
 import { ADDRESS_BOOK_LIMIT, type AddressBookEntry, type AddressBookInput } from './schemas.ts';
 
 type Row = Selectable<AddressBookTable>;
 
 export interface AddressBookService {
-  list(userId: string, network?: string): Promise<AddressBookEntry[]>;
+  list(userId: string, network?: NetworkCode): Promise<AddressBookEntry[]>;
   create(userId: string, input: AddressBookInput): Promise<AddressBookEntry>;
   update(userId: string, id: string, input: AddressBookInput): Promise<AddressBookEntry>;
   remove(userId: string, id: string): Promise<void>;
@@ -17,8 +18,8 @@ function toEntry(row: Row): AddressBookEntry {
   return {
     id: row.id,
     name: row.name,
-    walletType: row.wallet_type as AddressBookEntry['walletType'],
-    network: row.network as AddressBookEntry['network'],
+    walletType: row.wallet_type,
+    network: row.network,
     address: row.address,
     remark: row.remark,
     createdAt: row.created_at.toISOString(),

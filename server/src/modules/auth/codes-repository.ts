@@ -1,12 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, VerificationCodesTable } from '../../db/schema.ts';
+import type { CodePurposeValue } from './schemas.ts';
 
 type Db = Kysely<Database>;
 export type CodeRow = Selectable<VerificationCodesTable>;
 
 export interface NewCode {
   email: string;
-  purpose: string;
+  purpose: CodePurposeValue;
   userId: string | null;
   salt: Buffer;
   codeHash: Buffer;
@@ -33,7 +34,7 @@ export async function insertCode(db: Db, code: NewCode, now: Date): Promise<stri
 }
 
 /** When the last code for this address and purpose was issued. */
-export async function lastCodeIssuedAt(db: Db, email: string, purpose: string): Promise<Date | undefined> {
+export async function lastCodeIssuedAt(db: Db, email: string, purpose: CodePurposeValue): Promise<Date | undefined> {
   const row = await db
     .selectFrom('verification_codes')
     .select('created_at')
@@ -56,7 +57,11 @@ export async function countCodesSince(db: Db, by: { email: string } | { ip: stri
 }
 
 /** The newest code for the address among `purposes` (older ones are superseded by it). */
-export async function latestCode(db: Db, email: string, purposes: readonly string[]): Promise<CodeRow | undefined> {
+export async function latestCode(
+  db: Db,
+  email: string,
+  purposes: readonly CodePurposeValue[],
+): Promise<CodeRow | undefined> {
   return db
     .selectFrom('verification_codes')
     .selectAll()

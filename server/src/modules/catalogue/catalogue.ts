@@ -205,6 +205,13 @@ export const coinNetworks: readonly CoinNetwork[] = [
   stablecoin('TUSD', 'tron', 18),
 ];
 
+/** The coin a network pays its fees in (ETH on ethereum, BNB on bsc...). */
+export function nativeCoinOf(network: NetworkCode): CoinCode {
+  const found = networks.find((n) => n.code === network);
+  if (found === undefined) throw new Error(`network ${network} is not in the catalogue`);
+  return found.nativeCoin;
+}
+
 export function isCoinCode(value: string): value is CoinCode {
   return (coinCodes as readonly string[]).includes(value);
 }

@@ -1,6 +1,5 @@
 import {
   type Coin,
-  type CoinCode,
   type CoinNetwork,
   coinNetworks,
   coins,
@@ -50,7 +49,7 @@ export function runtimePair(
 ): RuntimePair {
   const chain = isEvmNetwork(pair.network) ? chains[pair.network] : undefined;
   const isNative = pair.tokenContract === null;
-  const contract = isNative ? null : (chain?.tokens[pair.coin as CoinCode] ?? null);
+  const contract = isNative ? null : (chain?.tokens[pair.coin] ?? null);
   const signable = signerRunning && chain !== undefined && (isNative || contract !== null);
   return {
     ...pair,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import artifact from '../../../contracts/test-token.json' with { type: 'json' };
 import { createUser } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
+import type { NetworkCode } from '../catalogue/catalogue.ts';
 import { depositAddressFor } from '../deposits/addresses.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { type EvmChainRuntime, loadChainConfig } from './chain-config.ts';
@@ -43,7 +44,7 @@ describe('EVM deposit watcher on a real anvil', () => {
     throw new Error('watcher did not catch up');
   }
 
-  async function deposit(where: { network: string; txHashLike?: string; to: string }) {
+  async function deposit(where: { network: NetworkCode; txHashLike?: string; to: string }) {
     return database.db
       .selectFrom('deposits')
       .selectAll()

@@ -10,7 +10,7 @@ import {
   type Transaction,
 } from 'viem';
 import type { Database } from '../../db/schema.ts';
-import { type CoinCode, networks } from '../catalogue/catalogue.ts';
+import { type CoinCode, nativeCoinOf } from '../catalogue/catalogue.ts';
 import { advanceConfirmations, depositAddressOwners, dropAboveFork, recordObserved } from '../deposits/processor.ts';
 import type { EvmChainRuntime } from './chain-config.ts';
 import type { ChainWatcher, ObservedTransfer, TickReport } from './watcher.ts';
@@ -70,7 +70,7 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
   const now = options.now ?? (() => new Date());
   const log = options.log ?? (() => {});
   const batch = BigInt(options.batchBlocks ?? DEFAULT_BATCH_BLOCKS);
-  const nativeCoin = networks.find((n) => n.code === network)?.nativeCoin as CoinCode;
+  const nativeCoin = nativeCoinOf(network);
   const tokenCoins = new Map(
     Object.entries(runtime.tokens).map(([coin, address]) => [address.toLowerCase(), coin as CoinCode]),
   );

@@ -53,8 +53,8 @@ export async function depositAddressOwners(
  * its new block.
  */
 export async function recordObserved(trx: Db, transfers: readonly ObservedTransfer[], now: Date): Promise<number> {
-  if (transfers.length === 0) return 0;
-  const network = transfers[0]?.network as NetworkCode;
+  const network = transfers[0]?.network;
+  if (network === undefined) return 0;
   const owners = await depositAddressOwners(
     trx,
     network,
@@ -190,8 +190,8 @@ async function finishDeposit(db: Kysely<Database>, id: string, now: Date): Promi
   return db.transaction().execute(async (trx) => {
     const d = await trx.selectFrom('deposits').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     if (d?.state !== 'confirming' || d.confirmations < d.required_confirmations) return false;
-    const coin = d.coin as CoinCode;
-    const network = d.network as NetworkCode;
+    const coin = d.coin;
+    const network = d.network;
     const pair = findCoinNetwork(coin, network);
     const amountMinor = BigInt(d.amount_minor);
     const reason =

@@ -27,8 +27,8 @@ export interface DepositsServiceDeps {
 function toDeposit(d: Selectable<DepositsTable>): Deposit {
   return {
     id: d.id,
-    coin: d.coin as Deposit['coin'],
-    network: d.network as Deposit['network'],
+    coin: d.coin,
+    network: d.network,
     txHash: d.tx_hash,
     outputIndex: d.output_index,
     fromAddress: d.from_address,
@@ -37,8 +37,8 @@ function toDeposit(d: Selectable<DepositsTable>): Deposit {
     blockNumber: d.block_number,
     confirmations: Math.min(d.confirmations, d.required_confirmations),
     requiredConfirmations: d.required_confirmations,
-    state: d.state as Deposit['state'],
-    reason: d.reason as Deposit['reason'],
+    state: d.state,
+    reason: d.reason,
     createdAt: d.created_at.toISOString(),
     completedAt: d.completed_at ? d.completed_at.toISOString() : null,
   };

@@ -6,14 +6,7 @@ import type { AccountRef, Leg } from '../ledger/model.ts';
 import { postTransfer } from '../ledger/post-transfer.ts';
 import { ensureAccount } from '../ledger/repository.ts';
 import { IllegalTransitionError } from './errors.ts';
-import {
-  limitsFor,
-  midRateScaled,
-  movedBeyondTolerance,
-  type RateType,
-  receiveFor,
-  type UsdPrices,
-} from './pricing.ts';
+import { limitsFor, midRateScaled, movedBeyondTolerance, receiveFor, type UsdPrices } from './pricing.ts';
 import { findOrder, lockOrder, type OrderPatch, type OrderRow, updateFields } from './repository.ts';
 import type { ExchangeState } from './states.ts';
 import { transitionOrder } from './transition.ts';
@@ -74,7 +67,7 @@ export interface PayoutRequest {
   feeMinor: bigint;
 }
 
-/** Hands payouts to the signer (modules/withdrawals signer). The ledger legs are posted by the engine. */
+/** Hands payouts to the signer process (src/signer) as withdrawals. The ledger legs are posted by the engine. */
 export interface PayoutGateway {
   /** Records the payout for the signer in the caller's transaction; idempotent on `key`. Returns its id. */
   request(trx: Transaction<Database>, payout: PayoutRequest): Promise<string>;
@@ -175,12 +168,12 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
   }
 
   const pairOf = (order: OrderRow) => ({
-    send: { coin: order.send_coin as CoinCode, network: order.send_network as NetworkCode },
-    receive: { coin: order.receive_coin as CoinCode, network: order.receive_network as NetworkCode },
+    send: { coin: order.send_coin, network: order.send_network },
+    receive: { coin: order.receive_coin, network: order.receive_network },
   });
 
   const requiredConfirmations = (order: OrderRow) =>
-    findCoinNetwork(order.send_coin as CoinCode, order.send_network as NetworkCode)?.confirmations ?? 1;
+    findCoinNetwork(order.send_coin, order.send_network)?.confirmations ?? 1;
 
   /** Books the confirmed deposit into liquidity (once per order). */
   const postIn = (trx: Trx, order: OrderRow, amountMinor: bigint, at: Date) =>
@@ -188,8 +181,8 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       trx,
       `exchange:${order.id}:in`,
       [
-        [external(order.send_coin as CoinCode), -amountMinor],
-        [system('system_liquidity', order.send_coin as CoinCode), amountMinor],
+        [external(order.send_coin), -amountMinor],
+        [system('system_liquidity', order.send_coin), amountMinor],
       ],
       at,
       { orderId: order.id, leg: 'in' },
@@ -197,8 +190,8 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
 
   /** Returns the deposit minus the send network's fee to the refund address (or fails if nothing is left). */
   async function refund(trx: Trx, order: OrderRow, from: ExchangeState, reason: string, at: Date) {
-    const coin = order.send_coin as CoinCode;
-    const network = order.send_network as NetworkCode;
+    const coin = order.send_coin;
+    const network = order.send_network;
     const deposit = BigInt(order.deposit_amount_minor ?? '0');
     const fee = findCoinNetwork(coin, network)?.withdrawFeeMinor ?? 0n;
     const address = order.refund_address;
@@ -266,14 +259,14 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
   /** The order's deposit as the chain shows it now; undefined when the lookup failed (reported, retried next tick). */
   async function observeOrderDeposit(order: {
     id: string;
-    send_network: string;
-    send_coin: string;
+    send_network: NetworkCode;
+    send_coin: CoinCode;
     deposit_address: string | null;
   }): Promise<ObservedOrderDeposit | null | undefined> {
     try {
       return await deposits.observe({
-        network: order.send_network as NetworkCode,
-        coin: order.send_coin as CoinCode,
+        network: order.send_network,
+        coin: order.send_coin,
         address: order.deposit_address as string,
       });
     } catch (err) {
@@ -412,7 +405,7 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
     for (const order of await inStates(['exchanging'])) {
       const at = now();
       const { send, receive } = pairOf(order);
-      const rateType = order.rate_type as RateType;
+      const rateType = order.rate_type;
       const deposit = BigInt(order.deposit_amount_minor ?? '0');
       let decision:
         | { kind: 'refund'; reason: string }

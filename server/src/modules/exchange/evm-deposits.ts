@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import { getAddress, type PublicClient, parseAbiItem } from 'viem';
 import type { Database } from '../../db/schema.ts';
-import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
+import { type CoinCode, type NetworkCode, nativeCoinOf } from '../catalogue/catalogue.ts';
 import type { EvmChainRuntime, EvmNetwork } from '../chain/chain-config.ts';
 import { createEvmClient } from '../chain/evm-watcher.ts';
 import { toLedgerMinor } from '../deposits/processor.ts';
 import type { ObservedOrderDeposit, OrderDepositObserver } from './engine.ts';
-import { evmNativeOrderDeposits, nativeCoinOf } from './evm-native-deposits.ts';
+import { evmNativeOrderDeposits } from './evm-native-deposits.ts';
 
 /**
  * Order deposits on the EVM chains (ethereum, bsc): ERC-20 `Transfer` logs of the coin's token

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Block, getAddress, type Hash, type PublicClient } from 'viem';
 import type { Database } from '../../db/schema.ts';
-import { type CoinCode, coinNetworks, networks } from '../catalogue/catalogue.ts';
+import { coinNetworks, nativeCoinOf } from '../catalogue/catalogue.ts';
 import type { EvmChainRuntime, EvmNetwork } from '../chain/chain-config.ts';
 import { linkedPrefix } from '../chain/evm-watcher.ts';
 import { toLedgerMinor } from '../deposits/processor.ts';
@@ -41,10 +41,6 @@ export interface NativeOrderDeposits {
   refresh(): Promise<void>;
   /** The first native transfer to `address` still on the chain, or null. */
   observe(network: EvmNetwork, address: string): Promise<ObservedOrderDeposit | null>;
-}
-
-export function nativeCoinOf(network: EvmNetwork): CoinCode {
-  return networks.find((n) => n.code === network)?.nativeCoin as CoinCode;
 }
 
 export function evmNativeOrderDeposits(options: {

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { findCoinNetwork } from '../catalogue/catalogue.ts';
+import { findCoinNetwork, nativeCoinOf } from '../catalogue/catalogue.ts';
 import { runtimePair } from '../catalogue/runtime.ts';
 import type { EvmChainRuntime, EvmNetwork } from '../chain/chain-config.ts';
 import { createExchangeEngine, type ExchangeEngine } from './engine.ts';
 import { evmOrderDeposits } from './evm-deposits.ts';
-import { nativeCoinOf } from './evm-native-deposits.ts';
 import { withdrawalPayouts } from './payouts.ts';
 import type { UsdPrices } from './pricing.ts';
 import type { ExchangeAvailability } from './service.ts';

@@ -11,15 +11,7 @@ import {
 } from '../catalogue/catalogue.ts';
 import { deriveOrderDepositAddress } from './deposit-address.ts';
 import { RateExpiredError } from './errors.ts';
-import {
-  FIXED_WINDOW_MS,
-  formatRate,
-  limitsFor,
-  midRateScaled,
-  type RateType,
-  receiveFor,
-  type UsdPrices,
-} from './pricing.ts';
+import { FIXED_WINDOW_MS, formatRate, limitsFor, midRateScaled, receiveFor, type UsdPrices } from './pricing.ts';
 import { findOrder, listOrders, nextDepositIndex, type OrderRow } from './repository.ts';
 import type {
   CreateOrderRequest,
@@ -105,16 +97,16 @@ function checkAddress(field: string, network: NetworkCode, address: string): str
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toApiOrder(row: OrderRow): ExchangeOrder {
-  const send = findCoinNetwork(row.send_coin as CoinCode, row.send_network as NetworkCode);
+  const send = findCoinNetwork(row.send_coin, row.send_network);
   return {
     id: row.id,
-    status: row.state as ExchangeOrder['status'],
+    status: row.state,
     statusReason: row.state_reason,
-    rateType: row.rate_type as RateType,
-    sendCoin: row.send_coin as CoinCode,
-    sendNetwork: row.send_network as NetworkCode,
-    receiveCoin: row.receive_coin as CoinCode,
-    receiveNetwork: row.receive_network as NetworkCode,
+    rateType: row.rate_type,
+    sendCoin: row.send_coin,
+    sendNetwork: row.send_network,
+    receiveCoin: row.receive_coin,
+    receiveNetwork: row.receive_network,
     sendAmountMinor: row.send_amount_minor,
     depositAmountMinor: row.deposit_amount_minor,
     rate: formatRate(BigInt(row.rate_scaled)),

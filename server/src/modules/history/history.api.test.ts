@@ -30,7 +30,7 @@ describe('GET /api/wallet/history', () => {
     const [a, b] = [await newUser(h), await newUser(h)];
     await fund(h, a.user.id, 'USDT', 1_000_000_000n);
     // Deposits as the watcher records them (one below the minimum, one confirming).
-    for (const [i, state] of ['failed', 'confirming'].entries()) {
+    for (const [i, state] of (['failed', 'confirming'] as const).entries()) {
       h.clock.advance(60_000);
       await h.db
         .insertInto('deposits')

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, ValidationError } from '../../errors/app-error.ts';
+import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 import type { HistoryItem, HistoryPage, HistoryQuery, HistoryType } from './schemas.ts';
 
 /**
@@ -61,8 +62,8 @@ interface Row {
   type: HistoryType;
   id: string;
   direction: 'in' | 'out';
-  coin: string;
-  network: string | null;
+  coin: CoinCode;
+  network: NetworkCode | null;
   amount_minor: string;
   fee_minor: string;
   state: string;
@@ -128,8 +129,8 @@ export function createHistoryService({ db }: { db: Kysely<Database> }): HistoryS
         type: r.type,
         id: r.id,
         direction: r.direction,
-        coin: r.coin as HistoryItem['coin'],
-        network: r.network as HistoryItem['network'],
+        coin: r.coin,
+        network: r.network,
         amountMinor: r.amount_minor,
         feeMinor: r.fee_minor,
         state: r.state,

@@ -1,9 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { CoinCode } from '../catalogue/catalogue.ts';
+import type { AccountKind } from './model.ts';
 
 /** Test-only reads straight from SQL, independent of the code under test. */
 
-export async function balanceOf(db: Kysely<Database>, kind: string, userId: string | null, asset: string) {
+export async function balanceOf(db: Kysely<Database>, kind: AccountKind, userId: string | null, asset: CoinCode) {
   const row = await db
     .selectFrom('ledger_accounts')
     .select('balance')

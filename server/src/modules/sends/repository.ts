@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, SendsTable } from '../../db/schema.ts';
+import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 
 type Db = Kysely<Database>;
 export type SendRow = Selectable<SendsTable>;
@@ -12,7 +13,7 @@ export async function findUserIdByEmail(db: Db, email: string): Promise<string |
 /** EVM addresses compare without case (checksums are a spelling, not a different address). */
 export async function findUserIdByDepositAddress(
   db: Db,
-  network: string,
+  network: NetworkCode,
   address: string,
 ): Promise<string | undefined> {
   const evm = network === 'ethereum' || network === 'bsc';
@@ -42,11 +43,11 @@ export interface NewSend {
   fromUserId: string;
   toUserId: string;
   idempotencyKey: string;
-  coin: string;
+  coin: CoinCode;
   amountMinor: bigint;
   recipientKind: 'email' | 'address';
   recipient: string;
-  network: string | null;
+  network: NetworkCode | null;
   ledgerTransferId: string;
 }
 

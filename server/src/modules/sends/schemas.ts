@@ -3,11 +3,13 @@ import { StringEnum } from '../../schema/string-enum.ts';
 import { CoinCodeSchema, MinorUnits, NetworkCodeSchema } from '../catalogue/schemas.ts';
 import { EmailCode, FundPasswordField, IdempotencyKey } from '../withdrawals/schemas.ts';
 
+export const recipientKinds = ['email', 'address'] as const;
+
 export const CreateSendBody = Type.Object(
   {
     coin: CoinCodeSchema,
     amountMinor: Type.String({ pattern: '^[1-9]\\d{0,77}$', description: 'Decimal string of minor units, > 0' }),
-    recipientKind: StringEnum(['email', 'address']),
+    recipientKind: StringEnum(recipientKinds),
     recipient: Type.String({
       minLength: 1,
       maxLength: 254,
@@ -28,7 +30,7 @@ export type CreateSendBody = Static<typeof CreateSendBody>;
 /** Who a transfer would go to, checked while the form is filled (no code, no money). */
 export const RecipientQuery = Type.Object(
   {
-    recipientKind: StringEnum(['email', 'address']),
+    recipientKind: StringEnum(recipientKinds),
     recipient: Type.String({ minLength: 1, maxLength: 254 }),
     network: Type.Optional(NetworkCodeSchema),
   },
@@ -38,7 +40,7 @@ export type RecipientQuery = Static<typeof RecipientQuery>;
 
 export const RecipientCheck = Type.Object(
   {
-    recipientKind: StringEnum(['email', 'address']),
+    recipientKind: StringEnum(recipientKinds),
     recipient: Type.String({ description: 'The e-mail masked (al***@example.com), or the address as stored' }),
     network: Type.Union([NetworkCodeSchema, Type.Null()], { description: "The deposit address's network" }),
   },
@@ -52,7 +54,7 @@ export const Send = Type.Object(
     direction: StringEnum(['out', 'in'], { description: 'Seen from the signed-in user' }),
     coin: CoinCodeSchema,
     amountMinor: MinorUnits('Moved, no fee'),
-    recipientKind: StringEnum(['email', 'address']),
+    recipientKind: StringEnum(recipientKinds),
     recipient: Type.Union([Type.String(), Type.Null()], {
       description: 'As the sender typed it; null for the recipient',
     }),

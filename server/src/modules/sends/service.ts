@@ -6,7 +6,7 @@ import { AppError, ConflictError, NotFoundError } from '../../errors/app-error.t
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import { maskEmail, normalizeEmail } from '../auth/rules.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
-import { type CoinCode, type NetworkCode, networkCodes } from '../catalogue/catalogue.ts';
+import { type NetworkCode, networkCodes } from '../catalogue/catalogue.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { internalSend } from '../ledger/operations.ts';
 import { availableOf } from '../withdrawals/service.ts';
@@ -34,11 +34,11 @@ export function toSend(row: SendRow, viewerId: string): Send {
   return {
     id: row.id,
     direction: out ? 'out' : 'in',
-    coin: row.coin as Send['coin'],
+    coin: row.coin,
     amountMinor: row.amount_minor,
-    recipientKind: row.recipient_kind as Send['recipientKind'],
+    recipientKind: row.recipient_kind,
     recipient: out ? row.recipient : null,
-    network: row.network as Send['network'],
+    network: row.network,
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -96,7 +96,7 @@ export function createSendsService(deps: {
     async create(request, userId, input) {
       const { toUserId, recipient, network } = await checkedRecipient(userId, input);
       const amountMinor = BigInt(input.amountMinor);
-      const coin = input.coin as CoinCode;
+      const coin = input.coin;
 
       const earlier = await findSendByKey(db, userId, input.idempotencyKey);
       if (earlier) {
@@ -158,7 +158,7 @@ export async function placeSend(
         idempotencyKey: `send:${s.fromUserId}:${s.idempotencyKey}`,
         fromUserId: s.fromUserId,
         toUserId: s.toUserId,
-        asset: s.coin as CoinCode,
+        asset: s.coin,
         amountMinor: s.amountMinor,
         metadata: { recipientKind: s.recipientKind },
       },

@@ -8,12 +8,12 @@ type Db = Kysely<Database>;
 function toSettings(row: Selectable<UserSettingsTable>): UserSettings {
   // Values were validated against the closed lists on the way in.
   return {
-    language: row.language as UserSettings['language'],
-    priceColor: row.price_color as UserSettings['priceColor'],
-    fiatCurrency: row.fiat_currency as UserSettings['fiatCurrency'],
+    language: row.language,
+    priceColor: row.price_color,
+    fiatCurrency: row.fiat_currency,
     quickBuy: {
       enabled: row.quick_buy_enabled,
-      coin: row.quick_buy_coin as UserSettings['quickBuy']['coin'],
+      coin: row.quick_buy_coin,
       fiatAmount: row.quick_buy_fiat_amount,
     },
   };

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, WithdrawalsTable } from '../../db/schema.ts';
+import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 import { assertTransition, type WithdrawalState } from './state-machine.ts';
 
 type Db = Kysely<Database>;
@@ -8,8 +9,8 @@ export type WithdrawalRow = Selectable<WithdrawalsTable>;
 export interface NewWithdrawal {
   userId: string;
   idempotencyKey: string;
-  coin: string;
-  network: string;
+  coin: CoinCode;
+  network: NetworkCode;
   address: string;
   amountMinor: bigint;
   feeMinor: bigint;

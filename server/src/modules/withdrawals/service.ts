@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
-import { type CoinCode, findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
+import { type CoinCode, findCoinNetwork } from '../catalogue/catalogue.ts';
 import type { ChainsProvider } from '../catalogue/chains-file.ts';
 import { runtimePair } from '../catalogue/runtime.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
@@ -46,13 +46,13 @@ export interface WithdrawalsDeps {
 export function toWithdrawal(row: WithdrawalRow): Withdrawal {
   return {
     id: row.id,
-    coin: row.coin as Withdrawal['coin'],
-    network: row.network as Withdrawal['network'],
+    coin: row.coin,
+    network: row.network,
     address: row.address,
     amountMinor: row.amount_minor,
     feeMinor: row.fee_minor,
     arrivalMinor: row.arrival_minor,
-    state: row.state as Withdrawal['state'],
+    state: row.state,
     reason: row.reason,
     txHash: row.tx_hash,
     createdAt: row.created_at.toISOString(),
@@ -86,7 +86,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
 
   return {
     async create(request, userId, input) {
-      const pair = findCoinNetwork(input.coin as CoinCode, input.network as NetworkCode);
+      const pair = findCoinNetwork(input.coin, input.network);
       if (!pair)
         throw new ValidationError(`${input.coin} is not on ${input.network}`, [
           { field: 'network', message: 'not a network of this coin', rule: 'pair' },
@@ -167,7 +167,7 @@ export async function placeWithdrawal(
       {
         idempotencyKey: `withdrawal:${inserted.id}:lock`,
         userId: w.userId,
-        asset: w.coin as CoinCode,
+        asset: w.coin,
         amountMinor: w.amountMinor,
         metadata: { withdrawalId: inserted.id },
       },
@@ -199,7 +199,7 @@ export async function rejectWithdrawal(trx: Trx, id: string, reason: string, now
     {
       idempotencyKey: `withdrawal:${id}:unlock`,
       userId: row.user_id,
-      asset: row.coin as CoinCode,
+      asset: row.coin,
       amountMinor: BigInt(row.amount_minor),
       metadata: { withdrawalId: id, reason },
     },
@@ -224,7 +224,7 @@ export async function markTransferSuccessful(trx: Trx, id: string, now: Date): P
     {
       idempotencyKey: `withdrawal:${id}:settle`,
       userId: row.user_id,
-      asset: row.coin as CoinCode,
+      asset: row.coin,
       amountMinor: BigInt(row.amount_minor),
       feeMinor: BigInt(row.fee_minor),
       metadata: { withdrawalId: id, txHash: row.tx_hash },
@@ -243,7 +243,7 @@ export async function markTransferFailed(trx: Trx, id: string, reason: string, n
     {
       idempotencyKey: `withdrawal:${id}:unlock`,
       userId: row.user_id,
-      asset: row.coin as CoinCode,
+      asset: row.coin,
       amountMinor: BigInt(row.amount_minor),
       metadata: { withdrawalId: id, reason },
     },

@@ -120,7 +120,7 @@ describe('wallet properties over random deposits, sends and withdrawals (Postgre
                   .reduce((sum, w) => sum + w.amount, o.amount);
                 expect(row.state).toBe(windowTotal <= AUTO_LIMIT ? 'review_approved' : 'in_review');
                 available[o.user] = (available[o.user] ?? 0n) - o.amount;
-                withdrawals.push({ id: row.id, user: o.user, amount: o.amount, state: row.state as WithdrawalState });
+                withdrawals.push({ id: row.id, user: o.user, amount: o.amount, state: row.state });
                 return;
               }
               case 'send': {
