@@ -12,7 +12,8 @@ import { type Address, getAddress, type Hex, isAddress } from 'viem';
 import artifact from '../contracts/test-token.json' with { type: 'json' };
 import { repoRoot } from '../src/config.ts';
 import { findCoinNetwork, isCoinCode, minor, networks } from '../src/modules/catalogue/catalogue.ts';
-import { evmNetworks, readChainsFile } from '../src/modules/chain/chain-config.ts';
+import { evmNetworks } from '../src/modules/catalogue/chains-file.ts';
+import { readChainsFile } from '../src/modules/chain/chain-config.ts';
 import { DEV_ACCOUNT, devClient } from '../src/modules/chain/local-chains.ts';
 
 function fail(message: string): never {

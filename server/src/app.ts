@@ -45,7 +45,7 @@ import { priceRoutes } from './modules/prices/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { UserSettings } from './modules/settings/schemas.ts';
 import { createSettingsService } from './modules/settings/service.ts';
-import { type WalletOptions, walletRoutes } from './modules/withdrawals/wallet-module.ts';
+import { type WalletOptions, walletRoutes } from './modules/wallet/wallet-module.ts';
 
 export interface AppDeps {
   /** Kysely over PostgreSQL (`createDb`), or `createOfflineDb()` when no database is needed. */
@@ -70,7 +70,7 @@ export interface AppDeps {
   rateLimit?: { max: number; windowMs: number };
   /** Trust X-Forwarded-* (client IP for rate limiting, host for the CSRF check). */
   trustProxy?: boolean;
-  /** Wallet (modules/withdrawals/wallet-module.ts): running EVM chains, auto-review limits. */
+  /** Wallet (modules/wallet/wallet-module.ts): running EVM chains, auto-review limits. */
   wallet?: WalletOptions;
   /** Deposits (modules/deposits): account xpubs per network (public keys only); unset: no deposit addresses. */
   deposits?: { xpubs: Partial<Record<NetworkCode, string>> };

@@ -57,6 +57,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', LOCAL_CHAINS: 'false' }).logLevel).toBe('warn');
   });
 
+  it('gives the signer process its settings, validated like every other (not parsed by hand)', () => {
+    const defaults = loadConfig({ DATA_DIR: '/srv/cw' }).signer;
+    expect(defaults).toEqual({
+      mnemonicFile: path.resolve('/srv/cw/keys/dev-mnemonic.txt'),
+      pollMs: 1000,
+      replaceAfterMs: 60_000,
+      maxReplacements: 5,
+      maxFeePerGasWei: undefined,
+    });
+    const set = loadConfig({ SIGNER_POLL_MS: '100', SIGNER_MAX_FEE_PER_GAS_WEI: '200000000000' }).signer;
+    expect(set).toMatchObject({ pollMs: 100, maxFeePerGasWei: 200_000_000_000n });
+    expect(() => loadConfig({ SIGNER_MAX_FEE_PER_GAS_WEI: '2e11' })).toThrow(/SIGNER_MAX_FEE_PER_GAS_WEI/);
+    expect(() => loadConfig({ SIGNER_MAX_REPLACEMENTS: '33' })).toThrow(/SIGNER_MAX_REPLACEMENTS must be an integer/);
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ' })).toMatchObject({ port: 8080, databaseUrl: undefined });
   });

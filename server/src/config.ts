@@ -33,6 +33,11 @@ const EnvSchema = Type.Object({
   SESSION_SECURE_COOKIE: Type.Enum(['auto', 'always', 'never']),
   CODE_IP_HOURLY_LIMIT: Type.Integer({ minimum: 1 }),
   SIGNER_ENABLED: Type.Boolean(),
+  SIGNER_MNEMONIC_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  SIGNER_POLL_MS: Type.Integer({ minimum: 50, maximum: 600_000 }),
+  SIGNER_REPLACE_AFTER_MS: Type.Integer({ minimum: 0, maximum: 86_400_000 }),
+  SIGNER_MAX_REPLACEMENTS: Type.Integer({ minimum: 0, maximum: 32 }),
+  SIGNER_MAX_FEE_PER_GAS_WEI: Type.Optional(Type.String({ pattern: '^\\d{1,30}$' })),
   WITHDRAW_AUTO_REVIEW_LIMITS: Type.String({
     pattern: '^([A-Z]{2,10}=\\d+(\\.\\d+)?(,[A-Z]{2,10}=\\d+(\\.\\d+)?)*)?$',
   }),
@@ -70,7 +75,9 @@ type OptionalKeys =
   | 'TRONGRID_URL'
   | 'ESPLORA_BITCOIN_URL'
   | 'ESPLORA_DOGECOIN_URL'
-  | 'LOCAL_CHAINS';
+  | 'LOCAL_CHAINS'
+  | 'SIGNER_MNEMONIC_FILE'
+  | 'SIGNER_MAX_FEE_PER_GAS_WEI';
 
 const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   NODE_ENV: 'development',
@@ -89,6 +96,9 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   SESSION_SECURE_COOKIE: 'auto',
   CODE_IP_HOURLY_LIMIT: 10,
   SIGNER_ENABLED: true,
+  SIGNER_POLL_MS: 1000,
+  SIGNER_REPLACE_AFTER_MS: 60_000,
+  SIGNER_MAX_REPLACEMENTS: 5,
   WITHDRAW_AUTO_REVIEW_LIMITS: '',
   PRICE_MAX_AGE_MS: 120_000,
   CONVERT_QUOTE_TTL_MS: 10_000,
@@ -124,6 +134,18 @@ export interface Config {
    * auto-approval limits in whole coins, e.g. "USDT=5000,ETH=2" (unset coins keep review-policy.ts's).
    */
   wallet: { signerEnabled: boolean; autoReviewLimits: string };
+  /**
+   * The signer process (src/signer/main.ts): the only reader of the mnemonic. `pollMs` between ticks;
+   * no receipt `replaceAfterMs` after an attempt's first broadcast -> a fee-bumped replacement with
+   * the same nonce, at most `maxReplacements` of them and, when set, never above `maxFeePerGasWei`.
+   */
+  signer: {
+    mnemonicFile: string;
+    pollMs: number;
+    replaceAfterMs: number;
+    maxReplacements: number;
+    maxFeePerGasWei: bigint | undefined;
+  };
   prices: {
     /** Base URL of a CoinGecko-compatible simple-price API; unset: the embedded sandbox feed on loopback. */
     feedUrl: string | undefined;
@@ -188,6 +210,9 @@ const integerKeys = new Set([
   'EXCHANGE_FIXED_WINDOW_MS',
   'ANVIL_BLOCK_TIME_S',
   'WATCHER_POLL_MS',
+  'SIGNER_POLL_MS',
+  'SIGNER_REPLACE_AFTER_MS',
+  'SIGNER_MAX_REPLACEMENTS',
 ]);
 const booleanKeys = new Set(['TRUST_PROXY', 'CONVERT_SEED_LIQUIDITY', 'LOCAL_CHAINS']);
 booleanKeys.add('SIGNER_ENABLED');
@@ -264,6 +289,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     codeIpHourlyLimit: e.CODE_IP_HOURLY_LIMIT,
     wallet: { signerEnabled: e.SIGNER_ENABLED, autoReviewLimits: e.WITHDRAW_AUTO_REVIEW_LIMITS },
+    signer: {
+      mnemonicFile: path.resolve(e.SIGNER_MNEMONIC_FILE ?? path.join(e.DATA_DIR, 'keys', 'dev-mnemonic.txt')),
+      pollMs: e.SIGNER_POLL_MS,
+      replaceAfterMs: e.SIGNER_REPLACE_AFTER_MS,
+      maxReplacements: e.SIGNER_MAX_REPLACEMENTS,
+      maxFeePerGasWei: e.SIGNER_MAX_FEE_PER_GAS_WEI === undefined ? undefined : BigInt(e.SIGNER_MAX_FEE_PER_GAS_WEI),
+    },
     prices: {
       feedUrl: e.PRICE_FEED_URL,
       apiKey: e.PRICE_FEED_API_KEY,

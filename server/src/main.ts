@@ -15,7 +15,7 @@ import { prepareChains, startChainModule } from './modules/chain/chain-module.ts
 import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
-import { walletOptionsFromConfig } from './modules/withdrawals/wallet-module.ts';
+import { walletOptionsFromConfig } from './modules/wallet/wallet-module.ts';
 import { startConfiguredSigner } from './signer/spawn.ts';
 
 const EMBEDDED_DATABASE = 'wallet';

@@ -4,17 +4,17 @@
  * (SIGNER_MNEMONIC_FILE, default DATA_DIR/keys/dev-mnemonic.txt) and derives the hot wallet key
  * m/44'/60'/1'/0/0. It polls the database for approved EVM withdrawals (signer/signer.ts).
  *
- * Environment: DATABASE_URL (required), DATA_DIR, SIGNER_MNEMONIC_FILE, SIGNER_POLL_MS (default 1000),
- * SIGNER_REPLACE_AFTER_MS (default 60000: no receipt that long after an attempt's first broadcast -> a
- * fee-bumped replacement with the same nonce), SIGNER_MAX_REPLACEMENTS (default 5),
- * SIGNER_MAX_FEE_PER_GAS_WEI (optional ceiling for replacements),
- * <NETWORK>_RPC_URL etc. as in modules/chain/chain-config.ts. Test hooks: SIGNER_CRASH_AFTER_RECORD=1
+ * Configuration: the validated config (config.ts, `signer` and `dataDir`) from this process's own
+ * environment, which signer/spawn.ts limits to DATABASE_URL (required), DATA_DIR, SIGNER_*,
+ * HOT_WALLET_* and the EVM <NETWORK>_RPC_URL etc. (modules/chain/chain-config.ts).
+ * Test hooks (not configuration): SIGNER_CRASH_AFTER_RECORD=1
  * kills the process (SIGKILL) right after the first transaction is recorded and before it is broadcast;
  * SIGNER_CRASH_AFTER_REPLACEMENT_RECORD=1 does the same after the first replacement is recorded.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { mnemonicToAccount } from 'viem/accounts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { createDb } from '../db/create-db.ts';
 import { loadChainConfig } from '../modules/chain/chain-config.ts';
 import { createSigner } from './signer.ts';
@@ -23,21 +23,22 @@ const env = process.env;
 const log = (msg: string, details: Record<string, unknown> = {}) =>
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), name: 'signer', msg, ...details })}\n`);
 
-const databaseUrl = env.DATABASE_URL;
+function configOrExit() {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    process.stderr.write(`signer: ${err instanceof ConfigError ? err.message : String(err)}\n`);
+    process.exit(2);
+  }
+}
+const config = configOrExit();
+const databaseUrl = config.databaseUrl;
 if (!databaseUrl) {
   process.stderr.write('signer: DATABASE_URL is required\n');
   process.exit(2);
 }
-const dataDir = path.resolve(env.DATA_DIR ?? '.data');
-const mnemonicFile = env.SIGNER_MNEMONIC_FILE || path.join(dataDir, 'keys', 'dev-mnemonic.txt');
-const pollMs = Math.max(50, Number(env.SIGNER_POLL_MS ?? 1000) || 1000);
-const replaceAfterMs = Math.max(0, Number(env.SIGNER_REPLACE_AFTER_MS ?? 60_000) || 0);
-const maxReplacements = Math.min(32, Math.max(0, Number(env.SIGNER_MAX_REPLACEMENTS ?? 5) || 0));
-const feeCap = env.SIGNER_MAX_FEE_PER_GAS_WEI?.trim();
-if (feeCap && !/^\d{1,30}$/.test(feeCap)) {
-  process.stderr.write('signer: SIGNER_MAX_FEE_PER_GAS_WEI must be an integer of wei\n');
-  process.exit(2);
-}
+const { dataDir } = config;
+const { mnemonicFile, pollMs, replaceAfterMs, maxReplacements, maxFeePerGasWei } = config.signer;
 
 // m/44'/60'/1'/0/0: account 1 is the hot wallet (account 0 holds the deposit addresses).
 const account = mnemonicToAccount(readFileSync(mnemonicFile, 'utf8').trim(), { accountIndex: 1 });
@@ -68,7 +69,7 @@ const signer = createSigner({
   log,
   replaceAfterMs,
   maxReplacements,
-  ...(feeCap ? { maxFeePerGasCapWei: BigInt(feeCap) } : {}),
+  ...(maxFeePerGasWei !== undefined ? { maxFeePerGasCapWei: maxFeePerGasWei } : {}),
   ...(env.SIGNER_CRASH_AFTER_RECORD === '1' || env.SIGNER_CRASH_AFTER_REPLACEMENT_RECORD === '1'
     ? {
         afterRecord: (withdrawalId: string, txHash: string, attempt: number) => {

@@ -1,21 +1,37 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import {
   type Account,
-  createPublicClient,
-  defineChain,
   encodeFunctionData,
   erc20Abi,
   type Hex,
-  http,
   keccak256,
   type PublicClient,
   parseTransaction,
   type TransactionReceipt,
 } from 'viem';
-import type { Database, SignerTransactionsTable } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 import { type CoinCode, coinDecimals, findCoinNetwork, type NetworkCode } from '../modules/catalogue/catalogue.ts';
 import { type EvmChains, type EvmNetwork, evmNetworks } from '../modules/catalogue/chains-file.ts';
-import { markTransferFailed, markTransferInProgress, markTransferSuccessful } from '../modules/withdrawals/service.ts';
+import { createEvmClient } from '../modules/chain/evm-client.ts';
+import {
+  listApprovedForSigning,
+  lockState,
+  markTransferFailed,
+  markTransferInProgress,
+  markTransferSuccessful,
+  showTxHash,
+} from '../modules/withdrawals/signing.ts';
+import {
+  type Attempt,
+  insertAttempt,
+  listOpenWithdrawals,
+  loadAttempts,
+  lockHotWallet,
+  markMined,
+  maxRecordedNonce,
+  newestAttempt,
+  noteBroadcast,
+} from './repository.ts';
 
 /**
  * The signer's loop, one `tick()` at a time (signer/main.ts runs it in its own process).
@@ -60,8 +76,6 @@ export interface TickResult {
   replaced: number;
 }
 
-type Attempt = Selectable<SignerTransactionsTable>;
-
 /** What a node's answer to eth_sendRawTransaction means for an attempt. */
 export type BroadcastOutcome = 'accepted' | 'known' | 'nonce_used' | 'failed';
 
@@ -92,6 +106,8 @@ function maxOf(first: bigint, ...rest: bigint[]): bigint {
 
 /** Gas for a plain transfer and a generous cap for an ERC-20 transfer (refunded if unused). */
 const NATIVE_GAS = 21_000n;
+/** Withdrawals followed up per tick (a bound on the work of one tick). */
+const FOLLOW_UP_LIMIT = 100;
 const TOKEN_GAS = 100_000n;
 
 export function createSigner(options: SignerOptions) {
@@ -108,16 +124,7 @@ export function createSigner(options: SignerOptions) {
     const cacheKey = `${network}|${chain.chainId}|${chain.rpcUrl}`;
     let client = clients.get(cacheKey);
     if (!client) {
-      const definition = defineChain({
-        id: chain.chainId,
-        name: network,
-        nativeCurrency: { name: network, symbol: network === 'bsc' ? 'BNB' : 'ETH', decimals: 18 },
-        rpcUrls: { default: { http: [chain.rpcUrl] } },
-      });
-      client = createPublicClient({
-        chain: definition,
-        transport: http(chain.rpcUrl, { timeout: 10_000 }),
-      }) as PublicClient;
+      client = createEvmClient(chain.rpcUrl);
       clients.set(cacheKey, client);
     }
     return client;
@@ -133,17 +140,7 @@ export function createSigner(options: SignerOptions) {
       message = String((err as Error).message ?? err).slice(0, 500);
       outcome = classifyBroadcastError(message);
     }
-    const at = now();
-    await db
-      .updateTable('signer_transactions')
-      .set((eb) => ({
-        broadcast_count: eb('broadcast_count', '+', 1),
-        last_error: outcome === 'accepted' || outcome === 'known' ? null : message,
-        broadcast_at: eb.fn.coalesce('broadcast_at', eb.val(at)),
-        updated_at: at,
-      }))
-      .where('id', '=', attempt.id)
-      .execute();
+    await noteBroadcast(db, attempt.id, outcome === 'accepted' || outcome === 'known' ? null : message, now());
     if (outcome === 'failed') log('broadcast failed; will retry', { signerTransactionId: attempt.id, error: message });
     return outcome;
   }
@@ -166,27 +163,9 @@ export function createSigner(options: SignerOptions) {
     const ok = receipt.status === 'success';
     const done = await db.transaction().execute(async (trx) => {
       const at = now();
-      const updated = await trx
-        .updateTable('signer_transactions')
-        .set({ state: ok ? 'mined' : 'reverted', block_number: receipt.blockNumber.toString(), updated_at: at })
-        .where('id', '=', attempt.id)
-        .where('state', '=', 'signed')
-        .executeTakeFirst();
-      if (updated.numUpdatedRows === 0n) return false;
-      await trx
-        .updateTable('signer_transactions')
-        .set({ state: 'replaced', updated_at: at })
-        .where('withdrawal_id', '=', attempt.withdrawal_id)
-        .where('id', '<>', attempt.id)
-        .where('state', '=', 'signed')
-        .execute();
+      if (!(await markMined(trx, attempt, { ok, blockNumber: receipt.blockNumber }, at))) return false;
       // The user's and the ledger's hash is the one on chain, which may be an earlier attempt.
-      await trx
-        .updateTable('withdrawals')
-        .set({ tx_hash: attempt.tx_hash })
-        .where('id', '=', attempt.withdrawal_id)
-        .where('state', '=', 'transfer_in_progress')
-        .execute();
+      await showTxHash(trx, attempt.withdrawal_id, attempt.tx_hash);
       if (ok) await markTransferSuccessful(trx, attempt.withdrawal_id, at);
       else await markTransferFailed(trx, attempt.withdrawal_id, 'transaction reverted on chain', at);
       return true;
@@ -240,22 +219,9 @@ export function createSigner(options: SignerOptions) {
       return false;
     }
     const recorded = await db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(${`signer:${latest.chain_id}:${latest.from_address}`}))`.execute(
-        trx,
-      );
-      const still = await trx
-        .selectFrom('withdrawals')
-        .select('state')
-        .where('id', '=', latest.withdrawal_id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (still?.state !== 'transfer_in_progress') return undefined;
-      const newest = await trx
-        .selectFrom('signer_transactions')
-        .select(['attempt', 'state'])
-        .where('withdrawal_id', '=', latest.withdrawal_id)
-        .orderBy('attempt', 'desc')
-        .executeTakeFirst();
+      await lockHotWallet(trx, latest.chain_id, latest.from_address);
+      if ((await lockState(trx, latest.withdrawal_id)) !== 'transfer_in_progress') return undefined;
+      const newest = await newestAttempt(trx, latest.withdrawal_id);
       if (newest?.attempt !== latest.attempt || newest.state !== 'signed') return undefined;
       const raw = await account.signTransaction({
         type: 'eip1559',
@@ -271,32 +237,23 @@ export function createSigner(options: SignerOptions) {
       });
       const hash = keccak256(raw);
       const at = now();
-      const row = await trx
-        .insertInto('signer_transactions')
-        .values({
-          withdrawal_id: latest.withdrawal_id,
-          network: latest.network,
-          chain_id: latest.chain_id,
-          from_address: latest.from_address,
-          nonce: latest.nonce,
-          attempt: latest.attempt + 1,
-          tx_hash: hash,
-          raw_tx: raw,
-          max_fee_per_gas: maxFeePerGas.toString(),
-          max_priority_fee_per_gas: maxPriorityFeePerGas.toString(),
-          state: 'signed',
-          created_at: at,
-          updated_at: at,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await insertAttempt(trx, {
+        withdrawal_id: latest.withdrawal_id,
+        network: latest.network,
+        chain_id: latest.chain_id,
+        from_address: latest.from_address,
+        nonce: latest.nonce,
+        attempt: latest.attempt + 1,
+        tx_hash: hash,
+        raw_tx: raw,
+        max_fee_per_gas: maxFeePerGas.toString(),
+        max_priority_fee_per_gas: maxPriorityFeePerGas.toString(),
+        state: 'signed',
+        created_at: at,
+        updated_at: at,
+      });
       // Shown to the user while in progress: the attempt most likely to be mined.
-      await trx
-        .updateTable('withdrawals')
-        .set({ tx_hash: hash })
-        .where('id', '=', latest.withdrawal_id)
-        .where('state', '=', 'transfer_in_progress')
-        .execute();
+      await showTxHash(trx, latest.withdrawal_id, hash);
       return row;
     });
     if (!recorded) return false;
@@ -326,39 +283,22 @@ export function createSigner(options: SignerOptions) {
       now().getTime() - latest.broadcast_at.getTime() >= replaceAfterMs &&
       latest.attempt < maxReplacements;
     if (due && (await replace(client, latest, result))) {
-      attempts = await loadAttempts(latest.withdrawal_id);
+      attempts = await loadAttempts(db, latest.withdrawal_id);
     }
     const outcome = await rebroadcast(client, attempts);
     result.rebroadcast += 1;
     if (outcome === 'nonce_used') await onNonceUsed(client, attempts, result);
   }
 
-  const loadAttempts = (withdrawalId: string) =>
-    db
-      .selectFrom('signer_transactions')
-      .selectAll()
-      .where('withdrawal_id', '=', withdrawalId)
-      .orderBy('attempt')
-      .limit(64)
-      .execute();
-
   /** Withdrawals with recorded, unsettled attempts (oldest first), each followed up on its own. */
   async function followUp(result: TickResult): Promise<void> {
-    const open = await db
-      .selectFrom('signer_transactions')
-      .select(['withdrawal_id', 'network'])
-      .select((eb) => eb.fn.min('id').as('first_id'))
-      .where('state', '=', 'signed')
-      .groupBy(['withdrawal_id', 'network'])
-      .orderBy('first_id')
-      .limit(100)
-      .execute();
+    const open = await listOpenWithdrawals(db, FOLLOW_UP_LIMIT);
     for (const w of open) {
       const client = clientFor(w.network as EvmNetwork);
       if (!client) continue;
       // One withdrawal's trouble (an RPC error, say) must not hold up the others' settlement.
       try {
-        await followUpOne(client, await loadAttempts(w.withdrawal_id), result);
+        await followUpOne(client, await loadAttempts(db, w.withdrawal_id), result);
       } catch (err) {
         log('follow-up failed; will retry', {
           withdrawalId: w.withdrawal_id,
@@ -370,10 +310,7 @@ export function createSigner(options: SignerOptions) {
 
   async function nextNonce(trx: Kysely<Database>, client: PublicClient, chainId: number): Promise<bigint> {
     const pending = BigInt(await client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
-    const { rows } = await sql<{ max: string | null }>`
-      select max(nonce)::text as max from signer_transactions
-      where chain_id = ${chainId} and from_address = ${account.address}`.execute(trx);
-    const recorded = rows[0]?.max == null ? -1n : BigInt(rows[0].max);
+    const recorded = await maxRecordedNonce(trx, chainId, account.address);
     return pending > recorded ? pending : recorded + 1n;
   }
 
@@ -398,14 +335,8 @@ export function createSigner(options: SignerOptions) {
 
     const recorded = await db.transaction().execute(async (trx) => {
       // One signer at a time per hot wallet and chain: nonces are handed out in order.
-      await sql`select pg_advisory_xact_lock(hashtext(${`signer:${chain.chainId}:${account.address}`}))`.execute(trx);
-      const still = await trx
-        .selectFrom('withdrawals')
-        .select('state')
-        .where('id', '=', w.id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (still?.state !== 'review_approved') return undefined;
+      await lockHotWallet(trx, chain.chainId, account.address);
+      if ((await lockState(trx, w.id)) !== 'review_approved') return undefined;
       const nonce = await nextNonce(trx, client, chain.chainId);
       const raw = await account.signTransaction({
         type: 'eip1559',
@@ -422,24 +353,20 @@ export function createSigner(options: SignerOptions) {
       });
       const hash = keccak256(raw);
       const at = now();
-      const row = await trx
-        .insertInto('signer_transactions')
-        .values({
-          withdrawal_id: w.id,
-          network,
-          chain_id: chain.chainId,
-          from_address: account.address,
-          nonce: nonce.toString(),
-          tx_hash: hash,
-          raw_tx: raw,
-          max_fee_per_gas: fees.maxFeePerGas.toString(),
-          max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
-          state: 'signed',
-          created_at: at,
-          updated_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const row = await insertAttempt(trx, {
+        withdrawal_id: w.id,
+        network,
+        chain_id: String(chain.chainId),
+        from_address: account.address,
+        nonce: nonce.toString(),
+        tx_hash: hash,
+        raw_tx: raw,
+        max_fee_per_gas: fees.maxFeePerGas.toString(),
+        max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
+        state: 'signed',
+        created_at: at,
+        updated_at: at,
+      });
       await markTransferInProgress(trx, w.id, hash, at);
       return { id: row.id, raw, hash, nonce };
     });
@@ -462,15 +389,7 @@ export function createSigner(options: SignerOptions) {
       await followUp(result);
       const enabled = evmNetworks.filter((n) => options.chains()[n] !== undefined);
       if (enabled.length === 0) return result;
-      const approved = await db
-        .selectFrom('withdrawals')
-        .select(['id', 'coin', 'network', 'address', 'arrival_minor'])
-        .where('state', '=', 'review_approved')
-        .where('network', 'in', enabled)
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(batch)
-        .execute();
+      const approved = await listApprovedForSigning(db, enabled, batch);
       for (const w of approved) if (await signOne(w)) result.signed += 1;
       return result;
     },

@@ -70,12 +70,12 @@ export function startSignerProcess(options: {
  * development one before the app starts). Returns the closer for the shutdown list, or undefined.
  */
 export function startConfiguredSigner(
-  config: { dataDir: string; wallet: { signerEnabled: boolean } },
+  config: { dataDir: string; wallet: { signerEnabled: boolean }; signer: { mnemonicFile: string } },
   databaseUrl: string,
   logger: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void },
 ): { name: string; close: () => Promise<void> } | undefined {
   if (!config.wallet.signerEnabled) return undefined;
-  const mnemonicFile = process.env.SIGNER_MNEMONIC_FILE || path.join(config.dataDir, 'keys', 'dev-mnemonic.txt');
+  const { mnemonicFile } = config.signer;
   if (!existsSync(mnemonicFile)) {
     logger.warn({ mnemonicFile }, 'no hot wallet mnemonic: signer not started, approved withdrawals wait');
     return undefined;

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
-import { advanceConfirmations, dropAboveFork, recordObserved } from '../deposits/processor.ts';
+import { depositAddressesPage } from '../deposits/addresses.ts';
+import { advanceConfirmations, confirmingDeposits, dropAboveFork, recordObserved } from '../deposits/processor.ts';
 import type { ChainWatcher, ObservedTransfer, TickReport } from './watcher.ts';
 
 /**
@@ -38,14 +39,7 @@ export function createAddressWatcher(options: AddressWatcherOptions): ChainWatch
   let afterId = '0';
 
   async function checkReorg(): Promise<bigint | undefined> {
-    const confirming = await db
-      .selectFrom('deposits')
-      .select(['block_number', 'block_hash'])
-      .where('network', '=', network)
-      .where('state', '=', 'confirming')
-      .orderBy('block_number')
-      .limit(REORG_CHECKS_PER_TICK)
-      .execute();
+    const confirming = await confirmingDeposits(db, network, REORG_CHECKS_PER_TICK);
     for (const d of confirming) {
       const height = BigInt(d.block_number);
       const hash = await source.blockHashAt(height);
@@ -62,14 +56,7 @@ export function createAddressWatcher(options: AddressWatcherOptions): ChainWatch
     async tick(): Promise<TickReport> {
       const tip = await source.tip();
       const reorgForkBlock = await checkReorg();
-      const batch = await db
-        .selectFrom('deposit_addresses')
-        .select(['id', 'address'])
-        .where('network', '=', network)
-        .where('id', '>', afterId)
-        .orderBy('id')
-        .limit(perTick)
-        .execute();
+      const batch = await depositAddressesPage(db, network, afterId, perTick);
       const transfers: ObservedTransfer[] = [];
       for (const { address } of batch) {
         for (const t of await source.transfersTo(address)) {

@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type CoinCode, coinNetworks, isCoinCode, networks } from '../catalogue/catalogue.ts';
 
-export type EvmNetwork = 'ethereum' | 'bsc';
-export const evmNetworks: readonly EvmNetwork[] = ['ethereum', 'bsc'];
+import { type EvmNetwork, evmNetworks } from '../catalogue/chains-file.ts';
 
 /** An EVM chain the server talks to: the local anvil (chains.json) or a configured RPC. */
 export interface EvmChainRuntime {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { type EvmChainRuntime, type EvmNetwork, loadChainConfig, localChainNetworks } from './chain-config.ts';
+import type { EvmNetwork } from '../catalogue/chains-file.ts';
+import { type EvmChainRuntime, loadChainConfig, localChainNetworks } from './chain-config.ts';
 import { createEsploraWatcher } from './esplora-watcher.ts';
 import { createEvmWatcher } from './evm-watcher.ts';
 import { loadPublicKeys, type PublicKeys } from './keys.ts';

@@ -1,18 +1,10 @@
 import type { Kysely } from 'kysely';
-import {
-  type Block,
-  createPublicClient,
-  getAddress,
-  type Hash,
-  http,
-  type PublicClient,
-  parseAbiItem,
-  type Transaction,
-} from 'viem';
+import { type Block, getAddress, type Hash, type PublicClient, parseAbiItem, type Transaction } from 'viem';
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, nativeCoinOf } from '../catalogue/catalogue.ts';
 import { advanceConfirmations, depositAddressOwners, dropAboveFork, recordObserved } from '../deposits/processor.ts';
 import type { EvmChainRuntime } from './chain-config.ts';
+import { createEvmClient } from './evm-client.ts';
 import type { ChainWatcher, ObservedTransfer, TickReport } from './watcher.ts';
 
 /**
@@ -43,10 +35,6 @@ export interface EvmWatcherOptions {
 }
 
 type FullBlock = Block<bigint, true, 'latest'>;
-
-export function createEvmClient(rpcUrl: string): PublicClient {
-  return createPublicClient({ transport: http(rpcUrl, { timeout: 10_000, batch: { batchSize: 50, wait: 0 } }) });
-}
 
 /** The longest prefix of blocks that links to the cursor and to each other (also used by modules/exchange). */
 export function linkedPrefix<B extends Pick<Block, 'hash' | 'parentHash'>>(

@@ -13,14 +13,9 @@ import {
 } from 'viem';
 import artifact from '../../../contracts/test-token.json' with { type: 'json' };
 import { type CoinCode, coinNetworks } from '../catalogue/catalogue.ts';
+import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import { type AnvilChain, startAnvil } from './anvil.ts';
-import {
-  type ChainsFile,
-  type ChainsFileEntry,
-  chainsFilePath,
-  type EvmNetwork,
-  readChainsFile,
-} from './chain-config.ts';
+import { type ChainsFile, type ChainsFileEntry, chainsFilePath, readChainsFile } from './chain-config.ts';
 
 /**
  * Development chains: one anvil per EVM network (state kept in DATA_DIR/chains), test ERC-20s

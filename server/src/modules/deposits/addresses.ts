@@ -44,3 +44,31 @@ async function findAddress(db: Kysely<Database>, userId: string, network: Networ
     .executeTakeFirst();
   return row?.address;
 }
+
+/** Whose deposit address this is, if ours. EVM addresses compare without case (a checksum is a spelling). */
+export async function ownerOfDepositAddress(
+  db: Kysely<Database>,
+  network: NetworkCode,
+  address: string,
+): Promise<string | undefined> {
+  const evm = network === 'ethereum' || network === 'bsc';
+  const row = await db
+    .selectFrom('deposit_addresses')
+    .select('user_id')
+    .where('network', '=', network)
+    .where((eb) => (evm ? eb(sql`lower(address)`, '=', address.toLowerCase()) : eb('address', '=', address)))
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+/** One page of the network's deposit addresses after `afterId`, by id (address watchers rotate through them). */
+export function depositAddressesPage(db: Kysely<Database>, network: NetworkCode, afterId: string, limit: number) {
+  return db
+    .selectFrom('deposit_addresses')
+    .select(['id', 'address'])
+    .where('network', '=', network)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}

@@ -24,6 +24,18 @@ export function toLedgerMinor(coin: CoinCode, network: NetworkCode, chainAmount:
   return chainAmount / 10n ** BigInt(shift);
 }
 
+/** Unconfirmed deposits of the network, lowest block first: the ones a reorg could still remove. */
+export function confirmingDeposits(db: Db, network: NetworkCode, limit: number) {
+  return db
+    .selectFrom('deposits')
+    .select(['block_number', 'block_hash'])
+    .where('network', '=', network)
+    .where('state', '=', 'confirming')
+    .orderBy('block_number')
+    .limit(limit)
+    .execute();
+}
+
 const OWNER_LOOKUP_CHUNK = 1000;
 
 /** userId of each of the given addresses that is one of our deposit addresses on the network. */

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { findCoinNetwork, nativeCoinOf } from '../catalogue/catalogue.ts';
+import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import { runtimePair } from '../catalogue/runtime.ts';
-import type { EvmChainRuntime, EvmNetwork } from '../chain/chain-config.ts';
+import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { createExchangeEngine, type ExchangeEngine } from './engine.ts';
 import { evmOrderDeposits } from './evm-deposits.ts';
 import { withdrawalPayouts } from './payouts.ts';

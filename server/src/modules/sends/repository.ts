@@ -1,30 +1,9 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, SendsTable } from '../../db/schema.ts';
 import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 
 type Db = Kysely<Database>;
 export type SendRow = Selectable<SendsTable>;
-
-export async function findUserIdByEmail(db: Db, email: string): Promise<string | undefined> {
-  const row = await db.selectFrom('accounts').select('user_id').where('email', '=', email).executeTakeFirst();
-  return row?.user_id;
-}
-
-/** EVM addresses compare without case (checksums are a spelling, not a different address). */
-export async function findUserIdByDepositAddress(
-  db: Db,
-  network: NetworkCode,
-  address: string,
-): Promise<string | undefined> {
-  const evm = network === 'ethereum' || network === 'bsc';
-  const row = await db
-    .selectFrom('deposit_addresses')
-    .select('user_id')
-    .where('network', '=', network)
-    .where((eb) => (evm ? eb(sql`lower(address)`, '=', address.toLowerCase()) : eb('address', '=', address)))
-    .executeTakeFirst();
-  return row?.user_id;
-}
 
 export async function findSendByKey(db: Db, fromUserId: string, idempotencyKey: string) {
   return db

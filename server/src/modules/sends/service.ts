@@ -3,23 +3,17 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError } from '../../errors/app-error.ts';
+import { findAccountByEmail } from '../auth/accounts-repository.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import { maskEmail, normalizeEmail } from '../auth/rules.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import { type NetworkCode, networkCodes } from '../catalogue/catalogue.ts';
+import { ownerOfDepositAddress } from '../deposits/addresses.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { internalSend } from '../ledger/operations.ts';
 import { availableOf } from '../withdrawals/service.ts';
 import { verifyWalletAction } from '../withdrawals/verification.ts';
-import {
-  findSend,
-  findSendByKey,
-  findUserIdByDepositAddress,
-  findUserIdByEmail,
-  insertSend,
-  type NewSend,
-  type SendRow,
-} from './repository.ts';
+import { findSend, findSendByKey, insertSend, type NewSend, type SendRow } from './repository.ts';
 import type { CreateSendBody, RecipientCheck, RecipientQuery, Send } from './schemas.ts';
 
 export interface SendsService {
@@ -59,7 +53,7 @@ export function createSendsService(deps: {
   ): Promise<{ toUserId: string; recipient: string; network: NetworkCode | null }> {
     if (input.recipientKind === 'email') {
       const email = normalizeEmail(input.recipient);
-      const toUserId = await findUserIdByEmail(db, email);
+      const toUserId = (await findAccountByEmail(db, email))?.user_id;
       if (!toUserId) throw new AppError('RECIPIENT_NOT_FOUND', 'No user with this e-mail');
       return { toUserId, recipient: email, network: null };
     }
@@ -70,7 +64,7 @@ export function createSendsService(deps: {
       throw new AppError('ADDRESS_INVALID', 'Address invalid or mismatched with the network');
     for (const network of candidates) {
       const address = canonicalAddress(network, input.recipient);
-      const toUserId = await findUserIdByDepositAddress(db, network, address);
+      const toUserId = await ownerOfDepositAddress(db, network, address);
       if (toUserId) return { toUserId, recipient: address, network };
     }
     throw new AppError('RECIPIENT_NOT_FOUND', 'No user owns this deposit address');

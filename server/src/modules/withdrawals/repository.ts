@@ -100,3 +100,32 @@ export async function listByState(db: Db, states: readonly WithdrawalState[], li
     .limit(limit)
     .execute();
 }
+
+/** Approved withdrawals on `networks` waiting for the signer, oldest first. */
+export function listApprovedForSigning(db: Db, networks: readonly NetworkCode[], limit: number) {
+  return db
+    .selectFrom('withdrawals')
+    .select(['id', 'coin', 'network', 'address', 'arrival_minor'])
+    .where('state', '=', 'review_approved')
+    .where('network', 'in', networks)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The withdrawal's state, its row locked until the caller's transaction ends. */
+export async function lockState(trx: Db, id: string): Promise<WithdrawalState | undefined> {
+  const row = await trx.selectFrom('withdrawals').select('state').where('id', '=', id).forUpdate().executeTakeFirst();
+  return row?.state;
+}
+
+/** The hash shown while the transfer is in progress (the attempt most likely to be, or that was, mined). */
+export async function showTxHash(trx: Db, id: string, txHash: string): Promise<void> {
+  await trx
+    .updateTable('withdrawals')
+    .set({ tx_hash: txHash })
+    .where('id', '=', id)
+    .where('state', '=', 'transfer_in_progress')
+    .execute();
+}

@@ -13,9 +13,9 @@ import { historyRoutes } from '../history/routes.ts';
 import { createHistoryService } from '../history/service.ts';
 import { sendRoutes } from '../sends/routes.ts';
 import { createSendsService } from '../sends/service.ts';
-import { type AutoReviewLimits, autoReviewLimits, parseAutoReviewLimits } from './review-policy.ts';
-import { withdrawalRoutes } from './routes.ts';
-import { createWithdrawalsService } from './service.ts';
+import { type AutoReviewLimits, autoReviewLimits, parseAutoReviewLimits } from '../withdrawals/review-policy.ts';
+import { withdrawalRoutes } from '../withdrawals/routes.ts';
+import { createWithdrawalsService } from '../withdrawals/service.ts';
 
 export interface WalletOptions {
   /** The running EVM chains (DATA_DIR/chains.json); default none, so no withdrawal is enabled. */
@@ -28,7 +28,10 @@ export interface WalletOptions {
   watchedNetworks?: WatchedNetworks;
 }
 
-/** GET /api/catalogue and /api/wallet/*: withdrawals, sends, address book, history. */
+/**
+ * The wallet's API, composed: GET /api/catalogue and /api/wallet/* (withdrawals, sends, address book,
+ * history). Each part lives in its own module; this file only wires their services together.
+ */
 export const walletRoutes: FastifyPluginAsyncTypebox<
   WalletOptions & { db: Kysely<Database>; now: () => Date; auth: AuthModule }
 > = async (app, options) => {
