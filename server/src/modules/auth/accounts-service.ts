@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
@@ -13,6 +12,7 @@ import {
   insertAccount,
   usernameTaken,
 } from './accounts-repository.ts';
+import type { Client } from './client.ts';
 import { createPasswordChanges, type PasswordChanges } from './password-changes.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import {
@@ -27,7 +27,7 @@ import {
   normalizeEmail,
 } from './rules.ts';
 import type { Me } from './schemas.ts';
-import { type Sessions, sessionIdOf } from './sessions.ts';
+import type { Sessions } from './sessions.ts';
 import { revokeSession, type SessionRow } from './sessions-repository.ts';
 import { accountLoginPolicy, ipLoginPolicy } from './throttle-schedule.ts';
 import { clearThrottle, lockedFor, recordFailure } from './throttles.ts';
@@ -54,12 +54,12 @@ export interface SignedIn {
 
 export interface AccountsService extends PasswordChanges {
   sendCode(
-    request: FastifyRequest,
+    client: Client,
     input: { email?: string | undefined; purpose: CodePurpose; language: MailLanguage },
   ): Promise<void>;
-  register(request: FastifyRequest, input: RegisterInput): Promise<SignedIn>;
-  login(request: FastifyRequest, input: { identifier: string; password: string }): Promise<SignedIn>;
-  logout(request: FastifyRequest): Promise<void>;
+  register(client: Client, input: RegisterInput): Promise<SignedIn>;
+  login(client: Client, input: { identifier: string; password: string }): Promise<SignedIn>;
+  logout(client: Client): Promise<void>;
   me(userId: string): Promise<Me>;
 }
 
@@ -101,16 +101,15 @@ export function createAccountsService(deps: {
   return {
     ...createPasswordChanges({ db, now, hasher, codes, accountOf }),
 
-    async sendCode(request, { email, purpose, language }) {
+    async sendCode(client, { email, purpose, language }) {
       if (loggedInPurposes.has(purpose)) {
-        const user = request.user ?? (await request.server.sessionResolver.resolve(request));
-        if (!user) throw new UnauthenticatedError();
-        const account = await accountOf(user.userId);
+        if (client.userId === null) throw new UnauthenticatedError();
+        const account = await accountOf(client.userId);
         await codes.issue({
           email: account.email,
           purpose,
           userId: account.user_id,
-          ip: request.ip,
+          ip: client.ip,
           language,
           send: true,
         });
@@ -123,7 +122,7 @@ export function createAccountsService(deps: {
       if (purpose === 'register') {
         if (await emailTaken(db, address))
           throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
-        await codes.issue({ email: address, purpose, userId: null, ip: request.ip, language, send: true });
+        await codes.issue({ email: address, purpose, userId: null, ip: client.ip, language, send: true });
         return;
       }
       // reset_password: same answer whether or not the account exists; mail only if it does.
@@ -132,13 +131,13 @@ export function createAccountsService(deps: {
         email: address,
         purpose,
         userId: account?.user_id ?? null,
-        ip: request.ip,
+        ip: client.ip,
         language,
         send: account !== undefined,
       });
     },
 
-    async register(request, input) {
+    async register(client, input) {
       const email = normalizeEmail(input.email);
       const username = input.username.trim();
       const nickname = input.nickname?.trim() || null;
@@ -167,18 +166,18 @@ export function createAccountsService(deps: {
       if (await emailTaken(db, email)) throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
       if (await usernameTaken(db, username)) throw new AppError('USERNAME_EXISTS', 'This user name is taken');
 
-      const code = await codes.check(email, ['register'], input.code, request.ip);
+      const code = await codes.check(email, ['register'], input.code, client.ip);
       const passwordHash = await hasher.hash(input.password);
       try {
         return await db.transaction().execute(async (trx) => {
           await codes.consume(trx, code);
           const account = await insertAccount(trx, { username, email, nickname, country, passwordHash }, now());
-          const { token, session } = await sessions.start(trx, account.user_id, request);
+          const { token, session } = await sessions.start(trx, account.user_id, client);
           await appendAudit(trx, {
             event: 'registered',
             at: now(),
             userId: account.user_id,
-            ip: request.ip,
+            ip: client.ip,
             details: { sessionId: session.id },
           });
           return { user: toMe(account), token, session };
@@ -194,19 +193,19 @@ export function createAccountsService(deps: {
       }
     },
 
-    async login(request, { identifier, password }) {
+    async login(client, { identifier, password }) {
       const ident = identifier.trim().toLowerCase();
       const account = ident === '' ? undefined : await findAccountByIdentifier(db, ident);
       // Unknown identifiers get their own counter with the same schedule: the answers never tell them apart.
       const accountKey = account ? `account:${account.user_id}` : `identifier:${ident}`;
-      const ipKey = `ip:${request.ip}`;
+      const ipKey = `ip:${client.ip}`;
       const wait = await lockedFor(db, [accountKey, ipKey], now());
       if (wait > 0) {
         await appendAudit(db, {
           event: 'login_throttled',
           at: now(),
           userId: account?.user_id ?? null,
-          ip: request.ip,
+          ip: client.ip,
           details: { retryAfterSeconds: wait },
         });
         throw new AppError('LOGIN_THROTTLED', `Too many failed sign-ins; retry in ${wait} s`, {
@@ -222,36 +221,35 @@ export function createAccountsService(deps: {
           event: 'login_failed',
           at,
           userId: account?.user_id ?? null,
-          ip: request.ip,
+          ip: client.ip,
           details: account ? {} : { identifier: ident.slice(0, 320) },
         });
         throw new AppError('INVALID_CREDENTIALS', 'Wrong account or password');
       }
       return db.transaction().execute(async (trx) => {
         await clearThrottle(trx, accountKey);
-        const { token, session } = await sessions.start(trx, account.user_id, request);
+        const { token, session } = await sessions.start(trx, account.user_id, client);
         await appendAudit(trx, {
           event: 'login_succeeded',
           at: now(),
           userId: account.user_id,
-          ip: request.ip,
+          ip: client.ip,
           details: { sessionId: session.id },
         });
         return { user: toMe(account), token, session };
       });
     },
 
-    async logout(request) {
-      const user = request.user ?? (await request.server.sessionResolver.resolve(request));
-      const sessionId = sessionIdOf(request);
-      if (!user || !sessionId) return;
+    async logout(client) {
+      const { userId, sessionId } = client;
+      if (userId === null || sessionId === null) return;
       await db.transaction().execute(async (trx) => {
-        await revokeSession(trx, user.userId, sessionId, now());
+        await revokeSession(trx, userId, sessionId, now());
         await appendAudit(trx, {
           event: 'logout',
           at: now(),
-          userId: user.userId,
-          ip: request.ip,
+          userId,
+          ip: client.ip,
           details: { sessionId },
         });
       });

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { pickMailLanguage } from '../mail/templates.ts';
 import type { AccountsService } from './accounts-service.ts';
+import { clientOf } from './client.ts';
 import {
   LoginBody,
   NoContent,
@@ -38,7 +39,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     async (request, reply) => {
       const { email, purpose, language } = request.body;
       const acceptLanguage = request.headers['accept-language'];
-      await accounts.sendCode(request, { email, purpose, language: pickMailLanguage(language, acceptLanguage) });
+      await accounts.sendCode(await clientOf(request), {
+        email,
+        purpose,
+        language: pickMailLanguage(language, acceptLanguage),
+      });
       return reply.code(202).send({ resendAfterSeconds: 60, expiresInSeconds: 600 });
     },
   );
@@ -54,7 +59,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      const { user, token, session } = await accounts.register(request, request.body);
+      const { user, token, session } = await accounts.register(await clientOf(request), request.body);
       sessions.setCookie(request, reply, token, session.expires_at);
       return reply.code(201).send({ user });
     },
@@ -73,7 +78,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      const { user, token, session } = await accounts.login(request, request.body);
+      const { user, token, session } = await accounts.login(await clientOf(request), request.body);
       sessions.setCookie(request, reply, token, session.expires_at);
       return { user };
     },
@@ -89,7 +94,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      await accounts.logout(request);
+      await accounts.logout(await clientOf(request));
       sessions.clearCookie(request, reply);
       return reply.code(204).send(null);
     },
@@ -106,7 +111,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      const ownSessionEnded = await accounts.resetPassword(request, request.body);
+      const ownSessionEnded = await accounts.resetPassword(await clientOf(request), request.body);
       if (ownSessionEnded) sessions.clearCookie(request, reply);
       return reply.code(204).send(null);
     },

@@ -1,9 +1,9 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/audit-log.ts';
 import { findAccountById, updateFundPasswordHash } from './accounts-repository.ts';
+import type { Client } from './client.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { checkCode, FieldChecks, FUND_PASSWORD_PATTERN } from './rules.ts';
 import { attemptsLeft, fundPasswordPolicy, retryAfterSeconds } from './throttle-schedule.ts';
@@ -13,12 +13,12 @@ import type { VerificationCodes } from './verification-codes.ts';
 export interface FundPasswordService {
   /** Sets or changes the fund password; needs a `fund_password` e-mail code. */
   set(
-    request: FastifyRequest,
+    client: Client,
     userId: string,
     input: { code: string; fundPassword: string; confirmFundPassword: string },
   ): Promise<void>;
   /** Checks it (before a withdrawal). 5 wrong tries within an hour lock it for an hour. */
-  verify(request: FastifyRequest, userId: string, fundPassword: string): Promise<void>;
+  verify(client: Client, userId: string, fundPassword: string): Promise<void>;
 }
 
 const fundKey = (userId: string) => `fund:${userId}`;
@@ -37,7 +37,7 @@ export function createFundPasswordService(deps: {
     });
 
   return {
-    async set(request, userId, input) {
+    async set(client, userId, input) {
       const checks = new FieldChecks().check(
         FUND_PASSWORD_PATTERN.test(input.fundPassword),
         'fundPassword',
@@ -50,7 +50,7 @@ export function createFundPasswordService(deps: {
         throw new AppError('PASSWORD_MISMATCH', 'Fund passwords do not match');
       const account = await findAccountById(db, userId);
       if (!account) throw new UnauthenticatedError('User no longer exists');
-      const code = await codes.check(account.email, ['fund_password'], input.code, request.ip);
+      const code = await codes.check(account.email, ['fund_password'], input.code, client.ip);
       const hash = await hasher.hash(input.fundPassword);
       await db.transaction().execute(async (trx) => {
         await codes.consume(trx, code);
@@ -60,12 +60,12 @@ export function createFundPasswordService(deps: {
           event: account.fund_password_hash === null ? 'fund_password_set' : 'fund_password_changed',
           at: now(),
           userId,
-          ip: request.ip,
+          ip: client.ip,
         });
       });
     },
 
-    async verify(request, userId, fundPassword) {
+    async verify(client, userId, fundPassword) {
       const account = await findAccountById(db, userId);
       if (!account) throw new UnauthenticatedError('User no longer exists');
       if (account.fund_password_hash === null)
@@ -74,7 +74,7 @@ export function createFundPasswordService(deps: {
       if (wait > 0) throw locked(wait);
       if (await hasher.verify(account.fund_password_hash, fundPassword)) {
         await clearThrottle(db, fundKey(userId));
-        await appendAudit(db, { event: 'fund_password_verified', at: now(), userId, ip: request.ip });
+        await appendAudit(db, { event: 'fund_password_verified', at: now(), userId, ip: client.ip });
         return;
       }
       const at = now();
@@ -84,7 +84,7 @@ export function createFundPasswordService(deps: {
         event: 'fund_password_failed',
         at,
         userId,
-        ip: request.ip,
+        ip: client.ip,
         details: { failures: state.failures },
       });
       if (lockedSeconds > 0) {
@@ -92,7 +92,7 @@ export function createFundPasswordService(deps: {
           event: 'fund_password_locked',
           at,
           userId,
-          ip: request.ip,
+          ip: client.ip,
           details: { retryAfterSeconds: lockedSeconds },
         });
         throw locked(lockedSeconds);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser, resolveUser } from '../../http/authenticate.ts';
 import type { AccountsService } from './accounts-service.ts';
+import { clientOf } from './client.ts';
 import type { FundPasswordService } from './fund-password-service.ts';
 import {
   ChangePasswordBody,
@@ -63,7 +64,7 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
       },
     },
     async (request, reply) => {
-      await accounts.changePassword(request, currentUser(request).userId, request.body);
+      await accounts.changePassword(await clientOf(request), currentUser(request).userId, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -80,7 +81,7 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
       },
     },
     async (request, reply) => {
-      await fundPassword.set(request, currentUser(request).userId, request.body);
+      await fundPassword.set(await clientOf(request), currentUser(request).userId, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -99,7 +100,7 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
       },
     },
     async (request, reply) => {
-      await fundPassword.verify(request, currentUser(request).userId, request.body.fundPassword);
+      await fundPassword.verify(await clientOf(request), currentUser(request).userId, request.body.fundPassword);
       return reply.code(204).send(null);
     },
   );
@@ -114,7 +115,7 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
         response: { 200: SessionList, ...errorResponses(401) },
       },
     },
-    async (request) => ({ sessions: await sessionsService.list(request, currentUser(request).userId) }),
+    async (request) => ({ sessions: await sessionsService.list(await clientOf(request), currentUser(request).userId) }),
   );
 
   app.post(
@@ -127,7 +128,9 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
         response: { 200: RevokedCount, ...errorResponses(401, 403) },
       },
     },
-    async (request) => ({ revoked: await sessionsService.revokeOthers(request, currentUser(request).userId) }),
+    async (request) => ({
+      revoked: await sessionsService.revokeOthers(await clientOf(request), currentUser(request).userId),
+    }),
   );
 
   app.delete(
@@ -142,7 +145,7 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
       },
     },
     async (request, reply) => {
-      const own = await sessionsService.revoke(request, currentUser(request).userId, request.params.id);
+      const own = await sessionsService.revoke(await clientOf(request), currentUser(request).userId, request.params.id);
       if (own) sessions.clearCookie(request, reply);
       return reply.code(204).send(null);
     },

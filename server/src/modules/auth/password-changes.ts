@@ -1,13 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/audit-log.ts';
 import type { CodePurpose } from '../mail/templates.ts';
 import { type AccountRow, findAccountByEmail, updatePasswordHash } from './accounts-repository.ts';
+import type { Client } from './client.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { assertNewPassword, checkCode, checkEmail, FieldChecks, normalizeEmail } from './rules.ts';
-import { sessionIdOf } from './sessions.ts';
 import { revokeUserSessions } from './sessions-repository.ts';
 import type { VerificationCodes } from './verification-codes.ts';
 
@@ -15,11 +14,11 @@ import type { VerificationCodes } from './verification-codes.ts';
 export interface PasswordChanges {
   /** Returns whether the caller's own session was among those ended. */
   resetPassword(
-    request: FastifyRequest,
+    client: Client,
     input: { email: string; code: string; password: string; confirmPassword: string },
   ): Promise<boolean>;
   changePassword(
-    request: FastifyRequest,
+    client: Client,
     userId: string,
     input: { oldPassword: string; password: string; confirmPassword: string },
   ): Promise<void>;
@@ -35,7 +34,7 @@ export function createPasswordChanges(deps: {
 }): PasswordChanges {
   const { db, now, hasher, codes, accountOf } = deps;
   return {
-    async resetPassword(request, input) {
+    async resetPassword(client, input) {
       const email = normalizeEmail(input.email);
       const checks = new FieldChecks();
       checkEmail(checks, email);
@@ -44,10 +43,9 @@ export function createPasswordChanges(deps: {
       assertNewPassword(input.password, input.confirmPassword);
       const account = await findAccountByEmail(db, email);
       // A signed-in owner may also use a change_password code (the /editUserPassword screen).
-      const user = request.user ?? (await request.server.sessionResolver.resolve(request));
       const purposes: CodePurpose[] =
-        account && user?.userId === account.user_id ? ['reset_password', 'change_password'] : ['reset_password'];
-      const code = await codes.check(email, purposes, input.code, request.ip);
+        account && client.userId === account.user_id ? ['reset_password', 'change_password'] : ['reset_password'];
+      const code = await codes.check(email, purposes, input.code, client.ip);
       if (!account) throw new AppError('WRONG_VERIFICATION_CODE', 'Wrong verification code');
       const passwordHash = await hasher.hash(input.password);
       await db.transaction().execute(async (trx) => {
@@ -58,21 +56,21 @@ export function createPasswordChanges(deps: {
           event: 'password_reset',
           at: now(),
           userId: account.user_id,
-          ip: request.ip,
+          ip: client.ip,
           details: { sessionsEnded: ended },
         });
       });
-      return user?.userId === account.user_id;
+      return client.userId === account.user_id;
     },
 
-    async changePassword(request, userId, input) {
+    async changePassword(client, userId, input) {
       const account = await accountOf(userId);
       if (!(await hasher.verify(account.password_hash, input.oldPassword))) {
         await appendAudit(db, {
           event: 'login_failed',
           at: now(),
           userId,
-          ip: request.ip,
+          ip: client.ip,
           details: { during: 'password_change' },
         });
         throw new AppError('WRONG_PASSWORD', 'The current password is wrong');
@@ -85,7 +83,7 @@ export function createPasswordChanges(deps: {
         });
       }
       const passwordHash = await hasher.hash(input.password);
-      const keep = sessionIdOf(request);
+      const keep = client.sessionId ?? undefined;
       await db.transaction().execute(async (trx) => {
         await updatePasswordHash(trx, userId, passwordHash, now());
         const ended = await revokeUserSessions(trx, userId, now(), keep);
@@ -93,7 +91,7 @@ export function createPasswordChanges(deps: {
           event: 'password_changed',
           at: now(),
           userId,
-          ip: request.ip,
+          ip: client.ip,
           details: { otherSessionsEnded: ended },
         });
       });

@@ -1,17 +1,17 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/audit-log.ts';
+import type { Client } from './client.ts';
 import type { SessionInfo } from './schemas.ts';
-import { type Sessions, sessionIdOf } from './sessions.ts';
+import type { Sessions } from './sessions.ts';
 import { listLiveSessions, revokeSession, revokeUserSessions } from './sessions-repository.ts';
 
 export interface SessionsService {
-  list(request: FastifyRequest, userId: string): Promise<SessionInfo[]>;
-  revokeOthers(request: FastifyRequest, userId: string): Promise<number>;
+  list(client: Client, userId: string): Promise<SessionInfo[]>;
+  revokeOthers(client: Client, userId: string): Promise<number>;
   /** Returns whether it was the caller's own session. */
-  revoke(request: FastifyRequest, userId: string, sessionId: string): Promise<boolean>;
+  revoke(client: Client, userId: string, sessionId: string): Promise<boolean>;
 }
 
 export function createSessionsService(deps: {
@@ -21,9 +21,9 @@ export function createSessionsService(deps: {
 }): SessionsService {
   const { db, now, sessions } = deps;
   return {
-    async list(request, userId) {
+    async list(client, userId) {
       const at = now();
-      const current = sessionIdOf(request);
+      const current = client.sessionId;
       const rows = await listLiveSessions(db, userId, at, sessions.idleSince(at));
       return rows.map((r) => ({
         id: r.id,
@@ -34,19 +34,19 @@ export function createSessionsService(deps: {
         current: r.id === current,
       }));
     },
-    async revokeOthers(request, userId) {
-      const keep = sessionIdOf(request);
+    async revokeOthers(client, userId) {
+      const keep = client.sessionId ?? undefined;
       return db.transaction().execute(async (trx) => {
         const revoked = await revokeUserSessions(trx, userId, now(), keep);
-        await appendAudit(trx, { event: 'sessions_revoked', at: now(), userId, ip: request.ip, details: { revoked } });
+        await appendAudit(trx, { event: 'sessions_revoked', at: now(), userId, ip: client.ip, details: { revoked } });
         return revoked;
       });
     },
-    async revoke(request, userId, sessionId) {
+    async revoke(client, userId, sessionId) {
       return db.transaction().execute(async (trx) => {
         if (!(await revokeSession(trx, userId, sessionId, now()))) throw new NotFoundError('No such session');
-        await appendAudit(trx, { event: 'session_revoked', at: now(), userId, ip: request.ip, details: { sessionId } });
-        return sessionId === sessionIdOf(request);
+        await appendAudit(trx, { event: 'session_revoked', at: now(), userId, ip: client.ip, details: { sessionId } });
+        return sessionId === client.sessionId;
       });
     },
   };

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AuthenticatedUser, SessionResolver } from '../../http/authenticate.ts';
+import type { Client } from './client.ts';
 import { hashToken, newSessionToken } from './secrets.ts';
 import { findLiveSession, insertSession, type SessionRow, touchSession } from './sessions-repository.ts';
 
@@ -35,7 +36,11 @@ export interface Sessions {
   readonly options: SessionOptions;
   resolver: SessionResolver;
   /** Starts a session with a fresh token (never reuses one: no fixation). */
-  start(db: Kysely<Database>, userId: string, request: FastifyRequest): Promise<{ token: string; session: SessionRow }>;
+  start(
+    db: Kysely<Database>,
+    userId: string,
+    client: Pick<Client, 'ip' | 'userAgent'>,
+  ): Promise<{ token: string; session: SessionRow }>;
   setCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date): void;
   clearCookie(request: FastifyRequest, reply: FastifyReply): void;
   idleSince(now: Date): Date;
@@ -75,18 +80,17 @@ export function createSessions(deps: {
     options,
     resolver,
     idleSince,
-    async start(trx, userId, request) {
+    async start(trx, userId, client) {
       const at = now();
       const token = newSessionToken();
-      const userAgent = request.headers['user-agent'];
       const session = await insertSession(
         trx,
         {
           userId,
           tokenHash: hashToken(token),
           expiresAt: new Date(at.getTime() + options.absoluteHours * 3_600_000),
-          userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : null,
-          ip: request.ip ?? null,
+          userAgent: client.userAgent,
+          ip: client.ip,
         },
         at,
       );

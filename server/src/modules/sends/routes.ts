@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AccountsService } from '../auth/accounts-service.ts';
+import { clientOf } from '../auth/client.ts';
 import { emailCodeRoute } from '../withdrawals/email-code-route.ts';
 import { IdParams } from '../withdrawals/schemas.ts';
 import { CreateSendBody, RecipientCheck, RecipientQuery, Send } from './schemas.ts';
@@ -48,7 +49,7 @@ export const sendRoutes: FastifyPluginAsyncTypebox<{ service: SendsService; acco
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await service.create(request, currentUser(request).userId, request.body)),
+      reply.code(201).send(await service.create(await clientOf(request), currentUser(request).userId, request.body)),
   );
 
   app.get(

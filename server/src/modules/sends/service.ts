@@ -1,9 +1,9 @@
 import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
-import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError } from '../../errors/app-error.ts';
 import { findAccountByEmail } from '../auth/accounts-repository.ts';
+import type { Client } from '../auth/client.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import { maskEmail, normalizeEmail } from '../auth/rules.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
@@ -19,7 +19,7 @@ import type { CreateSendBody, RecipientCheck, RecipientQuery, Send } from './sch
 export interface SendsService {
   /** Checks a recipient as the form is filled, before any code is sent: exists, is not the sender. */
   checkRecipient(userId: string, input: RecipientQuery): Promise<RecipientCheck>;
-  create(request: FastifyRequest, userId: string, input: CreateSendBody): Promise<Send>;
+  create(client: Client, userId: string, input: CreateSendBody): Promise<Send>;
   get(userId: string, id: string): Promise<Send>;
 }
 
@@ -87,7 +87,7 @@ export function createSendsService(deps: {
       };
     },
 
-    async create(request, userId, input) {
+    async create(client, userId, input) {
       const { toUserId, recipient, network } = await checkedRecipient(userId, input);
       const amountMinor = BigInt(input.amountMinor);
       const coin = input.coin;
@@ -101,7 +101,7 @@ export function createSendsService(deps: {
       }
       if (amountMinor > (await availableOf(db, userId, coin))) throw exceedsAvailable();
 
-      const code = await verifyWalletAction(deps, request, userId, input, 'transfer');
+      const code = await verifyWalletAction(deps, client, userId, input, 'transfer');
       const row = await db.transaction().execute(async (trx) => {
         const placed = await placeSend(
           trx,

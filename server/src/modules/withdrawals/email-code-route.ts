@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { requireUser } from '../../http/authenticate.ts';
 import type { AccountsService } from '../auth/accounts-service.ts';
+import { clientOf } from '../auth/client.ts';
 import { SendCodeResult } from '../auth/schemas.ts';
 import { pickMailLanguage } from '../mail/templates.ts';
 import { EmailCodeBody } from './schemas.ts';
@@ -29,7 +30,7 @@ export const emailCodeRoute: FastifyPluginAsyncTypebox<EmailCodeRouteOptions> = 
     },
     async (request, reply) => {
       const language = pickMailLanguage(request.body.language, request.headers['accept-language']);
-      await options.accounts.sendCode(request, { purpose: options.purpose, language });
+      await options.accounts.sendCode(await clientOf(request), { purpose: options.purpose, language });
       return reply.code(202).send({ resendAfterSeconds: 60, expiresInSeconds: 600 });
     },
   );

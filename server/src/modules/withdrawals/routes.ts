@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AccountsService } from '../auth/accounts-service.ts';
+import { clientOf } from '../auth/client.ts';
 import { emailCodeRoute } from './email-code-route.ts';
 import { CreateWithdrawalBody, IdParams, Withdrawal } from './schemas.ts';
 import type { WithdrawalsService } from './service.ts';
@@ -37,7 +38,7 @@ export const withdrawalRoutes: FastifyPluginAsyncTypebox<WithdrawalRoutesOptions
       },
     },
     async (request, reply) => {
-      const withdrawal = await service.create(request, currentUser(request).userId, request.body);
+      const withdrawal = await service.create(await clientOf(request), currentUser(request).userId, request.body);
       return reply.code(201).send(withdrawal);
     },
   );

@@ -1,8 +1,8 @@
 import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
-import type { FastifyRequest } from 'fastify';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import type { Client } from '../auth/client.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import { type CoinCode, findCoinNetwork } from '../catalogue/catalogue.ts';
@@ -28,7 +28,7 @@ import { verifyWalletAction } from './verification.ts';
 type Trx = Transaction<Database>;
 
 export interface WithdrawalsService {
-  create(request: FastifyRequest, userId: string, input: CreateWithdrawalBody): Promise<Withdrawal>;
+  create(client: Client, userId: string, input: CreateWithdrawalBody): Promise<Withdrawal>;
   get(userId: string, id: string): Promise<Withdrawal>;
 }
 
@@ -85,7 +85,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
   }
 
   return {
-    async create(request, userId, input) {
+    async create(client, userId, input) {
       const pair = findCoinNetwork(input.coin, input.network);
       if (!pair)
         throw new ValidationError(`${input.coin} is not on ${input.network}`, [
@@ -111,7 +111,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
       if (amountMinor > pair.withdrawMaxMinor) throw new AppError('AMOUNT_ABOVE_MAXIMUM', 'Exceeds maximum limit');
       if (amountMinor > (await availableOf(db, userId, pair.coin))) throw exceedsAvailable();
 
-      const code = await verifyWalletAction(deps, request, userId, input, 'withdraw');
+      const code = await verifyWalletAction(deps, client, userId, input, 'withdraw');
 
       const row = await db.transaction().execute(async (trx) => {
         const placed = await placeWithdrawal(

@@ -1,8 +1,8 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { UnauthenticatedError, ValidationError } from '../../errors/app-error.ts';
 import { findAccountById } from '../auth/accounts-repository.ts';
+import type { Client } from '../auth/client.ts';
 import type { CodeRow } from '../auth/codes-repository.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
@@ -21,7 +21,7 @@ export interface WalletVerificationInput {
  */
 export async function verifyWalletAction(
   deps: { db: Kysely<Database>; codes: VerificationCodes; fundPassword: FundPasswordService },
-  request: FastifyRequest,
+  client: Client,
   userId: string,
   input: WalletVerificationInput,
   /** A withdrawal takes a `withdraw` code, a transfer to another user a `transfer` code: each e-mail names its action. */
@@ -34,7 +34,7 @@ export async function verifyWalletAction(
       throw new ValidationError('The fund password is required', [
         { field: 'fundPassword', message: 'is required', rule: 'required' },
       ]);
-    await deps.fundPassword.verify(request, userId, input.fundPassword);
+    await deps.fundPassword.verify(client, userId, input.fundPassword);
   }
-  return deps.codes.check(account.email, [purpose], input.emailCode, request.ip);
+  return deps.codes.check(account.email, [purpose], input.emailCode, client.ip);
 }

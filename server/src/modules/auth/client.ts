@@ -1,0 +1,28 @@
+import type { FastifyRequest } from 'fastify';
+import { resolveUser } from '../../http/authenticate.ts';
+import { sessionIdOf } from './sessions.ts';
+
+/** Who is asking, as a service needs it: plain data, no HTTP objects (routes build it, services read it). */
+export interface Client {
+  ip: string;
+  /** The User-Agent header, at most 500 characters (shown in the sessions list). */
+  userAgent: string | null;
+  /** The signed-in user, or null. */
+  userId: string | null;
+  /** The session the request came with, or null. */
+  sessionId: string | null;
+}
+
+const USER_AGENT_MAX = 500;
+
+/** The request's client; resolves the session cookie (once per request) when a route has not yet. */
+export async function clientOf(request: FastifyRequest): Promise<Client> {
+  await resolveUser(request);
+  const userAgent = request.headers['user-agent'];
+  return {
+    ip: request.ip,
+    userAgent: typeof userAgent === 'string' ? userAgent.slice(0, USER_AGENT_MAX) : null,
+    userId: request.user?.userId ?? null,
+    sessionId: sessionIdOf(request) ?? null,
+  };
+}
