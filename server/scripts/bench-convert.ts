@@ -29,8 +29,8 @@ import { seedLiquidity } from '../src/modules/convert/liquidity.ts';
 import { reconcile } from '../src/modules/ledger/reconcile.ts';
 import { createLedgerService } from '../src/modules/ledger/service.ts';
 import { createCoinGeckoSource } from '../src/modules/prices/coingecko-source.ts';
-import { createPriceService } from '../src/modules/prices/price-service.ts';
 import { startSandboxPriceServer } from '../src/modules/prices/sandbox/sandbox-price-server.ts';
+import { createPriceService } from '../src/modules/prices/service.ts';
 import { headerSessionResolver, TEST_USER_HEADER } from '../src/test/app.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nextIp } from '../auth/test-harness.ts';
-import { get, newUser, post, useWalletHarness, type WalletUser } from '../withdrawals/test-support.ts';
+import { nextIp } from '../auth/test-helpers.ts';
+import { get, newUser, post, useWalletHarness, type WalletUser } from '../withdrawals/test-helpers.ts';
 import { ADDRESS_BOOK_LIMIT } from './schemas.ts';
 
 const h = useWalletHarness();

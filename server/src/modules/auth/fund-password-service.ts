@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
-import { appendAudit } from '../audit/audit-log.ts';
+import { appendAudit } from '../audit/repository.ts';
 import { findAccountById, updateFundPasswordHash } from './accounts-repository.ts';
 import type { Client } from './client.ts';
 import type { PasswordHasher } from './password-hashing.ts';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors/app-error.ts';
-import { appendAudit } from '../audit/audit-log.ts';
+import { appendAudit } from '../audit/repository.ts';
 import type { Client } from './client.ts';
 import type { SessionInfo } from './schemas.ts';
 import type { Sessions } from './sessions.ts';

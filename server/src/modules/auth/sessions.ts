@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AuthenticatedUser, SessionResolver } from '../../http/authenticate.ts';
-import type { Client } from './client.ts';
 import { hashToken, newSessionToken } from './secrets.ts';
 import { findLiveSession, insertSession, type SessionRow, touchSession } from './sessions-repository.ts';
 
@@ -39,7 +38,7 @@ export interface Sessions {
   start(
     db: Kysely<Database>,
     userId: string,
-    client: Pick<Client, 'ip' | 'userAgent'>,
+    client: { ip: string; userAgent: string | null },
   ): Promise<{ token: string; session: SessionRow }>;
   setCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date): void;
   clearCookie(request: FastifyRequest, reply: FastifyReply): void;

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { appendAudit } from '../audit/audit-log.ts';
+import { appendAudit } from '../audit/repository.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { type CodePurpose, type MailLanguage, verificationCodeMail } from '../mail/templates.ts';
 import {

@@ -7,11 +7,11 @@ import { useTestDatabase } from '../../test/database.ts';
 import { type CoinCode, coinCodes, coinDecimals } from '../catalogue/catalogue.ts';
 import { reconcile } from '../ledger/reconcile.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
-import type { PriceService } from '../prices/price-service.ts';
 import type { SandboxPriceServer } from '../prices/sandbox/sandbox-price-server.ts';
+import type { PriceService } from '../prices/service.ts';
 import { seedLiquidity } from './liquidity.ts';
 import { FEE_BPS, isStablePair } from './pricing.ts';
-import { buildConvertApp, type Clock, createClock, credit, startTestPrices, T0 } from './test-support.ts';
+import { buildConvertApp, type Clock, createClock, credit, startTestPrices, T0 } from './test-helpers.ts';
 
 /**
  * Property: no sequence of quotes, accepts (repeated, late, concurrent) and clock moves creates or

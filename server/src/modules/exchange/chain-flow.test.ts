@@ -18,7 +18,7 @@ import { createExchangeEngine, type ExchangeEngine } from './engine.ts';
 import { evmOrderDeposits } from './evm-deposits.ts';
 import { withdrawalPayouts } from './payouts.ts';
 import { findOrder } from './repository.ts';
-import { fixedPrices, testXpubs } from './test-fixtures.ts';
+import { fixedPrices, testXpubs } from './test-helpers.ts';
 
 /**
  * End to end on two local anvil chains: the user sends test USDT on ethereum to the order's deposit

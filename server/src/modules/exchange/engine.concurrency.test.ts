@@ -7,7 +7,7 @@ import { reconcile } from '../ledger/reconcile.ts';
 import { createExchangeEngine } from './engine.ts';
 import { withdrawalPayouts } from './payouts.ts';
 import { findOrder } from './repository.ts';
-import { EVM_ADDRESS_A, EVM_ADDRESS_B, fixedPrices, memoryChain, testXpubs } from './test-fixtures.ts';
+import { EVM_ADDRESS_A, EVM_ADDRESS_B, fixedPrices, memoryChain, testXpubs } from './test-helpers.ts';
 
 /** Several engines ticking at once (two servers, or a slow tick overlapping the next): each order pays out once. */
 const database = useTestDatabase();

@@ -6,7 +6,7 @@ import { reconcile } from '../ledger/reconcile.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { createExchangeEngine, type ExchangeEngine } from './engine.ts';
 import { findOrder, listEvents } from './repository.ts';
-import { EVM_ADDRESS_A, EVM_ADDRESS_B, fixedPrices, memoryChain, testXpubs } from './test-fixtures.ts';
+import { EVM_ADDRESS_A, EVM_ADDRESS_B, fixedPrices, memoryChain, testXpubs } from './test-helpers.ts';
 
 const database = useTestDatabase();
 let clock = new Date('2030-01-02T03:04:05.000Z');

@@ -19,7 +19,7 @@ import { evmOrderDeposits } from './evm-deposits.ts';
 import { exchangeAvailability } from './exchange-module.ts';
 import { withdrawalPayouts } from './payouts.ts';
 import { findOrder } from './repository.ts';
-import { fixedPrices, testXpubs } from './test-fixtures.ts';
+import { fixedPrices, testXpubs } from './test-helpers.ts';
 
 /**
  * Native-coin deposits to order addresses, end to end on two local anvil chains (automine: blocks

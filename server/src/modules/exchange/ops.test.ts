@@ -9,7 +9,7 @@ import { seedLiquidity } from '../convert/liquidity.ts';
 import { createExchangeEngine, type ExchangeEngine } from './engine.ts';
 import { runExchangeOps } from './ops.ts';
 import { findOrder, listEvents } from './repository.ts';
-import { EVM_ADDRESS_A, EVM_ADDRESS_B, fixedPrices, memoryChain, testXpubs } from './test-fixtures.ts';
+import { EVM_ADDRESS_A, EVM_ADDRESS_B, fixedPrices, memoryChain, testXpubs } from './test-helpers.ts';
 
 const execFileAsync = promisify(execFile);
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -9,7 +9,7 @@ import { markTransferFailed, markTransferInProgress, markTransferSuccessful } fr
 import { createExchangeEngine, type ExchangeEngine } from './engine.ts';
 import { withdrawalPayouts } from './payouts.ts';
 import { findOrder } from './repository.ts';
-import { EVM_ADDRESS_A, EVM_ADDRESS_B, fixedPrices, memoryChain, testXpubs } from './test-fixtures.ts';
+import { EVM_ADDRESS_A, EVM_ADDRESS_B, fixedPrices, memoryChain, testXpubs } from './test-helpers.ts';
 
 /**
  * Payouts as approved withdrawals, moved by the withdrawals module's own signer steps

@@ -1,6 +1,85 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { networkCodes } from '../catalogue/catalogue.ts';
+import { accountXpubFromSeed } from '../chain/derive.ts';
+import type { UsdPrices } from './pricing.ts';
 import { type ExchangeState, exchangeTransitions } from './states.ts';
+
+/** Test-only fixtures for exchange tests. */
+
+/** Account xpubs of a fixed test seed, as the keygen child would write them. */
+export const testXpubs = Object.fromEntries(
+  networkCodes.map((n) => [n, accountXpubFromSeed(new Uint8Array(64).fill(7), n)]),
+) as Record<(typeof networkCodes)[number], string>;
+
+/** Exact USD prices (whole dollars) standing in for the price cache at the interface boundary. */
+export function fixedPrices(usd: Partial<Record<string, bigint>>): UsdPrices & { set(coin: string, v: bigint): void } {
+  const table = { ...usd };
+  return {
+    price(coin) {
+      const value = table[coin];
+      if (value === undefined) throw new Error(`no test price for ${coin}`);
+      return { num: value, den: 1n };
+    },
+    set(coin, v) {
+      table[coin] = v;
+    },
+  };
+}
+
+/** Anvil's first two well-known accounts: valid checksummed EVM addresses. */
+export const EVM_ADDRESS_A = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+export const EVM_ADDRESS_B = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/**
+ * In-memory stand-ins for the chain watcher and the signer at the engine's two interfaces
+ * (OrderDepositObserver, PayoutGateway): the test plays the chain by setting what is "seen".
+ */
+export function memoryChain() {
+  const seen = new Map<string, import('./engine.ts').ObservedOrderDeposit>();
+  const payouts = new Map<
+    string,
+    { request: import('./engine.ts').PayoutRequest; status: import('./engine.ts').PayoutStatus }
+  >();
+  const deposits: import('./engine.ts').OrderDepositObserver = {
+    async observe({ address }) {
+      return seen.get(address) ?? null;
+    },
+  };
+  const gateway: import('./engine.ts').PayoutGateway = {
+    async request(_trx, payout) {
+      if (!payouts.has(payout.key)) payouts.set(payout.key, { request: payout, status: { state: 'pending' } });
+      return payout.key;
+    },
+    async status(id) {
+      return payouts.get(id)?.status ?? { state: 'failed', reason: 'unknown payout' };
+    },
+  };
+  return {
+    deposits,
+    gateway,
+    payouts,
+    deposit(
+      address: string,
+      amountMinor: bigint,
+      confirmations: number,
+      txHash = `0x${'ab'.repeat(32)}`,
+      blockTime?: Date,
+    ) {
+      seen.set(address, { txHash, amountMinor, confirmations, ...(blockTime ? { blockTime } : {}) });
+    },
+    mine(key: string, txHash = `0x${'cd'.repeat(32)}`) {
+      const p = payouts.get(key);
+      if (!p) throw new Error(`no payout ${key}`);
+      p.status = { state: 'sent', txHash };
+    },
+    fail(key: string) {
+      const p = payouts.get(key);
+      if (!p) throw new Error(`no payout ${key}`);
+      p.status = { state: 'failed', reason: 'reverted' };
+    },
+  };
+}
 
 /** Test-only: a float order row inserted straight into SQL (state 'new'), independent of the service. */
 export async function insertBareOrder(db: Kysely<Database>, userId: string, now: Date): Promise<string> {

@@ -11,7 +11,7 @@ import {
   transferCode,
   useWalletHarness,
   withdrawCode,
-} from '../withdrawals/test-support.ts';
+} from '../withdrawals/test-helpers.ts';
 
 const h = useWalletHarness();
 

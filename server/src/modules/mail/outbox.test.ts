@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
-import { nextIp, uniqueUser, useAuthHarness } from '../auth/test-harness.ts';
+import { nextIp, uniqueUser, useAuthHarness } from '../auth/test-helpers.ts';
 import { createOutboxWorker } from './outbox-worker.ts';
 import { extractCode } from './smtp-sink.ts';
 import { createSmtpTransport } from './transport.ts';

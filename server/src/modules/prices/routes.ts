@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { coinCodes, coinDecimals } from '../catalogue/catalogue.ts';
 import { PriceUnavailableError } from './errors.ts';
-import type { PriceService } from './price-service.ts';
 import { toDecimal } from './rational.ts';
 import { Prices, PricesQuery } from './schemas.ts';
+import type { PriceService } from './service.ts';
 
 export interface PriceRoutesOptions {
   prices: PriceService;

@@ -1,6 +1,6 @@
 import { createCoinGeckoSource } from './coingecko-source.ts';
-import { createPriceService, type PriceService } from './price-service.ts';
 import { startSandboxPriceServer } from './sandbox/sandbox-price-server.ts';
+import { createPriceService, type PriceService } from './service.ts';
 
 export interface PricesConfig {
   feedUrl: string | undefined;

@@ -3,7 +3,7 @@ import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AccountsService } from '../auth/accounts-service.ts';
 import { clientOf } from '../auth/client.ts';
-import { emailCodeRoute } from '../withdrawals/email-code-route.ts';
+import { emailCodeRoute } from '../withdrawals/email-code-routes.ts';
 import { IdParams } from '../withdrawals/schemas.ts';
 import { CreateSendBody, RecipientCheck, RecipientQuery, Send } from './schemas.ts';
 import type { SendsService } from './service.ts';

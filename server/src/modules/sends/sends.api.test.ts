@@ -10,7 +10,7 @@ import {
   useWalletHarness,
   type WalletUser,
   withdrawCode,
-} from '../withdrawals/test-support.ts';
+} from '../withdrawals/test-helpers.ts';
 
 const h = useWalletHarness();
 

@@ -3,7 +3,7 @@ import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AccountsService } from '../auth/accounts-service.ts';
 import { clientOf } from '../auth/client.ts';
-import { emailCodeRoute } from './email-code-route.ts';
+import { emailCodeRoute } from './email-code-routes.ts';
 import { CreateWithdrawalBody, IdParams, Withdrawal } from './schemas.ts';
 import type { WithdrawalsService } from './service.ts';
 

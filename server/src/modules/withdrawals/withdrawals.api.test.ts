@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { receiveCode } from '../auth/test-harness.ts';
+import { receiveCode } from '../auth/test-helpers.ts';
 import { approveWithdrawal, rejectWithdrawal } from './service.ts';
 import {
   balance,
@@ -12,7 +12,7 @@ import {
   useWalletHarness,
   type WalletUser,
   withdrawCode,
-} from './test-support.ts';
+} from './test-helpers.ts';
 
 const h = useWalletHarness();
 const ETH = 10n ** 18n;

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { createCoinGeckoSource, parseSimplePrice } from './coingecko-source.ts';
-import { createPriceService } from './price-service.ts';
 import { parseDecimal, rational, toDecimal } from './rational.ts';
 import { createRandomWalk } from './sandbox/random-walk.ts';
 import { type SandboxPriceServer, startSandboxPriceServer } from './sandbox/sandbox-price-server.ts';
+import { createPriceService } from './service.ts';
 
 const T0 = new Date('2030-01-02T03:04:05.000Z');
 

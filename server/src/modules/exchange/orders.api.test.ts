@@ -3,7 +3,7 @@ import type { App } from '../../app.ts';
 import { buildTestApp, createUser, TEST_USER_HEADER } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { listEvents } from './repository.ts';
-import { EVM_ADDRESS_A, EVM_ADDRESS_B, fixedPrices, testXpubs } from './test-fixtures.ts';
+import { EVM_ADDRESS_A, EVM_ADDRESS_B, fixedPrices, testXpubs } from './test-helpers.ts';
 
 const database = useTestDatabase();
 let clock = new Date('2030-01-02T03:04:05.000Z');

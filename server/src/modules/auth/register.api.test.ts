@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listAudit } from '../audit/audit-log.ts';
+import { listAudit } from '../audit/repository.ts';
 import {
   nextIp,
   receiveCode,
@@ -8,7 +8,7 @@ import {
   sessionCookie,
   uniqueUser,
   useAuthHarness,
-} from './test-harness.ts';
+} from './test-helpers.ts';
 
 const h = useAuthHarness();
 

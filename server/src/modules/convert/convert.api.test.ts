@@ -6,7 +6,7 @@ import { reconcile } from '../ledger/reconcile.ts';
 import { balanceOf, countRows } from '../ledger/test-helpers.ts';
 import type { SandboxPriceServer } from '../prices/sandbox/sandbox-price-server.ts';
 import { seedLiquidity } from './liquidity.ts';
-import { buildConvertApp, type Clock, createClock, credit, startTestPrices, T0 } from './test-support.ts';
+import { buildConvertApp, type Clock, createClock, credit, startTestPrices, T0 } from './test-helpers.ts';
 
 const database = useTestDatabase();
 let clock: Clock;

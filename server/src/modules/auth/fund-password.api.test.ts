@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listAudit } from '../audit/audit-log.ts';
-import { receiveCode, registerUser, useAuthHarness } from './test-harness.ts';
+import { listAudit } from '../audit/repository.ts';
+import { receiveCode, registerUser, useAuthHarness } from './test-helpers.ts';
 
 const h = useAuthHarness();
 

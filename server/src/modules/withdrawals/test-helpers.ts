@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../app.ts';
-import { type Harness, nextIp, receiveCode, registerUser, useAuthHarness } from '../auth/test-harness.ts';
+import { type Harness, nextIp, receiveCode, registerUser, useAuthHarness } from '../auth/test-helpers.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import type { EvmChains } from '../catalogue/chains-file.ts';
 import { createLedgerService } from '../ledger/service.ts';

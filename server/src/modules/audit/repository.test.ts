@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/database.ts';
-import { appendAudit, listAudit } from './audit-log.ts';
+import { appendAudit, listAudit } from './repository.ts';
 
 const database = useTestDatabase();
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.ts';
 import { createOfflineDb } from '../../db/offline-db.ts';
 import { buildTestApp } from '../../test/app.ts';
-import { TEST_CHAINS } from '../withdrawals/test-support.ts';
+import { TEST_CHAINS } from '../withdrawals/test-helpers.ts';
 
 describe('GET /api/catalogue without a running signer', () => {
   let app: App;

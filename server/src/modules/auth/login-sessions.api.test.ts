@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listAudit } from '../audit/audit-log.ts';
-import { login, nextIp, registerUser, sessionCookie, useAuthHarness } from './test-harness.ts';
+import { listAudit } from '../audit/repository.ts';
+import { login, nextIp, registerUser, sessionCookie, useAuthHarness } from './test-helpers.ts';
 
 const h = useAuthHarness();
 
@@ -264,7 +264,7 @@ describe('sessions', () => {
 
   it('resetting the password ends every session', async () => {
     const account = await registerUser(h);
-    const { receiveCode } = await import('./test-harness.ts');
+    const { receiveCode } = await import('./test-helpers.ts');
     const code = await receiveCode(h, { email: account.email, purpose: 'reset_password' });
     const res = await h.app.inject({
       method: 'POST',

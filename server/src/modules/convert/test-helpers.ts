@@ -4,8 +4,8 @@ import { buildTestApp } from '../../test/app.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import { createLedgerService } from '../ledger/service.ts';
 import { createCoinGeckoSource } from '../prices/coingecko-source.ts';
-import { createPriceService, type PriceService } from '../prices/price-service.ts';
 import { type SandboxPriceServer, startSandboxPriceServer } from '../prices/sandbox/sandbox-price-server.ts';
+import { createPriceService, type PriceService } from '../prices/service.ts';
 
 export const T0 = new Date('2030-01-02T03:04:05.000Z');
 
