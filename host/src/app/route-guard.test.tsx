@@ -8,7 +8,7 @@ const fetchMock = vi.hoisted(() => {
 });
 
 const { useSession, useUserStore, takeReturnTo } = await import('@cw/shared-state/session');
-const { json, renderAt } = await import('../features/account/test-support.tsx');
+const { json, renderAt } = await import('../features/account/test-helpers.tsx');
 const { RouteGuard } = await import('./route-guard.tsx');
 
 const ME = {

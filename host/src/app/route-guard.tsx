@@ -3,8 +3,8 @@ import { rememberReturnTo, useSession } from '@cw/shared-state/session';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
-import { notifyFail } from '../features/account/notify.ts';
 import { AFTER_LOGIN_PATH } from '../features/account/paths.ts';
+import { notifyFail } from '../features/account/utils/notify.ts';
 import { PageLoading } from '../frame/page-loading.tsx';
 
 /**

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { ACCOUNT_ROUTES } from '../features/account/routes.ts';
 import { RemoteOutlet } from '../federation/remote-outlet.tsx';
@@ -6,6 +6,9 @@ import { AppFrame } from '../frame/app-frame.tsx';
 import { PageLoading } from '../frame/page-loading.tsx';
 import { RouteErrorBoundary } from '../frame/route-error-boundary.tsx';
 import { RouteGuard } from './route-guard.tsx';
+
+/** The one query cache, around the host's signed-in screens too (the landing screens need none). */
+const QueryProvider = lazy(() => import('./query-provider.tsx'));
 
 export const HOST_PATHS = [
   '/signIn',
@@ -36,7 +39,13 @@ export function AppRoutes() {
                 path={path}
                 element={
                   <RouteGuard requiresLogin={requiresLogin} visitorsOnly={visitorsOnly}>
-                    <Component />
+                    {requiresLogin ? (
+                      <QueryProvider>
+                        <Component />
+                      </QueryProvider>
+                    ) : (
+                      <Component />
+                    )}
                   </RouteGuard>
                 }
               />

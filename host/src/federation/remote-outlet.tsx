@@ -1,11 +1,14 @@
 import type { AppRoute, RemoteRoutesModule } from '@cw/shared-state/contracts';
-import { Suspense, use, useState } from 'react';
+import { lazy, Suspense, use, useState } from 'react';
 import { Navigate, useLocation, useRoutes } from 'react-router';
 import { RouteGuard } from '../app/route-guard.tsx';
 import { PageLoading } from '../frame/page-loading.tsx';
 import { RouteErrorBoundary } from '../frame/route-error-boundary.tsx';
 import { findOwner, forgetRegistryFailure, loadRegistry } from './registry.ts';
 import { forgetRemoteFailures, loadRemoteRoutes } from './remote-loader.ts';
+
+/** The one query cache around every remote's screens (loads with the first remote, not on the landing page). */
+const QueryProvider = lazy(() => import('../app/query-provider.tsx'));
 
 /**
  * The area of the page a remote owns. Every path the host does not own lands
@@ -36,7 +39,11 @@ function RemoteArea() {
   const owner = findOwner(registry, pathname);
   if (!owner) return <Navigate to="/" replace />;
   const routes = use(loadRemoteRoutes(owner.name, owner.entry));
-  return <RemoteRoutes module={routes} />;
+  return (
+    <QueryProvider>
+      <RemoteRoutes module={routes} />
+    </QueryProvider>
+  );
 }
 
 function RemoteRoutes({ module }: { module: RemoteRoutesModule }) {

@@ -1,5 +1,7 @@
 import type { RemoteRoutesModule } from '@cw/shared-state/contracts';
+import { queryClient } from '@cw/shared-state/api';
 import { i18n } from '@cw/shared-state/i18n';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
@@ -9,8 +11,8 @@ import { ToastHost } from '../toast/toast-host.tsx';
 
 /**
  * A minimal shell for running one remote on its own (`npm run dev -w
- * remotes/<name>`): the remote's routes in a router, with i18n, the toast
- * list and the dialogs. The real frame comes from the host.
+ * remotes/<name>`): the remote's routes in a router, with i18n, the query
+ * cache, the toast list and the dialogs. The real frame comes from the host.
  */
 export function renderStandalone(remote: RemoteRoutesModule, home: string): void {
   const container = document.getElementById('root');
@@ -29,7 +31,9 @@ export function renderStandalone(remote: RemoteRoutesModule, home: string): void
   createRoot(container).render(
     <StrictMode>
       <I18nextProvider i18n={i18n}>
-        <RouterProvider router={router} />
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
         <ToastHost />
         <DialogHost />
       </I18nextProvider>

@@ -1,6 +1,6 @@
 import { lazyScreen } from '@cw/shared-state/preload';
 import type { ComponentType } from 'react';
-import { SignInScreen } from './screens/sign-in-screen.tsx';
+import { SignInScreen } from './components/register-screen.tsx';
 
 export interface HostRoute {
   path: string;
@@ -13,27 +13,35 @@ export interface HostRoute {
 /** The account screens: /signIn (the landing page) is bundled, the rest load lazily. */
 export const ACCOUNT_ROUTES: HostRoute[] = [
   { path: '/signIn', Component: SignInScreen, requiresLogin: false, visitorsOnly: true },
-  { path: '/login', Component: lazyScreen(() => import('./screens/login-screen.tsx')), requiresLogin: false },
+  { path: '/login', Component: lazyScreen(() => import('./components/login-screen.tsx')), requiresLogin: false },
   {
     path: '/forgetPassword',
-    Component: lazyScreen(() => import('./screens/forget-password-screen.tsx')),
+    Component: lazyScreen(() => import('./components/forgot-password-screen.tsx')),
     requiresLogin: false,
   },
   {
     path: '/editLoginPwd',
-    Component: lazyScreen(() => import('./screens/edit-login-pwd-screen.tsx')),
+    Component: lazyScreen(() => import('./components/change-password-screen.tsx')),
     requiresLogin: true,
   },
   {
     path: '/editUserPassword',
-    Component: lazyScreen(() => import('./screens/edit-user-password-screen.tsx')),
+    Component: lazyScreen(() => import('./components/change-password-by-code-screen.tsx')),
     requiresLogin: false,
   },
   {
     path: '/securitySettings',
-    Component: lazyScreen(() => import('./screens/security-settings-screen.tsx')),
+    Component: lazyScreen(() => import('./components/security-settings-screen.tsx')),
     requiresLogin: true,
   },
-  { path: '/appDown', Component: lazyScreen(() => import('./screens/app-down-screen.tsx')), requiresLogin: false },
-  { path: '/agreement', Component: lazyScreen(() => import('./screens/agreement-screen.tsx')), requiresLogin: false },
+  {
+    path: '/appDown',
+    Component: lazyScreen(() => import('./components/app-download-screen.tsx')),
+    requiresLogin: false,
+  },
+  {
+    path: '/agreement',
+    Component: lazyScreen(() => import('./components/agreement-screen.tsx')),
+    requiresLogin: false,
+  },
 ];

@@ -4,7 +4,7 @@ import Popup from 'antd-mobile/es/components/popup';
 import SearchBar from 'antd-mobile/es/components/search-bar';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { localisedCountries, searchCountries } from '../countries.ts';
+import { localisedCountries, searchCountries } from '../utils/countries.ts';
 
 /** Bottom sheet listing every country in the current language, searchable. Loaded on first open. */
 export default function CountryPicker(props: { value: string; onSelect: (code: string) => void; onClose: () => void }) {

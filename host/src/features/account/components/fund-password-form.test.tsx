@@ -1,7 +1,7 @@
 import { changeLanguage, LANGUAGES } from '@cw/shared-state/i18n';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderAt } from '../test-support.tsx';
+import { renderAt } from '../test-helpers.tsx';
 import { FundPasswordForm } from './fund-password-form.tsx';
 
 afterEach(async () => {

@@ -1,35 +1,21 @@
 import type { SessionInfo } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Button from 'antd-mobile/es/components/button';
 import List from 'antd-mobile/es/components/list';
 import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
-import { listSessions, revokeOtherSessions, revokeSession } from '../account-api.ts';
-import { deviceName } from '../device-name.ts';
-import { notifyFail, notifySuccess } from '../notify.ts';
-
-export const SESSIONS_QUERY_KEY = ['me', 'sessions'] as const;
+import { useRevokeOthersMutation, useRevokeSessionMutation, useSessions } from '../api/account-queries.ts';
+import { deviceName } from '../utils/device-name.ts';
+import { notifyFail, notifySuccess } from '../utils/notify.ts';
 
 /** The user's signed-in devices, with "sign out" per device and for all the others. */
 export function SessionsList() {
   const { t, i18n } = useTranslation('host');
   const message = useErrorMessage();
-  const queryClient = useQueryClient();
-  const sessions = useQuery({ queryKey: SESSIONS_QUERY_KEY, queryFn: listSessions });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
-  const revokeOthers = useMutation({
-    mutationFn: revokeOtherSessions,
-    onSuccess: (revoked) => notifySuccess(t('account.security.revokedOthers', { revoked })),
-    onError: (error) => notifyFail(message(error)),
-    onSettled: refresh,
-  });
-  const revokeOne = useMutation({
-    mutationFn: revokeSession,
-    onSuccess: () => notifySuccess(t('account.security.revoked')),
-    onError: (error) => notifyFail(message(error)),
-    onSettled: refresh,
-  });
+  const sessions = useSessions();
+  const revokeOthers = useRevokeOthersMutation();
+  const revokeOne = useRevokeSessionMutation();
+  const onFail = (error: unknown) => notifyFail(message(error));
   const formatTime = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
@@ -65,7 +51,12 @@ export function SessionsList() {
               ) : (
                 <Button
                   size="mini"
-                  onClick={() => revokeOne.mutate(session.id)}
+                  onClick={() =>
+                    revokeOne.mutate(session.id, {
+                      onSuccess: () => notifySuccess(t('account.security.revoked')),
+                      onError: onFail,
+                    })
+                  }
                   loading={revokeOne.isPending && revokeOne.variables === session.id}
                   data-testid={`session-revoke-${session.id}`}
                 >
@@ -85,7 +76,12 @@ export function SessionsList() {
         fill="outline"
         disabled={others === 0}
         loading={revokeOthers.isPending}
-        onClick={() => revokeOthers.mutate()}
+        onClick={() =>
+          revokeOthers.mutate(undefined, {
+            onSuccess: (revoked) => notifySuccess(t('account.security.revokedOthers', { revoked })),
+            onError: onFail,
+          })
+        }
         data-testid="security-revoke-others"
         className="account-submit"
       >

@@ -1,9 +1,9 @@
 import { type CodePurpose, isApiError, retryAfterSeconds } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from 'react-i18next';
-import { sendCode } from '../account-api.ts';
+import { sendCode } from '../api/account-api.ts';
 import { RESEND_SECONDS } from '../components/send-code-button.tsx';
-import { notifyFail, notifySuccess } from '../notify.ts';
+import { notifyFail, notifySuccess } from '../utils/notify.ts';
 
 /**
  * Request an e-mail code; resolves to the resend wait in seconds, or null

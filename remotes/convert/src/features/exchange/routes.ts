@@ -1,11 +1,10 @@
 import type { AppRoute } from '@cw/shared-state/contracts';
 import { lazyScreen } from '@cw/shared-state/preload';
-import { withQueries } from './components/with-queries.tsx';
 
-const ExchangeScreen = withQueries(lazyScreen(() => import('./components/exchange-screen.tsx')));
-const OrderScreen = withQueries(lazyScreen(() => import('./components/order-screen.tsx')));
-const RecordScreen = withQueries(lazyScreen(() => import('./components/record-screen.tsx')));
-const HistoryScreen = withQueries(lazyScreen(() => import('./components/history-screen.tsx')));
+const ExchangeScreen = lazyScreen(() => import('./components/exchange-screen.tsx'));
+const OrderScreen = lazyScreen(() => import('./components/order-screen.tsx'));
+const RecordScreen = lazyScreen(() => import('./components/record-screen.tsx'));
+const HistoryScreen = lazyScreen(() => import('./components/history-screen.tsx'));
 
 /** The /exchange screens (float and fixed-rate exchange orders), in the convert remote. */
 export const exchangeRoutes: AppRoute[] = [

@@ -1,5 +1,5 @@
 import { api, unwrap } from '@cw/shared-state/api';
-import type { ConvertCoin } from '../lib/coins.ts';
+import type { ConvertCoin } from '../utils/coins.ts';
 
 export interface Quote {
   quoteId: string;
@@ -35,12 +35,6 @@ export interface HistoryPage {
   items: Conversion[];
   nextCursor: string | null;
 }
-
-export const convertKeys = {
-  balances: ['convert', 'balances'] as const,
-  history: (pair: { from?: string; to?: string }) => ['convert', 'history', pair] as const,
-  conversion: (id: string) => ['convert', 'conversion', id] as const,
-};
 
 export async function requestQuote(from: ConvertCoin, to: ConvertCoin, amountMinor: bigint): Promise<Quote> {
   const body = { from, to, amountMinor: amountMinor.toString() };

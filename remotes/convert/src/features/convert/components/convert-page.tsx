@@ -1,8 +1,6 @@
-import { queryClient } from '@cw/shared-state/api';
 import { useNavigate } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
-import { QueryClientProvider } from '@tanstack/react-query';
-import type { ComponentType, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import * as styles from './convert-page.module.css';
 
 interface ConvertPageProps {
@@ -34,15 +32,4 @@ export function ConvertPage({ title, testId, parent, right, children }: ConvertP
       </Page>
     </div>
   );
-}
-
-/** A route's screen inside the shared query client (the screen's own hooks need it too). */
-export function withQueryClient<P extends object>(Screen: ComponentType<P>): ComponentType<P> {
-  const WithQueryClient = (props: P) => (
-    <QueryClientProvider client={queryClient}>
-      <Screen {...props} />
-    </QueryClientProvider>
-  );
-  WithQueryClient.displayName = `WithQueryClient(${Screen.displayName ?? Screen.name})`;
-  return WithQueryClient;
 }

@@ -3,8 +3,8 @@ import { useSearchParams } from '@cw/shared-state/router';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { NAMESPACE } from '../../../i18n.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
-import { type ConvertCoin, isConvertCoin } from '../lib/coins.ts';
-import { ConvertPage, withQueryClient } from './convert-page.tsx';
+import { type ConvertCoin, isConvertCoin } from '../utils/coins.ts';
+import { ConvertPage } from './convert-page.tsx';
 import { HistoryList } from './history-list.tsx';
 
 /** /convert/detailHistory?from=&to=: the open history of one pair, opened from a conversion's details. */
@@ -34,4 +34,4 @@ function DetailHistoryScreen() {
   );
 }
 
-export default withQueryClient(DetailHistoryScreen);
+export default DetailHistoryScreen;

@@ -3,13 +3,12 @@ import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { TapAmount } from '@cw/shared-ui/amount';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
-import { convertKeys, fetchConversion } from '../api/convert-api.ts';
+import { useConversion } from '../api/convert-queries.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
 import * as styles from './convert-page.module.css';
-import { ConvertPage, withQueryClient } from './convert-page.tsx';
+import { ConvertPage } from './convert-page.tsx';
 import { formatTime } from './history-list.tsx';
 
 /** /convert/detail?id=: one conversion's transaction details. */
@@ -19,11 +18,7 @@ function DetailScreen() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
-  const conversion = useQuery({
-    queryKey: convertKeys.conversion(id),
-    queryFn: () => fetchConversion(id),
-    enabled: id !== '',
-  });
+  const conversion = useConversion(id);
   const catalogue = useConvertCoins();
   const coins = catalogue.coins;
   const c = conversion.data;
@@ -100,4 +95,4 @@ function DetailScreen() {
   );
 }
 
-export default withQueryClient(DetailScreen);
+export default DetailScreen;

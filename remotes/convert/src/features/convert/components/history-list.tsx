@@ -2,12 +2,12 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { PullList } from '@cw/shared-ui/list';
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
-import { type Conversion, convertKeys, fetchHistory } from '../api/convert-api.ts';
+import type { Conversion } from '../api/convert-api.ts';
+import { useConvertHistory } from '../api/convert-queries.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
-import type { ConvertCoin } from '../lib/coins.ts';
+import type { ConvertCoin } from '../utils/coins.ts';
 import * as styles from './convert-page.module.css';
 
 export function formatTime(iso: string, language: string): string {
@@ -19,12 +19,7 @@ export function HistoryList({ pair }: { pair: { from?: ConvertCoin; to?: Convert
   const { t, i18n } = useTranslation(NAMESPACE);
   const { display } = useAmountFormat();
   const navigate = useNavigate();
-  const history = useInfiniteQuery({
-    queryKey: convertKeys.history(pair),
-    queryFn: ({ pageParam }) => fetchHistory(pair, pageParam),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const history = useConvertHistory(pair);
   const catalogue = useConvertCoins();
   const coins = catalogue.coins ?? [];
   const items = history.data?.pages.flatMap((page) => page.items) ?? [];

@@ -1,6 +1,6 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { NAMESPACE } from '../../../i18n.ts';
-import { ConvertPage, withQueryClient } from './convert-page.tsx';
+import { ConvertPage } from './convert-page.tsx';
 import { HistoryList } from './history-list.tsx';
 
 /** /convert/history: every conversion of the user. */
@@ -13,4 +13,4 @@ function HistoryScreen() {
   );
 }
 
-export default withQueryClient(HistoryScreen);
+export default HistoryScreen;

@@ -1,9 +1,9 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { NAMESPACE } from '../../../i18n.ts';
-import { type ConvertCoinInfo, decimalsOf } from '../lib/coins.ts';
+import { type ConvertCoinInfo, decimalsOf } from '../utils/coins.ts';
+import type { HeldQuote } from '../utils/held-quote.ts';
 import * as styles from './convert-page.module.css';
-import type { HeldQuote } from './use-quote.ts';
 
 /**
  * A quote as the user agrees to it: what they pay (optional), what they receive, the rate and the

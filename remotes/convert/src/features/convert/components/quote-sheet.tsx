@@ -1,11 +1,11 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { Button, Popup } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
-import type { ConvertCoinInfo } from '../lib/coins.ts';
+import { useNow } from '../hooks/use-now.ts';
+import type { ConvertCoinInfo } from '../utils/coins.ts';
+import type { HeldQuote } from '../utils/held-quote.ts';
 import * as styles from './convert-page.module.css';
 import { QuoteRows } from './quote-rows.tsx';
-import { useNow } from './use-now.ts';
-import type { HeldQuote } from './use-quote.ts';
 
 export interface QuoteSheetProps {
   /** The quote shown; null: closed. */

@@ -3,9 +3,9 @@ import { changeLanguage } from '@cw/shared-state/i18n';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { holdQuote } from '../utils/held-quote.ts';
 import { ExpiredDialog } from './expired-dialog.tsx';
 import { PreviewSheet } from './preview-sheet.tsx';
-import { holdQuote } from './use-quote.ts';
 
 const quote = holdQuote({
   quoteId: '00000000-0000-4000-8000-000000000001',

@@ -3,17 +3,16 @@ import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { CoinIcon } from '@cw/shared-ui/coin-icon';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { useQuery } from '@tanstack/react-query';
 import { SearchBar } from 'antd-mobile';
 import { useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
-import { convertKeys, fetchBalances } from '../api/convert-api.ts';
+import { useConvertBalances } from '../api/convert-queries.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
-import { type ConvertCoin, filterCoins, isConvertCoin } from '../lib/coins.ts';
+import { useSessionStatus } from '../hooks/use-signed-in.ts';
+import { type ConvertCoin, filterCoins, isConvertCoin } from '../utils/coins.ts';
 import * as styles from './convert-page.module.css';
-import { ConvertPage, withQueryClient } from './convert-page.tsx';
+import { ConvertPage } from './convert-page.tsx';
 import { FiatLine } from './fiat-line.tsx';
-import { useSessionStatus } from './use-signed-in.ts';
 
 /** /convert/selectCurrency?side=from|to&from=&to=: pick a coin, with search; picking the other side's coin swaps. */
 function SelectCurrencyScreen() {
@@ -29,7 +28,7 @@ function SelectCurrencyScreen() {
   const to = isConvertCoin(params.get('to'), all) ? (params.get('to') as ConvertCoin) : 'BTC';
   const app = params.get('app') === '1';
   const signedIn = useSessionStatus() === 'authenticated';
-  const balances = useQuery({ queryKey: convertKeys.balances, queryFn: fetchBalances, enabled: signedIn });
+  const balances = useConvertBalances(signedIn);
   const coins = filterCoins(query, all);
 
   const choose = (coin: ConvertCoin) => {
@@ -87,4 +86,4 @@ function SelectCurrencyScreen() {
   );
 }
 
-export default withQueryClient(SelectCurrencyScreen);
+export default SelectCurrencyScreen;

@@ -1,13 +1,11 @@
 import { api, unwrap } from '@cw/shared-state/api';
 
-export const fetchCatalogue = () => unwrap(api.GET('/api/catalogue'));
 export const fetchPairs = () => unwrap(api.GET('/api/exchange/pairs'));
 export const fetchOrder = (id: string) => unwrap(api.GET('/api/exchange/orders/{id}', { params: { path: { id } } }));
 export const fetchOrders = (cursor?: string) =>
   unwrap(api.GET('/api/exchange/orders', { params: { query: cursor ? { cursor, limit: 20 } : { limit: 20 } } }));
 
 export type ExchangeOrder = Awaited<ReturnType<typeof fetchOrder>>;
-export type Catalogue = Awaited<ReturnType<typeof fetchCatalogue>>;
 export type ExchangePairs = Awaited<ReturnType<typeof fetchPairs>>;
 export type CoinCode = ExchangeOrder['sendCoin'];
 export type NetworkCode = ExchangeOrder['sendNetwork'];

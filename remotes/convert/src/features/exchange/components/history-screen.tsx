@@ -3,13 +3,12 @@ import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
 import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button, List } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
-import { fetchOrders } from '../api/exchange-api.ts';
+import { useExchangeOrders } from '../api/exchange-queries.ts';
+import { useCataloguePairs } from '../hooks/use-catalogue-pairs.ts';
 import * as ui from './exchange.module.css';
 import { StatusTag } from './status-tag.tsx';
-import { useCataloguePairs } from './use-catalogue-pairs.ts';
 
 /** /exchange/history: the user's exchange orders, newest first, each opening its record. */
 export default function HistoryScreen() {
@@ -17,12 +16,7 @@ export default function HistoryScreen() {
   const { display } = useAmountFormat();
   const navigate = useNavigate();
   const { pairs } = useCataloguePairs();
-  const orders = useInfiniteQuery({
-    queryKey: ['exchange', 'orders'],
-    queryFn: ({ pageParam }) => fetchOrders(pageParam),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const orders = useExchangeOrders();
   const items = orders.data?.pages.flatMap((p) => p.items) ?? [];
 
   let body = null;

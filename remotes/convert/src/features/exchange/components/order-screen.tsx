@@ -7,14 +7,14 @@ import { Page } from '@cw/shared-ui/page';
 import { QrCode } from '@cw/shared-ui/qr-code';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
-import { useQuery } from '@tanstack/react-query';
 import { Button, NoticeBar } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
-import { type ExchangeOrder, fetchOrder, isSettled, restartOrder } from '../api/exchange-api.ts';
+import type { ExchangeOrder } from '../api/exchange-api.ts';
+import { useExchangeOrder, useRestartOrderMutation } from '../api/exchange-queries.ts';
+import { useCataloguePairs } from '../hooks/use-catalogue-pairs.ts';
 import * as ui from './exchange.module.css';
 import { StatusTag } from './status-tag.tsx';
-import { useCataloguePairs } from './use-catalogue-pairs.ts';
 
 const POLL_MS = 3000;
 
@@ -37,28 +37,17 @@ export default function OrderScreen() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const { pairs } = useCataloguePairs();
-  const [restarting, setRestarting] = useState(false);
-  const order = useQuery({
-    queryKey: ['exchange', 'order', id],
-    queryFn: () => fetchOrder(id),
-    enabled: id !== '',
-    refetchInterval: (query) => (isSettled(query.state.data) ? false : POLL_MS),
-  });
+  const restartMutation = useRestartOrderMutation();
+  const order = useExchangeOrder(id, POLL_MS);
   const data = order.data;
   const waiting = data?.status === 'waiting';
   const now = useNow(Boolean(waiting && data?.deadlineAt));
 
-  async function restart(current: ExchangeOrder) {
-    setRestarting(true);
-    try {
-      const next = await restartOrder(current);
-      void navigate(`/exchange/order?id=${next.id}`, { replace: true });
-    } catch (error) {
-      toast.fail(errorMessage(error));
-    } finally {
-      setRestarting(false);
-    }
-  }
+  const restart = (current: ExchangeOrder) =>
+    restartMutation.mutate(current, {
+      onSuccess: (next) => void navigate(`/exchange/order?id=${next.id}`, { replace: true }),
+      onError: (error) => toast.fail(errorMessage(error)),
+    });
 
   let body = null;
   if (order.isError) body = <ErrorState onRetry={() => void order.refetch()} />;
@@ -108,7 +97,7 @@ export default function OrderScreen() {
               block
               color="primary"
               data-testid="exchange-restart"
-              loading={restarting}
+              loading={restartMutation.isPending}
               onClick={() => void restart(data)}
             >
               {t('exchange.restart')}

@@ -4,14 +4,13 @@ import { useSearchParams } from '@cw/shared-state/router';
 import { TapAmount } from '@cw/shared-ui/amount';
 import { Page } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { useQuery } from '@tanstack/react-query';
 import { List } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
-import { fetchOrder, isSettled } from '../api/exchange-api.ts';
+import { useExchangeOrder } from '../api/exchange-queries.ts';
+import { useCataloguePairs } from '../hooks/use-catalogue-pairs.ts';
 import * as ui from './exchange.module.css';
 import { StatusTag } from './status-tag.tsx';
-import { useCataloguePairs } from './use-catalogue-pairs.ts';
 
 const POLL_MS = 5000;
 
@@ -44,12 +43,7 @@ export default function RecordScreen() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const { pairs } = useCataloguePairs();
-  const order = useQuery({
-    queryKey: ['exchange', 'order', id],
-    queryFn: () => fetchOrder(id),
-    enabled: id !== '',
-    refetchInterval: (query) => (isSettled(query.state.data) ? false : POLL_MS),
-  });
+  const order = useExchangeOrder(id, POLL_MS);
   const data = order.data;
   const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : '—');
   const dash = (value: string | null) => value ?? '—';

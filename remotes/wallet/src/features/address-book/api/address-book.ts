@@ -1,5 +1,5 @@
 import { api, unwrap } from '@cw/shared-state/api';
-import { asNetwork } from '../../catalogue/api/catalogue.ts';
+import { asNetwork } from '@cw/shared-state/catalogue';
 
 /** Wallet types a user files an address under (the server's list). */
 export const WALLET_TYPES = ['personal', 'exchange', 'other'] as const;

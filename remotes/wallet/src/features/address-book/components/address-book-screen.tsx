@@ -10,7 +10,7 @@ import { AddOutline } from 'antd-mobile-icons';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { deleteAddressBookEntry } from '../api/address-book.ts';
 import { ADDRESS_BOOK_KEY, useAddressBook } from '../hooks/use-address-book.ts';
 import * as styles from './address-book.module.css';

@@ -11,7 +11,7 @@ import { useBackOr } from '../../../components/use-back.ts';
 import * as ui from '../../../components/wallet-page.module.css';
 import { NAMESPACE } from '../../../i18n.ts';
 import { useCodeMessage } from '../../../lib/code-message.ts';
-import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { type AddressBookInput, WALLET_TYPES } from '../api/address-book.ts';
 import { ADDRESS_BOOK_KEY } from '../hooks/use-address-book.ts';
 import { type EntryInput, NAME_MAX, REMARK_MAX, validateEntry } from '../hooks/validate-entry.ts';

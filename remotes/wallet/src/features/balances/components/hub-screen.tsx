@@ -17,7 +17,7 @@ import {
 import { type ReactNode, useEffect } from 'react';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { totalValueText } from '../hooks/total-value.ts';
 import { useBalances } from '../hooks/use-balances.ts';
 import { FiatValue } from './fiat-value.tsx';

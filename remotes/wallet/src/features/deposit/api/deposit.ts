@@ -1,5 +1,5 @@
 import { api, unwrap } from '@cw/shared-state/api';
-import { asCoin, asNetwork } from '../../catalogue/api/catalogue.ts';
+import { asCoin, asNetwork } from '@cw/shared-state/catalogue';
 
 export function fetchDepositAddress(coin: string, network: string) {
   return unwrap(

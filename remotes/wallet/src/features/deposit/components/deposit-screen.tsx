@@ -14,7 +14,7 @@ import { useState } from 'react';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { confirmTransferred, fetchDepositAddress } from '../api/deposit.ts';
 
 /** Deposit: choose coin and network, then the address as text and QR, with the minimum and confirmations. */

@@ -9,7 +9,7 @@ import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
 import { formatTime } from '../../../lib/format-time.ts';
-import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { type DepositState, fetchDeposit } from '../api/deposit.ts';
 
 /** Poll a confirming deposit this often; the confirmations count up on screen. */

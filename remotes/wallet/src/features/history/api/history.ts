@@ -1,5 +1,5 @@
 import { api, unwrap } from '@cw/shared-state/api';
-import { asCoin } from '../../catalogue/api/catalogue.ts';
+import { asCoin } from '@cw/shared-state/catalogue';
 
 export type HistoryType = 'deposit' | 'withdrawal' | 'send';
 

@@ -14,7 +14,7 @@ import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
 import { useCodeMessage } from '../../../lib/code-message.ts';
 import { formatTime } from '../../../lib/format-time.ts';
-import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { fetchHistory, type HistoryFilters, type HistoryItem, type HistoryType } from '../api/history.ts';
 import { dateRange } from '../hooks/date-range.ts';
 import * as styles from './history-screen.module.css';

@@ -1,6 +1,6 @@
 import { api, unwrap } from '@cw/shared-state/api';
 import type { Language } from '@cw/shared-state/i18n';
-import { asCoin, asNetwork } from '../../catalogue/api/catalogue.ts';
+import { asCoin, asNetwork } from '@cw/shared-state/catalogue';
 
 export interface Verification {
   /** The 6-digit code e-mailed for this withdrawal or send. */

@@ -7,7 +7,7 @@ import { DetailRows } from '../../../components/detail-rows.tsx';
 import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useSendFlow } from '../hooks/send-flow.ts';
 
 /** /coinTopup/send/affirm: the order as it will be placed; next is the fund password (if set), then the e-mail code. */

@@ -15,7 +15,7 @@ import { NAMESPACE } from '../../../i18n.ts';
 import { useCodeMessage } from '../../../lib/code-message.ts';
 import { AddressBookPicker } from '../../address-book/components/address-book-picker.tsx';
 import { useAvailable } from '../../balances/hooks/use-balances.ts';
-import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useSendFlow } from '../hooks/send-flow.ts';
 import { useRecipientCheck } from '../hooks/use-recipient-check.ts';
 import { maxAmountMinor, type SendMode, type SendProblem, validateSend } from '../hooks/validate-send.ts';

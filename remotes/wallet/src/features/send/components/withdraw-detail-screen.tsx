@@ -10,7 +10,7 @@ import * as ui from '../../../components/wallet-page.module.css';
 import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
 import { formatTime } from '../../../lib/format-time.ts';
-import { useCatalogue } from '../../catalogue/hooks/use-catalogue.ts';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { fetchSend, fetchWithdrawal, type Withdrawal, type WithdrawalState } from '../api/send.ts';
 import { reasonView } from '../hooks/withdrawal-reason.ts';
 import * as styles from './withdraw-detail-screen.module.css';

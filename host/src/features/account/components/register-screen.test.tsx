@@ -8,8 +8,8 @@ const fetchMock = vi.hoisted(() => {
 });
 
 const { useSession } = await import('@cw/shared-state/session');
-const { json, renderAt } = await import('../test-support.tsx');
-const { SignInScreen } = await import('./sign-in-screen.tsx');
+const { json, renderAt } = await import('../test-helpers.tsx');
+const { SignInScreen } = await import('./register-screen.tsx');
 
 const ME = {
   id: '00000000-0000-0000-0000-000000000001',

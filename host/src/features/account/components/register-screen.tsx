@@ -4,15 +4,9 @@ import { useSession, useUserStore } from '@cw/shared-state/session';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { register } from '../account-api.ts';
-import { AccountPage } from '../components/account-page.tsx';
-import { CodeField } from '../components/code-field.tsx';
-import { CountryField } from '../components/country-field.tsx';
-import { FieldError } from '../components/field-error.tsx';
-import { FormField } from '../components/form-field.tsx';
-import { LanguageSwitch } from '../components/language-switch.tsx';
-import { NewPasswordFields } from '../components/new-password-fields.tsx';
-import { SubmitButton } from '../components/submit-button.tsx';
+import { register } from '../api/account-api.ts';
+import { type ErrorFields, type FieldProblem, useForm } from '../hooks/use-form.ts';
+import { useSendCode } from '../hooks/use-send-code.ts';
 import {
   checkCode,
   checkConfirm,
@@ -21,10 +15,16 @@ import {
   checkNickname,
   checkPassword,
   checkUsername,
-} from '../field-checks.ts';
-import { type ErrorFields, type FieldProblem, useForm } from '../hooks/use-form.ts';
-import { useSendCode } from '../hooks/use-send-code.ts';
-import { notifyFail, notifySuccess } from '../notify.ts';
+} from '../utils/field-checks.ts';
+import { notifyFail, notifySuccess } from '../utils/notify.ts';
+import { AccountPage } from './account-page.tsx';
+import { CodeField } from './code-field.tsx';
+import { CountryField } from './country-field.tsx';
+import { FieldError } from './field-error.tsx';
+import { FormField } from './form-field.tsx';
+import { LanguageSwitch } from './language-switch.tsx';
+import { NewPasswordFields } from './new-password-fields.tsx';
+import { SubmitButton } from './submit-button.tsx';
 
 const CHECKS = {
   username: checkUsername,

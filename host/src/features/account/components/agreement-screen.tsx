@@ -1,6 +1,6 @@
 import '../account.css';
 import { useTranslation } from 'react-i18next';
-import { AccountPage } from '../components/account-page.tsx';
+import { AccountPage } from './account-page.tsx';
 
 const PARAGRAPHS = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'] as const;
 

@@ -1,14 +1,8 @@
-import { networkLabel } from '@cw/shared-state/catalogue';
+import { type Catalogue, catalogueQuery, networkLabel } from '@cw/shared-state/catalogue';
 import { type CoinDisplay, coinDisplay } from '@cw/shared-state/money';
 import { useQuery } from '@tanstack/react-query';
-import {
-  type Catalogue,
-  type CoinCode,
-  type ExchangePairs,
-  fetchCatalogue,
-  fetchPairs,
-  type NetworkCode,
-} from '../api/exchange-api.ts';
+import type { CoinCode, ExchangePairs, NetworkCode } from '../api/exchange-api.ts';
+import { pairsQuery } from '../api/exchange-queries.ts';
 
 export interface CataloguePairs {
   catalogue: Catalogue;
@@ -23,7 +17,6 @@ export interface CataloguePairs {
   networkLabel(network: string, coin?: string): string;
 }
 
-/** Proper names of the networks (the same in every language). */
 /** Coins and networks from GET /api/exchange/pairs (what the server can serve now); labels and decimals from the catalogue. */
 function view(catalogue: Catalogue, pairs: ExchangePairs): CataloguePairs {
   const unique = <T>(values: T[]) => [...new Set(values)];
@@ -48,8 +41,8 @@ function view(catalogue: Catalogue, pairs: ExchangePairs): CataloguePairs {
 
 /** Which coins and networks an order can be paid in and paid out to. */
 export function useCataloguePairs() {
-  const catalogue = useQuery({ queryKey: ['catalogue'], queryFn: fetchCatalogue, staleTime: 5 * 60_000 });
-  const pairs = useQuery({ queryKey: ['exchange', 'pairs'], queryFn: fetchPairs, staleTime: 60_000 });
+  const catalogue = useQuery(catalogueQuery);
+  const pairs = useQuery(pairsQuery);
   return {
     pairs: catalogue.data && pairs.data ? view(catalogue.data, pairs.data) : null,
     isError: catalogue.isError || pairs.isError,

@@ -1,20 +1,18 @@
 import '../account.css';
-import { queryClient } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useSession } from '@cw/shared-state/session';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { changePassword } from '../account-api.ts';
-import { AccountPage } from '../components/account-page.tsx';
-import { FormField } from '../components/form-field.tsx';
-import { NewPasswordFields } from '../components/new-password-fields.tsx';
-import { PasswordInput } from '../components/password-input.tsx';
-import { SESSIONS_QUERY_KEY } from '../components/sessions-list.tsx';
-import { SubmitButton } from '../components/submit-button.tsx';
-import { checkConfirm, checkOldPassword, checkPassword } from '../field-checks.ts';
+import { useChangePasswordMutation } from '../api/account-queries.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
-import { notifyFail, notifySuccess } from '../notify.ts';
+import { checkConfirm, checkOldPassword, checkPassword } from '../utils/field-checks.ts';
+import { notifyFail, notifySuccess } from '../utils/notify.ts';
+import { AccountPage } from './account-page.tsx';
+import { FormField } from './form-field.tsx';
+import { NewPasswordFields } from './new-password-fields.tsx';
+import { PasswordInput } from './password-input.tsx';
+import { SubmitButton } from './submit-button.tsx';
 
 const CHECKS = { oldPassword: checkOldPassword, password: checkPassword, confirmPassword: checkConfirm };
 type Values = { oldPassword: string; password: string; confirmPassword: string };
@@ -33,28 +31,26 @@ export default function EditLoginPwdScreen() {
   const message = useErrorMessage();
   const me = useSession((state) => state.me);
   const form = useForm<Values>({ oldPassword: '', password: '', confirmPassword: '' }, CHECKS);
-  const [submitting, setSubmitting] = useState(false);
+  const change = useChangePasswordMutation();
+  const submitting = change.isPending;
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!form.validate() || submitting) return;
-    setSubmitting(true);
-    try {
-      await changePassword(form.values);
-      // The server ended the other sessions: the list must be fetched again.
-      await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
-      notifySuccess(t('account.password.changed'));
-      navigate('/securitySettings', { replace: true });
-    } catch (error) {
-      if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
-    } finally {
-      setSubmitting(false);
-    }
+    change.mutate(form.values, {
+      onSuccess: () => {
+        notifySuccess(t('account.password.changed'));
+        navigate('/securitySettings', { replace: true });
+      },
+      onError: (error) => {
+        if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
+      },
+    });
   };
 
   return (
     <AccountPage title={t('account.title.editLoginPwd')} testId="edit-login-pwd-screen">
-      <form className="account-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+      <form className="account-form" noValidate onSubmit={onSubmit}>
         <input type="hidden" name="username" autoComplete="username" value={me?.username ?? ''} readOnly />
         <FormField name="oldPassword" label={t('account.field.oldPassword')} problem={form.problems.oldPassword}>
           <PasswordInput

@@ -1,7 +1,7 @@
 import '../account.css';
 import { useTranslation } from 'react-i18next';
-import { AccountPage } from '../components/account-page.tsx';
-import { ResetPasswordForm } from '../components/reset-password-form.tsx';
+import { AccountPage } from './account-page.tsx';
+import { ResetPasswordForm } from './reset-password-form.tsx';
 
 /** /editUserPassword: reset the login password with an e-mail code, on one page. */
 export default function EditUserPasswordScreen() {

@@ -7,8 +7,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isMobileUserAgent } from '../../../frame/is-mobile.ts';
-import { AccountPage } from '../components/account-page.tsx';
 import { AFTER_LOGIN_PATH } from '../paths.ts';
+import { AccountPage } from './account-page.tsx';
 
 /** /appDown: registration succeeded; how to get the app on the phone (a QR code only on a desktop). */
 export default function AppDownScreen() {

@@ -4,16 +4,16 @@ import { takeReturnTo, useSession, useUserStore } from '@cw/shared-state/session
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { login } from '../account-api.ts';
-import { AccountPage } from '../components/account-page.tsx';
-import { FormField } from '../components/form-field.tsx';
-import { LanguageSwitch } from '../components/language-switch.tsx';
-import { PasswordInput } from '../components/password-input.tsx';
-import { SubmitButton } from '../components/submit-button.tsx';
-import { checkIdentifier, checkLoginPassword } from '../field-checks.ts';
+import { login } from '../api/account-api.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
-import { notifyFail, notifySuccess } from '../notify.ts';
 import { AFTER_LOGIN_PATH } from '../paths.ts';
+import { checkIdentifier, checkLoginPassword } from '../utils/field-checks.ts';
+import { notifyFail, notifySuccess } from '../utils/notify.ts';
+import { AccountPage } from './account-page.tsx';
+import { FormField } from './form-field.tsx';
+import { LanguageSwitch } from './language-switch.tsx';
+import { PasswordInput } from './password-input.tsx';
+import { SubmitButton } from './submit-button.tsx';
 
 const CHECKS = { identifier: checkIdentifier, password: checkLoginPassword };
 type Values = { identifier: string; password: string };

@@ -8,7 +8,7 @@ const fetchMock = vi.hoisted(() => {
 });
 
 const { rememberReturnTo, useSession, useUserStore } = await import('@cw/shared-state/session');
-const { json, renderAt } = await import('../test-support.tsx');
+const { json, renderAt } = await import('../test-helpers.tsx');
 const { default: LoginScreen } = await import('./login-screen.tsx');
 const { changeLanguage } = await import('@cw/shared-state/i18n');
 

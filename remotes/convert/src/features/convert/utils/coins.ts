@@ -1,4 +1,4 @@
-import type { CatalogueCoin } from '../api/catalogue.ts';
+import type { CatalogueCoin } from '@cw/shared-state/catalogue';
 
 /** A coin one can convert: its code, ledger decimals and display precision, as the server catalogue gives them. */
 export type ConvertCoinInfo = Pick<CatalogueCoin, 'code' | 'decimals'> &
