@@ -1,31 +1,20 @@
 import type { RemoteRoutesModule } from '@cw/shared-state/contracts';
 import { lazyScreen } from '@cw/shared-state/preload';
-import { withQueries } from './components/with-queries.tsx';
 import { NAMESPACE } from './i18n.ts';
 
-const HubScreen = withQueries(lazyScreen(() => import('./features/balances/components/hub-screen.tsx')));
-const DepositScreen = withQueries(lazyScreen(() => import('./features/deposit/components/deposit-screen.tsx')));
-const TopupDetailScreen = withQueries(
-  lazyScreen(() => import('./features/deposit/components/topup-detail-screen.tsx')),
-);
-const SendScreen = withQueries(lazyScreen(() => import('./features/send/components/send-screen.tsx')));
-const AffirmScreen = withQueries(lazyScreen(() => import('./features/send/components/affirm-screen.tsx')));
-const PwdScreen = withQueries(lazyScreen(() => import('./features/send/components/pwd-screen.tsx')));
-const CapitalPwdScreen = withQueries(lazyScreen(() => import('./features/send/components/capital-pwd-screen.tsx')));
-const EmailScreen = withQueries(lazyScreen(() => import('./features/send/components/email-screen.tsx')));
-const WithdrawDetailScreen = withQueries(
-  lazyScreen(() => import('./features/send/components/withdraw-detail-screen.tsx')),
-);
-const HistoryScreen = withQueries(lazyScreen(() => import('./features/history/components/history-screen.tsx')));
-const AddressBookScreen = withQueries(
-  lazyScreen(() => import('./features/address-book/components/address-book-screen.tsx')),
-);
-const AddAddressScreen = withQueries(
-  lazyScreen(() => import('./features/address-book/components/add-address-screen.tsx')),
-);
-const EditAddressScreen = withQueries(
-  lazyScreen(() => import('./features/address-book/components/edit-address-screen.tsx')),
-);
+const HubScreen = lazyScreen(() => import('./features/balances/components/hub-screen.tsx'));
+const DepositScreen = lazyScreen(() => import('./features/deposit/components/deposit-screen.tsx'));
+const TopupDetailScreen = lazyScreen(() => import('./features/deposit/components/topup-detail-screen.tsx'));
+const SendScreen = lazyScreen(() => import('./app/send-route.tsx'));
+const AffirmScreen = lazyScreen(() => import('./features/send/components/affirm-screen.tsx'));
+const PwdScreen = lazyScreen(() => import('./features/send/components/pwd-screen.tsx'));
+const CapitalPwdScreen = lazyScreen(() => import('./features/send/components/capital-pwd-screen.tsx'));
+const EmailScreen = lazyScreen(() => import('./features/send/components/email-screen.tsx'));
+const WithdrawDetailScreen = lazyScreen(() => import('./features/send/components/withdraw-detail-screen.tsx'));
+const HistoryScreen = lazyScreen(() => import('./features/history/components/history-screen.tsx'));
+const AddressBookScreen = lazyScreen(() => import('./features/address-book/components/address-book-screen.tsx'));
+const AddAddressScreen = lazyScreen(() => import('./features/address-book/components/add-address-screen.tsx'));
+const EditAddressScreen = lazyScreen(() => import('./features/address-book/components/edit-address-screen.tsx'));
 
 const remote: RemoteRoutesModule = {
   namespace: NAMESPACE,

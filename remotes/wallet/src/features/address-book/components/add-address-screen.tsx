@@ -1,7 +1,7 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useSearchParams } from '@cw/shared-state/router';
-import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
+import { WalletPage } from '../../../lib/wallet-page.tsx';
 import { addAddressBookEntry } from '../api/address-book.ts';
 import { AddressEntryForm } from './address-entry-form.tsx';
 

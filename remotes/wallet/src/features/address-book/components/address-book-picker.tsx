@@ -4,7 +4,7 @@ import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Button, List } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import type { AddressBookEntry } from '../api/address-book.ts';
-import { useAddressBook } from '../hooks/use-address-book.ts';
+import { useAddressBook } from '../api/address-book-queries.ts';
 
 /** Saved addresses of one network, to fill the send form's address. */
 export function AddressBookPicker({ network, onPick }: { network: string; onPick: (entry: AddressBookEntry) => void }) {

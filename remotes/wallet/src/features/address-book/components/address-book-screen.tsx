@@ -1,18 +1,17 @@
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
 import { copyText } from '@cw/shared-ui/clipboard';
 import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
-import { useQueryClient } from '@tanstack/react-query';
 import { Button, SwipeAction } from 'antd-mobile';
 import { AddOutline } from 'antd-mobile-icons';
-import * as ui from '../../../components/wallet-page.module.css';
-import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useCatalogue } from '@cw/shared-state/catalogue';
-import { deleteAddressBookEntry } from '../api/address-book.ts';
-import { ADDRESS_BOOK_KEY, useAddressBook } from '../hooks/use-address-book.ts';
+import * as ui from '../../../lib/wallet-page.module.css';
+import { WalletPage } from '../../../lib/wallet-page.tsx';
+
+import { useAddressBook, useDeleteAddressMutation } from '../api/address-book-queries.ts';
 import * as styles from './address-book.module.css';
 
 /** /addressBook: saved withdrawal addresses; send to one, edit it, or swipe it to delete. */
@@ -20,18 +19,11 @@ export default function AddressBookScreen() {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const book = useAddressBook();
   const { view } = useCatalogue();
 
-  const remove = async (id: string) => {
-    try {
-      await deleteAddressBookEntry(id);
-      await queryClient.invalidateQueries({ queryKey: ADDRESS_BOOK_KEY });
-    } catch (error) {
-      toast.fail(errorMessage(error));
-    }
-  };
+  const deletion = useDeleteAddressMutation();
+  const remove = (id: string) => deletion.mutate(id, { onError: (error) => toast.fail(errorMessage(error)) });
 
   const addButton = (
     <button

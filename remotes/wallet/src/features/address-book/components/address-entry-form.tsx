@@ -1,20 +1,19 @@
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { NetworkIcon } from '@cw/shared-ui/coin-icon';
 import { toast } from '@cw/shared-ui/toast';
-import { useQueryClient } from '@tanstack/react-query';
 import { Button, Input } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
-import { AddressField } from '../../../components/address-field.tsx';
-import { useBackOr } from '../../../components/use-back.ts';
-import * as ui from '../../../components/wallet-page.module.css';
 import { NAMESPACE } from '../../../i18n.ts';
+import { AddressField } from '../../../lib/address-field.tsx';
 import { useCodeMessage } from '../../../lib/code-message.ts';
-import { useCatalogue } from '@cw/shared-state/catalogue';
+import { useBackOr } from '../../../lib/use-back.ts';
+import * as ui from '../../../lib/wallet-page.module.css';
 import { type AddressBookInput, WALLET_TYPES } from '../api/address-book.ts';
-import { ADDRESS_BOOK_KEY } from '../hooks/use-address-book.ts';
-import { type EntryInput, NAME_MAX, REMARK_MAX, validateEntry } from '../hooks/validate-entry.ts';
+import { useSaveAddressMutation } from '../api/address-book-queries.ts';
+import { type EntryInput, NAME_MAX, REMARK_MAX, validateEntry } from '../utils/validate-entry.ts';
 
 interface AddressEntryFormProps {
   initial: EntryInput;
@@ -28,12 +27,11 @@ export function AddressEntryForm({ initial, save }: AddressEntryFormProps) {
   const errorMessage = useErrorMessage();
   const codeMessage = useCodeMessage();
   const back = useBackOr('/addressBook');
-  const queryClient = useQueryClient();
   const { view } = useCatalogue();
   const networks = view?.catalogue.networks.map((n) => n.code) ?? [];
   const [values, setValues] = useState<EntryInput>(initial);
   const [submitted, setSubmitted] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const mutation = useSaveAddressMutation(save);
   const problems = validateEntry(values);
   const set = (patch: Partial<EntryInput>) => setValues((v) => ({ ...v, ...patch }));
   const problemText = (field: keyof EntryInput) => {
@@ -53,31 +51,28 @@ export function AddressEntryForm({ initial, save }: AddressEntryFormProps) {
     );
   };
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
     if (Object.keys(problems).length > 0) return;
-    setBusy(true);
-    try {
-      await save({
-        name: values.name.trim(),
-        walletType: values.walletType,
-        network: values.network,
-        address: values.address.trim(),
-        remark: values.remark.trim() || null,
-      });
-      await queryClient.invalidateQueries({ queryKey: ADDRESS_BOOK_KEY });
-      toast.success(t('addressBook.saved'));
-      back();
-    } catch (error) {
-      toast.fail(errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
+    const entry = {
+      name: values.name.trim(),
+      walletType: values.walletType,
+      network: values.network,
+      address: values.address.trim(),
+      remark: values.remark.trim() || null,
+    };
+    mutation.mutate(entry, {
+      onSuccess: () => {
+        toast.success(t('addressBook.saved'));
+        back();
+      },
+      onError: (error) => toast.fail(errorMessage(error)),
+    });
   };
 
   return (
-    <form className={`${ui.card} ${ui.field}`} noValidate onSubmit={(event) => void onSubmit(event)}>
+    <form className={`${ui.card} ${ui.field}`} noValidate onSubmit={onSubmit}>
       <span className={ui.label}>{t('addressBook.name')}</span>
       <Input
         value={values.name}
@@ -127,7 +122,14 @@ export function AddressEntryForm({ initial, save }: AddressEntryFormProps) {
         data-testid="address-add-remark"
       />
       {problemText('remark')}
-      <Button type="submit" block color="primary" size="large" loading={busy} data-testid="address-add-submit">
+      <Button
+        type="submit"
+        block
+        color="primary"
+        size="large"
+        loading={mutation.isPending}
+        data-testid="address-add-submit"
+      >
         {t('addressBook.save')}
       </Button>
     </form>

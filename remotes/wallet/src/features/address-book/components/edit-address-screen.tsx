@@ -1,10 +1,10 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useSearchParams } from '@cw/shared-state/router';
 import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
+import { WalletPage } from '../../../lib/wallet-page.tsx';
 import { updateAddressBookEntry } from '../api/address-book.ts';
-import { useAddressBook } from '../hooks/use-address-book.ts';
+import { useAddressBook } from '../api/address-book-queries.ts';
 import { AddressEntryForm } from './address-entry-form.tsx';
 
 /** /addressBook/edit?id=: change a saved address (PUT replaces the whole entry). */

@@ -1,3 +1,4 @@
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { usePrices } from '@cw/shared-state/prices';
@@ -15,11 +16,10 @@ import {
   UnorderedListOutline,
 } from 'antd-mobile-icons';
 import { type ReactNode, useEffect } from 'react';
-import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useCatalogue } from '@cw/shared-state/catalogue';
-import { totalValueText } from '../hooks/total-value.ts';
-import { useBalances } from '../hooks/use-balances.ts';
+import { useBalances } from '../../../lib/balances.ts';
+import { WalletPage } from '../../../lib/wallet-page.tsx';
+import { totalValueText } from '../utils/total-value.ts';
 import { FiatValue } from './fiat-value.tsx';
 import * as styles from './hub-screen.module.css';
 

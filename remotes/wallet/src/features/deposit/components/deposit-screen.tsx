@@ -1,3 +1,4 @@
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
@@ -8,14 +9,12 @@ import { CoinIcon, NetworkIcon } from '@cw/shared-ui/coin-icon';
 import { QrCode } from '@cw/shared-ui/qr-code';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
-import { useQuery } from '@tanstack/react-query';
 import { Button, NoticeBar } from 'antd-mobile';
 import { useState } from 'react';
-import * as ui from '../../../components/wallet-page.module.css';
-import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useCatalogue } from '@cw/shared-state/catalogue';
-import { confirmTransferred, fetchDepositAddress } from '../api/deposit.ts';
+import * as ui from '../../../lib/wallet-page.module.css';
+import { WalletPage } from '../../../lib/wallet-page.tsx';
+import { useConfirmTransferredMutation, useDepositAddress } from '../api/deposit-queries.ts';
 
 /** Deposit: choose coin and network, then the address as text and QR, with the minimum and confirmations. */
 export default function DepositScreen() {
@@ -25,7 +24,7 @@ export default function DepositScreen() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const { view, isError, refetch } = useCatalogue();
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirmTransferredMutation();
 
   // Every coin and network of the catalogue is listed; one not taking deposits now says why instead of
   // showing an address (an address nobody watches would take coins that are never credited).
@@ -52,26 +51,19 @@ export default function DepositScreen() {
       { replace: true },
     );
 
-  const address = useQuery({
-    queryKey: ['wallet', 'deposit-address', coin, network],
-    queryFn: () => fetchDepositAddress(coin, network),
-    enabled: Boolean(coin && network && live),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-
-  const onTransferred = async () => {
-    setConfirming(true);
-    try {
-      const result = await confirmTransferred(coin, network);
-      if (result.matched && result.depositId) void navigate(`/coinTopup/topup?id=${result.depositId}`);
-      // Said below the button, not in a toast over the QR code the user may still need.
-      else setNoted(result.unmatchedLeftToday);
-    } catch (error) {
-      toast.fail(errorMessage(error));
-    } finally {
-      setConfirming(false);
-    }
-  };
+  const address = useDepositAddress(coin, network, live);
+  const onTransferred = () =>
+    confirm.mutate(
+      { coin, network },
+      {
+        onSuccess: (result) => {
+          if (result.matched && result.depositId) void navigate(`/coinTopup/topup?id=${result.depositId}`);
+          // Said below the button, not in a toast over the QR code the user may still need.
+          else setNoted(result.unmatchedLeftToday);
+        },
+        onError: (error) => toast.fail(errorMessage(error)),
+      },
+    );
 
   let body = null;
   if (!view) body = isError ? <ErrorState onRetry={() => void refetch()} /> : <LoadingState />;
@@ -134,7 +126,7 @@ export default function DepositScreen() {
           block
           color="primary"
           size="large"
-          loading={confirming}
+          loading={confirm.isPending}
           data-testid="deposit-transferred"
           onClick={() => void onTransferred()}
         >

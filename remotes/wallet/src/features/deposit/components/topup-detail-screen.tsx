@@ -1,19 +1,18 @@
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useSearchParams } from '@cw/shared-state/router';
 import { TapAmount } from '@cw/shared-ui/amount';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { useQuery } from '@tanstack/react-query';
 import { ProgressBar, Tag } from 'antd-mobile';
-import { DetailRows } from '../../../components/detail-rows.tsx';
-import * as ui from '../../../components/wallet-page.module.css';
-import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
+import { DetailRows } from '../../../lib/detail-rows.tsx';
 import { formatTime } from '../../../lib/format-time.ts';
-import { useCatalogue } from '@cw/shared-state/catalogue';
-import { type DepositState, fetchDeposit } from '../api/deposit.ts';
+import * as ui from '../../../lib/wallet-page.module.css';
+import { WalletPage } from '../../../lib/wallet-page.tsx';
+import type { DepositState } from '../api/deposit.ts';
+import { useDeposit } from '../api/deposit-queries.ts';
 
 /** Poll a confirming deposit this often; the confirmations count up on screen. */
-export const DEPOSIT_POLL_MS = 3000;
 
 const STATE_COLORS: Record<DepositState, 'warning' | 'success' | 'danger'> = {
   confirming: 'warning',
@@ -27,12 +26,7 @@ export default function TopupDetailScreen() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const { view } = useCatalogue();
-  const deposit = useQuery({
-    queryKey: ['wallet', 'deposit', id],
-    queryFn: () => fetchDeposit(id),
-    enabled: id !== '',
-    refetchInterval: (query) => (query.state.data?.state === 'confirming' ? DEPOSIT_POLL_MS : false),
-  });
+  const deposit = useDeposit(id);
 
   let body = null;
   if (deposit.isError || id === '') body = <ErrorState onRetry={() => void deposit.refetch()} />;

@@ -1,4 +1,4 @@
-import { pollWithBackoff } from '@cw/shared-state/api';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
@@ -6,17 +6,16 @@ import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { CoinIcon } from '@cw/shared-ui/coin-icon';
 import { DateField } from '@cw/shared-ui/date-field';
 import { PullList } from '@cw/shared-ui/list';
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { CapsuleTabs, Tag } from 'antd-mobile';
 import { useState } from 'react';
-import * as ui from '../../../components/wallet-page.module.css';
-import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
 import { useCodeMessage } from '../../../lib/code-message.ts';
 import { formatTime } from '../../../lib/format-time.ts';
-import { useCatalogue } from '@cw/shared-state/catalogue';
-import { fetchHistory, type HistoryFilters, type HistoryItem, type HistoryType } from '../api/history.ts';
-import { dateRange } from '../hooks/date-range.ts';
+import * as ui from '../../../lib/wallet-page.module.css';
+import { WalletPage } from '../../../lib/wallet-page.tsx';
+import type { HistoryFilters, HistoryItem, HistoryType } from '../api/history.ts';
+import { useWalletHistory } from '../api/history-queries.ts';
+import { dateRange } from '../utils/date-range.ts';
 import * as styles from './history-screen.module.css';
 
 const TYPES = ['all', 'deposit', 'withdrawal', 'send'] as const;
@@ -44,16 +43,7 @@ export default function HistoryScreen() {
     from: range.from,
     to: range.to,
   };
-  const [refetchInterval] = useState(() => pollWithBackoff());
-  const history = useInfiniteQuery({
-    queryKey: ['wallet', 'history', filters],
-    queryFn: ({ pageParam }) => fetchHistory(filters, pageParam),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    enabled: !range.invalid,
-    // New deposits and withdrawal state changes show up while the screen is open.
-    refetchInterval,
-  });
+  const history = useWalletHistory(filters, !range.invalid);
   const items = history.data?.pages.flatMap((page) => page.items) ?? [];
   const coins = view ? [...new Set(view.catalogue.pairs.map((p) => p.coin))] : [];
 

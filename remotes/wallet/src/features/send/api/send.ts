@@ -1,6 +1,6 @@
 import { api, unwrap } from '@cw/shared-state/api';
-import type { Language } from '@cw/shared-state/i18n';
 import { asCoin, asNetwork } from '@cw/shared-state/catalogue';
+import type { Language } from '@cw/shared-state/i18n';
 
 export interface Verification {
   /** The 6-digit code e-mailed for this withdrawal or send. */
@@ -67,3 +67,8 @@ export function verifyFundPassword(fundPassword: string) {
 
 export type Withdrawal = Awaited<ReturnType<typeof fetchWithdrawal>>;
 export type WithdrawalState = Withdrawal['state'];
+
+/** E-mails the code that sets or changes the fund password. */
+export function sendFundPasswordCode(language: Language) {
+  return unwrap(api.POST('/api/auth/codes', { body: { purpose: 'fund_password', language } }));
+}

@@ -1,14 +1,14 @@
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { Navigate, useNavigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
 import { Button, NoticeBar } from 'antd-mobile';
-import { DetailRows } from '../../../components/detail-rows.tsx';
-import * as ui from '../../../components/wallet-page.module.css';
-import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useCatalogue } from '@cw/shared-state/catalogue';
-import { useSendFlow } from '../hooks/send-flow.ts';
+import { DetailRows } from '../../../lib/detail-rows.tsx';
+import * as ui from '../../../lib/wallet-page.module.css';
+import { WalletPage } from '../../../lib/wallet-page.tsx';
+import { nextStep, SEND_STEP_PATHS, useSendFlow } from '../stores/send-flow.ts';
 
 /** /coinTopup/send/affirm: the order as it will be placed; next is the fund password (if set), then the e-mail code. */
 export default function AffirmScreen() {
@@ -18,10 +18,10 @@ export default function AffirmScreen() {
   const draft = useSendFlow((s) => s.draft);
   const me = useSession((s) => s.me);
   const { view } = useCatalogue();
-  if (!draft) return <Navigate to="/coinTopup/send" replace />;
+  if (!draft) return <Navigate to={SEND_STEP_PATHS.form} replace />;
   const decimals = view?.decimalsOf(draft.coin) ?? 0;
   const amount = (minor: string) => `${format.amount(minor, decimals)} ${draft.coin}`;
-  const next = me?.hasFundPassword ? '/coinTopup/verification/pwd' : '/coinTopup/verification/email';
+  const next = SEND_STEP_PATHS[nextStep('affirm', me?.hasFundPassword === true)];
 
   return (
     <WalletPage

@@ -1,4 +1,3 @@
-import { api, unwrap } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { currentLanguage, useTranslation } from '@cw/shared-state/i18n';
 import { useSession } from '@cw/shared-state/session';
@@ -7,10 +6,12 @@ import { PasswordField } from '@cw/shared-ui/password-field';
 import { toast } from '@cw/shared-ui/toast';
 import { Button, Input } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
-import { useBackOr } from '../../../components/use-back.ts';
-import * as ui from '../../../components/wallet-page.module.css';
-import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
+import { useBackOr } from '../../../lib/use-back.ts';
+import * as ui from '../../../lib/wallet-page.module.css';
+import { WalletPage } from '../../../lib/wallet-page.tsx';
+import { sendFundPasswordCode } from '../api/send.ts';
+import { useSetFundPasswordMutation } from '../api/send-queries.ts';
 
 const SIX_DIGITS = /^\d{6}$/;
 const digits = (text: string) => text.replace(/\D/g, '').slice(0, 6);
@@ -24,39 +25,36 @@ export default function CapitalPwdScreen() {
   const refresh = useSession((s) => s.refresh);
   const [values, setValues] = useState({ code: '', fundPassword: '', confirmFundPassword: '' });
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useSetFundPasswordMutation();
 
   const sendCode = async () => {
     try {
-      await unwrap(api.POST('/api/auth/codes', { body: { purpose: 'fund_password', language: currentLanguage() } }));
+      await sendFundPasswordCode(currentLanguage());
     } catch (error) {
       toast.fail(errorMessage(error));
       throw error;
     }
   };
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!SIX_DIGITS.test(values.code)) return setProblem(t('verify.codeFormat'));
     if (!SIX_DIGITS.test(values.fundPassword)) return setProblem(t('verify.fundPasswordFormat'));
     if (values.fundPassword !== values.confirmFundPassword) return setProblem(t('verify.fundPasswordMismatch'));
-    setBusy(true);
     setProblem(null);
-    try {
-      await unwrap(api.POST('/api/me/fund-password', { body: values }));
-      await refresh();
-      toast.success(t('verify.fundPasswordSaved'));
-      back();
-    } catch (error) {
-      setProblem(errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
+    save.mutate(values, {
+      onSuccess: async () => {
+        await refresh();
+        toast.success(t('verify.fundPasswordSaved'));
+        back();
+      },
+      onError: (error) => setProblem(errorMessage(error)),
+    });
   };
 
   return (
     <WalletPage title={t('verify.capitalTitle')} testId="wallet-capital-pwd" parent="/coinTopup/send/affirm">
-      <form className={`${ui.card} ${ui.field}`} noValidate onSubmit={(event) => void onSubmit(event)}>
+      <form className={`${ui.card} ${ui.field}`} noValidate onSubmit={onSubmit}>
         <p className={ui.muted}>{t('verify.codeSentTo', { email: me?.emailMasked ?? '' })}</p>
         <span className={ui.label}>{t('verify.code')}</span>
         <div className={ui.row}>
@@ -101,7 +99,7 @@ export default function CapitalPwdScreen() {
             {problem}
           </p>
         )}
-        <Button type="submit" block color="primary" size="large" loading={busy} data-testid="capital-submit">
+        <Button type="submit" block color="primary" size="large" loading={save.isPending} data-testid="capital-submit">
           {t('verify.save')}
         </Button>
       </form>

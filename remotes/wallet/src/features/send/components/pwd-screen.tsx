@@ -4,11 +4,11 @@ import { Navigate, useNavigate } from '@cw/shared-state/router';
 import { PasswordField } from '@cw/shared-ui/password-field';
 import { Button } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
-import * as ui from '../../../components/wallet-page.module.css';
-import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
-import { verifyFundPassword } from '../api/send.ts';
-import { useSendFlow } from '../hooks/send-flow.ts';
+import * as ui from '../../../lib/wallet-page.module.css';
+import { WalletPage } from '../../../lib/wallet-page.tsx';
+import { useVerifyFundPasswordMutation } from '../api/send-queries.ts';
+import { missingStep, nextStep, SEND_STEP_PATHS, useSendFlow } from '../stores/send-flow.ts';
 
 const FUND_PASSWORD = /^\d{6}$/;
 
@@ -21,31 +21,29 @@ export default function PwdScreen() {
   const setFundPassword = useSendFlow((s) => s.setFundPassword);
   const [value, setValue] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (!draft) return <Navigate to="/coinTopup/send" replace />;
+  const verify = useVerifyFundPasswordMutation();
+  const missing = missingStep('fund-password', { draft, fundPassword: null }, true);
+  if (missing) return <Navigate to={SEND_STEP_PATHS[missing]} replace />;
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!FUND_PASSWORD.test(value)) {
       setProblem(t('verify.fundPasswordFormat'));
       return;
     }
-    setBusy(true);
     setProblem(null);
-    try {
-      await verifyFundPassword(value);
-      setFundPassword(value);
-      void navigate('/coinTopup/verification/email', { replace: true });
-    } catch (error) {
-      setProblem(errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
+    verify.mutate(value, {
+      onSuccess: () => {
+        setFundPassword(value);
+        void navigate(SEND_STEP_PATHS[nextStep('fund-password', true)], { replace: true });
+      },
+      onError: (error) => setProblem(errorMessage(error)),
+    });
   };
 
   return (
     <WalletPage title={t('verify.pwdTitle')} testId="wallet-verify-pwd" parent="/coinTopup/send/affirm">
-      <form className={`${ui.card} ${ui.field}`} noValidate onSubmit={(event) => void onSubmit(event)}>
+      <form className={`${ui.card} ${ui.field}`} noValidate onSubmit={onSubmit}>
         <label className={ui.label} htmlFor="wallet-fund-password">
           {t('verify.fundPassword')}
         </label>
@@ -64,7 +62,14 @@ export default function PwdScreen() {
             {problem}
           </p>
         )}
-        <Button type="submit" block color="primary" size="large" loading={busy} data-testid="verify-pwd-submit">
+        <Button
+          type="submit"
+          block
+          color="primary"
+          size="large"
+          loading={verify.isPending}
+          data-testid="verify-pwd-submit"
+        >
           {t('verify.next')}
         </Button>
         <Button block fill="none" color="primary" onClick={() => void navigate('/coinTopup/verification/capitalPwd')}>

@@ -1,24 +1,21 @@
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useSearchParams } from '@cw/shared-state/router';
 import { TapAmount } from '@cw/shared-ui/amount';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { useQuery } from '@tanstack/react-query';
 import { Steps, Tag } from 'antd-mobile';
-import { DetailRows } from '../../../components/detail-rows.tsx';
-import * as ui from '../../../components/wallet-page.module.css';
-import { WalletPage } from '../../../components/wallet-page.tsx';
 import { NAMESPACE } from '../../../i18n.ts';
+import { DetailRows } from '../../../lib/detail-rows.tsx';
 import { formatTime } from '../../../lib/format-time.ts';
-import { useCatalogue } from '@cw/shared-state/catalogue';
-import { fetchSend, fetchWithdrawal, type Withdrawal, type WithdrawalState } from '../api/send.ts';
-import { reasonView } from '../hooks/withdrawal-reason.ts';
+import * as ui from '../../../lib/wallet-page.module.css';
+import { WalletPage } from '../../../lib/wallet-page.tsx';
+import type { Withdrawal, WithdrawalState } from '../api/send.ts';
+import { useSendRecord, useWithdrawal } from '../api/send-queries.ts';
+import { reasonView } from '../utils/withdrawal-reason.ts';
 import * as styles from './withdraw-detail-screen.module.css';
 
 /** Poll an unfinished withdrawal this often (review and the signer run in the background). */
-export const WITHDRAWAL_POLL_MS = 4000;
-
-const FINAL: ReadonlySet<WithdrawalState> = new Set(['review_rejected', 'transfer_successful', 'transfer_failed']);
 
 const STATE_COLORS: Record<WithdrawalState, 'default' | 'primary' | 'success' | 'danger' | 'warning'> = {
   in_review: 'warning',
@@ -116,20 +113,8 @@ export default function WithdrawDetailScreen() {
   const id = params.get('id') ?? '';
   const isSend = params.get('type') === 'send';
   const { view } = useCatalogue();
-  const withdrawal = useQuery({
-    queryKey: ['wallet', 'withdrawal', id],
-    queryFn: () => fetchWithdrawal(id),
-    enabled: id !== '' && !isSend,
-    refetchInterval: (query) => {
-      const state = query.state.data?.state;
-      return state && FINAL.has(state) ? false : WITHDRAWAL_POLL_MS;
-    },
-  });
-  const send = useQuery({
-    queryKey: ['wallet', 'send', id],
-    queryFn: () => fetchSend(id),
-    enabled: id !== '' && isSend,
-  });
+  const withdrawal = useWithdrawal(id, !isSend);
+  const send = useSendRecord(id, isSend);
   const query = isSend ? send : withdrawal;
 
   let body = null;

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { checkRecipient } from '../api/send.ts';
+import { recipientQuery } from '../api/send-queries.ts';
 
 const CHECK_DELAY_MS = 400;
 
@@ -14,12 +14,6 @@ export function useRecipientCheck(target: string, kind: 'email' | 'address', ena
     const timer = setTimeout(() => setSettled(target), CHECK_DELAY_MS);
     return () => clearTimeout(timer);
   }, [target]);
-  const query = useQuery({
-    queryKey: ['wallet', 'recipient', kind, settled],
-    queryFn: () => checkRecipient(kind, settled),
-    enabled: enabled && settled === target && settled !== '',
-    retry: false,
-    staleTime: 60_000,
-  });
+  const query = useQuery(recipientQuery(kind, settled, enabled && settled === target));
   return { ...query, pending: enabled && (settled !== target || query.isPending || query.isFetching) };
 }

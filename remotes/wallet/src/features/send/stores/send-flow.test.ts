@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useSendFlow } from './send-flow.ts';
+import { missingStep, nextStep, SEND_STEP_PATHS, useSendFlow } from './send-flow.ts';
 
 const draft = {
   kind: 'withdrawal' as const,
@@ -38,5 +38,28 @@ describe('send flow store', () => {
     useSendFlow.getState().setFundPassword('123456');
     useSendFlow.getState().clear();
     expect(useSendFlow.getState()).toMatchObject({ draft: null, fundPassword: null });
+  });
+});
+
+describe('send flow steps', () => {
+  it('goes form -> affirm -> fund password (when set) -> e-mail code', () => {
+    expect(nextStep('form', true)).toBe('affirm');
+    expect(nextStep('affirm', true)).toBe('fund-password');
+    expect(nextStep('fund-password', true)).toBe('email-code');
+    expect(nextStep('affirm', false)).toBe('email-code');
+    expect(SEND_STEP_PATHS[nextStep('affirm', false)]).toBe('/coinTopup/verification/email');
+  });
+
+  it('sends a user who skipped a step back to it', () => {
+    const drafted = { draft: { ...draft, idempotencyKey: 'k' }, fundPassword: null };
+    expect(missingStep('affirm', { draft: null, fundPassword: null }, false)).toBe('form');
+    expect(missingStep('email-code', drafted, true)).toBe('fund-password');
+    expect(missingStep('email-code', drafted, false)).toBeNull();
+    expect(missingStep('email-code', { ...drafted, fundPassword: '123456' }, true)).toBeNull();
+  });
+
+  it('places nothing without a draft', async () => {
+    useSendFlow.getState().clear();
+    await expect(useSendFlow.getState().place('123456')).rejects.toThrow(/no order drafted/);
   });
 });

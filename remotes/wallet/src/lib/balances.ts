@@ -1,7 +1,13 @@
-import { pollWithBackoff } from '@cw/shared-state/api';
+import { api, pollWithBackoff, unwrap } from '@cw/shared-state/api';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { fetchBalances } from '../api/balances.ts';
+
+/** The signed-in user's balances: the hub lists them, the send form checks against them. */
+export function fetchBalances() {
+  return unwrap(api.GET('/api/me/balances'));
+}
+
+export type Balance = Awaited<ReturnType<typeof fetchBalances>>[number];
 
 export const BALANCES_KEY = ['wallet', 'balances'] as const;
 
