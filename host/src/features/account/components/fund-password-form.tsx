@@ -1,10 +1,11 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
 import Button from 'antd-mobile/es/components/button';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setFundPassword } from '../api/account-api.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { useSendCode } from '../hooks/use-send-code.ts';
+import { useSubmit } from '../hooks/use-submit.ts';
 import { checkCode, checkFundConfirm, checkFundPassword } from '../utils/field-checks.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 import { CodeField } from './code-field.tsx';
@@ -25,31 +26,26 @@ export function FundPasswordForm(props: { emailMasked: string; onDone: () => voi
   const { t } = useTranslation('host');
   const message = useErrorMessage();
   const form = useForm<Values>({ code: '', fundPassword: '', confirmFundPassword: '' }, CHECKS);
-  const [submitting, setSubmitting] = useState(false);
+  const submit = useSubmit(setFundPassword);
+  const submitting = submit.isPending;
   const requestCode = useSendCode('fund_password', (error) => form.showServerError(error, ERROR_FIELDS));
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!form.validate() || submitting) return;
-    setSubmitting(true);
-    try {
-      await setFundPassword(form.values);
-      notifySuccess(t('account.security.fundSaved'));
-      props.onDone();
-    } catch (error) {
-      if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
-    } finally {
-      setSubmitting(false);
-    }
+    if (!form.validate()) return;
+    submit.mutate(form.values, {
+      onSuccess: () => {
+        notifySuccess(t('account.security.fundSaved'));
+        props.onDone();
+      },
+      onError: (error) => {
+        if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
+      },
+    });
   };
 
   return (
-    <form
-      className="account-form"
-      noValidate
-      onSubmit={(event) => void onSubmit(event)}
-      data-testid="fund-password-form"
-    >
+    <form className="account-form" noValidate onSubmit={onSubmit} data-testid="fund-password-form">
       {/* Two sentences, two lines: never run together, whatever the language's punctuation. */}
       <p className="account-hint" data-testid="fund-hint">
         {t('account.security.fundHint')}

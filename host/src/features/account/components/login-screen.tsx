@@ -1,11 +1,12 @@
 import '../account.css';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { takeReturnTo, useSession, useUserStore } from '@cw/shared-state/session';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { login } from '../api/account-api.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
+import { useSubmit } from '../hooks/use-submit.ts';
 import { AFTER_LOGIN_PATH } from '../paths.ts';
 import { checkIdentifier, checkLoginPassword } from '../utils/field-checks.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
@@ -28,29 +29,30 @@ export default function LoginScreen() {
   const setEmail = useUserStore((state) => state.setEmail);
   const signedIn = useSession((state) => state.signedIn);
   const form = useForm<Values>({ identifier: rememberedEmail, password: '' }, CHECKS);
-  const [submitting, setSubmitting] = useState(false);
+  const submit = useSubmit(({ identifier, password }: Values) => login(identifier, password));
 
-  const onSubmit = async (event: FormEvent) => {
+  const submitting = submit.isPending;
+
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!form.validate() || submitting) return;
-    setSubmitting(true);
-    try {
-      const me = await login(form.values.identifier, form.values.password);
-      setEmail(me.email);
-      signedIn(me);
-      notifySuccess(t('account.login.success'));
-      navigate(takeReturnTo(AFTER_LOGIN_PATH), { replace: true });
-    } catch (error) {
-      if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
-    } finally {
-      setSubmitting(false);
-    }
+    if (!form.validate()) return;
+    submit.mutate(form.values, {
+      onSuccess: (me) => {
+        setEmail(me.email);
+        signedIn(me);
+        notifySuccess(t('account.login.success'));
+        navigate(takeReturnTo(AFTER_LOGIN_PATH), { replace: true });
+      },
+      onError: (error) => {
+        if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
+      },
+    });
   };
 
   return (
     <AccountPage title={t('account.title.login')} testId="login-screen" right={<LanguageSwitch />}>
       <p className="account-lead">{t('account.login.welcome')}</p>
-      <form className="account-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+      <form className="account-form" noValidate onSubmit={onSubmit}>
         <FormField name="identifier" label={t('account.field.identifier')} problem={form.problems.identifier}>
           <input
             {...form.input('identifier')}

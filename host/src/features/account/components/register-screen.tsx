@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { register } from '../api/account-api.ts';
 import { type ErrorFields, type FieldProblem, useForm } from '../hooks/use-form.ts';
 import { useSendCode } from '../hooks/use-send-code.ts';
+import { useSubmit } from '../hooks/use-submit.ts';
 import {
   checkCode,
   checkConfirm,
@@ -63,7 +64,8 @@ export function SignInScreen() {
   );
   const [agreed, setAgreed] = useState(false);
   const [agreementProblem, setAgreementProblem] = useState<FieldProblem | undefined>();
-  const [submitting, setSubmitting] = useState(false);
+  const submit = useSubmit(register);
+  const submitting = submit.isPending;
   const requestCode = useSendCode('register', (error) => form.showServerError(error, ERROR_FIELDS));
 
   const onSendCode = async () => {
@@ -73,30 +75,29 @@ export function SignInScreen() {
     return requestCode(email);
   };
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const valid = form.validate();
     setAgreementProblem(agreed ? undefined : { rule: 'agreement.required' });
-    if (!valid || !agreed || submitting) return;
-    setSubmitting(true);
-    try {
-      const me = await register(form.values);
-      setEmail(me.email);
-      signedIn(me);
-      notifySuccess(t('account.signIn.success'));
-      navigate('/appDown', { replace: true });
-    } catch (error) {
-      if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error, 'REGISTRATION_FAILED'));
-    } finally {
-      setSubmitting(false);
-    }
+    if (!valid || !agreed) return;
+    submit.mutate(form.values, {
+      onSuccess: (me) => {
+        setEmail(me.email);
+        signedIn(me);
+        notifySuccess(t('account.signIn.success'));
+        navigate('/appDown', { replace: true });
+      },
+      onError: (error) => {
+        if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error, 'REGISTRATION_FAILED'));
+      },
+    });
   };
 
   const { problems } = form;
   return (
     <AccountPage title={t('account.title.signIn')} backTo={false} testId="signup-screen" right={<LanguageSwitch />}>
       <p className="account-lead">{t('account.signIn.welcome')}</p>
-      <form className="account-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+      <form className="account-form" noValidate onSubmit={onSubmit}>
         <FormField name="username" label={t('account.field.username')} problem={problems.username}>
           <input
             {...form.input('username')}

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { resetPassword } from '../api/account-api.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { useSendCode } from '../hooks/use-send-code.ts';
+import { useSubmit } from '../hooks/use-submit.ts';
 import { checkCode, checkConfirm, checkEmail, checkPassword } from '../utils/field-checks.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 import { CodeField } from './code-field.tsx';
@@ -44,7 +45,8 @@ export function ResetPasswordForm({ twoSteps, testId }: { twoSteps: boolean; tes
     CHECKS,
   );
   const [step, setStep] = useState<1 | 2>(1);
-  const [submitting, setSubmitting] = useState(false);
+  const submit = useSubmit(resetPassword);
+  const submitting = submit.isPending;
   const showFieldError = (error: unknown) => {
     const shown = form.showServerError(error, ERROR_FIELDS);
     if (shown && twoSteps && ERROR_FIELDS[(error as { code: string }).code] === 'code') setStep(1);
@@ -60,28 +62,27 @@ export function ResetPasswordForm({ twoSteps, testId }: { twoSteps: boolean; tes
     return requestCode(form.values.email.trim());
   };
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (twoSteps && step === 1) {
       if (form.validate(FIRST_STEP)) setStep(2);
       return;
     }
-    if (!form.validate() || submitting) return;
-    setSubmitting(true);
-    try {
-      await resetPassword(form.values);
-      signedOut();
-      notifySuccess(t('account.reset.done'));
-      navigate('/login', { replace: true });
-    } catch (error) {
-      if (!showFieldError(error)) notifyFail(message(error));
-    } finally {
-      setSubmitting(false);
-    }
+    if (!form.validate()) return;
+    submit.mutate(form.values, {
+      onSuccess: () => {
+        signedOut();
+        notifySuccess(t('account.reset.done'));
+        navigate('/login', { replace: true });
+      },
+      onError: (error) => {
+        if (!showFieldError(error)) notifyFail(message(error));
+      },
+    });
   };
 
   return (
-    <form className="account-form" noValidate onSubmit={(event) => void onSubmit(event)} data-testid={testId}>
+    <form className="account-form" noValidate onSubmit={onSubmit} data-testid={testId}>
       {twoSteps && (
         <p className="account-hint">{step === 1 ? t('account.reset.stepEmail') : t('account.reset.stepPassword')}</p>
       )}

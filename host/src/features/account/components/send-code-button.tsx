@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCountdown } from '../hooks/use-countdown.ts';
+import { useSubmit } from '../hooks/use-submit.ts';
 
 export const RESEND_SECONDS = 60;
 
@@ -12,21 +13,18 @@ export const RESEND_SECONDS = 60;
 export function SendCodeButton({ onSend, testId }: { onSend: () => Promise<number | null>; testId: string }) {
   const { t } = useTranslation('host');
   const { left, start } = useCountdown();
-  const [sending, setSending] = useState(false);
+  const request = useSubmit(onSend);
+  const sending = request.isPending;
   const [sentOnce, setSentOnce] = useState(false);
 
-  const send = async () => {
-    setSending(true);
-    try {
-      const wait = await onSend();
-      if (wait !== null) {
+  const send = () =>
+    request.mutate(undefined, {
+      onSuccess: (wait) => {
+        if (wait === null) return;
         setSentOnce(true);
         start(wait);
-      }
-    } finally {
-      setSending(false);
-    }
-  };
+      },
+    });
 
   let label = sentOnce ? t('account.code.resend') : t('account.code.send');
   if (left > 0) label = t('account.code.countdown', { seconds: left });
@@ -37,7 +35,7 @@ export function SendCodeButton({ onSend, testId }: { onSend: () => Promise<numbe
       data-testid={testId}
       disabled={sending || left > 0}
       aria-busy={sending}
-      onClick={() => void send()}
+      onClick={send}
     >
       {label}
     </button>
