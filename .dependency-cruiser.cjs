@@ -10,6 +10,22 @@ const SHARED_WITH_SERVER = '^shared-state/src/address/';
 module.exports = {
   forbidden: [
     {
+      name: 'feature-not-to-other-feature',
+      comment:
+        'Inside an app, a feature never imports another feature (src/features/<a> -> src/features/<b>): code several ' +
+        "features use lives in the app's src/lib or in shared-state/shared-ui; the app composes features in src/app.",
+      severity: 'error',
+      from: { path: '^(host|remotes/[^/]+)/src/features/([^/]+)/' },
+      to: { path: '^$1/src/features/', pathNot: '^$1/src/features/$2/' },
+    },
+    {
+      name: 'app-lib-not-to-features',
+      comment: "An app's shared code (src/lib) never imports its features: imports run shared -> features -> app.",
+      severity: 'error',
+      from: { path: '^(host|remotes/[^/]+)/src/lib/' },
+      to: { path: '^$1/src/features/' },
+    },
+    {
       name: 'remote-not-to-other-remote',
       comment: 'A remote never imports another remote: remotes are deployed independently.',
       severity: 'error',

@@ -25,6 +25,15 @@ const FIXTURE: Record<string, string> = {
   'remotes/a/src/allowed.ts': "import './local.ts'; import '../../../shared-state/src/router.ts'; import 'react';",
   'remotes/a/src/local.ts': 'export const local = 1;',
   'remotes/b/src/index.ts': 'export const b = 1;',
+  'remotes/a/src/features/send/to-other-feature.ts': "import '../book/index.ts';",
+  'remotes/a/src/features/send/allowed.ts': "import './local.ts'; import '../../lib/shared.ts';",
+  'remotes/a/src/features/send/local.ts': 'export const local = 1;',
+  'remotes/a/src/features/book/index.ts': 'export const book = 1;',
+  'remotes/a/src/lib/shared.ts': 'export const shared = 1;',
+  'remotes/a/src/lib/to-feature.ts': "import '../features/book/index.ts';",
+  'remotes/a/src/app/compose.ts': "import '../features/send/local.ts'; import '../features/book/index.ts';",
+  'host/src/features/account/to-other-feature.ts': "import '../frame/index.ts';",
+  'host/src/features/frame/index.ts': 'export const frame = 1;',
   'host/src/index.ts': 'export const host = 1;',
   'host/src/to-remote.ts': "import '../../remotes/b/src/index.ts';",
   'host/src/allowed.ts': "import 'react-router'; import '../../shared-ui/src/index.ts';",
@@ -75,6 +84,8 @@ afterAll(() => {
 describe('dependency-cruiser rules', () => {
   it('defines exactly the boundary rules the team agreed on', () => {
     expect(config.forbidden.map((r) => r.name).sort()).toEqual([
+      'app-lib-not-to-features',
+      'feature-not-to-other-feature',
       'host-not-to-remotes',
       'no-circular',
       'remote-not-to-host',
@@ -107,6 +118,22 @@ describe('dependency-cruiser rules', () => {
       'shared-state/src/to-server.ts -> server/src/index.ts',
       'shared-ui/src/to-host.ts -> host/src/index.ts',
     ]);
+  });
+
+  it('inside an app, a feature never imports another feature', () => {
+    expect(violations('feature-not-to-other-feature')).toEqual([
+      'host/src/features/account/to-other-feature.ts -> host/src/features/frame/index.ts',
+      'remotes/a/src/features/send/to-other-feature.ts -> remotes/a/src/features/book/index.ts',
+    ]);
+  });
+
+  it("an app's shared code never imports its features; the app layer composes them", () => {
+    expect(violations('app-lib-not-to-features')).toEqual([
+      'remotes/a/src/lib/to-feature.ts -> remotes/a/src/features/book/index.ts',
+    ]);
+    const flagged = result.summary.violations.map((v) => v.from);
+    expect(flagged).not.toContain('remotes/a/src/app/compose.ts');
+    expect(flagged).not.toContain('remotes/a/src/features/send/allowed.ts');
   });
 
   it('the host never imports a remote', () => {

@@ -2,7 +2,7 @@ import type { RemoteRoutesModule } from '@cw/shared-state/contracts';
 import { lazyScreen } from '@cw/shared-state/preload';
 import { NAMESPACE } from './i18n.ts';
 
-const HubScreen = lazyScreen(() => import('./screens/hub-screen.tsx'));
+const HubScreen = lazyScreen(() => import('./features/hub/components/hub-screen.tsx'));
 
 const remote: RemoteRoutesModule = {
   namespace: NAMESPACE,

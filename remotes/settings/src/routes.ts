@@ -2,11 +2,11 @@ import type { RemoteRoutesModule } from '@cw/shared-state/contracts';
 import { lazyScreen } from '@cw/shared-state/preload';
 import { NAMESPACE } from './i18n.ts';
 
-const HubScreen = lazyScreen(() => import('./hub/hub-screen.tsx'));
-const LanguageScreen = lazyScreen(() => import('./language/language-screen.tsx'));
-const PriceModeScreen = lazyScreen(() => import('./price-mode/price-mode-screen.tsx'));
-const HelpCenterScreen = lazyScreen(() => import('./help/help-center-screen.tsx'));
-const FuncDescDetailScreen = lazyScreen(() => import('./help/func-desc-detail-screen.tsx'));
+const HubScreen = lazyScreen(() => import('./features/hub/components/hub-screen.tsx'));
+const LanguageScreen = lazyScreen(() => import('./features/language/components/language-screen.tsx'));
+const PriceModeScreen = lazyScreen(() => import('./features/price-mode/components/price-mode-screen.tsx'));
+const HelpCenterScreen = lazyScreen(() => import('./features/help/components/help-center-screen.tsx'));
+const FuncDescDetailScreen = lazyScreen(() => import('./features/help/components/function-detail-screen.tsx'));
 
 const remote: RemoteRoutesModule = {
   namespace: NAMESPACE,

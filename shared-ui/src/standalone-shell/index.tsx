@@ -1,5 +1,5 @@
-import type { RemoteRoutesModule } from '@cw/shared-state/contracts';
 import { queryClient } from '@cw/shared-state/api';
+import type { RemoteRoutesModule } from '@cw/shared-state/contracts';
 import { i18n } from '@cw/shared-state/i18n';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, Suspense } from 'react';

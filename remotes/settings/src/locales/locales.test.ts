@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HELP_TOPICS, TOPIC_PARAGRAPHS } from '../help/help-topics.ts';
+import { HELP_TOPICS, TOPIC_PARAGRAPHS } from '../features/help/utils/help-topics.ts';
 import en from './en.json';
 import es from './es.json';
 import zhCN from './zh-CN.json';

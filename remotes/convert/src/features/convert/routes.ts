@@ -2,11 +2,11 @@ import type { RemoteRoutesModule } from '@cw/shared-state/contracts';
 import { lazyScreen } from '@cw/shared-state/preload';
 
 const ConvertScreen = lazyScreen(() => import('./components/convert-screen.tsx'));
-const IndexToAppScreen = lazyScreen(() => import('./components/index-to-app-screen.tsx'));
+const IndexToAppScreen = lazyScreen(() => import('./components/app-convert-screen.tsx'));
 const SelectCurrencyScreen = lazyScreen(() => import('./components/select-currency-screen.tsx'));
 const HistoryScreen = lazyScreen(() => import('./components/history-screen.tsx'));
 const DetailScreen = lazyScreen(() => import('./components/detail-screen.tsx'));
-const DetailHistoryScreen = lazyScreen(() => import('./components/detail-history-screen.tsx'));
+const DetailHistoryScreen = lazyScreen(() => import('./components/pair-history-screen.tsx'));
 
 /** Token conversion. /convert is public (it asks to log in first); the records need a session. */
 export const convertRoutes: RemoteRoutesModule['routes'] = [

@@ -5,7 +5,7 @@ import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Button } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
-import { TradeSwitch } from '../../trade/trade-switch.tsx';
+import { TradeSwitch } from '../../../lib/trade-switch.tsx';
 import { useAcceptFlow } from '../hooks/use-accept-flow.ts';
 import { useConvertCoins } from '../hooks/use-convert-coins.ts';
 import { useConvertForm } from '../hooks/use-convert-form.ts';

@@ -7,7 +7,7 @@ import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
 import { Button, Checkbox } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
-import { TradeSwitch } from '../../trade/trade-switch.tsx';
+import { TradeSwitch } from '../../../lib/trade-switch.tsx';
 import { usePlaceOrderMutation } from '../api/exchange-queries.ts';
 import { type CataloguePairs, useCataloguePairs } from '../hooks/use-catalogue-pairs.ts';
 import { useExchangeForm } from '../hooks/use-exchange-form.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stepOf } from './withdraw-detail-screen.tsx';
+import { stepOf } from './withdrawal-detail-screen.tsx';
 
 describe('stepOf', () => {
   it('maps every withdrawal state to its step', () => {

@@ -1,0 +1,19 @@
+import { HubList } from '@cw/shared-ui/hub-list';
+import { NAMESPACE } from '../../../i18n.ts';
+import { HUB_ENTRIES } from '../utils/hub-entries.ts';
+
+/** Routes whose screens exist in this build; other entries are announced as coming soon. */
+const AVAILABLE: ReadonlySet<string> = new Set<string>([]);
+
+/** The texts are this remote's: hub.* and entries.<key>.* in its namespace. */
+export default function HubScreen() {
+  return (
+    <HubList
+      namespace={NAMESPACE}
+      testId="mail-hub"
+      entries={HUB_ENTRIES}
+      available={AVAILABLE}
+      buildId={__BUILD_ID__}
+    />
+  );
+}
