@@ -6,7 +6,7 @@ const HubScreen = lazyScreen(() => import('./features/hub/components/hub-screen.
 const LanguageScreen = lazyScreen(() => import('./features/language/components/language-screen.tsx'));
 const PriceModeScreen = lazyScreen(() => import('./features/price-mode/components/price-mode-screen.tsx'));
 const HelpCenterScreen = lazyScreen(() => import('./features/help/components/help-center-screen.tsx'));
-const FuncDescDetailScreen = lazyScreen(() => import('./features/help/components/function-detail-screen.tsx'));
+const FunctionDetailScreen = lazyScreen(() => import('./features/help/components/function-detail-screen.tsx'));
 
 const remote: RemoteRoutesModule = {
   namespace: NAMESPACE,
@@ -15,7 +15,7 @@ const remote: RemoteRoutesModule = {
     { path: '/language', Component: LanguageScreen, titleKey: 'language.title' },
     { path: '/priceMode', Component: PriceModeScreen, titleKey: 'priceMode.title' },
     { path: '/helpCenter', Component: HelpCenterScreen, titleKey: 'help.title' },
-    { path: '/funcDescDetail', Component: FuncDescDetailScreen, titleKey: 'help.title' },
+    { path: '/funcDescDetail', Component: FunctionDetailScreen, titleKey: 'help.title' },
   ],
 };
 

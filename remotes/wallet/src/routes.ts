@@ -4,13 +4,13 @@ import { NAMESPACE } from './i18n.ts';
 
 const HubScreen = lazyScreen(() => import('./features/balances/components/hub-screen.tsx'));
 const DepositScreen = lazyScreen(() => import('./features/deposit/components/deposit-screen.tsx'));
-const TopupDetailScreen = lazyScreen(() => import('./features/deposit/components/deposit-detail-screen.tsx'));
+const DepositDetailScreen = lazyScreen(() => import('./features/deposit/components/deposit-detail-screen.tsx'));
 const SendScreen = lazyScreen(() => import('./app/send-route.tsx'));
-const AffirmScreen = lazyScreen(() => import('./features/send/components/confirm-screen.tsx'));
-const PwdScreen = lazyScreen(() => import('./features/send/components/fund-password-check-screen.tsx'));
-const CapitalPwdScreen = lazyScreen(() => import('./features/send/components/fund-password-screen.tsx'));
-const EmailScreen = lazyScreen(() => import('./features/send/components/email-code-screen.tsx'));
-const WithdrawDetailScreen = lazyScreen(() => import('./features/send/components/withdrawal-detail-screen.tsx'));
+const ConfirmScreen = lazyScreen(() => import('./features/send/components/confirm-screen.tsx'));
+const FundPasswordCheckScreen = lazyScreen(() => import('./features/send/components/fund-password-check-screen.tsx'));
+const FundPasswordScreen = lazyScreen(() => import('./features/send/components/fund-password-screen.tsx'));
+const EmailCodeScreen = lazyScreen(() => import('./features/send/components/email-code-screen.tsx'));
+const WithdrawalDetailScreen = lazyScreen(() => import('./features/send/components/withdrawal-detail-screen.tsx'));
 const HistoryScreen = lazyScreen(() => import('./features/history/components/history-screen.tsx'));
 const AddressBookScreen = lazyScreen(() => import('./features/address-book/components/address-book-screen.tsx'));
 const AddAddressScreen = lazyScreen(() => import('./features/address-book/components/add-address-screen.tsx'));
@@ -22,25 +22,30 @@ const remote: RemoteRoutesModule = {
     // The hub is public (it says that login comes first); everything behind it needs a session.
     { path: '/coinTopup', Component: HubScreen, titleKey: 'hub.title' },
     { path: '/coinTopup/deposit', Component: DepositScreen, titleKey: 'deposit.title', requiresLogin: true },
-    { path: '/coinTopup/topup', Component: TopupDetailScreen, titleKey: 'topup.title', requiresLogin: true },
+    { path: '/coinTopup/topup', Component: DepositDetailScreen, titleKey: 'topup.title', requiresLogin: true },
     { path: '/coinTopup/send', Component: SendScreen, titleKey: 'send.title', requiresLogin: true },
-    { path: '/coinTopup/send/affirm', Component: AffirmScreen, titleKey: 'affirm.title', requiresLogin: true },
-    { path: '/coinTopup/verification/pwd', Component: PwdScreen, titleKey: 'verify.pwdTitle', requiresLogin: true },
+    { path: '/coinTopup/send/affirm', Component: ConfirmScreen, titleKey: 'affirm.title', requiresLogin: true },
+    {
+      path: '/coinTopup/verification/pwd',
+      Component: FundPasswordCheckScreen,
+      titleKey: 'verify.pwdTitle',
+      requiresLogin: true,
+    },
     {
       path: '/coinTopup/verification/capitalPwd',
-      Component: CapitalPwdScreen,
+      Component: FundPasswordScreen,
       titleKey: 'verify.capitalTitle',
       requiresLogin: true,
     },
     {
       path: '/coinTopup/verification/email',
-      Component: EmailScreen,
+      Component: EmailCodeScreen,
       titleKey: 'verify.emailTitle',
       requiresLogin: true,
     },
     {
       path: '/coinTopup/withdrawDeposit',
-      Component: WithdrawDetailScreen,
+      Component: WithdrawalDetailScreen,
       titleKey: 'withdrawDetail.title',
       requiresLogin: true,
     },

@@ -1,6 +1,6 @@
 import { lazyScreen } from '@cw/shared-state/preload';
 import type { ComponentType } from 'react';
-import { SignInScreen } from './components/register-screen.tsx';
+import { RegisterScreen } from './components/register-screen.tsx';
 
 export interface HostRoute {
   path: string;
@@ -12,7 +12,7 @@ export interface HostRoute {
 
 /** The account screens: /signIn (the landing page) is bundled, the rest load lazily. */
 export const ACCOUNT_ROUTES: HostRoute[] = [
-  { path: '/signIn', Component: SignInScreen, requiresLogin: false, visitorsOnly: true },
+  { path: '/signIn', Component: RegisterScreen, requiresLogin: false, visitorsOnly: true },
   { path: '/login', Component: lazyScreen(() => import('./components/login-screen.tsx')), requiresLogin: false },
   {
     path: '/forgetPassword',

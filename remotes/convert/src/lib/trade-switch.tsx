@@ -1,7 +1,7 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
-import * as styles from './trade-switch.module.css';
 import { NAMESPACE } from '../i18n.ts';
+import * as styles from './trade-switch.module.css';
 
 /** The ways to trade in the convert tab, each at its own path. */
 const MODES = [

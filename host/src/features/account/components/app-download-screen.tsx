@@ -11,7 +11,7 @@ import { AFTER_LOGIN_PATH } from '../paths.ts';
 import { AccountPage } from './account-page.tsx';
 
 /** /appDown: registration succeeded; how to get the app on the phone (a QR code only on a desktop). */
-export default function AppDownScreen() {
+export default function AppDownloadScreen() {
   const { t } = useTranslation('host');
   const navigate = useNavigate();
   const me = useSession((state) => state.me);

@@ -4,7 +4,7 @@ import { AccountPage } from './account-page.tsx';
 import { ResetPasswordForm } from './reset-password-form.tsx';
 
 /** /editUserPassword: reset the login password with an e-mail code, on one page. */
-export default function EditUserPasswordScreen() {
+export default function ChangePasswordByCodeScreen() {
   const { t } = useTranslation('host');
   return (
     <AccountPage title={t('account.title.editUserPassword')} testId="edit-user-password-screen">

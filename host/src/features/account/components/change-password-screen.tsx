@@ -25,7 +25,7 @@ const ERROR_FIELDS: ErrorFields<Values> = {
 };
 
 /** /editLoginPwd (login needed): old password, new password and confirmation; other sessions end. */
-export default function EditLoginPwdScreen() {
+export default function ChangePasswordScreen() {
   const { t } = useTranslation('host');
   const navigate = useNavigate();
   const message = useErrorMessage();

@@ -4,7 +4,7 @@ import { AccountPage } from './account-page.tsx';
 import { ResetPasswordForm } from './reset-password-form.tsx';
 
 /** /forgetPassword: e-mail + code, then the new password and its confirmation. */
-export default function ForgetPasswordScreen() {
+export default function ForgotPasswordScreen() {
   const { t } = useTranslation('host');
   return (
     <AccountPage title={t('account.title.forgetPassword')} testId="forget-password-screen">

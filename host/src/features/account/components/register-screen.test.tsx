@@ -9,7 +9,7 @@ const fetchMock = vi.hoisted(() => {
 
 const { useSession } = await import('@cw/shared-state/session');
 const { json, renderAt } = await import('../test-helpers.tsx');
-const { SignInScreen } = await import('./register-screen.tsx');
+const { RegisterScreen } = await import('./register-screen.tsx');
 
 const ME = {
   id: '00000000-0000-0000-0000-000000000001',
@@ -33,9 +33,9 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-describe('SignInScreen', () => {
+describe('RegisterScreen', () => {
   it('shows a translated inline message per bad field and sends nothing', async () => {
-    renderAt('/signIn', <SignInScreen />);
+    renderAt('/signIn', <RegisterScreen />);
     type('signup-username', 'x');
     type('signup-email', 'bad@');
     fireEvent.click(screen.getByTestId('signup-submit'));
@@ -53,7 +53,7 @@ describe('SignInScreen', () => {
   });
 
   it('uses the autocomplete hints password managers need', () => {
-    renderAt('/signIn', <SignInScreen />);
+    renderAt('/signIn', <RegisterScreen />);
     expect(screen.getByTestId('signup-username').getAttribute('autocomplete')).toBe('username');
     expect(screen.getByTestId('signup-email').getAttribute('autocomplete')).toBe('email');
     expect(screen.getByTestId('signup-password').getAttribute('autocomplete')).toBe('new-password');
@@ -62,7 +62,7 @@ describe('SignInScreen', () => {
   });
 
   it('sends the code only for a valid e-mail and starts the 60 s countdown', async () => {
-    renderAt('/signIn', <SignInScreen />);
+    renderAt('/signIn', <RegisterScreen />);
     fireEvent.click(screen.getByTestId('signup-send-code'));
     expect(await screen.findByTestId('field-error-email')).toHaveProperty('textContent', '请输入邮箱');
     expect(fetchMock).not.toHaveBeenCalled();
@@ -77,7 +77,7 @@ describe('SignInScreen', () => {
   });
 
   it('registers and goes to /appDown; a taken user name is shown on its field', async () => {
-    renderAt('/signIn', <SignInScreen />);
+    renderAt('/signIn', <RegisterScreen />);
     type('signup-username', 'alice_1');
     fireEvent.click(screen.getByTestId('signup-country'));
     fireEvent.click(await screen.findByTestId('country-option-ES', {}, { timeout: 5000 }));

@@ -51,7 +51,7 @@ const ERROR_FIELDS: ErrorFields<Values> = {
 };
 
 /** /signIn, the landing page: registration. Bundled with the host; keep it light. */
-export function SignInScreen() {
+export function RegisterScreen() {
   const { t } = useTranslation('host');
   const navigate = useNavigate();
   const message = useErrorMessage();

@@ -8,7 +8,7 @@ import { ConvertPage } from './convert-page.tsx';
 import { HistoryList } from './history-list.tsx';
 
 /** /convert/detailHistory?from=&to=: the open history of one pair, opened from a conversion's details. */
-function DetailHistoryScreen() {
+function PairHistoryScreen() {
   const { t } = useTranslation(NAMESPACE);
   const [params] = useSearchParams();
   const { coins, isError, refetch } = useConvertCoins();
@@ -34,4 +34,4 @@ function DetailHistoryScreen() {
   );
 }
 
-export default DetailHistoryScreen;
+export default PairHistoryScreen;

@@ -8,7 +8,7 @@ import { isHelpTopic, TOPIC_PARAGRAPHS, topicKey } from '../utils/help-topics.ts
 import * as styles from './help.module.css';
 
 /** /funcDescDetail?topic=<id>: a feature's description. */
-export default function FuncDescDetailScreen() {
+export default function FunctionDetailScreen() {
   const { t } = useTranslation(NAMESPACE);
   const navigate = useNavigate();
   const [params] = useSearchParams();

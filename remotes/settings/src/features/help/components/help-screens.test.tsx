@@ -7,7 +7,7 @@ let search = new URLSearchParams();
 vi.mock('@cw/shared-state/router', () => ({ useNavigate: () => navigate, useSearchParams: () => [search] }));
 
 const { default: HelpCenterScreen } = await import('./help-center-screen.tsx');
-const { default: FuncDescDetailScreen } = await import('./function-detail-screen.tsx');
+const { default: FunctionDetailScreen } = await import('./function-detail-screen.tsx');
 
 describe('help centre', () => {
   beforeEach(() => resetSettings('en'));
@@ -26,14 +26,14 @@ describe('help centre', () => {
   it('shows a topic in the current language', async () => {
     await resetSettings('es');
     search = new URLSearchParams('topic=fund-password');
-    renderScreen(<FuncDescDetailScreen />);
+    renderScreen(<FunctionDetailScreen />);
     expect(await screen.findByRole('heading', { name: 'Contraseña de fondos' })).toBeTruthy();
     expect(screen.getByText(/se pide en cada retiro/)).toBeTruthy();
   });
 
   it('says so when the topic does not exist', async () => {
     search = new URLSearchParams('topic=nope');
-    renderScreen(<FuncDescDetailScreen />);
+    renderScreen(<FunctionDetailScreen />);
     expect((await screen.findByTestId('func-desc-not-found')).textContent).toContain('This topic does not exist');
   });
 });

@@ -20,3 +20,4 @@ export function confirmTransferred(coin: string, network: string) {
 
 export type DepositDetail = Awaited<ReturnType<typeof fetchDeposit>>;
 export type DepositState = DepositDetail['state'];
+export type DepositAddress = Awaited<ReturnType<typeof fetchDepositAddress>>;

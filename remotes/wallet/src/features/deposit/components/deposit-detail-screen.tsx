@@ -21,7 +21,7 @@ const STATE_COLORS: Record<DepositState, 'warning' | 'success' | 'danger'> = {
 };
 
 /** /coinTopup/topup?id=: one deposit, its confirmations counting up until it is credited or fails. */
-export default function TopupDetailScreen() {
+export default function DepositDetailScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';

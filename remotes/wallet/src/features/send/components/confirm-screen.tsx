@@ -11,7 +11,7 @@ import { WalletPage } from '../../../lib/wallet-page.tsx';
 import { nextStep, SEND_STEP_PATHS, useSendFlow } from '../stores/send-flow.ts';
 
 /** /coinTopup/send/affirm: the order as it will be placed; next is the fund password (if set), then the e-mail code. */
-export default function AffirmScreen() {
+export default function ConfirmScreen() {
   const { t } = useTranslation(NAMESPACE);
   const format = useAmountFormat();
   const navigate = useNavigate();

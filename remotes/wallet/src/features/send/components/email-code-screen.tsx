@@ -17,7 +17,7 @@ import { missingStep, SEND_STEP_PATHS, useSendFlow } from '../stores/send-flow.t
 const SIX_DIGITS = /^\d{6}$/;
 
 /** /coinTopup/verification/email: the e-mailed code, then the order is placed. */
-export default function EmailScreen() {
+export default function EmailCodeScreen() {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const me = useSession((s) => s.me);

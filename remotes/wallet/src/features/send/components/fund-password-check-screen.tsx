@@ -13,7 +13,7 @@ import { missingStep, nextStep, SEND_STEP_PATHS, useSendFlow } from '../stores/s
 const FUND_PASSWORD = /^\d{6}$/;
 
 /** /coinTopup/verification/pwd: the 6-digit fund password, checked by the server before the e-mail step. */
-export default function PwdScreen() {
+export default function FundPasswordCheckScreen() {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const navigate = useNavigate();

@@ -17,7 +17,7 @@ const SIX_DIGITS = /^\d{6}$/;
 const digits = (text: string) => text.replace(/\D/g, '').slice(0, 6);
 
 /** /coinTopup/verification/capitalPwd: set (or change) the fund password with a code e-mailed to the account. */
-export default function CapitalPwdScreen() {
+export default function FundPasswordScreen() {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const back = useBackOr('/coinTopup');

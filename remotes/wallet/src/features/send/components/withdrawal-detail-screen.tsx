@@ -106,7 +106,7 @@ function WithdrawalDetail({ order }: { order: Withdrawal }) {
 }
 
 /** /coinTopup/withdrawDeposit?type=withdrawal|send&id=: one withdrawal (with its state) or send. */
-export default function WithdrawDetailScreen() {
+export default function WithdrawalDetailScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
   const format = useAmountFormat();
   const [params] = useSearchParams();
