@@ -1,4 +1,4 @@
-import { useCatalogue } from '@cw/shared-state/catalogue';
+import { type CatalogueView, useCatalogue } from '@cw/shared-state/catalogue';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
@@ -10,9 +10,64 @@ import { AddOutline } from 'antd-mobile-icons';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/wallet-page.module.css';
 import { WalletPage } from '../../../lib/wallet-page.tsx';
-
+import type { AddressBookEntry } from '../api/address-book.ts';
 import { useAddressBook, useDeleteAddressMutation } from '../api/address-book-queries.ts';
 import * as styles from './address-book.module.css';
+
+/** One saved address: name, type and network, the address (tap copies), edit, send to it; swipe deletes. */
+function EntryRow({
+  entry,
+  view,
+  onDelete,
+}: {
+  entry: AddressBookEntry;
+  view: CatalogueView | undefined;
+  onDelete: () => void;
+}) {
+  const { t } = useTranslation(NAMESPACE);
+  const navigate = useNavigate();
+  return (
+    <SwipeAction rightActions={[{ key: 'delete', text: t('addressBook.delete'), color: 'danger', onClick: onDelete }]}>
+      <div className={styles.entryBody} data-testid="address-book-entry">
+        {/* Name on its own line, then type and network: side by side both wrapped on a phone. */}
+        <span className={`${ui.strong} ${styles.name}`}>{entry.name}</span>
+        <span className={ui.muted}>
+          {t(`addressBook.walletType.${entry.walletType}`, { defaultValue: entry.walletType })} ·{' '}
+          {view?.networkLabel(entry.network) ?? entry.network}
+        </span>
+        <button
+          type="button"
+          className={`${styles.address} ${ui.mono}`}
+          onClick={() => void copyText(entry.address)}
+          data-testid="address-book-address"
+        >
+          {entry.address}
+        </button>
+        {entry.remark && <span className={ui.muted}>{entry.remark}</span>}
+        <div className={styles.actions}>
+          <Button
+            size="mini"
+            fill="outline"
+            data-testid="address-book-edit"
+            onClick={() => void navigate(`/addressBook/edit?id=${encodeURIComponent(entry.id)}`)}
+          >
+            {t('addressBook.edit')}
+          </Button>
+          <Button
+            size="mini"
+            color="primary"
+            fill="outline"
+            onClick={() =>
+              void navigate(`/coinTopup/send?network=${entry.network}&address=${encodeURIComponent(entry.address)}`)
+            }
+          >
+            {t('addressBook.sendTo')}
+          </Button>
+        </div>
+      </div>
+    </SwipeAction>
+  );
+}
 
 /** /addressBook: saved withdrawal addresses; send to one, edit it, or swipe it to delete. */
 export default function AddressBookScreen() {
@@ -21,7 +76,6 @@ export default function AddressBookScreen() {
   const navigate = useNavigate();
   const book = useAddressBook();
   const { view } = useCatalogue();
-
   const deletion = useDeleteAddressMutation();
   const remove = (id: string) => deletion.mutate(id, { onError: (error) => toast.fail(errorMessage(error)) });
 
@@ -53,51 +107,7 @@ export default function AddressBookScreen() {
       <ul className={styles.list} data-testid="address-book-list">
         {book.data.map((entry) => (
           <li key={entry.id} className={styles.entry}>
-            <SwipeAction
-              rightActions={[
-                { key: 'delete', text: t('addressBook.delete'), color: 'danger', onClick: () => void remove(entry.id) },
-              ]}
-            >
-              <div className={styles.entryBody} data-testid="address-book-entry">
-                {/* Name on its own line, then type and network: side by side both wrapped on a phone. */}
-                <span className={`${ui.strong} ${styles.name}`}>{entry.name}</span>
-                <span className={ui.muted}>
-                  {t(`addressBook.walletType.${entry.walletType}`, { defaultValue: entry.walletType })} ·{' '}
-                  {view?.networkLabel(entry.network) ?? entry.network}
-                </span>
-                <button
-                  type="button"
-                  className={`${styles.address} ${ui.mono}`}
-                  onClick={() => void copyText(entry.address)}
-                  data-testid="address-book-address"
-                >
-                  {entry.address}
-                </button>
-                {entry.remark && <span className={ui.muted}>{entry.remark}</span>}
-                <div className={styles.actions}>
-                  <Button
-                    size="mini"
-                    fill="outline"
-                    data-testid="address-book-edit"
-                    onClick={() => void navigate(`/addressBook/edit?id=${encodeURIComponent(entry.id)}`)}
-                  >
-                    {t('addressBook.edit')}
-                  </Button>
-                  <Button
-                    size="mini"
-                    color="primary"
-                    fill="outline"
-                    onClick={() =>
-                      void navigate(
-                        `/coinTopup/send?network=${entry.network}&address=${encodeURIComponent(entry.address)}`,
-                      )
-                    }
-                  >
-                    {t('addressBook.sendTo')}
-                  </Button>
-                </div>
-              </div>
-            </SwipeAction>
+            <EntryRow entry={entry} view={view} onDelete={() => remove(entry.id)} />
           </li>
         ))}
       </ul>

@@ -1,11 +1,10 @@
 import { isApiError } from '@cw/shared-state/api';
 import { isKnownErrorCode, useErrorMessage } from '@cw/shared-state/errors';
-import { currentLanguage, useTranslation } from '@cw/shared-state/i18n';
+import { useTranslation } from '@cw/shared-state/i18n';
 import { Navigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
-import { CountdownButton } from '@cw/shared-ui/countdown-button';
 import { toast } from '@cw/shared-ui/toast';
-import { Button, Input } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/wallet-page.module.css';
@@ -13,6 +12,7 @@ import { WalletPage } from '../../../lib/wallet-page.tsx';
 import { sendTransferCode, sendWithdrawCode } from '../api/send.ts';
 import { usePlaceOrderMutation } from '../api/send-queries.ts';
 import { missingStep, SEND_STEP_PATHS, useSendFlow } from '../stores/send-flow.ts';
+import { EmailCodeField } from './email-code-field.tsx';
 
 const SIX_DIGITS = /^\d{6}$/;
 
@@ -32,15 +32,6 @@ export default function EmailCodeScreen() {
   const missing = missingStep('email-code', { draft, fundPassword }, me?.hasFundPassword === true);
   if (missing || !draft) return <Navigate to={SEND_STEP_PATHS[missing ?? 'form']} replace />;
 
-  const sendCode = async () => {
-    try {
-      await (draft.kind === 'send' ? sendTransferCode : sendWithdrawCode)(currentLanguage());
-    } catch (error) {
-      toast.fail(errorMessage(error));
-      throw error;
-    }
-  };
-
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!SIX_DIGITS.test(code)) return setProblem(t('verify.codeFormat'));
@@ -58,21 +49,13 @@ export default function EmailCodeScreen() {
   return (
     <WalletPage title={t('verify.emailTitle')} testId="wallet-verify-email" parent="/coinTopup/send/affirm">
       <form className={`${ui.card} ${ui.field}`} noValidate onSubmit={onSubmit}>
-        <p className={ui.muted}>{t('verify.codeSentTo', { email: me?.emailMasked ?? '' })}</p>
-        <span className={ui.label}>{t('verify.code')}</span>
-        <div className={ui.row}>
-          <Input
-            value={code}
-            onChange={(next) => setCode(next.replace(/\D/g, '').slice(0, 6))}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            className={ui.input}
-            placeholder={t('verify.codePlaceholder')}
-            data-testid="verify-email-code"
-          />
-          <CountdownButton seconds={60} onSend={sendCode} className={ui.nowrap} data-testid="verify-send-code" />
-        </div>
+        <EmailCodeField
+          value={code}
+          onChange={setCode}
+          send={draft.kind === 'send' ? sendTransferCode : sendWithdrawCode}
+          testId="verify-email-code"
+          sendTestId="verify-send-code"
+        />
         {problem && (
           <p className={ui.error} role="alert" data-testid="verify-email-error">
             {problem}

@@ -1,10 +1,9 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
-import { currentLanguage, useTranslation } from '@cw/shared-state/i18n';
+import { useTranslation } from '@cw/shared-state/i18n';
 import { useSession } from '@cw/shared-state/session';
-import { CountdownButton } from '@cw/shared-ui/countdown-button';
 import { PasswordField } from '@cw/shared-ui/password-field';
 import { toast } from '@cw/shared-ui/toast';
-import { Button, Input } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { useBackOr } from '../../../lib/use-back.ts';
@@ -12,6 +11,7 @@ import * as ui from '../../../lib/wallet-page.module.css';
 import { WalletPage } from '../../../lib/wallet-page.tsx';
 import { sendFundPasswordCode } from '../api/send.ts';
 import { useSetFundPasswordMutation } from '../api/send-queries.ts';
+import { EmailCodeField } from './email-code-field.tsx';
 
 const SIX_DIGITS = /^\d{6}$/;
 const digits = (text: string) => text.replace(/\D/g, '').slice(0, 6);
@@ -21,20 +21,11 @@ export default function FundPasswordScreen() {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const back = useBackOr('/coinTopup');
-  const me = useSession((s) => s.me);
+  const _me = useSession((s) => s.me);
   const refresh = useSession((s) => s.refresh);
   const [values, setValues] = useState({ code: '', fundPassword: '', confirmFundPassword: '' });
   const [problem, setProblem] = useState<string | null>(null);
   const save = useSetFundPasswordMutation();
-
-  const sendCode = async () => {
-    try {
-      await sendFundPasswordCode(currentLanguage());
-    } catch (error) {
-      toast.fail(errorMessage(error));
-      throw error;
-    }
-  };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -55,21 +46,13 @@ export default function FundPasswordScreen() {
   return (
     <WalletPage title={t('verify.capitalTitle')} testId="wallet-capital-pwd" parent="/coinTopup/send/affirm">
       <form className={`${ui.card} ${ui.field}`} noValidate onSubmit={onSubmit}>
-        <p className={ui.muted}>{t('verify.codeSentTo', { email: me?.emailMasked ?? '' })}</p>
-        <span className={ui.label}>{t('verify.code')}</span>
-        <div className={ui.row}>
-          <Input
-            value={values.code}
-            onChange={(code) => setValues((v) => ({ ...v, code: digits(code) }))}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            className={ui.input}
-            placeholder={t('verify.codePlaceholder')}
-            data-testid="capital-code"
-          />
-          <CountdownButton seconds={60} onSend={sendCode} className={ui.nowrap} data-testid="capital-send-code" />
-        </div>
+        <EmailCodeField
+          value={values.code}
+          onChange={(code) => setValues((v) => ({ ...v, code }))}
+          send={sendFundPasswordCode}
+          testId="capital-code"
+          sendTestId="capital-send-code"
+        />
         <label className={ui.label} htmlFor="wallet-new-fund-password">
           {t('verify.fundPassword')}
         </label>
