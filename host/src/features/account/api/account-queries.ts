@@ -1,3 +1,4 @@
+import { useSession } from '@cw/shared-state/session';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { changePassword, listSessions, revokeOtherSessions, revokeSession } from './account-api.ts';
 
@@ -29,4 +30,21 @@ export function useRevokeSessionMutation() {
 export function useChangePasswordMutation() {
   const refresh = useRefreshSessions();
   return useMutation({ mutationFn: changePassword, onSuccess: refresh });
+}
+
+/**
+ * Logs out; nothing of the account stays cached for whoever signs in next on this device.
+ * `onLoggedOut` runs after the cache is cleared.
+ */
+export function useLogoutMutation(onLoggedOut: () => void, onFailed: (error: unknown) => void) {
+  const queryClient = useQueryClient();
+  const logout = useSession((state) => state.logout);
+  return useMutation({
+    mutationFn: logout,
+    onSuccess: () => {
+      queryClient.clear();
+      onLoggedOut();
+    },
+    onError: onFailed,
+  });
 }

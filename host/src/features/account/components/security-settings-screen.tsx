@@ -1,13 +1,12 @@
 import '../account.css';
-import { queryClient } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useSession } from '@cw/shared-state/session';
-import { useMutation } from '@tanstack/react-query';
 import Button from 'antd-mobile/es/components/button';
 import List from 'antd-mobile/es/components/list';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useLogoutMutation } from '../api/account-queries.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 import { AccountPage } from './account-page.tsx';
 import { FundPasswordForm } from './fund-password-form.tsx';
@@ -20,20 +19,14 @@ export default function SecuritySettingsScreen() {
   const message = useErrorMessage();
   const me = useSession((state) => state.me);
   const refresh = useSession((state) => state.refresh);
-  const logout = useSession((state) => state.logout);
   const [fundOpen, setFundOpen] = useState(false);
-  const logoutMutation = useMutation({
-    mutationFn: logout,
-    onSuccess: () => {
-      // Nothing of the account stays cached for whoever signs in next on this device.
-      queryClient.clear();
+  const logout = useLogoutMutation(
+    () => {
       notifySuccess(t('account.security.loggedOut'));
       navigate('/login', { replace: true });
     },
-    onError: (error) => notifyFail(message(error)),
-  });
-  const loggingOut = logoutMutation.isPending;
-  const onLogout = () => logoutMutation.mutate();
+    (error) => notifyFail(message(error)),
+  );
 
   if (!me) return null;
   return (
@@ -78,8 +71,8 @@ export default function SecuritySettingsScreen() {
           block
           size="large"
           className="account-submit"
-          loading={loggingOut}
-          onClick={onLogout}
+          loading={logout.isPending}
+          onClick={() => logout.mutate()}
           data-testid="security-logout"
         >
           {t('account.action.logout')}

@@ -8,16 +8,51 @@ import { useRevokeOthersMutation, useRevokeSessionMutation, useSessions } from '
 import { deviceName } from '../utils/device-name.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 
+/** One signed-in device: name, last seen and IP; "this device", or sign it out. */
+function SessionRow({ session }: { session: SessionInfo }) {
+  const { t, i18n } = useTranslation('host');
+  const message = useErrorMessage();
+  const revoke = useRevokeSessionMutation();
+  const formatTime = (iso: string) =>
+    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const extra = session.current ? (
+    <Tag color="primary" fill="outline">
+      {t('account.security.current')}
+    </Tag>
+  ) : (
+    <Button
+      size="mini"
+      onClick={() =>
+        revoke.mutate(session.id, {
+          onSuccess: () => notifySuccess(t('account.security.revoked')),
+          onError: (error) => notifyFail(message(error)),
+        })
+      }
+      loading={revoke.isPending}
+      data-testid={`session-revoke-${session.id}`}
+    >
+      {t('account.security.revoke')}
+    </Button>
+  );
+  return (
+    <List.Item
+      data-testid={session.current ? 'session-current' : 'session-other'}
+      description={[t('account.security.lastSeen', { time: formatTime(session.lastSeenAt) }), session.ip]
+        .filter(Boolean)
+        .join(' · ')}
+      extra={extra}
+    >
+      {deviceName(session.userAgent) ?? t('account.security.unknownDevice')}
+    </List.Item>
+  );
+}
+
 /** The user's signed-in devices, with "sign out" per device and for all the others. */
 export function SessionsList() {
-  const { t, i18n } = useTranslation('host');
+  const { t } = useTranslation('host');
   const message = useErrorMessage();
   const sessions = useSessions();
   const revokeOthers = useRevokeOthersMutation();
-  const revokeOne = useRevokeSessionMutation();
-  const onFail = (error: unknown) => notifyFail(message(error));
-  const formatTime = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
   if (sessions.isError) {
     return (
@@ -37,36 +72,7 @@ export function SessionsList() {
     <div data-testid="security-sessions" aria-busy={sessions.isPending}>
       <List>
         {list.map((session) => (
-          <List.Item
-            key={session.id}
-            data-testid={session.current ? 'session-current' : 'session-other'}
-            description={[t('account.security.lastSeen', { time: formatTime(session.lastSeenAt) }), session.ip]
-              .filter(Boolean)
-              .join(' · ')}
-            extra={
-              session.current ? (
-                <Tag color="primary" fill="outline">
-                  {t('account.security.current')}
-                </Tag>
-              ) : (
-                <Button
-                  size="mini"
-                  onClick={() =>
-                    revokeOne.mutate(session.id, {
-                      onSuccess: () => notifySuccess(t('account.security.revoked')),
-                      onError: onFail,
-                    })
-                  }
-                  loading={revokeOne.isPending && revokeOne.variables === session.id}
-                  data-testid={`session-revoke-${session.id}`}
-                >
-                  {t('account.security.revoke')}
-                </Button>
-              )
-            }
-          >
-            {deviceName(session.userAgent) ?? t('account.security.unknownDevice')}
-          </List.Item>
+          <SessionRow key={session.id} session={session} />
         ))}
       </List>
       {sessions.isSuccess && others === 0 && <p className="account-hint">{t('account.security.noOthers')}</p>}
@@ -79,7 +85,7 @@ export function SessionsList() {
         onClick={() =>
           revokeOthers.mutate(undefined, {
             onSuccess: (revoked) => notifySuccess(t('account.security.revokedOthers', { revoked })),
-            onError: onFail,
+            onError: (error) => notifyFail(message(error)),
           })
         }
         data-testid="security-revoke-others"
