@@ -28,11 +28,118 @@ function DialogBody({ dialog }: { dialog: OpenDialog }) {
   );
 }
 
+/** Alert: one button; confirmHtml: confirm first; confirm and input: cancel, then confirm. */
+function buttonsFor(
+  dialog: OpenDialog,
+  texts: { confirm: string; cancel: string },
+  onConfirm: () => void,
+  onCancel: () => void,
+): ButtonSpec[] {
+  const { options, kind } = dialog;
+  const confirmSpec = { testId: 'dialog-confirm', primary: true, onClick: onConfirm } as const;
+  const cancelSpec = { testId: 'dialog-cancel', primary: false, onClick: onCancel } as const;
+  if (kind === 'alert') return [{ ...confirmSpec, text: options.rightText ?? options.leftText ?? texts.confirm }];
+  if (kind === 'confirmHtml')
+    return [
+      { ...confirmSpec, text: options.leftText ?? texts.confirm },
+      { ...cancelSpec, text: options.rightText ?? texts.cancel },
+    ];
+  return [
+    { ...cancelSpec, text: options.leftText ?? texts.cancel },
+    { ...confirmSpec, text: options.rightText ?? texts.confirm },
+  ];
+}
+
+/** Escape closes the topmost dialog only. */
+function useEscapeCloses(id: number) {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && dialogStore.getState().dialogs.at(-1)?.id === id) cancelDialog(id, 'escape');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [id]);
+}
+
+interface InputFormProps {
+  dialog: OpenDialog;
+  titleId: string;
+  value: string;
+  problem: string | null;
+  onChange: (value: string) => void;
+  onSubmit: () => void;
+}
+
+/** An input dialog's field (text or password), its error (the dialog stays open) and tips. */
+function InputForm({ dialog, titleId, value, problem, onChange, onSubmit }: InputFormProps) {
+  const { t } = useUiTranslation();
+  const { options, id } = dialog;
+  const inputProps = {
+    value,
+    placeholder: options.placeholder ?? t('common.pleaseEnter'),
+    onChange: (event: { target: { value: string } }) => onChange(event.target.value),
+    'aria-invalid': problem !== null,
+    'aria-describedby': problem !== null ? `cw-dialog-error-${id}` : undefined,
+    'data-testid': 'dialog-input',
+    autoFocus: true,
+    'aria-labelledby': options.title ? titleId : undefined,
+  };
+  return (
+    <form
+      className="cw-dialog__form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {options.inputType === 'password' ? (
+        <PasswordField {...inputProps} autoComplete="current-password" />
+      ) : (
+        <input {...inputProps} type="text" className="cw-input" />
+      )}
+      {problem !== null && (
+        <p className="cw-dialog__error" id={`cw-dialog-error-${id}`} role="alert" data-testid="dialog-error">
+          {problem}
+        </p>
+      )}
+      {options.tips && <p className="cw-dialog__tips">{options.tips}</p>}
+    </form>
+  );
+}
+
+/** An alert's close button, and the title (centred except on a plain confirm, unless asked). */
+function DialogHeader({ dialog, titleId }: { dialog: OpenDialog; titleId: string }) {
+  const { t } = useUiTranslation();
+  const { options, kind, id } = dialog;
+  const titleCentred = options.titleCenter || kind !== 'confirm';
+  return (
+    <>
+      {kind === 'alert' && (
+        <button
+          type="button"
+          className="cw-dialog__close"
+          data-testid="dialog-close"
+          aria-label={t('common.close')}
+          onClick={() => cancelDialog(id, 'close')}
+        >
+          <CloseOutline aria-hidden />
+        </button>
+      )}
+      {options.title && (
+        <div id={titleId} className={`cw-dialog__title${titleCentred ? ' cw-dialog__title--center' : ''}`}>
+          {options.title}
+        </div>
+      )}
+    </>
+  );
+}
+
 function DialogPanel({ dialog }: { dialog: OpenDialog }) {
   const { t } = useUiTranslation();
   const { options, kind, id } = dialog;
   const [value, setValue] = useState(options.value ?? '');
   const [problem, setProblem] = useState<string | null>(null);
+  useEscapeCloses(id);
   const confirm = () => {
     const refused = kind === 'input' ? (options.validate?.(value) ?? null) : null;
     if (refused !== null) {
@@ -41,57 +148,19 @@ function DialogPanel({ dialog }: { dialog: OpenDialog }) {
     }
     confirmDialog(id, kind === 'input' ? value : undefined);
   };
-  const cancel = () => cancelDialog(id, 'cancel');
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && dialogStore.getState().dialogs.at(-1)?.id === id) cancelDialog(id, 'escape');
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [id]);
-
-  const confirmText = options.confirmButtonText ?? t('common.confirm');
-  const cancelText = options.cancelButtonText ?? t('common.cancel');
-  const confirmSpec = { testId: 'dialog-confirm', primary: true, onClick: confirm } as const;
-  const cancelSpec = { testId: 'dialog-cancel', primary: false, onClick: cancel } as const;
-  let buttons: ButtonSpec[];
-  if (kind === 'alert') {
-    buttons = [{ ...confirmSpec, text: options.rightText ?? options.leftText ?? confirmText }];
-  } else if (kind === 'confirmHtml') {
-    // Confirm first.
-    buttons = [
-      { ...confirmSpec, text: options.leftText ?? confirmText },
-      { ...cancelSpec, text: options.rightText ?? cancelText },
-    ];
-  } else {
-    buttons = [
-      { ...cancelSpec, text: options.leftText ?? cancelText },
-      { ...confirmSpec, text: options.rightText ?? confirmText },
-    ];
-  }
-
+  const texts = {
+    confirm: options.confirmButtonText ?? t('common.confirm'),
+    cancel: options.cancelButtonText ?? t('common.cancel'),
+  };
+  const buttons = buttonsFor(dialog, texts, confirm, () => cancelDialog(id, 'cancel'));
   const onBackdrop = (event: MouseEvent<HTMLDivElement>) => {
     // Only a tap on the backdrop itself closes; taps inside the panel do not.
     if (event.target === event.currentTarget) cancelDialog(id, 'backdrop');
   };
   const titleId = `cw-dialog-title-${id}`;
-  const inputProps = {
-    value,
-    placeholder: options.placeholder ?? t('common.pleaseEnter'),
-    onChange: (event: { target: { value: string } }) => {
-      setValue(event.target.value);
-      setProblem(null);
-    },
-    'aria-invalid': problem !== null,
-    'aria-describedby': problem !== null ? `cw-dialog-error-${id}` : undefined,
-    'data-testid': 'dialog-input',
-    autoFocus: true,
-    'aria-labelledby': options.title ? titleId : undefined,
-  };
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: Escape closes (see effect); the backdrop click mirrors it
+    // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: Escape closes (see useEscapeCloses); the backdrop click mirrors it
     <div className="cw-dialog-backdrop" data-testid="dialog-backdrop" onClick={onBackdrop}>
       <div
         className={`cw-dialog cw-dialog--${kind}`}
@@ -100,46 +169,20 @@ function DialogPanel({ dialog }: { dialog: OpenDialog }) {
         aria-labelledby={options.title ? titleId : undefined}
         data-testid="dialog"
       >
-        {kind === 'alert' && (
-          <button
-            type="button"
-            className="cw-dialog__close"
-            data-testid="dialog-close"
-            aria-label={t('common.close')}
-            onClick={() => cancelDialog(id, 'close')}
-          >
-            <CloseOutline aria-hidden />
-          </button>
-        )}
-        {options.title && (
-          <div
-            id={titleId}
-            className={`cw-dialog__title${options.titleCenter || kind !== 'confirm' ? ' cw-dialog__title--center' : ''}`}
-          >
-            {options.title}
-          </div>
-        )}
+        <DialogHeader dialog={dialog} titleId={titleId} />
         <DialogBody dialog={dialog} />
         {kind === 'input' && (
-          <form
-            className="cw-dialog__form"
-            onSubmit={(event) => {
-              event.preventDefault();
-              confirm();
+          <InputForm
+            dialog={dialog}
+            titleId={titleId}
+            value={value}
+            problem={problem}
+            onChange={(next) => {
+              setValue(next);
+              setProblem(null);
             }}
-          >
-            {options.inputType === 'password' ? (
-              <PasswordField {...inputProps} autoComplete="current-password" />
-            ) : (
-              <input {...inputProps} type="text" className="cw-input" />
-            )}
-            {problem !== null && (
-              <p className="cw-dialog__error" id={`cw-dialog-error-${id}`} role="alert" data-testid="dialog-error">
-                {problem}
-              </p>
-            )}
-            {options.tips && <p className="cw-dialog__tips">{options.tips}</p>}
-          </form>
+            onSubmit={confirm}
+          />
         )}
         <div className="cw-dialog__actions">
           {buttons.map((button) => (

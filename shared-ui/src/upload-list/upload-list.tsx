@@ -18,6 +18,45 @@ export interface UploadListProps extends UploadLimits {
   disabled?: boolean;
 }
 
+/** One thumbnail: uploading (spinner), failed (mark and message) or done, with its remove button. */
+function UploadTile(props: { item: UploadItem; onClick: () => void; onRemove: (() => void) | undefined }) {
+  const { t } = useUiTranslation();
+  const { item } = props;
+  return (
+    <li
+      className={`cw-upload__item cw-upload__item--${item.status}`}
+      data-testid="upload-item"
+      data-status={item.status}
+    >
+      <button type="button" className="cw-upload__thumb" onClick={props.onClick} aria-label={item.file.name}>
+        {item.objectUrl && <img src={item.objectUrl} alt="" />}
+      </button>
+      {item.status === 'uploading' && (
+        <span className="cw-upload__mask">
+          <Spinner size={20} className="cw-spinner--light" label={t('upload.uploading')} />
+        </span>
+      )}
+      {item.status === 'failed' && (
+        <span className="cw-upload__mask cw-upload__mask--failed" role="alert">
+          <ExclamationCircleFill aria-hidden className="cw-upload__mark" />
+          <span className="cw-upload__message">{item.message ?? t('upload.failed')}</span>
+        </span>
+      )}
+      {props.onRemove && (
+        <button
+          type="button"
+          className="cw-upload__remove"
+          data-testid="upload-remove"
+          aria-label={t('upload.remove')}
+          onClick={props.onRemove}
+        >
+          <CloseOutline aria-hidden />
+        </button>
+      )}
+    </li>
+  );
+}
+
 /**
  * Upload thumbnails: uploading (spinner), failed (mark and message) or done,
  * plus an add tile. Images only and unlimited size/count unless props say otherwise.
@@ -50,43 +89,12 @@ export function UploadList({
   return (
     <ul className="cw-upload" data-testid="upload-list">
       {items.map((item, index) => (
-        <li
+        <UploadTile
           key={item.objectUrl ?? `${item.file.name}-${index}`}
-          className={`cw-upload__item cw-upload__item--${item.status}`}
-          data-testid="upload-item"
-          data-status={item.status}
-        >
-          <button
-            type="button"
-            className="cw-upload__thumb"
-            onClick={() => onItemClick?.(index)}
-            aria-label={item.file.name}
-          >
-            {item.objectUrl && <img src={item.objectUrl} alt="" />}
-          </button>
-          {item.status === 'uploading' && (
-            <span className="cw-upload__mask">
-              <Spinner size={20} className="cw-spinner--light" label={t('upload.uploading')} />
-            </span>
-          )}
-          {item.status === 'failed' && (
-            <span className="cw-upload__mask cw-upload__mask--failed" role="alert">
-              <ExclamationCircleFill aria-hidden className="cw-upload__mark" />
-              <span className="cw-upload__message">{item.message ?? t('upload.failed')}</span>
-            </span>
-          )}
-          {onRemove && (
-            <button
-              type="button"
-              className="cw-upload__remove"
-              data-testid="upload-remove"
-              aria-label={t('upload.remove')}
-              onClick={() => onRemove(index)}
-            >
-              <CloseOutline aria-hidden />
-            </button>
-          )}
-        </li>
+          item={item}
+          onClick={() => onItemClick?.(index)}
+          onRemove={onRemove ? () => onRemove(index) : undefined}
+        />
       ))}
       {!full && (
         <li className="cw-upload__item">
