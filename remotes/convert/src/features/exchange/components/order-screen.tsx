@@ -1,6 +1,6 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
-import { countdown, useAmountFormat } from '@cw/shared-state/money';
+import { countdown } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
@@ -29,7 +29,6 @@ function useNow(active: boolean): number {
 /** /exchange/order?id=: where to send (address + QR), the fixed-rate countdown with a restart offer, the status. */
 export default function OrderScreen() {
   const { t } = useTranslation(NAMESPACE);
-  const { amount } = useAmountFormat();
   const errorMessage = useErrorMessage();
   const navigate = useNavigate();
   const [params] = useSearchParams();
