@@ -23,9 +23,23 @@ for (const name of REMOTE_NAMES) {
   }
 }
 
+/**
+ * The local default (development on loopback) shows mail in the dev mailbox; anything else must set
+ * DEV_MAILBOX itself (the server refuses it in production and on a non-loopback HOST).
+ */
+function devMailboxDefault(env: NodeJS.ProcessEnv): string {
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
+  return env.NODE_ENV !== 'production' && loopback ? 'true' : 'false';
+}
+
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
   stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-  env: { ...process.env, STATIC_DIR: DEPLOY_DIR },
+  env: {
+    ...process.env,
+    STATIC_DIR: DEPLOY_DIR,
+    DEV_MAILBOX: process.env.DEV_MAILBOX || devMailboxDefault(process.env),
+  },
 });
 /**
  * A signal to the whole process group (Ctrl+C, a test runner stopping us) already reaches the server,

@@ -19,6 +19,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { createMetricsRegistry, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { createRemoteOrigins } from './http/remote-registry.ts';
+import { withSafeText } from './http/safe-text.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerStatic } from './http/static.ts';
 import { type AuthOptions, createAuthModule } from './modules/auth/auth-module.ts';
@@ -112,7 +113,8 @@ export function buildApp(deps: AppDeps): App {
     // While draining, answer late requests ourselves (below) so they get the one error shape.
     return503OnClosing: false,
   });
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  // Control characters and lone surrogates are refused in every field, for every route (safe-text.ts).
+  app.setValidatorCompiler(withSafeText(TypeBoxValidatorCompiler));
 
   let closing = false;
   app.addHook('preClose', async () => {
@@ -121,6 +123,12 @@ export function buildApp(deps: AppDeps): App {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (closing) throw new ServiceUnavailableError('Server is shutting down');
+  });
+  // API answers are about someone's account (or could be): no browser or proxy keeps a copy, unless a
+  // route says otherwise (the catalogue may be revalidated). Static files set their own policy.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
   });
   app.addSchema(ErrorResponse);
   app.addSchema(UserSettings);

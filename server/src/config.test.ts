@@ -72,6 +72,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SIGNER_MAX_REPLACEMENTS: '33' })).toThrow(/SIGNER_MAX_REPLACEMENTS must be an integer/);
   });
 
+  it('serves the dev mailbox only when asked, never in production nor on a non-loopback address', () => {
+    expect(loadConfig({}).devMailbox).toBe(false);
+    expect(loadConfig({ DEV_MAILBOX: 'true' }).devMailbox).toBe(true);
+    expect(() => loadConfig({ DEV_MAILBOX: 'true', NODE_ENV: 'production' })).toThrow(/DEV_MAILBOX must not be on/);
+    expect(() => loadConfig({ DEV_MAILBOX: 'true', HOST: '0.0.0.0' })).toThrow(/DEV_MAILBOX needs a loopback HOST/);
+    expect(loadConfig({ DEV_MAILBOX: 'true', HOST: '::1' }).devMailbox).toBe(true);
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ' })).toMatchObject({ port: 8080, databaseUrl: undefined });
   });

@@ -27,6 +27,7 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.Boolean(),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  DEV_MAILBOX: Type.Optional(Type.Boolean()),
   MAIL_FROM: Type.String({ minLength: 3 }),
   SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1 }),
   SESSION_ABSOLUTE_HOURS: Type.Integer({ minimum: 1 }),
@@ -65,6 +66,7 @@ type OptionalKeys =
   | 'DATABASE_URL'
   | 'PG_PORT'
   | 'SMTP_URL'
+  | 'DEV_MAILBOX'
   | 'PRICE_FEED_URL'
   | 'PRICE_FEED_API_KEY'
   | 'PRICE_REFRESH_MS'
@@ -125,6 +127,11 @@ export interface Config {
   /** nodemailer SMTP URL; unset: mail goes to the dev mailbox (/dev/mailbox, not in production). */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /**
+   * DEV_MAILBOX: serve /dev/mailbox (every user's codes, to loopback clients only). Off unless set;
+   * `npm start` sets it for its local default. Refused in production and on a non-loopback HOST.
+   */
+  devMailbox: boolean;
   session: { idleMinutes: number; absoluteHours: number; secureCookie: 'auto' | 'always' | 'never' };
   /** Verification codes per client IP per hour. */
   codeIpHourlyLimit: number;
@@ -214,7 +221,7 @@ const integerKeys = new Set([
   'SIGNER_REPLACE_AFTER_MS',
   'SIGNER_MAX_REPLACEMENTS',
 ]);
-const booleanKeys = new Set(['TRUST_PROXY', 'CONVERT_SEED_LIQUIDITY', 'LOCAL_CHAINS']);
+const booleanKeys = new Set(['TRUST_PROXY', 'CONVERT_SEED_LIQUIDITY', 'LOCAL_CHAINS', 'DEV_MAILBOX']);
 booleanKeys.add('SIGNER_ENABLED');
 
 function convert(key: string, raw: string): unknown {
@@ -244,6 +251,21 @@ function describe(key: string, schema: Record<string, unknown> | undefined): str
   return `is invalid (${key})`;
 }
 
+/** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Settings that would expose accounts are refused at start-up, naming the variable. */
+function assertSafeDefaults(e: Env): void {
+  const issues: string[] = [];
+  if (e.DEV_MAILBOX === true && e.NODE_ENV === 'production')
+    issues.push("DEV_MAILBOX must not be on in production (it shows every user's verification codes)");
+  if (e.DEV_MAILBOX === true && !isLoopbackHost(e.HOST))
+    issues.push(`DEV_MAILBOX needs a loopback HOST (got ${JSON.stringify(e.HOST)}): it shows every user's codes`);
+  if (issues.length > 0) throw new ConfigError(issues);
+}
+
 /**
  * Reads and validates the configuration from environment variables.
  * Throws ConfigError naming every bad variable.
@@ -267,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError([...issues.values()]);
   }
   const e = input as Env;
+  assertSafeDefaults(e);
   return {
     nodeEnv: e.NODE_ENV,
     host: e.HOST,
@@ -282,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    devMailbox: e.DEV_MAILBOX ?? false,
     session: {
       idleMinutes: e.SESSION_IDLE_MINUTES,
       absoluteHours: e.SESSION_ABSOLUTE_HOURS,

@@ -110,7 +110,7 @@ try {
       availability: exchangeAvailability(chain.evmChains, () => signer !== undefined),
     },
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
-    mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.nodeEnv !== 'production' },
+    mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.devMailbox },
   });
   // app.close() stops accepting connections and waits for in-flight requests.
   closers.push({ name: 'HTTP server', close: () => app.close() });
@@ -121,7 +121,7 @@ try {
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   logger.info({ url, startupMs: Math.round(performance.now()) }, `Server ready at ${url}`);
   // One plain line for the person who typed `npm start`, whatever the log level and format.
-  const mailbox = config.nodeEnv !== 'production' && !config.smtpUrl ? ` (dev mailbox: ${url}/dev/mailbox)` : '';
+  const mailbox = config.devMailbox && !config.smtpUrl ? ` (dev mailbox: ${url}/dev/mailbox)` : '';
   process.stdout.write(`CW Wallet is running at ${url}${mailbox}\n`);
 } catch (err) {
   logger.fatal({ err }, 'start-up failed');

@@ -24,6 +24,7 @@ function fieldOf(pointer: string | undefined, property?: string): string {
 /** JSON Schema keyword -> the `rule` a field broke (the UI picks its message by rule). */
 const ruleOfKeyword: Record<string, string> = {
   required: 'required',
+  safeText: 'text',
   additionalProperties: 'unknown',
   type: 'type',
   enum: 'enum',
@@ -154,10 +155,19 @@ export function toErrorResponse(error: unknown): MappedError {
   return { status: 500, body: { code: 'INTERNAL', message: 'Internal server error' }, unexpected: true };
 }
 
+/** A throttled answer's wait, from its details (every 429 of ours says it); the rate limiter sets its own. */
+function retryAfterOf(body: ErrorBody): number | null {
+  const details = body.details as { retryAfterSeconds?: unknown } | undefined;
+  const seconds = details && !Array.isArray(details) ? details.retryAfterSeconds : undefined;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : null;
+}
+
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, body, unexpected } = toErrorResponse(error);
   if (unexpected) request.log.error({ err: error }, 'request failed');
   else request.log.info({ code: body.code, status }, body.message);
+  const retryAfter = status === 429 ? retryAfterOf(body) : null;
+  if (retryAfter !== null && !reply.hasHeader('retry-after')) reply.header('retry-after', String(retryAfter));
   return reply.code(status).send(body);
 }
 

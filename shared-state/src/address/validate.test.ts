@@ -105,6 +105,16 @@ describe('isValidAddress', () => {
     }
   });
 
+  it('refuses addresses that burn what is sent: the zero address, the EVM precompiles, TRON zero', () => {
+    const evmBurns = ['0x0000000000000000000000000000000000000000', '0x0000000000000000000000000000000000000001'];
+    evmBurns.push('0x000000000000000000000000000000000000000a', '0x000000000000000000000000000000000000000A');
+    for (const network of ['ethereum', 'bsc'])
+      for (const address of evmBurns) expect(isValidAddress(network, address), `${address} on ${network}`).toBe(false);
+    // The first address above the precompiles is an ordinary (if unlikely) one.
+    expect(isValidAddress('ethereum', '0x000000000000000000000000000000000000000b')).toBe(true);
+    expect(isValidAddress('tron', 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb')).toBe(false);
+  });
+
   it('refuses unknown networks', () => {
     expect(isValidAddress('solana', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toBe(false);
   });

@@ -26,12 +26,26 @@ function base58Version(address: string): number | null {
  * (no checksum information) is accepted, as wallets do.
  */
 function isEvmAddress(address: string): boolean {
-  return isAddress(address, { strict: true });
+  return isAddress(address, { strict: true }) && !isEvmBurnAddress(address);
+}
+
+/**
+ * Where coins are lost for good: the zero address (no key) and the precompiled contracts
+ * 0x…01 to 0x…0a (code, no owner). Well-formed, but never a destination.
+ */
+const EVM_LAST_PRECOMPILE = 0x0an;
+function isEvmBurnAddress(address: string): boolean {
+  return BigInt(address) <= EVM_LAST_PRECOMPILE;
 }
 
 /** TRON: base58check of 0x41 || 20-byte hash, always starting with T. */
 function isTronAddress(address: string): boolean {
-  return address.startsWith('T') && base58Version(address) === 0x41;
+  if (!address.startsWith('T') || base58Version(address) !== 0x41) return false;
+  // TRON's zero address (T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb) burns what is sent to it.
+  return base58check
+    .decode(address)
+    .slice(1)
+    .some((byte) => byte !== 0);
 }
 
 /**

@@ -80,6 +80,13 @@ describe('error translations', () => {
       details: { retryAfterSeconds: 42 },
     });
     expect(errorMessage(soon, t)).toBe('Please wait 42 s before requesting a new code');
+    const hourly = new ApiError({
+      code: 'CODE_RATE_LIMITED',
+      message: 'x',
+      status: 429,
+      details: { retryAfterSeconds: 2990 },
+    });
+    expect(errorMessage(hourly, t)).toBe('Too many codes requested, try again in 50 min');
     const wrong = new ApiError({
       code: 'WRONG_FUND_PASSWORD',
       message: 'x',

@@ -30,7 +30,7 @@ import type { Me } from './schemas.ts';
 import type { Sessions } from './sessions.ts';
 import { revokeSession, type SessionRow } from './sessions-repository.ts';
 import { accountLoginPolicy, ipLoginPolicy } from './throttle-schedule.ts';
-import { clearThrottle, lockedFor, recordFailure } from './throttles.ts';
+import { clearThrottle, lockedFor, loginThrottled, loginThrottleKey, recordFailure } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -197,7 +197,7 @@ export function createAccountsService(deps: {
       const ident = identifier.trim().toLowerCase();
       const account = ident === '' ? undefined : await findAccountByIdentifier(db, ident);
       // Unknown identifiers get their own counter with the same schedule: the answers never tell them apart.
-      const accountKey = account ? `account:${account.user_id}` : `identifier:${ident}`;
+      const accountKey = account ? loginThrottleKey(account.user_id) : `identifier:${ident}`;
       const ipKey = `ip:${client.ip}`;
       const wait = await lockedFor(db, [accountKey, ipKey], now());
       if (wait > 0) {
@@ -208,9 +208,7 @@ export function createAccountsService(deps: {
           ip: client.ip,
           details: { retryAfterSeconds: wait },
         });
-        throw new AppError('LOGIN_THROTTLED', `Too many failed sign-ins; retry in ${wait} s`, {
-          details: { retryAfterSeconds: wait },
-        });
+        throw loginThrottled(wait);
       }
       const ok = account ? await hasher.verify(account.password_hash, password) : await hasher.verifyDummy(password);
       if (!account || !ok) {

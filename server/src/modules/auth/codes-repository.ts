@@ -46,14 +46,18 @@ export async function lastCodeIssuedAt(db: Db, email: string, purpose: CodePurpo
   return row?.created_at;
 }
 
-export async function countCodesSince(db: Db, by: { email: string } | { ip: string }, since: Date): Promise<number> {
+export async function countCodesSince(
+  db: Db,
+  by: { email: string } | { ip: string },
+  since: Date,
+): Promise<{ count: number; oldest: Date | null }> {
   let query = db
     .selectFrom('verification_codes')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('oldest')])
     .where('created_at', '>', since);
   query = 'email' in by ? query.where('email', '=', by.email) : query.where('ip', '=', by.ip);
   const row = await query.executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { count: Number(row.n), oldest: row.oldest === null ? null : new Date(row.oldest) };
 }
 
 /** The newest code for the address among `purposes` (older ones are superseded by it). */

@@ -108,6 +108,7 @@ describe('verification codes', () => {
     const early = await requestCode(h, { email, purpose: 'register' });
     expect(early.statusCode).toBe(429);
     expect(early.json()).toMatchObject({ code: 'CODE_RESEND_TOO_SOON', details: { retryAfterSeconds: 15 } });
+    expect(early.headers['retry-after']).toBe('15');
     h.clock.advance(15_000);
     expect((await requestCode(h, { email, purpose: 'register' })).statusCode).toBe(202);
   });
@@ -120,6 +121,9 @@ describe('verification codes', () => {
     }
     const eleventh = await requestCode(h, { email, purpose: 'register' });
     expect(eleventh.json().code).toBe('CODE_RATE_LIMITED');
+    // The wait until the first of the ten codes leaves the hour, said in the body and in Retry-After.
+    expect(eleventh.json().details.retryAfterSeconds).toBe(3600 - 10 * 61);
+    expect(eleventh.headers['retry-after']).toBe(String(3600 - 10 * 61));
     h.clock.advance(3_600_000);
     expect((await requestCode(h, { email, purpose: 'register' })).statusCode).toBe(202);
   });

@@ -262,6 +262,34 @@ describe('sessions', () => {
     expect((await listAudit(h.db, { userId: account.user.id })).map((e) => e.event)).toContain('password_changed');
   });
 
+  it('guessing the current password from inside a session locks like the login form, and says the wait', async () => {
+    const account = await registerUser(h);
+    const change = (oldPassword: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/me/password',
+        headers: { cookie: account.cookie },
+        payload: { oldPassword, password: 'Brand-New-9', confirmPassword: 'Brand-New-9' },
+      });
+    const left: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const wrong = (await change(`Not-The-Old-${i}`)).json();
+      expect(wrong.code).toBe('WRONG_PASSWORD');
+      left.push(wrong.details.attemptsLeft);
+    }
+    expect(left).toEqual([5, 4, 3, 2, 1]);
+    const sixth = await change('Not-The-Old-6');
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json()).toMatchObject({ code: 'LOGIN_THROTTLED', details: { retryAfterSeconds: 30 } });
+    expect(sixth.headers['retry-after']).toBe('30');
+    // Locked: the right password is refused too, here and at the login form (one counter per account).
+    expect((await change(account.password)).json().code).toBe('LOGIN_THROTTLED');
+    expect((await login(h, account.username, account.password)).json().code).toBe('LOGIN_THROTTLED');
+    h.clock.advance(30_000);
+    expect((await change(account.password)).statusCode).toBe(204);
+    h.clock.advance(3_600_000);
+  });
+
   it('resetting the password ends every session', async () => {
     const account = await registerUser(h);
     const { receiveCode } = await import('./test-helpers.ts');

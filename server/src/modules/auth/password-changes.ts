@@ -8,6 +8,8 @@ import type { Client } from './client.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { assertNewPassword, checkCode, checkEmail, FieldChecks, normalizeEmail } from './rules.ts';
 import { revokeUserSessions } from './sessions-repository.ts';
+import { accountLoginPolicy, attemptsLeft, retryAfterSeconds } from './throttle-schedule.ts';
+import { clearThrottle, lockedFor, loginThrottled, loginThrottleKey, recordFailure } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
 
 /** The two ways a login password changes: reset by an e-mail code, or changed knowing the old one. */
@@ -65,16 +67,28 @@ export function createPasswordChanges(deps: {
 
     async changePassword(client, userId, input) {
       const account = await accountOf(userId);
+      // A wrong current password is a wrong login password: it counts on the account's login
+      // throttle, so guessing from inside a session locks exactly as guessing at the login form does.
+      const accountKey = loginThrottleKey(userId);
+      const wait = await lockedFor(db, [accountKey], now());
+      if (wait > 0) throw loginThrottled(wait);
       if (!(await hasher.verify(account.password_hash, input.oldPassword))) {
+        const at = now();
+        const state = await recordFailure(db, accountKey, accountLoginPolicy, at);
         await appendAudit(db, {
           event: 'login_failed',
-          at: now(),
+          at,
           userId,
           ip: client.ip,
           details: { during: 'password_change' },
         });
-        throw new AppError('WRONG_PASSWORD', 'The current password is wrong');
+        const locked = retryAfterSeconds(state, at);
+        if (locked > 0) throw loginThrottled(locked);
+        throw new AppError('WRONG_PASSWORD', 'The current password is wrong', {
+          details: { attemptsLeft: attemptsLeft(accountLoginPolicy, state, at) },
+        });
       }
+      await clearThrottle(db, accountKey);
       assertNewPassword(input.password, input.confirmPassword);
       // The old one was just verified against the stored hash: the same text is the same password.
       if (input.password === input.oldPassword) {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { afterFailure, retryAfterSeconds, type ThrottlePolicy, type ThrottleState } from './throttle-schedule.ts';
 import { clearThrottle, getThrottle, getThrottles, saveThrottle } from './throttles-repository.ts';
 
@@ -27,3 +28,13 @@ export async function recordFailure(db: Db, key: string, policy: ThrottlePolicy,
 }
 
 export { clearThrottle, getThrottle };
+
+/** The account's login-password throttle: sign-ins and every other check of the login password share it. */
+export const loginThrottleKey = (userId: string) => `account:${userId}`;
+
+/** LOGIN_THROTTLED (429) with the wait, as the login form and the password change show it. */
+export function loginThrottled(retryAfterSeconds: number): AppError {
+  return new AppError('LOGIN_THROTTLED', `Too many failed sign-ins; retry in ${retryAfterSeconds} s`, {
+    details: { retryAfterSeconds },
+  });
+}

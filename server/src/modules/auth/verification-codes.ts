@@ -62,6 +62,15 @@ export interface VerificationCodes {
 
 const expired = () => new AppError('VERIFICATION_CODE_EXPIRED', 'No valid code: request a new one');
 
+const HOUR_MS = 3_600_000;
+
+/** CODE_RATE_LIMITED with the wait until the oldest code of the hour leaves the window. */
+function codeRateLimited(message: string, oldest: Date | null, now: Date): AppError {
+  const until = (oldest?.getTime() ?? now.getTime()) + HOUR_MS;
+  const retryAfterSeconds = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
+  return new AppError('CODE_RATE_LIMITED', message, { details: { retryAfterSeconds } });
+}
+
 export function createVerificationCodes(deps: {
   db: Kysely<Database>;
   now: () => Date;
@@ -86,12 +95,14 @@ export function createVerificationCodes(deps: {
               details: { retryAfterSeconds: wait },
             });
         }
-        const hourAgo = new Date(at.getTime() - 3_600_000);
-        if ((await countCodesSince(trx, { email: input.email }, hourAgo)) >= limits.perAddressPerHour) {
-          throw new AppError('CODE_RATE_LIMITED', 'Too many codes for this address in the last hour');
+        const hourAgo = new Date(at.getTime() - HOUR_MS);
+        const byAddress = await countCodesSince(trx, { email: input.email }, hourAgo);
+        if (byAddress.count >= limits.perAddressPerHour) {
+          throw codeRateLimited('Too many codes for this address in the last hour', byAddress.oldest, at);
         }
-        if ((await countCodesSince(trx, { ip: input.ip }, hourAgo)) >= limits.perIpPerHour) {
-          throw new AppError('CODE_RATE_LIMITED', 'Too many codes from this network in the last hour');
+        const byIp = await countCodesSince(trx, { ip: input.ip }, hourAgo);
+        if (byIp.count >= limits.perIpPerHour) {
+          throw codeRateLimited('Too many codes from this network in the last hour', byIp.oldest, at);
         }
         const code = newVerificationCode();
         const salt = newSalt();

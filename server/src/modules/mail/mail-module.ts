@@ -40,5 +40,5 @@ export function createMailModule(
     ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
     ...(deps.onError ? { onError: deps.onError } : {}),
   });
-  return { transport, worker, autoStart: deps.worker ?? true, devMailbox: deps.devMailbox ?? true };
+  return { transport, worker, autoStart: deps.worker ?? true, devMailbox: deps.devMailbox ?? false };
 }

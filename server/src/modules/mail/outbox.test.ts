@@ -86,7 +86,7 @@ describe('mail outbox', () => {
   });
 
   it('without SMTP_URL delivers to the dev mailbox (HTML and JSON, newest first); 404 in production', async () => {
-    const dev = buildApp({ db: h.db, now: h.clock.now, mail: { pollIntervalMs: 20 } });
+    const dev = buildApp({ db: h.db, now: h.clock.now, mail: { pollIntervalMs: 20, devMailbox: true } });
     await dev.ready();
     const { email } = uniqueUser();
     await dev.inject({
@@ -106,8 +106,10 @@ describe('mail outbox', () => {
     const html = await dev.inject({ method: 'GET', url: '/dev/mailbox' });
     expect(html.headers['content-type']).toContain('text/html');
     expect(html.body).toContain(email);
+    // Another machine never reads it, even with DEV_MAILBOX on.
+    const remote = await dev.inject({ method: 'GET', url: '/dev/mailbox.json', remoteAddress: '203.0.113.7' });
+    expect(remote.statusCode).toBe(404);
     await dev.close();
-
     const prod = buildApp({ db: h.db, now: h.clock.now, mail: { worker: false, devMailbox: false } });
     expect((await prod.inject({ method: 'GET', url: '/dev/mailbox' })).statusCode).toBe(404);
     expect((await prod.inject({ method: 'GET', url: '/dev/mailbox.json' })).statusCode).toBe(404);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
+import { isLoopbackHost } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors/app-error.ts';
 import { listDevMailbox, type MailboxMessage } from './outbox.ts';
@@ -48,16 +49,24 @@ ${items || '<p>No messages yet.</p>'}
 </body></html>`;
 }
 
-/** GET /dev/mailbox (HTML) and /dev/mailbox.json: mail kept in the outbox when no SMTP server is configured. */
+/** Only this machine may read the mailbox (request.ip honours TRUST_PROXY: behind a proxy, the real client). */
+function assertLocalReader(enabled: boolean, ip: string): void {
+  if (!enabled || !isLoopbackHost(ip.replace(/^::ffff:/, ''))) throw new NotFoundError();
+}
+
+/**
+ * GET /dev/mailbox (HTML) and /dev/mailbox.json: mail kept in the outbox when no SMTP server is
+ * configured. Every user's codes are in it: only when DEV_MAILBOX is on, and only to loopback clients.
+ */
 export const devMailboxRoutes: FastifyPluginAsyncTypebox<DevMailboxRoutesOptions> = async (app, { db, enabled }) => {
-  app.get('/dev/mailbox', { schema: { hide: true } }, async (_request, reply) => {
-    if (!enabled) throw new NotFoundError();
+  app.get('/dev/mailbox', { schema: { hide: true } }, async (request, reply) => {
+    assertLocalReader(enabled, request.ip);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     return renderMailbox(await listDevMailbox(db));
   });
 
-  app.get('/dev/mailbox.json', { schema: { hide: true, response: { 200: Mailbox } } }, async (_request, reply) => {
-    if (!enabled) throw new NotFoundError();
+  app.get('/dev/mailbox.json', { schema: { hide: true, response: { 200: Mailbox } } }, async (request, reply) => {
+    assertLocalReader(enabled, request.ip);
     reply.header('cache-control', 'no-store');
     return { messages: await listDevMailbox(db) };
   });

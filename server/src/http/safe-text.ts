@@ -1,0 +1,61 @@
+import type { FastifySchemaCompiler } from 'fastify';
+
+/**
+ * Text no field of the API accepts: NUL and the other C0 controls except TAB, LF and CR, DEL and the
+ * C1 controls, and UTF-16 surrogates without their pair. PostgreSQL refuses NUL and lone surrogates
+ * ("invalid byte sequence"), a terminal or a log viewer interprets the controls, and none of them is
+ * ever typed by a user; LF and TAB stay allowed for multi-line text (e-mail bodies, remarks).
+ */
+const UNSAFE_TEXT =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this pattern is for
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Bodies are at most BODY_LIMIT bytes; this bounds the walk on a pathological nesting. */
+const MAX_DEPTH = 32;
+
+export function isUnsafeText(text: string): boolean {
+  return UNSAFE_TEXT.test(text);
+}
+
+const pointerPart = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** JSON pointer of the first string (value or key) holding unsafe text, or null. */
+export function findUnsafeText(value: unknown, pointer = '', depth = 0): string | null {
+  if (typeof value === 'string') return isUnsafeText(value) ? pointer : null;
+  if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const found = findUnsafeText(value[i], `${pointer}/${i}`, depth + 1);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const at = `${pointer}/${pointerPart(key)}`;
+    if (isUnsafeText(key)) return at;
+    const found = findUnsafeText(item, at, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * Every route's validator, wrapped once for the whole API: body, query and path parameters are
+ * refused with the usual VALIDATION_FAILED (400, the field named) when any string in them holds
+ * unsafe text, before the route's own schema is even consulted.
+ */
+export function withSafeText<T>(compiler: FastifySchemaCompiler<T>): FastifySchemaCompiler<T> {
+  return (route) => {
+    const validate = compiler(route);
+    return (data) => {
+      if (route.httpPart !== 'headers') {
+        const pointer = findUnsafeText(data);
+        if (pointer !== null) {
+          const error = { instancePath: pointer, keyword: 'safeText', message: 'must not contain control characters' };
+          return { error: [error] } as unknown as ReturnType<typeof validate>;
+        }
+      }
+      return validate(data);
+    };
+  };
+}
