@@ -76,7 +76,9 @@ export interface AppDeps {
   /** Deposits (modules/deposits): account xpubs per network (public keys only); unset: no deposit addresses. */
   deposits?: { xpubs: Partial<Record<NetworkCode, string>> };
   /** Exchange orders (modules/exchange): USD prices and the deposit xpubs; unset: no prices, no keys. */
-  exchange?: Partial<Pick<ExchangeServiceOptions, 'prices' | 'xpubs' | 'fixedWindowMs' | 'availability'>>;
+  exchange?: Partial<
+    Pick<ExchangeServiceOptions, 'prices' | 'xpubs' | 'fixedWindowMs' | 'availability' | 'maxUnpaidOrders'>
+  >;
   /** Price cache (modules/prices); default: no source, so prices and quotes answer PRICE_UNAVAILABLE. */
   prices?: PriceService;
   /** Convert quote lifetime in ms (default 10 s). */
@@ -186,6 +188,7 @@ export function buildApp(deps: AppDeps): App {
           xpubs: deps.exchange?.xpubs ?? null,
           ...(deps.exchange?.fixedWindowMs === undefined ? {} : { fixedWindowMs: deps.exchange.fixedWindowMs }),
           ...(deps.exchange?.availability ? { availability: deps.exchange.availability } : {}),
+          ...(deps.exchange?.maxUnpaidOrders === undefined ? {} : { maxUnpaidOrders: deps.exchange.maxUnpaidOrders }),
         }),
       });
       const prices = deps.prices ?? createPriceService({ source: null, now });

@@ -50,6 +50,7 @@ const EnvSchema = Type.Object({
   CONVERT_QUOTE_TTL_MS: Type.Integer({ minimum: 1000 }),
   CONVERT_SEED_LIQUIDITY: Type.Optional(Type.Boolean()),
   EXCHANGE_FIXED_WINDOW_MS: Type.Integer({ minimum: 10_000, maximum: 86_400_000 }),
+  EXCHANGE_MAX_UNPAID_ORDERS: Type.Integer({ minimum: 1, maximum: 100 }),
   ETHEREUM_RPC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   BSC_RPC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   TRONGRID_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -105,6 +106,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   PRICE_MAX_AGE_MS: 120_000,
   CONVERT_QUOTE_TTL_MS: 10_000,
   EXCHANGE_FIXED_WINDOW_MS: 20 * 60_000,
+  EXCHANGE_MAX_UNPAID_ORDERS: 5,
   ANVIL_BLOCK_TIME_S: 1,
   WATCHER_POLL_MS: 250,
 };
@@ -169,8 +171,8 @@ export interface Config {
     /** Fund system_liquidity from system_external once at start-up; default: on unless production. */
     seedLiquidity: boolean;
   };
-  /** Exchange orders (modules/exchange): how long a fixed rate (and the deposit window) holds. */
-  exchange: { fixedWindowMs: number };
+  /** Exchange orders (modules/exchange): how long a fixed rate (and the deposit window) holds, and how many unpaid orders a user may hold. */
+  exchange: { fixedWindowMs: number; maxUnpaidOrders: number };
   /**
    * Chains (modules/chain). An EVM network without an RPC URL gets a local anvil when `localChains`
    * (LOCAL_CHAINS; default on unless NODE_ENV=production)
@@ -215,6 +217,7 @@ const integerKeys = new Set([
   'PRICE_SANDBOX_PORT',
   'CONVERT_QUOTE_TTL_MS',
   'EXCHANGE_FIXED_WINDOW_MS',
+  'EXCHANGE_MAX_UNPAID_ORDERS',
   'ANVIL_BLOCK_TIME_S',
   'WATCHER_POLL_MS',
   'SIGNER_POLL_MS',
@@ -331,7 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       quoteTtlMs: e.CONVERT_QUOTE_TTL_MS,
       seedLiquidity: e.CONVERT_SEED_LIQUIDITY ?? e.NODE_ENV !== 'production',
     },
-    exchange: { fixedWindowMs: e.EXCHANGE_FIXED_WINDOW_MS },
+    exchange: { fixedWindowMs: e.EXCHANGE_FIXED_WINDOW_MS, maxUnpaidOrders: e.EXCHANGE_MAX_UNPAID_ORDERS },
     chains: {
       ethereumRpcUrl: e.ETHEREUM_RPC_URL,
       bscRpcUrl: e.BSC_RPC_URL,

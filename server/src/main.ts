@@ -107,6 +107,7 @@ try {
     exchange: {
       xpubs: chain.keys.xpubs,
       fixedWindowMs: config.exchange.fixedWindowMs,
+      maxUnpaidOrders: config.exchange.maxUnpaidOrders,
       availability: exchangeAvailability(chain.evmChains, () => signer !== undefined),
     },
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },

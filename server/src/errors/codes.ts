@@ -72,6 +72,8 @@ export const errorStatus = {
   EXCHANGE_PAIR_UNAVAILABLE: 400,
   EXCHANGE_AMOUNT_OUT_OF_RANGE: 400,
   EXCHANGE_ADDRESS_INVALID: 400,
+  /** The user already has as many unpaid orders as allowed (details.limit): pay or let one expire first. */
+  EXCHANGE_TOO_MANY_OPEN_ORDERS: 409,
   // Prices and convert (modules/prices, modules/convert).
   /** No fresh price for a coin (source down or stale): no quote rather than a blind one. */
   PRICE_UNAVAILABLE: 503,

@@ -12,11 +12,14 @@ export const ErrorDetail = Type.Object(
   { additionalProperties: false },
 );
 
-/** `details` of throttling and attempt-limited errors (LOGIN_THROTTLED, WRONG_FUND_PASSWORD, ...). */
+/** `details` of throttled, attempt-limited and bounded errors (LOGIN_THROTTLED, WRONG_FUND_PASSWORD, ...). */
 export const ErrorFacts = Type.Object(
   {
     retryAfterSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
     attemptsLeft: Type.Optional(Type.Integer({ minimum: 0 })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'The bound that was reached (EXCHANGE_TOO_MANY_OPEN_ORDERS)' }),
+    ),
   },
   { additionalProperties: false },
 );

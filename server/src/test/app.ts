@@ -14,14 +14,18 @@ export const headerSessionResolver: SessionResolver = {
   },
 };
 
-/** buildApp with test defaults: header-based sessions, fixed clock, no static files, no logs. */
+/** buildApp with test defaults: header-based sessions, fixed clock, no static files, no logs, no order cap. */
 export function buildTestApp(deps: Partial<AppDeps> & { db: Kysely<Database> }): App {
   return buildApp({
     sessionResolver: headerSessionResolver,
     now: () => new Date('2030-01-02T03:04:05.000Z'),
     ...deps,
+    // Tests place many orders as one user; the unpaid-order cap has its own test (orders.api.test.ts).
+    exchange: { maxUnpaidOrders: TEST_MAX_UNPAID_ORDERS, ...deps.exchange },
   });
 }
+
+const TEST_MAX_UNPAID_ORDERS = 1000;
 
 /** Inserts a user row and returns its id. */
 export async function createUser(db: Kysely<Database>): Promise<string> {

@@ -87,6 +87,13 @@ describe('error translations', () => {
       details: { retryAfterSeconds: 2990 },
     });
     expect(errorMessage(hourly, t)).toBe('Too many codes requested, try again in 50 min');
+    const bounded = new ApiError({
+      code: 'EXCHANGE_TOO_MANY_OPEN_ORDERS',
+      message: 'x',
+      status: 409,
+      details: { limit: 5 },
+    });
+    expect(errorMessage(bounded, t)).toBe('You already have 5 unpaid orders: pay one or let it expire first');
     const wrong = new ApiError({
       code: 'WRONG_FUND_PASSWORD',
       message: 'x',

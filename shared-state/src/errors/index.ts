@@ -49,6 +49,7 @@ export function errorMessage(error: unknown, t: TFunction, fallback: FallbackKey
   const key = errorKey(error.code);
   const seconds = retryAfterSeconds(error);
   const attemptsLeft = numberDetail(error.details, 'attemptsLeft');
+  const limit = numberDetail(error.details, 'limit');
   const keys = [key];
   if (attemptsLeft !== undefined) keys.unshift(`${key}_attempts`);
   if (seconds !== undefined) keys.unshift(`${key}_retry`);
@@ -57,6 +58,7 @@ export function errorMessage(error: unknown, t: TFunction, fallback: FallbackKey
     seconds,
     minutes: seconds === undefined ? undefined : Math.ceil(seconds / 60),
     attemptsLeft,
+    limit,
   });
 }
 

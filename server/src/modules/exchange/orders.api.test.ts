@@ -294,6 +294,41 @@ describe('exchange rates and orders API', () => {
     await limited.close();
   });
 
+  it('a user holds at most the configured number of unpaid orders; the error names the limit', async () => {
+    const capped = buildTestApp({
+      db: database.db,
+      now: () => clock,
+      exchange: { prices, xpubs: testXpubs, maxUnpaidOrders: 2 },
+    });
+    const holder = await createUser(database.db);
+    const order = () =>
+      capped.inject({
+        method: 'POST',
+        url: '/api/exchange/orders',
+        headers: { [TEST_USER_HEADER]: holder },
+        payload: { ...usdtToBnb, rateType: 'float', receiveAddress: EVM_ADDRESS_A, termsAccepted: true },
+      });
+    expect((await order()).statusCode).toBe(200);
+    expect((await order()).statusCode).toBe(200);
+    const third = await order();
+    expect(third.statusCode).toBe(409);
+    expect(third.json()).toMatchObject({ code: 'EXCHANGE_TOO_MANY_OPEN_ORDERS', details: { limit: 2 } });
+    // Concurrent requests cannot pass the count together (serialised per user).
+    const other = await createUser(database.db);
+    const racing = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        capped.inject({
+          method: 'POST',
+          url: '/api/exchange/orders',
+          headers: { [TEST_USER_HEADER]: other },
+          payload: { ...usdtToBnb, rateType: 'float', receiveAddress: EVM_ADDRESS_A, termsAccepted: true },
+        }),
+      ),
+    );
+    expect(racing.map((r) => r.statusCode).sort()).toEqual([200, 200, 409, 409, 409]);
+    await capped.close();
+  });
+
   it('history: newest first, cursor pages, only own orders', async () => {
     const user = await createUser(database.db);
     for (let i = 0; i < 5; i++) {

@@ -1,5 +1,5 @@
 import { canonicalAddress, isAddressNetwork, isValidAddress } from '@cw/shared-state/address';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../errors/app-error.ts';
 import {
@@ -34,7 +34,12 @@ export interface ExchangeServiceOptions {
   fixedWindowMs?: number;
   /** What the engine can serve now (see exchange-module.ts); unset: every catalogue pair. */
   availability?: ExchangeAvailability;
+  /** Unpaid (new or waiting) orders a user may hold at once; each one watches a new address. */
+  maxUnpaidOrders?: number;
 }
+
+/** Default cap on a user's unpaid orders (EXCHANGE_MAX_UNPAID_ORDERS). */
+export const MAX_UNPAID_ORDERS = 5;
 
 /**
  * Sides of an order the running system can serve: a deposit the engine can see on chain, and a
@@ -148,6 +153,26 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt, id };
 }
 
+/**
+ * Refuses a new order while the user holds `limit` unpaid ones: every order watches a fresh deposit
+ * address, so their number must be bounded. Serialised per user (an advisory lock until the
+ * transaction ends), so concurrent requests cannot pass the count together.
+ */
+async function assertUnpaidBelowLimit(trx: Kysely<Database>, userId: string, limit: number): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`exchange-orders:${userId}`}))`.execute(trx);
+  const { n } = await trx
+    .selectFrom('exchange_orders')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('state', 'in', ['new', 'waiting'])
+    .executeTakeFirstOrThrow();
+  if (Number(n) >= limit) {
+    throw new AppError('EXCHANGE_TOO_MANY_OPEN_ORDERS', `At most ${limit} unpaid orders at a time`, {
+      details: { limit },
+    });
+  }
+}
+
 export function createExchangeService(options: ExchangeServiceOptions): ExchangeService {
   const { db, now } = options;
 
@@ -254,6 +279,7 @@ export function createExchangeService(options: ExchangeServiceOptions): Exchange
 
       const row = await db.transaction().execute(async (trx) => {
         const at = now();
+        await assertUnpaidBelowLimit(trx, userId, options.maxUnpaidOrders ?? MAX_UNPAID_ORDERS);
         let lockedRate: bigint | undefined;
         let deadline: Date | null = null;
         let rateLockId: string | null = null;
