@@ -134,3 +134,26 @@ describe('every string field of every operation', () => {
     );
   }, 120_000);
 });
+
+describe('query integers', () => {
+  it('are digits only: limit=true and limit=1.5 are refused on every list, limit=20 is fine', async () => {
+    const user = await newUser(h);
+    for (const url of ['/api/wallet/history', '/api/exchange/orders', '/api/convert/history']) {
+      for (const limit of ['true', '1.5', '1e1', ' 2', '0x10']) {
+        const res = await h.app.inject({
+          method: 'GET',
+          url: `${url}?limit=${encodeURIComponent(limit)}`,
+          headers: { cookie: user.cookie },
+        });
+        expect([url, limit, res.statusCode, res.json().details?.[0]]).toEqual([
+          url,
+          limit,
+          400,
+          { field: 'limit', message: 'must be a whole number', rule: 'type' },
+        ]);
+      }
+      const fine = await h.app.inject({ method: 'GET', url: `${url}?limit=20`, headers: { cookie: user.cookie } });
+      expect([url, fine.statusCode]).toEqual([url, 200]);
+    }
+  });
+});

@@ -42,20 +42,45 @@ export function findUnsafeText(value: unknown, pointer = '', depth = 0): string 
 /**
  * Every route's validator, wrapped once for the whole API: body, query and path parameters are
  * refused with the usual VALIDATION_FAILED (400, the field named) when any string in them holds
- * unsafe text, before the route's own schema is even consulted.
+ * unsafe text, or a query or path integer is anything but digits, before the route's own schema
+ * (and its type conversion) is even consulted.
  */
 export function withSafeText<T>(compiler: FastifySchemaCompiler<T>): FastifySchemaCompiler<T> {
   return (route) => {
     const validate = compiler(route);
+    const integers = route.httpPart === 'querystring' || route.httpPart === 'params' ? integerFields(route.schema) : [];
     return (data) => {
-      if (route.httpPart !== 'headers') {
-        const pointer = findUnsafeText(data);
-        if (pointer !== null) {
-          const error = { instancePath: pointer, keyword: 'safeText', message: 'must not contain control characters' };
-          return { error: [error] } as unknown as ReturnType<typeof validate>;
-        }
-      }
+      if (route.httpPart === 'headers') return validate(data);
+      const pointer = findUnsafeText(data);
+      if (pointer !== null) return refuse(validate, pointer, 'safeText', 'must not contain control characters');
+      const loose = looseInteger(data, integers);
+      if (loose !== null) return refuse(validate, `/${loose}`, 'type', 'must be a whole number');
       return validate(data);
     };
   };
+}
+
+function refuse<V extends (data: unknown) => unknown>(_: V, instancePath: string, keyword: string, message: string) {
+  return { error: [{ instancePath, keyword, message }] } as unknown as ReturnType<V>;
+}
+
+/** Names of the integer properties of a query or path schema. */
+function integerFields(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | null)?.properties ?? {};
+  return Object.entries(properties)
+    .filter(([, property]) => property.type === 'integer')
+    .map(([name]) => name);
+}
+
+/**
+ * A query or path integer is digits, nothing else: the schema's own conversion would read `true` as 1
+ * and `1.5` as 1.5 (then 1), so `limit=true` must be refused before it. Returns the bad field.
+ */
+function looseInteger(data: unknown, fields: readonly string[]): string | null {
+  if (fields.length === 0 || data === null || typeof data !== 'object') return null;
+  for (const field of fields) {
+    const value = (data as Record<string, unknown>)[field];
+    if (typeof value === 'string' && !/^-?\d{1,15}$/.test(value)) return field;
+  }
+  return null;
 }
