@@ -19,6 +19,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { createMetricsRegistry, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { createRemoteOrigins } from './http/remote-registry.ts';
+import { trackApiRouteMethods } from './http/route-methods.ts';
 import { withSafeText } from './http/safe-text.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerStatic } from './http/static.ts';
@@ -166,6 +167,7 @@ export function buildApp(deps: AppDeps): App {
   );
   registerSecurity(app, { rateLimit: deps.rateLimit ?? { max: 1000, windowMs: 60_000 }, remoteOrigins });
   registerOpenApi(app);
+  const methodsOf = trackApiRouteMethods(app);
 
   // API modules: route -> service -> repository. Each module is a plugin taking its services.
   app.register(
@@ -206,6 +208,6 @@ export function buildApp(deps: AppDeps): App {
   });
 
   const spaFallback = staticDir === null ? undefined : registerStatic(app, staticDir);
-  registerErrorHandling(app, spaFallback ? { spaFallback } : {});
+  registerErrorHandling(app, spaFallback ? { spaFallback, methodsOf } : { methodsOf });
   return app;
 }

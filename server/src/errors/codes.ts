@@ -15,6 +15,8 @@ export const errorStatus = {
   FORBIDDEN: 403,
   CROSS_SITE_REQUEST: 403,
   NOT_FOUND: 404,
+  /** The path exists, not with this method: the `Allow` header lists the ones it has. */
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

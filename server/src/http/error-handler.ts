@@ -96,6 +96,8 @@ function codeForStatus(status: number): ErrorCode {
       return 'FORBIDDEN';
     case 404:
       return 'NOT_FOUND';
+    case 405:
+      return 'METHOD_NOT_ALLOWED';
     case 409:
       return 'CONFLICT';
     case 413:
@@ -182,13 +184,25 @@ export function isApiPath(url: string): boolean {
 export interface NotFoundOptions {
   /** Serves the SPA's index.html when appropriate; returns false when it did not. */
   spaFallback?: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+  /** The methods a concrete /api path has (route-methods.ts): another method answers 405 with `Allow`. */
+  methodsOf?: (path: string) => string[];
 }
 
 /** 404s: JSON error shape under /api, the SPA for page navigations, plain text otherwise. */
 export function registerErrorHandling(app: FastifyInstance, options: NotFoundOptions = {}): void {
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(async (request, reply) => {
-    if (isApiPath(request.url)) return reply.code(404).send(apiNotFound(request));
+    if (isApiPath(request.url)) {
+      const path = request.url.split('?')[0] ?? '';
+      const allowed = options.methodsOf?.(path) ?? [];
+      if (allowed.length > 0 && !allowed.includes(request.method)) {
+        return reply
+          .code(405)
+          .header('allow', allowed.join(', '))
+          .send({ code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${path}` });
+      }
+      return reply.code(404).send(apiNotFound(request));
+    }
     if (options.spaFallback && (await options.spaFallback(request, reply))) return reply;
     return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
   });
