@@ -34,7 +34,8 @@ describe.concurrent('main', () => {
   it('starts on DATABASE_URL, serves, and shuts down gracefully on SIGTERM', async () => {
     const port = await freePort();
     const proc = run({ DATABASE_URL: database.url, PORT: String(port), STATIC_DIR: '/nonexistent', LOG_LEVEL: 'info' });
-    const deadline = Date.now() + 15_000;
+    // The server starts its local chains and the signer too: on a busy machine that takes a while.
+    const deadline = Date.now() + 45_000;
     let ready: Response | undefined;
     while (!ready && Date.now() < deadline) {
       ready = await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => undefined);
@@ -45,5 +46,5 @@ describe.concurrent('main', () => {
     proc.child.kill('SIGTERM');
     expect(await proc.exit).toBe(0);
     expect(proc.output()).toContain('shutting down');
-  });
+  }, 90_000);
 });
