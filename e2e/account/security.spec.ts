@@ -61,7 +61,8 @@ test('guarded pages send a visitor to log in and back; fund password; a password
   await page.getByTestId('edit-pwd-new').fill(newPassword);
   await page.getByTestId('edit-pwd-confirm').fill(newPassword);
   await page.getByTestId('edit-pwd-submit').click();
-  await expect(page.getByTestId('field-error-oldPassword')).toHaveText('密码错误');
+  // A wrong current password counts on the login throttle: the field says how many tries are left.
+  await expect(page.getByTestId('field-error-oldPassword')).toHaveText('密码错误，还可尝试5次');
   await page.getByTestId('edit-pwd-old').fill(account.password);
   await page.getByTestId('edit-pwd-submit').click();
   await expect(page).toHaveURL(/\/securitySettings$/);

@@ -4,6 +4,7 @@ import cookie from '@fastify/cookie';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, {
   type FastifyBaseLogger,
+  type FastifyError,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -103,6 +104,21 @@ class DebugRequestLog extends LogController {
   }
 }
 
+/**
+ * A URL Fastify cannot decode (bad %-encoding) never reaches a route, so no hook runs: answer it in the
+ * one error shape with the headers every answer carries (request id, no sniffing, no framing, no store).
+ */
+function answerMalformedRequest(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply
+    .code(400)
+    .header('x-request-id', request.id)
+    .header('x-content-type-options', 'nosniff')
+    .header('x-frame-options', 'DENY')
+    .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
+    .header('cache-control', 'no-store')
+    .send({ code: 'VALIDATION_FAILED', message: error.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : error.message });
+}
+
 export function buildApp(deps: AppDeps): App {
   const now = deps.now ?? (() => new Date());
   const staticDir = deps.staticDir ?? null;
@@ -113,6 +129,7 @@ export function buildApp(deps: AppDeps): App {
     trustProxy: deps.trustProxy ?? false,
     genReqId: () => randomUUID(),
     logController: new DebugRequestLog(),
+    frameworkErrors: answerMalformedRequest,
     // While draining, answer late requests ourselves (below) so they get the one error shape.
     return503OnClosing: false,
   });

@@ -18,3 +18,14 @@ describe('a known API path with another method', () => {
     expect(me.headers['x-content-type-options']).toBe('nosniff');
   });
 });
+
+describe('a URL that cannot be decoded', () => {
+  it('answers 400 in the one error shape, with the request id and the security headers', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/api/wallet/deposits/%E0%A4%A' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'Malformed URL' });
+    expect(res.headers['x-request-id']).toBeTruthy();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+});
