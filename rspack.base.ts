@@ -33,7 +33,7 @@ export interface AppConfigOptions {
   kind: AppKind;
   /** Absolute path of the app's package folder. */
   dir: string;
-  /** Modules a remote exposes, e.g. { './routes': './src/routes.tsx' }. */
+  /** Modules a remote exposes, e.g. { './routes': './src/routes.ts' }. */
   exposes?: Record<string, string>;
 }
 
