@@ -59,3 +59,20 @@ describe('operations as outside tools read them', () => {
     expect(Object.keys(doc.components?.securitySchemes ?? {})).toEqual(['sessionCookie', 'secureSessionCookie']);
   });
 });
+
+describe('error answers in the document', () => {
+  it('every operation that takes input lists its 400 (any field can be refused), and every one its 429 and 500', async () => {
+    const doc = await buildOpenApiDocument();
+    const missing: string[] = [];
+    for (const [url, item] of Object.entries(doc.paths ?? {})) {
+      for (const [method, raw] of Object.entries(item ?? {})) {
+        const op = raw as { requestBody?: unknown; parameters?: unknown[]; responses?: Record<string, unknown> };
+        const takesInput = op.requestBody !== undefined || (op.parameters ?? []).length > 0;
+        const statuses = Object.keys(op.responses ?? {});
+        for (const status of [...(takesInput ? ['400'] : []), '429', '500'])
+          if (!statuses.includes(status)) missing.push(`${method.toUpperCase()} ${url} ${status}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

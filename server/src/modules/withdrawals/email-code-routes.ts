@@ -25,7 +25,7 @@ export const emailCodeRoute: FastifyPluginAsyncTypebox<EmailCodeRouteOptions> = 
         tags: ['wallet'],
         summary: options.summary,
         body: EmailCodeBody,
-        response: { 202: SendCodeResult, ...errorResponses(401, 403, 429) },
+        response: { 202: SendCodeResult, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
