@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { isLoopbackHost } from '../server/src/config.ts';
 import { deployHost } from './lib/deploy-host.ts';
 import { deployRemote } from './lib/deploy-remote.ts';
 import { DEPLOY_DIR, REMOTE_NAMES, ROOT } from './lib/paths.ts';
@@ -29,8 +30,7 @@ for (const name of REMOTE_NAMES) {
  */
 function devMailboxDefault(env: NodeJS.ProcessEnv): string {
   const host = env.HOST?.trim() || '127.0.0.1';
-  const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
-  return env.NODE_ENV !== 'production' && loopback ? 'true' : 'false';
+  return env.NODE_ENV !== 'production' && isLoopbackHost(host) ? 'true' : 'false';
 }
 
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {

@@ -21,7 +21,7 @@ import { createMetricsRegistry, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { createRemoteOrigins } from './http/remote-registry.ts';
 import { trackApiRouteMethods } from './http/route-methods.ts';
-import { withSafeText } from './http/safe-text.ts';
+import { withStrictInput } from './http/safe-text.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerStatic } from './http/static.ts';
 import { type AuthOptions, createAuthModule } from './modules/auth/auth-module.ts';
@@ -133,8 +133,8 @@ export function buildApp(deps: AppDeps): App {
     // While draining, answer late requests ourselves (below) so they get the one error shape.
     return503OnClosing: false,
   });
-  // Control characters and lone surrogates are refused in every field, for every route (safe-text.ts).
-  app.setValidatorCompiler(withSafeText(TypeBoxValidatorCompiler));
+  // Control characters, lone surrogates and loose integers are refused in every field, for every route.
+  app.setValidatorCompiler(withStrictInput(TypeBoxValidatorCompiler));
 
   let closing = false;
   app.addHook('preClose', async () => {

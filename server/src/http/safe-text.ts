@@ -1,4 +1,4 @@
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 
 /**
  * Text no field of the API accepts: NUL and the other C0 controls except TAB, LF and CR, DEL and the
@@ -45,23 +45,24 @@ export function findUnsafeText(value: unknown, pointer = '', depth = 0): string 
  * unsafe text, or a query or path integer is anything but digits, before the route's own schema
  * (and its type conversion) is even consulted.
  */
-export function withSafeText<T>(compiler: FastifySchemaCompiler<T>): FastifySchemaCompiler<T> {
+export function withStrictInput<T>(compiler: FastifySchemaCompiler<T>): FastifySchemaCompiler<T> {
   return (route) => {
     const validate = compiler(route);
     const integers = route.httpPart === 'querystring' || route.httpPart === 'params' ? integerFields(route.schema) : [];
     return (data) => {
       if (route.httpPart === 'headers') return validate(data);
       const pointer = findUnsafeText(data);
-      if (pointer !== null) return refuse(validate, pointer, 'safeText', 'must not contain control characters');
+      if (pointer !== null) return refuse(pointer, 'safeText', 'must not contain control characters');
       const loose = looseInteger(data, integers);
-      if (loose !== null) return refuse(validate, `/${loose}`, 'type', 'must be a whole number');
+      if (loose !== null) return refuse(`/${loose}`, 'type', 'must be a whole number');
       return validate(data);
     };
   };
 }
 
-function refuse<V extends (data: unknown) => unknown>(_: V, instancePath: string, keyword: string, message: string) {
-  return { error: [{ instancePath, keyword, message }] } as unknown as ReturnType<V>;
+/** A validation failure in the shape the route validators give (the error handler names the field). */
+function refuse(instancePath: string, keyword: string, message: string): { error: FastifySchemaValidationError[] } {
+  return { error: [{ instancePath, keyword, message, schemaPath: '', params: {} }] };
 }
 
 /** Names of the integer properties of a query or path schema. */
