@@ -79,7 +79,7 @@ export interface AppDeps {
   deposits?: { xpubs: Partial<Record<NetworkCode, string>> };
   /** Exchange orders (modules/exchange): USD prices and the deposit xpubs; unset: no prices, no keys. */
   exchange?: Partial<
-    Pick<ExchangeServiceOptions, 'prices' | 'xpubs' | 'fixedWindowMs' | 'availability' | 'maxUnpaidOrders'>
+    Pick<ExchangeServiceOptions, 'prices' | 'xpubs' | 'fixedWindowMs' | 'floatWindowMs' | 'availability' | 'maxUnpaidOrders'>
   >;
   /** Price cache (modules/prices); default: no source, so prices and quotes answer PRICE_UNAVAILABLE. */
   prices?: PriceService;
@@ -208,6 +208,7 @@ export function buildApp(deps: AppDeps): App {
           ...(deps.exchange?.fixedWindowMs === undefined ? {} : { fixedWindowMs: deps.exchange.fixedWindowMs }),
           ...(deps.exchange?.availability ? { availability: deps.exchange.availability } : {}),
           ...(deps.exchange?.maxUnpaidOrders === undefined ? {} : { maxUnpaidOrders: deps.exchange.maxUnpaidOrders }),
+          ...(deps.exchange?.floatWindowMs === undefined ? {} : { floatWindowMs: deps.exchange.floatWindowMs }),
         }),
       });
       const prices = deps.prices ?? createPriceService({ source: null, now });

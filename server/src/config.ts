@@ -51,6 +51,8 @@ const EnvSchema = Type.Object({
   CONVERT_SEED_LIQUIDITY: Type.Optional(Type.Boolean()),
   EXCHANGE_FIXED_WINDOW_MS: Type.Integer({ minimum: 10_000, maximum: 86_400_000 }),
   EXCHANGE_MAX_UNPAID_ORDERS: Type.Integer({ minimum: 1, maximum: 100 }),
+  EXCHANGE_FLOAT_WINDOW_MS: Type.Integer({ minimum: 600_000, maximum: 7 * 86_400_000 }),
+  EXCHANGE_LATE_DEPOSIT_WATCH_MS: Type.Integer({ minimum: 3_600_000, maximum: 30 * 86_400_000 }),
   ETHEREUM_RPC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   BSC_RPC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   TRONGRID_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -107,6 +109,8 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   CONVERT_QUOTE_TTL_MS: 10_000,
   EXCHANGE_FIXED_WINDOW_MS: 20 * 60_000,
   EXCHANGE_MAX_UNPAID_ORDERS: 5,
+  EXCHANGE_FLOAT_WINDOW_MS: 24 * 3_600_000,
+  EXCHANGE_LATE_DEPOSIT_WATCH_MS: 7 * 86_400_000,
   ANVIL_BLOCK_TIME_S: 1,
   WATCHER_POLL_MS: 250,
 };
@@ -171,8 +175,12 @@ export interface Config {
     /** Fund system_liquidity from system_external once at start-up; default: on unless production. */
     seedLiquidity: boolean;
   };
-  /** Exchange orders (modules/exchange): how long a fixed rate (and the deposit window) holds, and how many unpaid orders a user may hold. */
-  exchange: { fixedWindowMs: number; maxUnpaidOrders: number };
+  /**
+   * Exchange orders (modules/exchange): how long a fixed rate (and its deposit window) holds, how long a
+   * float order waits for its deposit, how long an expired order's address is still watched for a late
+   * deposit (then refunded), and how many unpaid orders a user may hold.
+   */
+  exchange: { fixedWindowMs: number; floatWindowMs: number; lateDepositWatchMs: number; maxUnpaidOrders: number };
   /**
    * Chains (modules/chain). An EVM network without an RPC URL gets a local anvil when `localChains`
    * (LOCAL_CHAINS; default on unless NODE_ENV=production)
@@ -218,6 +226,8 @@ const integerKeys = new Set([
   'CONVERT_QUOTE_TTL_MS',
   'EXCHANGE_FIXED_WINDOW_MS',
   'EXCHANGE_MAX_UNPAID_ORDERS',
+  'EXCHANGE_FLOAT_WINDOW_MS',
+  'EXCHANGE_LATE_DEPOSIT_WATCH_MS',
   'ANVIL_BLOCK_TIME_S',
   'WATCHER_POLL_MS',
   'SIGNER_POLL_MS',
@@ -334,7 +344,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       quoteTtlMs: e.CONVERT_QUOTE_TTL_MS,
       seedLiquidity: e.CONVERT_SEED_LIQUIDITY ?? e.NODE_ENV !== 'production',
     },
-    exchange: { fixedWindowMs: e.EXCHANGE_FIXED_WINDOW_MS, maxUnpaidOrders: e.EXCHANGE_MAX_UNPAID_ORDERS },
+    exchange: {
+      fixedWindowMs: e.EXCHANGE_FIXED_WINDOW_MS,
+      floatWindowMs: e.EXCHANGE_FLOAT_WINDOW_MS,
+      lateDepositWatchMs: e.EXCHANGE_LATE_DEPOSIT_WATCH_MS,
+      maxUnpaidOrders: e.EXCHANGE_MAX_UNPAID_ORDERS,
+    },
     chains: {
       ethereumRpcUrl: e.ETHEREUM_RPC_URL,
       bscRpcUrl: e.BSC_RPC_URL,

@@ -107,6 +107,7 @@ try {
     exchange: {
       xpubs: chain.keys.xpubs,
       fixedWindowMs: config.exchange.fixedWindowMs,
+      floatWindowMs: config.exchange.floatWindowMs,
       maxUnpaidOrders: config.exchange.maxUnpaidOrders,
       availability: exchangeAvailability(chain.evmChains, () => signer !== undefined),
     },
@@ -117,7 +118,15 @@ try {
   closers.push({ name: 'HTTP server', close: () => app.close() });
   await app.listen({ host: config.host, port: config.port });
   // Exchange orders: deposits to order addresses, settlement, payouts through the signer.
-  closers.push(startExchangeEngine({ db, prices: priceFeed.prices, evmChains: chain.evmChains, log: logger }));
+  closers.push(
+    startExchangeEngine({
+      db,
+      prices: priceFeed.prices,
+      evmChains: chain.evmChains,
+      lateDepositWatchMs: config.exchange.lateDepositWatchMs,
+      log: logger,
+    }),
+  );
 
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   logger.info({ url, startupMs: Math.round(performance.now()) }, `Server ready at ${url}`);

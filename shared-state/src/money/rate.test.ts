@@ -25,5 +25,8 @@ describe('secondsLeft and countdown', () => {
     expect(countdown(deadline, Date.parse('2030-01-01T00:00:00.000Z'))).toEqual({ seconds: 1200, text: '20:00' });
     expect(countdown(deadline, Date.parse('2030-01-01T00:19:58.500Z'))).toEqual({ seconds: 2, text: '00:02' });
     expect(countdown(deadline, Date.parse('2030-01-01T00:21:00.000Z'))).toEqual({ seconds: 0, text: '00:00' });
+    // A float order's 24-hour window counts in hours, not 1440 minutes.
+    expect(countdown(deadline, Date.parse('2029-12-31T00:19:59.000Z'))).toEqual({ seconds: 86_401, text: '24:00:01' });
+    expect(countdown(deadline, Date.parse('2029-12-31T23:20:00.000Z'))).toEqual({ seconds: 3600, text: '1:00:00' });
   });
 });

@@ -17,12 +17,12 @@ export function secondsLeft(iso: string, nowMs: number): number {
   return Math.max(0, Math.ceil((Date.parse(iso) - nowMs) / 1000));
 }
 
-/** "mm:ss" of the seconds left until `deadline` (never negative). */
+/** "mm:ss" of the seconds left until `deadline` (never negative); "h:mm:ss" from an hour up (a float order's 24 h). */
 export function countdown(deadline: string, nowMs: number): { seconds: number; text: string } {
   const seconds = secondsLeft(deadline, nowMs);
-  const mm = Math.floor(seconds / 60)
-    .toString()
-    .padStart(2, '0');
-  const ss = (seconds % 60).toString().padStart(2, '0');
-  return { seconds, text: `${mm}:${ss}` };
+  const two = (n: number) => n.toString().padStart(2, '0');
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const mmss = `${two(minutes)}:${two(seconds % 60)}`;
+  return { seconds, text: hours > 0 ? `${hours}:${mmss}` : mmss };
 }

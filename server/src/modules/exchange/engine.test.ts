@@ -36,6 +36,7 @@ async function createOrder(rateType: 'float' | 'fixed', overrides: Record<string
     refundAddress: EVM_ADDRESS_B,
     termsAccepted: true,
   };
+  if (overrides.refundAddress === null) delete body.refundAddress;
   if (rateType === 'fixed') {
     const rate = await app.inject({
       method: 'POST',
@@ -259,6 +260,53 @@ describe('exchange engine', () => {
       state_reason: 'payout_failed: reverted',
     });
     expect((await reconcile(database.db)).ok).toBe(true);
+  });
+
+  it('float without a deposit expires after its window (24 h); a late deposit goes whole to the wallet when there is no refund address', async () => {
+    const order = await createOrder('float', { refundAddress: null });
+    expect(new Date(order.deadlineAt as string).getTime() - clock.getTime()).toBe(24 * 3_600_000);
+    clock = new Date(new Date(order.deadlineAt as string).getTime() + 1);
+    expect((await engine.tick()).expired).toBe(1);
+    expect(await findOrder(database.db, order.id)).toMatchObject({ state: 'expired', state_reason: 'deadline_passed' });
+
+    // Six days later the address is still watched: the deposit is credited to the user's wallet, not lost.
+    clock = new Date(clock.getTime() + 6 * 86_400_000);
+    const wallet = await balanceOf(database.db, 'user_available', userId, 'USDT');
+    chain.deposit(order.depositAddress, 100_000_000n, 6, `0x${'12'.repeat(32)}`);
+    await engine.tick();
+    expect(await findOrder(database.db, order.id)).toMatchObject({
+      state: 'refunded',
+      state_reason: 'late_deposit; to_wallet',
+      payout_amount_minor: '100000000',
+    });
+    expect(await balanceOf(database.db, 'user_available', userId, 'USDT')).toBe(wallet + 100_000_000n);
+    expect((await reconcile(database.db)).ok).toBe(true);
+  });
+
+  it('an expired order is no longer watched once the late-deposit watch (7 days after the deadline) is over', async () => {
+    const order = await createOrder('float');
+    clock = new Date(new Date(order.deadlineAt as string).getTime() + 1);
+    await engine.tick();
+    expect(await state(order.id)).toBe('expired');
+    const looked: string[] = [];
+    const watching = createExchangeEngine({
+      db: database.db,
+      now,
+      prices,
+      deposits: { observe: async (o) => (looked.push(o.address), chain.deposits.observe(o)) },
+      payouts: chain.gateway,
+      onError: (err) => errors.push(err),
+    });
+    clock = new Date(clock.getTime() + 7 * 86_400_000 - 1000);
+    await watching.tick();
+    expect(looked).toContain(order.depositAddress);
+
+    looked.length = 0;
+    clock = new Date(clock.getTime() + 2000);
+    chain.deposit(order.depositAddress, 100_000_000n, 6, `0x${'13'.repeat(32)}`);
+    await watching.tick();
+    expect(looked).not.toContain(order.depositAddress);
+    expect(await state(order.id)).toBe('expired');
   });
 
   it('reported no unexpected errors', () => {

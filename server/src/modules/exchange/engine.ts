@@ -6,7 +6,11 @@ import type { AccountRef, Leg } from '../ledger/model.ts';
 import { postTransfer } from '../ledger/post-transfer.ts';
 import { ensureAccount } from '../ledger/repository.ts';
 import { IllegalTransitionError } from './errors.ts';
-import { limitsFor, midRateScaled, movedBeyondTolerance, receiveFor, type UsdPrices } from './pricing.ts';
+import {
+  LATE_DEPOSIT_WATCH_MS,
+  lateWatchSince,
+  limitsFor,
+  midRateScaled, movedBeyondTolerance, receiveFor, type UsdPrices } from './pricing.ts';
 import { findOrder, lockOrder, type OrderPatch, type OrderRow, updateFields } from './repository.ts';
 import type { ExchangeState } from './states.ts';
 import { transitionOrder } from './transition.ts';
@@ -18,7 +22,9 @@ import { transitionOrder } from './transition.ts';
  * is still in the state the step expects (transitionOrder's `expectFrom`).
  *
  *   waiting    -> confirming   a deposit to the order's address is seen
- *   waiting    -> expired      fixed rate: the deadline passed without a deposit
+ *   waiting    -> expired      the deadline passed without a deposit (fixed: the rate window; float:
+ *                              EXCHANGE_FLOAT_WINDOW_MS); the address is still watched for
+ *                              EXCHANGE_LATE_DEPOSIT_WATCH_MS after the deadline, then no longer
  *   confirming -> exchanging   the deposit has its confirmations: ledger leg in (external -> liquidity)
  *   exchanging -> sending      receive amount settled (fixed: locked rate; float: rate now), ledger leg
  *                              out (liquidity -> user_locked + service charge to fees), payout handed to
@@ -84,6 +90,8 @@ export interface ExchangeEngineOptions {
   batchSize?: number;
   /** Loop period. Default 3 s. */
   intervalMs?: number;
+  /** How long after its deadline an expired order is still watched for a late deposit; default 7 days. */
+  lateDepositWatchMs?: number;
   onError?: (err: unknown, orderId?: string) => void;
 }
 
@@ -145,6 +153,7 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
   const { db, now, deposits, payouts } = options;
   const batch = options.batchSize ?? DEFAULT_BATCH;
   const onError = options.onError ?? (() => {});
+  const lateWatchMs = options.lateDepositWatchMs ?? LATE_DEPOSIT_WATCH_MS;
 
   const inStates = (states: ExchangeState[]) =>
     db
@@ -275,13 +284,21 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
     }
   }
 
-  /** Waiting (and expired) orders: look for their deposit on chain. */
+  /** Waiting orders, and expired ones within the late-deposit watch: look for their deposit on chain. */
   async function observeDeposits(report: TickReport) {
+    const watchedSince = lateWatchSince(now(), lateWatchMs);
     const orders = await db
       .selectFrom('exchange_orders')
       .selectAll()
       .where((eb) =>
-        eb.or([eb('state', '=', 'waiting'), eb.and([eb('state', '=', 'expired'), eb('deposit_tx_hash', 'is', null)])]),
+        eb.or([
+          eb('state', '=', 'waiting'),
+          eb.and([
+            eb('state', '=', 'expired'),
+            eb('deposit_tx_hash', 'is', null),
+            eb('deadline_at', '>', watchedSince),
+          ]),
+        ]),
       )
       .where('deposit_address', 'is not', null)
       .orderBy('updated_at')
@@ -298,7 +315,7 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
         deposit_confirmations: deposit.confirmations,
         deposit_seen_at: at,
       };
-      // Sent after the fixed window (by block time): a late deposit even if seen before the expiry step.
+      // Sent after the deadline (by block time): a late deposit even if seen before the expiry step.
       const late =
         order.deadline_at !== null && deposit.blockTime !== undefined && deposit.blockTime > order.deadline_at;
       const ok = await step(order, async (trx) => {
@@ -325,14 +342,13 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
     }
   }
 
-  /** Fixed-rate orders past their deadline without a deposit. */
+  /** Orders (fixed and float) past their deadline without a deposit. */
   async function expireOverdue(report: TickReport) {
     const at = now();
     const orders = await db
       .selectFrom('exchange_orders')
       .selectAll()
       .where('state', '=', 'waiting')
-      .where('rate_type', '=', 'fixed')
       .where('deadline_at', '<=', at)
       .where('deposit_tx_hash', 'is', null)
       .limit(batch)

@@ -25,7 +25,7 @@ const LOOKBACK_BLOCKS = 50_000n;
 
 export function evmOrderDeposits(
   chains: () => Partial<Record<EvmNetwork, EvmChainRuntime | undefined>>,
-  options: { db?: Kysely<Database>; now?: () => Date } = {},
+  options: { db?: Kysely<Database>; now?: () => Date; lateDepositWatchMs?: number } = {},
 ): OrderDepositObserver {
   const clients = new Map<string, PublicClient>();
   const clientFor = (runtime: EvmChainRuntime) => {
@@ -44,6 +44,7 @@ export function evmOrderDeposits(
         chains,
         clientFor,
         ...(options.now ? { now: options.now } : {}),
+        ...(options.lateDepositWatchMs === undefined ? {} : { lateDepositWatchMs: options.lateDepositWatchMs }),
       })
     : null;
 

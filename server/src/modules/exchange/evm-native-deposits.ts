@@ -7,6 +7,7 @@ import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { linkedPrefix } from '../chain/evm-watcher.ts';
 import { toLedgerMinor } from '../deposits/processor.ts';
 import type { ObservedOrderDeposit } from './engine.ts';
+import { LATE_DEPOSIT_WATCH_MS, lateWatchSince } from './pricing.ts';
 
 /**
  * Native-coin deposits (ETH on ethereum, BNB on bsc) to exchange order addresses. A native transfer
@@ -49,9 +50,12 @@ export function evmNativeOrderDeposits(options: {
   chains: () => Partial<Record<EvmNetwork, EvmChainRuntime | undefined>>;
   clientFor: (runtime: EvmChainRuntime) => PublicClient;
   now?: () => Date;
+  /** Expired orders are looked for this long after their deadline (LATE_DEPOSIT_WATCH_MS). */
+  lateDepositWatchMs?: number;
 }): NativeOrderDeposits {
   const { db, chains, clientFor } = options;
   const now = options.now ?? (() => new Date());
+  const lateWatchMs = options.lateDepositWatchMs ?? LATE_DEPOSIT_WATCH_MS;
 
   async function hashAt(client: PublicClient, n: bigint): Promise<string | undefined> {
     try {
@@ -84,7 +88,12 @@ export function evmNativeOrderDeposits(options: {
       .where((eb) =>
         eb.or([
           eb('state', 'in', ['waiting', 'confirming']),
-          eb.and([eb('state', '=', 'expired'), eb('deposit_confirmed_at', 'is', null)]),
+          eb.and([
+            eb('state', '=', 'expired'),
+            eb('deposit_confirmed_at', 'is', null),
+            // A late deposit already seen is followed to its confirmations; an empty address only for the watch.
+            eb.or([eb('deposit_tx_hash', 'is not', null), eb('deadline_at', '>', lateWatchSince(now(), lateWatchMs))]),
+          ]),
         ]),
       )
       .limit(1)

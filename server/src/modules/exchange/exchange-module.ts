@@ -41,6 +41,8 @@ export interface ExchangeEngineStartOptions {
   prices: UsdPrices;
   evmChains: () => Partial<Record<EvmNetwork, EvmChainRuntime | undefined>>;
   intervalMs?: number;
+  /** EXCHANGE_LATE_DEPOSIT_WATCH_MS: how long an expired order's address is still watched. */
+  lateDepositWatchMs?: number;
   log: { warn(details: Record<string, unknown>, msg: string): void };
 }
 
@@ -50,13 +52,15 @@ export interface ExchangeEngineStartOptions {
  */
 export function startExchangeEngine(options: ExchangeEngineStartOptions): { name: string; close: () => Promise<void> } {
   const now = () => new Date();
+  const lateWatch = options.lateDepositWatchMs === undefined ? {} : { lateDepositWatchMs: options.lateDepositWatchMs };
   const engine: ExchangeEngine = createExchangeEngine({
     db: options.db,
     now,
     prices: options.prices,
-    deposits: evmOrderDeposits(options.evmChains, { db: options.db, now }),
+    deposits: evmOrderDeposits(options.evmChains, { db: options.db, now, ...lateWatch }),
     payouts: withdrawalPayouts(options.db, now),
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    ...lateWatch,
     onError: (err, orderId) => options.log.warn({ err, orderId }, 'exchange engine step failed; retried next tick'),
   });
   engine.start();

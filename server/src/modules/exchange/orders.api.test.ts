@@ -94,7 +94,7 @@ describe('exchange rates and orders API', () => {
       receiveCoin: 'BNB',
       receiveAddress: EVM_ADDRESS_A, // stored checksummed
       refundAddress: null,
-      deadlineAt: null,
+      deadlineAt: new Date(clock.getTime() + 24 * 3_600_000).toISOString(), // a float order waits 24 h
       depositTxHash: null,
       payoutTxHash: null,
       requiredConfirmations: 6,

@@ -16,6 +16,21 @@ export const RATE_SCALE = 10n ** 18n;
 const BPS = 10_000n;
 /** A fixed rate holds this long (spec: 20 minutes); the order's deposit deadline is the lock's expiry. */
 export const FIXED_WINDOW_MS = 20 * 60_000;
+/**
+ * A float order waits this long for its deposit, then expires (EXCHANGE_FLOAT_WINDOW_MS): each open
+ * order is a watched address, so none stays open for ever.
+ */
+export const FLOAT_WINDOW_MS = 24 * 3_600_000;
+/**
+ * After its deadline an expired order's address is still watched this long (EXCHANGE_LATE_DEPOSIT_WATCH_MS):
+ * a deposit that arrives then is refunded (to the refund address, or whole to the wallet without one).
+ */
+export const LATE_DEPOSIT_WATCH_MS = 7 * 24 * 3_600_000;
+
+/** Expired orders whose deadline is after this are still watched for a late deposit. */
+export function lateWatchSince(now: Date, lateWatchMs: number): Date {
+  return new Date(now.getTime() - lateWatchMs);
+}
 /** Service charge on the receive amount; a fixed rate costs more because we carry the price risk. */
 export const SERVICE_CHARGE_BPS = { float: 50n, fixed: 100n } as const;
 /** A float order is refunded when the rate at confirmation is this much worse than the estimate. */

@@ -11,7 +11,7 @@ import {
 } from '../catalogue/catalogue.ts';
 import { deriveOrderDepositAddress } from './deposit-address.ts';
 import { RateExpiredError } from './errors.ts';
-import { FIXED_WINDOW_MS, formatRate, limitsFor, midRateScaled, receiveFor, type UsdPrices } from './pricing.ts';
+import { FIXED_WINDOW_MS, FLOAT_WINDOW_MS, formatRate, limitsFor, midRateScaled, receiveFor, type UsdPrices } from './pricing.ts';
 import { findOrder, listOrders, nextDepositIndex, type OrderRow } from './repository.ts';
 import type {
   CreateOrderRequest,
@@ -32,6 +32,8 @@ export interface ExchangeServiceOptions {
   xpubs: Partial<Record<NetworkCode, string>> | null;
   /** How long a fixed rate holds (the deposit window); default FIXED_WINDOW_MS (20 minutes). */
   fixedWindowMs?: number;
+  /** How long a float order waits for its deposit before it expires; default FLOAT_WINDOW_MS (24 hours). */
+  floatWindowMs?: number;
   /** What the engine can serve now (see exchange-module.ts); unset: every catalogue pair. */
   availability?: ExchangeAvailability;
   /** Unpaid (new or waiting) orders a user may hold at once; each one watches a new address. */
@@ -281,7 +283,7 @@ export function createExchangeService(options: ExchangeServiceOptions): Exchange
         const at = now();
         await assertUnpaidBelowLimit(trx, userId, options.maxUnpaidOrders ?? MAX_UNPAID_ORDERS);
         let lockedRate: bigint | undefined;
-        let deadline: Date | null = null;
+        let deadline = new Date(at.getTime() + (options.floatWindowMs ?? FLOAT_WINDOW_MS));
         let rateLockId: string | null = null;
         if (request.rateType === 'fixed') {
           const lock = await trx

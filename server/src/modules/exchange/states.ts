@@ -9,7 +9,7 @@
 export const exchangeStates = [
   /** Created; the deposit address is being assigned. */
   'new',
-  /** Waiting for the user's deposit (fixed rate: until the deadline). */
+  /** Waiting for the user's deposit until the deadline (fixed: the rate window; float: EXCHANGE_FLOAT_WINDOW_MS). */
   'waiting',
   /** Deposit seen on chain, waiting for its confirmations. */
   'confirming',
@@ -19,7 +19,7 @@ export const exchangeStates = [
   'sending',
   /** Payout transaction mined. Terminal. */
   'completed',
-  /** Fixed rate window passed without a deposit. Terminal unless a late deposit arrives (-> refunded). */
+  /** The deadline passed without a deposit. Terminal unless a late deposit arrives (-> refunded). */
   'expired',
   /** The deposit went back to the refund address (outside limits, rate moved, late deposit). Terminal. */
   'refunded',
@@ -37,7 +37,7 @@ export const exchangeTransitions: Readonly<Record<ExchangeState, readonly Exchan
   exchanging: ['sending', 'refunded', 'suspended', 'failed'],
   sending: ['completed', 'failed'],
   completed: [],
-  // A deposit that arrives after the fixed window is returned, never exchanged.
+  // A deposit that arrives after the deadline is returned, never exchanged.
   expired: ['refunded'],
   refunded: [],
   failed: [],
