@@ -79,7 +79,10 @@ export interface AppDeps {
   deposits?: { xpubs: Partial<Record<NetworkCode, string>> };
   /** Exchange orders (modules/exchange): USD prices and the deposit xpubs; unset: no prices, no keys. */
   exchange?: Partial<
-    Pick<ExchangeServiceOptions, 'prices' | 'xpubs' | 'fixedWindowMs' | 'floatWindowMs' | 'availability' | 'maxUnpaidOrders'>
+    Pick<
+      ExchangeServiceOptions,
+      'prices' | 'xpubs' | 'fixedWindowMs' | 'floatWindowMs' | 'availability' | 'maxUnpaidOrders'
+    >
   >;
   /** Price cache (modules/prices); default: no source, so prices and quotes answer PRICE_UNAVAILABLE. */
   prices?: PriceService;

@@ -10,7 +10,11 @@ import {
   LATE_DEPOSIT_WATCH_MS,
   lateWatchSince,
   limitsFor,
-  midRateScaled, movedBeyondTolerance, receiveFor, type UsdPrices } from './pricing.ts';
+  midRateScaled,
+  movedBeyondTolerance,
+  receiveFor,
+  type UsdPrices,
+} from './pricing.ts';
 import { findOrder, lockOrder, type OrderPatch, type OrderRow, updateFields } from './repository.ts';
 import type { ExchangeState } from './states.ts';
 import { transitionOrder } from './transition.ts';

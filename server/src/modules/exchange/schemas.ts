@@ -85,7 +85,13 @@ export const ExchangeOrder = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     sendAt: nullable(Type.String({ format: 'date-time', description: 'When the deposit was seen' })),
     receiveAt: nullable(Type.String({ format: 'date-time', description: 'When the payout was sent' })),
-    deadlineAt: nullable(Type.String({ format: 'date-time', description: 'Send the deposit before this (fixed: the rate window; float: the order window, 24 h by default); after it the order expires' })),
+    deadlineAt: nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          'Send the deposit before this (fixed: the rate window; float: the order window, 24 h by default); after it the order expires',
+      }),
+    ),
     updatedAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'ExchangeOrder', additionalProperties: false },

@@ -11,7 +11,15 @@ import {
 } from '../catalogue/catalogue.ts';
 import { deriveOrderDepositAddress } from './deposit-address.ts';
 import { RateExpiredError } from './errors.ts';
-import { FIXED_WINDOW_MS, FLOAT_WINDOW_MS, formatRate, limitsFor, midRateScaled, receiveFor, type UsdPrices } from './pricing.ts';
+import {
+  FIXED_WINDOW_MS,
+  FLOAT_WINDOW_MS,
+  formatRate,
+  limitsFor,
+  midRateScaled,
+  receiveFor,
+  type UsdPrices,
+} from './pricing.ts';
 import { findOrder, listOrders, nextDepositIndex, type OrderRow } from './repository.ts';
 import type {
   CreateOrderRequest,
