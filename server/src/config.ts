@@ -32,6 +32,7 @@ const EnvSchema = Type.Object({
   SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1 }),
   SESSION_ABSOLUTE_HOURS: Type.Integer({ minimum: 1 }),
   SESSION_SECURE_COOKIE: Type.Enum(['auto', 'always', 'never']),
+  SESSION_MAX_PER_USER: Type.Integer({ minimum: 1, maximum: 100 }),
   CODE_IP_HOURLY_LIMIT: Type.Integer({ minimum: 1 }),
   SIGNER_ENABLED: Type.Boolean(),
   SIGNER_MNEMONIC_FILE: Type.Optional(Type.String({ minLength: 1 })),
@@ -99,6 +100,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   SESSION_IDLE_MINUTES: 30,
   SESSION_ABSOLUTE_HOURS: 7 * 24,
   SESSION_SECURE_COOKIE: 'auto',
+  SESSION_MAX_PER_USER: 10,
   CODE_IP_HOURLY_LIMIT: 10,
   SIGNER_ENABLED: true,
   SIGNER_POLL_MS: 1000,
@@ -138,7 +140,12 @@ export interface Config {
    * `npm start` sets it for its local default. Refused in production and on a non-loopback HOST.
    */
   devMailbox: boolean;
-  session: { idleMinutes: number; absoluteHours: number; secureCookie: 'auto' | 'always' | 'never' };
+  session: {
+    idleMinutes: number;
+    absoluteHours: number;
+    secureCookie: 'auto' | 'always' | 'never';
+    maxPerUser: number;
+  };
   /** Verification codes per client IP per hour. */
   codeIpHourlyLimit: number;
   /**
@@ -219,6 +226,7 @@ const integerKeys = new Set([
   'SHUTDOWN_TIMEOUT_MS',
   'SESSION_IDLE_MINUTES',
   'SESSION_ABSOLUTE_HOURS',
+  'SESSION_MAX_PER_USER',
   'CODE_IP_HOURLY_LIMIT',
   'PRICE_MAX_AGE_MS',
   'PRICE_REFRESH_MS',
@@ -323,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleMinutes: e.SESSION_IDLE_MINUTES,
       absoluteHours: e.SESSION_ABSOLUTE_HOURS,
       secureCookie: e.SESSION_SECURE_COOKIE,
+      maxPerUser: e.SESSION_MAX_PER_USER,
     },
     codeIpHourlyLimit: e.CODE_IP_HOURLY_LIMIT,
     wallet: { signerEnabled: e.SIGNER_ENABLED, autoReviewLimits: e.WITHDRAW_AUTO_REVIEW_LIMITS },

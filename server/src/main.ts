@@ -15,6 +15,7 @@ import { prepareChains, startChainModule } from './modules/chain/chain-module.ts
 import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
+import { startRetention } from './modules/retention/retention.ts';
 import { walletOptionsFromConfig } from './modules/wallet/wallet-module.ts';
 import { startConfiguredSigner } from './signer/spawn.ts';
 
@@ -127,6 +128,8 @@ try {
       log: logger,
     }),
   );
+  // Quotes, rate locks, codes, old sessions and idle throttle counters: deleted once past their use.
+  closers.push(startRetention({ db, log: logger }));
 
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   logger.info({ url, startupMs: Math.round(performance.now()) }, `Server ready at ${url}`);

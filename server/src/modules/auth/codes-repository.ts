@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, VerificationCodesTable } from '../../db/schema.ts';
 import type { CodePurposeValue } from './schemas.ts';
 
@@ -102,4 +102,15 @@ export async function consumeCode(db: Db, id: string, now: Date): Promise<boolea
     .where('consumed_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Retention (modules/retention): deletes up to `limit` codes that expired more than two days before
+ * `now` (the code limits count the last hour). Returns how many.
+ */
+export async function purgeOldCodes(db: Kysely<Database>, now: Date, limit: number): Promise<number> {
+  const before = new Date(now.getTime() - 2 * 86_400_000);
+  const result = await sql`delete from verification_codes where id in (
+    select id from verification_codes where expires_at < ${before} limit ${limit} for update skip locked)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }

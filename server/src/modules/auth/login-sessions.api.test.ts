@@ -234,6 +234,23 @@ describe('sessions', () => {
     expect((await me(account.cookie)).statusCode).toBe(200);
   });
 
+  it('a user holds at most 10 live sessions: the 11th sign-in ends the least recently used one', async () => {
+    const account = await registerUser(h);
+    const logins: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      h.clock.advance(60_000);
+      logins.push(sessionCookie(await login(h, account.username, account.password)));
+    }
+    h.clock.advance(2 * 60_000);
+    expect((await me(account.cookie)).statusCode).toBe(200); // the first session is now the most recently used
+    const eleventh = sessionCookie(await login(h, account.username, account.password));
+    expect((await me(logins[0] as string)).statusCode).toBe(401);
+    for (const cookie of [account.cookie, eleventh, ...logins.slice(1)])
+      expect((await me(cookie)).statusCode).toBe(200);
+    const list = await h.app.inject({ method: 'GET', url: '/api/me/sessions', headers: { cookie: eleventh } });
+    expect(list.json().sessions).toHaveLength(10);
+  });
+
   it('changing the password ends the other sessions and needs the old one', async () => {
     const account = await registerUser(h);
     const other = sessionCookie(await login(h, account.username, account.password));

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, SessionsTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -84,4 +84,48 @@ export async function revokeUserSessions(db: Db, userId: string, now: Date, keep
   if (keepSessionId !== undefined) query = query.where('id', '!=', keepSessionId);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/**
+ * Keeps `newSessionId` and the user's `keep - 1` most recently used other live sessions, revokes the
+ * rest; returns how many were revoked. Serialised per user (advisory lock in the caller's
+ * transaction) so two sign-ins at once cannot both keep one too many.
+ */
+export async function revokeBeyondNewest(
+  db: Db,
+  userId: string,
+  newSessionId: string,
+  keep: number,
+  now: Date,
+): Promise<number> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`sessions:${userId}`}))`.execute(db);
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .where('id', '!=', newSessionId)
+        .orderBy('last_seen_at', 'desc')
+        .orderBy('created_at', 'desc')
+        .offset(keep - 1),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Retention (modules/retention): deletes up to `limit` sessions that expired or were revoked more than
+ * 30 days before `now` (the device list shows live ones only; sign-ins stay in the audit log).
+ */
+export async function purgeOldSessions(db: Db, now: Date, limit: number): Promise<number> {
+  const before = new Date(now.getTime() - 30 * 86_400_000);
+  const result = await sql`delete from sessions where id in (
+    select id from sessions where expires_at < ${before} or revoked_at < ${before}
+    limit ${limit} for update skip locked)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }

@@ -3,7 +3,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AuthenticatedUser, SessionResolver } from '../../http/authenticate.ts';
 import { hashToken, newSessionToken } from './secrets.ts';
-import { findLiveSession, insertSession, type SessionRow, touchSession } from './sessions-repository.ts';
+import {
+  findLiveSession,
+  insertSession,
+  revokeBeyondNewest,
+  type SessionRow,
+  touchSession,
+} from './sessions-repository.ts';
 
 export interface SessionOptions {
   /** Idle expiry: a session unused this long is dead. Default 30 minutes. */
@@ -15,9 +21,19 @@ export interface SessionOptions {
    * `always`: always Secure + `__Host-sid`; `never`: always `sid` without Secure.
    */
   secureCookie: 'auto' | 'always' | 'never';
+  /**
+   * Live sessions a user may hold (SESSION_MAX_PER_USER, default 10): a sign-in beyond it ends the
+   * least recently used one, so repeated logins cannot grow the table or the device list without end.
+   */
+  maxPerUser: number;
 }
 
-export const defaultSessionOptions: SessionOptions = { idleMinutes: 30, absoluteHours: 7 * 24, secureCookie: 'auto' };
+export const defaultSessionOptions: SessionOptions = {
+  idleMinutes: 30,
+  absoluteHours: 7 * 24,
+  secureCookie: 'auto',
+  maxPerUser: 10,
+};
 
 /** lastSeenAt is written at most this often. */
 export const TOUCH_INTERVAL_MS = 60_000;
@@ -93,6 +109,7 @@ export function createSessions(deps: {
         },
         at,
       );
+      await revokeBeyondNewest(trx, userId, session.id, options.maxPerUser, at);
       return { token, session };
     },
     setCookie(request, reply, token, expiresAt) {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ThrottleState } from './throttle-schedule.ts';
 
@@ -49,4 +49,18 @@ export async function saveThrottle(db: Db, key: string, state: ThrottleState): P
 
 export async function clearThrottle(db: Db, key: string): Promise<void> {
   await db.deleteFrom('throttles').where('key', '=', key).execute();
+}
+
+/**
+ * Retention (modules/retention): deletes up to `limit` counters whose last failure is more than two
+ * days before `now` and that lock nothing: the longest run resets 24 hours after its first failure,
+ * so such a counter would start afresh anyway. Keys of names nobody has (`identifier:<name>`) would
+ * otherwise pile up for ever.
+ */
+export async function purgeIdleThrottles(db: Kysely<Database>, now: Date, limit: number): Promise<number> {
+  const before = new Date(now.getTime() - 2 * 86_400_000);
+  const result = await sql`delete from throttles where key in (
+    select key from throttles where last_failure_at < ${before} and (locked_until is null or locked_until < ${now})
+    limit ${limit} for update skip locked)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }

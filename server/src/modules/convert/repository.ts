@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { ConversionsTable, ConvertQuotesTable, Database } from '../../db/schema.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import { type Rational, rational } from '../prices/rational.ts';
@@ -145,4 +145,17 @@ export async function listConversions(
   }
   const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   return rows.map(toConversion);
+}
+
+/**
+ * Retention (modules/retention): deletes up to `limit` quotes never accepted that expired more than a
+ * day before `now` (an accepted quote is its conversion's record and stays). Returns how many.
+ */
+export async function purgeExpiredQuotes(db: Kysely<Database>, now: Date, limit: number): Promise<number> {
+  const before = new Date(now.getTime() - 86_400_000);
+  const result = await sql`delete from convert_quotes where id in (
+    select q.id from convert_quotes q
+    where q.expires_at < ${before} and not exists (select 1 from conversions c where c.quote_id = q.id)
+    limit ${limit} for update skip locked)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }

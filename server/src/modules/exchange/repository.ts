@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Database, ExchangeOrdersTable } from '../../db/schema.ts';
 import type { ExchangeState } from './states.ts';
 
@@ -97,4 +97,17 @@ export async function nextDepositIndex(trx: Trx): Promise<number> {
     .selectNoFrom((eb) => eb.fn<string>('nextval', [eb.val('exchange_order_deposit_index_seq')]).as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * Retention (modules/retention): deletes up to `limit` fixed-rate locks no order used that expired more
+ * than a day before `now`. Returns how many.
+ */
+export async function purgeUnusedRateLocks(db: Kysely<Database>, now: Date, limit: number): Promise<number> {
+  const before = new Date(now.getTime() - 86_400_000);
+  const result = await sql`delete from exchange_rate_locks where id in (
+    select l.id from exchange_rate_locks l
+    where l.expires_at < ${before} and not exists (select 1 from exchange_orders o where o.rate_lock_id = l.id)
+    limit ${limit} for update skip locked)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }
