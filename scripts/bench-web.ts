@@ -52,7 +52,18 @@ async function waitForHealth(timeoutMs: number) {
 async function startServer(staticDir: string, dataDir: string, logFile: string): Promise<ChildProcess> {
   const log = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/start.ts')], {
-    env: { ...process.env, STATIC_DIR: staticDir, DATA_DIR: dataDir, PORT: String(PORT), NODE_ENV: 'production' },
+    // The production build, served by a development server without its heavy parts: production mode
+    // would (rightly) refuse to start without real keys, price feed, database and mail.
+    env: {
+      ...process.env,
+      STATIC_DIR: staticDir,
+      DATA_DIR: dataDir,
+      PORT: String(PORT),
+      NODE_ENV: 'development',
+      LOCAL_CHAINS: 'false',
+      SIGNER_ENABLED: 'false',
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', log, log],
   });
   const exited = new Promise<never>((_, reject) =>

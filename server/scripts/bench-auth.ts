@@ -95,7 +95,12 @@ try {
     cwd: serverDir,
     env: {
       ...process.env,
-      NODE_ENV: 'production',
+      // Development settings without its heavy parts (production would need real keys, feed and mail).
+      NODE_ENV: 'development',
+      LOCAL_CHAINS: 'false',
+      SIGNER_ENABLED: 'false',
+      CONVERT_SEED_LIQUIDITY: 'false',
+      DATA_DIR: path.join(dir, 'data'),
       HOST: '127.0.0.1',
       PORT: String(port),
       DATABASE_URL: pg.url('bench'),

@@ -1,6 +1,22 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, repoRoot } from './config.ts';
+import { ConfigError, loadConfig, PRODUCTION_REQUIRED, repoRoot } from './config.ts';
+
+/** Everything production must be given (values only need to be well-formed here). */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://app@db:5432/wallet',
+  SMTP_URL: 'smtps://mailer:secret@smtp.example.com:465',
+  PRICE_FEED_URL: 'https://pro-api.coingecko.com/api/v3',
+  XPUB_ETHEREUM: 'xpub-e',
+  XPUB_BSC: 'xpub-b',
+  XPUB_TRON: 'xpub-t',
+  XPUB_BITCOIN: 'xpub-btc',
+  XPUB_DOGECOIN: 'xpub-d',
+  HOT_WALLET_ETHEREUM: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  HOT_WALLET_BSC: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  SIGNER_MNEMONIC_FILE: '/run/secrets/hot-wallet-mnemonic',
+};
 
 function issuesOf(env: Record<string, string>): string[] {
   try {
@@ -53,8 +69,8 @@ describe('loadConfig', () => {
 
   it('logs at debug in development and at info in production unless LOG_LEVEL says otherwise', () => {
     expect(loadConfig({}).logLevel).toBe('debug');
-    expect(loadConfig({ NODE_ENV: 'production', LOCAL_CHAINS: 'false' }).logLevel).toBe('info');
-    expect(loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', LOCAL_CHAINS: 'false' }).logLevel).toBe('warn');
+    expect(loadConfig(PRODUCTION).logLevel).toBe('info');
+    expect(loadConfig({ ...PRODUCTION, LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
   });
 
   it('gives the signer process its settings, validated like every other (not parsed by hand)', () => {
@@ -75,9 +91,29 @@ describe('loadConfig', () => {
   it('serves the dev mailbox only when asked, never in production nor on a non-loopback address', () => {
     expect(loadConfig({}).devMailbox).toBe(false);
     expect(loadConfig({ DEV_MAILBOX: 'true' }).devMailbox).toBe(true);
-    expect(() => loadConfig({ DEV_MAILBOX: 'true', NODE_ENV: 'production' })).toThrow(/DEV_MAILBOX must not be on/);
+    expect(() => loadConfig({ ...PRODUCTION, DEV_MAILBOX: 'true' })).toThrow(/DEV_MAILBOX must not be on/);
     expect(() => loadConfig({ DEV_MAILBOX: 'true', HOST: '0.0.0.0' })).toThrow(/DEV_MAILBOX needs a loopback HOST/);
     expect(loadConfig({ DEV_MAILBOX: 'true', HOST: '::1' }).devMailbox).toBe(true);
+  });
+
+  it('production without its real configuration refuses to start, naming each missing variable', () => {
+    const issues = issuesOf({ NODE_ENV: 'production' });
+    for (const key of [...PRODUCTION_REQUIRED, 'SIGNER_MNEMONIC_FILE'])
+      expect(issues.some((i) => i.startsWith(`${key} must be set in production`))).toBe(true);
+    expect(issues).toHaveLength(PRODUCTION_REQUIRED.length + 1);
+    // One missing (or blank) variable is named alone.
+    expect(issuesOf({ ...PRODUCTION, PRICE_FEED_URL: ' ' })).toEqual([
+      'PRICE_FEED_URL must be set in production (no development stand-in is used there)',
+    ]);
+    // No signer process: no mnemonic needed.
+    expect(loadConfig({ ...PRODUCTION, SIGNER_MNEMONIC_FILE: '', SIGNER_ENABLED: 'false' }).nodeEnv).toBe('production');
+    // Development stand-ins switched on by hand are refused too.
+    expect(issuesOf({ ...PRODUCTION, LOCAL_CHAINS: 'true', CONVERT_SEED_LIQUIDITY: 'true' })).toEqual([
+      'LOCAL_CHAINS must not be on in production (local test chains)',
+      'CONVERT_SEED_LIQUIDITY must not be on in production (it books liquidity no chain holds)',
+    ]);
+    // Development needs none of it.
+    expect(loadConfig({}).nodeEnv).toBe('development');
   });
 
   it('treats empty strings as unset', () => {

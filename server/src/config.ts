@@ -1,3 +1,4 @@
+import { unsafeSettings } from './config-checks.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Static, Type } from 'typebox';
@@ -272,18 +273,10 @@ function describe(key: string, schema: Record<string, unknown> | undefined): str
   return `is invalid (${key})`;
 }
 
-/** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
+export { isLoopbackHost, PRODUCTION_REQUIRED } from './config-checks.ts';
 
-/** Settings that would expose accounts are refused at start-up, naming the variable. */
-function assertSafeDefaults(e: Env): void {
-  const issues: string[] = [];
-  if (e.DEV_MAILBOX === true && e.NODE_ENV === 'production')
-    issues.push("DEV_MAILBOX must not be on in production (it shows every user's verification codes)");
-  if (e.DEV_MAILBOX === true && !isLoopbackHost(e.HOST))
-    issues.push(`DEV_MAILBOX needs a loopback HOST (got ${JSON.stringify(e.HOST)}): it shows every user's codes`);
+function assertSafeDefaults(e: Env, env: NodeJS.ProcessEnv): void {
+  const issues = unsafeSettings(e, env);
   if (issues.length > 0) throw new ConfigError(issues);
 }
 
@@ -310,7 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError([...issues.values()]);
   }
   const e = input as Env;
-  assertSafeDefaults(e);
+  assertSafeDefaults(e, env);
   return {
     nodeEnv: e.NODE_ENV,
     host: e.HOST,
