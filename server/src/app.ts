@@ -49,6 +49,8 @@ import { settingsRoutes } from './modules/settings/routes.ts';
 import { UserSettings } from './modules/settings/schemas.ts';
 import { createSettingsService } from './modules/settings/service.ts';
 import { type WalletOptions, walletRoutes } from './modules/wallet/wallet-module.ts';
+import { platformAddresses } from './modules/catalogue/platform-addresses.ts';
+import { isOrderDepositAddress } from './modules/exchange/repository.ts';
 
 export interface AppDeps {
   /** Kysely over PostgreSQL (`createDb`), or `createOfflineDb()` when no database is needed. */
@@ -75,6 +77,8 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** Wallet (modules/wallet/wallet-module.ts): running EVM chains, auto-review limits. */
   wallet?: WalletOptions;
+  /** The hot wallet address per network (modules/chain keys): refused, like token contracts, as a target. */
+  hotWallets?: Partial<Record<NetworkCode, string>>;
   /** Deposits (modules/deposits): account xpubs per network (public keys only); unset: no deposit addresses. */
   deposits?: { xpubs: Partial<Record<NetworkCode, string>> };
   /** Exchange orders (modules/exchange): USD prices and the deposit xpubs; unset: no prices, no keys. */
@@ -189,6 +193,14 @@ export function buildApp(deps: AppDeps): App {
   registerOpenApi(app);
   const methodsOf = trackApiRouteMethods(app);
 
+  // The platform's own addresses, refused as withdrawal and exchange targets.
+  const hotWallets = deps.hotWallets ?? {};
+  const platform = platformAddresses({
+    hotWallets: () => hotWallets,
+    ...(deps.wallet?.chains ? { chains: deps.wallet.chains } : {}),
+    isOrderDepositAddress: (network, address) => isOrderDepositAddress(deps.db, network, address),
+  });
+
   // API modules: route -> service -> repository. Each module is a plugin taking its services.
   app.register(
     async (api) => {
@@ -198,7 +210,7 @@ export function buildApp(deps: AppDeps): App {
       await typed.register(authRoutes, { accounts: auth.accounts, sessions: auth.sessions });
       await typed.register(meRoutes, { ...auth });
       await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
-      await typed.register(walletRoutes, { db: deps.db, now, auth, ...deps.wallet });
+      await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet });
       await typed.register(depositsRoutes, {
         service: createDepositsService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {} }),
       });
@@ -212,6 +224,7 @@ export function buildApp(deps: AppDeps): App {
           ...(deps.exchange?.availability ? { availability: deps.exchange.availability } : {}),
           ...(deps.exchange?.maxUnpaidOrders === undefined ? {} : { maxUnpaidOrders: deps.exchange.maxUnpaidOrders }),
           ...(deps.exchange?.floatWindowMs === undefined ? {} : { floatWindowMs: deps.exchange.floatWindowMs }),
+          platform,
         }),
       });
       const prices = deps.prices ?? createPriceService({ source: null, now });

@@ -105,6 +105,7 @@ try {
     trustProxy: config.trustProxy,
     wallet: walletOptionsFromConfig(config, signer !== undefined),
     deposits: { xpubs: chain.keys.xpubs },
+    hotWallets: chain.keys.hotWallets,
     exchange: {
       xpubs: chain.keys.xpubs,
       fixedWindowMs: config.exchange.fixedWindowMs,

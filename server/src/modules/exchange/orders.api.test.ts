@@ -237,6 +237,46 @@ describe('exchange rates and orders API', () => {
     expect(stolen.json().code).toBe('EXCHANGE_RATE_EXPIRED');
   });
 
+  it("refuses the platform's own addresses as receive or refund address: hot wallet, token contract, an order's deposit address", async () => {
+    const HOT = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
+    const USDT_CONTRACT = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    const guarded = buildTestApp({
+      db: database.db,
+      now: () => clock,
+      exchange: { prices, xpubs: testXpubs },
+      hotWallets: { ethereum: HOT, bsc: HOT },
+      wallet: {
+        chains: () => ({ ethereum: { chainId: 1, rpcUrl: 'http://127.0.0.1:9', tokens: { USDT: USDT_CONTRACT } } }),
+      },
+    });
+    const place = (body: object) =>
+      guarded.inject({
+        method: 'POST',
+        url: '/api/exchange/orders',
+        headers: { [TEST_USER_HEADER]: userId },
+        payload: { ...usdtToBnb, rateType: 'float', receiveAddress: EVM_ADDRESS_A, termsAccepted: true, ...body },
+      });
+    const earlier = await place({});
+    expect(earlier.statusCode).toBe(200);
+    const orderAddress = earlier.json().depositAddress as string;
+    const refused = [
+      { receiveAddress: HOT },
+      { receiveAddress: '0x0000000000000000000000000000000000000000' },
+      { refundAddress: HOT.toLowerCase() },
+      { refundAddress: USDT_CONTRACT },
+      { refundAddress: orderAddress },
+    ];
+    for (const body of refused) {
+      const res = await place(body);
+      const field = Object.keys(body)[0];
+      expect({ body, status: res.statusCode, answer: res.json() }).toMatchObject({
+        status: 400,
+        answer: { code: 'EXCHANGE_ADDRESS_INVALID', details: [{ field }] },
+      });
+    }
+    await guarded.close();
+  });
+
   it('without a price source only stablecoin pairs are priced', async () => {
     const bare = buildTestApp({ db: database.db, now: () => clock, exchange: { xpubs: testXpubs } });
     const headers = { [TEST_USER_HEADER]: userId };

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Database, ExchangeOrdersTable } from '../../db/schema.ts';
+import type { NetworkCode } from '../catalogue/catalogue.ts';
 import type { ExchangeState } from './states.ts';
 
 /** Kysely queries of the exchange module. Executors first; atomic work takes a Transaction. */
@@ -110,4 +111,20 @@ export async function purgeUnusedRateLocks(db: Kysely<Database>, now: Date, limi
     where l.expires_at < ${before} and not exists (select 1 from exchange_orders o where o.rate_lock_id = l.id)
     limit ${limit} for update skip locked)`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
+}
+
+/** Whether an order was given this deposit address (canonical form) on `network` (catalogue/platform-addresses.ts). */
+export async function isOrderDepositAddress(
+  db: Kysely<Database>,
+  network: NetworkCode,
+  address: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('exchange_orders')
+    .select('id')
+    .where('send_network', '=', network)
+    .where('deposit_address', '=', address)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

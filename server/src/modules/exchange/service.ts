@@ -1,4 +1,3 @@
-import { canonicalAddress, isAddressNetwork, isValidAddress } from '@cw/shared-state/address';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../errors/app-error.ts';
@@ -9,6 +8,7 @@ import {
   findCoinNetwork,
   type NetworkCode,
 } from '../catalogue/catalogue.ts';
+import { checkedAddresses } from './addresses.ts';
 import { deriveOrderDepositAddress } from './deposit-address.ts';
 import { RateExpiredError } from './errors.ts';
 import {
@@ -46,6 +46,8 @@ export interface ExchangeServiceOptions {
   availability?: ExchangeAvailability;
   /** Unpaid (new or waiting) orders a user may hold at once; each one watches a new address. */
   maxUnpaidOrders?: number;
+  /** The platform's own addresses (hot wallets, token contracts, order deposit addresses): refused as receive/refund addresses. */
+  platform?: PlatformAddresses;
 }
 
 /** Default cap on a user's unpaid orders (EXCHANGE_MAX_UNPAID_ORDERS). */
@@ -97,16 +99,6 @@ export function resolvePair(
     );
   }
   return { send, receive };
-}
-
-function checkAddress(field: string, network: NetworkCode, address: string): string {
-  const trimmed = address.trim();
-  if (!isAddressNetwork(network) || !isValidAddress(network, trimmed)) {
-    throw new AppError('EXCHANGE_ADDRESS_INVALID', `${field} is not a ${network} address`, {
-      details: [{ field, message: `not a valid ${network} address`, rule: 'format' }],
-    });
-  }
-  return canonicalAddress(network, trimmed);
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -268,11 +260,7 @@ export function createExchangeService(options: ExchangeServiceOptions): Exchange
 
     async createOrder(userId, request) {
       resolvePair(request, options.availability);
-      const receiveAddress = checkAddress('receiveAddress', request.receiveNetwork, request.receiveAddress);
-      const refundAddress =
-        request.refundAddress === undefined || request.refundAddress.trim() === ''
-          ? null
-          : checkAddress('refundAddress', request.sendNetwork, request.refundAddress);
+      const { receiveAddress, refundAddress } = await checkedAddresses(request, options.platform);
       if (request.rateType === 'fixed') {
         const missing = [
           ...(refundAddress === null

@@ -6,6 +6,7 @@ import { createAddressBookService } from '../address-book/service.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
 import type { ChainsProvider } from '../catalogue/chains-file.ts';
+import type { PlatformAddresses } from '../catalogue/platform-addresses.ts';
 import { catalogueRoutes } from '../catalogue/routes.ts';
 import { evmWatched, type WatchedNetworks } from '../catalogue/runtime.ts';
 import { loadChainConfig } from '../chain/chain-config.ts';
@@ -26,6 +27,8 @@ export interface WalletOptions {
   signerRunning?: boolean;
   /** Networks whose deposits are watched; default the running EVM chains. */
   watchedNetworks?: WatchedNetworks;
+  /** The platform's own addresses, refused as withdrawal targets (app.ts builds it). */
+  platform?: PlatformAddresses;
 }
 
 /**
@@ -50,6 +53,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
       signerRunning,
       chains,
       autoReviewLimits: options.autoReviewLimits ?? autoReviewLimits(),
+      ...(options.platform ? { platform: options.platform } : {}),
     }),
     accounts: auth.accounts,
   });

@@ -7,6 +7,7 @@ import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import { type CoinCode, findCoinNetwork } from '../catalogue/catalogue.ts';
 import type { ChainsProvider } from '../catalogue/chains-file.ts';
+import type { PlatformAddresses } from '../catalogue/platform-addresses.ts';
 import { runtimePair } from '../catalogue/runtime.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { assert } from '../ledger/model.ts';
@@ -41,6 +42,8 @@ export interface WithdrawalsDeps {
   autoReviewLimits: AutoReviewLimits;
   /** False when no signer process runs: withdrawals are then refused (WITHDRAW_DISABLED). */
   signerRunning: boolean;
+  /** The platform's own addresses (hot wallets, token contracts, order deposit addresses): refused as targets. */
+  platform?: PlatformAddresses;
 }
 
 export function toWithdrawal(row: WithdrawalRow): Withdrawal {
@@ -94,6 +97,8 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
       if (!isValidAddress(input.network, input.address))
         throw new AppError('ADDRESS_INVALID', 'Address invalid or mismatched with the network');
       const address = canonicalAddress(input.network, input.address);
+      if (await deps.platform?.has(pair.network, address))
+        throw new AppError('ADDRESS_INVALID', 'This address belongs to the platform; coins sent there would be lost');
 
       // A retry of a request that already went through: the same answer, no second effect
       // (its e-mail code is used up, so it must not be asked for again).

@@ -7,6 +7,9 @@ import { createLedgerService } from '../ledger/service.ts';
 import { autoReviewLimits } from './review-policy.ts';
 
 /** Test-only: a running-chains answer that enables ethereum and bsc withdrawals (no node is called). */
+/** The test hot wallet (anvil's tenth account): refused as a withdrawal target. */
+export const TEST_HOT_WALLET = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
+
 export const TEST_CHAINS: EvmChains = {
   ethereum: {
     chainId: 31337,
@@ -27,6 +30,7 @@ export function useWalletHarness(overrides: Partial<AppDeps> = {}): Harness {
   return useAuthHarness({
     auth: { codeLimits: { resendAfterSeconds: 0, perAddressPerHour: 10_000, perIpPerHour: 10_000 } },
     wallet: { chains: () => TEST_CHAINS, autoReviewLimits: autoReviewLimits({ ETH: '5', USDT: '10000' }) },
+    hotWallets: { ethereum: TEST_HOT_WALLET, bsc: TEST_HOT_WALLET },
     ...overrides,
   });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { receiveCode } from '../auth/test-helpers.ts';
+import { insertBareOrder } from '../exchange/test-helpers.ts';
 import { approveWithdrawal, rejectWithdrawal } from './service.ts';
 import {
   balance,
@@ -9,6 +10,7 @@ import {
   key,
   newUser,
   post,
+  TEST_HOT_WALLET,
   useWalletHarness,
   type WalletUser,
   withdrawCode,
@@ -101,6 +103,19 @@ describe('POST /api/wallet/withdrawals', () => {
       { network: 'bsc', coin: 'USDT', address: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' },
       'ADDRESS_INVALID',
     ],
+    [
+      'the zero address (burns the coins)',
+      { address: '0x0000000000000000000000000000000000000000' },
+      'ADDRESS_INVALID',
+    ],
+    ['a precompile', { address: '0x0000000000000000000000000000000000000009' }, 'ADDRESS_INVALID'],
+    ["the platform's hot wallet", { address: TEST_HOT_WALLET }, 'ADDRESS_INVALID'],
+    ['a token contract', { address: '0x5FbDB2315678afecb367f032d93F642f64180aa3' }, 'ADDRESS_INVALID'],
+    [
+      'a token contract, lower case, on bsc',
+      { network: 'bsc', coin: 'USDT', address: '0x5fbdb2315678afecb367f032d93f642f64180aa3', amountMinor: '5000000' },
+      'ADDRESS_INVALID',
+    ],
     ['below the minimum', { amountMinor: (ETH / 1000n).toString() }, 'AMOUNT_BELOW_MINIMUM'],
     ['above the maximum', { amountMinor: (1001n * ETH).toString() }, 'AMOUNT_ABOVE_MAXIMUM'],
     ['above the available balance', { amountMinor: (2n * ETH).toString() }, 'AMOUNT_EXCEEDS_AVAILABLE'],
@@ -168,6 +183,21 @@ describe('POST /api/wallet/withdrawals', () => {
     expect(await balance(h, user, 'ETH')).toEqual({ available: 19n * ETH, locked: ETH });
     // Rejected ones do not count: 1 ETH + 1 ETH is under the limit again.
     expect((await withdraw(user, { amountMinor: ETH.toString() })).json().state).toBe('review_approved');
+  });
+
+  it("refuses an exchange order's deposit address: the coins would loop into our own books", async () => {
+    const user = await newUser(h);
+    await fund(h, user.user.id, 'ETH', ETH);
+    const orderId = await insertBareOrder(h.db, user.user.id, h.clock.now());
+    const depositAddress = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+    await h.db
+      .updateTable('exchange_orders')
+      .set({ deposit_address: depositAddress, send_network: 'ethereum' })
+      .where('id', '=', orderId)
+      .execute();
+    const res = await withdraw(user, { address: depositAddress.toLowerCase() }, '123456');
+    expect(res.json().code).toBe('ADDRESS_INVALID');
+    expect((await balance(h, user, 'ETH')).locked).toBe(0n);
   });
 
   it("hides other users' withdrawals", async () => {
