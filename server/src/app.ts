@@ -29,11 +29,13 @@ import { meRoutes } from './modules/auth/me-routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { Me } from './modules/auth/schemas.ts';
 import type { NetworkCode } from './modules/catalogue/catalogue.ts';
+import { platformAddresses } from './modules/catalogue/platform-addresses.ts';
 import { convertRoutes } from './modules/convert/routes.ts';
 import { Conversion, Quote } from './modules/convert/schemas.ts';
 import { createConvertService } from './modules/convert/service.ts';
 import { depositsRoutes } from './modules/deposits/routes.ts';
 import { createDepositsService } from './modules/deposits/service.ts';
+import { isOrderDepositAddress } from './modules/exchange/repository.ts';
 import { exchangeRoutes } from './modules/exchange/routes.ts';
 import { ExchangeOrder, ExchangeRate } from './modules/exchange/schemas.ts';
 import { createExchangeService, type ExchangeServiceOptions } from './modules/exchange/service.ts';
@@ -49,8 +51,6 @@ import { settingsRoutes } from './modules/settings/routes.ts';
 import { UserSettings } from './modules/settings/schemas.ts';
 import { createSettingsService } from './modules/settings/service.ts';
 import { type WalletOptions, walletRoutes } from './modules/wallet/wallet-module.ts';
-import { platformAddresses } from './modules/catalogue/platform-addresses.ts';
-import { isOrderDepositAddress } from './modules/exchange/repository.ts';
 
 export interface AppDeps {
   /** Kysely over PostgreSQL (`createDb`), or `createOfflineDb()` when no database is needed. */

@@ -1,8 +1,8 @@
-import { unsafeSettings } from './config-checks.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { unsafeSettings } from './config-checks.ts';
 
 /** Repository root (two levels above server/src). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
