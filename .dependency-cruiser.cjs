@@ -4,7 +4,8 @@
  */
 const FRONT_END = '^(host|remotes|shared-ui|shared-state)/';
 /** Pure modules the server and the browser both use (one address validation for forms and for withdrawals). */
-const SHARED_WITH_SERVER = '^shared-state/src/address/';
+/** Pure rules both sides must agree on: address validation and the password rules. */
+const SHARED_WITH_SERVER = '^shared-state/src/(address|passwords)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -63,7 +64,7 @@ module.exports = {
     {
       name: 'server-not-to-front-end',
       comment:
-        'The server never imports front-end packages, except the pure address validation both sides must agree on.',
+        'The server never imports front-end packages, except the pure rules both sides must agree on (addresses, passwords).',
       severity: 'error',
       from: { path: '^server/' },
       to: {

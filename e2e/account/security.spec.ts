@@ -48,9 +48,15 @@ test('guarded pages send a visitor to log in and back; fund password; a password
   await expect(page.getByTestId('field-error-fundPassword')).toHaveText('资金密码为6位数字');
   await page.getByTestId('fund-password').fill('123456');
   await page.getByTestId('fund-submit').click();
+  await expect(page.getByTestId('field-error-fundPassword')).toHaveText(
+    '资金密码过于简单：请勿使用重复或连续的数字，如 000000、123456',
+  );
+  await page.getByTestId('fund-password').fill('739164');
+  await page.getByTestId('fund-confirm').fill('739164');
+  await page.getByTestId('fund-submit').click();
   await expect(page.getByTestId('fund-password-form')).toHaveCount(0);
   await expect(page.getByTestId('security-fund-password')).toContainText('已设置');
-  const verified = await page.request.post('/api/me/fund-password/verify', { data: { fundPassword: '123456' } });
+  const verified = await page.request.post('/api/me/fund-password/verify', { data: { fundPassword: '739164' } });
   expect(verified.status()).toBe(204);
 
   // Change the login password: a wrong old password is reported inline, then it works.

@@ -14,7 +14,8 @@ const CASES = [
       code: '验证码为6位数字',
       agreement: '请阅读并同意用户协议',
       nickname: '昵称不能超过30个字符',
-      passwordLength: '密码须为8-20位',
+      passwordLength: '密码须为8-128位',
+      passwordIsName: '密码不能与用户名或邮箱相同',
     },
   },
   {
@@ -28,7 +29,8 @@ const CASES = [
       code: 'The verification code is 6 digits',
       agreement: 'Please read and accept the User Agreement',
       nickname: 'Nickname must be at most 30 characters',
-      passwordLength: 'Password must be 8-20 characters',
+      passwordLength: 'Password must be 8-128 characters',
+      passwordIsName: 'Do not use your user name or email as the password',
     },
   },
 ] as const;
@@ -61,6 +63,11 @@ for (const { language, messages } of CASES) {
     await expect(page.getByTestId('field-error-password')).toHaveText(messages.passwordLength);
     await page.getByTestId('signup-password').fill('abcdefg1');
     await expect(page.getByTestId('field-error-password')).toHaveCount(0);
+    // The user name as the password is the first guess: refused before anything is sent.
+    await page.getByTestId('signup-username').fill('walker_99');
+    await page.getByTestId('signup-password').fill('Walker_99');
+    await page.getByTestId('signup-submit').click();
+    await expect(page.getByTestId('field-error-password')).toHaveText(messages.passwordIsName);
   });
 }
 

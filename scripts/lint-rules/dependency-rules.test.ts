@@ -50,6 +50,9 @@ const FIXTURE: Record<string, string> = {
   'shared-state/src/address/index.ts': "import './validate.ts'; export const address = 1;",
   'shared-state/src/address/validate.ts': 'export const validate = 1;',
   'shared-state/src/address/to-router.ts': "import '../router.ts';",
+  'server/src/to-passwords.ts': "import '../../shared-state/src/passwords/index.ts';",
+  'shared-state/src/passwords/index.ts': 'export const rules = 1;',
+  'shared-state/src/passwords/to-router.ts': "import '../router.ts';",
 };
 
 let dir = '';
@@ -147,11 +150,13 @@ describe('dependency-cruiser rules', () => {
     ]);
   });
 
-  it('the server may import the shared address validation, which stays pure', () => {
+  it('the server may import the shared address and password rules, which stay pure', () => {
     const flagged = result.summary.violations.map((v) => v.from);
     expect(flagged).not.toContain('server/src/to-address.ts');
+    expect(flagged).not.toContain('server/src/to-passwords.ts');
     expect(violations('server-shared-stays-pure')).toEqual([
       'shared-state/src/address/to-router.ts -> shared-state/src/router.ts',
+      'shared-state/src/passwords/to-router.ts -> shared-state/src/router.ts',
     ]);
   });
 

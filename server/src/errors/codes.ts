@@ -29,6 +29,10 @@ export const errorStatus = {
   /** A new login password must differ from the current one. */
   PASSWORD_UNCHANGED: 400,
   COMMON_PASSWORD: 400,
+  /** The login password is the account's user name or e-mail address. */
+  PASSWORD_MATCHES_ACCOUNT: 400,
+  /** A fund password of repeated, sequential or common digits (000000, 123456, 121212, ...). */
+  GUESSABLE_FUND_PASSWORD: 400,
   AGREEMENT_REQUIRED: 400,
   WRONG_VERIFICATION_CODE: 400,
   /** No usable code: never sent, used, expired, replaced or killed by 5 wrong tries. Request a new one. */

@@ -162,7 +162,7 @@ export function createAccountsService(deps: {
       checks.throwIfAny();
       if (input.agreementAccepted !== true)
         throw new AppError('AGREEMENT_REQUIRED', 'The user agreement must be accepted');
-      assertNewPassword(input.password, input.confirmPassword);
+      assertNewPassword(input.password, input.confirmPassword, { username, email });
       if (await emailTaken(db, email)) throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
       if (await usernameTaken(db, username)) throw new AppError('USERNAME_EXISTS', 'This user name is taken');
 

@@ -89,7 +89,7 @@ describe('verification codes', () => {
       method: 'POST',
       url: '/api/me/fund-password',
       headers: { cookie: account.cookie },
-      payload: { code: resetCode, fundPassword: '123456', confirmFundPassword: '123456' },
+      payload: { code: resetCode, fundPassword: '739164', confirmFundPassword: '739164' },
     });
     expect(fund.json().code).toBe('VERIFICATION_CODE_NOT_REQUESTED');
     // ... but does reset the password.

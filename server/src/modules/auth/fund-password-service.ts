@@ -1,3 +1,4 @@
+import { isGuessableFundPassword } from '@cw/shared-state/passwords';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
@@ -48,6 +49,11 @@ export function createFundPasswordService(deps: {
       checks.throwIfAny();
       if (input.fundPassword !== input.confirmFundPassword)
         throw new AppError('PASSWORD_MISMATCH', 'Fund passwords do not match');
+      if (isGuessableFundPassword(input.fundPassword)) {
+        throw new AppError('GUESSABLE_FUND_PASSWORD', 'A repeated, sequential or common PIN is guessed first', {
+          details: [{ field: 'fundPassword', message: 'repeated, sequential or common digits', rule: 'guessable' }],
+        });
+      }
       const account = await findAccountById(db, userId);
       if (!account) throw new UnauthenticatedError('User no longer exists');
       const code = await codes.check(account.email, ['fund_password'], input.code, client.ip);

@@ -27,7 +27,7 @@ async function advanceActive(cookie: string, ms: number) {
 describe('fund password', () => {
   it('is set with an e-mail code, then changed with another one', async () => {
     const account = await registerUser(h);
-    expect((await verifyFund(account.cookie, '123456')).json().code).toBe('FUND_PASSWORD_NOT_SET');
+    expect((await verifyFund(account.cookie, '739164')).json().code).toBe('FUND_PASSWORD_NOT_SET');
 
     const code = await receiveCode(h, { purpose: 'fund_password', cookie: account.cookie, to: account.email });
     expect(
@@ -37,32 +37,36 @@ describe('fund password', () => {
       details: [{ field: 'fundPassword', rule: 'format' }],
     });
     expect(
-      (await setFund(account.cookie, { code, fundPassword: '123456', confirmFundPassword: '654321' })).json().code,
+      (await setFund(account.cookie, { code, fundPassword: '739164', confirmFundPassword: '739165' })).json().code,
     ).toBe('PASSWORD_MISMATCH');
+    for (const guessable of ['123456', '000000', '121212', '654321'])
+      expect(
+        (await setFund(account.cookie, { code, fundPassword: guessable, confirmFundPassword: guessable })).json(),
+      ).toMatchObject({ code: 'GUESSABLE_FUND_PASSWORD', details: [{ field: 'fundPassword', rule: 'guessable' }] });
     expect(
       (
         await setFund(account.cookie, {
           code: code === '000000' ? '111111' : '000000',
-          fundPassword: '123456',
-          confirmFundPassword: '123456',
+          fundPassword: '739164',
+          confirmFundPassword: '739164',
         })
       ).json().code,
     ).toBe('WRONG_VERIFICATION_CODE');
     expect(
-      (await setFund(account.cookie, { code, fundPassword: '123456', confirmFundPassword: '123456' })).statusCode,
+      (await setFund(account.cookie, { code, fundPassword: '739164', confirmFundPassword: '739164' })).statusCode,
     ).toBe(204);
     const me = await h.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: account.cookie } });
     expect(me.json().hasFundPassword).toBe(true);
-    expect((await verifyFund(account.cookie, '123456')).statusCode).toBe(204);
+    expect((await verifyFund(account.cookie, '739164')).statusCode).toBe(204);
 
     h.clock.advance(61_000);
     const code2 = await receiveCode(h, { purpose: 'fund_password', cookie: account.cookie, to: account.email });
     expect(
-      (await setFund(account.cookie, { code: code2, fundPassword: '987654', confirmFundPassword: '987654' }))
+      (await setFund(account.cookie, { code: code2, fundPassword: '861924', confirmFundPassword: '861924' }))
         .statusCode,
     ).toBe(204);
-    expect((await verifyFund(account.cookie, '123456')).json().code).toBe('WRONG_FUND_PASSWORD');
-    expect((await verifyFund(account.cookie, '987654')).statusCode).toBe(204);
+    expect((await verifyFund(account.cookie, '739164')).json().code).toBe('WRONG_FUND_PASSWORD');
+    expect((await verifyFund(account.cookie, '861924')).statusCode).toBe(204);
     const events = (await listAudit(h.db, { userId: account.user.id })).map((e) => e.event);
     expect(events).toEqual(
       expect.arrayContaining(['fund_password_set', 'fund_password_changed', 'fund_password_failed']),
@@ -107,7 +111,7 @@ describe('fund password', () => {
     const res = await h.app.inject({
       method: 'POST',
       url: '/api/me/fund-password/verify',
-      payload: { fundPassword: '123456' },
+      payload: { fundPassword: '739164' },
     });
     expect(res.statusCode).toBe(401);
   });

@@ -42,8 +42,11 @@ export function createPasswordChanges(deps: {
       checkEmail(checks, email);
       checkCode(checks, input.code);
       checks.throwIfAny();
-      assertNewPassword(input.password, input.confirmPassword);
       const account = await findAccountByEmail(db, email);
+      assertNewPassword(input.password, input.confirmPassword, {
+        email,
+        ...(account ? { username: account.username } : {}),
+      });
       // A signed-in owner may also use a change_password code (the /editUserPassword screen).
       const purposes: CodePurpose[] =
         account && client.userId === account.user_id ? ['reset_password', 'change_password'] : ['reset_password'];
@@ -89,7 +92,7 @@ export function createPasswordChanges(deps: {
         });
       }
       await clearThrottle(db, accountKey);
-      assertNewPassword(input.password, input.confirmPassword);
+      assertNewPassword(input.password, input.confirmPassword, { username: account.username, email: account.email });
       // The old one was just verified against the stored hash: the same text is the same password.
       if (input.password === input.oldPassword) {
         throw new AppError('PASSWORD_UNCHANGED', 'The new password is the current one', {

@@ -23,6 +23,28 @@ function registerPayload(over: Record<string, unknown> = {}) {
 }
 
 describe('POST /api/auth/register', () => {
+  it('takes a 128-character pass phrase (the old limit was 20) and signs in with it', async () => {
+    const { username, email } = uniqueUser();
+    const phrase = `Correct-Horse-Battery-Staple-${'9'.repeat(99)}`;
+    expect(phrase).toHaveLength(128);
+    await requestCode(h, { email, purpose: 'register' });
+    const code = /^(\d{6})\r?$/m.exec((await h.sink.waitFor(email)).raw)?.[1];
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      remoteAddress: nextIp(),
+      payload: registerPayload({ username, email, code, password: phrase, confirmPassword: phrase }),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const login = await h.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: nextIp(),
+      payload: { identifier: username, password: phrase },
+    });
+    expect(login.statusCode).toBe(200);
+  });
+
   it('creates the account with the code read from the SMTP sink, signs in and audits it', async () => {
     const { username, email } = uniqueUser('Alice');
     const sent = await requestCode(h, { email: email.toUpperCase(), purpose: 'register' });
@@ -126,8 +148,13 @@ describe('POST /api/auth/register', () => {
     [{ confirmPassword: 'Other-Pass1' }, 'PASSWORD_MISMATCH'],
     [{ password: 'short1', confirmPassword: 'short1' }, 'WEAK_PASSWORD'],
     [{ password: 'password1', confirmPassword: 'password1' }, 'COMMON_PASSWORD'],
-  ])('refuses %j with %s', async (over, code) => {
+    [{ password: 'USERNAME', confirmPassword: 'USERNAME' }, 'PASSWORD_MATCHES_ACCOUNT'],
+    [{ password: 'EMAIL', confirmPassword: 'EMAIL' }, 'PASSWORD_MATCHES_ACCOUNT'],
+  ])('refuses %j with %s', async (given: Record<string, unknown>, code) => {
     const { username, email } = uniqueUser();
+    // The account's own name or address as its password, in another case.
+    const own = { USERNAME: username.toUpperCase(), EMAIL: email.toUpperCase() }[String(given.password)];
+    const over = own === undefined ? given : { password: own, confirmPassword: own };
     const res = await h.app.inject({
       method: 'POST',
       url: '/api/auth/register',

@@ -16,8 +16,10 @@ describe('password rule', () => {
     ['abc_defg', null], // letters + underscore (a special)
     ['12345678!', null],
     ['Zz9~Zz9~Zz9~Zz9~Zz9~', null], // 20 characters
+    ['Abcdefghij1234567890x', null], // 21: more than the old 20-character limit
+    [`Zz9~${'x'.repeat(124)}`, null], // 128 characters
     ['Abcdef1', 'length'],
-    ['Abcdefghij1234567890x', 'length'],
+    [`Zz9~${'x'.repeat(125)}`, 'length'], // 129
     ['Abcd efg1', 'charset'],
     ['Abcdéfg12', 'charset'],
     ['abcdefghij', 'kinds'],
@@ -31,14 +33,23 @@ describe('password rule', () => {
   });
 
   it('maps problems to error codes', () => {
-    expect(() => assertNewPassword('Abcdefg1', 'Abcdefg2')).toThrow(
+    const account = { username: 'alice_01', email: 'alice@example.com' };
+    expect(() => assertNewPassword('Abcdefg1', 'Abcdefg2', account)).toThrow(
       expect.objectContaining({ code: 'PASSWORD_MISMATCH' }),
     );
-    expect(() => assertNewPassword('short', 'short')).toThrow(expect.objectContaining({ code: 'WEAK_PASSWORD' }));
-    expect(() => assertNewPassword('iloveyou1', 'iloveyou1')).toThrow(
+    expect(() => assertNewPassword('short', 'short', account)).toThrow(
+      expect.objectContaining({ code: 'WEAK_PASSWORD' }),
+    );
+    expect(() => assertNewPassword('iloveyou1', 'iloveyou1', account)).toThrow(
       expect.objectContaining({ code: 'COMMON_PASSWORD' }),
     );
-    expect(() => assertNewPassword('Good-Pass-42', 'Good-Pass-42')).not.toThrow();
+    expect(() => assertNewPassword('ALICE_01', 'ALICE_01', account)).toThrow(
+      expect.objectContaining({ code: 'PASSWORD_MATCHES_ACCOUNT' }),
+    );
+    expect(() => assertNewPassword('Alice@Example.com', 'Alice@Example.com', account)).toThrow(
+      expect.objectContaining({ code: 'PASSWORD_MATCHES_ACCOUNT' }),
+    );
+    expect(() => assertNewPassword('Good-Pass-42', 'Good-Pass-42', account)).not.toThrow();
   });
 
   it('loads the 10,000 most common passwords once', () => {

@@ -1,9 +1,9 @@
+import { passwordMatchesAccount, passwordRule } from '@cw/shared-state/passwords';
 import { AppError, type ErrorDetail, ValidationError } from '../../errors/app-error.ts';
 import { isCommonPassword } from './common-passwords.ts';
 import { countryCodes } from './countries.ts';
 
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 20;
+export { PASSWORD_MAX, PASSWORD_MIN } from '@cw/shared-state/passwords';
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]{3,20}$/;
 export const EMAIL_MAX = 254;
 export const CODE_PATTERN = /^\d{6}$/;
@@ -13,22 +13,30 @@ export const NICKNAME_MAX = 30;
 export type PasswordProblem = 'length' | 'charset' | 'kinds' | 'common';
 
 /**
- * The password rule shared with the client: 8-20 printable ASCII characters
- * (0x21-0x7E, no spaces) of at least two kinds among letters, digits and specials;
- * plus (server only) not one of the 10,000 most common passwords.
+ * The password rule shared with the client (`@cw/shared-state/passwords`: 8-128 printable ASCII
+ * characters of at least two kinds) plus, server only, not one of the 10,000 most common passwords.
  */
 export function passwordProblem(password: string): PasswordProblem | null {
-  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) return 'length';
-  if (!/^[\x21-\x7e]+$/.test(password)) return 'charset';
-  const kinds = [/[A-Za-z]/, /\d/, /[^A-Za-z\d]/].filter((re) => re.test(password)).length;
-  if (kinds < 2) return 'kinds';
-  if (isCommonPassword(password)) return 'common';
-  return null;
+  const rule = passwordRule(password);
+  if (rule !== null) return rule;
+  return isCommonPassword(password) ? 'common' : null;
 }
 
-/** Throws PASSWORD_MISMATCH, WEAK_PASSWORD or COMMON_PASSWORD. */
-export function assertNewPassword(password: string, confirmPassword: string): void {
+/**
+ * Throws PASSWORD_MISMATCH, WEAK_PASSWORD, COMMON_PASSWORD, or PASSWORD_MATCHES_ACCOUNT when the
+ * password is the account's user name or e-mail (any case).
+ */
+export function assertNewPassword(
+  password: string,
+  confirmPassword: string,
+  account: { username?: string; email?: string },
+): void {
   if (password !== confirmPassword) throw new AppError('PASSWORD_MISMATCH', 'Passwords do not match');
+  if (passwordMatchesAccount(password, account)) {
+    throw new AppError('PASSWORD_MATCHES_ACCOUNT', 'The password is the user name or e-mail address', {
+      details: [{ field: 'password', message: 'equals the user name or e-mail', rule: 'account' }],
+    });
+  }
   const problem = passwordProblem(password);
   if (problem === 'common') throw new AppError('COMMON_PASSWORD', 'This password is too common');
   if (problem !== null) {

@@ -8,6 +8,7 @@ import {
   findCoinNetwork,
   type NetworkCode,
 } from '../catalogue/catalogue.ts';
+import type { PlatformAddresses } from '../catalogue/platform-addresses.ts';
 import { checkedAddresses } from './addresses.ts';
 import { deriveOrderDepositAddress } from './deposit-address.ts';
 import { RateExpiredError } from './errors.ts';

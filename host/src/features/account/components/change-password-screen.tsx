@@ -20,6 +20,7 @@ const ERROR_FIELDS: ErrorFields<Values> = {
   WRONG_PASSWORD: 'oldPassword',
   WEAK_PASSWORD: 'password',
   COMMON_PASSWORD: 'password',
+  PASSWORD_MATCHES_ACCOUNT: 'password',
   PASSWORD_UNCHANGED: 'password',
   PASSWORD_MISMATCH: 'confirmPassword',
 };

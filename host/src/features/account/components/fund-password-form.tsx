@@ -19,6 +19,7 @@ const ERROR_FIELDS: ErrorFields<Values> = {
   VERIFICATION_CODE_EXPIRED: 'code',
   VERIFICATION_CODE_NOT_REQUESTED: 'code',
   PASSWORD_MISMATCH: 'confirmFundPassword',
+  GUESSABLE_FUND_PASSWORD: 'fundPassword',
 };
 
 /** Set or change the 6-digit fund password with a code sent to the account's e-mail. */

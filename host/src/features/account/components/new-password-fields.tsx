@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { FieldInputProps, FieldProblem } from '../hooks/use-form.ts';
+import { PASSWORD_INPUT_MAX } from '../utils/rules.ts';
 import { FormField } from './form-field.tsx';
 import { PasswordInput } from './password-input.tsx';
 
@@ -33,7 +34,7 @@ export function NewPasswordFields({ form, variant, testIds }: NewPasswordFieldsP
         <PasswordInput
           {...form.input('password')}
           autoComplete="new-password"
-          maxLength={40}
+          maxLength={PASSWORD_INPUT_MAX}
           placeholder={t('account.placeholder.password')}
           aria-describedby="password-hint"
           data-testid={testIds.password}
@@ -47,7 +48,7 @@ export function NewPasswordFields({ form, variant, testIds }: NewPasswordFieldsP
         <PasswordInput
           {...form.input('confirmPassword')}
           autoComplete="new-password"
-          maxLength={40}
+          maxLength={PASSWORD_INPUT_MAX}
           placeholder={t('account.placeholder.confirmPassword')}
           data-testid={testIds.confirm}
         />

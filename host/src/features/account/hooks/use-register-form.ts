@@ -35,6 +35,7 @@ const ERROR_FIELDS: ErrorFields<Values> = {
   EMAIL_EXISTS: 'email',
   WEAK_PASSWORD: 'password',
   COMMON_PASSWORD: 'password',
+  PASSWORD_MATCHES_ACCOUNT: 'password',
   PASSWORD_MISMATCH: 'confirmPassword',
   WRONG_VERIFICATION_CODE: 'code',
   VERIFICATION_CODE_EXPIRED: 'code',

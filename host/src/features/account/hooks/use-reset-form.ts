@@ -18,6 +18,7 @@ const ERROR_FIELDS: ErrorFields<Values> = {
   VERIFICATION_CODE_NOT_REQUESTED: 'code',
   WEAK_PASSWORD: 'password',
   COMMON_PASSWORD: 'password',
+  PASSWORD_MATCHES_ACCOUNT: 'password',
   PASSWORD_MISMATCH: 'confirmPassword',
 };
 const FIRST_STEP: (keyof Values)[] = ['email', 'code'];

@@ -19,7 +19,15 @@ const prefixed = (group: string, rule: string | null) => (rule === null ? null :
 export const checkUsername = (v: string) => prefixed('username', usernameRule(v));
 export const checkNickname = (v: string) => prefixed('nickname', nicknameRule(v));
 export const checkCountry = (v: string) => prefixed('country', countryRule(v, COUNTRY_SET));
-export const checkPassword = (v: string) => prefixed('password', passwordRule(v));
+/** A new login password: the rule, and (on the registration and reset forms) not the user name or e-mail. */
+export const checkPassword = (v: string, values: Partial<Record<string, string>> = {}) =>
+  prefixed(
+    'password',
+    passwordRule(v, {
+      ...(values.username ? { username: values.username } : {}),
+      ...(values.email ? { email: values.email } : {}),
+    }),
+  );
 export const checkConfirm = (v: string, values: { password: string }) =>
   prefixed('confirm', confirmRule(v, values.password));
 export const checkOldPassword = (v: string) => prefixed('oldPassword', requiredRule(v));

@@ -16,7 +16,9 @@ describe('passwordRule', () => {
     ['abc123', 'length'],
     ['abcdefg1', null],
     ['a1'.repeat(10), null],
-    [`${'a1'.repeat(10)}x`, 'length'],
+    [`${'a1'.repeat(10)}x`, null], // 21: past the old 20-character limit
+    ['a1'.repeat(64), null], // 128
+    [`${'a1'.repeat(64)}x`, 'length'],
     ['abcd 1234', 'charset'],
     ['pässwörd1', 'charset'],
     ['abcdefgh', 'kinds'],
@@ -27,6 +29,13 @@ describe('passwordRule', () => {
     ['1234567!', null],
   ])('%j -> %s', (password, rule) => {
     expect(passwordRule(password)).toBe(rule);
+  });
+
+  it('refuses the user name or e-mail as the password, in any case', () => {
+    const account = { username: 'alice_01', email: 'alice01@example.com' };
+    expect(passwordRule('ALICE_01', account)).toBe('account');
+    expect(passwordRule('Alice01@Example.com', account)).toBe('account');
+    expect(passwordRule('alice_012', account)).toBeNull();
   });
 
   it('accepts every 8-20 character printable ASCII password with letters and digits', () => {
@@ -80,7 +89,11 @@ describe('other fields', () => {
       expect(rule('12345')).toBe('format');
       expect(rule('1234567')).toBe('format');
       expect(rule('12345a')).toBe('format');
-      expect(rule('012345')).toBeNull();
+      expect(rule('739164')).toBeNull();
     }
+    // Guessed first: a fund password of repeated, sequential or common digits.
+    for (const pin of ['000000', '123456', '654321', '121212', '012345'])
+      expect(fundPasswordRule(pin)).toBe('guessable');
+    expect(codeRule('123456')).toBeNull(); // an e-mailed code is whatever the server sent
   });
 });

@@ -1,32 +1,44 @@
 /**
  * Account field rules, identical to the server's (server/src/modules/auth/rules.ts).
  * Each check returns null when the value is fine, else the broken rule's id;
- * the form shows the translated message `account.rules.<field>.<rule>`.
+ * the form shows the translated message `account.rule.<field>.<rule>`.
  */
 
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 20;
+import {
+  isGuessableFundPassword,
+  passwordMatchesAccount,
+  passwordRule as sharedPasswordRule,
+} from '@cw/shared-state/passwords';
+
+export { PASSWORD_MAX, PASSWORD_MIN } from '@cw/shared-state/passwords';
+
+/**
+ * What a password input takes (the API's field limit): more than PASSWORD_MAX, so a longer password
+ * shows the length rule instead of being cut silently (a password manager would keep the full one).
+ */
+export const PASSWORD_INPUT_MAX = 200;
 export const EMAIL_MAX = 254;
 export const NICKNAME_MAX = 30;
 const USERNAME_PATTERN = /^[A-Za-z0-9_]{3,20}$/;
 const SIX_DIGITS = /^\d{6}$/;
-const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
 const EMAIL_PATTERN =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
-export type PasswordRule = 'required' | 'length' | 'charset' | 'kinds';
+export type PasswordRule = 'required' | 'length' | 'charset' | 'kinds' | 'account';
 
 /**
- * 8-20 printable ASCII characters (0x21-0x7E: letters, digits and specials,
- * underscore included, no spaces) of at least two kinds among letters,
- * digits and specials. (The server also refuses the most common passwords.)
+ * The shared rule (`@cw/shared-state/passwords`: 8-128 printable ASCII characters of at least two
+ * kinds among letters, digits and specials), and not the account's user name or e-mail when they are
+ * known. (The server also refuses the most common passwords.)
  */
-export function passwordRule(password: string): PasswordRule | null {
+export function passwordRule(
+  password: string,
+  account: { username?: string; email?: string } = {},
+): PasswordRule | null {
   if (password === '') return 'required';
-  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) return 'length';
-  if (!PRINTABLE_ASCII.test(password)) return 'charset';
-  const kinds = [/[A-Za-z]/, /\d/, /[^A-Za-z\d]/].filter((kind) => kind.test(password)).length;
-  return kinds < 2 ? 'kinds' : null;
+  const rule = sharedPasswordRule(password);
+  if (rule !== null) return rule;
+  return passwordMatchesAccount(password, account) ? 'account' : null;
 }
 
 export function confirmRule(confirm: string, password: string): 'required' | 'mismatch' | null {
@@ -66,10 +78,11 @@ export function codeRule(code: string): 'required' | 'format' | null {
   return SIX_DIGITS.test(code) ? null : 'format';
 }
 
-/** Fund passwords are exactly 6 digits. */
-export function fundPasswordRule(fundPassword: string): 'required' | 'format' | null {
+/** Fund passwords are exactly 6 digits, and not repeated, sequential or common ones (000000, 123456). */
+export function fundPasswordRule(fundPassword: string): 'required' | 'format' | 'guessable' | null {
   if (fundPassword === '') return 'required';
-  return SIX_DIGITS.test(fundPassword) ? null : 'format';
+  if (!SIX_DIGITS.test(fundPassword)) return 'format';
+  return isGuessableFundPassword(fundPassword) ? 'guessable' : null;
 }
 
 export function countryRule(country: string, known: ReadonlySet<string>): 'required' | null {

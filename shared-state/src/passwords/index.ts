@@ -1,0 +1,8 @@
+export {
+  isGuessableFundPassword,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  type PasswordRule,
+  passwordMatchesAccount,
+  passwordRule,
+} from './rules.ts';
