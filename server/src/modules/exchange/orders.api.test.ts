@@ -277,6 +277,24 @@ describe('exchange rates and orders API', () => {
     await guarded.close();
   });
 
+  it('a user keeps at most 5 unused fixed rates: asking in a loop replaces the oldest', async () => {
+    const user = await createUser(database.db);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      clock = new Date(clock.getTime() + 1000);
+      const res = await post('/api/exchange/rates', { ...usdtToBnb, rateType: 'fixed' }, user);
+      ids.push(res.json().rateId);
+    }
+    const kept = await database.db.selectFrom('exchange_rate_locks').select('id').where('user_id', '=', user).execute();
+    expect(kept.map((r) => r.id).sort()).toEqual(ids.slice(3).sort());
+    // An order on a replaced rate is told the rate expired; the newest still places.
+    const base = { ...usdtToBnb, rateType: 'fixed', receiveAddress: EVM_ADDRESS_A, refundAddress: EVM_ADDRESS_B };
+    const stale = await post('/api/exchange/orders', { ...base, rateId: ids[0], termsAccepted: true }, user);
+    expect(stale.json().code).toBe('EXCHANGE_RATE_EXPIRED');
+    const fresh = await post('/api/exchange/orders', { ...base, rateId: ids[7], termsAccepted: true }, user);
+    expect(fresh.statusCode).toBe(200);
+  });
+
   it('without a price source only stablecoin pairs are priced', async () => {
     const bare = buildTestApp({ db: database.db, now: () => clock, exchange: { xpubs: testXpubs } });
     const headers = { [TEST_USER_HEADER]: userId };

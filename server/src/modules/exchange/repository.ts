@@ -1,5 +1,5 @@
-import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
-import type { Database, ExchangeOrdersTable } from '../../db/schema.ts';
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
+import type { Database, ExchangeOrdersTable, ExchangeRateLocksTable } from '../../db/schema.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
 import type { ExchangeState } from './states.ts';
 
@@ -127,4 +127,29 @@ export async function isOrderDepositAddress(
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Unused fixed-rate locks a user keeps: one per open exchange screen is plenty. */
+export const RATE_LOCKS_KEPT = 5;
+
+/**
+ * Records a fixed-rate lock and deletes the user's older unused ones beyond the newest RATE_LOCKS_KEPT,
+ * so asking for rates in a loop cannot grow the table (an order placed on a deleted lock gets
+ * EXCHANGE_RATE_EXPIRED and the screen asks again). One transaction, serialised per user.
+ */
+export async function insertRateLock(
+  db: Kysely<Database>,
+  lock: Insertable<ExchangeRateLocksTable>,
+): Promise<{ id: string }> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${`rate-locks:${lock.user_id}`}))`.execute(trx);
+    const row = await trx.insertInto('exchange_rate_locks').values(lock).returning('id').executeTakeFirstOrThrow();
+    await sql`delete from exchange_rate_locks where id in (
+      select l.id from exchange_rate_locks l
+      where l.user_id = ${lock.user_id} and l.id <> ${row.id}
+        and not exists (select 1 from exchange_orders o where o.rate_lock_id = l.id)
+      order by l.created_at desc, l.id desc
+      offset ${RATE_LOCKS_KEPT - 1})`.execute(trx);
+    return row;
+  });
 }

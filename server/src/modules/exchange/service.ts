@@ -21,7 +21,7 @@ import {
   receiveFor,
   type UsdPrices,
 } from './pricing.ts';
-import { findOrder, listOrders, nextDepositIndex, type OrderRow } from './repository.ts';
+import { findOrder, insertRateLock, listOrders, nextDepositIndex, type OrderRow } from './repository.ts';
 import type {
   CreateOrderRequest,
   ExchangeOrder,
@@ -224,21 +224,17 @@ export function createExchangeService(options: ExchangeServiceOptions): Exchange
       let expiresAt: Date | null = null;
       if (request.rateType === 'fixed') {
         expiresAt = new Date(at.getTime() + (options.fixedWindowMs ?? FIXED_WINDOW_MS));
-        const lock = await db
-          .insertInto('exchange_rate_locks')
-          .values({
-            user_id: userId,
-            send_coin: request.sendCoin,
-            send_network: request.sendNetwork,
-            receive_coin: request.receiveCoin,
-            receive_network: request.receiveNetwork,
-            send_amount_minor: priced.amountMinor.toString(),
-            rate_scaled: priced.rate.toString(),
-            created_at: at,
-            expires_at: expiresAt,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        const lock = await insertRateLock(db, {
+          user_id: userId,
+          send_coin: request.sendCoin,
+          send_network: request.sendNetwork,
+          receive_coin: request.receiveCoin,
+          receive_network: request.receiveNetwork,
+          send_amount_minor: priced.amountMinor.toString(),
+          rate_scaled: priced.rate.toString(),
+          created_at: at,
+          expires_at: expiresAt,
+        });
         rateId = lock.id;
       }
       return {
