@@ -56,7 +56,14 @@ describe('operations as outside tools read them', () => {
     expect(find('post', '/api/auth/login')).toMatchObject({ operationId: 'postAuthLogin', security: [] });
     expect(find('get', '/api/session')?.security).toEqual([]);
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
-    expect(Object.keys(doc.components?.securitySchemes ?? {})).toEqual(['sessionCookie', 'secureSessionCookie']);
+    // Operator routes name the operator cookie, never a user session; the operator sign-in is public.
+    expect(find('post', '/api/ops/announcements')?.security).toEqual([{ operatorCookie: [] }]);
+    expect(find('post', '/api/ops/session')?.security).toEqual([]);
+    expect(Object.keys(doc.components?.securitySchemes ?? {})).toEqual([
+      'sessionCookie',
+      'secureSessionCookie',
+      'operatorCookie',
+    ]);
   });
 });
 

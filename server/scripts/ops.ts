@@ -9,6 +9,9 @@
  *   withdrawals approve <id>                   Approve one in review; the signer then pays it.
  *   withdrawals reject <id> --reason "<text>"  Reject one in review; its amount returns to the user.
  *
+ *   operators add <name> | password <name>     Operator accounts for the console at /ops (password on stdin).
+ *   notices publish <file.md> | list | withdraw <id>   Announcements (see modules/notices/announcement-file.ts).
+ *
  *   exchange    Exchange orders held for risk: `exchange list [--state <s>]`, `exchange suspend <id>`,
  *               `exchange resolve <id> --to <state>` (modules/exchange/ops.ts). Exit 0 done, 1 refused.
  *
@@ -26,10 +29,12 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded
 import type { Database } from '../src/db/schema.ts';
 import { runExchangeOps } from '../src/modules/exchange/ops.ts';
 import { formatReport, reconcile } from '../src/modules/ledger/reconcile.ts';
+import { runNoticesCommand } from '../src/modules/notices/ops-commands.ts';
+import { runOperatorsCommand } from '../src/modules/operators/ops-commands.ts';
 import { runWithdrawalsCommand } from '../src/modules/withdrawals/ops-commands.ts';
 
 const EMBEDDED_DATABASE = 'wallet';
-const commands = ['reconcile', 'withdrawals'] as const;
+const commands = ['reconcile', 'withdrawals', 'operators', 'notices'] as const;
 const usage = `usage: npm run ops -- <${commands.join('|')}>`;
 const exchangeUsage =
   '       npm run ops -- exchange list [--state <state>] | suspend <id> | resolve <id> --to <state>';
@@ -72,6 +77,34 @@ async function connect(): Promise<{ db: Kysely<Database>; embedded?: EmbeddedPos
   return { db: createDb(embedded.url(EMBEDDED_DATABASE), { max: 2 }), embedded };
 }
 
+/** One line from stdin: piped, or typed at a prompt that does not echo it. */
+async function readSecretLine(): Promise<string> {
+  const stdin = process.stdin;
+  if (!stdin.isTTY) {
+    const { createInterface } = await import('node:readline');
+    for await (const line of createInterface({ input: stdin })) return line.trim();
+    return '';
+  }
+  process.stderr.write('password: ');
+  stdin.setRawMode(true);
+  stdin.resume();
+  let typed = '';
+  try {
+    for await (const chunk of stdin) {
+      for (const ch of String(chunk)) {
+        if (ch === '\r' || ch === '\n') return typed;
+        if (ch === '\u0003') throw new Error('cancelled');
+        typed = ch === '\u007f' ? typed.slice(0, -1) : typed + ch;
+      }
+    }
+    return typed;
+  } finally {
+    stdin.setRawMode(false);
+    stdin.pause();
+    process.stderr.write('\n');
+  }
+}
+
 async function hasLedger(db: Kysely<Database>): Promise<boolean> {
   const { rows } = await sql<{ found: string | null }>`select to_regclass('ledger_entries')::text as found`.execute(db);
   return rows[0]?.found != null;
@@ -100,6 +133,8 @@ async function main(): Promise<number> {
       return 2;
     }
     if (command === 'withdrawals') return await runWithdrawalsCommand(db, process.argv.slice(3), out);
+    if (command === 'operators') return await runOperatorsCommand(db, process.argv.slice(3), out, readSecretLine);
+    if (command === 'notices') return await runNoticesCommand(db, process.argv.slice(3), out);
     const report = await reconcile(db);
     for (const line of formatReport(report)) out(line);
     return report.ok ? 0 : 1;

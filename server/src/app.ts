@@ -45,6 +45,12 @@ import { Balance } from './modules/ledger/schemas.ts';
 import { createLedgerService } from './modules/ledger/service.ts';
 import { createMailModule, type MailOptions } from './modules/mail/mail-module.ts';
 import { devMailboxRoutes } from './modules/mail/routes.ts';
+import { noticesOpsRoutes } from './modules/notices/ops-routes.ts';
+import { noticesRoutes } from './modules/notices/routes.ts';
+import { createNoticesService } from './modules/notices/service.ts';
+import { operatorGuard } from './modules/operators/guard.ts';
+import { operatorSessionRoutes } from './modules/operators/routes.ts';
+import { createOperatorsService } from './modules/operators/service.ts';
 import { priceRoutes } from './modules/prices/routes.ts';
 import { createPriceService, type PriceService } from './modules/prices/service.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
@@ -214,6 +220,11 @@ export function buildApp(deps: AppDeps): App {
       await typed.register(depositsRoutes, {
         service: createDepositsService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {} }),
       });
+      const notices = createNoticesService({ db: deps.db, now });
+      const operators = createOperatorsService({ db: deps.db, now, hasher: auth.hasher });
+      await typed.register(noticesRoutes, { service: notices });
+      await typed.register(operatorSessionRoutes, { service: operators });
+      await typed.register(noticesOpsRoutes, { service: notices, requireOperator: operatorGuard(operators) });
       await typed.register(exchangeRoutes, {
         service: createExchangeService({
           db: deps.db,

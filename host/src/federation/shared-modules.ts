@@ -76,6 +76,8 @@ export function sharedModules(): SharedTable {
     '@cw/shared-state/money': onDemand(() => import('@cw/shared-state/money'), '@cw/shared-state'),
     // Stateless catalogue labels (network names, token standards); loaded when a remote lists networks.
     '@cw/shared-state/catalogue': onDemand(() => import('@cw/shared-state/catalogue'), '@cw/shared-state'),
+    // Stateless password rules shared with the server; loaded when a remote checks a password.
+    '@cw/shared-state/passwords': onDemand(() => import('@cw/shared-state/passwords'), '@cw/shared-state'),
     // Stateful services: always the host's instances.
     '@cw/shared-ui/toast': loaded('@cw/shared-ui', UiToast),
     '@cw/shared-ui/dialog': loaded('@cw/shared-ui', UiDialog),

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 
 import { TAB_PATHS } from './tab-paths.ts';
+import { useMailBadge } from './use-mail-badge.ts';
 
 const TAB_LOOK: Record<(typeof TAB_PATHS)[number], { labelKey: string; icon: ReactNode }> = {
   '/coinTopup': { labelKey: 'nav.wallet', icon: <AppOutline /> },
@@ -18,11 +19,19 @@ export default function AppTabBar() {
   const { t } = useTranslation('host');
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const unread = useMailBadge();
+  const badge = (path: string) => (path === '/mail' && unread > 0 ? (unread > 99 ? '99+' : unread) : undefined);
   return (
     <nav className="app-tabbar" data-testid="tabbar">
       <TabBar activeKey={pathname} onChange={(key) => navigate(key)} safeArea>
         {TAB_PATHS.map((path) => (
-          <TabBar.Item key={path} icon={TAB_LOOK[path].icon} title={t(TAB_LOOK[path].labelKey)} />
+          <TabBar.Item
+            key={path}
+            icon={TAB_LOOK[path].icon}
+            title={t(TAB_LOOK[path].labelKey)}
+            badge={badge(path)}
+            data-testid={`tab-${path.slice(1)}`}
+          />
         ))}
       </TabBar>
     </nav>

@@ -3,10 +3,16 @@ import { lazyScreen } from '@cw/shared-state/preload';
 import { NAMESPACE } from './i18n.ts';
 
 const HubScreen = lazyScreen(() => import('./features/hub/components/hub-screen.tsx'));
+const NoticeScreen = lazyScreen(() => import('./features/notices/components/notice-screen.tsx'));
+const NoticeDetailScreen = lazyScreen(() => import('./features/notices/components/notice-detail-screen.tsx'));
 
 const remote: RemoteRoutesModule = {
   namespace: NAMESPACE,
-  routes: [{ path: '/mail', Component: HubScreen, titleKey: 'hub.title' }],
+  routes: [
+    { path: '/mail', Component: HubScreen, titleKey: 'hub.title' },
+    { path: '/notice', Component: NoticeScreen, titleKey: 'notice.title' },
+    { path: '/noticeDetail', Component: NoticeDetailScreen, titleKey: 'notice.detailTitle' },
+  ],
 };
 
 export default remote;

@@ -2,6 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { COOKIE_NAME, SECURE_COOKIE_NAME } from '../modules/auth/sessions.ts';
+import { OPERATOR_GUARD } from '../modules/operators/guard.ts';
+import { OPERATOR_COOKIE } from '../modules/operators/service.ts';
 import { requireUser } from './authenticate.ts';
 
 export const openApiInfo = {
@@ -18,8 +20,15 @@ export const openApiInfo = {
 const securitySchemes = {
   sessionCookie: { type: 'apiKey', in: 'cookie', name: COOKIE_NAME, description: 'Session (plain HTTP)' },
   secureSessionCookie: { type: 'apiKey', in: 'cookie', name: SECURE_COOKIE_NAME, description: 'Session (HTTPS)' },
+  operatorCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: OPERATOR_COOKIE,
+    description: 'Operator session (the console at /ops; never a user session)',
+  },
 } as const;
 const SIGNED_IN: Record<string, string[]>[] = [{ sessionCookie: [] }, { secureSessionCookie: [] }];
+const OPERATOR: Record<string, string[]>[] = [{ operatorCookie: [] }];
 
 /**
  * A stable operationId from the method and path, so generated clients get names that change only
@@ -43,17 +52,19 @@ function hooksOf(hooks: RouteOptions['preValidation']): unknown[] {
 
 /**
  * Every documented route gets its operationId and its security: a route guarded by `requireUser`
- * needs the session cookie, every other one is public (`security: []`). Derived from the route
+ * needs the session cookie, one guarded by the operator guard the operator cookie, every other one is public (`security: []`). Derived from the route
  * itself, so a new route cannot be documented wrongly. Route-level values win.
  */
 function describeOperation(route: RouteOptions): void {
   if (route.schema === undefined || route.schema.hide === true) return;
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
   if (method === undefined) return;
-  const signedIn = hooksOf(route.preValidation).includes(requireUser);
+  const hooks = hooksOf(route.preValidation);
+  const signedIn = hooks.includes(requireUser);
+  const operator = hooks.some((hook) => typeof hook === 'function' && OPERATOR_GUARD in hook);
   route.schema = {
     operationId: operationIdOf(method, route.url),
-    security: signedIn ? SIGNED_IN : [],
+    security: operator ? OPERATOR : signedIn ? SIGNED_IN : [],
     ...route.schema,
   };
 }

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createPasswordHasher } from '../modules/auth/password-hashing.ts';
 import { nextIp } from '../modules/auth/test-helpers.ts';
+import { createOperatorsService } from '../modules/operators/service.ts';
 import { newUser, useWalletHarness, type WalletUser } from '../modules/withdrawals/test-helpers.ts';
 import { findUnsafeText, isUnsafeText } from './safe-text.ts';
 
@@ -104,6 +106,16 @@ describe('every string field of every operation', () => {
     // Every operation that takes text is covered (the login identifier, the address book, sends...).
     expect(targets.length).toBeGreaterThan(40);
     const user: WalletUser = await newUser(h);
+    // Operator routes (/api/ops) are asked with an operator session too, so their input is reached.
+    const hasher = createPasswordHasher();
+    await createOperatorsService({ db: h.db, now: h.clock.now, hasher }).add('text_probe', 'Probe-Pass-2030');
+    await hasher.close();
+    const signIn = await h.app.inject({
+      method: 'POST',
+      url: '/api/ops/session',
+      payload: { name: 'text_probe', password: 'Probe-Pass-2030' },
+    });
+    const cookie = `${user.cookie}; ${String(signIn.headers['set-cookie']).split(';')[0]}`;
     await fc.assert(
       fc.asyncProperty(
         fc
@@ -118,7 +130,7 @@ describe('every string field of every operation', () => {
             method: op.method as 'GET',
             url,
             remoteAddress: nextIp(),
-            headers: { cookie: user.cookie },
+            headers: { cookie },
             ...(where === 'body' ? { payload: { [field]: bad } } : op.method === 'GET' ? {} : { payload: {} }),
           });
           expect(response.statusCode, `${op.method} ${url} ${where}.${field}: ${response.body}`).toBeLessThan(500);

@@ -60,3 +60,9 @@ export function isRegistry(value: unknown): value is Registry {
       entry.routes.every((r) => typeof r === 'string'),
   );
 }
+
+/**
+ * A window event a remote fires when the user's notices changed (read, marked all read): the host's
+ * mail tab badge fetches its unread count again. Plain DOM event: no shared store between the apps.
+ */
+export const NOTICES_CHANGED_EVENT = 'cw:notices-changed';

@@ -20,6 +20,8 @@ export interface AuthModule {
   accounts: AccountsService;
   fundPassword: FundPasswordService;
   sessionsService: SessionsService;
+  /** The argon2id hasher, shared with the operators module (one pool of hashing threads). */
+  hasher: PasswordHasher;
   /** Releases the hashing threads (when the module created the hasher). */
   close(): Promise<void>;
 }
@@ -43,6 +45,7 @@ export function createAuthModule(
     accounts: createAccountsService({ db, now, hasher, sessions, codes }),
     fundPassword: createFundPasswordService({ db, now, hasher, codes }),
     sessionsService: createSessionsService({ db, now, sessions }),
+    hasher,
     close: () => (deps.hasher ? Promise.resolve() : hasher.close()),
   };
 }

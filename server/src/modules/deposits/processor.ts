@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { type CoinCode, coinDecimals, findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
 import type { ObservedTransfer } from '../chain/watcher.ts';
 import { creditDeposit } from '../ledger/operations.ts';
+import { recordUserNotice } from '../notices/repository.ts';
 
 /**
  * Deposit bookkeeping shared by every chain watcher: record what the chain shows, count
@@ -242,6 +243,17 @@ async function finishDeposit(db: Kysely<Database>, id: string, now: Date): Promi
       .set({ state: 'successful', credited_transfer_id: transfer.id, updated_at: now, completed_at: now })
       .where('id', '=', id)
       .execute();
+    // The user's system notice, in the credit's transaction: one per deposit, never lost, never twice.
+    await recordUserNotice(
+      trx,
+      {
+        userId: d.user_id,
+        kind: 'deposit_credited',
+        params: { coin, network, amountMinor: amountMinor.toString(), depositId: d.id },
+        dedupeKey: `deposit:${d.id}`,
+      },
+      now,
+    );
     return true;
   });
 }

@@ -13,6 +13,7 @@ import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { assert } from '../ledger/model.ts';
 import { lockFunds, settleWithdrawal, unlockFunds } from '../ledger/operations.ts';
 import { userBalances } from '../ledger/repository.ts';
+import { recordUserNotice } from '../notices/repository.ts';
 import {
   findByKey,
   findWithdrawal,
@@ -210,6 +211,16 @@ export async function rejectWithdrawal(trx: Trx, id: string, reason: string, now
     },
     now,
   );
+  await recordUserNotice(
+    trx,
+    {
+      userId: row.user_id,
+      kind: 'withdrawal_rejected',
+      params: { coin: row.coin, network: row.network, amountMinor: row.amount_minor, reason, withdrawalId: id },
+      dedupeKey: `withdrawal:${id}:rejected`,
+    },
+    now,
+  );
   return row;
 }
 
@@ -233,6 +244,22 @@ export async function markTransferSuccessful(trx: Trx, id: string, now: Date): P
       amountMinor: BigInt(row.amount_minor),
       feeMinor: BigInt(row.fee_minor),
       metadata: { withdrawalId: id, txHash: row.tx_hash },
+    },
+    now,
+  );
+  await recordUserNotice(
+    trx,
+    {
+      userId: row.user_id,
+      kind: 'withdrawal_completed',
+      params: {
+        coin: row.coin,
+        network: row.network,
+        amountMinor: row.arrival_minor,
+        txHash: row.tx_hash ?? '',
+        withdrawalId: id,
+      },
+      dedupeKey: `withdrawal:${id}:completed`,
     },
     now,
   );

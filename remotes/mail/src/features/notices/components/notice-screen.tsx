@@ -1,0 +1,102 @@
+import { type Language, useTranslation } from '@cw/shared-state/i18n';
+import { useSearchParams } from '@cw/shared-state/router';
+import { useSession } from '@cw/shared-state/session';
+import { PullList } from '@cw/shared-ui/list';
+import { Page } from '@cw/shared-ui/page';
+import { toast } from '@cw/shared-ui/toast';
+import { Badge, CapsuleTabs } from 'antd-mobile';
+import { NAMESPACE } from '../../../i18n.ts';
+import type { AnnouncementSummary, SystemNotice } from '../api/notices.ts';
+import { useAnnouncements, useReadAllMutation, useSystemNotices, useUnread } from '../api/notices-queries.ts';
+import { AnnouncementRow } from './announcement-row.tsx';
+import * as styles from './notices.module.css';
+import { SystemNoticeRow } from './system-notice-row.tsx';
+
+type Tab = 'announcements' | 'system';
+
+function statusOf(query: { isPending: boolean; isError: boolean }): 'loading' | 'error' | 'ready' {
+  if (query.isPending) return 'loading';
+  return query.isError ? 'error' : 'ready';
+}
+
+/**
+ * /notice: announcements (visitors too) and, signed in, the user's system notices, each a pull-to-refresh
+ * list that loads more as it scrolls, with unread dots and "mark all read". `?tab=system` opens the second.
+ */
+export default function NoticeScreen() {
+  const { t, i18n } = useTranslation(NAMESPACE);
+  const signedIn = useSession((s) => s.me !== null);
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = signedIn && params.get('tab') === 'system' ? 'system' : 'announcements';
+  const announcements = useAnnouncements(i18n.language as Language);
+  const system = useSystemNotices(signedIn && tab === 'system');
+  const unread = useUnread(signedIn);
+  const readAll = useReadAllMutation();
+  const counts = unread.data;
+
+  const markAll = () =>
+    readAll.mutate(tab, {
+      onSuccess: () => toast.success(t('notice.allRead')),
+      onError: () => toast.fail(t('notice.failed')),
+    });
+  const right =
+    signedIn && (counts?.[tab] ?? 0) > 0 ? (
+      <button type="button" className={styles.markAll} onClick={markAll} data-testid="notice-mark-all">
+        {t('notice.markAll')}
+      </button>
+    ) : null;
+
+  const announcementList = (
+    <PullList
+      items={announcements.data?.pages.flatMap((page) => page.items) ?? []}
+      itemKey={(item: AnnouncementSummary) => item.id}
+      renderItem={(item: AnnouncementSummary) => <AnnouncementRow item={item} showRead={signedIn} />}
+      status={statusOf(announcements)}
+      onRetry={() => void announcements.refetch()}
+      onRefresh={() => announcements.refetch()}
+      loadMore={() => announcements.fetchNextPage({ throwOnError: true })}
+      hasMore={announcements.hasNextPage}
+      emptyText={t('notice.emptyAnnouncements')}
+    />
+  );
+  const systemList = (
+    <PullList
+      items={system.data?.pages.flatMap((page) => page.items) ?? []}
+      itemKey={(item: SystemNotice) => item.id}
+      renderItem={(item: SystemNotice) => <SystemNoticeRow item={item} />}
+      status={statusOf(system)}
+      onRetry={() => void system.refetch()}
+      onRefresh={() => system.refetch()}
+      loadMore={() => system.fetchNextPage({ throwOnError: true })}
+      hasMore={system.hasNextPage}
+      emptyText={t('notice.emptySystem')}
+    />
+  );
+  if (!signedIn)
+    return (
+      <Page title={t('notice.title')}>
+        <div className={styles.list} data-testid="notice-screen">
+          {announcementList}
+        </div>
+      </Page>
+    );
+  const title = (key: Tab) => (
+    <Badge content={(counts?.[key] ?? 0) > 0 ? Badge.dot : null}>
+      <span data-testid={`notice-tab-${key}`}>{t(`notice.tab.${key}`)}</span>
+    </Badge>
+  );
+  return (
+    <Page title={t('notice.title')} right={right}>
+      <div data-testid="notice-screen" data-tab={tab}>
+        <CapsuleTabs
+          activeKey={tab}
+          onChange={(key) => setParams(key === 'system' ? { tab: 'system' } : {}, { replace: true })}
+        >
+          <CapsuleTabs.Tab key="announcements" title={title('announcements')} />
+          <CapsuleTabs.Tab key="system" title={title('system')} />
+        </CapsuleTabs>
+        <div className={styles.list}>{tab === 'system' ? systemList : announcementList}</div>
+      </div>
+    </Page>
+  );
+}

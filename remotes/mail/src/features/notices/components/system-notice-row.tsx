@@ -1,0 +1,52 @@
+import { useCatalogue } from '@cw/shared-state/catalogue';
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useAmountFormat } from '@cw/shared-state/money';
+import { useNavigate } from '@cw/shared-state/router';
+import { NAMESPACE } from '../../../i18n.ts';
+import type { SystemNotice } from '../api/notices.ts';
+import { useReadSystemNoticeMutation } from '../api/notices-queries.ts';
+import { formatTime } from '../utils/format-time.ts';
+import * as styles from './notices.module.css';
+
+/** Where a notice leads: the wallet's record of the money it is about. */
+function targetOf(notice: SystemNotice): string | null {
+  if (notice.kind === 'deposit_credited' && notice.params.depositId)
+    return `/coinTopup/topup?id=${notice.params.depositId}`;
+  if (notice.kind.startsWith('withdrawal_') && notice.params.withdrawalId)
+    return `/coinTopup/withdrawDeposit?type=withdrawal&id=${notice.params.withdrawalId}`;
+  return null;
+}
+
+/** One system notice, worded in the reader's language from its kind and parameters; reading marks it read. */
+export function SystemNoticeRow({ item }: { item: SystemNotice }) {
+  const { t, i18n } = useTranslation(NAMESPACE);
+  const format = useAmountFormat();
+  const { view } = useCatalogue();
+  const navigate = useNavigate();
+  const read = useReadSystemNoticeMutation();
+  const { coin = '', amountMinor = '0' } = item.params;
+  const amount = view && coin ? format.display(amountMinor, view.displayOf(coin)) : '';
+  const text = t(`notice.system.${item.kind}.text`, { ...item.params, amount, coin });
+  const open = () => {
+    if (!item.read) read.mutate(item.id);
+    const target = targetOf(item);
+    if (target) void navigate(target);
+  };
+  return (
+    <button
+      type="button"
+      className={styles.row}
+      data-testid="system-notice-row"
+      data-kind={item.kind}
+      data-unread={!item.read}
+      onClick={open}
+    >
+      <span className={`${styles.dot} ${item.read ? styles.dotRead : ''}`} aria-hidden />
+      <span className={styles.main}>
+        <span className={styles.title}>{t(`notice.system.${item.kind}.title`)}</span>
+        <span className={styles.text}>{text}</span>
+        <span className={styles.meta}>{formatTime(item.createdAt, i18n.language)}</span>
+      </span>
+    </button>
+  );
+}

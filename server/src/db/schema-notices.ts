@@ -1,0 +1,79 @@
+import type { Generated, JSONColumnType } from 'kysely';
+import type { AnnouncementCategory, UserNoticeKind } from '../modules/notices/schemas.ts';
+import type { languages } from '../modules/settings/schemas.ts';
+
+type Language = (typeof languages)[number];
+
+/**
+ * Tables of operators and notices (migration 0016), kept beside schema.ts so neither file grows past
+ * its size; `Database` there extends `NoticesDatabase`.
+ */
+export interface NoticesDatabase {
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
+  announcements: AnnouncementsTable;
+  announcement_texts: AnnouncementTextsTable;
+  announcement_reads: AnnouncementReadsTable;
+  user_notices: UserNoticesTable;
+}
+
+/** People who answer support and publish announcements (modules/operators); never users. */
+export interface OperatorsTable {
+  id: Generated<string>;
+  name: string;
+  /** argon2id, like users' passwords. */
+  password_hash: string;
+  created_at: Date;
+  disabled_at: Date | null;
+}
+
+export interface OperatorSessionsTable {
+  id: Generated<string>;
+  operator_id: string;
+  /** SHA-256 of the cookie token. */
+  token_hash: Buffer;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+export interface AnnouncementsTable {
+  id: Generated<string>;
+  category: AnnouncementCategory;
+  pinned: Generated<boolean>;
+  publish_at: Date;
+  expire_at: Date | null;
+  withdrawn_at: Date | null;
+  /** The operator who wrote it; null when published by `npm run ops -- notices publish`. */
+  created_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** One language of an announcement; zh-CN is required (the fallback). `body_html` is sanitised. */
+export interface AnnouncementTextsTable {
+  announcement_id: string;
+  language: Language;
+  title: string;
+  body_md: string;
+  body_html: string;
+}
+
+export interface AnnouncementReadsTable {
+  user_id: string;
+  announcement_id: string;
+  read_at: Date;
+}
+
+/** A system notice: its kind and parameters; the screen words it in the reader's language. */
+export interface UserNoticesTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: UserNoticeKind;
+  params: JSONColumnType<Record<string, string>, Record<string, string>, Record<string, string>>;
+  /** The causing event, e.g. `deposit:<id>`: its notice is written once. */
+  dedupe_key: string;
+  created_at: Date;
+  read_at: Date | null;
+}

@@ -1,0 +1,220 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import { renderMarkdown } from './markdown.ts';
+import {
+  type AnnouncementKey,
+  type AnnouncementView,
+  countUnreadAnnouncements,
+  countUnreadUserNotices,
+  findLiveAnnouncement,
+  insertAnnouncement,
+  listAllAnnouncements,
+  listAnnouncements,
+  listUserNotices,
+  markAllAnnouncementsRead,
+  markAllUserNoticesRead,
+  markAnnouncementRead,
+  markUserNoticeRead,
+  type UserNoticeRow,
+  withdrawAnnouncement,
+} from './repository.ts';
+import {
+  type AnnouncementDetail,
+  type AnnouncementInput,
+  type AnnouncementSummary,
+  FALLBACK_LANGUAGE,
+  type NoticeLanguage,
+  type OpsAnnouncement,
+  type SystemNotice,
+  type UnreadCounts,
+} from './schemas.ts';
+
+const PAGE_DEFAULT = 20;
+
+export interface NoticesService {
+  announcements(
+    userId: string | null,
+    query: { lang?: NoticeLanguage; cursor?: string; limit?: number },
+  ): Promise<{ items: AnnouncementSummary[]; nextCursor: string | null }>;
+  /** One live announcement; reading it marks it read for a signed-in user. */
+  announcement(userId: string | null, id: string, lang?: NoticeLanguage): Promise<AnnouncementDetail>;
+  system(
+    userId: string,
+    query: { cursor?: string; limit?: number },
+  ): Promise<{ items: SystemNotice[]; nextCursor: string | null }>;
+  readSystem(userId: string, id: string): Promise<void>;
+  readAll(userId: string, kind: 'announcements' | 'system' | 'all'): Promise<void>;
+  unread(userId: string | null): Promise<UnreadCounts>;
+  /** Operators (console or `npm run ops -- notices publish`): render, check and store; returns the id. */
+  publish(input: AnnouncementInput, operatorId: string | null): Promise<string>;
+  withdraw(id: string): Promise<void>;
+  /** The operator console's list: every announcement, scheduled and withdrawn too. */
+  all(): Promise<OpsAnnouncement[]>;
+}
+
+/** Newest first, at most this many in the console's list. */
+const OPS_LIST_MAX = 200;
+
+const badCursor = () =>
+  new ValidationError('Bad cursor', [{ field: 'cursor', message: 'not a cursor of this list', rule: 'format' }]);
+
+/** Cursor of a page: the last row's sort key, base64url of `pinned|iso|id` (or `iso|id`). */
+function encode(parts: string[]): string {
+  return Buffer.from(parts.join('|')).toString('base64url');
+}
+function decode(cursor: string, count: number): string[] {
+  const parts = Buffer.from(cursor, 'base64url').toString().split('|');
+  if (parts.length !== count || !/^[0-9a-f-]{36}$/.test(parts.at(-1) ?? '')) throw badCursor();
+  if (Number.isNaN(new Date(parts.at(-2) ?? '').getTime())) throw badCursor();
+  return parts;
+}
+
+function summary(view: AnnouncementView): AnnouncementSummary {
+  return {
+    id: view.id,
+    category: view.category,
+    pinned: view.pinned,
+    title: view.title,
+    language: view.language,
+    publishedAt: view.publish_at.toISOString(),
+    read: view.read,
+  };
+}
+
+function systemNotice(row: UserNoticeRow): SystemNotice {
+  return {
+    id: row.id,
+    kind: row.kind,
+    params: row.params,
+    createdAt: row.created_at.toISOString(),
+    read: row.read_at !== null,
+  };
+}
+
+function checkedDates(input: AnnouncementInput, at: Date): { publishAt: Date; expireAt: Date | null } {
+  const publishAt = input.publishAt ? new Date(input.publishAt) : at;
+  const expireAt = input.expireAt ? new Date(input.expireAt) : null;
+  if (expireAt && expireAt <= publishAt)
+    throw new ValidationError('expireAt must be after publishAt', [
+      { field: 'expireAt', message: 'must be after publishAt', rule: 'range' },
+    ]);
+  return { publishAt, expireAt };
+}
+
+export function createNoticesService(deps: { db: Kysely<Database>; now: () => Date }): NoticesService {
+  const { db, now } = deps;
+  return {
+    async announcements(userId, query) {
+      const limit = query.limit ?? PAGE_DEFAULT;
+      let after: AnnouncementKey | undefined;
+      if (query.cursor) {
+        const [pinned, at, id] = decode(query.cursor, 3);
+        after = { pinned: pinned === '1', publishAt: new Date(at as string), id: id as string };
+      }
+      const rows = await listAnnouncements(db, {
+        at: now(),
+        language: query.lang ?? FALLBACK_LANGUAGE,
+        userId,
+        limit,
+        ...(after ? { after } : {}),
+      });
+      const last = rows.at(-1);
+      const nextCursor =
+        rows.length === limit && last
+          ? encode([last.pinned ? '1' : '0', last.publish_at.toISOString(), last.id])
+          : null;
+      return { items: rows.map(summary), nextCursor };
+    },
+
+    async announcement(userId, id, lang) {
+      const at = now();
+      const view = await findLiveAnnouncement(db, { id, at, language: lang ?? FALLBACK_LANGUAGE, userId });
+      if (!view) throw new NotFoundError('No such announcement');
+      if (userId !== null && !view.read) await markAnnouncementRead(db, userId, id, at);
+      return { ...summary(view), read: userId !== null, bodyHtml: view.body_html };
+    },
+
+    async system(userId, query) {
+      const limit = query.limit ?? PAGE_DEFAULT;
+      let before: { createdAt: Date; id: string } | undefined;
+      if (query.cursor) {
+        const [at, id] = decode(query.cursor, 2);
+        before = { createdAt: new Date(at as string), id: id as string };
+      }
+      const rows = await listUserNotices(db, { userId, limit, ...(before ? { before } : {}) });
+      const last = rows.at(-1);
+      const nextCursor = rows.length === limit && last ? encode([last.created_at.toISOString(), last.id]) : null;
+      return { items: rows.map(systemNotice), nextCursor };
+    },
+
+    async readSystem(userId, id) {
+      if (!(await markUserNoticeRead(db, userId, id, now()))) throw new NotFoundError('No such notice');
+    },
+
+    async readAll(userId, kind) {
+      const at = now();
+      if (kind !== 'system') await markAllAnnouncementsRead(db, userId, at);
+      if (kind !== 'announcements') await markAllUserNoticesRead(db, userId, at);
+    },
+
+    async unread(userId) {
+      if (userId === null) return { announcements: 0, system: 0, total: 0 };
+      const [announcements, system] = await Promise.all([
+        countUnreadAnnouncements(db, userId, now()),
+        countUnreadUserNotices(db, userId),
+      ]);
+      return { announcements, system, total: announcements + system };
+    },
+
+    async publish(input, operatorId) {
+      const at = now();
+      const { publishAt, expireAt } = checkedDates(input, at);
+      const texts = Object.entries(input.texts)
+        .filter((entry): entry is [NoticeLanguage, { title: string; bodyMd: string }] => entry[1] !== undefined)
+        .map(([language, text]) => ({
+          language,
+          title: text.title.trim(),
+          bodyMd: text.bodyMd,
+          bodyHtml: renderMarkdown(text.bodyMd),
+        }));
+      const blank = texts.find((t) => t.title === '');
+      if (blank)
+        throw new ValidationError('A title is blank', [
+          { field: `texts.${blank.language}.title`, message: 'must not be blank', rule: 'required' },
+        ]);
+      return db.transaction().execute((trx) =>
+        insertAnnouncement(
+          trx,
+          {
+            category: input.category,
+            pinned: input.pinned ?? false,
+            publishAt,
+            expireAt,
+            createdBy: operatorId,
+            texts,
+          },
+          at,
+        ),
+      );
+    },
+
+    async withdraw(id) {
+      if (!(await withdrawAnnouncement(db, id, now()))) throw new NotFoundError('No such announcement to withdraw');
+    },
+
+    async all() {
+      const rows = await listAllAnnouncements(db, OPS_LIST_MAX);
+      return rows.map((r) => ({
+        id: r.id,
+        category: r.category,
+        pinned: r.pinned,
+        title: r.title,
+        languages: r.languages ?? '',
+        publishAt: r.publish_at.toISOString(),
+        expireAt: r.expire_at?.toISOString() ?? null,
+        withdrawnAt: r.withdrawn_at?.toISOString() ?? null,
+      }));
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { OperatorSessionsTable, OperatorsTable } from '../../db/schema-notices.ts';
+
+type Db = Kysely<Database>;
+export type OperatorRow = Selectable<OperatorsTable>;
+export type OperatorSessionRow = Selectable<OperatorSessionsTable>;
+
+export async function insertOperator(db: Db, name: string, passwordHash: string, now: Date): Promise<OperatorRow> {
+  return db
+    .insertInto('operators')
+    .values({ name, password_hash: passwordHash, created_at: now, disabled_at: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findOperatorByName(db: Db, name: string): Promise<OperatorRow | undefined> {
+  return db.selectFrom('operators').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+export async function setOperatorPassword(db: Db, name: string, passwordHash: string): Promise<boolean> {
+  const result = await db
+    .updateTable('operators')
+    .set({ password_hash: passwordHash })
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function insertOperatorSession(
+  db: Db,
+  session: { operatorId: string; tokenHash: Buffer; expiresAt: Date },
+  now: Date,
+): Promise<OperatorSessionRow> {
+  return db
+    .insertInto('operator_sessions')
+    .values({
+      operator_id: session.operatorId,
+      token_hash: session.tokenHash,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: session.expiresAt,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A live session of an enabled operator, with the operator's name. */
+export async function findLiveOperatorSession(
+  db: Db,
+  tokenHash: Buffer,
+  now: Date,
+  idleSince: Date,
+): Promise<{ sessionId: string; operatorId: string; name: string; lastSeenAt: Date } | undefined> {
+  return db
+    .selectFrom('operator_sessions as s')
+    .innerJoin('operators as o', 'o.id', 's.operator_id')
+    .select(['s.id as sessionId', 'o.id as operatorId', 'o.name as name', 's.last_seen_at as lastSeenAt'])
+    .where('s.token_hash', '=', tokenHash)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now)
+    .where('s.last_seen_at', '>', idleSince)
+    .where('o.disabled_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function touchOperatorSession(db: Db, id: string, now: Date): Promise<void> {
+  await db.updateTable('operator_sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+}
+
+export async function revokeOperatorSession(db: Db, id: string, now: Date): Promise<void> {
+  await db
+    .updateTable('operator_sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,111 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
+import type { PasswordHasher } from '../auth/password-hashing.ts';
+import { passwordProblem } from '../auth/rules.ts';
+import { hashToken, newSessionToken } from '../auth/secrets.ts';
+import { accountLoginPolicy, retryAfterSeconds } from '../auth/throttle-schedule.ts';
+import { clearThrottle, lockedFor, loginThrottled, recordFailure } from '../auth/throttles.ts';
+import {
+  findLiveOperatorSession,
+  findOperatorByName,
+  insertOperator,
+  insertOperatorSession,
+  revokeOperatorSession,
+  setOperatorPassword,
+  touchOperatorSession,
+} from './repository.ts';
+
+/** The operator console's cookie: its own name, sent only to /api/ops, never a user's session. */
+export const OPERATOR_COOKIE = 'ops_sid';
+export const OPERATOR_COOKIE_PATH = '/api/ops';
+/** Operators are signed out after 30 idle minutes and 12 hours after signing in, whatever they do. */
+const IDLE_MS = 30 * 60_000;
+const ABSOLUTE_MS = 12 * 3_600_000;
+const TOUCH_INTERVAL_MS = 60_000;
+export const OPERATOR_NAME_PATTERN = /^[a-z0-9_]{3,32}$/;
+
+export interface SignedInOperator {
+  operatorId: string;
+  name: string;
+  sessionId: string;
+}
+
+export interface OperatorsService {
+  /** `npm run ops -- operators add <name>`: a new operator with a password that keeps the user rule. */
+  add(name: string, password: string): Promise<{ id: string; name: string }>;
+  setPassword(name: string, password: string): Promise<void>;
+  signIn(name: string, password: string, ip: string): Promise<{ token: string; expiresAt: Date; name: string }>;
+  resolve(request: FastifyRequest): Promise<SignedInOperator | null>;
+  signOut(sessionId: string): Promise<void>;
+}
+
+function checkedPassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem !== null) throw new AppError('WEAK_PASSWORD', `Operator password breaks the rule: ${problem}`);
+}
+
+export function createOperatorsService(deps: {
+  db: Kysely<Database>;
+  now: () => Date;
+  hasher: PasswordHasher;
+}): OperatorsService {
+  const { db, now, hasher } = deps;
+  // Operators share the login throttle schedule; their keys cannot meet a user's.
+  const throttleKey = (name: string) => `operator:${name}`;
+
+  return {
+    async add(name, password) {
+      if (!OPERATOR_NAME_PATTERN.test(name))
+        throw new AppError('VALIDATION_FAILED', 'Operator names are 3-32 of a-z 0-9 _');
+      checkedPassword(password);
+      const row = await insertOperator(db, name, await hasher.hash(password), now());
+      return { id: row.id, name: row.name };
+    },
+
+    async setPassword(name, password) {
+      checkedPassword(password);
+      if (!(await setOperatorPassword(db, name, await hasher.hash(password))))
+        throw new AppError('NOT_FOUND', `No operator ${name}`);
+    },
+
+    async signIn(name, password, ip) {
+      const at = now();
+      const keys = [throttleKey(name), `operator-ip:${ip}`];
+      const wait = await lockedFor(db, keys, at);
+      if (wait > 0) throw loginThrottled(wait);
+      const operator = OPERATOR_NAME_PATTERN.test(name) ? await findOperatorByName(db, name) : undefined;
+      const ok =
+        operator && operator.disabled_at === null
+          ? await hasher.verify(operator.password_hash, password)
+          : await hasher.verifyDummy(password);
+      if (!ok || !operator) {
+        const states = await Promise.all(keys.map((k) => recordFailure(db, k, accountLoginPolicy, at)));
+        const locked = Math.max(...states.map((s) => retryAfterSeconds(s, at)));
+        if (locked > 0) throw loginThrottled(locked);
+        throw new AppError('INVALID_CREDENTIALS', 'Wrong operator name or password');
+      }
+      await clearThrottle(db, throttleKey(name));
+      const token = newSessionToken();
+      const expiresAt = new Date(at.getTime() + ABSOLUTE_MS);
+      await insertOperatorSession(db, { operatorId: operator.id, tokenHash: hashToken(token), expiresAt }, at);
+      return { token, expiresAt, name: operator.name };
+    },
+
+    async resolve(request) {
+      const token = request.cookies?.[OPERATOR_COOKIE];
+      if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{22}$/.test(token)) return null;
+      const at = now();
+      const found = await findLiveOperatorSession(db, hashToken(token), at, new Date(at.getTime() - IDLE_MS));
+      if (!found) return null;
+      if (at.getTime() - found.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS)
+        await touchOperatorSession(db, found.sessionId, at);
+      return { operatorId: found.operatorId, name: found.name, sessionId: found.sessionId };
+    },
+
+    async signOut(sessionId) {
+      await revokeOperatorSession(db, sessionId, now());
+    },
+  };
+}
