@@ -1,6 +1,6 @@
 import { api, unwrap } from '@cw/shared-state/api';
 import { NOTICES_CHANGED_EVENT } from '@cw/shared-state/contracts';
-import { useSession } from '@cw/shared-state/session';
+import { useKnownSession } from '@cw/shared-state/session';
 import { useEffect, useState } from 'react';
 
 /** How often the tab bar asks for the unread count while the app is open. */
@@ -12,7 +12,7 @@ const POLL_MS = 60_000;
  * says read marks changed (NOTICES_CHANGED_EVENT): a plain DOM event, no store shared between apps.
  */
 export function useMailBadge(): number {
-  const signedIn = useSession((s) => s.status === 'authenticated');
+  const signedIn = useKnownSession() === 'authenticated';
   const [count, setCount] = useState(0);
   useEffect(() => {
     if (!signedIn) {

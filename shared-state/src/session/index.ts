@@ -1,3 +1,4 @@
+export { useKnownSession } from './known-session.ts';
 export { RETURN_TO_STORAGE_KEY, rememberReturnTo, takeReturnTo } from './return-to.ts';
 export {
   onSignedOut,

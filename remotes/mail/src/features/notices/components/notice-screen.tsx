@@ -1,6 +1,6 @@
 import { type Language, useTranslation } from '@cw/shared-state/i18n';
 import { useSearchParams } from '@cw/shared-state/router';
-import { useSession } from '@cw/shared-state/session';
+import { useKnownSession } from '@cw/shared-state/session';
 import { PullList } from '@cw/shared-ui/list';
 import { Page } from '@cw/shared-ui/page';
 import { toast } from '@cw/shared-ui/toast';
@@ -25,7 +25,7 @@ function statusOf(query: { isPending: boolean; isError: boolean }): 'loading' | 
  */
 export default function NoticeScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
-  const signedIn = useSession((s) => s.me !== null);
+  const signedIn = useKnownSession() === 'authenticated';
   const [params, setParams] = useSearchParams();
   const tab: Tab = signedIn && params.get('tab') === 'system' ? 'system' : 'announcements';
   const announcements = useAnnouncements(i18n.language as Language);
