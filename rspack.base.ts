@@ -15,7 +15,8 @@ import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { type Configuration, CopyRspackPlugin, DefinePlugin, HtmlRspackPlugin, type RuleSetRule } from '@rspack/core';
 
-export type AppKind = 'host' | 'remote';
+/** host: the user app's frame; remote: a federated part of it; console: the operator console at /ops (alone). */
+export type AppKind = 'host' | 'remote' | 'console';
 
 /** Dev-server ports; the host's dev registry points at the remotes' dev servers. */
 export const DEV_PORTS = {
@@ -25,6 +26,7 @@ export const DEV_PORTS = {
   rewards: 3003,
   mail: 3004,
   settings: 3005,
+  ops: 3006,
 } as const;
 
 export interface AppConfigOptions {
@@ -109,7 +111,7 @@ function infrastructureConsole(): Console {
 function devRegistry(_req: unknown, res: { setHeader(k: string, v: string): void; end(body: string): void }) {
   const remotes: Record<string, { version: string; manifest: string; routes: string[] }> = {};
   for (const [name, port] of Object.entries(DEV_PORTS)) {
-    if (name === 'host') continue;
+    if (name === 'host' || name === 'ops') continue;
     const pkg = JSON.parse(readFileSync(path.join(root, 'remotes', name, 'package.json'), 'utf8')) as {
       federation: { routes: string[] };
     };
@@ -159,7 +161,7 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
   // The host's public files (web app manifest, icons) are served from the root as they are.
   const publicDir = path.join(opts.dir, 'public');
   if (isHost && existsSync(publicDir)) plugins.push(new CopyRspackPlugin({ patterns: [{ from: publicDir }] }));
-  if (!isHost) {
+  if (opts.kind === 'remote') {
     plugins.push(
       new ModuleFederationPlugin({
         name: opts.name,
@@ -183,7 +185,7 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
     output: {
       path: path.join(opts.dir, 'dist'),
       // Remotes are served from a versioned folder; 'auto' resolves chunks relative to remoteEntry.
-      publicPath: isHost ? '/' : 'auto',
+      publicPath: isHost ? '/' : opts.kind === 'console' ? '/ops/' : 'auto',
       filename: production ? '[name].[contenthash:10].js' : '[name].js',
       chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
       cssFilename: production ? '[name].[contenthash:10].css' : '[name].css',

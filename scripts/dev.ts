@@ -21,7 +21,12 @@ function start(name: string, command: string, args: string[], cwd: string, env: 
 
 start('api', process.execPath, ['--import', 'tsx', '--watch', 'server/src/main.ts'], ROOT, { PORT: '8080' });
 for (const app of selected) {
-  const dir = app === 'host' ? path.join(ROOT, 'host') : path.join(ROOT, 'remotes', app);
+  const dir =
+    app === 'host'
+      ? path.join(ROOT, 'host')
+      : app === 'ops'
+        ? path.join(ROOT, 'ops-console')
+        : path.join(ROOT, 'remotes', app);
   start(app, path.join(ROOT, 'node_modules/.bin/rspack'), ['serve'], dir);
 }
 console.log(`[dev] host on http://127.0.0.1:${DEV_PORTS.host}, API on http://127.0.0.1:8080`);

@@ -1,13 +1,13 @@
 /**
  * npm start: build whatever is missing, then serve everything from one port
- * (default http://127.0.0.1:8080): host at /, remotes at /remotes/<name>/<version>/,
+ * (default http://127.0.0.1:8080): host at /, remotes at /remotes/<name>/<version>/, the operator console at /ops/,
  * the registry at /remotes.json and the API at /api, on the embedded PostgreSQL.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isLoopbackHost } from '../server/src/config.ts';
-import { deployHost } from './lib/deploy-host.ts';
+import { deployHost, deployOpsConsole } from './lib/deploy-host.ts';
 import { deployRemote } from './lib/deploy-remote.ts';
 import { DEPLOY_DIR, REMOTE_NAMES, ROOT } from './lib/paths.ts';
 import { readRegistry } from './lib/registry.ts';
@@ -15,6 +15,10 @@ import { readRegistry } from './lib/registry.ts';
 if (!existsSync(path.join(DEPLOY_DIR, 'host', 'index.html'))) {
   console.log('[start] building the host');
   await deployHost();
+}
+if (!existsSync(path.join(DEPLOY_DIR, 'ops', 'index.html'))) {
+  console.log('[start] building the operator console');
+  await deployOpsConsole();
 }
 const registry = await readRegistry();
 for (const name of REMOTE_NAMES) {

@@ -13,7 +13,7 @@ const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const remotes = readdirSync(path.join(ROOT, 'remotes'))
   .map((name) => `remotes/${name}`)
   .sort();
-const projects = ['shared-state', 'shared-ui', 'host', ...remotes, 'server', '.'].filter((dir) =>
+const projects = ['shared-state', 'shared-ui', 'host', 'ops-console', ...remotes, 'server', '.'].filter((dir) =>
   existsSync(path.join(ROOT, dir, 'tsconfig.json')),
 );
 

@@ -5,9 +5,19 @@ import { precompress } from './compress.ts';
 import { DEPLOY_DIR, ROOT } from './paths.ts';
 
 /** Build the host and swap it into place (the host never needs rebuilding for a remote deploy). */
-export async function deployHost(): Promise<void> {
-  const dist = await buildApp(path.join(ROOT, 'host'));
-  const target = path.join(DEPLOY_DIR, 'host');
+export function deployHost(): Promise<void> {
+  return deployApp('host', 'host');
+}
+
+/** Build the operator console (ops-console/, served at /ops) and swap it into place. */
+export function deployOpsConsole(): Promise<void> {
+  return deployApp('ops-console', 'ops');
+}
+
+/** Builds the app in `appDir` and replaces DEPLOY_DIR/<target> with it in one rename. */
+async function deployApp(appDir: string, targetName: string): Promise<void> {
+  const dist = await buildApp(path.join(ROOT, appDir));
+  const target = path.join(DEPLOY_DIR, targetName);
   const staging = `${target}.staging-${process.pid}`;
   const old = `${target}.old-${process.pid}`;
   await rm(staging, { recursive: true, force: true });

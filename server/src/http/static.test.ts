@@ -21,6 +21,8 @@ describe('static serving', () => {
     await fixture.write('host/assets/main.3f2a1b.js.gz', gzipSync('console.log("main")'));
     await fixture.write('host/manifest.webmanifest', '{"name":"CW Wallet"}');
     await fixture.write('host/icons/icon-192.png', 'png');
+    await fixture.write('ops/index.html', '<!doctype html><title>ops console</title>');
+    await fixture.write('ops/main.0a1b2c3d4e.js', 'console.log("ops")');
     await fixture.write('remotes/wallet/1.2.0/mf-manifest.json', '{"name":"wallet"}');
     await fixture.write('remotes/wallet/1.2.0/remoteEntry.js', 'var wallet;');
     await fixture.write('remotes/wallet/1.2.0/static/js/42.a1b2c3.js', 'chunk();');
@@ -61,6 +63,21 @@ describe('static serving', () => {
       expect(res.body).toContain('<title>host</title>');
       expect(res.headers['cache-control']).toBe(NO_CACHE);
     }
+  });
+
+  it('serves the operator console at /ops: its own index for its pages, its own hashed files', async () => {
+    for (const url of ['/ops', '/ops/', '/ops/announcements']) {
+      const res = await app.inject({ method: 'GET', url, headers: html });
+      expect([url, res.statusCode, res.headers['cache-control']]).toEqual([url, 200, NO_CACHE]);
+      expect(res.body).toContain('<title>ops console</title>');
+    }
+    const script = await app.inject({ method: 'GET', url: '/ops/main.0a1b2c3d4e.js' });
+    expect([script.statusCode, script.headers['cache-control']]).toEqual([200, IMMUTABLE]);
+    expect(script.headers['x-robots-tag']).toBe('noindex, nofollow');
+    // The user app's routes still get the user app.
+    expect((await app.inject({ method: 'GET', url: '/operations', headers: html })).body).toContain(
+      '<title>host</title>',
+    );
   });
 
   it('does not fall back for files, non-HTML requests, or reserved prefixes', async () => {

@@ -27,6 +27,8 @@ export function remoteCacheControl(filePath: string): string {
 }
 
 const spaExcluded = /^\/(api|metrics|remotes|dev)(\/|$)/;
+/** The operator console's pages: its own index.html, not the user app's. */
+const opsPages = /^\/ops(\/|$)/;
 
 /** Whether a request that matched no file should get host/index.html (client-side routing). */
 export function wantsSpaFallback(request: Pick<FastifyRequest, 'method' | 'url' | 'headers'>): boolean {
@@ -42,13 +44,14 @@ export type SpaFallback = (request: FastifyRequest, reply: FastifyReply) => Prom
 
 /**
  * Serves the deployed front end from `staticDir`:
- * `host/` at `/`, `remotes/` at `/remotes/`, and `remotes.json` (read per request,
+ * `host/` at `/`, `remotes/` at `/remotes/`, the operator console `ops/` at `/ops/`, and `remotes.json` (read per request,
  * since deploys replace it by rename). Returns the SPA fallback for the 404 handler.
  */
 export function registerStatic(app: FastifyInstance, staticDir: string): SpaFallback {
   const hostRoot = path.join(staticDir, 'host');
   const remotesRoot = path.join(staticDir, 'remotes');
   const registryFile = path.join(staticDir, 'remotes.json');
+  const opsRoot = path.join(staticDir, 'ops');
   if (!existsSync(staticDir)) app.log.warn({ staticDir }, 'static folder does not exist (yet); serving the API only');
 
   app.register(fastifyStatic, {
@@ -79,6 +82,19 @@ export function registerStatic(app: FastifyInstance, staticDir: string): SpaFall
     },
   });
 
+  app.register(fastifyStatic, {
+    root: opsRoot,
+    prefix: '/ops/',
+    wildcard: true,
+    preCompressed: true,
+    cacheControl: false,
+    decorateReply: false,
+    setHeaders: (reply, filePath) => {
+      // Not for search engines, never framed (the global headers already refuse framing).
+      reply.header('cache-control', hostCacheControl(filePath)).header('x-robots-tag', 'noindex, nofollow');
+    },
+  });
+
   app.register(async (scope) => {
     scope.get('/remotes.json', { schema: { hide: true } }, async (_request, reply) => {
       let body: string;
@@ -93,9 +109,10 @@ export function registerStatic(app: FastifyInstance, staticDir: string): SpaFall
 
   return async (request, reply) => {
     if (!wantsSpaFallback(request)) return false;
-    const index = await stat(path.join(hostRoot, 'index.html')).catch(() => null);
+    const root = opsPages.test(request.url.split('?')[0] ?? '') ? opsRoot : hostRoot;
+    const index = await stat(path.join(root, 'index.html')).catch(() => null);
     if (!index?.isFile()) return false;
-    await reply.code(200).sendFile('index.html', hostRoot);
+    await reply.code(200).header('cache-control', NO_CACHE).sendFile('index.html', root);
     return true;
   };
 }

@@ -1,0 +1,30 @@
+import { api, type paths, unwrap } from '@cw/shared-state/api';
+
+/** The operator API (/api/ops/*) as the console uses it; the ops_sid cookie rides along. */
+export const opsApi = {
+  session: () => unwrap(api.GET('/api/ops/session')),
+  signIn: (name: string, password: string) => unwrap(api.POST('/api/ops/session', { body: { name, password } })),
+  signOut: () => unwrap(api.DELETE('/api/ops/session')),
+  announcements: () => unwrap(api.GET('/api/ops/announcements')),
+  publish: (body: AnnouncementInput) => unwrap(api.POST('/api/ops/announcements', { body })),
+  preview: (bodyMd: string) => unwrap(api.POST('/api/ops/announcements/preview', { body: { bodyMd } })),
+  withdraw: (id: string) => unwrap(api.POST('/api/ops/announcements/{id}/withdraw', { params: { path: { id } } })),
+};
+
+export type AnnouncementInput = NonNullable<
+  paths['/api/ops/announcements']['post']['requestBody']
+>['content']['application/json'];
+export type OpsAnnouncement = Awaited<ReturnType<typeof opsApi.announcements>>['items'][number];
+
+export const LANGUAGES = ['zh-CN', 'zh-TW', 'en', 'es'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const CATEGORIES = ['news', 'maintenance', 'listing', 'activity'] as const;
+
+/** The server's message for a refused request (the console is for operators: English is fine). */
+export function problemOf(error: unknown): string {
+  const e = error as { message?: string; details?: unknown };
+  const details = Array.isArray(e.details)
+    ? ` (${e.details.map((d: { field?: string; message?: string }) => `${d.field}: ${d.message}`).join('; ')})`
+    : '';
+  return `${e.message ?? 'Request failed'}${details}`;
+}
