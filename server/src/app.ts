@@ -56,6 +56,8 @@ import { createPriceService, type PriceService } from './modules/prices/service.
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { UserSettings } from './modules/settings/schemas.ts';
 import { createSettingsService } from './modules/settings/service.ts';
+import { userMailRoutes } from './modules/user-mail/routes.ts';
+import { createUserMailService } from './modules/user-mail/service.ts';
 import { type WalletOptions, walletRoutes } from './modules/wallet/wallet-module.ts';
 
 export interface AppDeps {
@@ -96,6 +98,8 @@ export interface AppDeps {
   >;
   /** Price cache (modules/prices); default: no source, so prices and quotes answer PRICE_UNAVAILABLE. */
   prices?: PriceService;
+  /** Mails a user may send in 24 hours (MAIL_DAILY_LIMIT, default 20). */
+  mailDailyLimit?: number;
   /** Convert quote lifetime in ms (default 10 s). */
   convertQuoteTtlMs?: number;
 }
@@ -221,6 +225,14 @@ export function buildApp(deps: AppDeps): App {
         service: createDepositsService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {} }),
       });
       const notices = createNoticesService({ db: deps.db, now });
+      await typed.register(userMailRoutes, {
+        service: createUserMailService({
+          db: deps.db,
+          now,
+          ...(deps.mailDailyLimit === undefined ? {} : { dailyLimit: deps.mailDailyLimit }),
+          onQueued: () => mail.worker.nudge(),
+        }),
+      });
       const operators = createOperatorsService({ db: deps.db, now, hasher: auth.hasher });
       await typed.register(noticesRoutes, { service: notices });
       await typed.register(operatorSessionRoutes, { service: operators });

@@ -30,6 +30,7 @@ const EnvSchema = Type.Object({
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   DEV_MAILBOX: Type.Optional(Type.Boolean()),
   MAIL_FROM: Type.String({ minLength: 3 }),
+  MAIL_DAILY_LIMIT: Type.Integer({ minimum: 1, maximum: 1000 }),
   SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1 }),
   SESSION_ABSOLUTE_HOURS: Type.Integer({ minimum: 1 }),
   SESSION_SECURE_COOKIE: Type.Enum(['auto', 'always', 'never']),
@@ -98,6 +99,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   TRUST_PROXY: false,
   SHUTDOWN_TIMEOUT_MS: 10_000,
   MAIL_FROM: 'CW Wallet <no-reply@localhost>',
+  MAIL_DAILY_LIMIT: 20,
   SESSION_IDLE_MINUTES: 30,
   SESSION_ABSOLUTE_HOURS: 7 * 24,
   SESSION_SECURE_COOKIE: 'auto',
@@ -136,6 +138,8 @@ export interface Config {
   /** nodemailer SMTP URL; unset: mail goes to the dev mailbox (/dev/mailbox, not in production). */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Mails a user may send from the app in 24 hours (modules/user-mail). */
+  mailDailyLimit: number;
   /**
    * DEV_MAILBOX: serve /dev/mailbox (every user's codes, to loopback clients only). Off unless set;
    * `npm start` sets it for its local default. Refused in production and on a non-loopback HOST.
@@ -219,6 +223,7 @@ export class ConfigError extends Error {
 
 const check = Compile(EnvSchema);
 const integerKeys = new Set([
+  'MAIL_DAILY_LIMIT',
   'PORT',
   'PG_PORT',
   'BODY_LIMIT',
@@ -319,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    mailDailyLimit: e.MAIL_DAILY_LIMIT,
     devMailbox: e.DEV_MAILBOX ?? false,
     session: {
       idleMinutes: e.SESSION_IDLE_MINUTES,

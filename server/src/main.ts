@@ -115,6 +115,7 @@ try {
     },
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.devMailbox },
+    mailDailyLimit: config.mailDailyLimit,
   });
   // app.close() stops accepting connections and waits for in-flight requests.
   closers.push({ name: 'HTTP server', close: () => app.close() });

@@ -4,12 +4,18 @@ import { NAMESPACE } from './i18n.ts';
 
 const HubScreen = lazyScreen(() => import('./features/hub/components/hub-screen.tsx'));
 const NoticeScreen = lazyScreen(() => import('./features/notices/components/notice-screen.tsx'));
+const SendMailScreen = lazyScreen(() => import('./features/send-mail/components/send-mail-screen.tsx'));
+const MailHistoryScreen = lazyScreen(() => import('./features/send-mail/components/mail-history-screen.tsx'));
+const MailDetailScreen = lazyScreen(() => import('./features/send-mail/components/mail-detail-screen.tsx'));
 const NoticeDetailScreen = lazyScreen(() => import('./features/notices/components/notice-detail-screen.tsx'));
 
 const remote: RemoteRoutesModule = {
   namespace: NAMESPACE,
   routes: [
     { path: '/mail', Component: HubScreen, titleKey: 'hub.title' },
+    { path: '/sendemails', Component: SendMailScreen, titleKey: 'sendMail.title', requiresLogin: true },
+    { path: '/sendHistory', Component: MailHistoryScreen, titleKey: 'sendMail.historyTitle', requiresLogin: true },
+    { path: '/mailDetail', Component: MailDetailScreen, titleKey: 'sendMail.detailTitle', requiresLogin: true },
     { path: '/notice', Component: NoticeScreen, titleKey: 'notice.title' },
     { path: '/noticeDetail', Component: NoticeDetailScreen, titleKey: 'notice.detailTitle' },
   ],

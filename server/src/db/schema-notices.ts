@@ -5,7 +5,7 @@ import type { languages } from '../modules/settings/schemas.ts';
 type Language = (typeof languages)[number];
 
 /**
- * Tables of operators and notices (migration 0016), kept beside schema.ts so neither file grows past
+ * Tables of operators and notices (migration 0016) and users' mail (0017), kept beside schema.ts so neither file grows past
  * its size; `Database` there extends `NoticesDatabase`.
  */
 export interface NoticesDatabase {
@@ -15,6 +15,19 @@ export interface NoticesDatabase {
   announcement_texts: AnnouncementTextsTable;
   announcement_reads: AnnouncementReadsTable;
   user_notices: UserNoticesTable;
+  user_mails: UserMailsTable;
+}
+
+/** Mail a user sent from the app (migration 0017); its state is its outbox row's. */
+export interface UserMailsTable {
+  id: Generated<string>;
+  user_id: string;
+  recipients: string[];
+  subject: string;
+  body: string;
+  outbox_id: string;
+  resent_from: string | null;
+  created_at: Date;
 }
 
 /** People who answer support and publish announcements (modules/operators); never users. */

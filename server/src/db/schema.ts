@@ -169,6 +169,8 @@ export interface OutboxTable {
   sent_at: Date | null;
   delivered_via: string | null;
   failed_at: Date | null;
+  /** A user's mail (modules/user-mail): replies go to the user. */
+  reply_to: Generated<string | null>;
 }
 
 /** Append-only: UPDATE, DELETE and TRUNCATE raise. */

@@ -48,6 +48,9 @@ export const errorStatus = {
   CODE_RESEND_TOO_SOON: 429,
   CODE_RATE_LIMITED: 429,
   LOGIN_THROTTLED: 429,
+  // A user's own mail (modules/user-mail).
+  /** More than MAIL_DAILY_LIMIT mails in 24 hours; details.limit and details.retryAfterSeconds. */
+  MAIL_DAILY_LIMIT: 429,
   // Ledger (modules/ledger).
   /** The debited account holds less than the amount (available or locked balance). */
   INSUFFICIENT_BALANCE: 409,

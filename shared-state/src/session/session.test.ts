@@ -85,3 +85,27 @@ describe('return after login', () => {
     expect(takeReturnTo('/coinTopup')).toBe('/coinTopup');
   });
 });
+
+describe('useKnownSession', () => {
+  it('asks /api/session once when nothing has asked yet this page load, so a signed-in user arriving by a link is seen', async () => {
+    const { renderHook, waitFor } = await import('@testing-library/react');
+    const { useKnownSession } = await import('./index.ts');
+    fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
+    const { result, unmount } = renderHook(() => useKnownSession());
+    expect(result.current).toBe('unknown');
+    await waitFor(() => expect(result.current).toBe('authenticated'));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(new URL(fetchMock.mock.calls[0]?.[0].url ?? '').pathname).toBe('/api/session');
+    unmount();
+  });
+
+  it('does not ask again once the status is known', async () => {
+    const { renderHook } = await import('@testing-library/react');
+    const { useKnownSession } = await import('./index.ts');
+    useSession.setState({ status: 'anonymous', me: null });
+    const { result, unmount } = renderHook(() => useKnownSession());
+    expect(result.current).toBe('anonymous');
+    expect(fetchMock).not.toHaveBeenCalled();
+    unmount();
+  });
+});

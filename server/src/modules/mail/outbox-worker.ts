@@ -26,6 +26,12 @@ export interface OutboxWorker {
   runOnce(): Promise<number>;
 }
 
+/** An SMTP reply in the 5xx range (nodemailer's `responseCode`): the server refuses for good. */
+export function isPermanent(err: unknown): boolean {
+  const code = (err as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
 /** Retry delay after the n-th failed attempt: 5 s, 10 s, 20 s ... capped at one hour. */
 export function backoffSeconds(attempt: number): number {
   return Math.min(3600, 5 * 2 ** Math.max(0, attempt - 1));
@@ -56,7 +62,11 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
           await markSent(trx, message.id, transport.kind, now());
         } catch (err) {
           const attempt = message.attempts + 1;
-          const retryAt = attempt >= maxAttempts ? null : new Date(now().getTime() + backoffSeconds(attempt) * 1000);
+          // A permanent SMTP refusal (5xx: no such mailbox, rejected) will not change by retrying.
+          const retryAt =
+            attempt >= maxAttempts || isPermanent(err)
+              ? null
+              : new Date(now().getTime() + backoffSeconds(attempt) * 1000);
           await markAttemptFailed(trx, message.id, err instanceof Error ? err.message : String(err), retryAt, now());
           options.onError?.(err);
         }

@@ -4,10 +4,13 @@ import type { Database } from '../../db/schema.ts';
 type Db = Kysely<Database>;
 
 export interface OutgoingMail {
+  /** One address, or several joined by ", " (each validated by the caller). */
   to: string;
   subject: string;
   text: string;
   html?: string;
+  /** Where replies go (a user's mail: the user); unset: the From address. */
+  replyTo?: string;
 }
 
 export interface OutboxMessage extends OutgoingMail {
@@ -25,6 +28,7 @@ export async function enqueueMail(db: Db, mail: OutgoingMail, now: Date): Promis
       subject: mail.subject,
       text: mail.text,
       html: mail.html ?? null,
+      reply_to: mail.replyTo ?? null,
       created_at: now,
       next_attempt_at: now,
     })
@@ -37,7 +41,7 @@ export async function enqueueMail(db: Db, mail: OutgoingMail, now: Date): Promis
 export async function claimDueMail(trx: Db, now: Date, limit: number): Promise<OutboxMessage[]> {
   const rows = await trx
     .selectFrom('outbox')
-    .select(['id', 'to_address', 'subject', 'text', 'html', 'attempts', 'created_at'])
+    .select(['id', 'to_address', 'subject', 'text', 'html', 'reply_to', 'attempts', 'created_at'])
     .where('sent_at', 'is', null)
     .where('failed_at', 'is', null)
     .where('next_attempt_at', '<=', now)
@@ -52,6 +56,7 @@ export async function claimDueMail(trx: Db, now: Date, limit: number): Promise<O
     subject: r.subject,
     text: r.text,
     ...(r.html === null ? {} : { html: r.html }),
+    ...(r.reply_to === null ? {} : { replyTo: r.reply_to }),
     attempts: r.attempts,
     createdAt: r.created_at,
   }));

@@ -15,6 +15,8 @@ export interface SmtpSink {
   waitFor(address: string, options?: { timeoutMs?: number; after?: number }): Promise<ReceivedMail>;
   /** Makes the next `n` deliveries fail with a 451. */
   failNext(n: number): void;
+  /** Refuses every message to `address` for good: 550 at RCPT TO (a mailbox that does not exist). */
+  rejectRecipient(address: string): void;
   close(): Promise<void>;
 }
 
@@ -28,10 +30,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   let failures = 0;
+  const rejected = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!rejected.has(address.address.toLowerCase())) return callback();
+      callback(Object.assign(new Error('5.1.1 No such mailbox'), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -59,6 +66,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     messages,
     failNext(n) {
       failures = n;
+    },
+    rejectRecipient(address) {
+      rejected.add(address.toLowerCase());
     },
     async waitFor(address, options = {}) {
       const target = address.toLowerCase();

@@ -22,6 +22,7 @@ export function createSmtpTransport(smtpUrl: string, from: string): MailTranspor
         textEncoding: 'quoted-printable',
         text: mail.text,
         ...(mail.html === undefined ? {} : { html: mail.html }),
+        ...(mail.replyTo === undefined ? {} : { replyTo: mail.replyTo }),
       });
     },
     close: () => transporter.close(),

@@ -2,8 +2,8 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
 import { Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
+import { formatTime } from '../../../lib/format-time.ts';
 import type { AnnouncementSummary } from '../api/notices.ts';
-import { formatTime } from '../utils/format-time.ts';
 import * as styles from './notices.module.css';
 
 /** One announcement in the list: unread dot, title, category (and pinned), date; opens the detail. */

@@ -4,8 +4,8 @@ import { Page } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
+import { formatTime } from '../../../lib/format-time.ts';
 import { useAnnouncement } from '../api/notices-queries.ts';
-import { formatTime } from '../utils/format-time.ts';
 import * as styles from './notices.module.css';
 
 /**

@@ -3,9 +3,9 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { NAMESPACE } from '../../../i18n.ts';
+import { formatTime } from '../../../lib/format-time.ts';
 import type { SystemNotice } from '../api/notices.ts';
 import { useReadSystemNoticeMutation } from '../api/notices-queries.ts';
-import { formatTime } from '../utils/format-time.ts';
 import * as styles from './notices.module.css';
 
 /** Where a notice leads: the wallet's record of the money it is about. */

@@ -1,0 +1,128 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error.ts';
+import { findAccountById } from '../auth/accounts-repository.ts';
+import { isValidEmail, normalizeEmail } from '../auth/rules.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+import { countSentSince, findUserMail, insertUserMail, listUserMails, type UserMailRow } from './repository.ts';
+import { DAILY_LIMIT_DEFAULT, type SendMailBody, type UserMail } from './schemas.ts';
+
+const DAY_MS = 86_400_000;
+const PAGE_DEFAULT = 20;
+
+export interface UserMailService {
+  /** Queues the mail (From: the service, Reply-To: the user) and records it; 201 with the record. */
+  send(userId: string, input: SendMailBody): Promise<UserMail>;
+  /** A failed mail, sent again as a new record. */
+  resend(userId: string, id: string): Promise<UserMail>;
+  get(userId: string, id: string): Promise<UserMail>;
+  list(
+    userId: string,
+    query: { cursor?: string; limit?: number },
+  ): Promise<{ items: UserMail[]; nextCursor: string | null }>;
+}
+
+function toMail(row: UserMailRow): UserMail {
+  const state = row.sent_at ? 'sent' : row.failed_at ? 'failed' : 'queued';
+  return {
+    id: row.id,
+    recipients: row.recipients,
+    subject: row.subject,
+    body: row.body,
+    state,
+    failureReason: state === 'failed' ? (row.last_error ?? '') : null,
+    createdAt: row.created_at.toISOString(),
+    sentAt: row.sent_at?.toISOString() ?? null,
+    failedAt: row.failed_at?.toISOString() ?? null,
+    resentFrom: row.resent_from,
+  };
+}
+
+/** Header fields are one line: a CR or LF would start a header of the sender's choosing. */
+function checked(input: SendMailBody): SendMailBody {
+  const details: Array<{ field: string; message: string; rule: string }> = [];
+  const recipients = [...new Set(input.recipients.map((r) => normalizeEmail(r)))];
+  recipients.forEach((address, i) => {
+    if (/[\r\n]/.test(address) || !isValidEmail(address))
+      details.push({ field: `recipients.${i}`, message: 'not an e-mail address', rule: 'format' });
+  });
+  const subject = input.subject.trim();
+  if (/[\r\n]/.test(input.subject)) details.push({ field: 'subject', message: 'must be one line', rule: 'header' });
+  else if (subject === '') details.push({ field: 'subject', message: 'is required', rule: 'required' });
+  if (input.body.trim() === '') details.push({ field: 'body', message: 'is required', rule: 'required' });
+  if (details.length > 0) throw new ValidationError('Invalid mail', details);
+  return { recipients, subject, body: input.body };
+}
+
+export function createUserMailService(deps: {
+  db: Kysely<Database>;
+  now: () => Date;
+  dailyLimit?: number;
+  onQueued?: () => void;
+}): UserMailService {
+  const { db, now } = deps;
+  const dailyLimit = deps.dailyLimit ?? DAILY_LIMIT_DEFAULT;
+
+  async function queue(userId: string, mail: SendMailBody, resentFrom: string | null): Promise<UserMail> {
+    const account = await findAccountById(db, userId);
+    if (!account) throw new UnauthenticatedError('User no longer exists');
+    const id = await db.transaction().execute(async (trx) => {
+      // One user's sends in order, so the daily count holds under concurrency.
+      await sql`select pg_advisory_xact_lock(hashtext(${`user-mail:${userId}`}))`.execute(trx);
+      const at = now();
+      const sent = await countSentSince(trx, userId, new Date(at.getTime() - DAY_MS));
+      if (sent.n >= dailyLimit) {
+        const free = sent.oldest ? sent.oldest.getTime() + DAY_MS : at.getTime() + DAY_MS;
+        throw new AppError('MAIL_DAILY_LIMIT', `At most ${dailyLimit} mails in 24 hours`, {
+          details: { limit: dailyLimit, retryAfterSeconds: Math.max(1, Math.ceil((free - at.getTime()) / 1000)) },
+        });
+      }
+      const outboxId = await enqueueMail(
+        trx,
+        { to: mail.recipients.join(', '), subject: mail.subject, text: mail.body, replyTo: account.email },
+        at,
+      );
+      return insertUserMail(trx, { userId, ...mail, outboxId, resentFrom }, at);
+    });
+    deps.onQueued?.();
+    return toMail((await findUserMail(db, userId, id)) as UserMailRow);
+  }
+
+  return {
+    send: (userId, input) => queue(userId, checked(input), null),
+
+    async resend(userId, id) {
+      const row = await findUserMail(db, userId, id);
+      if (!row) throw new NotFoundError('No such mail');
+      if (!row.failed_at) throw new AppError('CONFLICT', 'Only a failed mail can be sent again');
+      return queue(userId, { recipients: row.recipients, subject: row.subject, body: row.body }, row.id);
+    },
+
+    async get(userId, id) {
+      const row = await findUserMail(db, userId, id);
+      if (!row) throw new NotFoundError('No such mail');
+      return toMail(row);
+    },
+
+    async list(userId, query) {
+      const limit = query.limit ?? PAGE_DEFAULT;
+      let before: { createdAt: Date; id: string } | undefined;
+      if (query.cursor) {
+        const [at, id] = Buffer.from(query.cursor, 'base64url').toString().split('|');
+        const createdAt = new Date(at ?? '');
+        if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime()))
+          throw new ValidationError('Bad cursor', [
+            { field: 'cursor', message: 'not a cursor of this list', rule: 'format' },
+          ]);
+        before = { createdAt, id };
+      }
+      const rows = await listUserMails(db, { userId, limit, ...(before ? { before } : {}) });
+      const last = rows.at(-1);
+      const nextCursor =
+        rows.length === limit && last
+          ? Buffer.from(`${last.created_at.toISOString()}|${last.id}`).toString('base64url')
+          : null;
+      return { items: rows.map(toMail), nextCursor };
+    },
+  };
+}
