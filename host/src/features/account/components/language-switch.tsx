@@ -1,5 +1,4 @@
 import { changeLanguage, currentLanguage, isLanguage, LANGUAGE_NAMES, LANGUAGES } from '@cw/shared-state/i18n';
-import GlobalOutline from 'antd-mobile-icons/es/GlobalOutline';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -13,7 +12,7 @@ export function LanguageSwitch() {
   const language = currentLanguage();
   return (
     <label className="language-switch" data-testid="language-switch">
-      <GlobalOutline aria-hidden="true" className="language-switch__icon" />
+      <GlobeIcon />
       <span className="language-switch__name" aria-hidden="true">
         {LANGUAGE_NAMES[language]}
       </span>
@@ -33,5 +32,24 @@ export function LanguageSwitch() {
         ))}
       </select>
     </label>
+  );
+}
+
+/** The globe, drawn here in the icon kit's 1em outline style (the kit's path data is ~1.5 KB on the landing page). */
+function GlobeIcon() {
+  return (
+    <svg
+      className="language-switch__icon"
+      width="1em"
+      height="1em"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+      aria-hidden="true"
+    >
+      <circle cx="12" cy="12" r="9.2" />
+      <path d="M2.8 12h18.4M12 2.8c2.6 2.6 3.9 5.7 3.9 9.2s-1.3 6.6-3.9 9.2c-2.6-2.6-3.9-5.7-3.9-9.2S9.4 5.4 12 2.8Z" />
+    </svg>
   );
 }
