@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { renderMarkdown } from './markdown.ts';
 import {
   type AnnouncementKey,
@@ -56,20 +57,6 @@ export interface NoticesService {
 /** Newest first, at most this many in the console's list. */
 const OPS_LIST_MAX = 200;
 
-const badCursor = () =>
-  new ValidationError('Bad cursor', [{ field: 'cursor', message: 'not a cursor of this list', rule: 'format' }]);
-
-/** Cursor of a page: the last row's sort key, base64url of `pinned|iso|id` (or `iso|id`). */
-function encode(parts: string[]): string {
-  return Buffer.from(parts.join('|')).toString('base64url');
-}
-function decode(cursor: string, count: number): string[] {
-  const parts = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (parts.length !== count || !/^[0-9a-f-]{36}$/.test(parts.at(-1) ?? '')) throw badCursor();
-  if (Number.isNaN(new Date(parts.at(-2) ?? '').getTime())) throw badCursor();
-  return parts;
-}
-
 function summary(view: AnnouncementView): AnnouncementSummary {
   return {
     id: view.id,
@@ -109,7 +96,7 @@ export function createNoticesService(deps: { db: Kysely<Database>; now: () => Da
       const limit = query.limit ?? PAGE_DEFAULT;
       let after: AnnouncementKey | undefined;
       if (query.cursor) {
-        const [pinned, at, id] = decode(query.cursor, 3);
+        const [pinned, at, id] = decodeCursor(query.cursor, 3);
         after = { pinned: pinned === '1', publishAt: new Date(at as string), id: id as string };
       }
       const rows = await listAnnouncements(db, {
@@ -122,7 +109,7 @@ export function createNoticesService(deps: { db: Kysely<Database>; now: () => Da
       const last = rows.at(-1);
       const nextCursor =
         rows.length === limit && last
-          ? encode([last.pinned ? '1' : '0', last.publish_at.toISOString(), last.id])
+          ? encodeCursor([last.pinned ? '1' : '0', last.publish_at.toISOString(), last.id])
           : null;
       return { items: rows.map(summary), nextCursor };
     },
@@ -139,12 +126,12 @@ export function createNoticesService(deps: { db: Kysely<Database>; now: () => Da
       const limit = query.limit ?? PAGE_DEFAULT;
       let before: { createdAt: Date; id: string } | undefined;
       if (query.cursor) {
-        const [at, id] = decode(query.cursor, 2);
+        const [at, id] = decodeCursor(query.cursor, 2);
         before = { createdAt: new Date(at as string), id: id as string };
       }
       const rows = await listUserNotices(db, { userId, limit, ...(before ? { before } : {}) });
       const last = rows.at(-1);
-      const nextCursor = rows.length === limit && last ? encode([last.created_at.toISOString(), last.id]) : null;
+      const nextCursor = rows.length === limit && last ? encodeCursor([last.created_at.toISOString(), last.id]) : null;
       return { items: rows.map(systemNotice), nextCursor };
     },
 

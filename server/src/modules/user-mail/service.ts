@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { findAccountById } from '../auth/accounts-repository.ts';
 import { isValidEmail, normalizeEmail } from '../auth/rules.ts';
 import { enqueueMail } from '../mail/outbox.ts';
@@ -108,13 +109,8 @@ export function createUserMailService(deps: {
       const limit = query.limit ?? PAGE_DEFAULT;
       let before: { createdAt: Date; id: string } | undefined;
       if (query.cursor) {
-        const [at, id] = Buffer.from(query.cursor, 'base64url').toString().split('|');
-        const createdAt = new Date(at ?? '');
-        if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime()))
-          throw new ValidationError('Bad cursor', [
-            { field: 'cursor', message: 'not a cursor of this list', rule: 'format' },
-          ]);
-        before = { createdAt, id };
+        const [at, id] = decodeCursor(query.cursor, 2);
+        before = { createdAt: new Date(at as string), id: id as string };
       }
       const rows = await listUserMails(db, { userId, limit, ...(before ? { before } : {}) });
       const last = rows.at(-1);

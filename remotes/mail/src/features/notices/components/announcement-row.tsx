@@ -3,6 +3,7 @@ import { useNavigate } from '@cw/shared-state/router';
 import { Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { formatTime } from '../../../lib/format-time.ts';
+import * as rows from '../../../lib/rows.module.css';
 import type { AnnouncementSummary } from '../api/notices.ts';
 import * as styles from './notices.module.css';
 
@@ -14,18 +15,18 @@ export function AnnouncementRow({ item, showRead }: { item: AnnouncementSummary;
   return (
     <button
       type="button"
-      className={styles.row}
+      className={rows.row}
       data-testid="announcement-row"
       data-id={item.id}
       data-unread={unread}
       onClick={() => void navigate(`/noticeDetail?id=${item.id}`)}
     >
       <span className={`${styles.dot} ${unread ? '' : styles.dotRead}`} aria-hidden />
-      <span className={styles.main}>
-        <span className={styles.title} lang={item.language}>
+      <span className={rows.main}>
+        <span className={rows.title} lang={item.language}>
           {item.title}
         </span>
-        <span className={styles.meta}>
+        <span className={rows.meta}>
           {item.pinned ? (
             <Tag color="danger" fill="outline">
               {t('notice.pinned')}

@@ -5,6 +5,7 @@ import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { formatTime } from '../../../lib/format-time.ts';
+import * as rows from '../../../lib/rows.module.css';
 import { useAnnouncement } from '../api/notices-queries.ts';
 import * as styles from './notices.module.css';
 
@@ -27,7 +28,7 @@ export default function NoticeDetailScreen() {
         <h2 className={styles.detailTitle} data-testid="notice-detail-title">
           {data.title}
         </h2>
-        <div className={styles.meta}>
+        <div className={rows.meta}>
           <Tag fill="outline">{t(`notice.category.${data.category}`)}</Tag>
           <span>{formatTime(data.publishedAt, i18n.language)}</span>
         </div>

@@ -6,6 +6,7 @@ import { Page } from '@cw/shared-ui/page';
 import { toast } from '@cw/shared-ui/toast';
 import { Badge, CapsuleTabs } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as rows from '../../../lib/rows.module.css';
 import type { AnnouncementSummary, SystemNotice } from '../api/notices.ts';
 import { useAnnouncements, useReadAllMutation, useSystemNotices, useUnread } from '../api/notices-queries.ts';
 import { AnnouncementRow } from './announcement-row.tsx';
@@ -17,6 +18,40 @@ type Tab = 'announcements' | 'system';
 function statusOf(query: { isPending: boolean; isError: boolean }): 'loading' | 'error' | 'ready' {
   if (query.isPending) return 'loading';
   return query.isError ? 'error' : 'ready';
+}
+
+function AnnouncementList({ query, signedIn }: { query: ReturnType<typeof useAnnouncements>; signedIn: boolean }) {
+  const { t } = useTranslation(NAMESPACE);
+  return (
+    <PullList
+      items={query.data?.pages.flatMap((page) => page.items) ?? []}
+      itemKey={(item: AnnouncementSummary) => item.id}
+      renderItem={(item: AnnouncementSummary) => <AnnouncementRow item={item} showRead={signedIn} />}
+      status={statusOf(query)}
+      onRetry={() => void query.refetch()}
+      onRefresh={() => query.refetch()}
+      loadMore={() => query.fetchNextPage({ throwOnError: true })}
+      hasMore={query.hasNextPage}
+      emptyText={t('notice.emptyAnnouncements')}
+    />
+  );
+}
+
+function SystemList({ query }: { query: ReturnType<typeof useSystemNotices> }) {
+  const { t } = useTranslation(NAMESPACE);
+  return (
+    <PullList
+      items={query.data?.pages.flatMap((page) => page.items) ?? []}
+      itemKey={(item: SystemNotice) => item.id}
+      renderItem={(item: SystemNotice) => <SystemNoticeRow item={item} />}
+      status={statusOf(query)}
+      onRetry={() => void query.refetch()}
+      onRefresh={() => query.refetch()}
+      loadMore={() => query.fetchNextPage({ throwOnError: true })}
+      hasMore={query.hasNextPage}
+      emptyText={t('notice.emptySystem')}
+    />
+  );
 }
 
 /**
@@ -46,36 +81,12 @@ export default function NoticeScreen() {
       </button>
     ) : null;
 
-  const announcementList = (
-    <PullList
-      items={announcements.data?.pages.flatMap((page) => page.items) ?? []}
-      itemKey={(item: AnnouncementSummary) => item.id}
-      renderItem={(item: AnnouncementSummary) => <AnnouncementRow item={item} showRead={signedIn} />}
-      status={statusOf(announcements)}
-      onRetry={() => void announcements.refetch()}
-      onRefresh={() => announcements.refetch()}
-      loadMore={() => announcements.fetchNextPage({ throwOnError: true })}
-      hasMore={announcements.hasNextPage}
-      emptyText={t('notice.emptyAnnouncements')}
-    />
-  );
-  const systemList = (
-    <PullList
-      items={system.data?.pages.flatMap((page) => page.items) ?? []}
-      itemKey={(item: SystemNotice) => item.id}
-      renderItem={(item: SystemNotice) => <SystemNoticeRow item={item} />}
-      status={statusOf(system)}
-      onRetry={() => void system.refetch()}
-      onRefresh={() => system.refetch()}
-      loadMore={() => system.fetchNextPage({ throwOnError: true })}
-      hasMore={system.hasNextPage}
-      emptyText={t('notice.emptySystem')}
-    />
-  );
+  const announcementList = <AnnouncementList query={announcements} signedIn={signedIn} />;
+  const systemList = <SystemList query={system} />;
   if (!signedIn)
     return (
       <Page title={t('notice.title')}>
-        <div className={styles.list} data-testid="notice-screen">
+        <div className={rows.list} data-testid="notice-screen">
           {announcementList}
         </div>
       </Page>
@@ -95,7 +106,7 @@ export default function NoticeScreen() {
           <CapsuleTabs.Tab key="announcements" title={title('announcements')} />
           <CapsuleTabs.Tab key="system" title={title('system')} />
         </CapsuleTabs>
-        <div className={styles.list}>{tab === 'system' ? systemList : announcementList}</div>
+        <div className={rows.list}>{tab === 'system' ? systemList : announcementList}</div>
       </div>
     </Page>
   );

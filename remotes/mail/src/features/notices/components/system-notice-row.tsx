@@ -4,6 +4,7 @@ import { useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { NAMESPACE } from '../../../i18n.ts';
 import { formatTime } from '../../../lib/format-time.ts';
+import * as rows from '../../../lib/rows.module.css';
 import type { SystemNotice } from '../api/notices.ts';
 import { useReadSystemNoticeMutation } from '../api/notices-queries.ts';
 import * as styles from './notices.module.css';
@@ -35,17 +36,17 @@ export function SystemNoticeRow({ item }: { item: SystemNotice }) {
   return (
     <button
       type="button"
-      className={styles.row}
+      className={rows.row}
       data-testid="system-notice-row"
       data-kind={item.kind}
       data-unread={!item.read}
       onClick={open}
     >
       <span className={`${styles.dot} ${item.read ? styles.dotRead : ''}`} aria-hidden />
-      <span className={styles.main}>
-        <span className={styles.title}>{t(`notice.system.${item.kind}.title`)}</span>
+      <span className={rows.main}>
+        <span className={rows.title}>{t(`notice.system.${item.kind}.title`)}</span>
         <span className={styles.text}>{text}</span>
-        <span className={styles.meta}>{formatTime(item.createdAt, i18n.language)}</span>
+        <span className={rows.meta}>{formatTime(item.createdAt, i18n.language)}</span>
       </span>
     </button>
   );

@@ -4,6 +4,7 @@ import { PullList } from '@cw/shared-ui/list';
 import { Page } from '@cw/shared-ui/page';
 import { NAMESPACE } from '../../../i18n.ts';
 import { formatTime } from '../../../lib/format-time.ts';
+import * as rows from '../../../lib/rows.module.css';
 import type { UserMail } from '../api/user-mail.ts';
 import { useMails } from '../api/user-mail-queries.ts';
 import { MailStateTag } from './mail-state-tag.tsx';
@@ -15,12 +16,12 @@ function MailRow({ mail }: { mail: UserMail }) {
   return (
     <button
       type="button"
-      className={styles.row}
+      className={rows.row}
       data-testid="mail-row"
       data-id={mail.id}
       onClick={() => void navigate(`/mailDetail?id=${mail.id}`)}
     >
-      <span className={styles.rowMain}>
+      <span className={rows.main}>
         <span className={styles.subject}>{mail.subject}</span>
         <span className={styles.muted}>{mail.recipients.join(', ')}</span>
         <span className={styles.muted}>{formatTime(mail.createdAt, i18n.language)}</span>
@@ -39,7 +40,7 @@ export default function MailHistoryScreen() {
   else if (mails.isError) status = 'error';
   return (
     <Page title={t('sendMail.historyTitle')}>
-      <div className={styles.list} data-testid="mail-history">
+      <div className={rows.list} data-testid="mail-history">
         <PullList
           items={mails.data?.pages.flatMap((page) => page.items) ?? []}
           itemKey={(mail: UserMail) => mail.id}

@@ -5,11 +5,31 @@ import { useSession } from '@cw/shared-state/session';
 import { Page } from '@cw/shared-ui/page';
 import { toast } from '@cw/shared-ui/toast';
 import { Button, Input, TextArea } from 'antd-mobile';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { useSendMailMutation } from '../api/user-mail-queries.ts';
 import { BODY_MAX, parseRecipients, RECIPIENTS_MAX, recipientsProblem, SUBJECT_MAX } from '../utils/recipients.ts';
 import * as styles from './send-mail.module.css';
+
+/** What every input of the form has: its id (for its label and the tests), value and change handler. */
+const fieldProps = (id: string, value: string, onChange: (value: string) => void) => ({
+  id,
+  'data-testid': id,
+  className: styles.input,
+  value,
+  onChange,
+});
+
+function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className={styles.field}>
+      <label className={styles.label} htmlFor={id}>
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
 
 /** /sendemails: write an e-mail (up to 5 recipients); it goes from the service, replies come to the user. */
 export default function SendMailScreen() {
@@ -51,49 +71,25 @@ export default function SendMailScreen() {
     <Page title={t('sendMail.title')} right={records}>
       <form className={styles.form} noValidate onSubmit={onSubmit} data-testid="send-mail-form">
         <p className={styles.hint}>{t('sendMail.replyTo', { email })}</p>
-        <div className={styles.field}>
-          <label className={styles.label} htmlFor="send-mail-to">
-            {t('sendMail.to')}
-          </label>
+        <Field id="send-mail-to" label={t('sendMail.to')}>
           <Input
-            className={styles.input}
-            value={values.recipients}
-            onChange={set('recipients')}
+            {...fieldProps('send-mail-to', values.recipients, set('recipients'))}
             placeholder={t('sendMail.toPlaceholder', { max: RECIPIENTS_MAX })}
             inputMode="email"
             autoComplete="email"
-            id="send-mail-to"
-            data-testid="send-mail-to"
           />
-        </div>
-        <div className={styles.field}>
-          <label className={styles.label} htmlFor="send-mail-subject">
-            {t('sendMail.subject')}
-          </label>
-          <Input
-            className={styles.input}
-            value={values.subject}
-            onChange={set('subject')}
-            maxLength={SUBJECT_MAX}
-            id="send-mail-subject"
-            data-testid="send-mail-subject"
-          />
-        </div>
-        <div className={styles.field}>
-          <label className={styles.label} htmlFor="send-mail-body">
-            {t('sendMail.body')}
-          </label>
+        </Field>
+        <Field id="send-mail-subject" label={t('sendMail.subject')}>
+          <Input {...fieldProps('send-mail-subject', values.subject, set('subject'))} maxLength={SUBJECT_MAX} />
+        </Field>
+        <Field id="send-mail-body" label={t('sendMail.body')}>
           <TextArea
-            className={styles.input}
-            value={values.body}
-            onChange={set('body')}
+            {...fieldProps('send-mail-body', values.body, set('body'))}
             maxLength={BODY_MAX}
             showCount
             rows={8}
-            id="send-mail-body"
-            data-testid="send-mail-body"
           />
-        </div>
+        </Field>
         {problem ? (
           <p className={styles.problem} role="alert" data-testid="send-mail-problem">
             {problem}
