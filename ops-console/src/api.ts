@@ -9,11 +9,15 @@ export const opsApi = {
   publish: (body: AnnouncementInput) => unwrap(api.POST('/api/ops/announcements', { body })),
   preview: (bodyMd: string) => unwrap(api.POST('/api/ops/announcements/preview', { body: { bodyMd } })),
   withdraw: (id: string) => unwrap(api.POST('/api/ops/announcements/{id}/withdraw', { params: { path: { id } } })),
+  supportMessages: () => unwrap(api.GET('/api/ops/support/messages', { params: { query: { state: 'open' } } })),
+  answerMessage: (id: string, answer: string) =>
+    unwrap(api.POST('/api/ops/support/messages/{id}/answer', { params: { path: { id } }, body: { answer } })),
 };
 
 export type AnnouncementInput = NonNullable<
   paths['/api/ops/announcements']['post']['requestBody']
 >['content']['application/json'];
+export type SupportMessage = Awaited<ReturnType<typeof opsApi.supportMessages>>['items'][number];
 export type OpsAnnouncement = Awaited<ReturnType<typeof opsApi.announcements>>['items'][number];
 
 export const LANGUAGES = ['zh-CN', 'zh-TW', 'en', 'es'] as const;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Announcements } from './announcements.tsx';
 import { opsApi } from './api.ts';
 import { SignIn } from './sign-in.tsx';
+import { SupportMessages } from './support-messages.tsx';
 
 /** Signed in as an operator (the console's own session), or the sign-in form. */
 export function App() {
@@ -27,6 +28,9 @@ export function App() {
         </span>
       </header>
       <Announcements />
+      <div className="columns">
+        <SupportMessages />
+      </div>
     </div>
   );
 }

@@ -56,6 +56,8 @@ import { createPriceService, type PriceService } from './modules/prices/service.
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { UserSettings } from './modules/settings/schemas.ts';
 import { createSettingsService } from './modules/settings/service.ts';
+import { supportRoutes } from './modules/support/routes.ts';
+import { createSupportService } from './modules/support/service.ts';
 import { userMailRoutes } from './modules/user-mail/routes.ts';
 import { createUserMailService } from './modules/user-mail/service.ts';
 import { type WalletOptions, walletRoutes } from './modules/wallet/wallet-module.ts';
@@ -236,7 +238,12 @@ export function buildApp(deps: AppDeps): App {
       const operators = createOperatorsService({ db: deps.db, now, hasher: auth.hasher });
       await typed.register(noticesRoutes, { service: notices });
       await typed.register(operatorSessionRoutes, { service: operators });
-      await typed.register(noticesOpsRoutes, { service: notices, requireOperator: operatorGuard(operators) });
+      const requireOperator = operatorGuard(operators);
+      await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
+      await typed.register(supportRoutes, {
+        service: createSupportService({ db: deps.db, now, onMailQueued: () => mail.worker.nudge() }),
+        requireOperator,
+      });
       await typed.register(exchangeRoutes, {
         service: createExchangeService({
           db: deps.db,

@@ -7,6 +7,7 @@ const NoticeScreen = lazyScreen(() => import('./features/notices/components/noti
 const SendMailScreen = lazyScreen(() => import('./features/send-mail/components/send-mail-screen.tsx'));
 const MailHistoryScreen = lazyScreen(() => import('./features/send-mail/components/mail-history-screen.tsx'));
 const MailDetailScreen = lazyScreen(() => import('./features/send-mail/components/mail-detail-screen.tsx'));
+const LeaveMessageScreen = lazyScreen(() => import('./features/support/components/leave-message-screen.tsx'));
 const NoticeDetailScreen = lazyScreen(() => import('./features/notices/components/notice-detail-screen.tsx'));
 
 const remote: RemoteRoutesModule = {
@@ -16,6 +17,7 @@ const remote: RemoteRoutesModule = {
     { path: '/sendemails', Component: SendMailScreen, titleKey: 'sendMail.title', requiresLogin: true },
     { path: '/sendHistory', Component: MailHistoryScreen, titleKey: 'sendMail.historyTitle', requiresLogin: true },
     { path: '/mailDetail', Component: MailDetailScreen, titleKey: 'sendMail.detailTitle', requiresLogin: true },
+    { path: '/support', Component: LeaveMessageScreen, titleKey: 'support.title' },
     { path: '/notice', Component: NoticeScreen, titleKey: 'notice.title' },
     { path: '/noticeDetail', Component: NoticeDetailScreen, titleKey: 'notice.detailTitle' },
   ],

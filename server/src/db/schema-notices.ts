@@ -5,7 +5,7 @@ import type { languages } from '../modules/settings/schemas.ts';
 type Language = (typeof languages)[number];
 
 /**
- * Tables of operators and notices (migration 0016) and users' mail (0017), kept beside schema.ts so neither file grows past
+ * Tables of operators and notices (migration 0016), users' mail (0017) and support messages (0018), kept beside schema.ts so neither file grows past
  * its size; `Database` there extends `NoticesDatabase`.
  */
 export interface NoticesDatabase {
@@ -16,6 +16,22 @@ export interface NoticesDatabase {
   announcement_reads: AnnouncementReadsTable;
   user_notices: UserNoticesTable;
   user_mails: UserMailsTable;
+  support_messages: SupportMessagesTable;
+}
+
+/** Leave-a-message (migration 0018): a phone (E.164, with its country) or an e-mail, and the text. */
+export interface SupportMessagesTable {
+  id: Generated<string>;
+  user_id: string | null;
+  phone_country: string | null;
+  phone_e164: string | null;
+  email: string | null;
+  content: string;
+  ip: string;
+  created_at: Date;
+  answer: string | null;
+  answered_at: Date | null;
+  answered_by: string | null;
 }
 
 /** Mail a user sent from the app (migration 0017); its state is its outbox row's. */

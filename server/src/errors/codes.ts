@@ -51,6 +51,9 @@ export const errorStatus = {
   // A user's own mail (modules/user-mail).
   /** More than MAIL_DAILY_LIMIT mails in 24 hours; details.limit and details.retryAfterSeconds. */
   MAIL_DAILY_LIMIT: 429,
+  // Support (modules/support).
+  /** More than 5 left messages an hour from one IP; details.limit and details.retryAfterSeconds. */
+  SUPPORT_MESSAGE_RATE_LIMITED: 429,
   // Ledger (modules/ledger).
   /** The debited account holds less than the amount (available or locked balance). */
   INSUFFICIENT_BALANCE: 409,

@@ -1,0 +1,43 @@
+import { expect, test } from '../support/fixtures.ts';
+import { ensureOperator, OPERATOR } from './mail-helpers.ts';
+
+test('@desktop a visitor leaves a message with a phone and its area code; an operator answers it in the console', async ({
+  browser,
+}) => {
+  const visitor = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await visitor.newPage();
+  await page.addInitScript(() => window.localStorage.setItem('lang', 'en'));
+  await page.goto('/support');
+  const stamp = Date.now();
+  await page.getByTestId('leave-content').locator('textarea').fill(`My deposit is late ${stamp}`);
+  await page.getByTestId('leave-submit').click();
+  await expect(page.getByTestId('leave-problem')).toHaveText('Enter a phone number or an email address');
+  await page.getByTestId('leave-phone').locator('input').fill('0612345678');
+  await page.getByTestId('leave-submit').click();
+  await expect(page.getByTestId('leave-problem')).toHaveText('Choose the area code');
+  await page.getByTestId('area-code').click();
+  await page.getByTestId('area-search').locator('input').fill('+33');
+  await page.getByTestId('area-option-FR').click();
+  await expect(page.getByTestId('area-code')).toHaveText('FR +33');
+  await page.getByTestId('leave-phone').locator('input').fill('12');
+  await page.getByTestId('leave-submit').click();
+  await expect(page.getByTestId('leave-problem')).toHaveText('This phone number is not valid for the chosen area');
+  await page.getByTestId('leave-phone').locator('input').fill('06 12 34 56 78');
+  await page.getByTestId('leave-submit').click();
+  await expect(page.getByTestId('leave-content').locator('textarea')).toHaveValue('');
+  await visitor.close();
+
+  ensureOperator();
+  const ops = await browser.newContext();
+  const console = await ops.newPage();
+  await console.goto('/ops');
+  await console.getByTestId('ops-name').fill(OPERATOR.name);
+  await console.getByTestId('ops-password').fill(OPERATOR.password);
+  await console.getByTestId('ops-sign-in-submit').click();
+  const message = console.getByTestId('ops-messages').locator('article', { hasText: `My deposit is late ${stamp}` });
+  await expect(message).toContainText('+33612345678');
+  await message.getByTestId('ops-answer').fill('We called you back.');
+  await message.getByTestId('ops-answer-send').click();
+  await expect(message).toHaveCount(0);
+  await ops.close();
+});

@@ -1,0 +1,46 @@
+import { useCallback, useEffect, useState } from 'react';
+import { opsApi, problemOf, type SupportMessage } from './api.ts';
+
+/** Left messages waiting for an answer, oldest first; the answer goes out by e-mail (and as a notice). */
+export function SupportMessages() {
+  const [items, setItems] = useState<SupportMessage[]>([]);
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState('');
+  const load = useCallback(
+    () =>
+      opsApi.supportMessages().then(
+        (r) => setItems(r.items),
+        (e: unknown) => setProblem(problemOf(e)),
+      ),
+    [],
+  );
+  useEffect(() => void load(), [load]);
+  const answer = (id: string) =>
+    opsApi.answerMessage(id, answers[id] ?? '').then(load, (e: unknown) => setProblem(problemOf(e)));
+  return (
+    <section className="card" data-testid="ops-messages">
+      <h2>Left messages</h2>
+      {problem ? <p className="problem">{problem}</p> : null}
+      {items.length === 0 ? <p className="muted">Nothing waiting.</p> : null}
+      {items.map((m) => (
+        <article key={m.id} className="message" data-id={m.id}>
+          <p className="muted">
+            {new Date(m.createdAt).toLocaleString()} · {[m.phone, m.email].filter(Boolean).join(' · ')}
+            {m.signedIn ? ' · signed-in user' : ''}
+          </p>
+          <p className="content">{m.content}</p>
+          <textarea
+            rows={3}
+            value={answers[m.id] ?? ''}
+            onChange={(e) => setAnswers((a) => ({ ...a, [m.id]: e.target.value }))}
+            placeholder={m.email ? `Answer (e-mailed to ${m.email})` : 'Answer (no e-mail left: call the number)'}
+            data-testid="ops-answer"
+          />
+          <button type="button" onClick={() => void answer(m.id)} data-testid="ops-answer-send">
+            Answer
+          </button>
+        </article>
+      ))}
+    </section>
+  );
+}

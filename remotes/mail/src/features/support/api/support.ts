@@ -1,0 +1,17 @@
+import { api, unwrap } from '@cw/shared-state/api';
+import type { MessageValues } from '../utils/contact.ts';
+
+/** Only what the writer filled in is sent; the server checks the same rules. */
+export function leaveMessage(values: MessageValues) {
+  const phone = values.phone.trim();
+  const email = values.email.trim();
+  return unwrap(
+    api.POST('/api/support/messages', {
+      body: {
+        ...(phone ? { phone, phoneCountry: values.phoneCountry } : {}),
+        ...(email ? { email } : {}),
+        content: values.content.trim(),
+      },
+    }),
+  );
+}

@@ -1,0 +1,100 @@
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useSession } from '@cw/shared-state/session';
+import { Page } from '@cw/shared-ui/page';
+import { toast } from '@cw/shared-ui/toast';
+import { Button, Input, TextArea } from 'antd-mobile';
+import { type FormEvent, useState } from 'react';
+import { NAMESPACE } from '../../../i18n.ts';
+import { useLeaveMessageMutation } from '../api/support-queries.ts';
+import { callingCode } from '../utils/area-codes.ts';
+import { CONTENT_MAX, contactProblem, type MessageValues } from '../utils/contact.ts';
+import { AreaCodePicker } from './area-code-picker.tsx';
+import * as styles from './support.module.css';
+
+const EMPTY: MessageValues = { phoneCountry: '', phone: '', email: '', content: '' };
+
+/** /support: leave a message for support (visitors too): a phone with its area code, or an e-mail, and the text. */
+export default function LeaveMessageScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const errorMessage = useErrorMessage();
+  const email = useSession((s) => s.me?.email ?? '');
+  const [values, setValues] = useState<MessageValues>({ ...EMPTY, email });
+  const [picking, setPicking] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const leave = useLeaveMessageMutation();
+  const set = (key: keyof MessageValues) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const bad = contactProblem(values);
+    if (bad) return setProblem(t(`support.problem.${bad}`));
+    setProblem(null);
+    leave.mutate(values, {
+      onSuccess: () => {
+        toast.success(t('support.sent'));
+        setValues({ ...EMPTY, email });
+      },
+      onError: (error) => setProblem(errorMessage(error)),
+    });
+  };
+
+  return (
+    <Page title={t('support.title')}>
+      <form className={styles.form} noValidate onSubmit={onSubmit} data-testid="leave-message-form">
+        <p className={styles.hint}>{t('support.hint')}</p>
+        <span className={styles.label}>{t('support.phone')}</span>
+        <div className={styles.phoneRow}>
+          <button type="button" className={styles.area} onClick={() => setPicking(true)} data-testid="area-code">
+            {values.phoneCountry ? `${values.phoneCountry} ${callingCode(values.phoneCountry)}` : t('support.areaCode')}
+          </button>
+          <Input
+            className={styles.input}
+            value={values.phone}
+            onChange={set('phone')}
+            inputMode="tel"
+            autoComplete="tel-national"
+            aria-label={t('support.phone')}
+            data-testid="leave-phone"
+          />
+        </div>
+        <span className={styles.label}>{t('support.email')}</span>
+        <Input
+          className={styles.input}
+          value={values.email}
+          onChange={set('email')}
+          inputMode="email"
+          autoComplete="email"
+          aria-label={t('support.email')}
+          data-testid="leave-email"
+        />
+        <span className={styles.label}>{t('support.content')}</span>
+        <TextArea
+          className={styles.input}
+          value={values.content}
+          onChange={set('content')}
+          maxLength={CONTENT_MAX}
+          showCount
+          rows={6}
+          aria-label={t('support.content')}
+          data-testid="leave-content"
+        />
+        {problem ? (
+          <p className={styles.problem} role="alert" data-testid="leave-problem">
+            {problem}
+          </p>
+        ) : null}
+        <Button block color="primary" type="submit" loading={leave.isPending} data-testid="leave-submit">
+          {t('support.submit')}
+        </Button>
+      </form>
+      {picking ? (
+        <AreaCodePicker
+          value={values.phoneCountry}
+          onClose={() => setPicking(false)}
+          onSelect={(c) => (set('phoneCountry')(c), setPicking(false))}
+        />
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses } from '../../errors/schema.ts';
+import { resolveUser } from '../../http/authenticate.ts';
+import { IdParams } from '../notices/schemas.ts';
+import { currentOperator, type operatorGuard } from '../operators/guard.ts';
+import { AnswerBody, LeaveMessageBody, LeftMessage, OpsMessagesQuery, OpsSupportMessage } from './schemas.ts';
+import type { SupportService } from './service.ts';
+
+/** POST /api/support/messages (visitors too) and the operators' queue under /api/ops/support. */
+export const supportRoutes: FastifyPluginAsyncTypebox<{
+  service: SupportService;
+  requireOperator: ReturnType<typeof operatorGuard>;
+}> = async (app, { service, requireOperator }) => {
+  app.post(
+    '/support/messages',
+    {
+      schema: {
+        tags: ['support'],
+        summary: 'Leave a message for support: a phone (with its country) or an e-mail, and the text',
+        description:
+          'Phone numbers are checked for their country (libphonenumber). 5 an hour per IP: SUPPORT_MESSAGE_RATE_LIMITED.',
+        body: LeaveMessageBody,
+        response: { 201: LeftMessage, ...errorResponses(400, 403) },
+      },
+    },
+    async (request, reply) => {
+      await resolveUser(request);
+      const left = await service.leave({ ip: request.ip, userId: request.user?.userId ?? null }, request.body);
+      return reply.code(201).send(left);
+    },
+  );
+
+  app.get(
+    '/ops/support/messages',
+    {
+      preValidation: requireOperator,
+      schema: {
+        tags: ['ops'],
+        summary: 'Left messages: open ones oldest first, or answered ones newest first',
+        querystring: OpsMessagesQuery,
+        response: { 200: Type.Object({ items: Type.Array(OpsSupportMessage) }), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => ({ items: await service.queue(request.query.state ?? 'open') }),
+  );
+
+  app.post(
+    '/ops/support/messages/:id/answer',
+    {
+      preValidation: requireOperator,
+      schema: {
+        tags: ['ops'],
+        summary: 'Answer a left message (e-mailed to its address; a system notice for a signed-in writer)',
+        params: IdParams,
+        body: AnswerBody,
+        response: { 200: OpsSupportMessage, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => service.answer(request.params.id, request.body.answer, currentOperator(request).operatorId),
+  );
+};

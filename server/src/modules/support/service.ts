@@ -1,0 +1,134 @@
+import type { Kysely } from 'kysely';
+import { isValidPhoneNumber, parsePhoneNumberWithError } from 'libphonenumber-js/max';
+import type { Database } from '../../db/schema.ts';
+import { AppError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import { isValidEmail, normalizeEmail } from '../auth/rules.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+import { recordUserNotice } from '../notices/repository.ts';
+import {
+  answerSupportMessage,
+  countFromIpSince,
+  insertSupportMessage,
+  listSupportMessages,
+  type SupportMessageRow,
+} from './repository.ts';
+import { type LeaveMessageBody, type OpsSupportMessage, PER_IP_HOURLY } from './schemas.ts';
+
+const HOUR_MS = 3_600_000;
+
+export interface SupportService {
+  /** Leave-a-message, visitors too: a phone (with its country) or an e-mail is required; 5 an hour per IP. */
+  leave(
+    client: { ip: string; userId: string | null },
+    input: LeaveMessageBody,
+  ): Promise<{ id: string; createdAt: string }>;
+  queue(state: 'open' | 'answered'): Promise<OpsSupportMessage[]>;
+  /** An operator's answer: e-mailed when the writer left an address, a system notice when signed in. */
+  answer(id: string, text: string, operatorId: string): Promise<OpsSupportMessage>;
+}
+
+type Problem = { field: string; message: string; rule: string };
+
+/** The contact the writer left: a phone valid for its country (E.164) and/or a valid e-mail. */
+function contactOf(input: LeaveMessageBody): {
+  phoneCountry: string | null;
+  phoneE164: string | null;
+  email: string | null;
+} {
+  const problems: Problem[] = [];
+  const phone = input.phone?.trim() ?? '';
+  const email = input.email?.trim() ? normalizeEmail(input.email) : '';
+  let phoneE164: string | null = null;
+  if (phone !== '') {
+    if (!input.phoneCountry)
+      problems.push({ field: 'phoneCountry', message: 'choose the area code', rule: 'required' });
+    else if (!isValidPhoneNumber(phone, input.phoneCountry as never))
+      problems.push({ field: 'phone', message: 'not a phone number of that country', rule: 'format' });
+    else phoneE164 = parsePhoneNumberWithError(phone, input.phoneCountry as never).number;
+  }
+  if (email !== '' && !isValidEmail(email))
+    problems.push({ field: 'email', message: 'not an e-mail address', rule: 'format' });
+  if (phone === '' && email === '')
+    problems.push({ field: 'contact', message: 'a phone or an e-mail is required', rule: 'required' });
+  if (input.content.trim() === '') problems.push({ field: 'content', message: 'is required', rule: 'required' });
+  if (problems.length > 0) throw new ValidationError('Invalid message', problems);
+  return { phoneCountry: phoneE164 ? (input.phoneCountry ?? null) : null, phoneE164, email: email || null };
+}
+
+function toOps(row: SupportMessageRow): OpsSupportMessage {
+  return {
+    id: row.id,
+    phone: row.phone_e164,
+    phoneCountry: row.phone_country,
+    email: row.email,
+    content: row.content,
+    signedIn: row.user_id !== null,
+    createdAt: row.created_at.toISOString(),
+    answer: row.answer,
+    answeredAt: row.answered_at?.toISOString() ?? null,
+  };
+}
+
+export function createSupportService(deps: {
+  db: Kysely<Database>;
+  now: () => Date;
+  onMailQueued?: () => void;
+}): SupportService {
+  const { db, now } = deps;
+  return {
+    async leave(client, input) {
+      const contact = contactOf(input);
+      const at = now();
+      const recent = await countFromIpSince(db, client.ip, new Date(at.getTime() - HOUR_MS));
+      if (recent.n >= PER_IP_HOURLY) {
+        const free = (recent.oldest?.getTime() ?? at.getTime()) + HOUR_MS;
+        throw new AppError('SUPPORT_MESSAGE_RATE_LIMITED', `At most ${PER_IP_HOURLY} messages an hour`, {
+          details: { limit: PER_IP_HOURLY, retryAfterSeconds: Math.max(1, Math.ceil((free - at.getTime()) / 1000)) },
+        });
+      }
+      const row = await insertSupportMessage(
+        db,
+        { userId: client.userId, ...contact, content: input.content.trim(), ip: client.ip },
+        at,
+      );
+      return { id: row.id, createdAt: row.created_at.toISOString() };
+    },
+
+    async queue(state) {
+      return (await listSupportMessages(db, state)).map(toOps);
+    },
+
+    async answer(id, text, operatorId) {
+      const row = await db.transaction().execute(async (trx) => {
+        const at = now();
+        const answered = await answerSupportMessage(trx, id, { text: text.trim(), operatorId }, at);
+        if (!answered) return undefined;
+        if (answered.email)
+          await enqueueMail(
+            trx,
+            {
+              to: answered.email,
+              subject: 'CW Wallet support',
+              text: `${text.trim()}\n\n> ${answered.content.replace(/\n/g, '\n> ')}`,
+            },
+            at,
+          );
+        if (answered.user_id)
+          await recordUserNotice(
+            trx,
+            {
+              userId: answered.user_id,
+              kind: 'support_reply',
+              params: { messageId: id },
+              dedupeKey: `support-message:${id}`,
+            },
+            at,
+          );
+        return answered;
+      });
+      if (!row) throw new NotFoundError('No open message with this id');
+      deps.onMailQueued?.();
+      return toOps(row);
+    },
+  };
+}

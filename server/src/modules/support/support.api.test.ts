@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { createPasswordHasher } from '../auth/password-hashing.ts';
+import { registerUser, useAuthHarness } from '../auth/test-helpers.ts';
+import { createOperatorsService } from '../operators/service.ts';
+
+const h = useAuthHarness();
+
+const leave = (payload: object, ip: string, cookie?: string) =>
+  h.app.inject({
+    method: 'POST',
+    url: '/api/support/messages',
+    remoteAddress: ip,
+    ...(cookie ? { headers: { cookie } } : {}),
+    payload,
+  });
+
+async function operatorCookie(): Promise<string> {
+  const hasher = createPasswordHasher();
+  await createOperatorsService({ db: h.db, now: h.clock.now, hasher }).add('support_ops', 'Ops-Pass-2030');
+  await hasher.close();
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/api/ops/session',
+    payload: { name: 'support_ops', password: 'Ops-Pass-2030' },
+  });
+  return String(res.headers['set-cookie']).split(';')[0] as string;
+}
+
+describe('leave-a-message', () => {
+  it('a visitor leaves a phone with its area code (stored E.164) or an e-mail; the rules are the specification’s', async () => {
+    const ok = await leave({ phoneCountry: 'CN', phone: '138 0013 8000', content: '充值没到账' }, '203.0.113.1');
+    expect(ok.statusCode, ok.body).toBe(201);
+    for (const [payload, field] of [
+      [{ content: 'no contact' }, 'contact'],
+      [{ phone: '13800138000', content: 'x' }, 'phoneCountry'],
+      [{ phoneCountry: 'CN', phone: '12345', content: 'x' }, 'phone'],
+      [{ email: 'not-an-address', content: 'x' }, 'email'],
+      [{ email: 'me@example.com', content: '   ' }, 'content'],
+    ] as const) {
+      const res = await leave(payload, '203.0.113.2');
+      expect({ field, status: res.statusCode, code: res.json().code, details: res.json().details?.[0]?.field }).toEqual(
+        {
+          field,
+          status: 400,
+          code: 'VALIDATION_FAILED',
+          details: field,
+        },
+      );
+    }
+  });
+
+  it('five an hour per IP, with the wait', async () => {
+    for (let i = 0; i < 5; i++)
+      expect((await leave({ email: 'a@example.com', content: `#${i}` }, '198.51.100.7')).statusCode).toBe(201);
+    const over = await leave({ email: 'a@example.com', content: '#6' }, '198.51.100.7');
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toMatchObject({ code: 'SUPPORT_MESSAGE_RATE_LIMITED', details: { limit: 5 } });
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(3000);
+    expect((await leave({ email: 'a@example.com', content: 'other network' }, '198.51.100.8')).statusCode).toBe(201);
+  });
+
+  it('an operator answers: by e-mail to the address left, and as a system notice for a signed-in writer', async () => {
+    const account = await registerUser(h);
+    await leave({ email: 'writer@example.com', content: 'Where is my deposit?' }, '192.0.2.10', account.cookie);
+    const cookie = await operatorCookie();
+    const open = await h.app.inject({ method: 'GET', url: '/api/ops/support/messages', headers: { cookie } });
+    const message = open.json().items.find((m: { content: string }) => m.content === 'Where is my deposit?');
+    expect(message).toMatchObject({ email: 'writer@example.com', signedIn: true, answer: null });
+    const before = h.sink.messages.length;
+    const answered = await h.app.inject({
+      method: 'POST',
+      url: `/api/ops/support/messages/${message.id}/answer`,
+      headers: { cookie },
+      payload: { answer: 'It arrived at 10:02.' },
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+    const mail = await h.sink.waitFor('writer@example.com', { after: before });
+    expect(mail.raw).toContain('It arrived at 10:02.');
+    const notices = await h.app.inject({
+      method: 'GET',
+      url: '/api/notices/system',
+      headers: { cookie: account.cookie },
+    });
+    expect(notices.json().items[0]).toMatchObject({ kind: 'support_reply', params: { messageId: message.id } });
+    const twice = await h.app.inject({
+      method: 'POST',
+      url: `/api/ops/support/messages/${message.id}/answer`,
+      headers: { cookie },
+      payload: { answer: 'again' },
+    });
+    expect(twice.statusCode).toBe(404);
+    expect(
+      (await h.app.inject({ method: 'GET', url: '/api/ops/support/messages', headers: { cookie: account.cookie } }))
+        .statusCode,
+    ).toBe(401);
+  });
+});
