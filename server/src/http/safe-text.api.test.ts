@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPasswordHasher } from '../modules/auth/password-hashing.ts';
 import { nextIp } from '../modules/auth/test-helpers.ts';
-import { createOperatorsService } from '../modules/operators/service.ts';
+import { operatorCookie } from '../modules/operators/test-helpers.ts';
 import { newUser, useWalletHarness, type WalletUser } from '../modules/withdrawals/test-helpers.ts';
 import { findUnsafeText, isUnsafeText } from './safe-text.ts';
 
@@ -107,15 +106,7 @@ describe('every string field of every operation', () => {
     expect(targets.length).toBeGreaterThan(40);
     const user: WalletUser = await newUser(h);
     // Operator routes (/api/ops) are asked with an operator session too, so their input is reached.
-    const hasher = createPasswordHasher();
-    await createOperatorsService({ db: h.db, now: h.clock.now, hasher }).add('text_probe', 'Probe-Pass-2030');
-    await hasher.close();
-    const signIn = await h.app.inject({
-      method: 'POST',
-      url: '/api/ops/session',
-      payload: { name: 'text_probe', password: 'Probe-Pass-2030' },
-    });
-    const cookie = `${user.cookie}; ${String(signIn.headers['set-cookie']).split(';')[0]}`;
+    const cookie = `${user.cookie}; ${await operatorCookie(h.app, { db: h.db, now: h.clock.now }, 'text_probe')}`;
     await fc.assert(
       fc.asyncProperty(
         fc

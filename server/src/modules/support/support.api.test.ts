@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPasswordHasher } from '../auth/password-hashing.ts';
 import { registerUser, useAuthHarness } from '../auth/test-helpers.ts';
-import { createOperatorsService } from '../operators/service.ts';
+import { operatorCookie } from '../operators/test-helpers.ts';
 
 const h = useAuthHarness();
 
@@ -13,18 +12,6 @@ const leave = (payload: object, ip: string, cookie?: string) =>
     ...(cookie ? { headers: { cookie } } : {}),
     payload,
   });
-
-async function operatorCookie(): Promise<string> {
-  const hasher = createPasswordHasher();
-  await createOperatorsService({ db: h.db, now: h.clock.now, hasher }).add('support_ops', 'Ops-Pass-2030');
-  await hasher.close();
-  const res = await h.app.inject({
-    method: 'POST',
-    url: '/api/ops/session',
-    payload: { name: 'support_ops', password: 'Ops-Pass-2030' },
-  });
-  return String(res.headers['set-cookie']).split(';')[0] as string;
-}
 
 describe('leave-a-message', () => {
   it('a visitor leaves a phone with its area code (stored E.164) or an e-mail; the rules are the specification’s', async () => {
@@ -62,7 +49,7 @@ describe('leave-a-message', () => {
   it('an operator answers: by e-mail to the address left, and as a system notice for a signed-in writer', async () => {
     const account = await registerUser(h);
     await leave({ email: 'writer@example.com', content: 'Where is my deposit?' }, '192.0.2.10', account.cookie);
-    const cookie = await operatorCookie();
+    const cookie = await operatorCookie(h.app, { db: h.db, now: h.clock.now }, 'support_ops');
     const open = await h.app.inject({ method: 'GET', url: '/api/ops/support/messages', headers: { cookie } });
     const message = open.json().items.find((m: { content: string }) => m.content === 'Where is my deposit?');
     expect(message).toMatchObject({ email: 'writer@example.com', signedIn: true, answer: null });

@@ -7,6 +7,7 @@ import { toast } from '@cw/shared-ui/toast';
 import { Button, Input, TextArea } from 'antd-mobile';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as form from '../../../lib/form.module.css';
 import { useSendMailMutation } from '../api/user-mail-queries.ts';
 import { BODY_MAX, parseRecipients, RECIPIENTS_MAX, recipientsProblem, SUBJECT_MAX } from '../utils/recipients.ts';
 import * as styles from './send-mail.module.css';
@@ -15,7 +16,7 @@ import * as styles from './send-mail.module.css';
 const fieldProps = (id: string, value: string, onChange: (value: string) => void) => ({
   id,
   'data-testid': id,
-  className: styles.input,
+  className: form.input,
   value,
   onChange,
 });
@@ -23,7 +24,7 @@ const fieldProps = (id: string, value: string, onChange: (value: string) => void
 function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
   return (
     <div className={styles.field}>
-      <label className={styles.label} htmlFor={id}>
+      <label className={form.label} htmlFor={id}>
         {label}
       </label>
       {children}
@@ -69,8 +70,8 @@ export default function SendMailScreen() {
   );
   return (
     <Page title={t('sendMail.title')} right={records}>
-      <form className={styles.form} noValidate onSubmit={onSubmit} data-testid="send-mail-form">
-        <p className={styles.hint}>{t('sendMail.replyTo', { email })}</p>
+      <form className={form.form} noValidate onSubmit={onSubmit} data-testid="send-mail-form">
+        <p className={form.hint}>{t('sendMail.replyTo', { email })}</p>
         <Field id="send-mail-to" label={t('sendMail.to')}>
           <Input
             {...fieldProps('send-mail-to', values.recipients, set('recipients'))}
@@ -91,7 +92,7 @@ export default function SendMailScreen() {
           />
         </Field>
         {problem ? (
-          <p className={styles.problem} role="alert" data-testid="send-mail-problem">
+          <p className={form.problem} role="alert" data-testid="send-mail-problem">
             {problem}
           </p>
         ) : null}

@@ -6,6 +6,7 @@ import { toast } from '@cw/shared-ui/toast';
 import { Button, Input, TextArea } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as form from '../../../lib/form.module.css';
 import { useLeaveMessageMutation } from '../api/support-queries.ts';
 import { callingCode } from '../utils/area-codes.ts';
 import { CONTENT_MAX, contactProblem, type MessageValues } from '../utils/contact.ts';
@@ -41,15 +42,15 @@ export default function LeaveMessageScreen() {
 
   return (
     <Page title={t('support.title')}>
-      <form className={styles.form} noValidate onSubmit={onSubmit} data-testid="leave-message-form">
-        <p className={styles.hint}>{t('support.hint')}</p>
-        <span className={styles.label}>{t('support.phone')}</span>
+      <form className={form.form} noValidate onSubmit={onSubmit} data-testid="leave-message-form">
+        <p className={form.hint}>{t('support.hint')}</p>
+        <span className={form.label}>{t('support.phone')}</span>
         <div className={styles.phoneRow}>
           <button type="button" className={styles.area} onClick={() => setPicking(true)} data-testid="area-code">
             {values.phoneCountry ? `${values.phoneCountry} ${callingCode(values.phoneCountry)}` : t('support.areaCode')}
           </button>
           <Input
-            className={styles.input}
+            className={`${form.input} ${styles.phoneInput}`}
             value={values.phone}
             onChange={set('phone')}
             inputMode="tel"
@@ -58,9 +59,9 @@ export default function LeaveMessageScreen() {
             data-testid="leave-phone"
           />
         </div>
-        <span className={styles.label}>{t('support.email')}</span>
+        <span className={form.label}>{t('support.email')}</span>
         <Input
-          className={styles.input}
+          className={form.input}
           value={values.email}
           onChange={set('email')}
           inputMode="email"
@@ -68,9 +69,9 @@ export default function LeaveMessageScreen() {
           aria-label={t('support.email')}
           data-testid="leave-email"
         />
-        <span className={styles.label}>{t('support.content')}</span>
+        <span className={form.label}>{t('support.content')}</span>
         <TextArea
-          className={styles.input}
+          className={form.input}
           value={values.content}
           onChange={set('content')}
           maxLength={CONTENT_MAX}
@@ -80,7 +81,7 @@ export default function LeaveMessageScreen() {
           data-testid="leave-content"
         />
         {problem ? (
-          <p className={styles.problem} role="alert" data-testid="leave-problem">
+          <p className={form.problem} role="alert" data-testid="leave-problem">
             {problem}
           </p>
         ) : null}
