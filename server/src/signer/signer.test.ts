@@ -110,6 +110,11 @@ describe('signer on a real anvil', () => {
     expect(await balanceOf(database.db, 'user_locked', w.userId, 'ETH')).toBe(0n);
     expect(await balanceOf(database.db, 'user_available', w.userId, 'ETH')).toBe(0n);
     expect(await balanceOf(database.db, 'system_fees', null, 'ETH')).toBeGreaterThanOrEqual(fee);
+    // The user's system notice says what arrived and where, once.
+    const notices = await database.db.selectFrom('user_notices').selectAll().where('user_id', '=', w.userId).execute();
+    expect(notices.map((n) => [n.kind, n.params.amountMinor, n.params.txHash])).toEqual([
+      ['withdrawal_completed', (ETH - fee).toString(), row.tx_hash],
+    ]);
   });
 
   it('pays an ERC-20 withdrawal with the token contract, converting 6 ledger decimals to the chain decimals', async () => {

@@ -44,6 +44,15 @@ describe('deposit processor', () => {
     const row = await database.db.selectFrom('deposits').selectAll().executeTakeFirstOrThrow();
     expect(row).toMatchObject({ state: 'successful', amount_minor: '5000000', chain_amount: '5000000000000000001' });
     expect(await balanceOf(database.db, 'user_available', userId, 'USDT')).toBe(5_000_000n);
+    // The user's system notice was written with the credit, once (the later pass credited nothing).
+    const notices = await database.db.selectFrom('user_notices').selectAll().where('user_id', '=', userId).execute();
+    expect(notices).toEqual([
+      expect.objectContaining({
+        kind: 'deposit_credited',
+        dedupe_key: `deposit:${row.id}`,
+        params: { coin: 'USDT', network: 'bsc', amountMinor: '5000000', depositId: row.id },
+      }),
+    ]);
     const transfer_ = await database.db
       .selectFrom('ledger_transfers')
       .select('id')

@@ -181,6 +181,14 @@ describe('POST /api/wallet/withdrawals', () => {
     });
     expect((await get(h, user, `/api/wallet/withdrawals/${small.json().id}`)).json().state).toBe('review_approved');
     expect(await balance(h, user, 'ETH')).toEqual({ available: 19n * ETH, locked: ETH });
+    // The user is told, in the mail tab's system notices, with the reason.
+    const notices = await h.app.inject({ method: 'GET', url: '/api/notices/system', headers: { cookie: user.cookie } });
+    expect(notices.json().items).toEqual([
+      expect.objectContaining({
+        kind: 'withdrawal_rejected',
+        params: expect.objectContaining({ reason: 'address on a sanctions list', withdrawalId: big.json().id }),
+      }),
+    ]);
     // Rejected ones do not count: 1 ETH + 1 ETH is under the limit again.
     expect((await withdraw(user, { amountMinor: ETH.toString() })).json().state).toBe('review_approved');
   });
