@@ -20,3 +20,18 @@ export function decodeCursor(cursor: string, count: number): string[] {
     ]);
   return parts;
 }
+
+/** The common key of newest-first lists: the row's creation time and its id. */
+export interface TimeIdKey {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeTimeIdCursor(key: TimeIdKey): string {
+  return encodeCursor([key.createdAt.toISOString(), key.id]);
+}
+
+export function decodeTimeIdCursor(cursor: string): TimeIdKey {
+  const [at, id] = decodeCursor(cursor, 2);
+  return { createdAt: new Date(at as string), id: id as string };
+}

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import { NotFoundError } from '../../errors/app-error.ts';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../../http/cursor.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import { PriceUnavailableError } from '../prices/errors.ts';
 import { toDecimal } from '../prices/rational.ts';
@@ -77,18 +78,6 @@ export const toConversionDto = (c: ConversionRecord): Conversion => ({
   status: 'completed',
   createdAt: c.createdAt.toISOString(),
 });
-
-const encodeCursor = (c: ConversionRecord) =>
-  Buffer.from(`${c.createdAt.toISOString()}|${c.id}`, 'utf8').toString('base64url');
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime())) {
-    throw new ValidationError('Bad cursor', [{ field: 'cursor', rule: 'format', message: 'is not a cursor' }]);
-  }
-  return { createdAt, id };
-}
 
 export function createConvertService({ db, now, prices, quoteTtlMs }: ConvertServiceDeps): ConvertService {
   const ttlMs = quoteTtlMs ?? DEFAULT_QUOTE_TTL_MS;
@@ -194,13 +183,13 @@ export function createConvertService({ db, now, prices, quoteTtlMs }: ConvertSer
 
     async history(userId, { cursor, limit, from, to }) {
       const pageSize = limit ?? 20;
-      const after = cursor ? decodeCursor(cursor) : null;
+      const after = cursor ? decodeTimeIdCursor(cursor) : null;
       const rows = await listConversions(db, userId, pageSize + 1, after, { from, to });
       const items = rows.slice(0, pageSize);
       const last = items[items.length - 1];
       return {
         items: items.map(toConversionDto),
-        nextCursor: rows.length > pageSize && last ? encodeCursor(last) : null,
+        nextCursor: rows.length > pageSize && last ? encodeTimeIdCursor(last) : null,
       };
     },
   };

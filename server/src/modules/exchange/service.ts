@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../errors/app-error.ts';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../../http/cursor.ts';
 import {
   type CoinCode,
   type CoinNetwork,
@@ -140,21 +141,6 @@ export function toApiOrder(row: OrderRow): ExchangeOrder {
 }
 
 const LIST_LIMIT_DEFAULT = 20;
-
-function encodeCursor(row: OrderRow): string {
-  return Buffer.from(`${row.created_at.toISOString()}|${row.id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime())) {
-    throw new ValidationError('Bad cursor', [
-      { field: 'cursor', message: 'not a cursor of this list', rule: 'format' },
-    ]);
-  }
-  return { createdAt, id };
-}
 
 /**
  * Refuses a new order while the user holds `limit` unpaid ones: every order watches a fresh deposit
@@ -354,11 +340,15 @@ export function createExchangeService(options: ExchangeServiceOptions): Exchange
       const limit = query.limit ?? LIST_LIMIT_DEFAULT;
       const rows = await listOrders(db, userId, {
         limit: limit + 1,
-        ...(query.cursor ? { before: decodeCursor(query.cursor) } : {}),
+        ...(query.cursor ? { before: decodeTimeIdCursor(query.cursor) } : {}),
       });
       const page = rows.slice(0, limit);
       const last = page.at(-1);
-      return { items: page.map(toApiOrder), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+      return {
+        items: page.map(toApiOrder),
+        nextCursor:
+          rows.length > limit && last ? encodeTimeIdCursor({ createdAt: last.created_at, id: last.id }) : null,
+      };
     },
   };
 }

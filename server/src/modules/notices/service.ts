@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/app-error.ts';
-import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
+import { decodeCursor, decodeTimeIdCursor, encodeCursor, encodeTimeIdCursor } from '../../http/cursor.ts';
 import { renderMarkdown } from './markdown.ts';
 import {
   type AnnouncementKey,
@@ -126,12 +126,12 @@ export function createNoticesService(deps: { db: Kysely<Database>; now: () => Da
       const limit = query.limit ?? PAGE_DEFAULT;
       let before: { createdAt: Date; id: string } | undefined;
       if (query.cursor) {
-        const [at, id] = decodeCursor(query.cursor, 2);
-        before = { createdAt: new Date(at as string), id: id as string };
+        before = decodeTimeIdCursor(query.cursor);
       }
       const rows = await listUserNotices(db, { userId, limit, ...(before ? { before } : {}) });
       const last = rows.at(-1);
-      const nextCursor = rows.length === limit && last ? encodeCursor([last.created_at.toISOString(), last.id]) : null;
+      const nextCursor =
+        rows.length === limit && last ? encodeTimeIdCursor({ createdAt: last.created_at, id: last.id }) : null;
       return { items: rows.map(systemNotice), nextCursor };
     },
 

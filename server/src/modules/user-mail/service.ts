@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error.ts';
-import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../../http/cursor.ts';
 import { findAccountById } from '../auth/accounts-repository.ts';
 import { isValidEmail, normalizeEmail } from '../auth/rules.ts';
 import { enqueueMail } from '../mail/outbox.ts';
@@ -109,15 +109,12 @@ export function createUserMailService(deps: {
       const limit = query.limit ?? PAGE_DEFAULT;
       let before: { createdAt: Date; id: string } | undefined;
       if (query.cursor) {
-        const [at, id] = decodeCursor(query.cursor, 2);
-        before = { createdAt: new Date(at as string), id: id as string };
+        before = decodeTimeIdCursor(query.cursor);
       }
       const rows = await listUserMails(db, { userId, limit, ...(before ? { before } : {}) });
       const last = rows.at(-1);
       const nextCursor =
-        rows.length === limit && last
-          ? Buffer.from(`${last.created_at.toISOString()}|${last.id}`).toString('base64url')
-          : null;
+        rows.length === limit && last ? encodeTimeIdCursor({ createdAt: last.created_at, id: last.id }) : null;
       return { items: rows.map(toMail), nextCursor };
     },
   };

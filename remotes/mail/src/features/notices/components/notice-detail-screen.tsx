@@ -33,7 +33,6 @@ export default function NoticeDetailScreen() {
           <span>{formatTime(data.publishedAt, i18n.language)}</span>
         </div>
         {/* Sanitised on the server with an allowlist (modules/notices/markdown.ts). */}
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised server-side HTML */}
         <div
           className={styles.body}
           data-testid="notice-detail-body"

@@ -27,7 +27,9 @@ export function SystemNoticeRow({ item }: { item: SystemNotice }) {
   const read = useReadSystemNoticeMutation();
   const { coin = '', amountMinor = '0' } = item.params;
   const amount = view && coin ? format.display(amountMinor, view.displayOf(coin)) : '';
-  const text = t(`notice.system.${item.kind}.text`, { ...item.params, amount, coin });
+  // The network by its display name ("BNB Smart Chain (BEP-20)"), not its code.
+  const network = view && item.params.network ? view.networkLabel(item.params.network, coin) : item.params.network;
+  const text = t(`notice.system.${item.kind}.text`, { ...item.params, amount, coin, network });
   const open = () => {
     if (!item.read) read.mutate(item.id);
     const target = targetOf(item);
