@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import os from 'node:os';
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, {
   type FastifyBaseLogger,
@@ -58,6 +60,11 @@ import { UserSettings } from './modules/settings/schemas.ts';
 import { createSettingsService } from './modules/settings/service.ts';
 import { supportRoutes } from './modules/support/routes.ts';
 import { createSupportService } from './modules/support/service.ts';
+import { ticketsRoutes } from './modules/tickets/routes.ts';
+import { createTicketsService } from './modules/tickets/service.ts';
+import { uploadsRoutes } from './modules/uploads/routes.ts';
+import { createUploadsService } from './modules/uploads/service.ts';
+import { createLocalStore, type ObjectStore } from './modules/uploads/storage.ts';
 import { userMailRoutes } from './modules/user-mail/routes.ts';
 import { createUserMailService } from './modules/user-mail/service.ts';
 import { type WalletOptions, walletRoutes } from './modules/wallet/wallet-module.ts';
@@ -102,6 +109,11 @@ export interface AppDeps {
   prices?: PriceService;
   /** Mails a user may send in 24 hours (MAIL_DAILY_LIMIT, default 20). */
   mailDailyLimit?: number;
+  /**
+   * Uploads (modules/uploads): where objects go (default: a local store under the OS temp folder,
+   * main.ts passes DATA_DIR/uploads or S3), its temp folder, and the bytes a user may keep (200 MiB).
+   */
+  uploads?: { store?: ObjectStore; tmpDir?: string; quotaBytes?: number };
   /** Convert quote lifetime in ms (default 10 s). */
   convertQuoteTtlMs?: number;
 }
@@ -178,6 +190,8 @@ export function buildApp(deps: AppDeps): App {
   app.addSchema(Quote);
   app.addSchema(Conversion);
   app.register(cookie);
+  // Multipart bodies are only read by the upload routes, as streams, with per-place limits there.
+  app.register(multipart, { limits: { files: 1, fields: 0, parts: 1, headerPairs: 100 } });
 
   const mail = createMailModule({
     db: deps.db,
@@ -242,6 +256,19 @@ export function buildApp(deps: AppDeps): App {
       await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
       await typed.register(supportRoutes, {
         service: createSupportService({ db: deps.db, now, onMailQueued: () => mail.worker.nudge() }),
+        requireOperator,
+      });
+      const uploadsDir = path.join(os.tmpdir(), 'cw-uploads');
+      const uploads = createUploadsService({
+        db: deps.db,
+        now,
+        store: deps.uploads?.store ?? createLocalStore(uploadsDir),
+        tmpDir: deps.uploads?.tmpDir ?? path.join(uploadsDir, 'tmp'),
+        quotaBytes: deps.uploads?.quotaBytes ?? 200 * 1024 * 1024,
+      });
+      await typed.register(uploadsRoutes, { service: uploads, requireOperator });
+      await typed.register(ticketsRoutes, {
+        service: createTicketsService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
         requireOperator,
       });
       await typed.register(exchangeRoutes, {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { unsafeSettings } from './config-checks.ts';
+import type { S3Options } from './modules/uploads/s3-store.ts';
 
 /** Repository root (two levels above server/src). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,6 +32,12 @@ const EnvSchema = Type.Object({
   DEV_MAILBOX: Type.Optional(Type.Boolean()),
   MAIL_FROM: Type.String({ minLength: 3 }),
   MAIL_DAILY_LIMIT: Type.Integer({ minimum: 1, maximum: 1000 }),
+  UPLOAD_QUOTA_BYTES: Type.Integer({ minimum: 1024 * 1024 }),
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  S3_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
+  S3_REGION: Type.Optional(Type.String({ minLength: 1 })),
+  S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1 }),
   SESSION_ABSOLUTE_HOURS: Type.Integer({ minimum: 1 }),
   SESSION_SECURE_COOKIE: Type.Enum(['auto', 'always', 'never']),
@@ -70,6 +77,11 @@ type Env = Static<typeof EnvSchema>;
 
 type OptionalKeys =
   | 'DATABASE_URL'
+  | 'S3_ENDPOINT'
+  | 'S3_BUCKET'
+  | 'S3_REGION'
+  | 'S3_ACCESS_KEY_ID'
+  | 'S3_SECRET_ACCESS_KEY'
   | 'PG_PORT'
   | 'SMTP_URL'
   | 'DEV_MAILBOX'
@@ -100,6 +112,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   SHUTDOWN_TIMEOUT_MS: 10_000,
   MAIL_FROM: 'CW Wallet <no-reply@localhost>',
   MAIL_DAILY_LIMIT: 20,
+  UPLOAD_QUOTA_BYTES: 200 * 1024 * 1024,
   SESSION_IDLE_MINUTES: 30,
   SESSION_ABSOLUTE_HOURS: 7 * 24,
   SESSION_SECURE_COOKIE: 'auto',
@@ -140,6 +153,8 @@ export interface Config {
   mailFrom: string;
   /** Mails a user may send from the app in 24 hours (modules/user-mail). */
   mailDailyLimit: number;
+  /** Uploads: bytes a user may keep, and S3-compatible storage when S3_* is set (else DATA_DIR/uploads). */
+  uploads: { quotaBytes: number; s3: S3Options | undefined };
   /**
    * DEV_MAILBOX: serve /dev/mailbox (every user's codes, to loopback clients only). Off unless set;
    * `npm start` sets it for its local default. Refused in production and on a non-loopback HOST.
@@ -224,6 +239,7 @@ export class ConfigError extends Error {
 const check = Compile(EnvSchema);
 const integerKeys = new Set([
   'MAIL_DAILY_LIMIT',
+  'UPLOAD_QUOTA_BYTES',
   'PORT',
   'PG_PORT',
   'BODY_LIMIT',
@@ -280,6 +296,21 @@ function describe(key: string, schema: Record<string, unknown> | undefined): str
 
 export { isLoopbackHost, PRODUCTION_REQUIRED } from './config-checks.ts';
 
+/** S3 storage is all of S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or none. */
+function s3Options(e: Env): S3Options | undefined {
+  const parts = [e.S3_ENDPOINT, e.S3_BUCKET, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY];
+  if (parts.every((p) => p === undefined)) return undefined;
+  if (!e.S3_ENDPOINT || !e.S3_BUCKET || !e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY)
+    throw new ConfigError(['S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set all or none']);
+  return {
+    endpoint: e.S3_ENDPOINT,
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION ?? 'us-east-1',
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+  };
+}
+
 function assertSafeDefaults(e: Env, env: NodeJS.ProcessEnv): void {
   const issues = unsafeSettings(e, env);
   if (issues.length > 0) throw new ConfigError(issues);
@@ -325,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     mailDailyLimit: e.MAIL_DAILY_LIMIT,
+    uploads: { quotaBytes: e.UPLOAD_QUOTA_BYTES, s3: s3Options(e) },
     devMailbox: e.DEV_MAILBOX ?? false,
     session: {
       idleMinutes: e.SESSION_IDLE_MINUTES,

@@ -16,6 +16,8 @@ import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
 import { startRetention } from './modules/retention/retention.ts';
+import { createS3Store } from './modules/uploads/s3-store.ts';
+import { createLocalStore } from './modules/uploads/storage.ts';
 import { walletOptionsFromConfig } from './modules/wallet/wallet-module.ts';
 import { startConfiguredSigner } from './signer/spawn.ts';
 
@@ -116,6 +118,13 @@ try {
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.devMailbox },
     mailDailyLimit: config.mailDailyLimit,
+    uploads: {
+      store: config.uploads.s3
+        ? createS3Store(config.uploads.s3)
+        : createLocalStore(path.join(config.dataDir, 'uploads')),
+      tmpDir: path.join(config.dataDir, 'uploads', 'tmp'),
+      quotaBytes: config.uploads.quotaBytes,
+    },
   });
   // app.close() stops accepting connections and waits for in-flight requests.
   closers.push({ name: 'HTTP server', close: () => app.close() });

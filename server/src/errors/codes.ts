@@ -54,6 +54,15 @@ export const errorStatus = {
   // Support (modules/support).
   /** More than 5 left messages an hour from one IP; details.limit and details.retryAfterSeconds. */
   SUPPORT_MESSAGE_RATE_LIMITED: 429,
+  // Uploads (modules/uploads) and tickets (modules/tickets).
+  /** A file over its place's limit, cut off while reading; details.limit in bytes. */
+  FILE_TOO_LARGE: 413,
+  /** The bytes are not of a type allowed where the file was sent (whatever its name says). */
+  FILE_TYPE_REFUSED: 415,
+  /** The user's files would exceed UPLOAD_QUOTA_BYTES; details.limit in bytes. */
+  STORAGE_QUOTA_EXCEEDED: 409,
+  /** The user already has as many tickets waiting for a reply as allowed (details.limit). */
+  TICKET_LIMIT: 409,
   // Ledger (modules/ledger).
   /** The debited account holds less than the amount (available or locked balance). */
   INSUFFICIENT_BALANCE: 409,

@@ -1,0 +1,58 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Tables of uploads and support tickets (migration 0019), beside schema.ts so neither file grows past
+ * its size; `Database` there extends `SupportDatabase`.
+ */
+export interface SupportDatabase {
+  uploads: UploadsTable;
+  tickets: TicketsTable;
+  ticket_messages: TicketMessagesTable;
+}
+
+export type UploadPlace = 'ticket' | 'chat';
+export type UploadKind = 'image' | 'file';
+
+/** A checked (and, for images, re-encoded) file; objects are content-addressed in the store. */
+export interface UploadsTable {
+  id: string;
+  owner_user_id: string | null;
+  owner_operator_id: string | null;
+  place: UploadPlace;
+  kind: UploadKind;
+  media_type: string;
+  name: string;
+  size_bytes: string;
+  width: number | null;
+  height: number | null;
+  /** The object shown in the app: the re-encoded image, or an SVG's PNG rendering. */
+  display_key: string | null;
+  /** The object downloaded as it was sent: a sanitised SVG or a non-image file. */
+  original_key: string | null;
+  /** `ticket-message:<uuid>` or `chat-message:<id>` once attached; an upload is attached once. */
+  attached_to: string | null;
+  /** The user whose ticket or chat holds it: may read it even when an operator sent it. */
+  thread_user_id: string | null;
+  created_at: Date;
+}
+
+export type TicketState = 'pending_reply' | 'reply_received';
+
+export interface TicketsTable {
+  id: Generated<string>;
+  user_id: string;
+  email: string;
+  tx_ref: string | null;
+  state: TicketState;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TicketMessagesTable {
+  id: Generated<string>;
+  ticket_id: string;
+  author: 'user' | 'operator';
+  operator_id: string | null;
+  text: string;
+  created_at: Date;
+}

@@ -1,0 +1,65 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { UploadsTable } from '../../db/schema-support.ts';
+
+type Db = Kysely<Database>;
+export type UploadRow = Selectable<UploadsTable>;
+export type NewUpload = Omit<UploadRow, 'attached_to' | 'thread_user_id'>;
+
+export async function insertUpload(db: Db, row: NewUpload): Promise<UploadRow> {
+  return db.insertInto('uploads').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findUpload(db: Db, id: string): Promise<UploadRow | undefined> {
+  return db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Bytes a user has stored, and how many uploads they made since `since`. */
+export async function usageOf(db: Db, userId: string, since: Date): Promise<{ bytes: bigint; recent: number }> {
+  const row = await db
+    .selectFrom('uploads')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<string>('size_bytes'), eb.val('0')).as('bytes'),
+      eb.fn.countAll<string>().filterWhere('created_at', '>', since).as('recent'),
+    ])
+    .where('owner_user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { bytes: BigInt(row.bytes), recent: Number(row.recent) };
+}
+
+export type Uploader = { userId: string } | { operatorId: string };
+
+/**
+ * Attaches the uploader's own unattached uploads of `place` to a ticket message or chat message.
+ * Returns how many were attached: fewer than asked means some id was not theirs, not of that
+ * place or already used, and the caller's transaction must be rolled back.
+ */
+export async function attachUploads(
+  db: Db,
+  ids: readonly string[],
+  by: Uploader,
+  target: { place: UploadsTable['place']; attachedTo: string; threadUserId: string },
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  let q = db
+    .updateTable('uploads')
+    .set({ attached_to: target.attachedTo, thread_user_id: target.threadUserId })
+    .where('id', 'in', [...ids])
+    .where('place', '=', target.place)
+    .where('attached_to', 'is', null);
+  q = 'userId' in by ? q.where('owner_user_id', '=', by.userId) : q.where('owner_operator_id', '=', by.operatorId);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The uploads attached to any of `targets`, oldest first. */
+export async function attachedTo(db: Db, targets: readonly string[]): Promise<UploadRow[]> {
+  if (targets.length === 0) return [];
+  return db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('attached_to', 'in', [...targets])
+    .orderBy('created_at', 'asc')
+    .orderBy('id')
+    .execute();
+}
