@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import os from 'node:os';
+import path from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';

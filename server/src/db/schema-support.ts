@@ -31,6 +31,8 @@ export interface UploadsTable {
   original_key: string | null;
   /** `ticket-message:<uuid>` or `chat-message:<id>` once attached; an upload is attached once. */
   attached_to: string | null;
+  /** Position among the files of its message, as the sender ordered them. */
+  attach_order: number | null;
   /** The user whose ticket or chat holds it: may read it even when an operator sent it. */
   thread_user_id: string | null;
   created_at: Date;

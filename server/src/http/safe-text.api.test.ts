@@ -28,6 +28,8 @@ interface Operation {
   body: string[];
   query: string[];
   params: string[];
+  /** A valid value of each path parameter (its example; a uuid otherwise), for the ones not probed. */
+  fill: Record<string, string>;
 }
 
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; $ref?: string; anyOf?: Schema[] };
@@ -37,7 +39,7 @@ type Doc = {
     Record<
       string,
       {
-        parameters?: { in: string; name: string; schema?: Schema }[];
+        parameters?: { in: string; name: string; schema?: Schema; example?: unknown }[];
         requestBody?: { content?: Record<string, { schema?: Schema }> };
       }
     >
@@ -68,6 +70,11 @@ function operationsOf(doc: Doc): Operation[] {
           .map(([name]) => name),
         query: stringParams('query'),
         params: stringParams('path'),
+        fill: Object.fromEntries(
+          (op.parameters ?? [])
+            .filter((p) => p.in === 'path' && typeof p.example === 'string')
+            .map((p) => [p.name, p.example as string]),
+        ),
       });
     }
   }
@@ -114,7 +121,9 @@ describe('every string field of every operation', () => {
           .chain((target) => unsafeString(target.where !== 'body').map((bad) => ({ ...target, bad }))),
         async ({ op, where, field, bad }) => {
           let url = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-            name === field && where === 'params' ? encodeURIComponent(bad) : '00000000-0000-4000-8000-000000000000',
+            name === field && where === 'params'
+              ? encodeURIComponent(bad)
+              : (op.fill[name] ?? '00000000-0000-4000-8000-000000000000'),
           );
           if (where === 'query') url += `?${new URLSearchParams({ [field]: bad })}`;
           const response = await h.app.inject({

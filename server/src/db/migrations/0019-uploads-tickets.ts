@@ -25,6 +25,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     display_key text,
     original_key text,
     attached_to text,
+    attach_order smallint,
     thread_user_id uuid references users (id),
     created_at timestamptz not null,
     check ((owner_user_id is null) <> (owner_operator_id is null)),
@@ -45,8 +46,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index tickets_user_idx on tickets (user_id, created_at desc, id desc)`.execute(db);
   await sql`create index tickets_state_idx on tickets (state, updated_at)`.execute(db);
 
+  // Messages are ordered by their id: insertion order, even for two written in the same instant.
   await sql`create table ticket_messages (
-    id uuid primary key default gen_random_uuid(),
+    id bigint generated always as identity primary key,
     ticket_id uuid not null references tickets (id),
     author text not null check (author in ('user', 'operator')),
     operator_id uuid references operators (id),
@@ -54,7 +56,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     created_at timestamptz not null,
     check ((author = 'operator') = (operator_id is not null))
   )`.execute(db);
-  await sql`create index ticket_messages_ticket_idx on ticket_messages (ticket_id, created_at, id)`.execute(db);
+  await sql`create index ticket_messages_ticket_idx on ticket_messages (ticket_id, id)`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

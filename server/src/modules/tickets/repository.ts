@@ -84,7 +84,6 @@ function withDescription(db: Db) {
         .selectFrom('ticket_messages as m')
         .select('m.text')
         .whereRef('m.ticket_id', '=', 't.id')
-        .orderBy('m.created_at')
         .orderBy('m.id')
         .limit(1)
         .as('description'),
@@ -103,7 +102,9 @@ export async function listUserTickets(
   let q = withDescription(db).where('t.user_id', '=', userId);
   if (page.before) {
     const { createdAt, id } = page.before;
-    q = q.where((eb) => eb.or([eb('t.created_at', '<', createdAt), eb.and([eb('t.created_at', '=', createdAt), eb('t.id', '<', id)])]));
+    q = q.where((eb) =>
+      eb.or([eb('t.created_at', '<', createdAt), eb.and([eb('t.created_at', '=', createdAt), eb('t.id', '<', id)])]),
+    );
   }
   return described(await q.orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(page.limit).execute());
 }
@@ -121,11 +122,5 @@ export async function findTicket(db: Db, id: string): Promise<TicketWithDescript
 }
 
 export async function ticketMessages(db: Db, ticketId: string): Promise<TicketMessageRow[]> {
-  return db
-    .selectFrom('ticket_messages')
-    .selectAll()
-    .where('ticket_id', '=', ticketId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return db.selectFrom('ticket_messages').selectAll().where('ticket_id', '=', ticketId).orderBy('id').execute();
 }

@@ -43,7 +43,7 @@ export const TicketState = Type.Union([Type.Literal('pending_reply'), Type.Liter
 
 export const TicketMessage = Type.Object(
   {
-    id: Type.String({ format: 'uuid' }),
+    id: Type.String({ pattern: '^[0-9]+$' }),
     author: Type.Union([Type.Literal('user'), Type.Literal('operator')]),
     text: Type.String(),
     createdAt: Type.String({ format: 'date-time' }),

@@ -75,7 +75,10 @@ export function createTicketsService(deps: {
 
   async function detailOf(row: TicketWithDescription, audience: Audience): Promise<TicketDetail> {
     const messages = await ticketMessages(db, row.id);
-    const files = await attachedTo(db, messages.map((m) => messageTarget(m.id)));
+    const files = await attachedTo(
+      db,
+      messages.map((m) => messageTarget(m.id)),
+    );
     return {
       ...summary(row),
       messages: messages.map((m) => ({
@@ -83,7 +86,9 @@ export function createTicketsService(deps: {
         author: m.author,
         text: m.text,
         createdAt: m.created_at.toISOString(),
-        attachments: files.filter((f) => f.attached_to === messageTarget(m.id)).map((f) => deps.uploads.view(f, audience)),
+        attachments: files
+          .filter((f) => f.attached_to === messageTarget(m.id))
+          .map((f) => deps.uploads.view(f, audience)),
       })),
     };
   }
@@ -96,7 +101,9 @@ export function createTicketsService(deps: {
     input: FollowUpBody,
   ): Promise<string> {
     if ((await countMessages(trx, ticket.id)) >= THREAD_MAX)
-      throw new ValidationError('Thread full', [{ field: 'text', message: `at most ${THREAD_MAX} messages`, rule: 'limit' }]);
+      throw new ValidationError('Thread full', [
+        { field: 'text', message: `at most ${THREAD_MAX} messages`, rule: 'limit' },
+      ]);
     const at = now();
     const message = await insertTicketMessage(
       trx,
@@ -117,7 +124,8 @@ export function createTicketsService(deps: {
     const problems = [];
     const email = normalizeEmail(input.email);
     if (!isValidEmail(email)) problems.push({ field: 'email', message: 'not an e-mail address', rule: 'format' });
-    if (input.description.trim() === '') problems.push({ field: 'description', message: 'is required', rule: 'required' });
+    if (input.description.trim() === '')
+      problems.push({ field: 'description', message: 'is required', rule: 'required' });
     const txRef = input.txRef?.trim() || null;
     if (txRef && !(await isOwnTransactionRef(db, userId, txRef)))
       problems.push({ field: 'txRef', message: 'not one of your orders or transactions', rule: 'ownership' });
@@ -149,7 +157,8 @@ export function createTicketsService(deps: {
       const last = rows.at(-1);
       return {
         items: rows.map(summary),
-        nextCursor: rows.length === limit && last ? encodeTimeIdCursor({ createdAt: last.created_at, id: last.id }) : null,
+        nextCursor:
+          rows.length === limit && last ? encodeTimeIdCursor({ createdAt: last.created_at, id: last.id }) : null,
       };
     },
 
@@ -188,7 +197,12 @@ export function createTicketsService(deps: {
         await setTicketState(trx, id, 'reply_received', at);
         await recordUserNotice(
           trx,
-          { userId: ticket.user_id, kind: 'support_reply', params: { ticketId: id }, dedupeKey: messageTarget(messageId) },
+          {
+            userId: ticket.user_id,
+            kind: 'support_reply',
+            params: { ticketId: id },
+            dedupeKey: messageTarget(messageId),
+          },
           at,
         );
         await enqueueMail(

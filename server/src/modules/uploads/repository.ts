@@ -1,10 +1,10 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { UploadsTable } from '../../db/schema-support.ts';
 
 type Db = Kysely<Database>;
 export type UploadRow = Selectable<UploadsTable>;
-export type NewUpload = Omit<UploadRow, 'attached_to' | 'thread_user_id'>;
+export type NewUpload = Omit<UploadRow, 'attached_to' | 'thread_user_id' | 'attach_order'>;
 
 export async function insertUpload(db: Db, row: NewUpload): Promise<UploadRow> {
   return db.insertInto('uploads').values(row).returningAll().executeTakeFirstOrThrow();
@@ -43,7 +43,11 @@ export async function attachUploads(
   if (ids.length === 0) return 0;
   let q = db
     .updateTable('uploads')
-    .set({ attached_to: target.attachedTo, thread_user_id: target.threadUserId })
+    .set({
+      attached_to: target.attachedTo,
+      thread_user_id: target.threadUserId,
+      attach_order: sql<number>`array_position(${sql.val([...ids])}::text[], id)`,
+    })
     .where('id', 'in', [...ids])
     .where('place', '=', target.place)
     .where('attached_to', 'is', null);
@@ -59,7 +63,6 @@ export async function attachedTo(db: Db, targets: readonly string[]): Promise<Up
     .selectFrom('uploads')
     .selectAll()
     .where('attached_to', 'in', [...targets])
-    .orderBy('created_at', 'asc')
-    .orderBy('id')
+    .orderBy('attach_order')
     .execute();
 }

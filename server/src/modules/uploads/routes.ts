@@ -5,7 +5,7 @@ import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import { withStrictInput } from '../../http/safe-text.ts';
 import { currentOperator, type operatorGuard } from '../operators/guard.ts';
-import { MultipartFile, Upload, UploadFileQuery, UploadIdParams, UploadQuery } from './schemas.ts';
+import { FileBytes, MultipartFile, Upload, UploadFileQuery, UploadIdParams, UploadQuery } from './schemas.ts';
 import type { UploadsService } from './service.ts';
 
 const strict = withStrictInput(TypeBoxValidatorCompiler);
@@ -86,7 +86,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{
         params: UploadIdParams,
         querystring: UploadFileQuery,
         produces: ['application/octet-stream'],
-        response: { ...errorResponses(400, 401, 404) },
+        response: { 200: FileBytes, ...errorResponses(400, 401, 404) },
       },
     },
     async (request, reply) =>
@@ -110,7 +110,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{
         params: UploadIdParams,
         querystring: UploadFileQuery,
         produces: ['application/octet-stream'],
-        response: { ...errorResponses(400, 401, 404) },
+        response: { 200: FileBytes, ...errorResponses(400, 401, 404) },
       },
     },
     async (request, reply) =>

@@ -9,7 +9,7 @@ export const UploadPlaceSchema = Type.Union(
 export const UploadQuery = Type.Object({ place: UploadPlaceSchema }, { additionalProperties: false });
 
 export const UploadIdParams = Type.Object(
-  { id: Type.String({ pattern: '^[A-Za-z0-9_-]{22}$' }) },
+  { id: Type.String({ pattern: '^[A-Za-z0-9_-]{22}$', examples: ['Hq3oE0pXq8zv1Yc2b4L9xA'] }) },
   { additionalProperties: false },
 );
 
@@ -45,3 +45,6 @@ export const MultipartFile = Type.Object(
   { file: Type.String({ format: 'binary', description: 'One file' }) },
   { additionalProperties: false },
 );
+
+/** The bytes of a file (streamed; always `Content-Disposition: attachment`). */
+export const FileBytes = Type.String({ format: 'binary', description: 'The file, as an attachment' });

@@ -49,7 +49,15 @@ async function storeChecked(store: ObjectStore, received: ReceivedFile, type: Fi
     });
     const key = sha256(image.data);
     await store.put(key, image.data, mediaType);
-    return { kind: 'image', media_type: mediaType, width: image.width, height: image.height, display_key: key, original_key: null, sizeBytes: image.data.length };
+    return {
+      kind: 'image',
+      media_type: mediaType,
+      width: image.width,
+      height: image.height,
+      display_key: key,
+      original_key: null,
+      sizeBytes: image.data.length,
+    };
   }
   if (type === 'svg') {
     if (received.bytes > SVG_MAX_BYTES) throw fileTooLarge(SVG_MAX_BYTES);
@@ -61,10 +69,26 @@ async function storeChecked(store: ObjectStore, received: ReceivedFile, type: Fi
     const displayKey = sha256(drawn.png);
     await store.put(originalKey, clean, mediaType);
     await store.put(displayKey, drawn.png, 'image/png');
-    return { kind: 'image', media_type: mediaType, width: drawn.width, height: drawn.height, display_key: displayKey, original_key: originalKey, sizeBytes: clean.length + drawn.png.length };
+    return {
+      kind: 'image',
+      media_type: mediaType,
+      width: drawn.width,
+      height: drawn.height,
+      display_key: displayKey,
+      original_key: originalKey,
+      sizeBytes: clean.length + drawn.png.length,
+    };
   }
   await store.put(received.sha256, { file: received.file, bytes: received.bytes }, mediaType);
-  return { kind: 'file', media_type: mediaType, width: null, height: null, display_key: null, original_key: received.sha256, sizeBytes: received.bytes };
+  return {
+    kind: 'file',
+    media_type: mediaType,
+    width: null,
+    height: null,
+    display_key: null,
+    original_key: received.sha256,
+    sizeBytes: received.bytes,
+  };
 }
 
 export function createUploadsService(deps: {
@@ -126,7 +150,8 @@ export function createUploadsService(deps: {
         ('operatorId' in reader || row.owner_user_id === reader.userId || row.thread_user_id === reader.userId);
       // Someone else's file is "not found", exactly like a missing one: ids are not confirmed to guessers.
       if (!row || !allowed) throw new NotFoundError('No such file');
-      const key = variant === 'original' ? (row.original_key ?? row.display_key) : (row.display_key ?? row.original_key);
+      const key =
+        variant === 'original' ? (row.original_key ?? row.display_key) : (row.display_key ?? row.original_key);
       if (!key) throw new NotFoundError('No such file');
       const isDisplay = key === row.display_key;
       const mediaType = isDisplay && row.media_type === 'image/svg+xml' ? 'image/png' : row.media_type;

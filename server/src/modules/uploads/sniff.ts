@@ -19,7 +19,9 @@ const BY_EXTENSION: Partial<Record<string, FileType>> = {
  * doctype, its first element must be `<svg`. Anything else that looks like markup (HTML) is not one.
  */
 export function looksLikeSvg(head: Uint8Array): boolean {
-  let text = Buffer.from(head).toString('utf8').replace(/^\uFEFF/, '');
+  let text = Buffer.from(head)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   const prolog = /^\s*(<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE\s+svg[^>]*>)/i;
   for (let i = 0; i < 20; i++) {
     const next = text.replace(prolog, '');

@@ -96,9 +96,12 @@ describe('uploads', () => {
     });
     expect(none.statusCode).toBe(400);
     // Noise does not compress: ~1.2 MB a picture against a 3 MiB quota.
-    const noisy = await sharp(Buffer.from(Array.from({ length: 640 * 640 * 3 }, () => Math.floor(Math.random() * 256))), {
-      raw: { width: 640, height: 640, channels: 3 },
-    })
+    const noisy = await sharp(
+      Buffer.from(Array.from({ length: 640 * 640 * 3 }, () => Math.floor(Math.random() * 256))),
+      {
+        raw: { width: 640, height: 640, channels: 3 },
+      },
+    )
       .png({ compressionLevel: 0 })
       .toBuffer();
     const codes: number[] = [];
@@ -116,7 +119,11 @@ describe('uploads', () => {
     expect((await h.app.inject({ method: 'GET', url, headers: { cookie: other.cookie } })).statusCode).toBe(404);
     expect((await h.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     const ops = await operatorCookie(h.app, { db: h.db, now: h.clock.now }, 'upload_ops');
-    const asOps = await h.app.inject({ method: 'GET', url: `/api/ops/uploads/${res.json().id}`, headers: { cookie: ops } });
+    const asOps = await h.app.inject({
+      method: 'GET',
+      url: `/api/ops/uploads/${res.json().id}`,
+      headers: { cookie: ops },
+    });
     expect(asOps.statusCode).toBe(200);
   });
 });

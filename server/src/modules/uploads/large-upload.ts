@@ -1,0 +1,64 @@
+import http from 'node:http';
+
+const MiB = 1024 * 1024;
+
+/**
+ * Sends one file of `bytes` bytes as multipart over real HTTP, generated chunk by chunk (the sender
+ * holds 1 MiB at a time), and samples the server process's RSS meanwhile. Used by the upload test
+ * and by `npm run bench:support`; the server must run in this process for the RSS to mean anything.
+ */
+export async function sendLargeUpload(options: {
+  url: string;
+  cookie: string;
+  bytes: number;
+  name?: string;
+}): Promise<{ status: number; body: string; rssGrowthBytes: number }> {
+  const boundary = 'cwlargeupload';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${options.name ?? 'big.zip'}"\r\nContent-Type: application/zip\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  // A zip's magic number first, so the part is a plausible file and only its size is wrong.
+  const chunk = Buffer.alloc(MiB, 7);
+  chunk.write('PK\u0003\u0004', 0, 'latin1');
+  global.gc?.();
+  const idle = process.memoryUsage().rss;
+  let peak = idle;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  try {
+    return await new Promise((resolve, reject) => {
+      const request = http.request(options.url, {
+        method: 'POST',
+        headers: {
+          cookie: options.cookie,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'transfer-encoding': 'chunked',
+        },
+      });
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (d: Buffer) => {
+          body += d.toString();
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body, rssGrowthBytes: peak - idle }));
+      });
+      request.on('error', reject);
+      void (async () => {
+        request.write(head);
+        let left = options.bytes;
+        while (left > 0) {
+          // The same MiB again and again: the sender allocates nothing per chunk.
+          const piece = chunk.subarray(0, Math.min(chunk.length, left));
+          left -= piece.length;
+          if (!request.write(piece)) await new Promise((r) => request.once('drain', r));
+          if (request.destroyed) return;
+        }
+        request.end(tail);
+      })().catch(reject);
+    });
+  } finally {
+    clearInterval(sampler);
+  }
+}
