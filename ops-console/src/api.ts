@@ -12,12 +12,27 @@ export const opsApi = {
   supportMessages: () => unwrap(api.GET('/api/ops/support/messages', { params: { query: { state: 'open' } } })),
   answerMessage: (id: string, answer: string) =>
     unwrap(api.POST('/api/ops/support/messages/{id}/answer', { params: { path: { id } }, body: { answer } })),
+  tickets: () => unwrap(api.GET('/api/ops/tickets', { params: { query: { state: 'pending_reply' } } })),
+  ticket: (id: string) => unwrap(api.GET('/api/ops/tickets/{id}', { params: { path: { id } } })),
+  replyTicket: (id: string, text: string, uploadIds: string[]) =>
+    unwrap(api.POST('/api/ops/tickets/{id}/messages', { params: { path: { id } }, body: { text, uploadIds } })),
+  /** One picture for a reply: multipart to /api/ops/uploads (checked and re-encoded by the server). */
+  upload: async (file: File, place: 'ticket' | 'chat'): Promise<{ id: string; name: string }> => {
+    const body = new FormData();
+    body.append('file', file, file.name);
+    const res = await fetch(`/api/ops/uploads?place=${place}`, { method: 'POST', body, credentials: 'same-origin' });
+    const json = (await res.json()) as { id: string; name: string; message?: string };
+    if (!res.ok) throw Object.assign(new Error(json.message ?? 'Upload failed'), json);
+    return json;
+  },
 };
 
 export type AnnouncementInput = NonNullable<
   paths['/api/ops/announcements']['post']['requestBody']
 >['content']['application/json'];
 export type SupportMessage = Awaited<ReturnType<typeof opsApi.supportMessages>>['items'][number];
+export type OpsTicket = Awaited<ReturnType<typeof opsApi.ticket>>;
+export type OpsTicketSummary = Awaited<ReturnType<typeof opsApi.tickets>>['items'][number];
 export type OpsAnnouncement = Awaited<ReturnType<typeof opsApi.announcements>>['items'][number];
 
 export const LANGUAGES = ['zh-CN', 'zh-TW', 'en', 'es'] as const;

@@ -3,6 +3,7 @@ import { Announcements } from './announcements.tsx';
 import { opsApi } from './api.ts';
 import { SignIn } from './sign-in.tsx';
 import { SupportMessages } from './support-messages.tsx';
+import { Tickets } from './tickets.tsx';
 
 /** Signed in as an operator (the console's own session), or the sign-in form. */
 export function App() {
@@ -29,6 +30,7 @@ export function App() {
       </header>
       <Announcements />
       <div className="columns">
+        <Tickets />
         <SupportMessages />
       </div>
     </div>

@@ -8,6 +8,9 @@ const SendMailScreen = lazyScreen(() => import('./features/send-mail/components/
 const MailHistoryScreen = lazyScreen(() => import('./features/send-mail/components/mail-history-screen.tsx'));
 const MailDetailScreen = lazyScreen(() => import('./features/send-mail/components/mail-detail-screen.tsx'));
 const LeaveMessageScreen = lazyScreen(() => import('./features/support/components/leave-message-screen.tsx'));
+const TicketsScreen = lazyScreen(() => import('./features/tickets/components/tickets-screen.tsx'));
+const NewTicketScreen = lazyScreen(() => import('./features/tickets/components/new-ticket-screen.tsx'));
+const TicketDetailScreen = lazyScreen(() => import('./features/tickets/components/ticket-detail-screen.tsx'));
 const NoticeDetailScreen = lazyScreen(() => import('./features/notices/components/notice-detail-screen.tsx'));
 
 const remote: RemoteRoutesModule = {
@@ -18,6 +21,14 @@ const remote: RemoteRoutesModule = {
     { path: '/sendHistory', Component: MailHistoryScreen, titleKey: 'sendMail.historyTitle', requiresLogin: true },
     { path: '/mailDetail', Component: MailDetailScreen, titleKey: 'sendMail.detailTitle', requiresLogin: true },
     { path: '/support', Component: LeaveMessageScreen, titleKey: 'support.title' },
+    { path: '/supportMail', Component: TicketsScreen, titleKey: 'tickets.title', requiresLogin: true },
+    { path: '/supportMail/new', Component: NewTicketScreen, titleKey: 'tickets.newTitle', requiresLogin: true },
+    {
+      path: '/supportMail/detail',
+      Component: TicketDetailScreen,
+      titleKey: 'tickets.detailTitle',
+      requiresLogin: true,
+    },
     { path: '/notice', Component: NoticeScreen, titleKey: 'notice.title' },
     { path: '/noticeDetail', Component: NoticeDetailScreen, titleKey: 'notice.detailTitle' },
   ],

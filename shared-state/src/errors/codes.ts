@@ -74,7 +74,11 @@ export const CLIENT_ERROR_CODES = ['NETWORK_ERROR'] as const;
 export type KnownErrorCode = (typeof SERVER_ERROR_CODES)[number] | (typeof CLIENT_ERROR_CODES)[number];
 
 /** Messages for failures without a usable code, chosen by the caller. */
-export type FallbackKey = 'SUBMIT_FAILED' | 'REGISTRATION_FAILED';
+export type FallbackKey =
+  | 'SUBMIT_FAILED'
+  | 'REGISTRATION_FAILED'
+  | 'FILE_UPLOAD_FAILED'
+  | 'SERVICE_COMMUNICATION_FAILED';
 
 const KNOWN = new Set<string>([...SERVER_ERROR_CODES, ...CLIENT_ERROR_CODES]);
 

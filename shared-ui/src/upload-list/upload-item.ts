@@ -7,6 +7,8 @@ export interface UploadItem {
   message?: string;
   /** Preview URL (URL.createObjectURL); revoke it with `revokeUploadItem`. */
   objectUrl?: string;
+  /** 0..1 while uploading, when known: drawn as a bar over the thumbnail. */
+  progress?: number;
   /** What the server returned for the upload (e.g. the stored file's URL or id). */
   content?: string;
 }

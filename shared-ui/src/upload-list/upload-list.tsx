@@ -34,6 +34,15 @@ function UploadTile(props: { item: UploadItem; onClick: () => void; onRemove: ((
       {item.status === 'uploading' && (
         <span className="cw-upload__mask">
           <Spinner size={20} className="cw-spinner--light" label={t('upload.uploading')} />
+          {item.progress !== undefined && (
+            <progress
+              className="cw-upload__progress"
+              data-testid="upload-progress"
+              max={1}
+              value={item.progress}
+              aria-label={t('upload.uploading')}
+            />
+          )}
         </span>
       )}
       {item.status === 'failed' && (

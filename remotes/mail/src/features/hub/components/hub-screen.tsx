@@ -3,7 +3,13 @@ import { NAMESPACE } from '../../../i18n.ts';
 import { HUB_ENTRIES } from '../utils/hub-entries.ts';
 
 /** Routes whose screens exist in this build; other entries are announced as coming soon. */
-const AVAILABLE: ReadonlySet<string> = new Set<string>(['/sendemails', '/sendHistory', '/notice', '/support']);
+const AVAILABLE: ReadonlySet<string> = new Set<string>([
+  '/sendemails',
+  '/sendHistory',
+  '/notice',
+  '/supportMail',
+  '/support',
+]);
 
 /** The texts are this remote's: hub.* and entries.<key>.* in its namespace. */
 export default function HubScreen() {

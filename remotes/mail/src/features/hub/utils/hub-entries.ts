@@ -6,5 +6,6 @@ export const HUB_ENTRIES = [
   { key: 'sendemails', path: '/sendemails' },
   { key: 'sendHistory', path: '/sendHistory' },
   { key: 'notice', path: '/notice' },
-  { key: 'support', path: '/support' },
+  { key: 'support', path: '/supportMail' },
+  { key: 'leaveMessage', path: '/support' },
 ] as const;

@@ -9,12 +9,14 @@ import type { SystemNotice } from '../api/notices.ts';
 import { useReadSystemNoticeMutation } from '../api/notices-queries.ts';
 import * as styles from './notices.module.css';
 
-/** Where a notice leads: the wallet's record of the money it is about. */
+/** Where a notice leads: the wallet's record of the money it is about, or the ticket support answered. */
 function targetOf(notice: SystemNotice): string | null {
   if (notice.kind === 'deposit_credited' && notice.params.depositId)
     return `/coinTopup/topup?id=${notice.params.depositId}`;
   if (notice.kind.startsWith('withdrawal_') && notice.params.withdrawalId)
     return `/coinTopup/withdrawDeposit?type=withdrawal&id=${notice.params.withdrawalId}`;
+  if (notice.kind === 'support_reply' && notice.params.ticketId)
+    return `/supportMail/detail?id=${notice.params.ticketId}`;
   return null;
 }
 

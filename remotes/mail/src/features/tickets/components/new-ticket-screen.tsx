@@ -1,0 +1,113 @@
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useNavigate } from '@cw/shared-state/router';
+import { useSession } from '@cw/shared-state/session';
+import { Page } from '@cw/shared-ui/page';
+import { toast } from '@cw/shared-ui/toast';
+import { Button, Input, TextArea } from 'antd-mobile';
+import { type FormEvent, useState } from 'react';
+import { NAMESPACE } from '../../../i18n.ts';
+import * as form from '../../../lib/form.module.css';
+import { DESCRIPTION_MAX } from '../api/tickets.ts';
+import { useOpenTicketMutation } from '../api/tickets-queries.ts';
+import { usePictures } from '../hooks/use-pictures.ts';
+import { ticketProblem } from '../utils/ticket-rules.ts';
+import { PictureField } from './picture-field.tsx';
+
+/** /supportMail/new: e-mail (pre-filled), the problem, an optional transaction number, up to 5 pictures. */
+export default function NewTicketScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const errorMessage = useErrorMessage();
+  const navigate = useNavigate();
+  const accountEmail = useSession((s) => s.me?.email ?? '');
+  const [values, setValues] = useState({ email: accountEmail, description: '', txRef: '' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const pictures = usePictures('ticket');
+  const open = useOpenTicketMutation();
+  const set = (key: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const bad = ticketProblem(values, pictures);
+    if (bad) return setProblem(t(`tickets.problem.${bad}`));
+    setProblem(null);
+    const txRef = values.txRef.trim();
+    open.mutate(
+      {
+        email: values.email.trim(),
+        description: values.description,
+        uploadIds: pictures.ids,
+        ...(txRef ? { txRef } : {}),
+      },
+      {
+        onSuccess: (ticket) => {
+          toast.success(t('tickets.submitted'));
+          pictures.reset();
+          void navigate(`/supportMail/detail?id=${ticket.id}`, { replace: true });
+        },
+        onError: (error) => setProblem(errorMessage(error)),
+      },
+    );
+  };
+
+  return (
+    <Page title={t('tickets.newTitle')}>
+      <form className={form.form} noValidate onSubmit={onSubmit} data-testid="ticket-form">
+        <label className={form.label} htmlFor="ticket-email">
+          {t('tickets.email')}
+        </label>
+        <Input
+          id="ticket-email"
+          data-testid="ticket-email"
+          className={form.input}
+          value={values.email}
+          onChange={set('email')}
+          inputMode="email"
+          autoComplete="email"
+        />
+        <label className={form.label} htmlFor="ticket-description">
+          {t('tickets.description')}
+        </label>
+        <TextArea
+          id="ticket-description"
+          data-testid="ticket-description"
+          className={form.input}
+          value={values.description}
+          onChange={set('description')}
+          placeholder={t('tickets.descriptionPlaceholder')}
+          maxLength={DESCRIPTION_MAX}
+          showCount
+          rows={6}
+        />
+        <label className={form.label} htmlFor="ticket-tx">
+          {t('tickets.txRef')}
+        </label>
+        <Input
+          id="ticket-tx"
+          data-testid="ticket-tx"
+          className={form.input}
+          value={values.txRef}
+          onChange={set('txRef')}
+          placeholder={t('tickets.txRefPlaceholder')}
+          maxLength={100}
+        />
+        <PictureField id="ticket-pictures" pictures={pictures} />
+        {problem ? (
+          <p className={form.problem} role="alert" data-testid="ticket-problem">
+            {problem}
+          </p>
+        ) : null}
+        <Button
+          block
+          color="primary"
+          type="submit"
+          loading={open.isPending}
+          disabled={pictures.busy}
+          data-testid="ticket-submit"
+        >
+          {t('tickets.submit')}
+        </Button>
+      </form>
+    </Page>
+  );
+}
