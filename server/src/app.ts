@@ -32,6 +32,9 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { Me } from './modules/auth/schemas.ts';
 import type { NetworkCode } from './modules/catalogue/catalogue.ts';
 import { platformAddresses } from './modules/catalogue/platform-addresses.ts';
+import { type ChatHub, createChatHub } from './modules/chat/hub.ts';
+import { chatRoutes } from './modules/chat/routes.ts';
+import { createChatService } from './modules/chat/service.ts';
 import { convertRoutes } from './modules/convert/routes.ts';
 import { Conversion, Quote } from './modules/convert/schemas.ts';
 import { createConvertService } from './modules/convert/service.ts';
@@ -114,6 +117,11 @@ export interface AppDeps {
    * main.ts passes DATA_DIR/uploads or S3), its temp folder, and the bytes a user may keep (200 MiB).
    */
   uploads?: { store?: ObjectStore; tmpDir?: string; quotaBytes?: number };
+  /**
+   * PostgreSQL URL for LISTEN/NOTIFY (live chat fan-out between instances), or a hub of one's own;
+   * unset: the chat's event streams answer 503.
+   */
+  notifications?: { databaseUrl: string } | { hub: ChatHub };
   /** Convert quote lifetime in ms (default 10 s). */
   convertQuoteTtlMs?: number;
 }
@@ -148,6 +156,13 @@ function answerMalformedRequest(error: FastifyError, request: FastifyRequest, re
     .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
     .header('cache-control', 'no-store')
     .send({ code: 'VALIDATION_FAILED', message: error.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : error.message });
+}
+
+/** The chat's fan-out: a LISTEN connection of this app's own, a given hub, or none. */
+function chatHubOf(deps: AppDeps, onError: (err: unknown) => void): ChatHub | null {
+  const n = deps.notifications;
+  if (!n) return null;
+  return 'hub' in n ? n.hub : createChatHub({ connectionString: n.databaseUrl, onError });
 }
 
 export function buildApp(deps: AppDeps): App {
@@ -269,6 +284,15 @@ export function buildApp(deps: AppDeps): App {
       await typed.register(uploadsRoutes, { service: uploads, requireOperator });
       await typed.register(ticketsRoutes, {
         service: createTicketsService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
+        requireOperator,
+      });
+      const hub = chatHubOf(deps, (err) => app.log.warn({ err }, 'chat notifications connection failed'));
+      if (hub && deps.notifications && 'databaseUrl' in deps.notifications) app.addHook('onClose', () => hub.close());
+      await typed.register(chatRoutes, {
+        service: createChatService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
+        hub,
+        db: deps.db,
+        now,
         requireOperator,
       });
       await typed.register(exchangeRoutes, {

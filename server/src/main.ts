@@ -118,6 +118,7 @@ try {
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.devMailbox },
     mailDailyLimit: config.mailDailyLimit,
+    notifications: { databaseUrl },
     uploads: {
       store: config.uploads.s3
         ? createS3Store(config.uploads.s3)

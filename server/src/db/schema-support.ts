@@ -8,6 +8,8 @@ export interface SupportDatabase {
   uploads: UploadsTable;
   tickets: TicketsTable;
   ticket_messages: TicketMessagesTable;
+  chat_conversations: ChatConversationsTable;
+  chat_messages: ChatMessagesTable;
 }
 
 export type UploadPlace = 'ticket' | 'chat';
@@ -56,5 +58,31 @@ export interface TicketMessagesTable {
   author: 'user' | 'operator';
   operator_id: string | null;
   text: string;
+  created_at: Date;
+}
+
+/** One user's conversation with support (migration 0020). Read marks are message ids. */
+export interface ChatConversationsTable {
+  id: Generated<string>;
+  user_id: string;
+  created_at: Date;
+  last_message_at: Date | null;
+  user_read_id: Generated<string>;
+  operator_read_id: Generated<string>;
+  /** Until when the user counts as connected (renewed by the open event stream). */
+  user_online_until: Date | null;
+  /** When an operator's reply was last e-mailed (the user was not connected). */
+  emailed_at: Date | null;
+}
+
+export interface ChatMessagesTable {
+  /** bigint identity: the event id of the stream. */
+  id: Generated<string>;
+  conversation_id: string;
+  author: 'user' | 'operator';
+  operator_id: string | null;
+  client_id: string;
+  text: string;
+  upload_id: string | null;
   created_at: Date;
 }

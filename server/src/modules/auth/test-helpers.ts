@@ -35,6 +35,8 @@ export function nextIp(): string {
 export interface Harness {
   readonly app: App;
   readonly db: Kysely<Database>;
+  /** The test database's URL (for a second app instance or a LISTEN connection). */
+  readonly databaseUrl: string;
   readonly sink: SmtpSink;
   readonly clock: TestClock;
 }
@@ -56,6 +58,7 @@ export function useAuthHarness(overrides: Partial<AppDeps> = {}): Harness {
       db: database.db,
       now: clock.now,
       rateLimit: { max: 100_000, windowMs: 60_000 },
+      notifications: { databaseUrl: database.url },
       ...overrides,
       mail: { smtpUrl: sink.url, pollIntervalMs: 50, ...overrides.mail },
     });
@@ -75,6 +78,9 @@ export function useAuthHarness(overrides: Partial<AppDeps> = {}): Harness {
     },
     get db() {
       return database.db;
+    },
+    get databaseUrl() {
+      return database.url;
     },
     get sink() {
       return need(sink, 'sink');

@@ -66,3 +66,12 @@ export async function attachedTo(db: Db, targets: readonly string[]): Promise<Up
     .orderBy('attach_order')
     .execute();
 }
+
+export async function findUploads(db: Db, ids: readonly string[]): Promise<UploadRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+}

@@ -1,0 +1,246 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import type { Database } from '../../db/schema.ts';
+import { ServiceUnavailableError } from '../../errors/app-error.ts';
+import { errorResponses } from '../../errors/schema.ts';
+import { currentUser, requireUser } from '../../http/authenticate.ts';
+import { NoContent } from '../auth/schemas.ts';
+import { IdParams } from '../notices/schemas.ts';
+import { currentOperator, type operatorGuard } from '../operators/guard.ts';
+import type { ChatHub } from './hub.ts';
+import { allMessagesAfter, latestMessageId, messagesAfter, setUserOnlineUntil } from './repository.ts';
+import {
+  ChatHistory,
+  ChatMessage,
+  EventStream,
+  HistoryQuery,
+  OpsConversation,
+  ReadBody,
+  SendChatBody,
+  StreamQuery,
+} from './schemas.ts';
+import type { ChatService } from './service.ts';
+import { createStreamRegistry, HEARTBEAT_MS, resumeId, serveStream } from './stream.ts';
+
+const CATCH_UP_PAGE = 200;
+/** Presence outlives one missed heartbeat. */
+const PRESENCE_MS = HEARTBEAT_MS * 3;
+
+const streamSchema = (tags: string[], summary: string) => ({
+  tags,
+  summary,
+  description: 'Server-sent events: `message` (with its id: reconnect with Last-Event-ID to resume), `typing`, `read`.',
+  querystring: StreamQuery,
+  produces: ['text/event-stream'],
+  response: { 200: EventStream, ...errorResponses(400, 401) },
+});
+
+/** Live support chat: the user's side under /api/chat, the operators' under /api/ops/chat(s). */
+export const chatRoutes: FastifyPluginAsyncTypebox<{
+  service: ChatService;
+  hub: ChatHub | null;
+  db: Kysely<Database>;
+  now: () => Date;
+  requireOperator: ReturnType<typeof operatorGuard>;
+}> = async (app, { service, hub, db, now, requireOperator }) => {
+  const registry = createStreamRegistry();
+  app.addHook('preClose', async () => registry.endAll());
+  const needHub = () => {
+    if (!hub) throw new ServiceUnavailableError('Live chat needs the database notifications');
+    return hub;
+  };
+
+  app.get(
+    '/chat/messages',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['chat'],
+        summary: 'Your chat with support, a page at a time (newest page first)',
+        querystring: HistoryQuery,
+        response: { 200: ChatHistory, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) =>
+      service.history(await service.conversationOf(currentUser(request).userId), request.query, 'user'),
+  );
+
+  app.post(
+    '/chat/messages',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['chat'],
+        summary: 'Send a message (text and/or one file); sending the same clientId again is not a second message',
+        body: SendChatBody,
+        response: { 200: ChatMessage, 201: ChatMessage, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const sent = await service.send({ userId: currentUser(request).userId }, request.body);
+      return reply.code(sent.created ? 201 : 200).send(sent.message);
+    },
+  );
+
+  app.post(
+    '/chat/typing',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['chat'],
+        summary: 'Tell support you are typing',
+        response: { 204: NoContent, ...errorResponses(401) },
+      },
+    },
+    async (request, reply) => {
+      await service.typing((await service.conversationOf(currentUser(request).userId)).id, 'user');
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/chat/read',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['chat'],
+        summary: 'You have read support’s messages up to this id',
+        body: ReadBody,
+        response: { 204: NoContent, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      await service.read((await service.conversationOf(currentUser(request).userId)).id, 'user', request.body.upTo);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/chat/events',
+    { preValidation: requireUser, schema: streamSchema(['chat'], 'Your chat, live') },
+    async (request, reply) => {
+      const live = needHub();
+      await live.ready();
+      const conversation = await service.conversationOf(currentUser(request).userId);
+      const afterId = resumeId(request, request.query.after) ?? (await latestMessageId(db, conversation.id));
+      serveStream(
+        request,
+        reply,
+        {
+          hub: live,
+          scope: conversation.id,
+          afterId,
+          messagesAfter: async (after) =>
+            service.views(await messagesAfter(db, conversation.id, after, CATCH_UP_PAGE), 'user'),
+          onPresence: (online) =>
+            setUserOnlineUntil(db, conversation.id, online ? new Date(now().getTime() + PRESENCE_MS) : null),
+        },
+        registry,
+      );
+    },
+  );
+
+  app.get(
+    '/ops/chats',
+    {
+      preValidation: requireOperator,
+      schema: {
+        tags: ['ops'],
+        summary: 'Chats by latest activity, with unread counts and presence',
+        response: { 200: Type.Object({ items: Type.Array(OpsConversation) }), ...errorResponses(401) },
+      },
+    },
+    async () => ({ items: await service.conversations() }),
+  );
+
+  app.get(
+    '/ops/chats/:id/messages',
+    {
+      preValidation: requireOperator,
+      schema: {
+        tags: ['ops'],
+        summary: 'A chat, a page at a time',
+        params: IdParams,
+        querystring: HistoryQuery,
+        response: { 200: ChatHistory, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => service.history(await service.conversation(request.params.id), request.query, 'ops'),
+  );
+
+  app.post(
+    '/ops/chats/:id/messages',
+    {
+      preValidation: requireOperator,
+      schema: {
+        tags: ['ops'],
+        summary: 'Answer in a chat (e-mailed too when the user is not connected)',
+        params: IdParams,
+        body: SendChatBody,
+        response: { 200: ChatMessage, 201: ChatMessage, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const by = { operatorId: currentOperator(request).operatorId, conversationId: request.params.id };
+      const sent = await service.send(by, request.body);
+      return reply.code(sent.created ? 201 : 200).send(sent.message);
+    },
+  );
+
+  app.post(
+    '/ops/chats/:id/typing',
+    {
+      preValidation: requireOperator,
+      schema: {
+        tags: ['ops'],
+        summary: 'Tell the user support is typing',
+        params: IdParams,
+        response: { 204: NoContent, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.typing((await service.conversation(request.params.id)).id, 'operator');
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/ops/chats/:id/read',
+    {
+      preValidation: requireOperator,
+      schema: {
+        tags: ['ops'],
+        summary: 'Support has read the user’s messages up to this id',
+        params: IdParams,
+        body: ReadBody,
+        response: { 204: NoContent, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.read((await service.conversation(request.params.id)).id, 'operator', request.body.upTo);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/ops/chat/events',
+    { preValidation: requireOperator, schema: streamSchema(['ops'], 'Every chat, live') },
+    async (request, reply) => {
+      const live = needHub();
+      await live.ready();
+      const afterId = resumeId(request, request.query.after) ?? (await latestMessageId(db, null));
+      serveStream(
+        request,
+        reply,
+        {
+          hub: live,
+          scope: '*',
+          afterId,
+          messagesAfter: async (after) => service.views(await allMessagesAfter(db, after, CATCH_UP_PAGE), 'ops'),
+        },
+        registry,
+      );
+    },
+  );
+};
