@@ -16,6 +16,14 @@ export const opsApi = {
   ticket: (id: string) => unwrap(api.GET('/api/ops/tickets/{id}', { params: { path: { id } } })),
   replyTicket: (id: string, text: string, uploadIds: string[]) =>
     unwrap(api.POST('/api/ops/tickets/{id}/messages', { params: { path: { id } }, body: { text, uploadIds } })),
+  chats: () => unwrap(api.GET('/api/ops/chats')),
+  chatHistory: (id: string) =>
+    unwrap(api.GET('/api/ops/chats/{id}/messages', { params: { path: { id }, query: { limit: 50 } } })),
+  chatSend: (id: string, body: { clientId: string; text: string; uploadId?: string }) =>
+    unwrap(api.POST('/api/ops/chats/{id}/messages', { params: { path: { id } }, body })),
+  chatTyping: (id: string) => unwrap(api.POST('/api/ops/chats/{id}/typing', { params: { path: { id } } })),
+  chatRead: (id: string, upTo: string) =>
+    unwrap(api.POST('/api/ops/chats/{id}/read', { params: { path: { id } }, body: { upTo } })),
   /** One picture for a reply: multipart to /api/ops/uploads (checked and re-encoded by the server). */
   upload: async (file: File, place: 'ticket' | 'chat'): Promise<{ id: string; name: string }> => {
     const body = new FormData();
@@ -33,6 +41,8 @@ export type AnnouncementInput = NonNullable<
 export type SupportMessage = Awaited<ReturnType<typeof opsApi.supportMessages>>['items'][number];
 export type OpsTicket = Awaited<ReturnType<typeof opsApi.ticket>>;
 export type OpsTicketSummary = Awaited<ReturnType<typeof opsApi.tickets>>['items'][number];
+export type OpsChat = Awaited<ReturnType<typeof opsApi.chats>>['items'][number];
+export type OpsChatMessage = Awaited<ReturnType<typeof opsApi.chatHistory>>['items'][number];
 export type OpsAnnouncement = Awaited<ReturnType<typeof opsApi.announcements>>['items'][number];
 
 export const LANGUAGES = ['zh-CN', 'zh-TW', 'en', 'es'] as const;

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Announcements } from './announcements.tsx';
 import { opsApi } from './api.ts';
+import { Chats } from './chats.tsx';
 import { SignIn } from './sign-in.tsx';
 import { SupportMessages } from './support-messages.tsx';
 import { Tickets } from './tickets.tsx';
@@ -30,6 +31,7 @@ export function App() {
       </header>
       <Announcements />
       <div className="columns">
+        <Chats />
         <Tickets />
         <SupportMessages />
       </div>

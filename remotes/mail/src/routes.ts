@@ -11,6 +11,7 @@ const LeaveMessageScreen = lazyScreen(() => import('./features/support/component
 const TicketsScreen = lazyScreen(() => import('./features/tickets/components/tickets-screen.tsx'));
 const NewTicketScreen = lazyScreen(() => import('./features/tickets/components/new-ticket-screen.tsx'));
 const TicketDetailScreen = lazyScreen(() => import('./features/tickets/components/ticket-detail-screen.tsx'));
+const ChatScreen = lazyScreen(() => import('./features/chat/components/chat-screen.tsx'));
 const NoticeDetailScreen = lazyScreen(() => import('./features/notices/components/notice-detail-screen.tsx'));
 
 const remote: RemoteRoutesModule = {
@@ -29,6 +30,7 @@ const remote: RemoteRoutesModule = {
       titleKey: 'tickets.detailTitle',
       requiresLogin: true,
     },
+    { path: '/chat', Component: ChatScreen, titleKey: 'chat.title', requiresLogin: true },
     { path: '/notice', Component: NoticeScreen, titleKey: 'notice.title' },
     { path: '/noticeDetail', Component: NoticeDetailScreen, titleKey: 'notice.detailTitle' },
   ],

@@ -8,6 +8,7 @@ const AVAILABLE: ReadonlySet<string> = new Set<string>([
   '/sendHistory',
   '/notice',
   '/supportMail',
+  '/chat',
   '/support',
 ]);
 

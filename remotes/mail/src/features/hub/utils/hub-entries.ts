@@ -7,5 +7,6 @@ export const HUB_ENTRIES = [
   { key: 'sendHistory', path: '/sendHistory' },
   { key: 'notice', path: '/notice' },
   { key: 'support', path: '/supportMail' },
+  { key: 'chat', path: '/chat' },
   { key: 'leaveMessage', path: '/support' },
 ] as const;
