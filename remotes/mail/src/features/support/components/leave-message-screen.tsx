@@ -69,15 +69,17 @@ export default function LeaveMessageScreen() {
           aria-label={t('support.email')}
           data-testid="leave-email"
         />
-        <span className={form.label}>{t('support.content')}</span>
+        <label className={form.label} htmlFor="leave-content-text">
+          {t('support.content')}
+        </label>
         <TextArea
+          id="leave-content-text"
           className={form.input}
           value={values.content}
           onChange={set('content')}
           maxLength={CONTENT_MAX}
           showCount
           rows={6}
-          aria-label={t('support.content')}
           data-testid="leave-content"
         />
         {problem ? (
