@@ -1,6 +1,11 @@
 import { expect, test } from '../support/fixtures.ts';
 import { ensureOperator, OPERATOR } from './mail-helpers.ts';
 
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAE0lEQVQImWP4z8DwnwGM/zMwAAAf7gP9qS/A4gAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 test('@desktop a visitor leaves a message with a phone and its area code; an operator answers it in the console', async ({
   browser,
 }) => {
@@ -23,6 +28,12 @@ test('@desktop a visitor leaves a message with a phone and its area code; an ope
   await page.getByTestId('leave-submit').click();
   await expect(page.getByTestId('leave-problem')).toHaveText('This phone number is not valid for the chosen area');
   await page.getByTestId('leave-phone').locator('input').fill('06 12 34 56 78');
+  // A visitor's picture: uploaded at once, owned through the visitor's own cookie.
+  await page
+    .getByTestId('leave-pictures')
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'screen.png', mimeType: 'image/png', buffer: PNG });
+  await expect(page.getByTestId('leave-pictures').getByTestId('upload-item')).toHaveAttribute('data-status', 'done');
   await page.getByTestId('leave-submit').click();
   await expect(page.getByTestId('leave-content').locator('textarea')).toHaveValue('');
   await visitor.close();
@@ -36,6 +47,7 @@ test('@desktop a visitor leaves a message with a phone and its area code; an ope
   await console.getByTestId('ops-sign-in-submit').click();
   const message = console.getByTestId('ops-messages').locator('article', { hasText: `My deposit is late ${stamp}` });
   await expect(message).toContainText('+33612345678');
+  await expect(message.getByTestId('ops-message-picture')).toHaveCount(1);
   await message.getByTestId('ops-answer').fill('We called you back.');
   await message.getByTestId('ops-answer-send').click();
   await expect(message).toHaveCount(0);

@@ -29,6 +29,9 @@ export function SupportMessages() {
             {m.signedIn ? ' · signed-in user' : ''}
           </p>
           <p className="content">{m.content}</p>
+          {m.attachments.map((a) => (
+            <img key={a.id} className="thumb" src={a.url} alt={a.name} data-testid="ops-message-picture" />
+          ))}
           <textarea
             rows={3}
             value={answers[m.id] ?? ''}

@@ -269,10 +269,6 @@ export function buildApp(deps: AppDeps): App {
       await typed.register(operatorSessionRoutes, { service: operators });
       const requireOperator = operatorGuard(operators);
       await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
-      await typed.register(supportRoutes, {
-        service: createSupportService({ db: deps.db, now, onMailQueued: () => mail.worker.nudge() }),
-        requireOperator,
-      });
       const uploadsDir = path.join(os.tmpdir(), 'cw-uploads');
       const uploads = createUploadsService({
         db: deps.db,
@@ -282,6 +278,11 @@ export function buildApp(deps: AppDeps): App {
         quotaBytes: deps.uploads?.quotaBytes ?? 200 * 1024 * 1024,
       });
       await typed.register(uploadsRoutes, { service: uploads, requireOperator });
+      await typed.register(supportRoutes, {
+        service: createSupportService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
+        uploads,
+        requireOperator,
+      });
       await typed.register(ticketsRoutes, {
         service: createTicketsService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
         requireOperator,

@@ -12,7 +12,7 @@ export interface SupportDatabase {
   chat_messages: ChatMessagesTable;
 }
 
-export type UploadPlace = 'ticket' | 'chat';
+export type UploadPlace = 'ticket' | 'chat' | 'message';
 export type UploadKind = 'image' | 'file';
 
 /** A checked (and, for images, re-encoded) file; objects are content-addressed in the store. */
@@ -20,6 +20,10 @@ export interface UploadsTable {
   id: string;
   owner_user_id: string | null;
   owner_operator_id: string | null;
+  /** sha-256 (hex) of a visitor's upload token (leave-a-message without an account). */
+  owner_visitor: string | null;
+  /** Kept for visitors' uploads: their hourly limit is per IP. */
+  uploader_ip: string | null;
   place: UploadPlace;
   kind: UploadKind;
   media_type: string;

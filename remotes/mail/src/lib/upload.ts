@@ -2,11 +2,12 @@ import type { paths } from '@cw/shared-state/api';
 import { ApiError } from '@cw/shared-state/api';
 
 export type Upload = paths['/api/uploads']['post']['responses'][201]['content']['application/json'];
-export type UploadPlace = 'ticket' | 'chat';
+export type UploadPlace = 'ticket' | 'chat' | 'message';
 
 /** Uploads allowed per place, as the server checks them (the server's bytes check is what counts). */
 export const UPLOAD_RULES: Record<UploadPlace, { accept: string; maxSize: number }> = {
   ticket: { accept: 'image/jpeg,image/png,image/gif,image/svg+xml,.svg', maxSize: 5 * 1024 * 1024 },
+  message: { accept: 'image/jpeg,image/png,image/gif,image/svg+xml,.svg', maxSize: 5 * 1024 * 1024 },
   chat: {
     accept: 'image/*,.svg,application/pdf,application/zip,.zip,video/mp4',
     maxSize: 50 * 1024 * 1024,
@@ -40,7 +41,8 @@ export function uploadFile(
 ): Promise<Upload> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api/uploads?place=${place}`);
+    // Left messages may come from visitors: their pictures go through the support route.
+    xhr.open('POST', place === 'message' ? '/api/support/uploads' : `/api/uploads?place=${place}`);
     xhr.withCredentials = true;
     xhr.responseType = 'text';
     xhr.upload.onprogress = (event) => {

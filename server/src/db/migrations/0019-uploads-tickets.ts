@@ -7,7 +7,8 @@ import { type Kysely, sql } from 'kysely';
  * for images, re-encoded. Its id is a random 128-bit token (never a counter: ids appear in URLs).
  * The stored objects are content-addressed (`display_key`, `original_key`: sha-256 of the bytes), so
  * two uploads of the same picture share one object. `thread_user_id` is the user whose ticket or chat
- * the file was attached to: that user may read it even when an operator sent it.
+ * the file was attached to: that user may read it even when an operator sent it. A visitor (leave-a-
+ * message without an account) owns an upload through the hash of a random token in their cookie.
  * Migrations must not import app code: they describe the schema as it was at the time.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -15,7 +16,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     id text primary key check (id ~ '^[A-Za-z0-9_-]{22}$'),
     owner_user_id uuid references users (id),
     owner_operator_id uuid references operators (id),
-    place text not null check (place in ('ticket', 'chat')),
+    owner_visitor text check (owner_visitor ~ '^[0-9a-f]{64}$'),
+    uploader_ip text,
+    place text not null check (place in ('ticket', 'chat', 'message')),
     kind text not null check (kind in ('image', 'file')),
     media_type text not null,
     name text not null check (char_length(name) between 1 and 120),
@@ -28,10 +31,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     attach_order smallint,
     thread_user_id uuid references users (id),
     created_at timestamptz not null,
-    check ((owner_user_id is null) <> (owner_operator_id is null)),
+    check (num_nonnulls(owner_user_id, owner_operator_id, owner_visitor) = 1),
     check (display_key is not null or original_key is not null)
   )`.execute(db);
   await sql`create index uploads_owner_idx on uploads (owner_user_id) where owner_user_id is not null`.execute(db);
+  await sql`create index uploads_ip_idx on uploads (uploader_ip, created_at) where owner_visitor is not null`.execute(db);
   await sql`create index uploads_attached_idx on uploads (attached_to) where attached_to is not null`.execute(db);
 
   await sql`create table tickets (

@@ -3,15 +3,40 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { resolveUser } from '../../http/authenticate.ts';
 import { IdParams } from '../notices/schemas.ts';
+import { streamedBody } from '../uploads/routes.ts';
+import { MultipartFile, Upload } from '../uploads/schemas.ts';
+import type { UploadsService } from '../uploads/service.ts';
 import { currentOperator, type operatorGuard } from '../operators/guard.ts';
 import { AnswerBody, LeaveMessageBody, LeftMessage, OpsMessagesQuery, OpsSupportMessage } from './schemas.ts';
 import type { SupportService } from './service.ts';
+import { supportUploader } from './visitor.ts';
 
 /** POST /api/support/messages (visitors too) and the operators' queue under /api/ops/support. */
 export const supportRoutes: FastifyPluginAsyncTypebox<{
   service: SupportService;
+  uploads: UploadsService;
   requireOperator: ReturnType<typeof operatorGuard>;
-}> = async (app, { service, requireOperator }) => {
+}> = async (app, { service, uploads, requireOperator }) => {
+  app.post(
+    '/support/uploads',
+    {
+      validatorCompiler: streamedBody,
+      schema: {
+        tags: ['support'],
+        summary: 'A picture for a left message (visitors too: they own it through a cookie of their own)',
+        description: 'multipart/form-data, one part named file: jpg, png, gif or svg up to 5 MB. 20 an hour per IP for visitors.',
+        consumes: ['multipart/form-data'],
+        body: MultipartFile,
+        response: { 201: Upload, ...errorResponses(400, 403, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      await resolveUser(request);
+      const uploader = supportUploader(request, reply) as NonNullable<ReturnType<typeof supportUploader>>;
+      return reply.code(201).send(await uploads.accept(request, uploader, 'message'));
+    },
+  );
+
   app.post(
     '/support/messages',
     {
@@ -26,7 +51,8 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       await resolveUser(request);
-      const left = await service.leave({ ip: request.ip, userId: request.user?.userId ?? null }, request.body);
+      const client = { ip: request.ip, userId: request.user?.userId ?? null, uploader: supportUploader(request, null) };
+      const left = await service.leave(client, request.body);
       return reply.code(201).send(left);
     },
   );

@@ -1,4 +1,8 @@
 import { type Static, Type } from 'typebox';
+import { Upload } from '../uploads/schemas.ts';
+
+/** Pictures on a left message (the specification: up to 5). */
+export const PICTURES_MAX = 5;
 
 export const CONTENT_MAX = 2000;
 export const ANSWER_MAX = 5000;
@@ -12,6 +16,13 @@ export const LeaveMessageBody = Type.Object(
     phone: Type.Optional(Type.String({ maxLength: 32 })),
     email: Type.Optional(Type.String({ maxLength: 254 })),
     content: Type.String({ minLength: 1, maxLength: CONTENT_MAX }),
+    uploadIds: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]{22}$' }), {
+        maxItems: PICTURES_MAX,
+        uniqueItems: true,
+        description: 'Ids from POST /api/support/uploads',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -33,6 +44,7 @@ export const OpsSupportMessage = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     answer: Type.Union([Type.String(), Type.Null()]),
     answeredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    attachments: Type.Array(Upload),
   },
   { additionalProperties: false },
 );

@@ -5,6 +5,8 @@ import { AppError, NotFoundError, ValidationError } from '../../errors/app-error
 import { isValidEmail, normalizeEmail } from '../auth/rules.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { recordUserNotice } from '../notices/repository.ts';
+import { attachedTo, attachUploads, type Uploader } from '../uploads/repository.ts';
+import type { UploadsService } from '../uploads/service.ts';
 import {
   answerSupportMessage,
   countFromIpSince,
@@ -19,7 +21,7 @@ const HOUR_MS = 3_600_000;
 export interface SupportService {
   /** Leave-a-message, visitors too: a phone (with its country) or an e-mail is required; 5 an hour per IP. */
   leave(
-    client: { ip: string; userId: string | null },
+    client: { ip: string; userId: string | null; uploader: Uploader | null },
     input: LeaveMessageBody,
   ): Promise<{ id: string; createdAt: string }>;
   queue(state: 'open' | 'answered'): Promise<OpsSupportMessage[]>;
@@ -55,8 +57,11 @@ function contactOf(input: LeaveMessageBody): {
   return { phoneCountry: phoneE164 ? (input.phoneCountry ?? null) : null, phoneE164, email: email || null };
 }
 
-function toOps(row: SupportMessageRow): OpsSupportMessage {
+const target = (id: string) => `support-message:${id}`;
+
+function toOps(row: SupportMessageRow, attachments: OpsSupportMessage['attachments']): OpsSupportMessage {
   return {
+    attachments,
     id: row.id,
     phone: row.phone_e164,
     phoneCountry: row.phone_country,
@@ -72,9 +77,16 @@ function toOps(row: SupportMessageRow): OpsSupportMessage {
 export function createSupportService(deps: {
   db: Kysely<Database>;
   now: () => Date;
+  uploads: UploadsService;
   onMailQueued?: () => void;
 }): SupportService {
   const { db, now } = deps;
+  const withAttachments = async (rows: SupportMessageRow[]) => {
+    const files = await attachedTo(db, rows.map((r) => target(r.id)));
+    return rows.map((r) =>
+      toOps(r, files.filter((f) => f.attached_to === target(r.id)).map((f) => deps.uploads.view(f, 'ops'))),
+    );
+  };
   return {
     async leave(client, input) {
       const contact = contactOf(input);
@@ -86,16 +98,32 @@ export function createSupportService(deps: {
           details: { limit: PER_IP_HOURLY, retryAfterSeconds: Math.max(1, Math.ceil((free - at.getTime()) / 1000)) },
         });
       }
-      const row = await insertSupportMessage(
-        db,
-        { userId: client.userId, ...contact, content: input.content.trim(), ip: client.ip },
-        at,
-      );
+      const ids = input.uploadIds ?? [];
+      const row = await db.transaction().execute(async (trx) => {
+        const left = await insertSupportMessage(
+          trx,
+          { userId: client.userId, ...contact, content: input.content.trim(), ip: client.ip },
+          at,
+        );
+        const attached =
+          ids.length === 0 || !client.uploader
+            ? 0
+            : await attachUploads(trx, ids, client.uploader, {
+                place: 'message',
+                attachedTo: target(left.id),
+                threadUserId: client.userId,
+              });
+        if (attached !== ids.length)
+          throw new ValidationError('Unknown pictures', [
+            { field: 'uploadIds', message: 'not your unused pictures', rule: 'ownership' },
+          ]);
+        return left;
+      });
       return { id: row.id, createdAt: row.created_at.toISOString() };
     },
 
     async queue(state) {
-      return (await listSupportMessages(db, state)).map(toOps);
+      return withAttachments(await listSupportMessages(db, state));
     },
 
     async answer(id, text, operatorId) {
@@ -128,7 +156,7 @@ export function createSupportService(deps: {
       });
       if (!row) throw new NotFoundError('No open message with this id');
       deps.onMailQueued?.();
-      return toOps(row);
+      return (await withAttachments([row]))[0] as OpsSupportMessage;
     },
   };
 }

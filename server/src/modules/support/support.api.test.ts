@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { registerUser, useAuthHarness } from '../auth/test-helpers.ts';
 import { operatorCookie } from '../operators/test-helpers.ts';
+import { multipart, png } from '../uploads/test-helpers.ts';
 
 const h = useAuthHarness();
 
@@ -80,5 +81,45 @@ describe('leave-a-message', () => {
       (await h.app.inject({ method: 'GET', url: '/api/ops/support/messages', headers: { cookie: account.cookie } }))
         .statusCode,
     ).toBe(401);
+  });
+
+  it('a visitor attaches their own pictures (owned through their cookie); someone else cannot use them; operators see them', async () => {
+    const upload = async (cookie?: string) => {
+      const body = multipart('shot.png', await png());
+      return h.app.inject({
+        method: 'POST',
+        url: '/api/support/uploads',
+        remoteAddress: '198.51.100.40',
+        headers: { ...body.headers, ...(cookie ? { cookie } : {}) },
+        payload: body.payload,
+      });
+    };
+    const first = await upload();
+    expect(first.statusCode, first.body).toBe(201);
+    const visitor = String(first.headers['set-cookie']).split(';')[0] as string;
+    expect(String(first.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/i);
+    const second = await upload(visitor);
+    const ids = [first.json().id, second.json().id];
+    const stranger = await h.app.inject({
+      method: 'POST',
+      url: '/api/support/messages',
+      remoteAddress: '198.51.100.41',
+      payload: { email: 'other@example.com', content: 'not mine', uploadIds: ids },
+    });
+    expect([stranger.statusCode, stranger.json().details?.[0]?.field]).toEqual([400, 'uploadIds']);
+    const left = await h.app.inject({
+      method: 'POST',
+      url: '/api/support/messages',
+      remoteAddress: '198.51.100.40',
+      headers: { cookie: visitor },
+      payload: { email: 'visitor@example.com', content: 'see the pictures', uploadIds: ids },
+    });
+    expect(left.statusCode, left.body).toBe(201);
+    const ops = await operatorCookie(h.app, { db: h.db, now: h.clock.now }, 'pictures_ops');
+    const queue = await h.app.inject({ method: 'GET', url: '/api/ops/support/messages', headers: { cookie: ops } });
+    const message = queue.json().items.find((m: { content: string }) => m.content === 'see the pictures');
+    expect(message.attachments.map((a: { id: string }) => a.id)).toEqual(ids);
+    const picture = await h.app.inject({ method: 'GET', url: message.attachments[0].url, headers: { cookie: ops } });
+    expect(picture.statusCode).toBe(200);
   });
 });

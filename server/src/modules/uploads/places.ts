@@ -23,6 +23,8 @@ const MiB = 1024 * 1024;
 export const PLACE_RULES: Record<UploadPlace, { maxBytes: number; types: readonly FileType[] }> = {
   /** Support tickets: pictures describing the problem (the specification's jpg, png, gif or svg, <= 5 MB). */
   ticket: { maxBytes: 5 * MiB, types: ['jpg', 'png', 'gif', 'svg'] },
+  /** Leave-a-message (visitors too): up to 5 pictures like a ticket's. */
+  message: { maxBytes: 5 * MiB, types: ['jpg', 'png', 'gif', 'svg'] },
   /** Live chat: pictures and documents up to 50 MB. */
   chat: { maxBytes: 50 * MiB, types: ['jpg', 'png', 'gif', 'webp', 'svg', 'pdf', 'zip', 'mp4'] },
 };
@@ -35,3 +37,5 @@ export const PIXEL_LIMIT = 40_000_000;
 export const SVG_RENDER_MAX_PX = 2048;
 /** Uploads one user may make in an hour, whatever their size. */
 export const UPLOADS_PER_HOUR = 100;
+/** Uploads from one IP without an account (leave-a-message) in an hour. */
+export const VISITOR_UPLOADS_PER_HOUR = 20;

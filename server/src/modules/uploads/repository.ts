@@ -27,7 +27,18 @@ export async function usageOf(db: Db, userId: string, since: Date): Promise<{ by
   return { bytes: BigInt(row.bytes), recent: Number(row.recent) };
 }
 
-export type Uploader = { userId: string } | { operatorId: string };
+/** Who uploads: a user, an operator, or a visitor (the hash of their cookie token, and their IP). */
+export type Uploader = { userId: string } | { operatorId: string } | { visitor: string; ip: string };
+
+/** The owner columns of an upload by `by`. */
+export function ownerOf(by: Uploader): Pick<UploadRow, 'owner_user_id' | 'owner_operator_id' | 'owner_visitor' | 'uploader_ip'> {
+  return {
+    owner_user_id: 'userId' in by ? by.userId : null,
+    owner_operator_id: 'operatorId' in by ? by.operatorId : null,
+    owner_visitor: 'visitor' in by ? by.visitor : null,
+    uploader_ip: 'visitor' in by ? by.ip : null,
+  };
+}
 
 /**
  * Attaches the uploader's own unattached uploads of `place` to a ticket message or chat message.
@@ -38,7 +49,7 @@ export async function attachUploads(
   db: Db,
   ids: readonly string[],
   by: Uploader,
-  target: { place: UploadsTable['place']; attachedTo: string; threadUserId: string },
+  target: { place: UploadsTable['place']; attachedTo: string; threadUserId: string | null },
 ): Promise<number> {
   if (ids.length === 0) return 0;
   let q = db
@@ -51,7 +62,9 @@ export async function attachUploads(
     .where('id', 'in', [...ids])
     .where('place', '=', target.place)
     .where('attached_to', 'is', null);
-  q = 'userId' in by ? q.where('owner_user_id', '=', by.userId) : q.where('owner_operator_id', '=', by.operatorId);
+  if ('userId' in by) q = q.where('owner_user_id', '=', by.userId);
+  else if ('operatorId' in by) q = q.where('owner_operator_id', '=', by.operatorId);
+  else q = q.where('owner_visitor', '=', by.visitor);
   const result = await q.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -74,4 +87,16 @@ export async function findUploads(db: Db, ids: readonly string[]): Promise<Uploa
     .selectAll()
     .where('id', 'in', [...ids])
     .execute();
+}
+
+/** Uploads from an IP without an account since `since` (visitors' hourly limit). */
+export async function visitorUploadsSince(db: Db, ip: string, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('uploads')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('owner_visitor', 'is not', null)
+    .where('uploader_ip', '=', ip)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

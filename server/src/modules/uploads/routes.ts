@@ -13,7 +13,7 @@ const strict = withStrictInput(TypeBoxValidatorCompiler);
  * The multipart body is read as a stream by the handler (limits enforced while reading), so the
  * documented body schema is not run against a parsed body; every other part is validated as usual.
  */
-const streamedBody: FastifySchemaCompiler<unknown> = (route) =>
+export const streamedBody: FastifySchemaCompiler<unknown> = (route) =>
   route.httpPart === 'body' ? () => true : strict(route as never);
 
 /** `attachment` with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */

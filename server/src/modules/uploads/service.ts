@@ -7,9 +7,18 @@ import type { Database } from '../../db/schema.ts';
 import type { UploadPlace } from '../../db/schema-support.ts';
 import { AppError, NotFoundError } from '../../errors/app-error.ts';
 import { reencodeImage } from './images.ts';
-import { type FileType, MEDIA_TYPES, PLACE_RULES, RASTER_TYPES, UPLOADS_PER_HOUR } from './places.ts';
+import { type FileType, MEDIA_TYPES, PLACE_RULES, RASTER_TYPES, UPLOADS_PER_HOUR, VISITOR_UPLOADS_PER_HOUR } from './places.ts';
 import { fileTooLarge, type ReceivedFile, receiveFile } from './receive.ts';
-import { findUpload, insertUpload, type NewUpload, type Uploader, type UploadRow, usageOf } from './repository.ts';
+import {
+  findUpload,
+  insertUpload,
+  type NewUpload,
+  ownerOf,
+  type Uploader,
+  type UploadRow,
+  usageOf,
+  visitorUploadsSince,
+} from './repository.ts';
 import type { Upload } from './schemas.ts';
 import { sniffType } from './sniff.ts';
 import type { ObjectStore } from './storage.ts';
@@ -102,8 +111,15 @@ export function createUploadsService(deps: {
   const { db, now, store } = deps;
 
   async function checkUsage(uploader: Uploader, incoming: number): Promise<void> {
-    if (!('userId' in uploader)) return;
     const at = now();
+    if ('visitor' in uploader) {
+      if ((await visitorUploadsSince(db, uploader.ip, new Date(at.getTime() - HOUR_MS))) >= VISITOR_UPLOADS_PER_HOUR)
+        throw new AppError('RATE_LIMITED', `At most ${VISITOR_UPLOADS_PER_HOUR} uploads an hour`, {
+          details: { limit: VISITOR_UPLOADS_PER_HOUR, retryAfterSeconds: 3600 },
+        });
+      return;
+    }
+    if (!('userId' in uploader)) return;
     const usage = await usageOf(db, uploader.userId, new Date(at.getTime() - HOUR_MS));
     if (usage.recent >= UPLOADS_PER_HOUR)
       throw new AppError('RATE_LIMITED', `At most ${UPLOADS_PER_HOUR} uploads an hour`, {
@@ -129,15 +145,14 @@ export function createUploadsService(deps: {
         const { sizeBytes, ...facts } = stored;
         const row = await insertUpload(db, {
           id: randomBytes(16).toString('base64url'),
-          owner_user_id: 'userId' in uploader ? uploader.userId : null,
-          owner_operator_id: 'operatorId' in uploader ? uploader.operatorId : null,
+          ...ownerOf(uploader),
           place,
           name: received.name,
           size_bytes: String(sizeBytes),
           created_at: now(),
           ...facts,
         });
-        return service.view(row, 'userId' in uploader ? 'user' : 'ops');
+        return service.view(row, 'operatorId' in uploader ? 'ops' : 'user');
       } finally {
         await unlink(received.file).catch(() => undefined);
       }

@@ -7,6 +7,8 @@ import { Button, Input, TextArea } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as form from '../../../lib/form.module.css';
+import { PictureField } from '../../../lib/picture-field.tsx';
+import { usePictures } from '../../../lib/use-pictures.ts';
 import { useLeaveMessageMutation } from '../api/support-queries.ts';
 import { callingCode } from '../utils/area-codes.ts';
 import { CONTENT_MAX, contactProblem, type MessageValues } from '../utils/contact.ts';
@@ -24,20 +26,27 @@ export default function LeaveMessageScreen() {
   const [picking, setPicking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const leave = useLeaveMessageMutation();
+  const pictures = usePictures('message');
   const set = (key: keyof MessageValues) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const bad = contactProblem(values);
     if (bad) return setProblem(t(`support.problem.${bad}`));
+    if (pictures.busy || pictures.failed)
+      return setProblem(t(`tickets.problem.${pictures.busy ? 'uploading' : 'pictureFailed'}`));
     setProblem(null);
-    leave.mutate(values, {
-      onSuccess: () => {
-        toast.success(t('support.sent'));
-        setValues({ ...EMPTY, email });
+    leave.mutate(
+      { ...values, uploadIds: pictures.ids },
+      {
+        onSuccess: () => {
+          toast.success(t('support.sent'));
+          setValues({ ...EMPTY, email });
+          pictures.reset();
+        },
+        onError: (error) => setProblem(errorMessage(error)),
       },
-      onError: (error) => setProblem(errorMessage(error)),
-    });
+    );
   };
 
   return (
@@ -82,6 +91,7 @@ export default function LeaveMessageScreen() {
           rows={6}
           data-testid="leave-content"
         />
+        <PictureField id="leave-pictures" pictures={pictures} />
         {problem ? (
           <p className={form.problem} role="alert" data-testid="leave-problem">
             {problem}

@@ -2,7 +2,6 @@ import { api, unwrap } from '@cw/shared-state/api';
 
 export const TICKET_PAGE_SIZE = 20;
 export const DESCRIPTION_MAX = 2000;
-export const PICTURES_MAX = 5;
 
 export function fetchTickets(cursor?: string) {
   return unwrap(api.GET('/api/tickets', { params: { query: { cursor, limit: TICKET_PAGE_SIZE } } }));

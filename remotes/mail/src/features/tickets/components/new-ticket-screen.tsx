@@ -8,11 +8,11 @@ import { Button, Input, TextArea } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as form from '../../../lib/form.module.css';
+import { PictureField } from '../../../lib/picture-field.tsx';
+import { usePictures } from '../../../lib/use-pictures.ts';
 import { DESCRIPTION_MAX } from '../api/tickets.ts';
 import { useOpenTicketMutation } from '../api/tickets-queries.ts';
-import { usePictures } from '../hooks/use-pictures.ts';
 import { ticketProblem } from '../utils/ticket-rules.ts';
-import { PictureField } from './picture-field.tsx';
 
 /** /supportMail/new: e-mail (pre-filled), the problem, an optional transaction number, up to 5 pictures. */
 export default function NewTicketScreen() {

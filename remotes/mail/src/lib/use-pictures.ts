@@ -1,7 +1,7 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { createUploadItem, revokeUploadItem, type UploadItem } from '@cw/shared-ui/upload-list';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type UploadPlace, uploadFile } from '../../../lib/upload.ts';
+import { type UploadPlace, uploadFile } from './upload.ts';
 
 /** A picked file and its upload: `content` is the upload id once the server has checked it. */
 export interface PictureItem extends UploadItem {
@@ -69,6 +69,7 @@ export function usePictures(place: UploadPlace) {
   );
 
   return {
+    place,
     items,
     add,
     remove,
