@@ -64,7 +64,16 @@ try {
     const { id } = await db.insertInto('users').values({ created_at: now }).returning('id').executeTakeFirstOrThrow();
     await db
       .insertInto('accounts')
-      .values({ user_id: id, username: `chat_${i}`, email: `chat_${i}@example.com`, nickname: null, country: 'CN', password_hash: 'x', created_at: now, updated_at: now })
+      .values({
+        user_id: id,
+        username: `chat_${i}`,
+        email: `chat_${i}@example.com`,
+        nickname: null,
+        country: 'CN',
+        password_hash: 'x',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const { token } = await sessions.start(db, id, { ip: '127.0.0.1', userAgent: 'bench' });
     cookies.push(`sid=${token}`);
@@ -72,7 +81,11 @@ try {
   const hasher = createPasswordHasher();
   await createOperatorsService({ db, now: () => new Date(), hasher }).add('bench_ops', 'Bench-Ops-2030!');
   await hasher.close();
-  const signIn = await fetch(`${base}/api/ops/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ name: 'bench_ops', password: 'Bench-Ops-2030!' }) });
+  const signIn = await fetch(`${base}/api/ops/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ name: 'bench_ops', password: 'Bench-Ops-2030!' }),
+  });
   const ops = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   log(`${clients} users and an operator ready`);
 
@@ -121,7 +134,11 @@ try {
 
   for (const s of [...streams, opsStream]) s.close();
   await new Promise((r) => setTimeout(r, 500));
-  const upload = await sendLargeUpload({ url: `${base}/api/uploads?place=chat`, cookie: cookies[0] ?? '', bytes: 50 * MiB });
+  const upload = await sendLargeUpload({
+    url: `${base}/api/uploads?place=chat`,
+    cookie: cookies[0] ?? '',
+    bytes: 50 * MiB,
+  });
   if (upload.status !== 201) throw new Error(`upload failed: ${upload.status} ${upload.body}`);
   figure('upload_50mb_rss_growth_mb', upload.rssGrowthBytes / MiB, 'MB');
 } finally {

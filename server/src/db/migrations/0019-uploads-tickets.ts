@@ -35,7 +35,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     check (display_key is not null or original_key is not null)
   )`.execute(db);
   await sql`create index uploads_owner_idx on uploads (owner_user_id) where owner_user_id is not null`.execute(db);
-  await sql`create index uploads_ip_idx on uploads (uploader_ip, created_at) where owner_visitor is not null`.execute(db);
+  await sql`create index uploads_ip_idx on uploads (uploader_ip, created_at) where owner_visitor is not null`.execute(
+    db,
+  );
   await sql`create index uploads_attached_idx on uploads (attached_to) where attached_to is not null`.execute(db);
 
   await sql`create table tickets (

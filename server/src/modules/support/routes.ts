@@ -3,10 +3,10 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { resolveUser } from '../../http/authenticate.ts';
 import { IdParams } from '../notices/schemas.ts';
+import { currentOperator, type operatorGuard } from '../operators/guard.ts';
 import { streamedBody } from '../uploads/routes.ts';
 import { MultipartFile, Upload } from '../uploads/schemas.ts';
 import type { UploadsService } from '../uploads/service.ts';
-import { currentOperator, type operatorGuard } from '../operators/guard.ts';
 import { AnswerBody, LeaveMessageBody, LeftMessage, OpsMessagesQuery, OpsSupportMessage } from './schemas.ts';
 import type { SupportService } from './service.ts';
 import { supportUploader } from './visitor.ts';
@@ -24,7 +24,8 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags: ['support'],
         summary: 'A picture for a left message (visitors too: they own it through a cookie of their own)',
-        description: 'multipart/form-data, one part named file: jpg, png, gif or svg up to 5 MB. 20 an hour per IP for visitors.',
+        description:
+          'multipart/form-data, one part named file: jpg, png, gif or svg up to 5 MB. 20 an hour per IP for visitors.',
         consumes: ['multipart/form-data'],
         body: MultipartFile,
         response: { 201: Upload, ...errorResponses(400, 403, 413, 415) },

@@ -82,9 +82,15 @@ export function createSupportService(deps: {
 }): SupportService {
   const { db, now } = deps;
   const withAttachments = async (rows: SupportMessageRow[]) => {
-    const files = await attachedTo(db, rows.map((r) => target(r.id)));
+    const files = await attachedTo(
+      db,
+      rows.map((r) => target(r.id)),
+    );
     return rows.map((r) =>
-      toOps(r, files.filter((f) => f.attached_to === target(r.id)).map((f) => deps.uploads.view(f, 'ops'))),
+      toOps(
+        r,
+        files.filter((f) => f.attached_to === target(r.id)).map((f) => deps.uploads.view(f, 'ops')),
+      ),
     );
   };
   return {

@@ -31,7 +31,9 @@ export async function usageOf(db: Db, userId: string, since: Date): Promise<{ by
 export type Uploader = { userId: string } | { operatorId: string } | { visitor: string; ip: string };
 
 /** The owner columns of an upload by `by`. */
-export function ownerOf(by: Uploader): Pick<UploadRow, 'owner_user_id' | 'owner_operator_id' | 'owner_visitor' | 'uploader_ip'> {
+export function ownerOf(
+  by: Uploader,
+): Pick<UploadRow, 'owner_user_id' | 'owner_operator_id' | 'owner_visitor' | 'uploader_ip'> {
   return {
     owner_user_id: 'userId' in by ? by.userId : null,
     owner_operator_id: 'operatorId' in by ? by.operatorId : null,

@@ -7,7 +7,14 @@ import type { Database } from '../../db/schema.ts';
 import type { UploadPlace } from '../../db/schema-support.ts';
 import { AppError, NotFoundError } from '../../errors/app-error.ts';
 import { reencodeImage } from './images.ts';
-import { type FileType, MEDIA_TYPES, PLACE_RULES, RASTER_TYPES, UPLOADS_PER_HOUR, VISITOR_UPLOADS_PER_HOUR } from './places.ts';
+import {
+  type FileType,
+  MEDIA_TYPES,
+  PLACE_RULES,
+  RASTER_TYPES,
+  UPLOADS_PER_HOUR,
+  VISITOR_UPLOADS_PER_HOUR,
+} from './places.ts';
 import { fileTooLarge, type ReceivedFile, receiveFile } from './receive.ts';
 import {
   findUpload,
