@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifySchemaCompiler } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import { withStrictInput } from '../../http/safe-text.ts';
 import { currentOperator, type operatorGuard } from '../operators/guard.ts';
 import { FileBytes, MultipartFile, Upload, UploadFileQuery, UploadIdParams, UploadQuery } from './schemas.ts';
-import type { UploadsService } from './service.ts';
+import type { Reader, UploadsService } from './service.ts';
 
 const strict = withStrictInput(TypeBoxValidatorCompiler);
 /**
@@ -76,51 +76,41 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{
     },
   );
 
-  app.get(
-    '/uploads/:id',
+  // The same file handler for both sides; who may read is decided by the reader.
+  const readers = [
     {
-      preValidation: requireUser,
-      schema: {
-        tags: ['uploads'],
-        summary: 'A file of yours, or one sent to you in your ticket or chat (always as an attachment)',
-        params: UploadIdParams,
-        querystring: UploadFileQuery,
-        produces: ['application/octet-stream'],
-        response: { 200: FileBytes, ...errorResponses(400, 401, 404) },
-      },
+      url: '/uploads/:id',
+      guard: requireUser,
+      tags: ['uploads'],
+      summary: 'A file of yours, or one sent to you in your ticket or chat (always as an attachment)',
+      reader: (request: FastifyRequest): Reader => ({ userId: currentUser(request).userId }),
     },
-    async (request, reply) =>
-      sendFile(
-        reply,
-        await service.open(
-          request.params.id,
-          { userId: currentUser(request).userId },
-          request.query.variant ?? 'display',
-        ),
-      ),
-  );
-
-  app.get(
-    '/ops/uploads/:id',
     {
-      preValidation: requireOperator,
-      schema: {
-        tags: ['ops'],
-        summary: 'Any upload, for an operator (always as an attachment)',
-        params: UploadIdParams,
-        querystring: UploadFileQuery,
-        produces: ['application/octet-stream'],
-        response: { 200: FileBytes, ...errorResponses(400, 401, 404) },
-      },
+      url: '/ops/uploads/:id',
+      guard: requireOperator,
+      tags: ['ops'],
+      summary: 'Any upload, for an operator (always as an attachment)',
+      reader: (request: FastifyRequest): Reader => ({ operatorId: currentOperator(request).operatorId }),
     },
-    async (request, reply) =>
-      sendFile(
-        reply,
-        await service.open(
-          request.params.id,
-          { operatorId: currentOperator(request).operatorId },
-          request.query.variant ?? 'display',
+  ];
+  for (const side of readers)
+    app.get(
+      side.url,
+      {
+        preValidation: side.guard,
+        schema: {
+          tags: side.tags,
+          summary: side.summary,
+          params: UploadIdParams,
+          querystring: UploadFileQuery,
+          produces: ['application/octet-stream'],
+          response: { 200: FileBytes, ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (request, reply) =>
+        sendFile(
+          reply,
+          await service.open(request.params.id, side.reader(request), request.query.variant ?? 'display'),
         ),
-      ),
-  );
+    );
 };

@@ -1,9 +1,9 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
-import { PullList } from '@cw/shared-ui/list';
 import { Page } from '@cw/shared-ui/page';
 import { NAMESPACE } from '../../../i18n.ts';
 import { formatTime } from '../../../lib/format-time.ts';
+import { QueryList } from '../../../lib/query-list.tsx';
 import * as rows from '../../../lib/rows.module.css';
 import type { UserMail } from '../api/user-mail.ts';
 import { useMails } from '../api/user-mail-queries.ts';
@@ -35,24 +35,15 @@ function MailRow({ mail }: { mail: UserMail }) {
 export default function MailHistoryScreen() {
   const { t } = useTranslation(NAMESPACE);
   const mails = useMails();
-  let status: 'loading' | 'error' | 'ready' = 'ready';
-  if (mails.isPending) status = 'loading';
-  else if (mails.isError) status = 'error';
   return (
     <Page title={t('sendMail.historyTitle')}>
-      <div className={rows.list} data-testid="mail-history">
-        <PullList
-          items={mails.data?.pages.flatMap((page) => page.items) ?? []}
-          itemKey={(mail: UserMail) => mail.id}
-          renderItem={(mail: UserMail) => <MailRow mail={mail} />}
-          status={status}
-          onRetry={() => void mails.refetch()}
-          onRefresh={() => mails.refetch()}
-          loadMore={() => mails.fetchNextPage({ throwOnError: true })}
-          hasMore={mails.hasNextPage}
-          emptyText={t('sendMail.empty')}
-        />
-      </div>
+      <QueryList
+        query={mails}
+        itemKey={(mail: UserMail) => mail.id}
+        renderItem={(mail: UserMail) => <MailRow mail={mail} />}
+        emptyText={t('sendMail.empty')}
+        testId="mail-history"
+      />
     </Page>
   );
 }

@@ -4,10 +4,11 @@ import { Link, useNavigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
 import { Page } from '@cw/shared-ui/page';
 import { toast } from '@cw/shared-ui/toast';
-import { Button, Input, TextArea } from 'antd-mobile';
+import { Input, TextArea } from 'antd-mobile';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as form from '../../../lib/form.module.css';
+import { SubmitRow } from '../../../lib/submit-row.tsx';
 import { useSendMailMutation } from '../api/user-mail-queries.ts';
 import { BODY_MAX, parseRecipients, RECIPIENTS_MAX, recipientsProblem, SUBJECT_MAX } from '../utils/recipients.ts';
 import * as styles from './send-mail.module.css';
@@ -91,14 +92,14 @@ export default function SendMailScreen() {
             rows={8}
           />
         </Field>
-        {problem ? (
-          <p className={form.problem} role="alert" data-testid="send-mail-problem">
-            {problem}
-          </p>
-        ) : null}
-        <Button block color="primary" type="submit" loading={send.isPending} data-testid="send-mail-submit">
+        <SubmitRow
+          problem={problem}
+          problemTestId="send-mail-problem"
+          submitTestId="send-mail-submit"
+          loading={send.isPending}
+        >
           {t('sendMail.send')}
-        </Button>
+        </SubmitRow>
       </form>
     </Page>
   );

@@ -3,11 +3,12 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useSession } from '@cw/shared-state/session';
 import { Page } from '@cw/shared-ui/page';
 import { toast } from '@cw/shared-ui/toast';
-import { Button, Input, TextArea } from 'antd-mobile';
+import { Input, TextArea } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as form from '../../../lib/form.module.css';
 import { PictureField } from '../../../lib/picture-field.tsx';
+import { SubmitRow } from '../../../lib/submit-row.tsx';
 import { usePictures } from '../../../lib/use-pictures.ts';
 import { useLeaveMessageMutation } from '../api/support-queries.ts';
 import { callingCode } from '../utils/area-codes.ts';
@@ -92,14 +93,14 @@ export default function LeaveMessageScreen() {
           data-testid="leave-content"
         />
         <PictureField id="leave-pictures" pictures={pictures} />
-        {problem ? (
-          <p className={form.problem} role="alert" data-testid="leave-problem">
-            {problem}
-          </p>
-        ) : null}
-        <Button block color="primary" type="submit" loading={leave.isPending} data-testid="leave-submit">
+        <SubmitRow
+          problem={problem}
+          problemTestId="leave-problem"
+          submitTestId="leave-submit"
+          loading={leave.isPending}
+        >
           {t('support.submit')}
-        </Button>
+        </SubmitRow>
       </form>
       {picking ? (
         <AreaCodePicker

@@ -4,11 +4,12 @@ import { useNavigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
 import { Page } from '@cw/shared-ui/page';
 import { toast } from '@cw/shared-ui/toast';
-import { Button, Input, TextArea } from 'antd-mobile';
+import { Input, TextArea } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as form from '../../../lib/form.module.css';
 import { PictureField } from '../../../lib/picture-field.tsx';
+import { SubmitRow } from '../../../lib/submit-row.tsx';
 import { usePictures } from '../../../lib/use-pictures.ts';
 import { DESCRIPTION_MAX } from '../api/tickets.ts';
 import { useOpenTicketMutation } from '../api/tickets-queries.ts';
@@ -92,21 +93,15 @@ export default function NewTicketScreen() {
           maxLength={100}
         />
         <PictureField id="ticket-pictures" pictures={pictures} />
-        {problem ? (
-          <p className={form.problem} role="alert" data-testid="ticket-problem">
-            {problem}
-          </p>
-        ) : null}
-        <Button
-          block
-          color="primary"
-          type="submit"
+        <SubmitRow
+          problem={problem}
+          problemTestId="ticket-problem"
+          submitTestId="ticket-submit"
           loading={open.isPending}
           disabled={pictures.busy}
-          data-testid="ticket-submit"
         >
           {t('tickets.submit')}
-        </Button>
+        </SubmitRow>
       </form>
     </Page>
   );

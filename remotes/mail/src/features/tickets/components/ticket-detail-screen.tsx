@@ -3,12 +3,13 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useSearchParams } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { Button, TextArea } from 'antd-mobile';
+import { TextArea } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as form from '../../../lib/form.module.css';
 import { formatTime } from '../../../lib/format-time.ts';
 import { PictureField } from '../../../lib/picture-field.tsx';
+import { SubmitRow } from '../../../lib/submit-row.tsx';
 import { usePictures } from '../../../lib/use-pictures.ts';
 import { DESCRIPTION_MAX, type Ticket } from '../api/tickets.ts';
 import { useFollowUpMutation, useTicket } from '../api/tickets-queries.ts';
@@ -56,21 +57,15 @@ function FollowUp({ ticket }: { ticket: Ticket }) {
         rows={3}
       />
       <PictureField id="ticket-follow-up-pictures" pictures={pictures} />
-      {problem ? (
-        <p className={form.problem} role="alert" data-testid="ticket-problem">
-          {problem}
-        </p>
-      ) : null}
-      <Button
-        block
-        color="primary"
-        type="submit"
+      <SubmitRow
+        problem={problem}
+        problemTestId="ticket-problem"
+        submitTestId="ticket-follow-up-send"
         loading={send.isPending}
         disabled={pictures.busy}
-        data-testid="ticket-follow-up-send"
       >
         {t('tickets.send')}
-      </Button>
+      </SubmitRow>
     </form>
   );
 }

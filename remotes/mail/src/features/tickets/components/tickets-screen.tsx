@@ -1,9 +1,9 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { Link, useNavigate } from '@cw/shared-state/router';
-import { PullList } from '@cw/shared-ui/list';
 import { Page } from '@cw/shared-ui/page';
 import { NAMESPACE } from '../../../i18n.ts';
 import { formatTime } from '../../../lib/format-time.ts';
+import { QueryList } from '../../../lib/query-list.tsx';
 import * as rows from '../../../lib/rows.module.css';
 import type { TicketSummary } from '../api/tickets.ts';
 import { useTickets } from '../api/tickets-queries.ts';
@@ -34,9 +34,6 @@ function TicketRow({ ticket }: { ticket: TicketSummary }) {
 export default function TicketsScreen() {
   const { t } = useTranslation(NAMESPACE);
   const tickets = useTickets();
-  let status: 'loading' | 'error' | 'ready' = 'ready';
-  if (tickets.isPending) status = 'loading';
-  else if (tickets.isError) status = 'error';
   const create = (
     <Link to="/supportMail/new" className={styles.newButton} data-testid="ticket-new">
       {t('tickets.new')}
@@ -44,19 +41,13 @@ export default function TicketsScreen() {
   );
   return (
     <Page title={t('tickets.title')} right={create}>
-      <div className={rows.list} data-testid="tickets">
-        <PullList
-          items={tickets.data?.pages.flatMap((page) => page.items) ?? []}
-          itemKey={(ticket: TicketSummary) => ticket.id}
-          renderItem={(ticket: TicketSummary) => <TicketRow ticket={ticket} />}
-          status={status}
-          onRetry={() => void tickets.refetch()}
-          onRefresh={() => tickets.refetch()}
-          loadMore={() => tickets.fetchNextPage({ throwOnError: true })}
-          hasMore={tickets.hasNextPage}
-          emptyText={t('tickets.empty')}
-        />
-      </div>
+      <QueryList
+        query={tickets}
+        itemKey={(ticket: TicketSummary) => ticket.id}
+        renderItem={(ticket: TicketSummary) => <TicketRow ticket={ticket} />}
+        emptyText={t('tickets.empty')}
+        testId="tickets"
+      />
     </Page>
   );
 }
