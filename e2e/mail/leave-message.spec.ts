@@ -49,6 +49,8 @@ test('@desktop a visitor leaves a message with a phone and its area code; an ope
   await expect(message).toContainText('+33612345678');
   await expect(message.getByTestId('ops-message-picture')).toHaveCount(1);
   await message.getByTestId('ops-answer').fill('We called you back.');
+  await message.getByTestId('ops-answer-file').setInputFiles({ name: 'steps.png', mimeType: 'image/png', buffer: PNG });
+  await expect(message.getByTestId('ops-answer-attached')).toHaveText('steps.png');
   await message.getByTestId('ops-answer-send').click();
   await expect(message).toHaveCount(0);
   await ops.close();

@@ -10,8 +10,10 @@ export const opsApi = {
   preview: (bodyMd: string) => unwrap(api.POST('/api/ops/announcements/preview', { body: { bodyMd } })),
   withdraw: (id: string) => unwrap(api.POST('/api/ops/announcements/{id}/withdraw', { params: { path: { id } } })),
   supportMessages: () => unwrap(api.GET('/api/ops/support/messages', { params: { query: { state: 'open' } } })),
-  answerMessage: (id: string, answer: string) =>
-    unwrap(api.POST('/api/ops/support/messages/{id}/answer', { params: { path: { id } }, body: { answer } })),
+  answerMessage: (id: string, answer: string, uploadIds: string[]) =>
+    unwrap(
+      api.POST('/api/ops/support/messages/{id}/answer', { params: { path: { id } }, body: { answer, uploadIds } }),
+    ),
   tickets: () => unwrap(api.GET('/api/ops/tickets', { params: { query: { state: 'pending_reply' } } })),
   ticket: (id: string) => unwrap(api.GET('/api/ops/tickets/{id}', { params: { path: { id } } })),
   replyTicket: (id: string, text: string, uploadIds: string[]) =>
@@ -25,7 +27,7 @@ export const opsApi = {
   chatRead: (id: string, upTo: string) =>
     unwrap(api.POST('/api/ops/chats/{id}/read', { params: { path: { id } }, body: { upTo } })),
   /** One picture for a reply: multipart to /api/ops/uploads (checked and re-encoded by the server). */
-  upload: async (file: File, place: 'ticket' | 'chat'): Promise<{ id: string; name: string }> => {
+  upload: async (file: File, place: 'ticket' | 'chat' | 'message'): Promise<{ id: string; name: string }> => {
     const body = new FormData();
     body.append('file', file, file.name);
     const res = await fetch(`/api/ops/uploads?place=${place}`, { method: 'POST', body, credentials: 'same-origin' });

@@ -5,6 +5,7 @@ import { opsApi, problemOf, type SupportMessage } from './api.ts';
 export function SupportMessages() {
   const [items, setItems] = useState<SupportMessage[]>([]);
   const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [pictures, setPictures] = useState<Record<string, { id: string; name: string }[]>>({});
   const [problem, setProblem] = useState('');
   const load = useCallback(
     () =>
@@ -16,7 +17,21 @@ export function SupportMessages() {
   );
   useEffect(() => void load(), [load]);
   const answer = (id: string) =>
-    opsApi.answerMessage(id, answers[id] ?? '').then(load, (e: unknown) => setProblem(problemOf(e)));
+    opsApi
+      .answerMessage(
+        id,
+        answers[id] ?? '',
+        (pictures[id] ?? []).map((p) => p.id),
+      )
+      .then(load, (e: unknown) => setProblem(problemOf(e)));
+  // Pictures for an answer: checked by the server now, attached to the e-mail when the answer is sent.
+  const pick = (id: string, files: FileList | null) => {
+    for (const file of Array.from(files ?? []))
+      opsApi.upload(file, 'message').then(
+        (up) => setPictures((all) => ({ ...all, [id]: [...(all[id] ?? []), up] })),
+        (e: unknown) => setProblem(problemOf(e)),
+      );
+  };
   return (
     <section className="card" data-testid="ops-messages">
       <h2>Left messages</h2>
@@ -39,6 +54,18 @@ export function SupportMessages() {
             placeholder={m.email ? `Answer (e-mailed to ${m.email})` : 'Answer (no e-mail left: call the number)'}
             data-testid="ops-answer"
           />
+          <input
+            type="file"
+            accept="image/*,.svg"
+            multiple
+            onChange={(e) => pick(m.id, e.target.files)}
+            data-testid="ops-answer-file"
+          />
+          {pictures[m.id]?.length ? (
+            <p className="muted" data-testid="ops-answer-attached">
+              {pictures[m.id]?.map((p) => p.name).join(', ')}
+            </p>
+          ) : null}
           <button type="button" onClick={() => void answer(m.id)} data-testid="ops-answer-send">
             Answer
           </button>

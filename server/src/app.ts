@@ -208,9 +208,13 @@ export function buildApp(deps: AppDeps): App {
   // Multipart bodies are only read by the upload routes, as streams, with per-place limits there.
   app.register(multipart, { limits: { files: 1, fields: 0, parts: 1, headerPairs: 100 } });
 
+  // One upload store for the upload routes and for mail attachments read from it.
+  const uploadsDir = path.join(os.tmpdir(), 'cw-uploads');
+  const uploadStore = deps.uploads?.store ?? createLocalStore(uploadsDir);
   const mail = createMailModule({
     db: deps.db,
     now,
+    openObject: (key) => uploadStore.get(key),
     ...deps.mail,
     onError: (err) => app.log.warn({ err }, 'outbox delivery failed'),
   });
@@ -269,11 +273,10 @@ export function buildApp(deps: AppDeps): App {
       await typed.register(operatorSessionRoutes, { service: operators });
       const requireOperator = operatorGuard(operators);
       await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
-      const uploadsDir = path.join(os.tmpdir(), 'cw-uploads');
       const uploads = createUploadsService({
         db: deps.db,
         now,
-        store: deps.uploads?.store ?? createLocalStore(uploadsDir),
+        store: uploadStore,
         tmpDir: deps.uploads?.tmpDir ?? path.join(uploadsDir, 'tmp'),
         quotaBytes: deps.uploads?.quotaBytes ?? 200 * 1024 * 1024,
       });

@@ -6,6 +6,7 @@ import type { depositReasons, depositStates } from '../modules/deposits/schemas.
 import type { RateType } from '../modules/exchange/pricing.ts';
 import type { ExchangeState } from '../modules/exchange/states.ts';
 import type { AccountKind, TransferKind } from '../modules/ledger/model.ts';
+import type { MailAttachment } from '../modules/mail/outbox.ts';
 import type { recipientKinds } from '../modules/sends/schemas.ts';
 import type { fiatCurrencies, languages, priceColors, quickBuyCoins } from '../modules/settings/schemas.ts';
 import type { WithdrawalState } from '../modules/withdrawals/state-machine.ts';
@@ -172,6 +173,8 @@ export interface OutboxTable {
   failed_at: Date | null;
   /** A user's mail (modules/user-mail): replies go to the user. */
   reply_to: Generated<string | null>;
+  /** Files from the upload store, read when the mail is sent (migration 0021). */
+  attachments: ColumnType<MailAttachment[] | null, string | null | undefined, string | null>;
 }
 
 /** Append-only: UPDATE, DELETE and TRUNCATE raise. */

@@ -926,7 +926,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Answer a left message (e-mailed to its address; a system notice for a signed-in writer) */
+        /** Answer a left message with text and pictures (e-mailed with the pictures attached; a notice for a signed-in writer) */
         post: operations["postOpsSupportMessagesByIdAnswer"];
         delete?: never;
         options?: never;
@@ -5940,6 +5940,17 @@ export interface operations {
                                 height: number | null;
                                 url: string;
                             }[];
+                            answerAttachments: {
+                                id: string;
+                                kind: "image" | "file";
+                                /** @description The type sniffed from the bytes */
+                                mediaType: string;
+                                name: string;
+                                sizeBytes: string;
+                                width: number | null;
+                                height: number | null;
+                                url: string;
+                            }[];
                         }[];
                     };
                 };
@@ -5995,6 +6006,8 @@ export interface operations {
             content: {
                 "application/json": {
                     answer: string;
+                    /** @description Pictures from POST /api/ops/uploads?place=message: attached to the e-mail */
+                    uploadIds?: string[];
                 };
             };
         };
@@ -6019,6 +6032,17 @@ export interface operations {
                         answer: string | null;
                         answeredAt: string | null;
                         attachments: {
+                            id: string;
+                            kind: "image" | "file";
+                            /** @description The type sniffed from the bytes */
+                            mediaType: string;
+                            name: string;
+                            sizeBytes: string;
+                            width: number | null;
+                            height: number | null;
+                            url: string;
+                        }[];
+                        answerAttachments: {
                             id: string;
                             kind: "image" | "file";
                             /** @description The type sniffed from the bytes */

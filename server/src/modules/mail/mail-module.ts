@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { createOutboxWorker, type OutboxWorker } from './outbox-worker.ts';
-import { createSmtpTransport, devMailboxTransport, type MailTransport } from './transport.ts';
+import { createSmtpTransport, devMailboxTransport, type MailTransport, type OpenObject } from './transport.ts';
 
 export interface MailOptions {
   /** SMTP server URL (nodemailer), e.g. `smtp://user:pass@host:587`; unset: dev mailbox. */
@@ -15,6 +15,8 @@ export interface MailOptions {
   pollIntervalMs?: number;
   /** Serve /dev/mailbox; default true (pass false in production). */
   devMailbox?: boolean;
+  /** Reads attachments from the upload store (set by the app). */
+  openObject?: OpenObject;
 }
 
 export interface MailModule {
@@ -31,7 +33,7 @@ export function createMailModule(
   const transport =
     deps.transport ??
     (deps.smtpUrl
-      ? createSmtpTransport(deps.smtpUrl, deps.from ?? 'CW Wallet <no-reply@localhost>')
+      ? createSmtpTransport(deps.smtpUrl, deps.from ?? 'CW Wallet <no-reply@localhost>', deps.openObject)
       : devMailboxTransport);
   const worker = createOutboxWorker({
     db: deps.db,

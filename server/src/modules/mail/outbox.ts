@@ -11,6 +11,15 @@ export interface OutgoingMail {
   html?: string;
   /** Where replies go (a user's mail: the user); unset: the From address. */
   replyTo?: string;
+  /** Files from the upload store, read when the mail is sent. */
+  attachments?: MailAttachment[];
+}
+
+/** A file of the upload store to send with a mail. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  objectKey: string;
 }
 
 export interface OutboxMessage extends OutgoingMail {
@@ -29,6 +38,7 @@ export async function enqueueMail(db: Db, mail: OutgoingMail, now: Date): Promis
       text: mail.text,
       html: mail.html ?? null,
       reply_to: mail.replyTo ?? null,
+      attachments: mail.attachments?.length ? JSON.stringify(mail.attachments) : null,
       created_at: now,
       next_attempt_at: now,
     })
@@ -41,7 +51,7 @@ export async function enqueueMail(db: Db, mail: OutgoingMail, now: Date): Promis
 export async function claimDueMail(trx: Db, now: Date, limit: number): Promise<OutboxMessage[]> {
   const rows = await trx
     .selectFrom('outbox')
-    .select(['id', 'to_address', 'subject', 'text', 'html', 'reply_to', 'attempts', 'created_at'])
+    .select(['id', 'to_address', 'subject', 'text', 'html', 'reply_to', 'attachments', 'attempts', 'created_at'])
     .where('sent_at', 'is', null)
     .where('failed_at', 'is', null)
     .where('next_attempt_at', '<=', now)
@@ -57,6 +67,7 @@ export async function claimDueMail(trx: Db, now: Date, limit: number): Promise<O
     text: r.text,
     ...(r.html === null ? {} : { html: r.html }),
     ...(r.reply_to === null ? {} : { replyTo: r.reply_to }),
+    ...(r.attachments === null ? {} : { attachments: r.attachments }),
     attempts: r.attempts,
     createdAt: r.created_at,
   }));

@@ -1,5 +1,9 @@
+import type { Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
 import type { OutgoingMail } from './outbox.ts';
+
+/** Opens a file of the upload store by its object key (for attachments). */
+export type OpenObject = (objectKey: string) => Promise<Readable>;
 
 export interface MailTransport {
   /** `smtp` or `dev-mailbox`; stored in `outbox.delivered_via`. */
@@ -9,12 +13,22 @@ export interface MailTransport {
 }
 
 /** Real SMTP through nodemailer (`smtp://user:pass@host:port`, `smtps://...`). */
-export function createSmtpTransport(smtpUrl: string, from: string): MailTransport {
+export function createSmtpTransport(smtpUrl: string, from: string, openObject?: OpenObject): MailTransport {
   const transporter = nodemailer.createTransport(smtpUrl);
   return {
     kind: 'smtp',
     async send(mail) {
+      const files = mail.attachments ?? [];
+      if (files.length > 0 && !openObject) throw new Error('mail has attachments but no upload store to read them');
+      const attachments = await Promise.all(
+        files.map(async (file) => ({
+          filename: file.filename,
+          contentType: file.contentType,
+          content: await (openObject as OpenObject)(file.objectKey),
+        })),
+      );
       await transporter.sendMail({
+        ...(attachments.length === 0 ? {} : { attachments }),
         from,
         to: mail.to,
         subject: mail.subject,

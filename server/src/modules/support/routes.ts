@@ -78,12 +78,19 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{
       preValidation: requireOperator,
       schema: {
         tags: ['ops'],
-        summary: 'Answer a left message (e-mailed to its address; a system notice for a signed-in writer)',
+        summary:
+          'Answer a left message with text and pictures (e-mailed with the pictures attached; a notice for a signed-in writer)',
         params: IdParams,
         body: AnswerBody,
         response: { 200: OpsSupportMessage, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.answer(request.params.id, request.body.answer, currentOperator(request).operatorId),
+    async (request) =>
+      service.answer(
+        request.params.id,
+        request.body.answer,
+        currentOperator(request).operatorId,
+        request.body.uploadIds ?? [],
+      ),
   );
 };

@@ -45,6 +45,7 @@ export const OpsSupportMessage = Type.Object(
     answer: Type.Union([Type.String(), Type.Null()]),
     answeredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     attachments: Type.Array(Upload),
+    answerAttachments: Type.Array(Upload),
   },
   { additionalProperties: false },
 );
@@ -56,6 +57,15 @@ export const OpsMessagesQuery = Type.Object(
 );
 
 export const AnswerBody = Type.Object(
-  { answer: Type.String({ minLength: 1, maxLength: ANSWER_MAX }) },
+  {
+    answer: Type.String({ minLength: 1, maxLength: ANSWER_MAX }),
+    uploadIds: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]{22}$' }), {
+        maxItems: PICTURES_MAX,
+        uniqueItems: true,
+        description: 'Pictures from POST /api/ops/uploads?place=message: attached to the e-mail',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );

@@ -6,7 +6,7 @@ import { isValidEmail, normalizeEmail } from '../auth/rules.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { recordUserNotice } from '../notices/repository.ts';
 import { attachedTo, attachUploads, type Uploader } from '../uploads/repository.ts';
-import type { UploadsService } from '../uploads/service.ts';
+import { mailAttachmentOf, type UploadsService } from '../uploads/service.ts';
 import {
   answerSupportMessage,
   countFromIpSince,
@@ -26,7 +26,7 @@ export interface SupportService {
   ): Promise<{ id: string; createdAt: string }>;
   queue(state: 'open' | 'answered'): Promise<OpsSupportMessage[]>;
   /** An operator's answer: e-mailed when the writer left an address, a system notice when signed in. */
-  answer(id: string, text: string, operatorId: string): Promise<OpsSupportMessage>;
+  answer(id: string, text: string, operatorId: string, uploadIds?: readonly string[]): Promise<OpsSupportMessage>;
 }
 
 type Problem = { field: string; message: string; rule: string };
@@ -58,10 +58,16 @@ function contactOf(input: LeaveMessageBody): {
 }
 
 const target = (id: string) => `support-message:${id}`;
+const answerTarget = (id: string) => `support-answer:${id}`;
 
-function toOps(row: SupportMessageRow, attachments: OpsSupportMessage['attachments']): OpsSupportMessage {
+function toOps(
+  row: SupportMessageRow,
+  attachments: OpsSupportMessage['attachments'],
+  answerAttachments: OpsSupportMessage['answerAttachments'],
+): OpsSupportMessage {
   return {
     attachments,
+    answerAttachments,
     id: row.id,
     phone: row.phone_e164,
     phoneCountry: row.phone_country,
@@ -84,14 +90,10 @@ export function createSupportService(deps: {
   const withAttachments = async (rows: SupportMessageRow[]) => {
     const files = await attachedTo(
       db,
-      rows.map((r) => target(r.id)),
+      rows.flatMap((r) => [target(r.id), answerTarget(r.id)]),
     );
-    return rows.map((r) =>
-      toOps(
-        r,
-        files.filter((f) => f.attached_to === target(r.id)).map((f) => deps.uploads.view(f, 'ops')),
-      ),
-    );
+    const of = (to: string) => files.filter((f) => f.attached_to === to).map((f) => deps.uploads.view(f, 'ops'));
+    return rows.map((r) => toOps(r, of(target(r.id)), of(answerTarget(r.id))));
   };
   return {
     async leave(client, input) {
@@ -132,11 +134,26 @@ export function createSupportService(deps: {
       return withAttachments(await listSupportMessages(db, state));
     },
 
-    async answer(id, text, operatorId) {
+    async answer(id, text, operatorId, uploadIds = []) {
       const row = await db.transaction().execute(async (trx) => {
         const at = now();
         const answered = await answerSupportMessage(trx, id, { text: text.trim(), operatorId }, at);
         if (!answered) return undefined;
+        const attached = await attachUploads(
+          trx,
+          uploadIds,
+          { operatorId },
+          {
+            place: 'message',
+            attachedTo: answerTarget(id),
+            threadUserId: answered.user_id,
+          },
+        );
+        if (attached !== uploadIds.length)
+          throw new ValidationError('Unknown pictures', [
+            { field: 'uploadIds', message: 'not your unused pictures', rule: 'ownership' },
+          ]);
+        const pictures = (await attachedTo(trx, [answerTarget(id)])).map(mailAttachmentOf);
         if (answered.email)
           await enqueueMail(
             trx,
@@ -144,6 +161,7 @@ export function createSupportService(deps: {
               to: answered.email,
               subject: 'CW Wallet support',
               text: `${text.trim()}\n\n> ${answered.content.replace(/\n/g, '\n> ')}`,
+              attachments: pictures,
             },
             at,
           );

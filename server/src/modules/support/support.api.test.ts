@@ -122,4 +122,31 @@ describe('leave-a-message', () => {
     const picture = await h.app.inject({ method: 'GET', url: message.attachments[0].url, headers: { cookie: ops } });
     expect(picture.statusCode).toBe(200);
   });
+
+  it('an operator answers with a picture: it travels as an attachment of the e-mail', async () => {
+    await leave({ email: 'pictures@example.com', content: 'How do I deposit?' }, '192.0.2.77');
+    const cookie = await operatorCookie(h.app, { db: h.db, now: h.clock.now }, 'answer_pictures_ops');
+    const open = await h.app.inject({ method: 'GET', url: '/api/ops/support/messages', headers: { cookie } });
+    const message = open.json().items.find((m: { content: string }) => m.content === 'How do I deposit?');
+    const body = multipart('steps.png', await png(16, 16));
+    const picture = await h.app.inject({
+      method: 'POST',
+      url: '/api/ops/uploads?place=message',
+      headers: { ...body.headers, cookie },
+      payload: body.payload,
+    });
+    expect(picture.statusCode, picture.body).toBe(201);
+    const before = h.sink.messages.length;
+    const answered = await h.app.inject({
+      method: 'POST',
+      url: `/api/ops/support/messages/${message.id}/answer`,
+      headers: { cookie },
+      payload: { answer: 'Follow the steps in the picture.', uploadIds: [picture.json().id] },
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(answered.json().answerAttachments.map((a: { id: string }) => a.id)).toEqual([picture.json().id]);
+    const mail = await h.sink.waitFor('pictures@example.com', { after: before });
+    expect(mail.raw).toMatch(/Content-Disposition: attachment; filename=steps\.png/);
+    expect(mail.raw).toContain('Content-Type: image/png');
+  });
 });

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { UploadPlace } from '../../db/schema-support.ts';
 import { AppError, NotFoundError } from '../../errors/app-error.ts';
+import type { MailAttachment } from '../mail/outbox.ts';
 import { reencodeImage } from './images.ts';
 import {
   type FileType,
@@ -104,6 +105,18 @@ async function storeChecked(store: ObjectStore, received: ReceivedFile, type: Fi
     display_key: null,
     original_key: received.sha256,
     sizeBytes: received.bytes,
+  };
+}
+
+/** An upload as an e-mail attachment: the shown image (an SVG's PNG drawing), or the file as kept. */
+export function mailAttachmentOf(row: UploadRow): MailAttachment {
+  const key = row.display_key ?? row.original_key;
+  if (!key) throw new Error(`upload ${row.id} has no object`);
+  const drawnSvg = row.display_key !== null && row.media_type === 'image/svg+xml';
+  return {
+    objectKey: key,
+    contentType: drawnSvg ? 'image/png' : row.media_type,
+    filename: drawnSvg ? `${row.name.replace(/\.svg$/i, '')}.png` : row.name,
   };
 }
 
