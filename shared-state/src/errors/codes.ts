@@ -80,8 +80,18 @@ export type FallbackKey =
   | 'FILE_UPLOAD_FAILED'
   | 'SERVICE_COMMUNICATION_FAILED';
 
-const KNOWN = new Set<string>([...SERVER_ERROR_CODES, ...CLIENT_ERROR_CODES]);
+const FALLBACK_KEYS: ReadonlySet<string> = new Set<FallbackKey>([
+  'SUBMIT_FAILED',
+  'REGISTRATION_FAILED',
+  'FILE_UPLOAD_FAILED',
+  'SERVICE_COMMUNICATION_FAILED',
+]);
 
-export function isKnownErrorCode(code: unknown): code is KnownErrorCode {
-  return typeof code === 'string' && KNOWN.has(code);
+/**
+ * The known codes, read from the keys of a translation bundle (every code has a message: errors.test.ts
+ * holds it), so the landing page does not ship the list twice. Variants (`_retry`, `_attempts`) and the
+ * fallback messages are keys too, not codes.
+ */
+export function knownCodesOf(bundle: Record<string, unknown>): ReadonlySet<string> {
+  return new Set(Object.keys(bundle).filter((key) => !/_(retry|attempts)$/.test(key) && !FALLBACK_KEYS.has(key)));
 }

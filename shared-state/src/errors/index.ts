@@ -2,16 +2,16 @@ import type { TFunction } from 'i18next';
 import { useCallback } from 'react';
 import { ApiError, retryAfterSeconds } from '../api/api-error.ts';
 import { type Bundle, type Language, registerNamespace, useTranslation } from '../i18n/index.ts';
-import { type FallbackKey, isKnownErrorCode, type KnownErrorCode } from './codes.ts';
+import { type FallbackKey, type KnownErrorCode, knownCodesOf } from './codes.ts';
 import zhCN from './locales/zh-CN.json';
 
-export {
-  CLIENT_ERROR_CODES,
-  type FallbackKey,
-  isKnownErrorCode,
-  type KnownErrorCode,
-  SERVER_ERROR_CODES,
-} from './codes.ts';
+export type { FallbackKey, KnownErrorCode } from './codes.ts';
+
+const KNOWN = knownCodesOf(zhCN);
+
+export function isKnownErrorCode(code: unknown): code is KnownErrorCode {
+  return typeof code === 'string' && KNOWN.has(code);
+}
 
 /** The i18n namespace holding every error message. */
 export const ERRORS_NAMESPACE = 'errors';

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { isApiError } from '../api/api-error.ts';
-import { api, type Me, onUnauthenticated } from '../api/client.ts';
+import { api, getSession, type Me, onUnauthenticated } from '../api/client.ts';
 import { unwrap } from '../api/unwrap.ts';
 
 export type SessionStatus = 'unknown' | 'anonymous' | 'authenticated';
@@ -62,7 +62,7 @@ export const useSession = create<SessionState>()((set, get) => ({
     return pending;
   },
   async check() {
-    const { user } = await unwrap(api.GET('/api/session'));
+    const { user } = await unwrap(getSession());
     if (user) set({ status: 'authenticated', me: user });
     else get().signedOut();
     return user;

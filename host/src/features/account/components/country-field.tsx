@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { countryName } from '../utils/countries.ts';
+import { countryName } from '../utils/country-names.ts';
 
 const CountryPicker = lazy(() => import('./country-picker.tsx'));
 

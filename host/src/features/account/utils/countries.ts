@@ -1,4 +1,11 @@
-/** ISO 3166-1 alpha-2 officially assigned codes (249), the same list the server accepts. */
+import { countryName } from './country-names.ts';
+
+export { countryName };
+
+/**
+ * ISO 3166-1 alpha-2 officially assigned codes (249), the same list the server accepts. Only the
+ * picker (a lazy chunk) needs the list; the form shows a name and checks the shape.
+ */
 // biome-ignore format: a dense table reads better than one code per line
 export const COUNTRY_CODES = [
   'AD', 'AE', 'AF', 'AG', 'AI', 'AL', 'AM', 'AO', 'AQ', 'AR', 'AS', 'AT', 'AU', 'AW', 'AX', 'AZ', 'BA', 'BB', 'BD', 'BE',
@@ -16,31 +23,9 @@ export const COUNTRY_CODES = [
   'VN', 'VU', 'WF', 'WS', 'YE', 'YT', 'ZA', 'ZM', 'ZW',
 ] as const;
 
-export const COUNTRY_SET: ReadonlySet<string> = new Set(COUNTRY_CODES);
-
 export interface Country {
   code: string;
   name: string;
-}
-
-const displayNamesCache = new Map<string, Intl.DisplayNames | null>();
-
-function displayNames(language: string): Intl.DisplayNames | null {
-  if (!displayNamesCache.has(language)) {
-    let names: Intl.DisplayNames | null = null;
-    try {
-      names = new Intl.DisplayNames([language], { type: 'region', fallback: 'code' });
-    } catch {
-      names = null;
-    }
-    displayNamesCache.set(language, names);
-  }
-  return displayNamesCache.get(language) ?? null;
-}
-
-/** The country's name in `language` (Intl.DisplayNames; the code itself if unknown). */
-export function countryName(code: string, language: string): string {
-  return displayNames(language)?.of(code) ?? code;
 }
 
 /** Every country with its localised name, sorted for that language. */

@@ -85,7 +85,7 @@ export function fundPasswordRule(fundPassword: string): 'required' | 'format' | 
   return isGuessableFundPassword(fundPassword) ? 'guessable' : null;
 }
 
-export function countryRule(country: string, known: ReadonlySet<string>): 'required' | null {
+export function countryRule(country: string, known: Pick<ReadonlySet<string>, 'has'>): 'required' | null {
   return known.has(country) ? null : 'required';
 }
 
