@@ -6,7 +6,6 @@ import type { depositReasons, depositStates } from '../modules/deposits/schemas.
 import type { RateType } from '../modules/exchange/pricing.ts';
 import type { ExchangeState } from '../modules/exchange/states.ts';
 import type { AccountKind, TransferKind } from '../modules/ledger/model.ts';
-import type { MailAttachment } from '../modules/mail/outbox.ts';
 import type { recipientKinds } from '../modules/sends/schemas.ts';
 import type { fiatCurrencies, languages, priceColors, quickBuyCoins } from '../modules/settings/schemas.ts';
 import type { WithdrawalState } from '../modules/withdrawals/state-machine.ts';
@@ -156,6 +155,13 @@ export interface ThrottlesTable {
   first_failure_at: Date;
   last_failure_at: Date;
   locked_until: Date | null;
+}
+
+/** A file of the upload store to send with a mail (outbox.attachments). */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  objectKey: string;
 }
 
 export interface OutboxTable {

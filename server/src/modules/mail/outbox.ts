@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database, MailAttachment } from '../../db/schema.ts';
+
+export type { MailAttachment };
 
 type Db = Kysely<Database>;
 
@@ -13,13 +15,6 @@ export interface OutgoingMail {
   replyTo?: string;
   /** Files from the upload store, read when the mail is sent. */
   attachments?: MailAttachment[];
-}
-
-/** A file of the upload store to send with a mail. */
-export interface MailAttachment {
-  filename: string;
-  contentType: string;
-  objectKey: string;
 }
 
 export interface OutboxMessage extends OutgoingMail {
