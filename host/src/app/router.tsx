@@ -1,7 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { ACCOUNT_ROUTES } from '../features/account/routes.ts';
-import { RemoteOutlet } from '../federation/remote-outlet.tsx';
 import { AppFrame } from '../frame/app-frame.tsx';
 import { PageLoading } from '../frame/page-loading.tsx';
 import { RouteErrorBoundary } from '../frame/route-error-boundary.tsx';
@@ -9,6 +8,8 @@ import { RouteGuard } from './route-guard.tsx';
 
 /** The one query cache, around the host's signed-in screens too (the landing screens need none). */
 const QueryProvider = lazy(() => import('./query-provider.tsx'));
+/** Remote screens, and the code that finds and loads them, load on the first path a remote owns. */
+const RemoteOutlet = lazy(() => import('../federation/remote-outlet.tsx').then((m) => ({ default: m.RemoteOutlet })));
 
 export const HOST_PATHS = [
   '/signIn',

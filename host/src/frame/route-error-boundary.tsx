@@ -1,5 +1,4 @@
-import type { ReactNode } from 'react';
-import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
+import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 
@@ -11,16 +10,53 @@ import { useLocation } from 'react-router';
 export function RouteErrorBoundary({ children, onRetry }: { children: ReactNode; onRetry?: () => void }) {
   const { pathname } = useLocation();
   return (
-    <ErrorBoundary FallbackComponent={LoadFailed} onReset={onRetry} resetKeys={[pathname]}>
+    <Boundary resetKey={pathname} {...(onRetry ? { onRetry } : {})}>
       {children}
-    </ErrorBoundary>
+    </Boundary>
   );
 }
 
-function LoadFailed({ resetErrorBoundary }: FallbackProps) {
+interface BoundaryProps {
+  children: ReactNode;
+  /** A new key (the path) clears the failure. */
+  resetKey: string;
+  /** Called when the area tries again: a tap on the message, or a new key after a failure. */
+  onRetry?: () => void;
+}
+
+/**
+ * React's error boundary is a class; this one is the few lines the app needs (catch, show the retry,
+ * reset on a new path). A library for it cost the landing page half a kilobyte.
+ */
+class Boundary extends Component<BoundaryProps, { failed: boolean; key: string }> {
+  override state = { failed: false, key: this.props.resetKey };
+
+  static getDerivedStateFromError(): Partial<{ failed: boolean }> {
+    return { failed: true };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: { failed: boolean; key: string }) {
+    return props.resetKey === state.key ? null : { failed: false, key: props.resetKey };
+  }
+
+  override componentDidUpdate(previous: BoundaryProps, before: { failed: boolean }): void {
+    if (before.failed && previous.resetKey !== this.props.resetKey) this.props.onRetry?.();
+  }
+
+  retry = () => {
+    this.props.onRetry?.();
+    this.setState({ failed: false });
+  };
+
+  override render() {
+    return this.state.failed ? <LoadFailed onRetry={this.retry} /> : this.props.children;
+  }
+}
+
+function LoadFailed({ onRetry }: { onRetry: () => void }) {
   const { t } = useTranslation('host');
   return (
-    <button type="button" className="remote-failed" data-testid="remote-load-failed" onClick={resetErrorBoundary}>
+    <button type="button" className="remote-failed" data-testid="remote-load-failed" onClick={onRetry}>
       {t('remote.loadFailed')}
     </button>
   );

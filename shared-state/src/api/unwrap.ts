@@ -14,6 +14,21 @@ function isErrorBody(value: unknown): value is { code: string; message?: unknown
   return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'string';
 }
 
+let beforeError: () => Promise<unknown> = async () => undefined;
+
+/**
+ * Something to wait for before a failure is reported: the error messages (@cw/shared-state/errors
+ * loads them lazily and registers itself here), so whatever shows the error finds them loaded.
+ */
+export function setErrorTextsLoader(load: () => Promise<unknown>): void {
+  beforeError = load;
+}
+
+async function failWith(error: ApiError): Promise<never> {
+  await beforeError().catch(() => undefined);
+  throw error;
+}
+
 /** Gateway statuses mean the API itself could not be reached through the proxy. */
 const UNAVAILABLE_STATUSES = new Set([502, 503, 504]);
 
@@ -28,26 +43,32 @@ export async function unwrap<R extends FetchResult>(request: Promise<R>): Promis
     result = await request;
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError({
-      code: 'NETWORK_ERROR',
-      message: cause instanceof Error ? cause.message : 'network error',
-      status: 0,
-    });
+    return failWith(
+      new ApiError({
+        code: 'NETWORK_ERROR',
+        message: cause instanceof Error ? cause.message : 'network error',
+        status: 0,
+      }),
+    );
   }
   const { response } = result;
   if (response.ok) return result.data as Data<R>;
   const body = result.error;
   if (isErrorBody(body)) {
-    throw new ApiError({
-      code: body.code,
-      message: typeof body.message === 'string' ? body.message : body.code,
-      details: body.details,
-      status: response.status,
-    });
+    return failWith(
+      new ApiError({
+        code: body.code,
+        message: typeof body.message === 'string' ? body.message : body.code,
+        details: body.details,
+        status: response.status,
+      }),
+    );
   }
-  throw new ApiError({
-    code: UNAVAILABLE_STATUSES.has(response.status) ? 'SERVICE_UNAVAILABLE' : 'INTERNAL',
-    message: `HTTP ${response.status}`,
-    status: response.status,
-  });
+  return failWith(
+    new ApiError({
+      code: UNAVAILABLE_STATUSES.has(response.status) ? 'SERVICE_UNAVAILABLE' : 'INTERNAL',
+      message: `HTTP ${response.status}`,
+      status: response.status,
+    }),
+  );
 }

@@ -79,19 +79,3 @@ export type FallbackKey =
   | 'REGISTRATION_FAILED'
   | 'FILE_UPLOAD_FAILED'
   | 'SERVICE_COMMUNICATION_FAILED';
-
-const FALLBACK_KEYS: ReadonlySet<string> = new Set<FallbackKey>([
-  'SUBMIT_FAILED',
-  'REGISTRATION_FAILED',
-  'FILE_UPLOAD_FAILED',
-  'SERVICE_COMMUNICATION_FAILED',
-]);
-
-/**
- * The known codes, read from the keys of a translation bundle (every code has a message: errors.test.ts
- * holds it), so the landing page does not ship the list twice. Variants (`_retry`, `_attempts`) and the
- * fallback messages are keys too, not codes.
- */
-export function knownCodesOf(bundle: Record<string, unknown>): ReadonlySet<string> {
-  return new Set(Object.keys(bundle).filter((key) => !/_(retry|attempts)$/.test(key) && !FALLBACK_KEYS.has(key)));
-}

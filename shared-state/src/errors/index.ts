@@ -1,13 +1,13 @@
 import type { TFunction } from 'i18next';
-import { useCallback } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import { ApiError, retryAfterSeconds } from '../api/api-error.ts';
-import { type Bundle, type Language, registerNamespace, useTranslation } from '../i18n/index.ts';
-import { type FallbackKey, type KnownErrorCode, knownCodesOf } from './codes.ts';
-import zhCN from './locales/zh-CN.json';
+import { setErrorTextsLoader } from '../api/unwrap.ts';
+import { type Bundle, i18n, type Language, registerNamespace } from '../i18n/index.ts';
+import { CLIENT_ERROR_CODES, type FallbackKey, type KnownErrorCode, SERVER_ERROR_CODES } from './codes.ts';
 
 export type { FallbackKey, KnownErrorCode } from './codes.ts';
 
-const KNOWN = knownCodesOf(zhCN);
+const KNOWN = new Set<string>([...SERVER_ERROR_CODES, ...CLIENT_ERROR_CODES]);
 
 export function isKnownErrorCode(code: unknown): code is KnownErrorCode {
   return typeof code === 'string' && KNOWN.has(code);
@@ -17,14 +17,48 @@ export function isKnownErrorCode(code: unknown): code is KnownErrorCode {
 export const ERRORS_NAMESPACE = 'errors';
 
 const loaders: Record<Language, () => Promise<Bundle>> = {
-  'zh-CN': async () => zhCN,
+  'zh-CN': () => import('./locales/zh-CN.json').then((m) => m.default),
   'zh-TW': () => import('./locales/zh-TW.json').then((m) => m.default),
   en: () => import('./locales/en.json').then((m) => m.default),
   es: () => import('./locales/es.json').then((m) => m.default),
 };
 
-// zh-CN (the default language) is bundled; the others load when chosen.
-registerNamespace('errors', (language) => loaders[language](), { language: 'zh-CN', bundle: zhCN });
+// Every language loads when first needed, zh-CN too: the landing page shows no error until the user acts.
+registerNamespace('errors', (language) => loaders[language]());
+
+/** Loads the messages of the current language (once: i18next remembers what it loaded). */
+export function loadErrorTexts(): Promise<void> {
+  return i18n.loadNamespaces(ERRORS_NAMESPACE).catch(() => undefined);
+}
+
+/** How long a failed request waits for the messages before it is reported anyway. */
+const TEXTS_WAIT_MS = 3000;
+setErrorTextsLoader(() => Promise.race([loadErrorTexts(), new Promise((r) => setTimeout(r, TEXTS_WAIT_MS))]));
+
+// The first touch, key or focus starts loading them: after the first paint, before anything can fail.
+if (typeof document !== 'undefined') {
+  const start = () => {
+    for (const type of STARTERS) document.removeEventListener(type, start, true);
+    void loadErrorTexts();
+  };
+  const STARTERS = ['pointerdown', 'keydown', 'focusin'] as const;
+  for (const type of STARTERS) document.addEventListener(type, start, { capture: true, passive: true });
+}
+
+// Screens showing a message re-render when the messages arrive or the language changes.
+let textsVersion = 0;
+const textsListeners = new Set<() => void>();
+const textsChanged = () => {
+  textsVersion += 1;
+  for (const listener of textsListeners) listener();
+};
+i18n.on('loaded', textsChanged);
+i18n.on('languageChanged', textsChanged);
+const subscribeTexts = (listener: () => void) => {
+  textsListeners.add(listener);
+  return () => textsListeners.delete(listener);
+};
+const currentTextsVersion = () => textsVersion;
 
 /** The translation key (in namespace 'errors') of a code: the code itself. */
 export function errorKey(code: KnownErrorCode): string {
@@ -62,8 +96,19 @@ export function errorMessage(error: unknown, t: TFunction, fallback: FallbackKey
   });
 }
 
-/** A hook returning `(error, fallback?) => message` in the current language. */
+/**
+ * A hook returning `(error, fallback?) => message` in the current language. It never suspends: the
+ * messages load on the first interaction (and before any API failure is reported); a message asked
+ * for before they are here starts the load, and the screen re-renders when they arrive.
+ */
 export function useErrorMessage(): (error: unknown, fallback?: FallbackKey) => string {
-  const { t } = useTranslation(ERRORS_NAMESPACE);
-  return useCallback((error: unknown, fallback?: FallbackKey) => errorMessage(error, t, fallback), [t]);
+  const version = useSyncExternalStore(subscribeTexts, currentTextsVersion, currentTextsVersion);
+  return useCallback(
+    (error: unknown, fallback?: FallbackKey) => {
+      void version;
+      if (!i18n.hasLoadedNamespace(ERRORS_NAMESPACE)) void loadErrorTexts();
+      return errorMessage(error, i18n.getFixedT(null, ERRORS_NAMESPACE), fallback);
+    },
+    [version],
+  );
 }
