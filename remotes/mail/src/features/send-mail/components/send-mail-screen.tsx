@@ -5,33 +5,14 @@ import { useSession } from '@cw/shared-state/session';
 import { Page } from '@cw/shared-ui/page';
 import { toast } from '@cw/shared-ui/toast';
 import { Input, TextArea } from 'antd-mobile';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
+import { Field, fieldProps } from '../../../lib/field.tsx';
 import * as form from '../../../lib/form.module.css';
 import { SubmitRow } from '../../../lib/submit-row.tsx';
 import { useSendMailMutation } from '../api/user-mail-queries.ts';
 import { BODY_MAX, parseRecipients, RECIPIENTS_MAX, recipientsProblem, SUBJECT_MAX } from '../utils/recipients.ts';
 import * as styles from './send-mail.module.css';
-
-/** What every input of the form has: its id (for its label and the tests), value and change handler. */
-const fieldProps = (id: string, value: string, onChange: (value: string) => void) => ({
-  id,
-  'data-testid': id,
-  className: form.input,
-  value,
-  onChange,
-});
-
-function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
-  return (
-    <div className={styles.field}>
-      <label className={form.label} htmlFor={id}>
-        {label}
-      </label>
-      {children}
-    </div>
-  );
-}
 
 /** /sendemails: write an e-mail (up to 5 recipients); it goes from the service, replies come to the user. */
 export default function SendMailScreen() {

@@ -7,6 +7,7 @@ import { toast } from '@cw/shared-ui/toast';
 import { Input, TextArea } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
+import { Field, fieldProps } from '../../../lib/field.tsx';
 import * as form from '../../../lib/form.module.css';
 import { PictureField } from '../../../lib/picture-field.tsx';
 import { SubmitRow } from '../../../lib/submit-row.tsx';
@@ -54,44 +55,25 @@ export default function NewTicketScreen() {
   return (
     <Page title={t('tickets.newTitle')}>
       <form className={form.form} noValidate onSubmit={onSubmit} data-testid="ticket-form">
-        <label className={form.label} htmlFor="ticket-email">
-          {t('tickets.email')}
-        </label>
-        <Input
-          id="ticket-email"
-          data-testid="ticket-email"
-          className={form.input}
-          value={values.email}
-          onChange={set('email')}
-          inputMode="email"
-          autoComplete="email"
-        />
-        <label className={form.label} htmlFor="ticket-description">
-          {t('tickets.description')}
-        </label>
-        <TextArea
-          id="ticket-description"
-          data-testid="ticket-description"
-          className={form.input}
-          value={values.description}
-          onChange={set('description')}
-          placeholder={t('tickets.descriptionPlaceholder')}
-          maxLength={DESCRIPTION_MAX}
-          showCount
-          rows={6}
-        />
-        <label className={form.label} htmlFor="ticket-tx">
-          {t('tickets.txRef')}
-        </label>
-        <Input
-          id="ticket-tx"
-          data-testid="ticket-tx"
-          className={form.input}
-          value={values.txRef}
-          onChange={set('txRef')}
-          placeholder={t('tickets.txRefPlaceholder')}
-          maxLength={100}
-        />
+        <Field id="ticket-email" label={t('tickets.email')}>
+          <Input {...fieldProps('ticket-email', values.email, set('email'))} inputMode="email" autoComplete="email" />
+        </Field>
+        <Field id="ticket-description" label={t('tickets.description')}>
+          <TextArea
+            {...fieldProps('ticket-description', values.description, set('description'))}
+            placeholder={t('tickets.descriptionPlaceholder')}
+            maxLength={DESCRIPTION_MAX}
+            showCount
+            rows={6}
+          />
+        </Field>
+        <Field id="ticket-tx" label={t('tickets.txRef')}>
+          <Input
+            {...fieldProps('ticket-tx', values.txRef, set('txRef'))}
+            placeholder={t('tickets.txRefPlaceholder')}
+            maxLength={100}
+          />
+        </Field>
         <PictureField id="ticket-pictures" pictures={pictures} />
         <SubmitRow
           problem={problem}
