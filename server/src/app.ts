@@ -295,7 +295,6 @@ export function buildApp(deps: AppDeps): App {
       await typed.register(chatRoutes, {
         service: createChatService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
         hub,
-        db: deps.db,
         now,
         requireOperator,
       });

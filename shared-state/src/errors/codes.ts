@@ -74,8 +74,4 @@ export const CLIENT_ERROR_CODES = ['NETWORK_ERROR'] as const;
 export type KnownErrorCode = (typeof SERVER_ERROR_CODES)[number] | (typeof CLIENT_ERROR_CODES)[number];
 
 /** Messages for failures without a usable code, chosen by the caller. */
-export type FallbackKey =
-  | 'SUBMIT_FAILED'
-  | 'REGISTRATION_FAILED'
-  | 'FILE_UPLOAD_FAILED'
-  | 'SERVICE_COMMUNICATION_FAILED';
+export type FallbackKey = 'SUBMIT_FAILED' | 'REGISTRATION_FAILED' | 'FILE_UPLOAD_FAILED';

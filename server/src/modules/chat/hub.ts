@@ -19,8 +19,6 @@ export interface ChatHub {
   subscribe(conversationId: string, listener: Listener): () => void;
   /** Resolves once this instance listens (a stream opened before would miss what is sent meanwhile). */
   ready(): Promise<void>;
-  /** Connections served by this process (for metrics and the bench). */
-  size(): number;
   close(): Promise<void>;
 }
 
@@ -105,7 +103,6 @@ export function createChatHub(options: { connectionString: string; onError?: (er
       };
     },
     ready: () => ready,
-    size: () => [...subscribers.values()].reduce((n, set) => n + set.size, 0),
     async close() {
       closed = true;
       await ready.catch(() => undefined);

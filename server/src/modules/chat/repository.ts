@@ -11,6 +11,8 @@ export const CHAT_CHANNEL = 'chat_events';
 
 /** The user's conversation, made on first use. */
 export async function ensureConversation(db: Db, userId: string, at: Date): Promise<ConversationRow> {
+  const found = await db.selectFrom('chat_conversations').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  if (found) return found;
   await db
     .insertInto('chat_conversations')
     .values({ user_id: userId, created_at: at })

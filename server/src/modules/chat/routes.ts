@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { Database } from '../../db/schema.ts';
 import { ServiceUnavailableError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
@@ -9,7 +7,6 @@ import { NoContent } from '../auth/schemas.ts';
 import { IdParams } from '../notices/schemas.ts';
 import { currentOperator, type operatorGuard } from '../operators/guard.ts';
 import type { ChatHub } from './hub.ts';
-import { allMessagesAfter, latestMessageId, messagesAfter, setUserOnlineUntil } from './repository.ts';
 import {
   ChatHistory,
   ChatMessage,
@@ -23,7 +20,6 @@ import {
 import type { ChatService } from './service.ts';
 import { createStreamRegistry, HEARTBEAT_MS, resumeId, serveStream } from './stream.ts';
 
-const CATCH_UP_PAGE = 200;
 /** Presence outlives one missed heartbeat. */
 const PRESENCE_MS = HEARTBEAT_MS * 3;
 
@@ -40,10 +36,9 @@ const streamSchema = (tags: string[], summary: string) => ({
 export const chatRoutes: FastifyPluginAsyncTypebox<{
   service: ChatService;
   hub: ChatHub | null;
-  db: Kysely<Database>;
   now: () => Date;
   requireOperator: ReturnType<typeof operatorGuard>;
-}> = async (app, { service, hub, db, now, requireOperator }) => {
+}> = async (app, { service, hub, now, requireOperator }) => {
   const registry = createStreamRegistry();
   app.addHook('preClose', async () => registry.endAll());
   const needHub = () => {
@@ -123,7 +118,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
       const live = needHub();
       await live.ready();
       const conversation = await service.conversationOf(currentUser(request).userId);
-      const afterId = resumeId(request, request.query.after) ?? (await latestMessageId(db, conversation.id));
+      const afterId = resumeId(request, request.query.after) ?? (await service.latestId(conversation.id));
       serveStream(
         request,
         reply,
@@ -131,10 +126,9 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
           hub: live,
           scope: conversation.id,
           afterId,
-          messagesAfter: async (after) =>
-            service.views(await messagesAfter(db, conversation.id, after, CATCH_UP_PAGE), 'user'),
+          messagesAfter: (after) => service.messagesAfter(conversation.id, after),
           onPresence: (online) =>
-            setUserOnlineUntil(db, conversation.id, online ? new Date(now().getTime() + PRESENCE_MS) : null),
+            service.setPresence(conversation.id, online ? new Date(now().getTime() + PRESENCE_MS) : null),
         },
         registry,
       );
@@ -229,7 +223,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const live = needHub();
       await live.ready();
-      const afterId = resumeId(request, request.query.after) ?? (await latestMessageId(db, null));
+      const afterId = resumeId(request, request.query.after) ?? (await service.latestId(null));
       serveStream(
         request,
         reply,
@@ -237,7 +231,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
           hub: live,
           scope: '*',
           afterId,
-          messagesAfter: async (after) => service.views(await allMessagesAfter(db, after, CATCH_UP_PAGE), 'ops'),
+          messagesAfter: (after) => service.messagesAfter(null, after),
         },
         registry,
       );

@@ -6,6 +6,7 @@ import { enqueueMail } from '../mail/outbox.ts';
 import { attachUploads, findUploads } from '../uploads/repository.ts';
 import type { Audience, UploadsService } from '../uploads/service.ts';
 import {
+  allMessagesAfter,
   type ChatMessageRow,
   type ConversationRow,
   countRecentUserMessages,
@@ -13,12 +14,15 @@ import {
   findByClientId,
   findConversation,
   insertChatMessage,
+  latestMessageId,
   listConversations,
   lockConversation,
   markRead,
+  messagesAfter as messagesAfterIn,
   messagesBefore,
   notifyChat,
   setEmailedAt,
+  setUserOnlineUntil,
 } from './repository.ts';
 import {
   CHAT_PAGE_MAX,
@@ -35,6 +39,8 @@ export type Sender = { userId: string } | { operatorId: string; conversationId: 
 /** An operator's replies to a user who is not connected are e-mailed, at most once in this window. */
 const EMAIL_COALESCE_MS = 5 * 60_000;
 const CONVERSATIONS_MAX = 200;
+/** Messages a stream sends in one catch-up step. */
+const CATCH_UP_PAGE = 200;
 
 export interface ChatService {
   conversationOf(userId: string): Promise<ConversationRow>;
@@ -48,8 +54,12 @@ export interface ChatService {
   typing(conversationId: string, who: 'user' | 'operator'): Promise<void>;
   read(conversationId: string, who: 'user' | 'operator', upTo: string): Promise<void>;
   conversations(): Promise<OpsConversation[]>;
-  /** Message rows as a side sees them (attachment URLs differ for users and operators). */
-  views(rows: readonly ChatMessageRow[], audience: Audience): Promise<ChatMessage[]>;
+  /** Where a stream starts without a resume id: the newest message of the conversation (null: of all). */
+  latestId(conversationId: string | null): Promise<string>;
+  /** The stream's catch-up: messages after `afterId` of one conversation (null: of all, for operators). */
+  messagesAfter(conversationId: string | null, afterId: string): Promise<ChatMessage[]>;
+  /** The user is connected until `until` (renewed by the stream), or not any more (null). */
+  setPresence(conversationId: string, until: Date | null): Promise<void>;
 }
 
 export function createChatService(deps: {
@@ -60,7 +70,7 @@ export function createChatService(deps: {
 }): ChatService {
   const { db, now } = deps;
 
-  const views: ChatService['views'] = async (rows, audience) => {
+  const views = async (rows: readonly ChatMessageRow[], audience: Audience): Promise<ChatMessage[]> => {
     const files = await findUploads(
       db,
       rows.flatMap((r) => (r.upload_id ? [r.upload_id] : [])),
@@ -196,7 +206,13 @@ export function createChatService(deps: {
         unread: Number(c.unread ?? 0),
       }));
     },
-    views,
+    latestId: (conversationId) => latestMessageId(db, conversationId),
+    async messagesAfter(conversationId, afterId) {
+      return conversationId === null
+        ? views(await allMessagesAfter(db, afterId, CATCH_UP_PAGE), 'ops')
+        : views(await messagesAfterIn(db, conversationId, afterId, CATCH_UP_PAGE), 'user');
+    },
+    setPresence: (conversationId, until) => setUserOnlineUntil(db, conversationId, until),
   };
   return service;
 }

@@ -154,6 +154,9 @@ export function createUploadsService(deps: {
   const service: UploadsService = {
     async accept(request, uploader, place) {
       const rules = PLACE_RULES[place];
+      // Over the hourly count or with a full quota, refuse before reading up to 50 MB; the quota is
+      // checked again with the file's real size once it is read.
+      await checkUsage(uploader, 0);
       const received = await receiveFile(request, { maxBytes: rules.maxBytes, tmpDir: deps.tmpDir });
       try {
         const type = await sniffType(received.head);

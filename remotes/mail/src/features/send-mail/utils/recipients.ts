@@ -1,10 +1,8 @@
+import { isEmailAddress } from '../../../lib/email.ts';
 /** The server's limits, shown and checked before sending. */
 export const RECIPIENTS_MAX = 5;
 export const SUBJECT_MAX = 200;
 export const BODY_MAX = 10_000;
-
-const EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export type RecipientsProblem = { kind: 'required' } | { kind: 'tooMany' } | { kind: 'invalid'; address: string };
 
@@ -23,6 +21,6 @@ export function parseRecipients(text: string): string[] {
 export function recipientsProblem(recipients: string[]): RecipientsProblem | null {
   if (recipients.length === 0) return { kind: 'required' };
   if (recipients.length > RECIPIENTS_MAX) return { kind: 'tooMany' };
-  const bad = recipients.find((a) => a.length > 254 || !EMAIL.test(a));
+  const bad = recipients.find((a) => a.length > 254 || !isEmailAddress(a));
   return bad === undefined ? null : { kind: 'invalid', address: bad };
 }

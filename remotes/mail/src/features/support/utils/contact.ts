@@ -1,4 +1,5 @@
 import { isValidPhoneNumber } from 'libphonenumber-js/min';
+import { isEmailAddress } from '../../../lib/email.ts';
 
 export const CONTENT_MAX = 2000;
 
@@ -9,9 +10,6 @@ export interface MessageValues {
   content: string;
 }
 
-const EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-
 /** The specification's rules: a phone or an e-mail is required; a phone needs its area code; an e-mail must be valid. */
 export function contactProblem(v: MessageValues): 'contact' | 'areaCode' | 'phone' | 'email' | 'content' | null {
   const phone = v.phone.trim();
@@ -19,7 +17,7 @@ export function contactProblem(v: MessageValues): 'contact' | 'areaCode' | 'phon
   if (phone === '' && email === '') return 'contact';
   if (phone !== '' && v.phoneCountry === '') return 'areaCode';
   if (phone !== '' && !isValidPhoneNumber(phone, v.phoneCountry as never)) return 'phone';
-  if (email !== '' && !EMAIL.test(email)) return 'email';
+  if (email !== '' && !isEmailAddress(email)) return 'email';
   if (v.content.trim() === '') return 'content';
   return null;
 }
