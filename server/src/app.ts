@@ -58,6 +58,9 @@ import { operatorSessionRoutes } from './modules/operators/routes.ts';
 import { createOperatorsService } from './modules/operators/service.ts';
 import { priceRoutes } from './modules/prices/routes.ts';
 import { createPriceService, type PriceService } from './modules/prices/service.ts';
+import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
+import { rewardsRoutes } from './modules/rewards/routes.ts';
+import { createRewardsService, type RewardsServiceOptions } from './modules/rewards/service.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { UserSettings } from './modules/settings/schemas.ts';
 import { createSettingsService } from './modules/settings/service.ts';
@@ -124,6 +127,8 @@ export interface AppDeps {
   notifications?: { databaseUrl: string } | { hub: ChatHub };
   /** Convert quote lifetime in ms (default 10 s). */
   convertQuoteTtlMs?: number;
+  /** Rewards (modules/rewards): the programme's numbers and the chains with a check-in contract. */
+  rewards?: Partial<Pick<RewardsServiceOptions, 'config' | 'chains'>>;
 }
 
 export type App = FastifyInstance;
@@ -309,6 +314,14 @@ export function buildApp(deps: AppDeps): App {
           ...(deps.exchange?.maxUnpaidOrders === undefined ? {} : { maxUnpaidOrders: deps.exchange.maxUnpaidOrders }),
           ...(deps.exchange?.floatWindowMs === undefined ? {} : { floatWindowMs: deps.exchange.floatWindowMs }),
           platform,
+        }),
+      });
+      await typed.register(rewardsRoutes, {
+        service: createRewardsService({
+          db: deps.db,
+          now,
+          config: deps.rewards?.config ?? rewardsConfigFromEnv({}),
+          chains: deps.rewards?.chains ?? (() => ({ ethereum: undefined, bsc: undefined })),
         }),
       });
       const prices = deps.prices ?? createPriceService({ source: null, now });

@@ -16,6 +16,8 @@ import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
 import { startRetention } from './modules/retention/retention.ts';
+import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
+import { createRewardsModule } from './modules/rewards/rewards-module.ts';
 import { createS3Store } from './modules/uploads/s3-store.ts';
 import { createLocalStore } from './modules/uploads/storage.ts';
 import { walletOptionsFromConfig } from './modules/wallet/wallet-module.ts';
@@ -24,11 +26,13 @@ import { startConfiguredSigner } from './signer/spawn.ts';
 const EMBEDDED_DATABASE = 'wallet';
 
 let config: Config;
+let rewardsConfig: ReturnType<typeof rewardsConfigFromEnv>;
 try {
   config = loadConfig();
+  rewardsConfig = rewardsConfigFromEnv(process.env);
 } catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  console.error(err.message);
+  if (!(err instanceof ConfigError) && !(err instanceof Error && /^[A-Z_]+ must/.test(err.message))) throw err;
+  console.error((err as Error).message);
   process.exit(1);
 }
 
@@ -80,8 +84,17 @@ try {
   await migrateToLatest(db, logger);
 
   // Deposit watchers on the chains prepared above. This process never loads a private key.
-  const chain = await startChainModule({ ...chainOptions, db, prepared: preparedChains });
+  const rewards = createRewardsModule({ config: rewardsConfig, log: logger });
+  const chain = await startChainModule({
+    ...chainOptions,
+    db,
+    prepared: preparedChains,
+    observersFor: rewards.observersFor,
+  });
   closers.push({ name: 'deposit watchers', close: () => chain.stop() });
+  // Rewards: the development pool and the booker (check-ins confirmed by the watchers above).
+  await rewards.start(db);
+  closers.push({ name: 'rewards booker', close: () => rewards.stop() });
 
   // Convert: dev liquidity (see modules/convert/liquidity.ts) and the price feed (sandbox unless PRICE_FEED_URL).
   if (config.convert.seedLiquidity) {
@@ -118,6 +131,7 @@ try {
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.devMailbox },
     mailDailyLimit: config.mailDailyLimit,
+    rewards: { config: rewardsConfig, chains: chain.evmChains },
     notifications: { databaseUrl },
     uploads: {
       store: config.uploads.s3

@@ -109,6 +109,23 @@ export const errorStatus = {
   DEPOSIT_DISABLED: 409,
   /** More than 3 "I have transferred" notices that matched no deposit today (UTC); details.retryAfterSeconds. */
   DEPOSIT_CONFIRM_LIMIT: 429,
+  // Rewards (modules/rewards).
+  /** The address is not a wallet the user has checked in with ("wallet not connected or none bound"). */
+  WALLET_NOT_BOUND: 400,
+  /** Rewards exist, but none is 24 hours old yet ("claim failed, return after 24 hours"). */
+  CLAIM_TOO_EARLY: 409,
+  /** The claimable total is below the minimum ("reward too small ..."); details give the minimum. */
+  REWARD_TOO_SMALL: 409,
+  /** Nothing to claim or deliver ("the reward is 0"). */
+  REWARD_ZERO: 409,
+  /** Delivery needs a streak of consecutive check-in days (details give the days needed). */
+  STREAK_REQUIRED: 409,
+  /** Today's draws are used up ("no more draws"). */
+  NO_MORE_DRAWS: 409,
+  /** The draw could not be made or paid; nothing was booked ("draw failed"). */
+  DRAW_FAILED: 503,
+  /** No user has this invite code, or it is the user's own. */
+  INVITE_CODE_INVALID: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -1267,6 +1267,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rewards/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check-in status: member tag, contracts, streak, claimable rewards, records and claims */
+        get: operations["getRewardsSign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rewards/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claim the rewards of check-ins at least 24 hours old, from a wallet you checked in with */
+        post: operations["postRewardsClaims"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rewards/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move claimed rewards to the available balance (needs a 7-day check-in streak) */
+        post: operations["postRewardsDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rewards/likes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Likes lottery: today's posts, likes, draws earned and used, the seed commitment */
+        get: operations["getRewardsLikes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rewards/likes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Like a post (once; liking again changes nothing) */
+        put: operations["putRewardsLikesById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rewards/draws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a draw (prize paid from the rewards pool; nothing booked when it fails) */
+        post: operations["postRewardsDraws"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rewards/lottery/{day}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A day's commitment, its seed once the day is over, and your draws: verify them yourself */
+        get: operations["getRewardsLotteryByDay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rewards/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your invite code and the people who registered with it */
+        get: operations["getRewardsInvite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/prices": {
         parameters: {
             query?: never;
@@ -1361,7 +1497,7 @@ export interface components {
              * @description Machine-readable error code; the UI translates by code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT";
+            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "INVITE_CODE_INVALID";
             /** @description English developer text; not for display. */
             message: string;
             details?: {
@@ -1896,6 +2032,7 @@ export interface operations {
                     /** @description The 6-digit code e-mailed for purpose "register". */
                     code: string;
                     agreementAccepted: boolean;
+                    inviteCode?: string | null;
                 };
             };
         };
@@ -7960,6 +8097,646 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getRewardsSign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The argument of the contract's checkIn */
+                        memberTag: string;
+                        contracts: {
+                            network: string;
+                            chainId: number;
+                            address: string;
+                        }[];
+                        /** @description UTC day, YYYY-MM-DD */
+                        today: string;
+                        todayState: "none" | "seen" | "confirmed";
+                        /**
+                         * Format: date-time
+                         * @description Start of the next UTC day
+                         */
+                        nextDayAt: string;
+                        streak: number;
+                        /** @description The 7 days ending today */
+                        week: {
+                            /** @description UTC day, YYYY-MM-DD */
+                            day: string;
+                            signed: boolean;
+                        }[];
+                        asset: string;
+                        scheduleMinor: string[];
+                        /** @description Claimable now; decimal string of minor units */
+                        claimableMinor: string;
+                        /** @description Booked, younger than 24 hours; decimal string of minor units */
+                        waitingMinor: string;
+                        /** @description Claimed, not delivered yet; decimal string of minor units */
+                        claimedMinor: string;
+                        /** @description Smallest claim; decimal string of minor units */
+                        claimMinMinor: string;
+                        deliveryStreakDays: number;
+                        records: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description UTC day, YYYY-MM-DD */
+                            day: string;
+                            network: string;
+                            address: string;
+                            txHash: string;
+                            /** @description seen: in a block, waiting for confirmations; confirmed: counts (its reward is booked) */
+                            state: "seen" | "confirmed";
+                            asset: string;
+                            /** @description Reward of this sign; 0 until confirmed; decimal string of minor units */
+                            rewardMinor: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            /** @description Booked, unclaimed and at least 24 hours old */
+                            claimable: boolean;
+                            claimed: boolean;
+                        }[];
+                        claims: {
+                            /** Format: uuid */
+                            id: string;
+                            asset: string;
+                            /** @description Claimed amount; decimal string of minor units */
+                            amountMinor: string;
+                            address: string;
+                            /** Format: date-time */
+                            claimedAt: string;
+                            delivered: boolean;
+                            deliveredAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postRewardsClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The connected wallet (one you checked in with) */
+                    address: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        asset: string;
+                        /** @description Claimed amount; decimal string of minor units */
+                        amountMinor: string;
+                        address: string;
+                        /** Format: date-time */
+                        claimedAt: string;
+                        delivered: boolean;
+                        deliveredAt: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postRewardsDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: string;
+                        /** @description Moved to the available balance; decimal string of minor units */
+                        deliveredMinor: string;
+                        claims: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getRewardsLikes: {
+        parameters: {
+            query?: {
+                lang?: "zh-CN" | "zh-TW" | "en" | "es";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description UTC day, YYYY-MM-DD */
+                        day: string;
+                        /** @description SHA-256 (hex) of today's secret seed, revealed tomorrow */
+                        commitment: string;
+                        likesToday: number;
+                        likesPerDraw: number;
+                        drawsPerDay: number;
+                        streak: number;
+                        streakDaysForDraw: number;
+                        /** @description Draws earned today (likes and streak bonus) */
+                        earned: number;
+                        used: number;
+                        asset: string;
+                        prizes: {
+                            weight: number;
+                            /** @description Prize; decimal string of minor units */
+                            amountMinor: string;
+                        }[];
+                        posts: {
+                            /** Format: uuid */
+                            id: string;
+                            title: string;
+                            category: string;
+                            /** Format: date-time */
+                            publishAt: string;
+                            liked: boolean;
+                        }[];
+                        draws: {
+                            /** @description UTC day, YYYY-MM-DD */
+                            day: string;
+                            n: number;
+                            prizeIndex: number;
+                            asset: string;
+                            /** @description Prize paid to the available balance; 0: no prize; decimal string of minor units */
+                            prizeMinor: string;
+                        }[];
+                        /** @description Earlier days you drew on, newest first */
+                        pastDays: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    putRewardsLikesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postRewardsDraws: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description UTC day, YYYY-MM-DD */
+                        day: string;
+                        n: number;
+                        prizeIndex: number;
+                        asset: string;
+                        /** @description Prize paid to the available balance; 0: no prize; decimal string of minor units */
+                        prizeMinor: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getRewardsLotteryByDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UTC day, YYYY-MM-DD */
+                day: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description UTC day, YYYY-MM-DD */
+                        day: string;
+                        commitment: string;
+                        /** @description Revealed after the day; null until then */
+                        seed: string | null;
+                        /**
+                         * Format: uuid
+                         * @description The u of the draw message u:day:n
+                         */
+                        userId: string;
+                        draws: {
+                            /** @description UTC day, YYYY-MM-DD */
+                            day: string;
+                            n: number;
+                            prizeIndex: number;
+                            asset: string;
+                            /** @description Prize paid to the available balance; 0: no prize; decimal string of minor units */
+                            prizeMinor: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getRewardsInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        asset: string;
+                        /** @description Paid when an invitee is first credited a deposit; decimal string of minor units */
+                        rewardMinor: string;
+                        invitations: {
+                            /** @description Masked user name */
+                            invitee: string;
+                            /** Format: date-time */
+                            registeredAt: string;
+                            status: "registered" | "deposited";
+                            rewardAsset: string | null;
+                            rewardMinor: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -67,9 +67,34 @@ export const SERVER_ERROR_CODES = [
   'EXCHANGE_AMOUNT_OUT_OF_RANGE',
   'EXCHANGE_ADDRESS_INVALID',
   'EXCHANGE_TOO_MANY_OPEN_ORDERS',
+  'WALLET_NOT_BOUND',
+  'CLAIM_TOO_EARLY',
+  'REWARD_TOO_SMALL',
+  'REWARD_ZERO',
+  'STREAK_REQUIRED',
+  'NO_MORE_DRAWS',
+  'DRAW_FAILED',
+  'INVITE_CODE_INVALID',
 ] as const;
 
-export const CLIENT_ERROR_CODES = ['NETWORK_ERROR'] as const;
+/**
+ * Codes the client makes itself: a failed network request, and what a connected web3 wallet answers
+ * (@cw/shared-state/web3 maps wallet and chain errors onto these).
+ */
+export const CLIENT_ERROR_CODES = [
+  'NETWORK_ERROR',
+  'WALLET_NOT_CONNECTED',
+  'WALLET_NOT_FOUND',
+  'WALLET_REJECTED',
+  'WALLET_WRONG_NETWORK',
+  'WALLET_BALANCE_ZERO',
+  'WALLET_BALANCE_LOW',
+  'WALLET_GAS_SHORT',
+  'CONTRACT_FAILED',
+  'ALREADY_SIGNED',
+  'SIGN_FAILED',
+  'WALLET_TX_FAILED',
+] as const;
 
 export type KnownErrorCode = (typeof SERVER_ERROR_CODES)[number] | (typeof CLIENT_ERROR_CODES)[number];
 

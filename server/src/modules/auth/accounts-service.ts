@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { CodePurpose, MailLanguage } from '../mail/templates.ts';
+import { inviterOf, recordInvitation } from '../rewards/invites.ts';
 import {
   type AccountRow,
   emailTaken,
@@ -44,6 +45,7 @@ export interface RegisterInput {
   email: string;
   code: string;
   agreementAccepted: boolean;
+  inviteCode?: string | null | undefined;
 }
 
 export interface SignedIn {
@@ -166,12 +168,15 @@ export function createAccountsService(deps: {
       if (await emailTaken(db, email)) throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
       if (await usernameTaken(db, username)) throw new AppError('USERNAME_EXISTS', 'This user name is taken');
 
+      // Checked before the code is spent: a wrong invite code changes nothing.
+      const inviterId = input.inviteCode?.trim() ? await inviterOf(db, input.inviteCode) : null;
       const code = await codes.check(email, ['register'], input.code, client.ip);
       const passwordHash = await hasher.hash(input.password);
       try {
         return await db.transaction().execute(async (trx) => {
           await codes.consume(trx, code);
           const account = await insertAccount(trx, { username, email, nickname, country, passwordHash }, now());
+          if (inviterId) await recordInvitation(trx, { inviteeId: account.user_id, inviterId, at: now() });
           const { token, session } = await sessions.start(trx, account.user_id, client);
           await appendAudit(trx, {
             event: 'registered',

@@ -48,6 +48,12 @@ export const RegisterBody = Type.Object(
     email: text(320),
     code: text(20, 'The 6-digit code e-mailed for purpose "register".'),
     agreementAccepted: Type.Boolean(),
+    inviteCode: Type.Optional(
+      Type.Union([
+        text(20, "A friend's invite code (from their link); 400 INVITE_CODE_INVALID if unknown."),
+        Type.Null(),
+      ]),
+    ),
   },
   { additionalProperties: false },
 );

@@ -145,7 +145,7 @@ export function uniqueUser(prefix = 'user') {
 }
 
 /** Registers a new user through the API; returns its cookie and profile. */
-export async function registerUser(h: Harness, options: { password?: string; ip?: string } = {}) {
+export async function registerUser(h: Harness, options: { password?: string; ip?: string; inviteCode?: string } = {}) {
   const { username, email } = uniqueUser();
   const code = await receiveCode(h, { email, purpose: 'register' });
   const password = options.password ?? STRONG_PASSWORD;
@@ -153,7 +153,16 @@ export async function registerUser(h: Harness, options: { password?: string; ip?
     method: 'POST',
     url: '/api/auth/register',
     remoteAddress: options.ip ?? nextIp(),
-    payload: { username, country: 'CN', password, confirmPassword: password, email, code, agreementAccepted: true },
+    payload: {
+      username,
+      country: 'CN',
+      password,
+      confirmPassword: password,
+      email,
+      code,
+      agreementAccepted: true,
+      ...(options.inviteCode === undefined ? {} : { inviteCode: options.inviteCode }),
+    },
   });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   return { username, email, password, cookie: sessionCookie(res), user: res.json().user as { id: string } };

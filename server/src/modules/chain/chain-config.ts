@@ -13,6 +13,8 @@ export interface EvmChainRuntime {
   tokens: Partial<Record<CoinCode, `0x${string}`>>;
   /** Blocks on top of a deposit's block before it is credited (the catalogue's, per network). */
   confirmations: number;
+  /** The rewards check-in contract (local chains: deployed at start; real chains: `<NETWORK>_CHECKIN_CONTRACT`). */
+  checkInContract?: `0x${string}`;
 }
 
 /** What DATA_DIR/chains.json holds (written by local-chains.ts, read by the signer and the faucet). */
@@ -20,6 +22,7 @@ export interface ChainsFileEntry {
   chainId: number;
   rpcUrl: string;
   tokens: Partial<Record<CoinCode, `0x${string}`>>;
+  checkIn?: `0x${string}`;
 }
 export type ChainsFile = Partial<Record<EvmNetwork, ChainsFileEntry>>;
 
@@ -65,12 +68,14 @@ export function loadChainConfig(
     const entry = file[network];
     if (rpcUrl) {
       const chainId = Number(env[`${upper}_CHAIN_ID`] ?? (network === 'ethereum' ? 1 : 56));
+      const checkIn = env[`${upper}_CHECKIN_CONTRACT`]?.trim();
       result[network] = {
         network,
         chainId,
         rpcUrl,
         tokens: tokensFromEnv(network, env),
         confirmations: networkConfirmations(network),
+        ...(checkIn && /^0x[0-9a-fA-F]{40}$/.test(checkIn) ? { checkInContract: checkIn as `0x${string}` } : {}),
       };
     } else if (entry) {
       const tokens = Object.fromEntries(Object.entries(entry.tokens).filter(([coin]) => isCoinCode(coin)));
@@ -80,6 +85,7 @@ export function loadChainConfig(
         rpcUrl: entry.rpcUrl,
         tokens,
         confirmations: networkConfirmations(network),
+        ...(entry.checkIn ? { checkInContract: entry.checkIn } : {}),
       };
     } else {
       result[network] = undefined;

@@ -8,7 +8,7 @@ import { loadPublicKeys, type PublicKeys } from './keys.ts';
 import { type LocalChains, startLocalChains } from './local-chains.ts';
 import { startWatchers, type WatcherRunner } from './runner.ts';
 import { createTronWatcher } from './tron-watcher.ts';
-import type { ChainWatcher } from './watcher.ts';
+import type { ChainWatcher, EvmLogObserver } from './watcher.ts';
 
 /**
  * Server start-up of the chain side: public keys (keygen child on first start), local anvil chains
@@ -27,6 +27,8 @@ export interface ChainModuleOptions {
     anvilBlockTimeS: number;
     watcherPollMs: number;
   };
+  /** Contract-event readers for an EVM chain's watcher (the rewards check-ins). */
+  observersFor?: (runtime: EvmChainRuntime) => EvmLogObserver[];
   log: {
     info(details: Record<string, unknown>, msg: string): void;
     warn(details: Record<string, unknown>, msg: string): void;
@@ -96,6 +98,7 @@ export async function startChainModule(
         runtime,
         // A local chain is scanned from genesis; a real one from the tip at first start.
         startBlock: isLocal ? 0n : 'tip',
+        observers: options.observersFor?.(runtime) ?? [],
         log: (msg, details) => log.warn(details ?? {}, msg),
       }),
     );

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { type Block, getAddress, type Hash, type PublicClient, parseAbiItem, type Transaction } from 'viem';
+import { type Block, getAddress, type Hash, type Log, type PublicClient, parseAbiItem, type Transaction } from 'viem';
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, nativeCoinOf } from '../catalogue/catalogue.ts';
 import { advanceConfirmations, depositAddressOwners, dropAboveFork, recordObserved } from '../deposits/processor.ts';
 import type { EvmChainRuntime } from './chain-config.ts';
 import { createEvmClient } from './evm-client.ts';
-import type { ChainWatcher, ObservedTransfer, TickReport } from './watcher.ts';
+import type { ChainWatcher, EvmLogObserver, ObservedTransfer, TickReport } from './watcher.ts';
 
 /**
  * EVM deposit watcher over JSON-RPC (viem): scans blocks after a stored cursor for native
@@ -32,6 +32,8 @@ export interface EvmWatcherOptions {
   now?: () => Date;
   log?: (msg: string, details?: Record<string, unknown>) => void;
   client?: PublicClient;
+  /** Contract-event readers sharing this watcher's blocks, cursor and reorg handling (rewards check-ins). */
+  observers?: readonly EvmLogObserver[];
 }
 
 type FullBlock = Block<bigint, true, 'latest'>;
@@ -63,6 +65,7 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
     Object.entries(runtime.tokens).map(([coin, address]) => [address.toLowerCase(), coin as CoinCode]),
   );
   const tokenAddresses = Object.values(runtime.tokens);
+  const observers = options.observers ?? [];
 
   async function readCursor() {
     const row = await db.selectFrom('chain_cursors').selectAll().where('network', '=', network).executeTakeFirst();
@@ -107,6 +110,7 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
     const forkPoint = fork;
     const result = await db.transaction().execute(async (trx) => {
       const dropped = await dropAboveFork(trx, network, forkPoint.number, at);
+      for (const o of observers) dropped.creditedAbove += await o.dropAbove(trx, forkPoint.number, at);
       await trx
         .deleteFrom('chain_blocks')
         .where('network', '=', network)
@@ -130,6 +134,28 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
     const numbers: bigint[] = [];
     for (let n = from; n <= to; n++) numbers.push(n);
     return Promise.all(numbers.map((n) => client.getBlock({ blockNumber: n, includeTransactions: true })));
+  }
+
+  /** Each observer's events in the blocks, checked against the blocks' hashes like the token logs. */
+  async function observerLogs(blocks: FullBlock[]): Promise<Log[][]> {
+    const first = blocks[0];
+    const last = blocks.at(-1);
+    if (!first || !last || observers.length === 0) return observers.map(() => []);
+    const hashes = new Map(blocks.map((b) => [b.number, b.hash]));
+    return Promise.all(
+      observers.map(async (o) => {
+        const logs = await client.getLogs({
+          address: o.address,
+          event: o.event,
+          fromBlock: first.number as bigint,
+          toBlock: last.number as bigint,
+        });
+        for (const l of logs) {
+          if (hashes.get(l.blockNumber) !== l.blockHash) throw new Error('logs and blocks disagree (reorg under way)');
+        }
+        return logs as Log[];
+      }),
+    );
   }
 
   async function observe(blocks: FullBlock[]): Promise<ObservedTransfer[]> {
@@ -221,9 +247,11 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
         const last = blocks.at(-1);
         if (last) {
           const transfers = await observe(blocks);
+          const events = await observerLogs(blocks);
           const at = now();
           observed = await db.transaction().execute(async (trx) => {
-            const n = await recordObserved(trx, transfers, at);
+            let n = await recordObserved(trx, transfers, at);
+            for (const [i, o] of observers.entries()) n += await o.record(trx, events[i] ?? [], at);
             await trx
               .insertInto('chain_blocks')
               .values(
@@ -261,7 +289,8 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
           scannedTo = last.number as bigint;
         }
       }
-      const credited = scannedTo === null ? 0 : await advanceConfirmations(db, network, scannedTo, now());
+      let credited = scannedTo === null ? 0 : await advanceConfirmations(db, network, scannedTo, now());
+      if (scannedTo !== null) for (const o of observers) credited += await o.confirm(db, scannedTo, now());
       return {
         network,
         scannedTo,

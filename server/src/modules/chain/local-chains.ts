@@ -11,6 +11,7 @@ import {
   parseEther,
   publicActions,
 } from 'viem';
+import checkInArtifact from '../../../contracts/check-in.json' with { type: 'json' };
 import artifact from '../../../contracts/test-token.json' with { type: 'json' };
 import { type CoinCode, coinNetworks } from '../catalogue/catalogue.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
@@ -73,7 +74,24 @@ async function hasCode(client: DevClient, address: Address | undefined): Promise
   return code !== undefined && code !== '0x';
 }
 
-/** Deploys the catalogue's tokens of a network (those not already on the chain) and funds the hot wallet. */
+/** The rewards check-in contract: the one already on the chain, or a new deployment. */
+async function provisionCheckIn(client: DevClient, known: Address | undefined): Promise<Address> {
+  if (known && (await hasCode(client, known))) return known;
+  const hash = await client.wallet.deployContract({
+    abi: checkInArtifact.abi,
+    bytecode: checkInArtifact.bytecode as Hex,
+    account: DEV_ACCOUNT,
+  });
+  await client.mine({ blocks: 1 });
+  const receipt = await client.waitForTransactionReceipt({ hash, timeout: 20_000 });
+  if (!receipt.contractAddress) throw new Error('deploying the check-in contract failed');
+  return getAddress(receipt.contractAddress);
+}
+
+/**
+ * Deploys the catalogue's tokens of a network (those not already on the chain) and the check-in
+ * contract, and funds the hot wallet.
+ */
 async function provision(
   network: EvmNetwork,
   anvil: AnvilChain,
@@ -98,7 +116,8 @@ async function provision(
     });
     pending.push({ coin: pair.coin, hash, decimals: pair.chainDecimals });
   }
-  if (pending.length === 0) return { chainId: anvil.chainId, rpcUrl: anvil.rpcUrl, tokens };
+  const checkIn = await provisionCheckIn(client, previous?.checkIn);
+  if (pending.length === 0) return { chainId: anvil.chainId, rpcUrl: anvil.rpcUrl, tokens, checkIn };
   // A new chain (or a lost state): deploy, then fund the hot wallet. Mine now instead of waiting a block time.
   await client.mine({ blocks: 1 });
   const mints: Hex[] = [];
@@ -127,7 +146,7 @@ async function provision(
       if (receipt.status !== 'success') throw new Error(`minting to the hot wallet on ${network} failed`);
     }
   }
-  return { chainId: anvil.chainId, rpcUrl: anvil.rpcUrl, tokens };
+  return { chainId: anvil.chainId, rpcUrl: anvil.rpcUrl, tokens, checkIn };
 }
 
 /** `<dir>/<network>.pid`: which server process started which anvil. */

@@ -1,3 +1,6 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { AbiEvent, Log } from 'viem';
+import type { Database } from '../../db/schema.ts';
 import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 
 /**
@@ -36,4 +39,19 @@ export interface TickReport {
 export interface ChainWatcher {
   readonly network: NetworkCode;
   tick(): Promise<TickReport>;
+}
+
+/**
+ * Another reader of an EVM chain's contract events riding on a deposit watcher's blocks, cursor and
+ * reorg handling (the rewards check-ins): it records the events of the blocks the watcher scans in
+ * the watcher's own transaction, forgets its unconfirmed ones above a fork point, and confirms them
+ * as the verified height grows.
+ */
+export interface EvmLogObserver {
+  readonly address: `0x${string}`;
+  readonly event: AbiEvent;
+  record(trx: Transaction<Database>, logs: readonly Log[], at: Date): Promise<number>;
+  /** Drops unconfirmed events above the fork block; returns how many confirmed ones were above it. */
+  dropAbove(trx: Transaction<Database>, forkBlock: bigint, at: Date): Promise<number>;
+  confirm(db: Kysely<Database>, verifiedHeight: bigint, at: Date): Promise<number>;
 }

@@ -8,6 +8,8 @@ import type { CoinCode } from '../catalogue/catalogue.ts';
 export const accountKinds = [
   'user_available',
   'user_locked',
+  /** Rewards earned (check-ins, draws) and not yet delivered to the available balance (issue 12). */
+  'user_rewards',
   'system_hot_wallet',
   'system_fees',
   'system_liquidity',
@@ -29,6 +31,10 @@ export const transferKinds = [
   'convert',
   /** An exchange order's legs through system_liquidity (issue 5). */
   'exchange',
+  /** A reward paid out of system_rewards (check-in, lottery prize, invitation), or the pool funded. */
+  'reward',
+  /** Delivered rewards: user_rewards -> user_available. */
+  'reward_delivery',
 ] as const;
 export type TransferKind = (typeof transferKinds)[number];
 

@@ -35,12 +35,16 @@ export interface InternalSend extends Movement {
   toUserId: string;
 }
 
-const userAccount = (kind: 'user_available' | 'user_locked', userId: string, asset: CoinCode): AccountRef => ({
+const userAccount = (
+  kind: 'user_available' | 'user_locked' | 'user_rewards',
+  userId: string,
+  asset: CoinCode,
+): AccountRef => ({
   kind,
   userId,
   asset,
 });
-const systemAccount = (kind: 'system_external' | 'system_fees', asset: CoinCode): AccountRef => ({
+const systemAccount = (kind: 'system_external' | 'system_fees' | 'system_rewards', asset: CoinCode): AccountRef => ({
   kind,
   userId: null,
   asset,
@@ -130,6 +134,46 @@ export function internalSend(trx: Trx, m: InternalSend, now: Date): Promise<Post
     m,
     userAccount('user_available', m.fromUserId, m.asset),
     userAccount('user_available', m.toUserId, m.asset),
+    now,
+  );
+}
+
+/**
+ * A reward earned (check-in, lottery prize): system_rewards -> the user's pending rewards, or, for
+ * `to: 'available'` (an inviter's reward), straight to the available balance. A short pool is
+ * refused with INSUFFICIENT_BALANCE like any other account, never overdrawn.
+ */
+export function payReward(trx: Trx, m: UserMovement & { to: 'rewards' | 'available' }, now: Date): Promise<PostResult> {
+  return move(
+    trx,
+    'reward',
+    m,
+    systemAccount('system_rewards', m.asset),
+    userAccount(m.to === 'rewards' ? 'user_rewards' : 'user_available', m.userId, m.asset),
+    now,
+  );
+}
+
+/** Claimed rewards delivered: the user's pending rewards -> available. */
+export function deliverRewards(trx: Trx, m: UserMovement, now: Date): Promise<PostResult> {
+  return move(
+    trx,
+    'reward_delivery',
+    m,
+    userAccount('user_rewards', m.userId, m.asset),
+    userAccount('user_available', m.userId, m.asset),
+    now,
+  );
+}
+
+/** The rewards pool funded by the platform: system_external -> system_rewards. */
+export function fundRewards(trx: Trx, m: Movement, now: Date): Promise<PostResult> {
+  return move(
+    trx,
+    'reward',
+    m,
+    systemAccount('system_external', m.asset),
+    systemAccount('system_rewards', m.asset),
     now,
   );
 }

@@ -1,0 +1,171 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { CoinCode } from '../catalogue/catalogue.ts';
+import { InsufficientBalanceError } from '../ledger/errors.ts';
+import { payReward } from '../ledger/operations.ts';
+import type { RewardsConfig } from './rewards-config.ts';
+
+/**
+ * Books what the rewards programme owes, after the fact and exactly once: confirmed check-ins'
+ * rewards (system_rewards -> user_rewards, key `reward:sign:<id>`) and inviters' rewards once an
+ * invitee's first deposit is credited (-> available, key `reward:invite:<invitee>`). Separate from
+ * the chain watcher and the deposit processor, so a short rewards pool delays these bookings and
+ * never a deposit or a block scan; each booking is its own transaction, and the ledger key makes a
+ * repeat harmless.
+ */
+
+/** Bookings per pass and kind (bounded work; the next pass takes the rest). */
+const BOOK_BATCH = 200;
+
+export interface BookReport {
+  signs: number;
+  invites: number;
+  /** The pool could not pay: what is left waits for the next pass. */
+  poolShort: boolean;
+}
+
+async function bookSign(db: Kysely<Database>, id: string, at: Date): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const r = await trx
+      .selectFrom('sign_records')
+      .select(['user_id', 'asset', 'reward_minor', 'state', 'booked_at'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (r?.state !== 'confirmed' || r.booked_at !== null) return false;
+    const amountMinor = BigInt(r.reward_minor);
+    if (amountMinor > 0n) {
+      await payReward(
+        trx,
+        {
+          idempotencyKey: `reward:sign:${id}`,
+          userId: r.user_id,
+          asset: r.asset as CoinCode,
+          amountMinor,
+          to: 'rewards',
+        },
+        at,
+      );
+    }
+    await trx.updateTable('sign_records').set({ booked_at: at }).where('id', '=', id).execute();
+    return true;
+  });
+}
+
+async function bookInvite(db: Kysely<Database>, inviteeId: string, config: RewardsConfig, at: Date): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const inv = await trx
+      .selectFrom('invitations')
+      .select(['inviter_id', 'booked_at'])
+      .where('invitee_id', '=', inviteeId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!inv || inv.booked_at !== null) return false;
+    const first = await trx
+      .selectFrom('deposits')
+      .select((eb) => eb.fn.min('completed_at').as('at'))
+      .where('user_id', '=', inviteeId)
+      .where('state', '=', 'successful')
+      .executeTakeFirst();
+    if (!first?.at) return false;
+    if (config.inviteRewardMinor > 0n) {
+      await payReward(
+        trx,
+        {
+          idempotencyKey: `reward:invite:${inviteeId}`,
+          userId: inv.inviter_id,
+          asset: config.asset,
+          amountMinor: config.inviteRewardMinor,
+          to: 'available',
+        },
+        at,
+      );
+    }
+    await trx
+      .updateTable('invitations')
+      .set({
+        first_deposit_at: first.at as Date,
+        reward_asset: config.asset,
+        reward_minor: config.inviteRewardMinor.toString(),
+        booked_at: at,
+      })
+      .where('invitee_id', '=', inviteeId)
+      .execute();
+    return true;
+  });
+}
+
+export async function bookPendingRewards(db: Kysely<Database>, config: RewardsConfig, at: Date): Promise<BookReport> {
+  const report: BookReport = { signs: 0, invites: 0, poolShort: false };
+  try {
+    const signs = await db
+      .selectFrom('sign_records')
+      .select('id')
+      .where('state', '=', 'confirmed')
+      .where('booked_at', 'is', null)
+      .orderBy('confirmed_at')
+      .limit(BOOK_BATCH)
+      .execute();
+    for (const { id } of signs) if (await bookSign(db, id, at)) report.signs++;
+    const invites = await db
+      .selectFrom('invitations as i')
+      .select('i.invitee_id')
+      .where('i.booked_at', 'is', null)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('deposits as d')
+            .select(sql`1`.as('one'))
+            .whereRef('d.user_id', '=', 'i.invitee_id')
+            .where('d.state', '=', 'successful'),
+        ),
+      )
+      .limit(BOOK_BATCH)
+      .execute();
+    for (const { invitee_id } of invites) if (await bookInvite(db, invitee_id, config, at)) report.invites++;
+  } catch (err) {
+    if (!(err instanceof InsufficientBalanceError)) throw err;
+    report.poolShort = true;
+  }
+  return report;
+}
+
+/** Runs `bookPendingRewards` every `intervalMs` and when nudged (a check-in was confirmed). */
+export function startRewardsBooker(options: {
+  db: Kysely<Database>;
+  config: RewardsConfig;
+  intervalMs: number;
+  onError: (err: unknown) => void;
+  onPoolShort: () => void;
+}): { nudge(): void; stop(): Promise<void> } {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const pass = () => {
+    running = running.then(async () => {
+      if (stopped) return;
+      try {
+        const r = await bookPendingRewards(options.db, options.config, new Date());
+        if (r.poolShort) options.onPoolShort();
+      } catch (err) {
+        options.onError(err);
+      }
+    });
+  };
+  const schedule = () => {
+    timer = setTimeout(() => {
+      pass();
+      if (!stopped) schedule();
+    }, options.intervalMs);
+    timer.unref();
+  };
+  schedule();
+  pass();
+  return {
+    nudge: pass,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { getAddress, isAddress } from 'viem';
+import type { Database } from '../../db/schema.ts';
+import type { CoinCode } from '../catalogue/catalogue.ts';
+import { assert } from '../ledger/model.ts';
+import { deliverRewards } from '../ledger/operations.ts';
+import { addDays, streakLength, utcDay } from './days.ts';
+import {
+  ClaimTooEarlyError,
+  RewardTooSmallError,
+  RewardZeroError,
+  StreakRequiredError,
+  WalletNotBoundError,
+} from './errors.ts';
+import type { RewardsConfig } from './rewards-config.ts';
+import { confirmedDaysSince } from './sign-repository.ts';
+
+/**
+ * Claim and delivery of check-in rewards (specification: claim 24 hours after the sign, a minimum
+ * claim, delivery needs 7 consecutive days). A claim marks the user's booked, unclaimed signs that
+ * are at least `claimAfterMs` old as claimed from a wallet they checked in with; delivery moves
+ * every claimed, undelivered amount from user_rewards to user_available in ONE ledger transfer and
+ * marks those claims issued, in one transaction under a lock on the user's claims.
+ */
+
+type Db = Kysely<Database>;
+
+export interface ClaimView {
+  id: string;
+  asset: string;
+  amountMinor: string;
+  address: string;
+  claimedAt: Date;
+  delivered: boolean;
+  deliveredAt: Date | null;
+}
+
+export async function claimRewards(
+  db: Db,
+  input: { userId: string; address: string; config: RewardsConfig; at: Date },
+): Promise<ClaimView> {
+  if (!isAddress(input.address, { strict: false })) throw new WalletNotBoundError();
+  const address = getAddress(input.address);
+  return db.transaction().execute(async (trx) => {
+    // One claim at a time per user: the user row is the lock.
+    await trx.selectFrom('users').select('id').where('id', '=', input.userId).forUpdate().executeTakeFirstOrThrow();
+    const bound = await trx
+      .selectFrom('sign_records')
+      .select('id')
+      .where('user_id', '=', input.userId)
+      .where('address', '=', address)
+      .where('state', '=', 'confirmed')
+      .executeTakeFirst();
+    if (!bound) throw new WalletNotBoundError();
+    const open = await trx
+      .selectFrom('sign_records')
+      .select(['id', 'reward_minor', 'seen_at', 'asset'])
+      .where('user_id', '=', input.userId)
+      .where('state', '=', 'confirmed')
+      .where('booked_at', 'is not', null)
+      .where('claim_id', 'is', null)
+      .where('reward_minor', '>', '0')
+      .execute();
+    if (open.length === 0) throw new RewardZeroError();
+    const cutoff = input.at.getTime() - input.config.claimAfterMs;
+    const ripe = open.filter((r) => r.seen_at.getTime() <= cutoff && r.asset === input.config.asset);
+    if (ripe.length === 0) {
+      const soonest = Math.min(...open.map((r) => r.seen_at.getTime())) + input.config.claimAfterMs;
+      throw new ClaimTooEarlyError(Math.max(1, Math.ceil((soonest - input.at.getTime()) / 1000)));
+    }
+    const totalMinor = ripe.reduce((sum, r) => sum + BigInt(r.reward_minor), 0n);
+    if (totalMinor < input.config.claimMinMinor) throw new RewardTooSmallError(input.config.claimMinMinor);
+    const claim = await trx
+      .insertInto('reward_claims')
+      .values({
+        user_id: input.userId,
+        asset: input.config.asset,
+        amount_minor: totalMinor.toString(),
+        address,
+        claimed_at: input.at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const marked = await trx
+      .updateTable('sign_records')
+      .set({ claim_id: claim.id })
+      .where(
+        'id',
+        'in',
+        ripe.map((r) => r.id),
+      )
+      .where('claim_id', 'is', null)
+      .executeTakeFirst();
+    assert(Number(marked.numUpdatedRows) === ripe.length, 'every ripe sign record is marked claimed once');
+    return toView(claim);
+  });
+}
+
+/** Consecutive confirmed days ending today (or yesterday, before today's check-in). */
+export async function currentStreak(db: Db, userId: string, at: Date): Promise<number> {
+  const today = utcDay(at);
+  return streakLength(await confirmedDaysSince(db, userId, addDays(today, -62)), today);
+}
+
+export async function deliverClaims(
+  db: Db,
+  input: { userId: string; config: RewardsConfig; at: Date },
+): Promise<{ deliveredMinor: string; asset: string; claims: number }> {
+  const streak = await currentStreak(db, input.userId, input.at);
+  if (streak < input.config.deliveryStreakDays) throw new StreakRequiredError(input.config.deliveryStreakDays, streak);
+  return db.transaction().execute(async (trx) => {
+    const claims = await trx
+      .selectFrom('reward_claims')
+      .select(['id', 'amount_minor', 'asset'])
+      .where('user_id', '=', input.userId)
+      .where('delivered_at', 'is', null)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    if (claims.length === 0) throw new RewardZeroError();
+    const asset = input.config.asset;
+    assert(
+      claims.every((c) => c.asset === asset),
+      'claims are in the rewards asset',
+    );
+    const amountMinor = claims.reduce((sum, c) => sum + BigInt(c.amount_minor), 0n);
+    // The key names the exact set of claims: a retry of the same delivery is the same transfer.
+    const ids = claims.map((c) => c.id).join(',');
+    const key = `reward:delivery:${createHash('sha256').update(ids).digest('hex').slice(0, 40)}`;
+    const posted = await deliverRewards(
+      trx,
+      { idempotencyKey: key, userId: input.userId, asset: asset as CoinCode, amountMinor },
+      input.at,
+    );
+    await trx
+      .updateTable('reward_claims')
+      .set({ delivered_at: input.at, delivery_transfer_id: posted.transfer.id })
+      .where(
+        'id',
+        'in',
+        claims.map((c) => c.id),
+      )
+      .execute();
+    return { deliveredMinor: amountMinor.toString(), asset, claims: claims.length };
+  });
+}
+
+export async function listClaims(db: Db, userId: string, limit: number): Promise<ClaimView[]> {
+  const rows = await db
+    .selectFrom('reward_claims')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('claimed_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toView);
+}
+
+function toView(c: {
+  id: string;
+  asset: string;
+  amount_minor: string;
+  address: string;
+  claimed_at: Date;
+  delivered_at: Date | null;
+}): ClaimView {
+  return {
+    id: c.id,
+    asset: c.asset,
+    amountMinor: c.amount_minor,
+    address: c.address,
+    claimedAt: c.claimed_at,
+    delivered: c.delivered_at !== null,
+    deliveredAt: c.delivered_at,
+  };
+}

@@ -1,0 +1,170 @@
+import { type Static, Type } from 'typebox';
+
+const minorUnits = (description: string) =>
+  Type.String({ pattern: '^(0|[1-9]\\d{0,77})$', description: `${description}; decimal string of minor units` });
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day, YYYY-MM-DD' });
+const DateTime = Type.String({ format: 'date-time' });
+const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
+
+/** Records shown on a screen (newest first). */
+export const RECORDS_MAX = 30;
+
+export const CheckInContract = Type.Object(
+  {
+    network: Type.String(),
+    chainId: Type.Integer(),
+    address: Address,
+  },
+  { additionalProperties: false },
+);
+
+export const SignRecord = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    day: Day,
+    network: Type.String(),
+    address: Address,
+    txHash: Type.String(),
+    state: Type.Union([Type.Literal('seen'), Type.Literal('confirmed')], {
+      description: 'seen: in a block, waiting for confirmations; confirmed: counts (its reward is booked)',
+    }),
+    asset: Type.String(),
+    rewardMinor: minorUnits('Reward of this sign; 0 until confirmed'),
+    signedAt: DateTime,
+    claimable: Type.Boolean({ description: 'Booked, unclaimed and at least 24 hours old' }),
+    claimed: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const Claim = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    asset: Type.String(),
+    amountMinor: minorUnits('Claimed amount'),
+    address: Address,
+    claimedAt: DateTime,
+    delivered: Type.Boolean(),
+    deliveredAt: Type.Union([DateTime, Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+export const SignStatus = Type.Object(
+  {
+    memberTag: Type.String({ pattern: '^0x[0-9a-f]{64}$', description: "The argument of the contract's checkIn" }),
+    contracts: Type.Array(CheckInContract),
+    today: Day,
+    todayState: Type.Union([Type.Literal('none'), Type.Literal('seen'), Type.Literal('confirmed')]),
+    nextDayAt: Type.String({ format: 'date-time', description: 'Start of the next UTC day' }),
+    streak: Type.Integer({ minimum: 0 }),
+    week: Type.Array(Type.Object({ day: Day, signed: Type.Boolean() }, { additionalProperties: false }), {
+      description: 'The 7 days ending today',
+    }),
+    asset: Type.String(),
+    scheduleMinor: Type.Array(minorUnits('Reward of the k-th streak day')),
+    claimableMinor: minorUnits('Claimable now'),
+    waitingMinor: minorUnits('Booked, younger than 24 hours'),
+    claimedMinor: minorUnits('Claimed, not delivered yet'),
+    claimMinMinor: minorUnits('Smallest claim'),
+    deliveryStreakDays: Type.Integer(),
+    records: Type.Array(SignRecord),
+    claims: Type.Array(Claim),
+  },
+  { additionalProperties: false },
+);
+export type SignStatus = Static<typeof SignStatus>;
+
+export const ClaimBody = Type.Object(
+  { address: Type.String({ maxLength: 42, description: 'The connected wallet (one you checked in with)' }) },
+  { additionalProperties: false },
+);
+
+export const Delivery = Type.Object(
+  { asset: Type.String(), deliveredMinor: minorUnits('Moved to the available balance'), claims: Type.Integer() },
+  { additionalProperties: false },
+);
+
+const Prize = Type.Object(
+  { weight: Type.Integer(), amountMinor: minorUnits('Prize') },
+  { additionalProperties: false },
+);
+
+export const Draw = Type.Object(
+  {
+    day: Day,
+    n: Type.Integer({ minimum: 1 }),
+    prizeIndex: Type.Integer({ minimum: 0 }),
+    asset: Type.String(),
+    prizeMinor: minorUnits('Prize paid to the available balance; 0: no prize'),
+  },
+  { additionalProperties: false },
+);
+
+export const Post = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    title: Type.String(),
+    category: Type.String(),
+    publishAt: DateTime,
+    liked: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const LikesStatus = Type.Object(
+  {
+    day: Day,
+    commitment: Type.String({ description: "SHA-256 (hex) of today's secret seed, revealed tomorrow" }),
+    likesToday: Type.Integer(),
+    likesPerDraw: Type.Integer(),
+    drawsPerDay: Type.Integer(),
+    streak: Type.Integer(),
+    streakDaysForDraw: Type.Integer(),
+    earned: Type.Integer({ description: 'Draws earned today (likes and streak bonus)' }),
+    used: Type.Integer(),
+    asset: Type.String(),
+    prizes: Type.Array(Prize),
+    posts: Type.Array(Post),
+    draws: Type.Array(Draw),
+    pastDays: Type.Array(Day, { description: 'Earlier days you drew on, newest first' }),
+  },
+  { additionalProperties: false },
+);
+
+export const LotteryDay = Type.Object(
+  {
+    day: Day,
+    commitment: Type.String(),
+    seed: Type.Union([Type.String({ pattern: '^[0-9a-f]{64}$' }), Type.Null()], {
+      description: 'Revealed after the day; null until then',
+    }),
+    userId: Type.String({ format: 'uuid', description: 'The u of the draw message u:day:n' }),
+    draws: Type.Array(Draw),
+  },
+  { additionalProperties: false },
+);
+
+export const DayParams = Type.Object({ day: Day }, { additionalProperties: false });
+export const PostParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+
+export const Invitation = Type.Object(
+  {
+    invitee: Type.String({ description: 'Masked user name' }),
+    registeredAt: DateTime,
+    status: Type.Union([Type.Literal('registered'), Type.Literal('deposited')]),
+    rewardAsset: Type.Union([Type.String(), Type.Null()]),
+    rewardMinor: Type.Union([minorUnits('Reward booked for this invitee'), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+export const InviteStatus = Type.Object(
+  {
+    code: Type.String({ pattern: '^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$' }),
+    asset: Type.String(),
+    rewardMinor: minorUnits('Paid when an invitee is first credited a deposit'),
+    invitations: Type.Array(Invitation),
+  },
+  { additionalProperties: false },
+);

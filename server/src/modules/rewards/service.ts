@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { NotFoundError } from '../../errors/app-error.ts';
+import type { EvmNetwork } from '../catalogue/chains-file.ts';
+import type { EvmChainRuntime } from '../chain/chain-config.ts';
+import type { NoticeLanguage } from '../notices/schemas.ts';
+import { claimRewards, currentStreak, deliverClaims, listClaims } from './claims.ts';
+import { addDays, nextDayStart, utcDay } from './days.ts';
+import { inviteCodeOf, listInvitations } from './invites.ts';
+import { daySeed, draw, drawAllowance, drawDays, likePost, listDraws, listPosts, seedView } from './lottery.ts';
+import type { RewardsConfig } from './rewards-config.ts';
+import { RECORDS_MAX } from './schemas.ts';
+import { confirmedDaysSince, listSignRecords, memberTagOf } from './sign-repository.ts';
+
+export interface RewardsServiceOptions {
+  db: Kysely<Database>;
+  now: () => Date;
+  config: RewardsConfig;
+  /** The EVM chains in use; those with a check-in contract are offered for checking in. */
+  chains: () => Record<EvmNetwork, EvmChainRuntime | undefined>;
+}
+
+export type RewardsService = ReturnType<typeof createRewardsService>;
+
+const freshTag = () => `0x${randomBytes(32).toString('hex')}`;
+
+export function createRewardsService(options: RewardsServiceOptions) {
+  const { db, now, config } = options;
+
+  function contracts() {
+    return Object.values(options.chains()).flatMap((c) =>
+      c?.checkInContract ? [{ network: c.network, chainId: c.chainId, address: c.checkInContract }] : [],
+    );
+  }
+
+  async function signStatus(userId: string) {
+    const at = now();
+    const today = utcDay(at);
+    const [memberTag, records, claims, days, streak] = await Promise.all([
+      memberTagOf(db, userId, freshTag, at),
+      listSignRecords(db, userId, 200),
+      listClaims(db, userId, RECORDS_MAX),
+      confirmedDaysSince(db, userId, addDays(today, -6)),
+      currentStreak(db, userId, at),
+    ]);
+    const cutoff = at.getTime() - config.claimAfterMs;
+    let claimable = 0n;
+    let waiting = 0n;
+    for (const r of records) {
+      if (!r.booked || r.claimId !== null) continue;
+      if (r.signedAt.getTime() <= cutoff) claimable += BigInt(r.rewardMinor);
+      else waiting += BigInt(r.rewardMinor);
+    }
+    const claimed = claims.filter((c) => !c.delivered).reduce((sum, c) => sum + BigInt(c.amountMinor), 0n);
+    const todayRecord = records.find((r) => r.day === today);
+    const signedDays = new Set(days);
+    return {
+      memberTag,
+      contracts: contracts(),
+      today,
+      todayState: todayRecord?.state ?? ('none' as const),
+      nextDayAt: nextDayStart(at).toISOString(),
+      streak,
+      week: Array.from({ length: 7 }, (_, i) => {
+        const day = addDays(today, i - 6);
+        return { day, signed: signedDays.has(day) };
+      }),
+      asset: config.asset,
+      scheduleMinor: config.scheduleMinor.map(String),
+      claimableMinor: claimable.toString(),
+      waitingMinor: waiting.toString(),
+      claimedMinor: claimed.toString(),
+      claimMinMinor: config.claimMinMinor.toString(),
+      deliveryStreakDays: config.deliveryStreakDays,
+      records: records.slice(0, RECORDS_MAX).map((r) => ({
+        id: r.id,
+        day: r.day,
+        network: r.network,
+        address: r.address,
+        txHash: r.txHash,
+        state: r.state,
+        asset: r.asset,
+        rewardMinor: r.rewardMinor,
+        signedAt: r.signedAt.toISOString(),
+        claimable: r.booked && r.claimId === null && r.signedAt.getTime() <= cutoff && r.rewardMinor !== '0',
+        claimed: r.claimId !== null,
+      })),
+      claims: claims.map(claimOut),
+    };
+  }
+
+  async function likesStatus(userId: string, language: NoticeLanguage) {
+    const at = now();
+    const allowance = await drawAllowance(db, userId, config, at);
+    const [{ commitment }, posts, draws, days] = await Promise.all([
+      daySeed(db, allowance.day, at),
+      listPosts(db, { userId, language, at }),
+      listDraws(db, userId, allowance.day),
+      drawDays(db, userId, RECORDS_MAX + 1),
+    ]);
+    return {
+      day: allowance.day,
+      commitment,
+      likesToday: allowance.likesToday,
+      likesPerDraw: config.likesPerDraw,
+      drawsPerDay: config.drawsPerDay,
+      streak: allowance.streak,
+      streakDaysForDraw: config.streakDaysForDraw,
+      earned: allowance.earned,
+      used: draws.length,
+      asset: config.asset,
+      prizes: config.prizes.map((p) => ({ weight: p.weight, amountMinor: p.amountMinor.toString() })),
+      posts: posts.map((p) => ({ ...p, publishAt: p.publishAt.toISOString() })),
+      draws: draws.map((d) => ({
+        day: allowance.day,
+        n: d.n,
+        prizeIndex: d.prizeIndex,
+        asset: d.asset,
+        prizeMinor: d.prizeMinor,
+      })),
+      pastDays: days.filter((d) => d !== allowance.day).slice(0, RECORDS_MAX),
+    };
+  }
+
+  async function lotteryDay(userId: string, day: string) {
+    const view = await seedView(db, day, now());
+    if (!view) throw new NotFoundError('No lottery on that day');
+    const draws = await listDraws(db, userId, day);
+    return {
+      ...view,
+      userId,
+      draws: draws.map((d) => ({ day, n: d.n, prizeIndex: d.prizeIndex, asset: d.asset, prizeMinor: d.prizeMinor })),
+    };
+  }
+
+  async function inviteStatus(userId: string) {
+    const at = now();
+    const [code, invitations] = await Promise.all([
+      inviteCodeOf(db, userId, at),
+      listInvitations(db, userId, RECORDS_MAX),
+    ]);
+    return {
+      code,
+      asset: config.asset,
+      rewardMinor: config.inviteRewardMinor.toString(),
+      invitations: invitations.map((i) => ({
+        invitee: i.invitee,
+        registeredAt: i.registeredAt.toISOString(),
+        status: i.status,
+        rewardAsset: i.rewardAsset,
+        rewardMinor: i.rewardMinor,
+      })),
+    };
+  }
+
+  return {
+    signStatus,
+    claim: async (userId: string, address: string) =>
+      claimOut(await claimRewards(db, { userId, address, config, at: now() })),
+    deliver: (userId: string) => deliverClaims(db, { userId, config, at: now() }),
+    likesStatus,
+    like: (userId: string, announcementId: string) => likePost(db, { userId, announcementId, at: now() }),
+    draw: (userId: string) => draw(db, { userId, config, at: now() }),
+    lotteryDay,
+    inviteStatus,
+    streak: (userId: string) => currentStreak(db, userId, now()),
+  };
+}
+
+function claimOut(c: Awaited<ReturnType<typeof listClaims>>[number]) {
+  return {
+    id: c.id,
+    asset: c.asset,
+    amountMinor: c.amountMinor,
+    address: c.address,
+    claimedAt: c.claimedAt.toISOString(),
+    delivered: c.delivered,
+    deliveredAt: c.deliveredAt ? c.deliveredAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The likes lottery's draw, shared by the server (which draws) and the browser (which verifies).
+ * Provably fair: before a day's first draw the server publishes SHA-256(seed); draw n of user u on
+ * day d is HMAC-SHA256(seed, "u:d:n"), mapped onto the prize table's weights without modulo bias;
+ * after the day the seed is revealed and anyone can recompute every draw. WebCrypto only (browsers
+ * and Node 20 both have `crypto.subtle`), so both sides run this very code.
+ */
+
+/** A prize table row: its relative weight (a positive integer). */
+export interface PrizeWeight {
+  weight: number;
+}
+
+/** Largest total weight: keeps rejection below 2^-16 per 32-bit word. */
+const TOTAL_WEIGHT_MAX = 65_536;
+/** Rounds of re-hashing before giving up (never reached: each round fails with p < 2^-128). */
+const ROUNDS_MAX = 4;
+
+const encoder = new TextEncoder();
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function drawMessage(userId: string, day: string, n: number): string {
+  return `${userId}:${day}:${n}`;
+}
+
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as BufferSource)));
+}
+
+async function hmac(seed: Uint8Array, message: string): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey('raw', seed as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
+}
+
+/**
+ * The prize index a 32-byte MAC selects, or undefined when every word of it falls in the biased
+ * tail (the caller re-hashes). Each big-endian 32-bit word below the largest multiple of the total
+ * weight is taken modulo the total; words at or above it are rejected, so every ticket is equally likely.
+ */
+export function prizeIndexFromMac(mac: Uint8Array, prizes: readonly PrizeWeight[]): number | undefined {
+  const total = prizes.reduce((sum, p) => sum + p.weight, 0);
+  if (!prizes.every((p) => Number.isInteger(p.weight) && p.weight > 0) || total > TOTAL_WEIGHT_MAX) {
+    throw new Error('prize weights must be positive integers with a total of at most 65536');
+  }
+  const limit = Math.floor(2 ** 32 / total) * total;
+  const view = new DataView(mac.buffer, mac.byteOffset, mac.byteLength);
+  for (let offset = 0; offset + 4 <= mac.byteLength; offset += 4) {
+    const word = view.getUint32(offset);
+    if (word >= limit) continue;
+    let ticket = word % total;
+    for (let i = 0; i < prizes.length; i++) {
+      ticket -= (prizes[i] as PrizeWeight).weight;
+      if (ticket < 0) return i;
+    }
+  }
+  return undefined;
+}
+
+/** The prize index of draw n of `userId` on `day` under `seed`. */
+export async function drawPrizeIndex(
+  seed: Uint8Array,
+  userId: string,
+  day: string,
+  n: number,
+  prizes: readonly PrizeWeight[],
+): Promise<number> {
+  const message = drawMessage(userId, day, n);
+  for (let round = 0; round < ROUNDS_MAX; round++) {
+    // Round 0 is the published formula; later rounds (never expected) append "#round".
+    const mac = await hmac(seed, round === 0 ? message : `${message}#${round}`);
+    const index = prizeIndexFromMac(mac, prizes);
+    if (index !== undefined) return index;
+  }
+  throw new Error('lottery draw rejected every word (impossible in practice)');
+}
+
+/** Checks a revealed seed against its commitment and a draw against its recomputation. */
+export async function verifyDraw(input: {
+  seedHex: string;
+  commitment: string;
+  userId: string;
+  day: string;
+  n: number;
+  prizeIndex: number;
+  prizes: readonly PrizeWeight[];
+}): Promise<{ commitmentOk: boolean; drawOk: boolean }> {
+  if (!/^[0-9a-f]{64}$/.test(input.seedHex)) return { commitmentOk: false, drawOk: false };
+  const seed = Uint8Array.from(input.seedHex.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
+  const commitmentOk = (await sha256Hex(seed)) === input.commitment;
+  const drawOk = (await drawPrizeIndex(seed, input.userId, input.day, input.n, input.prizes)) === input.prizeIndex;
+  return { commitmentOk, drawOk };
+}
