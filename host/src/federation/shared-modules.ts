@@ -78,6 +78,11 @@ export function sharedModules(): SharedTable {
     '@cw/shared-state/catalogue': onDemand(() => import('@cw/shared-state/catalogue'), '@cw/shared-state'),
     // Stateless password rules shared with the server; loaded when a remote checks a password.
     '@cw/shared-state/passwords': onDemand(() => import('@cw/shared-state/passwords'), '@cw/shared-state'),
+    // The one web3 kit (wagmi loads inside it on first use): one instance, so a wallet connected in
+    // the rewards remote is connected in the wallet remote. Loaded only when a remote asks.
+    '@cw/shared-state/web3': onDemand(() => import('@cw/shared-state/web3'), '@cw/shared-state'),
+    // Stateless lottery verification (WebCrypto); loaded when the likes screen verifies a draw.
+    '@cw/shared-state/lottery': onDemand(() => import('@cw/shared-state/lottery'), '@cw/shared-state'),
     // Stateful services: always the host's instances.
     '@cw/shared-ui/toast': loaded('@cw/shared-ui', UiToast),
     '@cw/shared-ui/dialog': loaded('@cw/shared-ui', UiDialog),
@@ -97,6 +102,7 @@ export function sharedModules(): SharedTable {
     '@cw/shared-ui/page': onDemand(() => import('@cw/shared-ui/page')),
     '@cw/shared-ui/chip-select': onDemand(() => import('@cw/shared-ui/chip-select')),
     '@cw/shared-ui/hub-list': onDemand(() => import('@cw/shared-ui/hub-list')),
+    '@cw/shared-ui/wallet-connect': onDemand(() => import('@cw/shared-ui/wallet-connect')),
     '@cw/shared-ui/i18n': onDemand(() => import('@cw/shared-ui/i18n')),
   };
 }

@@ -521,6 +521,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/wallet/deposits/by-transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your deposit paid by a transaction (sent from a connected wallet): 404 until the watcher sees it */
+        get: operations["getWalletDepositsByTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/wallet/deposits/{id}": {
         parameters: {
             query?: never;
@@ -2867,6 +2884,10 @@ export interface operations {
                             nativeCoin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
                             /** @description Deposits on this network are watched and credited now; false: shown as unavailable */
                             depositsLive: boolean;
+                            /** @description EIP-155 chain id of a running EVM chain (a connected wallet must be on it); null otherwise */
+                            chainId: number | null;
+                            /** @description The rewards check-in contract on this chain, if any (the only contract a wallet is asked to call) */
+                            checkInContract: string | null;
                         }[];
                         pairs: {
                             /** @enum {string} */
@@ -4110,6 +4131,97 @@ export interface operations {
             };
             /** @description Default Response */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getWalletDepositsByTransaction: {
+        parameters: {
+            query: {
+                network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                /** @description The transaction that paid the deposit */
+                txHash: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        txHash: string;
+                        outputIndex: number;
+                        fromAddress: string | null;
+                        toAddress: string;
+                        /** @description Credited amount, ledger unit of the coin; decimal string of minor units */
+                        amountMinor: string;
+                        blockNumber: string;
+                        confirmations: number;
+                        requiredConfirmations: number;
+                        /** @enum {string} */
+                        state: "confirming" | "successful" | "failed";
+                        reason: ("below_minimum" | "reorged" | "amount_too_large") | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        completedAt: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,6 +9,8 @@ export interface EvmChainInfo {
   chainId: number;
   rpcUrl: string;
   tokens: Partial<Record<CoinCode, `0x${string}`>>;
+  /** The rewards check-in contract, when the chain has one. */
+  checkInContract?: `0x${string}`;
 }
 export type EvmChains = Partial<Record<EvmNetwork, EvmChainInfo>>;
 /** Read at use time (loadChainConfig re-reads DATA_DIR/chains.json and the environment). */

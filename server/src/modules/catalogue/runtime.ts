@@ -22,6 +22,9 @@ export interface RuntimePair extends Omit<CoinNetwork, 'tokenContract'> {
 export interface RuntimeNetwork extends Network {
   /** A deposit watcher runs for this network: deposits to it are seen and credited. */
   depositsLive: boolean;
+  /** EIP-155 chain id of a running EVM chain; null for other networks. */
+  chainId: number | null;
+  checkInContract: string | null;
 }
 
 export interface RuntimeCatalogue {
@@ -66,7 +69,15 @@ export function runtimeCatalogue(
 ): RuntimeCatalogue {
   return {
     coins,
-    networks: networks.map((n) => ({ ...n, depositsLive: watched.has(n.code) })),
+    networks: networks.map((n) => {
+      const chain = isEvmNetwork(n.code) ? chains[n.code] : undefined;
+      return {
+        ...n,
+        depositsLive: watched.has(n.code),
+        chainId: chain?.chainId ?? null,
+        checkInContract: chain?.checkInContract ?? null,
+      };
+    }),
     pairs: coinNetworks.map((p) => runtimePair(p, chains, signerRunning, watched)),
   };
 }

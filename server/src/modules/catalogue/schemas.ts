@@ -58,6 +58,13 @@ export const Catalogue = Type.Object(
           depositsLive: Type.Boolean({
             description: 'Deposits on this network are watched and credited now; false: shown as unavailable',
           }),
+          chainId: Type.Union([Type.Integer(), Type.Null()], {
+            description: 'EIP-155 chain id of a running EVM chain (a connected wallet must be on it); null otherwise',
+          }),
+          checkInContract: Type.Union([Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }), Type.Null()], {
+            description:
+              'The rewards check-in contract on this chain, if any (the only contract a wallet is asked to call)',
+          }),
         },
         { additionalProperties: false },
       ),

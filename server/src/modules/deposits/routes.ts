@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
-import { CoinNetworkQuery, ConfirmClickResult, Deposit, DepositAddress, DepositIdParams } from './schemas.ts';
+import {
+  CoinNetworkQuery,
+  ConfirmClickResult,
+  Deposit,
+  DepositAddress,
+  DepositIdParams,
+  DepositTxQuery,
+} from './schemas.ts';
 import type { DepositsService } from './service.ts';
 
 export interface DepositsRoutesOptions {
@@ -21,6 +28,20 @@ export const depositsRoutes: FastifyPluginAsyncTypebox<DepositsRoutesOptions> = 
       },
     },
     async (request) => service.address(currentUser(request).userId, request.query.coin, request.query.network),
+  );
+
+  app.get(
+    '/wallet/deposits/by-transaction',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Your deposit paid by a transaction (sent from a connected wallet): 404 until the watcher sees it',
+        querystring: DepositTxQuery,
+        response: { 200: Deposit, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => service.byTransaction(currentUser(request).userId, request.query.network, request.query.txHash),
   );
 
   app.get(

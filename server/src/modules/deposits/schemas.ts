@@ -51,6 +51,15 @@ export const Deposit = Type.Object(
 );
 export type Deposit = Static<typeof Deposit>;
 
+export const DepositTxQuery = Type.Object(
+  {
+    network: StringEnum(networkCodes),
+    txHash: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'The transaction that paid the deposit' }),
+  },
+  { additionalProperties: false },
+);
+export type DepositTxQuery = Static<typeof DepositTxQuery>;
+
 export const DepositIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
 
 export const ConfirmClickResult = Type.Object(

@@ -14,6 +14,8 @@ const MATCH_WINDOW_MS = 24 * 60 * 60 * 1000;
 export interface DepositsService {
   address(userId: string, coin: CoinCode, network: NetworkCode): Promise<DepositAddress>;
   get(userId: string, id: string): Promise<Deposit>;
+  /** The user's deposit paid by a transaction (a deposit sent from a connected wallet); 404 until seen. */
+  byTransaction(userId: string, network: NetworkCode, txHash: string): Promise<Deposit>;
   confirmClick(userId: string, coin: CoinCode, network: NetworkCode): Promise<ConfirmClickResult>;
 }
 
@@ -77,6 +79,19 @@ export function createDepositsService({ db, now, xpubs }: DepositsServiceDeps): 
         .where('user_id', '=', userId)
         .executeTakeFirst();
       if (!row) throw new NotFoundError('No such deposit');
+      return toDeposit(row);
+    },
+
+    async byTransaction(userId, network, txHash) {
+      const row = await db
+        .selectFrom('deposits')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('network', '=', network)
+        .where((eb) => eb(eb.fn('lower', ['tx_hash']), '=', txHash.toLowerCase()))
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      if (!row) throw new NotFoundError('No deposit of this transaction yet');
       return toDeposit(row);
     },
 

@@ -85,7 +85,7 @@ describe('check-ins on a real anvil', () => {
     expect(receipt.status).toBe('success');
     const logs = await client.getContractEvents({
       address: contract,
-      abi,
+      abi: [checkedInEvent],
       eventName: 'CheckedIn',
       blockHash: receipt.blockHash,
     });

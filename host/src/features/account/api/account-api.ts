@@ -18,6 +18,8 @@ export interface RegisterInput {
   confirmPassword: string;
   email: string;
   code: string;
+  /** Optional; '' when none. */
+  inviteCode: string;
 }
 
 export async function register(input: RegisterInput): Promise<Me> {
@@ -28,6 +30,7 @@ export async function register(input: RegisterInput): Promise<Me> {
         ...input,
         email: input.email.trim(),
         ...(nickname === '' ? { nickname: undefined } : { nickname }),
+        inviteCode: input.inviteCode.trim() === '' ? undefined : input.inviteCode.replace(/[\s-]/g, '').toUpperCase(),
         agreementAccepted: true,
       },
     }),

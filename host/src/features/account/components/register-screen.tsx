@@ -114,6 +114,18 @@ export function RegisterScreen() {
           onSend={sendCode}
           testIds={{ input: 'signup-code', send: 'signup-send-code' }}
         />
+        <FormField name="inviteCode" label={t('account.field.inviteCode')} problem={problems.inviteCode}>
+          <input
+            {...form.input('inviteCode')}
+            className="account-input"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={20}
+            placeholder={t('account.placeholder.inviteCode')}
+            data-testid="signup-invite"
+          />
+        </FormField>
         <AgreementField agreed={agreed} onChange={agree} problem={agreementProblem} />
         <SubmitButton loading={submitting} testId="signup-submit">
           {t('account.action.register')}

@@ -2,13 +2,14 @@ import { useErrorMessage } from '@cw/shared-state/errors';
 import { useSession, useUserStore } from '@cw/shared-state/session';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { register } from '../api/account-api.ts';
 import {
   checkCode,
   checkConfirm,
   checkCountry,
   checkEmail,
+  checkInvite,
   checkNickname,
   checkPassword,
   checkUsername,
@@ -26,6 +27,7 @@ const CHECKS = {
   confirmPassword: checkConfirm,
   email: checkEmail,
   code: checkCode,
+  inviteCode: checkInvite,
 };
 
 type Values = { [K in keyof typeof CHECKS]: string };
@@ -40,6 +42,7 @@ const ERROR_FIELDS: ErrorFields<Values> = {
   WRONG_VERIFICATION_CODE: 'code',
   VERIFICATION_CODE_EXPIRED: 'code',
   VERIFICATION_CODE_NOT_REQUESTED: 'code',
+  INVITE_CODE_INVALID: 'inviteCode',
 };
 
 /**
@@ -53,8 +56,19 @@ export function useRegisterForm() {
   const rememberedEmail = useUserStore((state) => state.user.email);
   const setEmail = useUserStore((state) => state.setEmail);
   const signedIn = useSession((state) => state.signedIn);
+  // An invite link (/signIn?invite=CODE) fills the code in; the user may still change or clear it.
+  const [params] = useSearchParams();
   const form = useForm<Values>(
-    { username: '', nickname: '', country: '', password: '', confirmPassword: '', email: rememberedEmail, code: '' },
+    {
+      username: '',
+      nickname: '',
+      country: '',
+      password: '',
+      confirmPassword: '',
+      email: rememberedEmail,
+      code: '',
+      inviteCode: (params.get('invite') ?? '').slice(0, 20),
+    },
     CHECKS,
   );
   const [agreed, setAgreed] = useState(false);

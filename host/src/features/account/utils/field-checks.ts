@@ -34,6 +34,10 @@ export const checkConfirm = (v: string, values: { password: string }) =>
 export const checkOldPassword = (v: string) => prefixed('oldPassword', requiredRule(v));
 export const checkEmail = (v: string) => prefixed('email', emailRule(v));
 export const checkCode = (v: string) => prefixed('code', codeRule(v));
+/** An optional invite code: 8 characters of the code alphabet (no 0/O, 1/I/L); spaces and dashes are ignored. */
+export const normalizeInvite = (v: string) => v.replace(/[\s-]/g, '').toUpperCase();
+export const checkInvite = (v: string) =>
+  v.trim() === '' || /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/.test(normalizeInvite(v)) ? null : 'invite.format';
 export const checkIdentifier = (v: string) => prefixed('identifier', identifierRule(v));
 export const checkLoginPassword = (v: string) => prefixed('password', requiredRule(v));
 export const checkFundPassword = (v: string) => prefixed('fundPassword', fundPasswordRule(v));

@@ -2,8 +2,8 @@ import { HubList } from '@cw/shared-ui/hub-list';
 import { NAMESPACE } from '../../../i18n.ts';
 import { HUB_ENTRIES } from '../utils/hub-entries.ts';
 
-/** Routes whose screens exist in this build; other entries are announced as coming soon. */
-const AVAILABLE: ReadonlySet<string> = new Set<string>([]);
+/** Every entry has its screen in this build. */
+const AVAILABLE: ReadonlySet<string> = new Set<string>(HUB_ENTRIES.map((e) => e.path));
 
 /** The texts are this remote's: hub.* and entries.<key>.* in its namespace. */
 export default function HubScreen() {

@@ -1,7 +1,4 @@
-/**
- * The features this hub leads to. Their screens arrive in later releases of
- * this remote; until a path is in `routes.ts`, its entry shows "coming soon".
- */
+/** The features this hub leads to, each a screen in `routes.ts`. */
 export const HUB_ENTRIES = [
   { key: 'sign', path: '/sign' },
   { key: 'likes', path: '/likes' },

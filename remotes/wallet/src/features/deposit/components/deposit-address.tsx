@@ -12,6 +12,7 @@ import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/wallet-page.module.css';
 import type { DepositAddress } from '../api/deposit.ts';
 import { useConfirmTransferredMutation } from '../api/deposit-queries.ts';
+import { WalletDeposit } from './wallet-deposit.tsx';
 
 interface Props {
   data: DepositAddress;
@@ -117,6 +118,13 @@ export function DepositAddressView(props: Props) {
   return (
     <>
       <AddressCard address={props.data.address} />
+      <WalletDeposit
+        key={`wallet/${props.coin}/${props.network}`}
+        coin={props.coin}
+        network={props.network}
+        address={props.data.address}
+        view={props.view}
+      />
       <DepositNotice {...props} />
       {/* A new coin or network starts without the note of another one's tries. */}
       <TransferredButton key={`${props.coin}/${props.network}`} coin={props.coin} network={props.network} />

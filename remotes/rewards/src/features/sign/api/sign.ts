@@ -1,0 +1,41 @@
+import { api, unwrap } from '@cw/shared-state/api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+export function fetchSignStatus() {
+  return unwrap(api.GET('/api/rewards/sign'));
+}
+export type SignStatus = Awaited<ReturnType<typeof fetchSignStatus>>;
+export type SignRecord = SignStatus['records'][number];
+export type ClaimRecord = SignStatus['claims'][number];
+
+const signKey = ['rewards', 'sign'] as const;
+/** While a check-in waits for its confirmations, the screen asks this often (the record appears live). */
+const SIGNING_POLL_MS = 1_000;
+
+export function useSignStatus(waitingForTx: string | null) {
+  return useQuery({
+    queryKey: signKey,
+    queryFn: fetchSignStatus,
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      if (waitingForTx !== null) return SIGNING_POLL_MS;
+      return data?.todayState === 'seen' ? SIGNING_POLL_MS : false;
+    },
+  });
+}
+
+export function useClaimMutation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (address: string) => unwrap(api.POST('/api/rewards/claims', { body: { address } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: signKey }),
+  });
+}
+
+export function useDeliverMutation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap(api.POST('/api/rewards/deliveries')),
+    onSuccess: () => client.invalidateQueries({ queryKey: signKey }),
+  });
+}

@@ -1,0 +1,4 @@
+export { type Web3ErrorCode, web3Error } from './errors.ts';
+export { loadWeb3, shortAddress, useWeb3 } from './store.ts';
+export type { WalletOption, Web3ChainInfo, Web3Kit, Web3State } from './types.ts';
+export { WALLET_CATALOGUE, type WalletEntry } from './wallet-catalogue.ts';

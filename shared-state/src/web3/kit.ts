@@ -1,0 +1,198 @@
+import { type Chain, defineChain, encodeFunctionData, type Hex } from 'viem';
+import { type Config, type Connector, createConfig, injected, unstable_connector } from 'wagmi';
+import {
+  connect,
+  disconnect,
+  estimateFeesPerGas,
+  estimateGas,
+  getBalance,
+  getConnection,
+  getConnectors,
+  readContract,
+  reconnect,
+  sendTransaction,
+  simulateContract,
+  switchChain,
+  waitForTransactionReceipt,
+  watchConnection,
+  watchConnectors,
+} from 'wagmi/actions';
+import { toWeb3Error, web3Error } from './errors.ts';
+import { type AllowedTransaction, assertAllowed, checkInAbi, tokenTransferAbi } from './safety.ts';
+import type { WalletOption, Web3ChainInfo, Web3Kit, Web3State } from './types.ts';
+
+/**
+ * The one wagmi instance of the app (loaded on first use by `loadWeb3`, shared by every remote
+ * through @cw/shared-state): the injected connector plus every wallet announced by EIP-6963, reads
+ * through the connected wallet's own provider (no RPC URL of ours is published), and the three
+ * transactions the app may request, each checked by `assertAllowed` before the wallet sees it.
+ */
+
+/** Gas headroom over the estimate, in percent: what the wallet will be asked to reserve. */
+const GAS_MARGIN_PERCENT = 120n;
+const RECEIPT_TIMEOUT_MS = 120_000;
+
+function toChain(info: Web3ChainInfo): Chain {
+  return defineChain({
+    id: info.chainId,
+    name: info.name,
+    nativeCurrency: { name: info.nativeSymbol, symbol: info.nativeSymbol, decimals: 18 },
+    rpcUrls: { default: { http: [] } },
+  });
+}
+
+function walletOptions(config: Config): WalletOption[] {
+  return getConnectors(config).map((c: Connector) => ({
+    id: c.id,
+    name: c.name,
+    icon: c.icon ?? null,
+    rdns: typeof c.rdns === 'string' ? c.rdns : null,
+  }));
+}
+
+export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
+  const [first, ...rest] = chains.map(toChain);
+  if (!first) throw web3Error('WALLET_WRONG_NETWORK', 'no EVM chain is available');
+  const transport = unstable_connector(injected);
+  const config = createConfig({
+    chains: [first, ...rest],
+    connectors: [injected({ shimDisconnect: true })],
+    multiInjectedProviderDiscovery: true,
+    transports: Object.fromEntries([first, ...rest].map((c) => [c.id, transport])),
+  });
+  let state: Web3State = { status: 'disconnected', address: null, chainId: null, walletName: null };
+  const listeners = new Set<() => void>();
+  const emit = () => {
+    for (const l of listeners) l();
+  };
+  const read = (): Web3State => {
+    const c = getConnection(config);
+    return {
+      status: c.status === 'reconnecting' ? 'connecting' : c.status,
+      address: c.address ?? null,
+      chainId: c.chainId ?? null,
+      walletName: c.connector?.name ?? null,
+    };
+  };
+  state = read();
+  watchConnection(config, {
+    onChange: () => {
+      state = read();
+      emit();
+    },
+  });
+  watchConnectors(config, { onChange: emit });
+  void reconnect(config).catch(() => {});
+
+  const account = (): Hex => {
+    const address = getConnection(config).address;
+    if (!address) throw web3Error('WALLET_NOT_CONNECTED');
+    return address;
+  };
+
+  async function send(intent: AllowedTransaction, chainId: number, request: { to: Hex; value: bigint; data?: Hex }) {
+    assertAllowed(intent, { to: request.to, value: request.value, data: request.data });
+    const from = account();
+    if (getConnection(config).chainId !== chainId) throw web3Error('WALLET_WRONG_NETWORK');
+    return sendTransaction(config, {
+      account: from,
+      chainId,
+      to: request.to,
+      value: request.value,
+      ...(request.data ? { data: request.data } : {}),
+    });
+  }
+
+  return {
+    chains,
+    state: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    wallets: () => walletOptions(config),
+    async connect(walletId) {
+      const connector = getConnectors(config).find((c) => c.id === walletId);
+      if (!connector) throw web3Error('WALLET_NOT_FOUND');
+      try {
+        await connect(config, { connector });
+      } catch (err) {
+        throw toWeb3Error(err, 'WALLET_NOT_CONNECTED');
+      }
+    },
+    async disconnect() {
+      await disconnect(config).catch(() => {});
+    },
+    async switchChain(chainId) {
+      try {
+        await switchChain(config, { chainId });
+      } catch (err) {
+        throw toWeb3Error(err, 'WALLET_WRONG_NETWORK');
+      }
+    },
+    async nativeBalance(chainId) {
+      return (await getBalance(config, { address: account(), chainId })).value;
+    },
+    async tokenBalance(chainId, token) {
+      return readContract(config, {
+        chainId,
+        address: token,
+        abi: tokenTransferAbi,
+        functionName: 'balanceOf',
+        args: [account()],
+      });
+    },
+    async checkIn({ chainId, contract, memberTag }) {
+      const from = account();
+      try {
+        // 1. Some native coin at all: a wallet with none cannot pay any fee.
+        const balance = (await getBalance(config, { address: from, chainId })).value;
+        if (balance === 0n) throw web3Error('WALLET_GAS_SHORT');
+        // 2. The call as the chain would run it: a revert is reported before any prompt.
+        await simulateContract(config, {
+          chainId,
+          account: from,
+          address: contract,
+          abi: checkInAbi,
+          functionName: 'checkIn',
+          args: [memberTag],
+        });
+        // 3. The fee it will cost, against what the wallet holds.
+        const data = encodeFunctionData({ abi: checkInAbi, functionName: 'checkIn', args: [memberTag] });
+        const gas = await estimateGas(config, { chainId, account: from, to: contract, data });
+        const fees = await estimateFeesPerGas(config, { chainId });
+        const perGas = fees.maxFeePerGas ?? fees.gasPrice ?? 0n;
+        if (balance < (gas * perGas * GAS_MARGIN_PERCENT) / 100n) throw web3Error('WALLET_GAS_SHORT');
+        return await send({ kind: 'check-in', contract, memberTag }, chainId, { to: contract, value: 0n, data });
+      } catch (err) {
+        throw toWeb3Error(err, 'SIGN_FAILED');
+      }
+    },
+    async deposit(input) {
+      try {
+        if (input.token) {
+          const data = encodeFunctionData({
+            abi: tokenTransferAbi,
+            functionName: 'transfer',
+            args: [input.depositAddress, input.amount],
+          });
+          const intent = {
+            kind: 'token-deposit',
+            token: input.token,
+            depositAddress: input.depositAddress,
+            amount: input.amount,
+          } as const;
+          return await send(intent, input.chainId, { to: input.token, value: 0n, data });
+        }
+        const intent = { kind: 'native-deposit', depositAddress: input.depositAddress, amount: input.amount } as const;
+        return await send(intent, input.chainId, { to: input.depositAddress, value: input.amount });
+      } catch (err) {
+        throw toWeb3Error(err, 'WALLET_TX_FAILED');
+      }
+    },
+    async waitForReceipt(chainId, hash) {
+      const receipt = await waitForTransactionReceipt(config, { chainId, hash, timeout: RECEIPT_TIMEOUT_MS });
+      return receipt.status;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { decodeFunctionData, getAddress, type Hex, parseAbi } from 'viem';
+
+/**
+ * The only transactions this app ever asks a wallet to send (the wallet-safety rule): a call of
+ * `checkIn(bytes32)` on the check-in contract with no value, or a deposit to the user's own deposit
+ * address — native value with no data, or a token's `transfer(depositAddress, amount)` with no
+ * value. Every request goes through `assertAllowed` right before the wallet sees it, so a bug (or a
+ * tampered response) can never turn a prompt into an approval. The app has no code for approvals,
+ * permits or signatures at all; scripts/wallet-safety checks the built bundles for them.
+ */
+export const checkInAbi = parseAbi([
+  'function checkIn(bytes32 memberTag)',
+  'function checkedInToday(address wallet) view returns (bool)',
+  'error AlreadyCheckedIn(uint64 day)',
+]);
+export const tokenTransferAbi = parseAbi([
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function balanceOf(address owner) view returns (uint256)',
+]);
+
+export type AllowedTransaction =
+  | { kind: 'check-in'; contract: Hex; memberTag: Hex }
+  | { kind: 'native-deposit'; depositAddress: Hex; amount: bigint }
+  | { kind: 'token-deposit'; token: Hex; depositAddress: Hex; amount: bigint };
+
+export interface TransactionRequest {
+  to: Hex;
+  value: bigint;
+  data: Hex | undefined;
+}
+
+export class UnsafeTransactionError extends Error {
+  override readonly name = 'UnsafeTransactionError';
+}
+
+function same(a: string, b: string): boolean {
+  return getAddress(a) === getAddress(b);
+}
+
+/** Throws unless `request` is exactly the allowed transaction `intent` describes. */
+export function assertAllowed(intent: AllowedTransaction, request: TransactionRequest): void {
+  const refuse = (why: string) => {
+    throw new UnsafeTransactionError(`refused to ask the wallet for this transaction: ${why}`);
+  };
+  if (intent.kind === 'native-deposit') {
+    if (!same(request.to, intent.depositAddress)) refuse('native value to an address that is not the deposit address');
+    if (request.data !== undefined && request.data !== '0x') refuse('data on a native deposit');
+    if (request.value !== intent.amount || intent.amount <= 0n) refuse('value differs from the typed amount');
+    return;
+  }
+  if (request.value !== 0n) refuse('value on a contract call');
+  if (!request.data) return refuse('no call data');
+  if (intent.kind === 'check-in') {
+    if (!same(request.to, intent.contract)) refuse('check-in on another contract');
+    const call = decodeFunctionData({ abi: checkInAbi, data: request.data });
+    if (call.functionName !== 'checkIn' || call.args[0] !== intent.memberTag) refuse('not checkIn(memberTag)');
+    return;
+  }
+  if (!same(request.to, intent.token)) refuse('transfer on another token');
+  const call = decodeFunctionData({ abi: tokenTransferAbi, data: request.data });
+  if (call.functionName !== 'transfer') return refuse('not transfer');
+  const [to, amount] = call.args as readonly [Hex, bigint];
+  if (!same(to, intent.depositAddress)) refuse('transfer to an address that is not the deposit address');
+  if (amount !== intent.amount || amount <= 0n) refuse('amount differs from the typed amount');
+}

@@ -1,0 +1,43 @@
+import type { Hex } from 'viem';
+
+/** An EVM chain the app runs on (from the catalogue: networks with a chain id). */
+export interface Web3ChainInfo {
+  network: string;
+  chainId: number;
+  name: string;
+  nativeSymbol: string;
+  checkInContract: Hex | null;
+}
+
+export interface Web3State {
+  status: 'disconnected' | 'connecting' | 'connected';
+  address: Hex | null;
+  chainId: number | null;
+  walletName: string | null;
+}
+
+/** A wallet the browser offers: announced by EIP-6963, or the generic injected provider. */
+export interface WalletOption {
+  id: string;
+  name: string;
+  /** Data URI from the wallet's EIP-6963 announcement; null: draw a monogram. */
+  icon: string | null;
+  rdns: string | null;
+}
+
+export interface Web3Kit {
+  readonly chains: readonly Web3ChainInfo[];
+  state(): Web3State;
+  subscribe(listener: () => void): () => void;
+  wallets(): WalletOption[];
+  connect(walletId: string): Promise<void>;
+  disconnect(): Promise<void>;
+  switchChain(chainId: number): Promise<void>;
+  nativeBalance(chainId: number): Promise<bigint>;
+  tokenBalance(chainId: number, token: Hex): Promise<bigint>;
+  /** Checks gas and simulates first; resolves with the transaction hash once the wallet sent it. */
+  checkIn(input: { chainId: number; contract: Hex; memberTag: Hex }): Promise<Hex>;
+  /** Native coin (no `token`) or a token's transfer, to the user's own deposit address. */
+  deposit(input: { chainId: number; depositAddress: Hex; amount: bigint; token?: Hex | null }): Promise<Hex>;
+  waitForReceipt(chainId: number, hash: Hex): Promise<'success' | 'reverted'>;
+}

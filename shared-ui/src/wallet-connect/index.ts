@@ -1,0 +1,1 @@
+export { WalletConnectPanel, type WalletConnectPanelProps } from './wallet-connect-panel.tsx';
