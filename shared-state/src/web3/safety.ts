@@ -39,7 +39,7 @@ function same(a: string, b: string): boolean {
 
 /** Throws unless `request` is exactly the allowed transaction `intent` describes. */
 export function assertAllowed(intent: AllowedTransaction, request: TransactionRequest): void {
-  const refuse = (why: string) => {
+  const refuse = (why: string): never => {
     throw new UnsafeTransactionError(`refused to ask the wallet for this transaction: ${why}`);
   };
   if (intent.kind === 'native-deposit') {
@@ -49,16 +49,16 @@ export function assertAllowed(intent: AllowedTransaction, request: TransactionRe
     return;
   }
   if (request.value !== 0n) refuse('value on a contract call');
-  if (!request.data) return refuse('no call data');
+  if (!request.data) refuse('no call data');
   if (intent.kind === 'check-in') {
     if (!same(request.to, intent.contract)) refuse('check-in on another contract');
-    const call = decodeFunctionData({ abi: checkInAbi, data: request.data });
+    const call = decodeFunctionData({ abi: checkInAbi, data: request.data as Hex });
     if (call.functionName !== 'checkIn' || call.args[0] !== intent.memberTag) refuse('not checkIn(memberTag)');
     return;
   }
   if (!same(request.to, intent.token)) refuse('transfer on another token');
-  const call = decodeFunctionData({ abi: tokenTransferAbi, data: request.data });
-  if (call.functionName !== 'transfer') return refuse('not transfer');
+  const call = decodeFunctionData({ abi: tokenTransferAbi, data: request.data as Hex });
+  if (call.functionName !== 'transfer') refuse('not transfer');
   const [to, amount] = call.args as readonly [Hex, bigint];
   if (!same(to, intent.depositAddress)) refuse('transfer to an address that is not the deposit address');
   if (amount !== intent.amount || amount <= 0n) refuse('amount differs from the typed amount');
