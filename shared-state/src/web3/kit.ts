@@ -1,5 +1,5 @@
 import { type Chain, defineChain, encodeFunctionData, type Hex } from 'viem';
-import { type Config, type Connector, createConfig, injected, unstable_connector } from 'wagmi';
+import { type Config, type Connector, createConfig, custom, injected } from 'wagmi';
 import {
   connect,
   disconnect,
@@ -53,8 +53,18 @@ function walletOptions(config: Config): WalletOption[] {
 export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
   const [first, ...rest] = chains.map(toChain);
   if (!first) throw web3Error('WALLET_WRONG_NETWORK', 'no EVM chain is available');
-  const transport = unstable_connector(injected);
-  const config = createConfig({
+  // Reads go through the connected wallet's own provider (whichever was chosen), never an RPC URL of ours.
+  const transport = custom({
+    async request({ method, params }) {
+      const connector = getConnection(config).connector;
+      if (!connector) throw web3Error('WALLET_NOT_CONNECTED');
+      const provider = (await connector.getProvider()) as {
+        request(args: { method: string; params?: unknown }): Promise<unknown>;
+      };
+      return provider.request({ method, params });
+    },
+  });
+  const config: Config = createConfig({
     chains: [first, ...rest],
     connectors: [injected({ shimDisconnect: true })],
     multiInjectedProviderDiscovery: true,

@@ -47,7 +47,7 @@ export function WalletConnectPanel({ chainId, children }: WalletConnectPanelProp
   const balance = useNativeBalance(kit, state);
   const [switching, setSwitching] = useState(false);
   if (error) return <p className="cw-wallet__muted">{errorMessage(error)}</p>;
-  if (!kit) return <LoadingState />;
+  if (!kit || state.status === 'connecting') return <LoadingState />;
   if (state.status !== 'connected' || !state.address) return <WalletList kit={kit} />;
   const chain = kit.chains.find((c) => c.chainId === state.chainId);
   const wrongChain = chainId !== undefined && state.chainId !== chainId;

@@ -57,12 +57,20 @@ async function followDeposit(network: string, hash: string, open: (id: string) =
   return false;
 }
 
-function DepositForm({ kit, target, address }: { kit: Web3Kit; target: Target; address: string | null }) {
+interface FormProps {
+  kit: Web3Kit;
+  target: Target;
+  address: string | null;
+  /** Kept by the parent: the form is remounted when the wallet reconnects, the typed amount is not lost. */
+  text: string;
+  setText: (text: string) => void;
+}
+
+function DepositForm({ kit, target, address, text, setText }: FormProps) {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const format = useAmountFormat();
   const navigate = useNavigate();
-  const [text, setText] = useState('');
   const [phase, setPhase] = useState<'edit' | 'prompt' | 'waiting'>('edit');
   const balance = useWalletBalance(kit, target, address);
   const decimals = target.view.decimalsOf(target.coin);
@@ -157,6 +165,7 @@ export function WalletDeposit({
 }) {
   const { t } = useTranslation(NAMESPACE);
   const [open, setOpen] = useState(false);
+  const [text, setText] = useState('');
   const pair = view.pair(coin, network);
   const chainId = view.catalogue.networks.find((n) => n.code === network)?.chainId ?? null;
   if (!pair || chainId === null || !/^0x[0-9a-fA-F]{40}$/.test(address)) return null;
@@ -180,7 +189,9 @@ export function WalletDeposit({
   return (
     <section data-testid="wallet-deposit">
       <WalletConnectPanel chainId={chainId}>
-        {({ kit, state }) => <DepositForm kit={kit} target={target} address={state.address} />}
+        {({ kit, state }) => (
+          <DepositForm kit={kit} target={target} address={state.address} text={text} setText={setText} />
+        )}
       </WalletConnectPanel>
     </section>
   );
