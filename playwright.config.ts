@@ -10,6 +10,9 @@ import { E2E_DATA_DIR, E2E_PORT, E2E_ROOT, E2E_STATIC_DIR } from './e2e/support/
  * spec rebuilds a remote (CPU heavy), so it runs last, on its own.
  */
 const DEPLOY_SPEC = /deploy-rollback\.spec\.ts$/;
+/** Specs that move the server's clock (DEV_CLOCK) a day forward: every other session would expire, so they run alone. */
+const CLOCK_SPEC = /\.clock\.spec\.ts$/;
+
 const CI = Boolean(process.env.CI);
 
 const CHROMIUM_ARGS = [
@@ -27,6 +30,13 @@ const IPHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const DESKTOP_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+const MOBILE = {
+  browserName: 'chromium' as const,
+  userAgent: IPHONE_UA,
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+};
 
 export default defineConfig({
   testDir: './e2e',
@@ -51,7 +61,7 @@ export default defineConfig({
     {
       name: 'mobile',
       grepInvert: /@desktop/,
-      testIgnore: DEPLOY_SPEC,
+      testIgnore: [DEPLOY_SPEC, CLOCK_SPEC],
       use: {
         browserName: 'chromium',
         userAgent: IPHONE_UA,
@@ -64,7 +74,7 @@ export default defineConfig({
     {
       name: 'desktop',
       grep: /@desktop/,
-      testIgnore: DEPLOY_SPEC,
+      testIgnore: [DEPLOY_SPEC, CLOCK_SPEC],
       use: {
         browserName: 'chromium',
         userAgent: DESKTOP_UA,
@@ -74,9 +84,15 @@ export default defineConfig({
       },
     },
     {
+      name: 'clock',
+      testMatch: CLOCK_SPEC,
+      dependencies: ['mobile', 'desktop'],
+      use: MOBILE,
+    },
+    {
       name: 'deploy',
       testMatch: DEPLOY_SPEC,
-      dependencies: ['mobile', 'desktop'],
+      dependencies: ['clock'],
       use: {
         browserName: 'chromium',
         userAgent: IPHONE_UA,
@@ -110,6 +126,8 @@ export default defineConfig({
       RATE_LIMIT_MAX: '20000',
       // A 1-minute fixed-rate window (production: 20 minutes) so the expiry spec can watch one run out.
       EXCHANGE_FIXED_WINDOW_MS: '60000',
+      // The rewards specs move the clock a day forward (claims after 24 hours, a lottery seed revealed).
+      DEV_CLOCK: 'true',
     },
   },
 });

@@ -39,7 +39,9 @@ test('connect a wallet, check in on chain, see the confirmed record; a second ch
   await page.getByText('断开连接').click();
   await expect(page.getByTestId('wallet-list')).toContainText('MetaMask');
   await connect(page);
-  await expect(page.getByTestId('wallet-address')).toHaveText(`${wallet.address.slice(0, 6)}…${wallet.address.slice(-4)}`);
+  await expect(page.getByTestId('wallet-address')).toHaveText(
+    `${wallet.address.slice(0, 6)}…${wallet.address.slice(-4)}`,
+  );
   await expect(page.getByTestId('wallet-balance')).toHaveText('1 ETH');
 
   await page.getByTestId('check-in').click();
@@ -74,7 +76,9 @@ test('connect a wallet, check in on chain, see the confirmed record; a second ch
   await context.close();
 });
 
-test('a wallet with no gas gets the fee error before any prompt; a refused prompt changes nothing', async ({ browser }) => {
+test('a wallet with no gas gets the fee error before any prompt; a refused prompt changes nothing', async ({
+  browser,
+}) => {
   const ethereum = readChains()?.ethereum;
   test.skip(!ethereum, 'no local chains on this server');
   if (!ethereum) return;

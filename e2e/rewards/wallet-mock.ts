@@ -17,6 +17,7 @@ export interface RecordedRequest {
 
 export interface RecordingWallet {
   address: Hex;
+  privateKey: Hex;
   requests: RecordedRequest[];
   /** The next request of this method is refused as by the user (code 4001). */
   rejectNext(method: string): void;
@@ -36,7 +37,8 @@ function rpcFailure(err: unknown): { code: number; message: string; data?: unkno
   let current = err as RpcFailure | undefined;
   let found: { code: number; message: string; data?: unknown } | undefined;
   for (let depth = 0; current && depth < 10; depth++) {
-    if (typeof current.code === 'number') found = { code: current.code, message: current.message ?? '', data: current.data };
+    if (typeof current.code === 'number')
+      found = { code: current.code, message: current.message ?? '', data: current.data };
     current = current.cause as RpcFailure | undefined;
   }
   return found ?? { code: -32603, message: (err as Error)?.message ?? String(err) };
@@ -100,14 +102,18 @@ export async function installRecordingWallet(
           const text = String((err as Error)?.message ?? err);
           const at = text.indexOf(marker);
           if (at < 0) throw err;
-          const failure = JSON.parse(text.slice(at + marker.length)) as { code: number; message: string; data?: unknown };
+          const failure = JSON.parse(text.slice(at + marker.length)) as {
+            code: number;
+            message: string;
+            data?: unknown;
+          };
           throw Object.assign(new Error(failure.message), failure);
         }
       };
     });
   }, BRIDGE_ERROR);
   await installMockWallet({ page, wallet });
-  return { address: account.address, requests, rejectNext: (method) => rejecting.add(method) };
+  return { address: account.address, privateKey, requests, rejectNext: (method) => rejecting.add(method) };
 }
 
 const READS = new Set([
@@ -172,7 +178,12 @@ export function violations(requests: readonly RecordedRequest[], allowed: Allowe
       const token = dep.tokens?.find((t) => same(tx.to, t.token));
       try {
         const call = decodeFunctionData({ abi: transferAbi, data });
-        if (token && call.functionName === 'transfer' && same(call.args[0], dep.depositAddress) && call.args[1] === token.amount)
+        if (
+          token &&
+          call.functionName === 'transfer' &&
+          same(call.args[0], dep.depositAddress) &&
+          call.args[1] === token.amount
+        )
           continue;
       } catch {
         // not a transfer: a violation below
@@ -188,7 +199,12 @@ export async function fundNative(rpcUrl: string, address: string, wei: bigint): 
   const response = await fetch(rpcUrl, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [address, `0x${wei.toString(16)}`] }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'anvil_setBalance',
+      params: [address, `0x${wei.toString(16)}`],
+    }),
   });
   const body = (await response.json()) as { error?: unknown };
   if (body.error) throw new Error(`anvil_setBalance failed: ${JSON.stringify(body.error)}`);

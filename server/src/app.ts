@@ -15,6 +15,8 @@ import Fastify, {
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/schema.ts';
+import type { DevClock } from './dev/clock.ts';
+import { devClockRoutes } from './dev/clock-routes.ts';
 import { ServiceUnavailableError } from './errors/app-error.ts';
 import { ErrorResponse } from './errors/schema.ts';
 import { registerAuthentication, type SessionResolver } from './http/authenticate.ts';
@@ -129,6 +131,8 @@ export interface AppDeps {
   convertQuoteTtlMs?: number;
   /** Rewards (modules/rewards): the programme's numbers and the chains with a check-in contract. */
   rewards?: Partial<Pick<RewardsServiceOptions, 'config' | 'chains'>>;
+  /** DEV_CLOCK: POST /dev/clock (loopback only) moves `now` and the local chains forward. */
+  devClock?: { clock: DevClock; advanceChains: (seconds: number) => Promise<void> };
 }
 
 export type App = FastifyInstance;
@@ -336,6 +340,10 @@ export function buildApp(deps: AppDeps): App {
     await scope
       .withTypeProvider<TypeBoxTypeProvider>()
       .register(devMailboxRoutes, { db: deps.db, enabled: mail.devMailbox });
+    await scope.withTypeProvider<TypeBoxTypeProvider>().register(devClockRoutes, {
+      clock: deps.devClock?.clock ?? null,
+      advanceChains: deps.devClock?.advanceChains ?? (async () => {}),
+    });
   });
 
   const spaFallback = staticDir === null ? undefined : registerStatic(app, staticDir);

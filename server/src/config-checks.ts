@@ -8,6 +8,7 @@ export interface CheckedSettings {
   NODE_ENV: string;
   HOST: string;
   DEV_MAILBOX?: boolean | undefined;
+  DEV_CLOCK?: boolean | undefined;
   LOCAL_CHAINS?: boolean | undefined;
   CONVERT_SEED_LIQUIDITY?: boolean | undefined;
   SIGNER_ENABLED: boolean;
@@ -46,6 +47,7 @@ function productionIssues(e: CheckedSettings, env: NodeJS.ProcessEnv): string[] 
     issues.push('SIGNER_MNEMONIC_FILE must be set in production (or SIGNER_ENABLED=false): no generated key is used');
   if (e.DEV_MAILBOX === true)
     issues.push("DEV_MAILBOX must not be on in production (it shows every user's verification codes)");
+  if (e.DEV_CLOCK === true) issues.push('DEV_CLOCK must not be on in production (it moves the server clock)');
   if (e.LOCAL_CHAINS === true) issues.push('LOCAL_CHAINS must not be on in production (local test chains)');
   if (e.CONVERT_SEED_LIQUIDITY === true)
     issues.push('CONVERT_SEED_LIQUIDITY must not be on in production (it books liquidity no chain holds)');
@@ -60,5 +62,7 @@ export function unsafeSettings(e: CheckedSettings, env: NodeJS.ProcessEnv): stri
   const issues = e.NODE_ENV === 'production' ? productionIssues(e, env) : [];
   if (e.DEV_MAILBOX === true && !isLoopbackHost(e.HOST))
     issues.push(`DEV_MAILBOX needs a loopback HOST (got ${JSON.stringify(e.HOST)}): it shows every user's codes`);
+  if (e.DEV_CLOCK === true && !isLoopbackHost(e.HOST))
+    issues.push(`DEV_CLOCK needs a loopback HOST (got ${JSON.stringify(e.HOST)}): it moves the server clock`);
   return issues;
 }

@@ -30,6 +30,7 @@ const EnvSchema = Type.Object({
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   DEV_MAILBOX: Type.Optional(Type.Boolean()),
+  DEV_CLOCK: Type.Optional(Type.Boolean()),
   MAIL_FROM: Type.String({ minLength: 3 }),
   MAIL_DAILY_LIMIT: Type.Integer({ minimum: 1, maximum: 1000 }),
   UPLOAD_QUOTA_BYTES: Type.Integer({ minimum: 1024 * 1024 }),
@@ -85,6 +86,7 @@ type OptionalKeys =
   | 'PG_PORT'
   | 'SMTP_URL'
   | 'DEV_MAILBOX'
+  | 'DEV_CLOCK'
   | 'PRICE_FEED_URL'
   | 'PRICE_FEED_API_KEY'
   | 'PRICE_REFRESH_MS'
@@ -160,6 +162,8 @@ export interface Config {
    * `npm start` sets it for its local default. Refused in production and on a non-loopback HOST.
    */
   devMailbox: boolean;
+  /** DEV_CLOCK: POST /dev/clock moves the server's time (and the local chains') forward; QA only. */
+  devClock: boolean;
   session: {
     idleMinutes: number;
     absoluteHours: number;
@@ -264,7 +268,7 @@ const integerKeys = new Set([
   'SIGNER_REPLACE_AFTER_MS',
   'SIGNER_MAX_REPLACEMENTS',
 ]);
-const booleanKeys = new Set(['TRUST_PROXY', 'CONVERT_SEED_LIQUIDITY', 'LOCAL_CHAINS', 'DEV_MAILBOX']);
+const booleanKeys = new Set(['TRUST_PROXY', 'CONVERT_SEED_LIQUIDITY', 'LOCAL_CHAINS', 'DEV_MAILBOX', 'DEV_CLOCK']);
 booleanKeys.add('SIGNER_ENABLED');
 
 function convert(key: string, raw: string): unknown {
@@ -360,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailDailyLimit: e.MAIL_DAILY_LIMIT,
     uploads: { quotaBytes: e.UPLOAD_QUOTA_BYTES, s3: s3Options(e) },
     devMailbox: e.DEV_MAILBOX ?? false,
+    devClock: e.DEV_CLOCK ?? false,
     session: {
       idleMinutes: e.SESSION_IDLE_MINUTES,
       absoluteHours: e.SESSION_ABSOLUTE_HOURS,

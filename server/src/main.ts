@@ -9,8 +9,10 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createDb } from './db/create-db.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { advanceAnvil, startDevClock } from './dev/clock.ts';
 import { createMetricsRegistry } from './http/metrics.ts';
 import { createLogger } from './logger.ts';
+import { localChainNetworks } from './modules/chain/chain-config.ts';
 import { prepareChains, startChainModule } from './modules/chain/chain-module.ts';
 import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
@@ -84,16 +86,21 @@ try {
   await migrateToLatest(db, logger);
 
   // Deposit watchers on the chains prepared above. This process never loads a private key.
+  // DEV_CLOCK (QA only): the server's time, moved forward by POST /dev/clock; else the system clock.
+  const devClock = config.devClock ? await startDevClock(db) : null;
+  if (devClock) closers.push({ name: 'dev clock', close: async () => devClock.stop() });
+  const now = devClock ? devClock.now : () => new Date();
   const rewards = createRewardsModule({ config: rewardsConfig, log: logger });
   const chain = await startChainModule({
     ...chainOptions,
     db,
     prepared: preparedChains,
     observersFor: rewards.observersFor,
+    now,
   });
   closers.push({ name: 'deposit watchers', close: () => chain.stop() });
   // Rewards: the development pool and the booker (check-ins confirmed by the watchers above).
-  await rewards.start(db);
+  await rewards.start(db, now);
   closers.push({ name: 'rewards booker', close: () => rewards.stop() });
 
   // Convert: dev liquidity (see modules/convert/liquidity.ts) and the price feed (sandbox unless PRICE_FEED_URL).
@@ -108,8 +115,21 @@ try {
   const signer = startConfiguredSigner(config, databaseUrl, logger);
   if (signer) closers.push(signer);
 
+  const localNetworks = new Set(localChainNetworks(process.env));
   const app = buildApp({
     db,
+    now,
+    ...(devClock
+      ? {
+          devClock: {
+            clock: devClock,
+            advanceChains: async (seconds: number) => {
+              const chains = Object.values(chain.evmChains()).filter((c) => c && localNetworks.has(c.network));
+              await Promise.all(chains.map((c) => c && advanceAnvil(c.rpcUrl, seconds)));
+            },
+          },
+        }
+      : {}),
     logger,
     metrics: createMetricsRegistry(),
     staticDir: config.staticDir,

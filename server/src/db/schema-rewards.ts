@@ -13,6 +13,8 @@ export interface RewardsDatabase {
   lottery_draws: LotteryDrawsTable;
   invite_codes: InviteCodesTable;
   invitations: InvitationsTable;
+  /** Development only (DEV_CLOCK, migration 0023): how far the server's clock is moved forward. */
+  dev_clock: { id: number; offset_ms: string };
 }
 
 /** The random bytes32 a user's check-ins carry (hex, lower case): attributes them without a signature. */

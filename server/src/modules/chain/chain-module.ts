@@ -27,6 +27,8 @@ export interface ChainModuleOptions {
     anvilBlockTimeS: number;
     watcherPollMs: number;
   };
+  /** The clock deposits and check-ins are stamped with (DEV_CLOCK moves it); default the system clock. */
+  now?: () => Date;
   /** Contract-event readers for an EVM chain's watcher (the rewards check-ins). */
   observersFor?: (runtime: EvmChainRuntime) => EvmLogObserver[];
   log: {
@@ -99,6 +101,7 @@ export async function startChainModule(
         // A local chain is scanned from genesis; a real one from the tip at first start.
         startBlock: isLocal ? 0n : 'tip',
         observers: options.observersFor?.(runtime) ?? [],
+        ...(options.now ? { now: options.now } : {}),
         log: (msg, details) => log.warn(details ?? {}, msg),
       }),
     );

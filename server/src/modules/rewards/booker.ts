@@ -136,7 +136,9 @@ export function startRewardsBooker(options: {
   intervalMs: number;
   onError: (err: unknown) => void;
   onPoolShort: () => void;
+  now?: () => Date;
 }): { nudge(): void; stop(): Promise<void> } {
+  const now = options.now ?? (() => new Date());
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
@@ -144,7 +146,7 @@ export function startRewardsBooker(options: {
     running = running.then(async () => {
       if (stopped) return;
       try {
-        const r = await bookPendingRewards(options.db, options.config, new Date());
+        const r = await bookPendingRewards(options.db, options.config, now());
         if (r.poolShort) options.onPoolShort();
       } catch (err) {
         options.onError(err);

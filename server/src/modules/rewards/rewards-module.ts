@@ -15,7 +15,7 @@ import type { RewardsConfig } from './rewards-config.ts';
 export interface RewardsModule {
   observersFor(runtime: EvmChainRuntime): EvmLogObserver[];
   /** Seeds the pool (when configured) and starts the booker; call once the database is migrated. */
-  start(db: Kysely<Database>): Promise<void>;
+  start(db: Kysely<Database>, now?: () => Date): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,14 +55,15 @@ export function createRewardsModule(options: {
         }),
       ];
     },
-    async start(db) {
-      if (await seedRewardsPool(db, options.config, new Date())) {
+    async start(db, now = () => new Date()) {
+      if (await seedRewardsPool(db, options.config, now())) {
         options.log.warn({ asset: options.config.asset }, 'development rewards pool seeded from system_external');
       }
       booker = startRewardsBooker({
         db,
         config: options.config,
         intervalMs: BOOK_INTERVAL_MS,
+        now,
         onError: (err) => options.log.warn({ err }, 'rewards booking failed; retrying'),
         onPoolShort: () => options.log.warn({}, 'the rewards pool cannot pay: bookings wait until it is funded'),
       });
