@@ -27,6 +27,8 @@ type Db = Kysely<Database>;
 const POSTS_MAX = 20;
 
 export async function daySeed(db: Db, day: string, at: Date): Promise<{ seed: Buffer; commitment: string }> {
+  const existing = await db.selectFrom('lottery_seeds').select(['seed', 'commitment']).where('day', '=', day).executeTakeFirst();
+  if (existing) return existing;
   const seed = randomBytes(32);
   await db
     .insertInto('lottery_seeds')
@@ -108,15 +110,17 @@ export async function draw(db: Db, input: { userId: string; config: RewardsConfi
   try {
     return await db.transaction().execute(async (trx) => {
       await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
-      const { earned } = await drawAllowance(trx, userId, config, at);
-      const used = await trx
-        .selectFrom('lottery_draws')
-        .select(sql<string>`count(*)`.as('n'))
-        .where('user_id', '=', userId)
-        .where('day', '=', day)
-        .executeTakeFirstOrThrow();
-      const n = Number(used.n) + 1;
-      if (n > earned) throw new NoMoreDrawsError();
+      // Likes and draws of today in one round trip; the streak (a bonus draw) only when it decides.
+      const counts = await sql<{ likes: string; used: string }>`select
+          (select count(*) from announcement_likes where user_id = ${userId} and day = ${day}) as likes,
+          (select count(*) from lottery_draws where user_id = ${userId} and day = ${day}) as used`.execute(trx);
+      const likes = Number(counts.rows[0]?.likes ?? 0);
+      const n = Number(counts.rows[0]?.used ?? 0) + 1;
+      const base = Math.min(config.drawsPerDay, Math.floor(likes / config.likesPerDraw));
+      if (n > base) {
+        const bonus = (await currentStreak(trx, userId, at)) >= config.streakDaysForDraw ? 1 : 0;
+        if (n > base + bonus) throw new NoMoreDrawsError();
+      }
       const prizeIndex = await drawPrizeIndex(new Uint8Array(seed), userId, day, n, config.prizes);
       const prize = config.prizes[prizeIndex];
       if (!prize) throw new Error('prize index outside the table');
