@@ -105,6 +105,17 @@ describe('deposit API', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // Found by the transaction that paid it (any case), for its owner only; 404 until the watcher saw it.
+    const byTx = (userId: string, txHash: string) =>
+      app.inject({
+        method: 'GET',
+        url: `/api/wallet/deposits/by-transaction?network=ethereum&txHash=${txHash}`,
+        headers: as(userId),
+      });
+    expect((await byTx(erin, `0x${'AB'.repeat(32)}`)).json()).toMatchObject({ id });
+    expect((await byTx(frank, `0x${'ab'.repeat(32)}`)).statusCode).toBe(404);
+    expect((await byTx(erin, `0x${'12'.repeat(32)}`)).statusCode).toBe(404);
+    expect((await byTx(erin, 'not-a-hash')).statusCode).toBe(400);
     const r = await app.inject({ method: 'GET', url: `/api/wallet/deposits/${id}`, headers: as(erin) });
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({
