@@ -22,7 +22,12 @@ export function WalletList({ kit }: { kit: Web3Kit }) {
   const { t } = useUiTranslation();
   const errorMessage = useErrorMessage();
   const [busy, setBusy] = useState<string | null>(null);
-  const found = kit.wallets();
+  // The generic injected connector (window.ethereum) only when no wallet announced itself by EIP-6963
+  // and there is such a provider: otherwise it is a duplicate, or a button that can only fail.
+  const all = kit.wallets();
+  const announced = all.filter((w) => w.id !== 'injected');
+  const hasInjected = typeof window !== 'undefined' && 'ethereum' in window && window.ethereum !== undefined;
+  const found = announced.length > 0 || !hasInjected ? announced : all.filter((w) => w.id === 'injected');
   const known = new Set(found.map((w) => w.rdns).filter((r): r is string => r !== null));
   const missing = WALLET_CATALOGUE.filter((w) => !known.has(w.rdns));
   const entry = (w: WalletOption) => WALLET_CATALOGUE.find((c) => c.rdns === w.rdns);
@@ -52,7 +57,7 @@ export function WalletList({ kit }: { kit: Web3Kit }) {
               </Button>
             }
           >
-            {w.name}
+            {w.id === 'injected' ? t('web3.browserWallet') : w.name}
           </List.Item>
         ))}
       </List>
