@@ -31,7 +31,8 @@ test('connect a wallet, check in on chain, see the confirmed record; a second ch
   test.skip(!ethereum, 'no local chains on this server');
   if (!ethereum) return;
   const { page, context } = await signedInPage(browser, 'sign');
-  const wallet = await installRecordingWallet(page, ethereum);
+  // The wallet starts on another network (mainnet): the app offers one tap to switch.
+  const wallet = await installRecordingWallet(page, ethereum, undefined, 1);
   await fundNative(ethereum.rpcUrl, wallet.address, parseEther('1'));
   await page.goto('/sign');
   await connect(page);
@@ -42,6 +43,10 @@ test('connect a wallet, check in on chain, see the confirmed record; a second ch
   await expect(page.getByTestId('wallet-address')).toHaveText(
     `${wallet.address.slice(0, 6)}…${wallet.address.slice(-4)}`,
   );
+  await expect(page.getByTestId('wallet-switch')).toHaveText('切换到 Ethereum');
+  await expect(page.getByTestId('check-in')).toHaveCount(0);
+  await page.getByTestId('wallet-switch').click();
+  await expect(page.getByTestId('wallet-switch')).toHaveCount(0);
   await expect(page.getByTestId('wallet-balance')).toHaveText('1 ETH');
 
   await page.getByTestId('check-in').click();

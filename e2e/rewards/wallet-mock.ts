@@ -48,6 +48,8 @@ export async function installRecordingWallet(
   page: Page,
   chain: { chainId: number; rpcUrl: string },
   privateKey: Hex = generatePrivateKey(),
+  /** The network the wallet starts on (another one than the app's: the app must offer a switch). */
+  startChainId: number = chain.chainId,
 ): Promise<RecordingWallet> {
   const account = privateKeyToAccount(privateKey);
   const local = defineChain({
@@ -59,11 +61,21 @@ export async function installRecordingWallet(
   const inner = createWallet(account, { [chain.chainId]: http(chain.rpcUrl) }, local);
   const requests: RecordedRequest[] = [];
   const rejecting = new Set<string>();
+  // The wallet's own idea of its network (wallet-mock would ask the node, which is always the local chain).
+  let chainId = startChainId;
   const wallet = {
     async request({ method, params }: { method: string; params?: unknown }) {
       requests.push({ method, params });
       if (rejecting.delete(method)) {
         throw new Error(`${BRIDGE_ERROR}${JSON.stringify({ code: 4001, message: 'User rejected the request.' })}`);
+      }
+      if (method === 'eth_chainId') return `0x${chainId.toString(16)}`;
+      if (method === 'wallet_switchEthereumChain') {
+        const wanted = Number((params as [{ chainId: string }])[0].chainId);
+        if (wanted !== chain.chainId) {
+          throw new Error(`${BRIDGE_ERROR}${JSON.stringify({ code: 4902, message: 'Unrecognized chain ID' })}`);
+        }
+        chainId = wanted;
       }
       try {
         // wallet-mock hands the JSON-RPC value (hex) to viem, which wants a bigint.

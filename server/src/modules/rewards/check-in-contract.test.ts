@@ -171,5 +171,13 @@ describe('check-ins on a real anvil', () => {
       address: OTHER,
       reward_minor: config.scheduleMinor[0]?.toString(),
     });
+
+    // The same user's tag from another wallet the same day: the contract allows it (another address),
+    // the server keeps one sign a day per user, whichever wallet it came from.
+    const second = await client.waitForTransactionReceipt({ hash: await checkIn(tag, WALLET) });
+    expect(second.status).toBe('success');
+    await client.mine({ blocks: 3 });
+    await catchUp();
+    expect(await records()).toHaveLength(1);
   });
 });
