@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/api-error.ts';
 import { toWeb3Error } from './errors.ts';
 
-const wrapped = (inner: object) => Object.assign(new Error('outer'), { name: 'ContractFunctionExecutionError', cause: inner });
+const wrapped = (inner: object) =>
+  Object.assign(new Error('outer'), { name: 'ContractFunctionExecutionError', cause: inner });
 
 describe('wallet errors as client codes', () => {
   it('maps the user refusing, a missing wallet, a wrong network and gas the wallet cannot pay', () => {
@@ -19,7 +20,7 @@ describe('wallet errors as client codes', () => {
     expect(toWeb3Error(wrapped({ name: 'ContractFunctionRevertedError' }), 'SIGN_FAILED').code).toBe('CONTRACT_FAILED');
   });
 
-  it('keeps an ApiError and falls back to the caller\'s code for anything else', () => {
+  it("keeps an ApiError and falls back to the caller's code for anything else", () => {
     const api = new ApiError({ code: 'WALLET_GAS_SHORT', message: 'x', status: 0 });
     expect(toWeb3Error(api, 'SIGN_FAILED')).toBe(api);
     expect(toWeb3Error(new Error('boom'), 'WALLET_TX_FAILED').code).toBe('WALLET_TX_FAILED');

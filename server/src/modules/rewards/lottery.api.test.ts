@@ -9,29 +9,30 @@ import { seedRewardsPool } from './rewards-module.ts';
 
 const config = rewardsConfigFromEnv({ LIKES_PER_DRAW: '3', DRAWS_PER_DAY: '3', REWARDS_SEED_POOL: '1000' });
 
+/** A live announcement (published a minute ago, zh-CN only). */
+function publish(h: ReturnType<typeof useAuthHarness>, title: string): Promise<string> {
+  return h.db.transaction().execute((trx) =>
+    insertAnnouncement(
+      trx,
+      {
+        category: 'news',
+        pinned: false,
+        publishAt: new Date(h.clock.now().getTime() - 60_000),
+        expireAt: null,
+        createdBy: null,
+        texts: [{ language: 'zh-CN', title, bodyMd: 'x', bodyHtml: '<p>x</p>' }],
+      },
+      h.clock.now(),
+    ),
+  );
+}
+
 describe('likes lottery', () => {
   const h = useAuthHarness({ rewards: { config } });
   const posts: string[] = [];
   beforeAll(async () => {
     await seedRewardsPool(h.db, config, h.clock.now());
-    for (let i = 0; i < 12; i++) {
-      posts.push(
-        await h.db.transaction().execute((trx) =>
-          insertAnnouncement(
-            trx,
-            {
-              category: 'news',
-              pinned: false,
-              publishAt: new Date(h.clock.now().getTime() - 60_000),
-              expireAt: null,
-              createdBy: null,
-              texts: [{ language: 'zh-CN', title: `公告 ${i}`, bodyMd: 'x', bodyHtml: '<p>x</p>' }],
-            },
-            h.clock.now(),
-          ),
-        ),
-      );
-    }
+    for (let i = 0; i < 12; i++) posts.push(await publish(h, `公告 ${i}`));
   });
 
   const status = (cookie: string) =>
@@ -111,20 +112,7 @@ describe('likes lottery with an empty pool', () => {
 
   it('answers "draw failed" and books nothing when the prize cannot be paid', async () => {
     const u = await registerUser(h);
-    const id = await h.db.transaction().execute((trx) =>
-      insertAnnouncement(
-        trx,
-        {
-          category: 'news',
-          pinned: false,
-          publishAt: new Date(h.clock.now().getTime() - 60_000),
-          expireAt: null,
-          createdBy: null,
-          texts: [{ language: 'zh-CN', title: 't', bodyMd: 'x', bodyHtml: '<p>x</p>' }],
-        },
-        h.clock.now(),
-      ),
-    );
+    const id = await publish(h, 't');
     await h.app.inject({ method: 'PUT', url: `/api/rewards/likes/${id}`, headers: { cookie: u.cookie } });
     const failed = await h.app.inject({ method: 'POST', url: '/api/rewards/draws', headers: { cookie: u.cookie } });
     expect(failed.statusCode).toBe(503);

@@ -27,7 +27,11 @@ type Db = Kysely<Database>;
 const POSTS_MAX = 20;
 
 export async function daySeed(db: Db, day: string, at: Date): Promise<{ seed: Buffer; commitment: string }> {
-  const existing = await db.selectFrom('lottery_seeds').select(['seed', 'commitment']).where('day', '=', day).executeTakeFirst();
+  const existing = await db
+    .selectFrom('lottery_seeds')
+    .select(['seed', 'commitment'])
+    .where('day', '=', day)
+    .executeTakeFirst();
   if (existing) return existing;
   const seed = randomBytes(32);
   await db
