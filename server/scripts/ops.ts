@@ -31,10 +31,11 @@ import { runExchangeOps } from '../src/modules/exchange/ops.ts';
 import { formatReport, reconcile } from '../src/modules/ledger/reconcile.ts';
 import { runNoticesCommand } from '../src/modules/notices/ops-commands.ts';
 import { runOperatorsCommand } from '../src/modules/operators/ops-commands.ts';
+import { runRewardsCommand } from '../src/modules/rewards/ops-commands.ts';
 import { runWithdrawalsCommand } from '../src/modules/withdrawals/ops-commands.ts';
 
 const EMBEDDED_DATABASE = 'wallet';
-const commands = ['reconcile', 'withdrawals', 'operators', 'notices'] as const;
+const commands = ['reconcile', 'withdrawals', 'operators', 'notices', 'rewards'] as const;
 const usage = `usage: npm run ops -- <${commands.join('|')}>`;
 const exchangeUsage =
   '       npm run ops -- exchange list [--state <state>] | suspend <id> | resolve <id> --to <state>';
@@ -135,6 +136,7 @@ async function main(): Promise<number> {
     if (command === 'withdrawals') return await runWithdrawalsCommand(db, process.argv.slice(3), out);
     if (command === 'operators') return await runOperatorsCommand(db, process.argv.slice(3), out, readSecretLine);
     if (command === 'notices') return await runNoticesCommand(db, process.argv.slice(3), out);
+    if (command === 'rewards') return await runRewardsCommand(db, process.argv.slice(3), out);
     const report = await reconcile(db);
     for (const line of formatReport(report)) out(line);
     return report.ok ? 0 : 1;
