@@ -1,5 +1,5 @@
 import { createPublicClient, type Hex, http, parseAbi, parseEther } from 'viem';
-import { expect, test } from '../support/fixtures.ts';
+import { expect, navigateInApp, test } from '../support/fixtures.ts';
 import { readChains, signedInPage } from '../wallet/wallet-helpers.ts';
 import { fundNative, installRecordingWallet, violations } from './wallet-mock.ts';
 
@@ -35,9 +35,7 @@ test('connect a wallet, check in on chain, see the confirmed record; a second ch
   const wallet = await installRecordingWallet(page, ethereum, undefined, 1);
   await fundNative(ethereum.rpcUrl, wallet.address, parseEther('1'));
   await page.goto('/sign');
-  await connect(page);
-  // Disconnected: the wallet list, the announced wallet by name, the curated ones with an install link.
-  await page.getByText('断开连接').click();
+  // Not connected yet: the wallet list, the announced wallet by name, the curated ones with an install link.
   await expect(page.getByTestId('wallet-list')).toContainText('MetaMask');
   await connect(page);
   await expect(page.getByTestId('wallet-address')).toHaveText(
@@ -74,6 +72,19 @@ test('connect a wallet, check in on chain, see the confirmed record; a second ch
       account: wallet.address,
     }),
   ).rejects.toThrow(/AlreadyCheckedIn/);
+
+  // One wallet connection for the whole app: the wallet remote's deposit screen has it at once, without
+  // asking the wallet again (no new reconnect, no second account request).
+  const asked = wallet.requests.filter((r) => r.method === 'eth_accounts' || r.method === 'eth_requestAccounts').length;
+  await navigateInApp(page, '/coinTopup/deposit?coin=ETH&network=ethereum');
+  await page.getByTestId('wallet-deposit-open').click();
+  await expect(page.getByTestId('wallet-deposit-form')).toBeVisible();
+  await expect(page.getByTestId('wallet-address')).toHaveText(
+    `${wallet.address.slice(0, 6)}…${wallet.address.slice(-4)}`,
+  );
+  expect(wallet.requests.filter((r) => r.method === 'eth_accounts' || r.method === 'eth_requestAccounts').length).toBe(
+    asked,
+  );
 
   // Every wallet request was a read, the connection, or the one checkIn(memberTag) call.
   expect(wallet.requests.filter((r) => r.method === 'eth_sendTransaction')).toHaveLength(1);

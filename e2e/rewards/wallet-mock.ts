@@ -63,6 +63,9 @@ export async function installRecordingWallet(
   const rejecting = new Set<string>();
   // The wallet's own idea of its network (wallet-mock would ask the node, which is always the local chain).
   let chainId = startChainId;
+  // Like a real wallet: no account is shown to the site until the user connects it (wallet-mock
+  // answers eth_accounts always, which would make every page connect by itself).
+  let authorized = false;
   const wallet = {
     async request({ method, params }: { method: string; params?: unknown }) {
       requests.push({ method, params });
@@ -70,6 +73,9 @@ export async function installRecordingWallet(
         throw new Error(`${BRIDGE_ERROR}${JSON.stringify({ code: 4001, message: 'User rejected the request.' })}`);
       }
       if (method === 'eth_chainId') return `0x${chainId.toString(16)}`;
+      if (method === 'eth_requestAccounts' || method === 'wallet_requestPermissions') authorized = true;
+      if (method === 'wallet_revokePermissions') authorized = false;
+      if (method === 'eth_accounts' && !authorized) return [];
       if (method === 'wallet_switchEthereumChain') {
         const wanted = Number((params as [{ chainId: string }])[0].chainId);
         if (wanted !== chain.chainId) {
