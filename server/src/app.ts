@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
@@ -58,6 +58,9 @@ import { createNoticesService } from './modules/notices/service.ts';
 import { operatorGuard } from './modules/operators/guard.ts';
 import { operatorSessionRoutes } from './modules/operators/routes.ts';
 import { createOperatorsService } from './modules/operators/service.ts';
+import { paymentMethodsRoutes } from './modules/payment-methods/routes.ts';
+import { createSealer } from './modules/payment-methods/sealing.ts';
+import { createPaymentMethodsService } from './modules/payment-methods/service.ts';
 import { priceRoutes } from './modules/prices/routes.ts';
 import { createPriceService, type PriceService } from './modules/prices/service.ts';
 import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
@@ -131,6 +134,8 @@ export interface AppDeps {
   convertQuoteTtlMs?: number;
   /** Rewards (modules/rewards): the programme's numbers and the chains with a check-in contract. */
   rewards?: Partial<Pick<RewardsServiceOptions, 'config' | 'chains'>>;
+  /** Payout methods (modules/payment-methods): the 32-byte key sealing their numbers; default a random one (tests). */
+  payouts?: { key: Buffer };
   /** DEV_CLOCK: POST /dev/clock (loopback only) moves `now` and the local chains forward. */
   devClock?: { clock: DevClock; advanceChains: (seconds: number) => Promise<void> };
 }
@@ -326,6 +331,13 @@ export function buildApp(deps: AppDeps): App {
           now,
           config: deps.rewards?.config ?? rewardsConfigFromEnv({}),
           chains: deps.rewards?.chains ?? (() => ({ ethereum: undefined, bsc: undefined })),
+        }),
+      });
+      await typed.register(paymentMethodsRoutes, {
+        service: createPaymentMethodsService({
+          db: deps.db,
+          now,
+          sealer: createSealer(deps.payouts?.key ?? randomBytes(32)),
         }),
       });
       const prices = deps.prices ?? createPriceService({ source: null, now });

@@ -23,7 +23,8 @@ export function isLoopbackHost(host: string): boolean {
 /**
  * What production must be given: without each of these the server would quietly run on a development
  * stand-in (the embedded database, the sandbox price feed, a freshly generated mnemonic, the dev
- * mailbox instead of e-mail). `XPUB_*` and `HOT_WALLET_*` are read by modules/chain/keys.ts.
+ * mailbox instead of e-mail). `XPUB_*` and `HOT_WALLET_*` are read by modules/chain/keys.ts,
+ * `PAYOUT_DATA_KEY` (the key sealing payout numbers) by modules/payment-methods/sealing.ts.
  */
 export const PRODUCTION_REQUIRED = [
   'DATABASE_URL',
@@ -36,6 +37,7 @@ export const PRODUCTION_REQUIRED = [
   'XPUB_DOGECOIN',
   'HOT_WALLET_ETHEREUM',
   'HOT_WALLET_BSC',
+  'PAYOUT_DATA_KEY',
 ] as const;
 
 /** Production refuses to start on development stand-ins; each missing or unsafe variable is named. */

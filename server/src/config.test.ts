@@ -16,6 +16,7 @@ const PRODUCTION = {
   HOT_WALLET_ETHEREUM: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   HOT_WALLET_BSC: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   SIGNER_MNEMONIC_FILE: '/run/secrets/hot-wallet-mnemonic',
+  PAYOUT_DATA_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
 };
 
 function issuesOf(env: Record<string, string>): string[] {

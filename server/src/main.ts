@@ -16,6 +16,7 @@ import { localChainNetworks } from './modules/chain/chain-config.ts';
 import { prepareChains, startChainModule } from './modules/chain/chain-module.ts';
 import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
+import { loadPayoutKey } from './modules/payment-methods/sealing.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
 import { startRetention } from './modules/retention/retention.ts';
 import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
@@ -152,6 +153,7 @@ try {
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.devMailbox },
     mailDailyLimit: config.mailDailyLimit,
     rewards: { config: rewardsConfig, chains: chain.evmChains },
+    payouts: { key: loadPayoutKey(config.dataDir, process.env) },
     notifications: { databaseUrl },
     uploads: {
       store: config.uploads.s3

@@ -83,6 +83,8 @@ export function sharedModules(): SharedTable {
     '@cw/shared-state/web3': onDemand(() => import('@cw/shared-state/web3'), '@cw/shared-state'),
     // Stateless lottery verification (WebCrypto); loaded when the likes screen verifies a draw.
     '@cw/shared-state/lottery': onDemand(() => import('@cw/shared-state/lottery'), '@cw/shared-state'),
+    // Stateless payout rules shared with the server; loaded when a remote checks payout details.
+    '@cw/shared-state/payouts': onDemand(() => import('@cw/shared-state/payouts'), '@cw/shared-state'),
     // Stateful services: always the host's instances.
     '@cw/shared-ui/toast': loaded('@cw/shared-ui', UiToast),
     '@cw/shared-ui/dialog': loaded('@cw/shared-ui', UiDialog),

@@ -126,6 +126,9 @@ export const errorStatus = {
   DRAW_FAILED: 503,
   /** No user has this invite code, or it is the user's own. */
   INVITE_CODE_INVALID: 400,
+  // Payouts (modules/payment-methods).
+  /** A user keeps at most this many payout methods (details.limit). */
+  PAYMENT_METHOD_LIMIT: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

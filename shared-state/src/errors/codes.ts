@@ -75,6 +75,7 @@ export const SERVER_ERROR_CODES = [
   'NO_MORE_DRAWS',
   'DRAW_FAILED',
   'INVITE_CODE_INVALID',
+  'PAYMENT_METHOD_LIMIT',
 ] as const;
 
 /**

@@ -19,6 +19,9 @@ export const auditEvents = [
   'code_failed',
   'session_revoked',
   'sessions_revoked',
+  'payment_method_added',
+  'payment_method_activated',
+  'payment_method_deactivated',
 ] as const;
 
 export type AuditEvent = (typeof auditEvents)[number];
