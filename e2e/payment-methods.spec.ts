@@ -1,0 +1,47 @@
+import { expect, test } from './support/fixtures.ts';
+import { signedInPage } from './wallet/wallet-helpers.ts';
+
+test('add an Indian bank account (bad IFSC and mismatch refused on their fields), a PIX key; shown masked; deactivate', async ({
+  browser,
+}) => {
+  const { page, context } = await signedInPage(browser, 'payout');
+  await page.goto('/buySell/paymentMethods');
+  await page.getByTestId('payment-method-add').click();
+  await expect(page).toHaveURL(/\/buySell\/paymentMethods\/add/);
+  await page.getByTestId('payout-accountNumber').fill('123456789012');
+  await page.getByTestId('payout-confirmAccountNumber').fill('123456789013');
+  await page.getByTestId('payout-ifsc').fill('HDFC1000001');
+  await page.getByTestId('payout-bankName').fill('HDFC Bank');
+  await page.getByTestId('payout-holder').fill('Asha Kumari');
+  await page.getByTestId('payout-identity-type-aadhaar').click();
+  await page.getByTestId('payout-identityNumber').fill('2341 2341 2346');
+  await page.getByTestId('payment-method-save').click();
+  await expect(page.getByTestId('payout-confirmAccountNumber-error')).toHaveText('两次输入的账号不一致');
+  await expect(page.getByTestId('payout-ifsc-error')).toHaveText('IFSC 为 4 个字母、数字 0 和 6 位字母或数字');
+  // The shape is right but no branch has it: the server's bank list says so on the same field.
+  await page.getByTestId('payout-confirmAccountNumber').fill('123456789012');
+  await page.getByTestId('payout-ifsc').fill('HDFC0654321');
+  await page.getByTestId('payment-method-save').click();
+  await expect(page.getByTestId('payout-ifsc-error')).toHaveText('没有这个 IFSC 分行代码');
+  await page.getByTestId('payout-ifsc').fill('hdfc0000001');
+  await page.getByTestId('payment-method-save').click();
+  await expect(page).toHaveURL(/\/buySell\/paymentMethods$/);
+  const row = page.getByTestId('payment-method');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('•••• 9012');
+  await expect(row).not.toContainText('123456789012');
+
+  // A PIX key with a wrong CPF check digit, then the right one.
+  await page.goto('/buySell/paymentMethods/add?kind=pix');
+  await page.getByTestId('payout-key').fill('529.982.247-24');
+  await page.getByTestId('payout-holder').fill('Ana Souza');
+  await page.getByTestId('payment-method-save').click();
+  await expect(page.getByTestId('payout-key-error')).toHaveText('CPF 不正确');
+  await page.getByTestId('payout-key').fill('529.982.247-25');
+  await page.getByTestId('payment-method-save').click();
+  await expect(page.getByTestId('payment-method')).toHaveCount(2);
+
+  await page.getByTestId('payment-method-active').first().click();
+  await expect(page.getByTestId('payment-method').first()).toContainText('未启用');
+  await context.close();
+});

@@ -1,0 +1,33 @@
+import type { paths } from '@cw/shared-state/api';
+import { api, unwrap } from '@cw/shared-state/api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+export type NewPaymentMethod = paths['/api/payment-methods']['post']['requestBody']['content']['application/json'];
+
+export function fetchPaymentMethods() {
+  return unwrap(api.GET('/api/payment-methods'));
+}
+export type PaymentMethod = Awaited<ReturnType<typeof fetchPaymentMethods>>['items'][number];
+
+const key = ['convert', 'payment-methods'] as const;
+
+export function usePaymentMethods() {
+  return useQuery({ queryKey: key, queryFn: fetchPaymentMethods });
+}
+
+export function useAddPaymentMethod() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NewPaymentMethod) => unwrap(api.POST('/api/payment-methods', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: key }),
+  });
+}
+
+export function useSetActive() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, active }: { id: string; active: boolean }) =>
+      unwrap(api.PUT('/api/payment-methods/{id}/active', { params: { path: { id } }, body: { active } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: key }),
+  });
+}

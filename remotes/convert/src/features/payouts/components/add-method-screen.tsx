@@ -1,0 +1,160 @@
+import { isApiError } from '@cw/shared-state/api';
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { useTranslation } from '@cw/shared-state/i18n';
+import { chatApps, identityTypes, pixKeyTypes } from '@cw/shared-state/payouts';
+import { useNavigate, useSearchParams } from '@cw/shared-state/router';
+import { ChipSelect } from '@cw/shared-ui/chip-select';
+import { Page } from '@cw/shared-ui/page';
+import { toast } from '@cw/shared-ui/toast';
+import { Button } from 'antd-mobile';
+import { type FormEvent, useState } from 'react';
+import { NAMESPACE } from '../../../i18n.ts';
+import { useAddPaymentMethod } from '../api/payment-methods.ts';
+import {
+  EMPTY,
+  FIELDS,
+  type MethodKind,
+  type MethodValues,
+  methodKinds,
+  problems,
+  toRequest,
+} from '../utils/method-form.ts';
+import * as css from './payouts.module.css';
+
+type Problems = Partial<Record<keyof MethodValues, string>>;
+
+/** The server's field problems (VALIDATION_FAILED details) as this form's. */
+function serverProblems(err: unknown): Problems | null {
+  if (!isApiError(err) || err.code !== 'VALIDATION_FAILED' || !Array.isArray(err.details)) return null;
+  const out: Problems = {};
+  for (const d of err.details as { field: string; rule?: string }[])
+    out[d.field as keyof MethodValues] = d.rule ?? 'format';
+  return out;
+}
+
+function ChoiceRow({
+  kind,
+  values,
+  set,
+}: {
+  kind: MethodKind;
+  values: MethodValues;
+  set: (next: Partial<MethodValues>) => void;
+}) {
+  const { t } = useTranslation(NAMESPACE);
+  if (kind === 'bank_in')
+    return (
+      <ChipSelect
+        testId="payout-identity-type"
+        columns={2}
+        options={identityTypes.map((v) => ({ value: v, label: t(`payouts.identityType.${v}`) }))}
+        value={values.identityType}
+        onChange={(v) => set({ identityType: v as MethodValues['identityType'] })}
+      />
+    );
+  if (kind === 'pix')
+    return (
+      <ChipSelect
+        testId="payout-key-type"
+        columns={3}
+        options={pixKeyTypes.map((v) => ({ value: v, label: t(`payouts.keyType.${v}`) }))}
+        value={values.keyType}
+        onChange={(v) => set({ keyType: v as MethodValues['keyType'] })}
+      />
+    );
+  if (kind === 'chat_app')
+    return (
+      <ChipSelect
+        testId="payout-app"
+        columns={2}
+        options={chatApps.map((v) => ({ value: v, label: t(`payouts.app.${v}`) }))}
+        value={values.app}
+        onChange={(v) => set({ app: v as MethodValues['app'] })}
+      />
+    );
+  return null;
+}
+
+/**
+ * /buySell/paymentMethods/add?kind=: an Indian bank account (account twice, IFSC, bank, holder,
+ * identity), a PIX key, a UPI id or the chat-app method. Each field says what is wrong in the shared
+ * rules' words before sending; the server checks the IFSC against the bank list too.
+ */
+export default function AddMethodScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const navigate = useNavigate();
+  const errorMessage = useErrorMessage();
+  const [params, setParams] = useSearchParams();
+  const wanted = params.get('kind');
+  const kind: MethodKind = methodKinds.find((k) => k === wanted) ?? 'bank_in';
+  const [values, setValues] = useState<MethodValues>(EMPTY);
+  const [shown, setShown] = useState<Problems>({});
+  const add = useAddPaymentMethod();
+  const set = (next: Partial<MethodValues>) => setValues((v) => ({ ...v, ...next }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = problems(kind, values);
+    setShown(found);
+    if (Object.keys(found).length > 0) return;
+    add.mutate(toRequest(kind, values), {
+      onSuccess: () => {
+        toast.success(t('payouts.added'));
+        void navigate('/buySell/paymentMethods', { replace: true });
+      },
+      onError: (err) => {
+        const fields = serverProblems(err);
+        if (fields) setShown(fields);
+        else toast.fail(errorMessage(err));
+      },
+    });
+  };
+  return (
+    <Page title={t('payouts.addTitle')}>
+      <form className={css.card} noValidate onSubmit={submit} data-testid="payment-method-form">
+        <ChipSelect
+          testId="payout-kind"
+          columns={2}
+          options={methodKinds.map((k) => ({ value: k, label: t(`payouts.kind.${k}`) }))}
+          value={kind}
+          onChange={(k) => {
+            setShown({});
+            setParams({ kind: k }, { replace: true });
+          }}
+        />
+        <ChoiceRow kind={kind} values={values} set={set} />
+        {FIELDS[kind].map((field) => (
+          <div key={field} className={css.field}>
+            <label className={css.label} htmlFor={`payout-${field}`}>
+              {t(`payouts.field.${field === 'identityNumber' ? values.identityType : field}`)}
+            </label>
+            <input
+              id={`payout-${field}`}
+              data-testid={`payout-${field}`}
+              className={css.input}
+              value={values[field]}
+              autoComplete="off"
+              inputMode={['accountNumber', 'confirmAccountNumber'].includes(field) ? 'numeric' : undefined}
+              aria-invalid={shown[field] ? true : undefined}
+              aria-describedby={shown[field] ? `payout-${field}-error` : undefined}
+              onChange={(e) => set({ [field]: e.target.value } as Partial<MethodValues>)}
+            />
+            {shown[field] ? (
+              <span
+                id={`payout-${field}-error`}
+                className={css.error}
+                role="alert"
+                data-testid={`payout-${field}-error`}
+              >
+                {t([`payouts.rule.${field}.${shown[field]}`, `payouts.rule.${shown[field]}`, 'payouts.rule.format'])}
+              </span>
+            ) : null}
+          </div>
+        ))}
+        <p className={css.muted}>{t('payouts.sealedNote')}</p>
+        <Button block type="submit" color="primary" loading={add.isPending} data-testid="payment-method-save">
+          {t('payouts.save')}
+        </Button>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,83 @@
+import { useErrorMessage } from '@cw/shared-state/errors';
+import { useTranslation } from '@cw/shared-state/i18n';
+import { useNavigate } from '@cw/shared-state/router';
+import { Page } from '@cw/shared-ui/page';
+import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { toast } from '@cw/shared-ui/toast';
+import { Button, List, Switch, Tag } from 'antd-mobile';
+import { NAMESPACE } from '../../../i18n.ts';
+import { type PaymentMethod, usePaymentMethods, useSetActive } from '../api/payment-methods.ts';
+
+/** One line of what may be shown of a method (masked numbers, bank, holder). */
+function summary(m: PaymentMethod, t: (key: string) => string): string {
+  const s = m.shown;
+  switch (m.kind) {
+    case 'bank_in':
+      return `${s.bankName ?? ''} ${s.account ?? ''} · ${s.ifsc ?? ''} · ${s.holder ?? ''}`;
+    case 'pix':
+      return `${t(`payouts.keyType.${s.keyType ?? 'cpf'}`)} ${s.key ?? ''} · ${s.holder ?? ''}`;
+    case 'upi':
+      return `${s.upiId ?? ''} · ${s.holder ?? ''}`;
+    case 'chat_app':
+      return `${t(`payouts.app.${s.app ?? 'whatsapp'}`)} ${s.handle ?? ''}`;
+  }
+}
+
+/** /buySell/paymentMethods: the user's payout methods, masked, each switched on or off; add another. */
+export default function PaymentMethodsScreen() {
+  const { t } = useTranslation(NAMESPACE);
+  const navigate = useNavigate();
+  const errorMessage = useErrorMessage();
+  const methods = usePaymentMethods();
+  const setActive = useSetActive();
+  let body = null;
+  if (methods.isError) body = <ErrorState onRetry={() => void methods.refetch()} />;
+  else if (!methods.data) body = <LoadingState />;
+  else if (methods.data.items.length === 0) body = <EmptyState />;
+  else
+    body = (
+      <List>
+        {methods.data.items.map((m) => (
+          <List.Item
+            key={m.id}
+            data-testid="payment-method"
+            description={summary(m, t)}
+            extra={
+              <Switch
+                checked={m.active}
+                aria-label={t(m.active ? 'payouts.deactivate' : 'payouts.activate')}
+                data-testid="payment-method-active"
+                onChange={(active) =>
+                  setActive.mutate({ id: m.id, active }, { onError: (err) => toast.fail(errorMessage(err)) })
+                }
+              />
+            }
+          >
+            {t(`payouts.kind.${m.kind}`)}{' '}
+            {m.active ? null : (
+              <Tag fill="outline" color="default">
+                {t('payouts.inactive')}
+              </Tag>
+            )}
+          </List.Item>
+        ))}
+      </List>
+    );
+  return (
+    <Page title={t('payouts.title')}>
+      <div data-testid="payment-methods-screen">
+        {body}
+        <div style={{ margin: 12 }}>
+          <Button
+            block
+            color="primary"
+            data-testid="payment-method-add"
+            onClick={() => void navigate('/buySell/paymentMethods/add')}
+          >
+            {t('payouts.add')}
+          </Button>
+        </div>
+      </div>
+    </Page>
+  );
+}
