@@ -32,48 +32,38 @@ function serverProblems(err: unknown): Problems | null {
   return out;
 }
 
-function ChoiceRow({
-  kind,
+/** The one choice each kind has besides its text fields, placed before the field it qualifies. */
+const CHOICES = {
+  identityType: { testId: 'payout-identity-type', columns: 2, options: identityTypes, before: 'identityNumber' },
+  keyType: { testId: 'payout-key-type', columns: 3, options: pixKeyTypes, before: 'key' },
+  app: { testId: 'payout-app', columns: 2, options: chatApps, before: 'handle' },
+} as const;
+type ChoiceField = keyof typeof CHOICES;
+
+function Choice({
+  field,
   values,
   set,
 }: {
-  kind: MethodKind;
+  field: ChoiceField;
   values: MethodValues;
   set: (next: Partial<MethodValues>) => void;
 }) {
   const { t } = useTranslation(NAMESPACE);
-  if (kind === 'bank_in')
-    return (
-      <ChipSelect
-        testId="payout-identity-type"
-        columns={2}
-        options={identityTypes.map((v) => ({ value: v, label: t(`payouts.identityType.${v}`) }))}
-        value={values.identityType}
-        onChange={(v) => set({ identityType: v as MethodValues['identityType'] })}
-      />
-    );
-  if (kind === 'pix')
-    return (
-      <ChipSelect
-        testId="payout-key-type"
-        columns={3}
-        options={pixKeyTypes.map((v) => ({ value: v, label: t(`payouts.keyType.${v}`) }))}
-        value={values.keyType}
-        onChange={(v) => set({ keyType: v as MethodValues['keyType'] })}
-      />
-    );
-  if (kind === 'chat_app')
-    return (
-      <ChipSelect
-        testId="payout-app"
-        columns={2}
-        options={chatApps.map((v) => ({ value: v, label: t(`payouts.app.${v}`) }))}
-        value={values.app}
-        onChange={(v) => set({ app: v as MethodValues['app'] })}
-      />
-    );
-  return null;
+  const choice = CHOICES[field];
+  return (
+    <ChipSelect
+      testId={choice.testId}
+      columns={choice.columns}
+      options={choice.options.map((v) => ({ value: v, label: t(`payouts.${field}.${v}`) }))}
+      value={values[field]}
+      onChange={(v) => set({ [field]: v } as Partial<MethodValues>)}
+    />
+  );
 }
+
+const choiceBefore = (field: keyof MethodValues): ChoiceField | undefined =>
+  (Object.keys(CHOICES) as ChoiceField[]).find((c) => CHOICES[c].before === field);
 
 /**
  * /buySell/paymentMethods/add?kind=: an Indian bank account (account twice, IFSC, bank, holder,
@@ -121,9 +111,11 @@ export default function AddMethodScreen() {
             setParams({ kind: k }, { replace: true });
           }}
         />
-        <ChoiceRow kind={kind} values={values} set={set} />
         {FIELDS[kind].map((field) => (
           <div key={field} className={css.field}>
+            {choiceBefore(field) ? (
+              <Choice field={choiceBefore(field) as ChoiceField} values={values} set={set} />
+            ) : null}
             <label className={css.label} htmlFor={`payout-${field}`}>
               {t(`payouts.field.${field === 'identityNumber' ? values.identityType : field}`)}
             </label>
