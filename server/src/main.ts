@@ -34,8 +34,8 @@ try {
   config = loadConfig();
   rewardsConfig = rewardsConfigFromEnv(process.env);
 } catch (err) {
-  if (!(err instanceof ConfigError) && !(err instanceof Error && /^[A-Z_]+ must/.test(err.message))) throw err;
-  console.error((err as Error).message);
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
   process.exit(1);
 }
 

@@ -19,7 +19,7 @@ import {
 } from 'wagmi/actions';
 import { toWeb3Error, web3Error } from './errors.ts';
 import { type AllowedTransaction, assertAllowed, checkInAbi, tokenTransferAbi } from './safety.ts';
-import type { WalletOption, Web3ChainInfo, Web3Kit, Web3State } from './types.ts';
+import type { WalletOption, Web3ChainInfo, Web3Kit, Web3Snapshot } from './types.ts';
 
 /**
  * The one wagmi instance of the app (loaded on first use by `loadWeb3`, shared by every remote
@@ -70,28 +70,28 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
     multiInjectedProviderDiscovery: true,
     transports: Object.fromEntries([first, ...rest].map((c) => [c.id, transport])),
   });
-  let state: Web3State = { status: 'disconnected', address: null, chainId: null, walletName: null };
-  const listeners = new Set<() => void>();
-  const emit = () => {
-    for (const l of listeners) l();
-  };
-  const read = (): Web3State => {
+  // One immutable snapshot of the connection and the offered wallets, replaced on every change, so a
+  // React store reads it without re-mapping connectors on each render.
+  const read = (): Web3Snapshot => {
     const c = getConnection(config);
     return {
-      status: c.status === 'reconnecting' ? 'connecting' : c.status,
-      address: c.address ?? null,
-      chainId: c.chainId ?? null,
-      walletName: c.connector?.name ?? null,
+      state: {
+        status: c.status === 'reconnecting' ? 'connecting' : c.status,
+        address: c.address ?? null,
+        chainId: c.chainId ?? null,
+        walletName: c.connector?.name ?? null,
+      },
+      wallets: walletOptions(config),
     };
   };
-  state = read();
-  watchConnection(config, {
-    onChange: () => {
-      state = read();
-      emit();
-    },
-  });
-  watchConnectors(config, { onChange: emit });
+  let snapshot = read();
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    snapshot = read();
+    for (const l of listeners) l();
+  };
+  watchConnection(config, { onChange: changed });
+  watchConnectors(config, { onChange: changed });
   void reconnect(config).catch(() => {});
 
   const account = (): Hex => {
@@ -115,12 +115,11 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
 
   return {
     chains,
-    state: () => state,
+    snapshot: () => snapshot,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    wallets: () => walletOptions(config),
     async connect(walletId) {
       const connector = getConnectors(config).find((c) => c.id === walletId);
       if (!connector) throw web3Error('WALLET_NOT_FOUND');

@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { api } from '../api/client.ts';
-import type { Web3ChainInfo, Web3Kit, Web3State } from './types.ts';
+import type { WalletOption, Web3ChainInfo, Web3Kit, Web3Snapshot, Web3State } from './types.ts';
 
 /**
  * The app's single web3 kit: loaded (with wagmi) on the first screen that needs a wallet, never on
@@ -39,11 +39,19 @@ export function loadWeb3(): Promise<Web3Kit> {
   return kit;
 }
 
-const DISCONNECTED: Web3State = { status: 'disconnected', address: null, chainId: null, walletName: null };
+const NOT_LOADED: Web3Snapshot = {
+  state: { status: 'disconnected', address: null, chainId: null, walletName: null },
+  wallets: [],
+};
 const noop = () => () => {};
 
-/** The kit (undefined while it loads, or after it failed: `error`) and the connection, live. */
-export function useWeb3(): { kit: Web3Kit | undefined; state: Web3State; error: unknown } {
+/** The kit (undefined while it loads, or after it failed: `error`), the connection and the wallets on offer, live. */
+export function useWeb3(): {
+  kit: Web3Kit | undefined;
+  state: Web3State;
+  wallets: readonly WalletOption[];
+  error: unknown;
+} {
   const [loaded, setLoaded] = useState<Web3Kit>();
   const [error, setError] = useState<unknown>();
   useEffect(() => {
@@ -56,14 +64,12 @@ export function useWeb3(): { kit: Web3Kit | undefined; state: Web3State; error: 
       live = false;
     };
   }, []);
-  const state = useSyncExternalStore(
+  const { state, wallets } = useSyncExternalStore(
     loaded ? loaded.subscribe : noop,
-    () => loaded?.state() ?? DISCONNECTED,
-    () => DISCONNECTED,
+    () => loaded?.snapshot() ?? NOT_LOADED,
+    () => NOT_LOADED,
   );
-  // Re-render on wallet discovery (EIP-6963 announcements arrive after load).
-  useSyncExternalStore(loaded ? loaded.subscribe : noop, () => loaded?.wallets().length ?? 0);
-  return { kit: loaded, state, error };
+  return { kit: loaded, state, wallets, error };
 }
 
 /** "0x1234…abcd" */

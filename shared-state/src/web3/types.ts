@@ -25,11 +25,16 @@ export interface WalletOption {
   rdns: string | null;
 }
 
+/** The connection and the wallets on offer, as one value that changes identity when either changes. */
+export interface Web3Snapshot {
+  state: Web3State;
+  wallets: readonly WalletOption[];
+}
+
 export interface Web3Kit {
   readonly chains: readonly Web3ChainInfo[];
-  state(): Web3State;
+  snapshot(): Web3Snapshot;
   subscribe(listener: () => void): () => void;
-  wallets(): WalletOption[];
   connect(walletId: string): Promise<void>;
   disconnect(): Promise<void>;
   switchChain(chainId: number): Promise<void>;

@@ -43,12 +43,12 @@ function useNativeBalance(kit: Web3Kit | undefined, state: Web3State): bigint | 
 export function WalletConnectPanel({ chainId, children }: WalletConnectPanelProps) {
   const { t, i18n } = useUiTranslation();
   const errorMessage = useErrorMessage();
-  const { kit, state, error } = useWeb3();
+  const { kit, state, wallets, error } = useWeb3();
   const balance = useNativeBalance(kit, state);
   const [switching, setSwitching] = useState(false);
   if (error) return <p className="cw-wallet__muted">{errorMessage(error)}</p>;
   if (!kit || state.status === 'connecting') return <LoadingState />;
-  if (state.status !== 'connected' || !state.address) return <WalletList kit={kit} />;
+  if (state.status !== 'connected' || !state.address) return <WalletList kit={kit} wallets={wallets} />;
   const chain = kit.chains.find((c) => c.chainId === state.chainId);
   const wrongChain = chainId !== undefined && state.chainId !== chainId;
   const wanted = kit.chains.find((c) => c.chainId === chainId);

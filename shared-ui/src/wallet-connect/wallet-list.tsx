@@ -18,13 +18,13 @@ function WalletLogo({ name, icon, color }: { name: string; icon: string | null; 
  * The specification's wallet entries: wallets the browser announced (EIP-6963, by name and icon)
  * first, then the curated ones that are not installed, with an install link.
  */
-export function WalletList({ kit }: { kit: Web3Kit }) {
+export function WalletList({ kit, wallets }: { kit: Web3Kit; wallets: readonly WalletOption[] }) {
   const { t } = useUiTranslation();
   const errorMessage = useErrorMessage();
   const [busy, setBusy] = useState<string | null>(null);
   // The generic injected connector (window.ethereum) only when no wallet announced itself by EIP-6963
   // and there is such a provider: otherwise it is a duplicate, or a button that can only fail.
-  const all = kit.wallets();
+  const all = wallets;
   const announced = all.filter((w) => w.id !== 'injected');
   const hasInjected = typeof window !== 'undefined' && 'ethereum' in window && window.ethereum !== undefined;
   const found = announced.length > 0 || !hasInjected ? announced : all.filter((w) => w.id === 'injected');

@@ -141,9 +141,14 @@ export function startRewardsBooker(options: {
   const now = options.now ?? (() => new Date());
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
+  let queued = false;
   let timer: NodeJS.Timeout | undefined;
+  // At most one pass waits behind the running one: a burst of confirmations is one more pass, not many.
   const pass = () => {
+    if (queued) return;
+    queued = true;
     running = running.then(async () => {
+      queued = false;
       if (stopped) return;
       try {
         const r = await bookPendingRewards(options.db, options.config, now());

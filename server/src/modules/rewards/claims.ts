@@ -14,7 +14,7 @@ import {
   WalletNotBoundError,
 } from './errors.ts';
 import type { RewardsConfig } from './rewards-config.ts';
-import { confirmedDaysSince } from './sign-repository.ts';
+import { confirmedDaysSince, STREAK_LOOKBACK_DAYS } from './sign-repository.ts';
 
 /**
  * Claim and delivery of check-in rewards (specification: claim 24 hours after the sign, a minimum
@@ -100,7 +100,7 @@ export async function claimRewards(
 /** Consecutive confirmed days ending today (or yesterday, before today's check-in). */
 export async function currentStreak(db: Db, userId: string, at: Date): Promise<number> {
   const today = utcDay(at);
-  return streakLength(await confirmedDaysSince(db, userId, addDays(today, -62)), today);
+  return streakLength(await confirmedDaysSince(db, userId, addDays(today, -STREAK_LOOKBACK_DAYS)), today);
 }
 
 export async function deliverClaims(

@@ -92,6 +92,12 @@ export async function likePost(db: Db, input: { userId: string; announcementId: 
     .execute();
 }
 
+/** Draws earned in a day: one per `likesPerDraw` likes (at most `drawsPerDay`), one more for a long enough streak. */
+export function earnedDraws(config: RewardsConfig, likesToday: number, streak: number): number {
+  const bonus = streak >= config.streakDaysForDraw ? 1 : 0;
+  return Math.min(config.drawsPerDay, Math.floor(likesToday / config.likesPerDraw)) + bonus;
+}
+
 export async function drawAllowance(db: Db, userId: string, config: RewardsConfig, at: Date) {
   const day = utcDay(at);
   const likes = await db
@@ -102,9 +108,7 @@ export async function drawAllowance(db: Db, userId: string, config: RewardsConfi
     .executeTakeFirstOrThrow();
   const likesToday = Number(likes.n);
   const streak = await currentStreak(db, userId, at);
-  const streakBonus = streak >= config.streakDaysForDraw ? 1 : 0;
-  const earned = Math.min(config.drawsPerDay, Math.floor(likesToday / config.likesPerDraw)) + streakBonus;
-  return { day, likesToday, streak, streakBonus, earned };
+  return { day, likesToday, streak, earned: earnedDraws(config, likesToday, streak) };
 }
 
 export async function draw(db: Db, input: { userId: string; config: RewardsConfig; at: Date }) {
@@ -120,10 +124,8 @@ export async function draw(db: Db, input: { userId: string; config: RewardsConfi
           (select count(*) from lottery_draws where user_id = ${userId} and day = ${day}) as used`.execute(trx);
       const likes = Number(counts.rows[0]?.likes ?? 0);
       const n = Number(counts.rows[0]?.used ?? 0) + 1;
-      const base = Math.min(config.drawsPerDay, Math.floor(likes / config.likesPerDraw));
-      if (n > base) {
-        const bonus = (await currentStreak(trx, userId, at)) >= config.streakDaysForDraw ? 1 : 0;
-        if (n > base + bonus) throw new NoMoreDrawsError();
+      if (n > earnedDraws(config, likes, 0) && n > earnedDraws(config, likes, await currentStreak(trx, userId, at))) {
+        throw new NoMoreDrawsError();
       }
       const prizeIndex = await drawPrizeIndex(new Uint8Array(seed), userId, day, n, config.prizes);
       const prize = config.prizes[prizeIndex];

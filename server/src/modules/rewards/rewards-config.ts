@@ -1,3 +1,4 @@
+import { ConfigError } from '../../config.ts';
 import { type CoinCode, coinDecimals, isCoinCode, minor } from '../catalogue/catalogue.ts';
 
 /**
@@ -31,30 +32,41 @@ export interface RewardsConfig {
 
 const DAY_MS = 86_400_000;
 
-function amounts(text: string, asset: CoinCode): bigint[] {
-  return text.split(',').map((part) => minor(part.trim(), coinDecimals(asset)));
+/** A bad setting stops the start with the config's own error (named, no stack trace). */
+function invalid(message: string): never {
+  throw new ConfigError([message]);
+}
+
+function amounts(key: string, text: string, asset: CoinCode): bigint[] {
+  return text.split(',').map((part) => {
+    try {
+      return minor(part.trim(), coinDecimals(asset));
+    } catch {
+      return invalid(`${key} must be amounts of ${asset} (got ${JSON.stringify(part.trim())})`);
+    }
+  });
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, key: string, fallback: number, max: number): number {
   const raw = env[key]?.trim();
   if (!raw) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`${key} must be an integer 1..${max}`);
+  if (!Number.isInteger(n) || n < 1 || n > max) invalid(`${key} must be an integer 1..${max}`);
   return n;
 }
 
 /** Development defaults, USDT: 0.1 rising to 1 over a 7-day streak. */
 export function rewardsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): RewardsConfig {
   const asset = (env.REWARDS_ASSET?.trim() || 'USDT') as CoinCode;
-  if (!isCoinCode(asset)) throw new Error('REWARDS_ASSET must be a catalogue coin');
-  const scheduleMinor = amounts(env.REWARDS_SCHEDULE?.trim() || '0.1,0.1,0.2,0.2,0.3,0.5,1', asset);
+  if (!isCoinCode(asset)) invalid('REWARDS_ASSET must be a catalogue coin');
+  const scheduleMinor = amounts('REWARDS_SCHEDULE', env.REWARDS_SCHEDULE?.trim() || '0.1,0.1,0.2,0.2,0.3,0.5,1', asset);
   if (scheduleMinor.length > 31 || scheduleMinor.some((a) => a <= 0n)) {
-    throw new Error('REWARDS_SCHEDULE must be 1..31 positive amounts');
+    invalid('REWARDS_SCHEDULE must be 1..31 positive amounts');
   }
-  const [claimMinMinor = 0n] = amounts(env.REWARDS_CLAIM_MIN?.trim() || '0.2', asset);
-  const [inviteRewardMinor = 0n] = amounts(env.INVITE_REWARD?.trim() || '1', asset);
+  const [claimMinMinor = 0n] = amounts('REWARDS_CLAIM_MIN', env.REWARDS_CLAIM_MIN?.trim() || '0.2', asset);
+  const [inviteRewardMinor = 0n] = amounts('INVITE_REWARD', env.INVITE_REWARD?.trim() || '1', asset);
   const seed = env.NODE_ENV === 'production' ? '0' : env.REWARDS_SEED_POOL?.trim() || '100000';
-  const [seedPoolMinor = 0n] = amounts(seed, asset);
+  const [seedPoolMinor = 0n] = amounts('REWARDS_SEED_POOL', seed, asset);
   const unit = 10n ** BigInt(coinDecimals(asset));
   return {
     asset,

@@ -5,13 +5,13 @@ import { NotFoundError } from '../../errors/app-error.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import type { NoticeLanguage } from '../notices/schemas.ts';
-import { claimRewards, currentStreak, deliverClaims, listClaims } from './claims.ts';
-import { addDays, nextDayStart, utcDay } from './days.ts';
+import { claimRewards, deliverClaims, listClaims } from './claims.ts';
+import { addDays, nextDayStart, streakLength, utcDay } from './days.ts';
 import { inviteCodeOf, listInvitations } from './invites.ts';
 import { daySeed, draw, drawAllowance, drawDays, likePost, listDraws, listPosts, seedView } from './lottery.ts';
 import type { RewardsConfig } from './rewards-config.ts';
 import { RECORDS_MAX } from './schemas.ts';
-import { confirmedDaysSince, listSignRecords, memberTagOf } from './sign-repository.ts';
+import { listSignRecords, memberTagOf, STREAK_LOOKBACK_DAYS, unclaimedTotals } from './sign-repository.ts';
 
 export interface RewardsServiceOptions {
   db: Kysely<Database>;
@@ -37,24 +37,19 @@ export function createRewardsService(options: RewardsServiceOptions) {
   async function signStatus(userId: string) {
     const at = now();
     const today = utcDay(at);
-    const [memberTag, records, claims, days, streak] = await Promise.all([
-      memberTagOf(db, userId, freshTag, at),
-      listSignRecords(db, userId, 200),
-      listClaims(db, userId, RECORDS_MAX),
-      confirmedDaysSince(db, userId, addDays(today, -6)),
-      currentStreak(db, userId, at),
-    ]);
     const cutoff = at.getTime() - config.claimAfterMs;
-    let claimable = 0n;
-    let waiting = 0n;
-    for (const r of records) {
-      if (!r.booked || r.claimId !== null) continue;
-      if (r.signedAt.getTime() <= cutoff) claimable += BigInt(r.rewardMinor);
-      else waiting += BigInt(r.rewardMinor);
-    }
+    // One record a day: the newest STREAK_LOOKBACK_DAYS give the streak, the week and the list shown.
+    const [memberTag, records, claims, totals] = await Promise.all([
+      memberTagOf(db, userId, freshTag, at),
+      listSignRecords(db, userId, STREAK_LOOKBACK_DAYS),
+      listClaims(db, userId, RECORDS_MAX),
+      unclaimedTotals(db, userId, new Date(cutoff)),
+    ]);
+    const confirmedDays = records.filter((r) => r.state === 'confirmed').map((r) => r.day);
+    const streak = streakLength(confirmedDays, today);
     const claimed = claims.filter((c) => !c.delivered).reduce((sum, c) => sum + BigInt(c.amountMinor), 0n);
     const todayRecord = records.find((r) => r.day === today);
-    const signedDays = new Set(days);
+    const signedDays = new Set(confirmedDays);
     return {
       memberTag,
       contracts: contracts(),
@@ -68,8 +63,8 @@ export function createRewardsService(options: RewardsServiceOptions) {
       }),
       asset: config.asset,
       scheduleMinor: config.scheduleMinor.map(String),
-      claimableMinor: claimable.toString(),
-      waitingMinor: waiting.toString(),
+      claimableMinor: totals.claimable.toString(),
+      waitingMinor: totals.waiting.toString(),
       claimedMinor: claimed.toString(),
       claimMinMinor: config.claimMinMinor.toString(),
       deliveryStreakDays: config.deliveryStreakDays,
@@ -164,7 +159,6 @@ export function createRewardsService(options: RewardsServiceOptions) {
     draw: (userId: string) => draw(db, { userId, config, at: now() }),
     lotteryDay,
     inviteStatus,
-    streak: (userId: string) => currentStreak(db, userId, now()),
   };
 }
 

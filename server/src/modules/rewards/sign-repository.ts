@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import { addDays } from './days.ts';
@@ -9,7 +9,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** Sign records confirmed per tick and network (bounded work; the next tick takes the rest). */
 const CONFIRM_BATCH = 100;
 /** Days looked back when counting a streak: longer than any reward schedule. */
-const STREAK_LOOKBACK_DAYS = 62;
+export const STREAK_LOOKBACK_DAYS = 62;
 
 /** Consecutive days before `day` (exclusive) present in `days`. */
 function streakBefore(days: ReadonlySet<string>, day: string): number {
@@ -114,6 +114,28 @@ export async function listSignRecords(db: Db, userId: string, limit: number): Pr
   }));
 }
 
+/**
+ * Booked, unclaimed rewards: claimable (signed at or before `cutoff`) and still waiting for their
+ * 24 hours, summed by PostgreSQL over all of the user's records.
+ */
+export async function unclaimedTotals(
+  db: Db,
+  userId: string,
+  cutoff: Date,
+): Promise<{ claimable: bigint; waiting: bigint }> {
+  const row = await db
+    .selectFrom('sign_records')
+    .select([
+      sql<string>`coalesce(sum(reward_minor) filter (where seen_at <= ${cutoff}), 0)::text`.as('claimable'),
+      sql<string>`coalesce(sum(reward_minor) filter (where seen_at > ${cutoff}), 0)::text`.as('waiting'),
+    ])
+    .where('user_id', '=', userId)
+    .where('booked_at', 'is not', null)
+    .where('claim_id', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { claimable: BigInt(row.claimable), waiting: BigInt(row.waiting) };
+}
+
 /** The user's confirmed sign days from `since` on (for the streak strip and the delivery rule). */
 export async function confirmedDaysSince(db: Db, userId: string, since: string): Promise<string[]> {
   const rows = await db
@@ -129,6 +151,8 @@ export async function confirmedDaysSince(db: Db, userId: string, since: string):
 
 /** A user's member tag, created on first use (32 random bytes). */
 export async function memberTagOf(db: Db, userId: string, fresh: () => string, at: Date): Promise<string> {
+  const existing = await db.selectFrom('member_tags').select('tag').where('user_id', '=', userId).executeTakeFirst();
+  if (existing) return existing.tag;
   await db
     .insertInto('member_tags')
     .values({ user_id: userId, tag: fresh(), created_at: at })

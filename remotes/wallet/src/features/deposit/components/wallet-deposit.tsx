@@ -8,7 +8,7 @@ import { NumberInput } from '@cw/shared-ui/number-input';
 import { toast } from '@cw/shared-ui/toast';
 import { WalletConnectPanel } from '@cw/shared-ui/wallet-connect';
 import { Button } from 'antd-mobile';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/wallet-page.module.css';
 import { FIND_POLL_MS, FIND_TIMEOUT_MS, findDepositByTransaction } from '../api/by-transaction.ts';
@@ -43,10 +43,18 @@ function useWalletBalance(kit: Web3Kit, target: Target, address: string | null):
   return balance;
 }
 
-/** Polls for the deposit the transaction paid and opens it (confirmations count up there, live). */
-async function followDeposit(network: string, hash: string, open: (id: string) => void): Promise<boolean> {
+/**
+ * Polls for the deposit the transaction paid and opens it (confirmations count up there, live); stops
+ * when the user has left the screen, so it never pulls them back.
+ */
+async function followDeposit(
+  network: string,
+  hash: string,
+  open: (id: string) => void,
+  here: () => boolean,
+): Promise<boolean> {
   const until = Date.now() + FIND_TIMEOUT_MS;
-  while (Date.now() < until) {
+  while (Date.now() < until && here()) {
     const found = await findDepositByTransaction(network, hash);
     if (found) {
       open(found.id);
@@ -72,6 +80,13 @@ function DepositForm({ kit, target, address, text, setText }: FormProps) {
   const format = useAmountFormat();
   const navigate = useNavigate();
   const [phase, setPhase] = useState<'edit' | 'prompt' | 'waiting'>('edit');
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   const balance = useWalletBalance(kit, target, address);
   const decimals = target.view.decimalsOf(target.coin);
   const amount = walletAmount(text, decimals, target.chainDecimals);
@@ -94,8 +109,13 @@ function DepositForm({ kit, target, address, text, setText }: FormProps) {
         token: target.token,
       });
       setPhase('waiting');
-      const opened = await followDeposit(target.network, hash, (id) => void navigate(`/coinTopup/topup?id=${id}`));
-      if (!opened) toast.text(t('walletDeposit.slow'));
+      const opened = await followDeposit(
+        target.network,
+        hash,
+        (id) => void navigate(`/coinTopup/topup?id=${id}`),
+        () => mounted.current,
+      );
+      if (!opened && mounted.current) toast.text(t('walletDeposit.slow'));
     } catch (err) {
       toast.fail(errorMessage(err));
       setPhase('edit');
