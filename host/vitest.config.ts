@@ -11,7 +11,7 @@ export default defineConfig({
     name: 'host',
     root: fileURLToPath(new URL('.', import.meta.url)),
     environment: 'happy-dom',
-    setupFiles: ['../scripts/test-setup/zh-cn-browser.ts'],
+    setupFiles: ['../scripts/test-setup/zh-cn-browser.ts', './src/test-setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
   },
 });

@@ -10,9 +10,6 @@ const fetchMock = vi.hoisted(() => {
 const { useSession, useUserStore, takeReturnTo } = await import('@cw/shared-state/session');
 const { json, renderAt } = await import('../features/account/test-helpers.tsx');
 const { RouteGuard } = await import('./route-guard.tsx');
-// The guard's toasts load antd-mobile's Toast on first use; load it now, so a toast shown as a test
-// ends does not import modules after the test environment is torn down.
-await Promise.all([import('antd-mobile/es/components/toast'), import('antd-mobile/es/utils/unstable-render')]);
 
 const ME = {
   id: '00000000-0000-0000-0000-000000000001',
