@@ -63,6 +63,8 @@ import { createSealer } from './modules/payment-methods/sealing.ts';
 import { createPaymentMethodsService } from './modules/payment-methods/service.ts';
 import { priceRoutes } from './modules/prices/routes.ts';
 import { createPriceService, type PriceService } from './modules/prices/service.ts';
+import { rampRoutes } from './modules/ramp/routes.ts';
+import { createRampService, type RampServiceOptions } from './modules/ramp/service.ts';
 import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
 import { rewardsRoutes } from './modules/rewards/routes.ts';
 import { createRewardsService, type RewardsServiceOptions } from './modules/rewards/service.ts';
@@ -136,6 +138,8 @@ export interface AppDeps {
   rewards?: Partial<Pick<RewardsServiceOptions, 'config' | 'chains'>>;
   /** Payout methods (modules/payment-methods): the 32-byte key sealing their numbers; default a random one (tests). */
   payouts?: { key: Buffer };
+  /** Buy/sell (modules/ramp): the provider adapter and the networks it delivers on; unset: unavailable. */
+  ramp?: Partial<Omit<RampServiceOptions, 'db' | 'now'>>;
   /** DEV_CLOCK: POST /dev/clock (loopback only) moves `now` and the local chains forward. */
   devClock?: { clock: DevClock; advanceChains: (seconds: number) => Promise<void> };
 }
@@ -340,6 +344,10 @@ export function buildApp(deps: AppDeps): App {
           sealer: createSealer(deps.payouts?.key ?? randomBytes(32)),
         }),
       });
+      await typed.register(
+        rampRoutes,
+        createRampService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {}, ...deps.ramp }),
+      );
       const prices = deps.prices ?? createPriceService({ source: null, now });
       await typed.register(priceRoutes, { prices });
       await typed.register(convertRoutes, {

@@ -18,6 +18,8 @@ import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
 import { loadPayoutKey } from './modules/payment-methods/sealing.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
+import { type RampConfig, rampConfigFromEnv } from './modules/ramp/ramp-config.ts';
+import { startRamp, startRampSweep } from './modules/ramp/ramp-module.ts';
 import { startRetention } from './modules/retention/retention.ts';
 import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
 import { createRewardsModule } from './modules/rewards/rewards-module.ts';
@@ -30,9 +32,11 @@ const EMBEDDED_DATABASE = 'wallet';
 
 let config: Config;
 let rewardsConfig: ReturnType<typeof rewardsConfigFromEnv>;
+let rampConfig: RampConfig;
 try {
   config = loadConfig();
   rewardsConfig = rewardsConfigFromEnv(process.env);
+  rampConfig = rampConfigFromEnv(process.env);
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(err.message);
@@ -117,6 +121,16 @@ try {
   if (signer) closers.push(signer);
 
   const localNetworks = new Set(localChainNetworks(process.env));
+  // Buy/sell: MoonPay when configured, else the sandbox provider on loopback (local chains only).
+  const ramp = await startRamp({
+    config: rampConfig,
+    chains: chain.evmChains,
+    localChains: localNetworks.size > 0,
+    production: config.nodeEnv === 'production',
+    log: logger,
+  });
+  const rampSandbox = ramp.sandbox;
+  if (rampSandbox) closers.push({ name: 'sandbox payment provider', close: () => rampSandbox.close() });
   const app = buildApp({
     db,
     now,
@@ -154,6 +168,11 @@ try {
     mailDailyLimit: config.mailDailyLimit,
     rewards: { config: rewardsConfig, chains: chain.evmChains },
     payouts: { key: loadPayoutKey(config.dataDir, process.env) },
+    ramp: {
+      config: rampConfig,
+      provider: ramp.provider,
+      networks: () => new Set(Object.values(chain.evmChains()).flatMap((c) => (c ? [c.network] : []))),
+    },
     notifications: { databaseUrl },
     uploads: {
       store: config.uploads.s3
@@ -176,6 +195,8 @@ try {
       log: logger,
     }),
   );
+  rampSandbox?.setWebhookUrl(`http://127.0.0.1:${config.port}/api/ramp/webhooks/moonpay`);
+  closers.push({ name: 'ramp sweep', ...startRampSweep(db, now, logger) });
   // Quotes, rate locks, codes, old sessions and idle throttle counters: deleted once past their use.
   closers.push(startRetention({ db, log: logger }));
 

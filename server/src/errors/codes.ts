@@ -129,6 +129,17 @@ export const errorStatus = {
   // Payouts (modules/payment-methods).
   /** A user keeps at most this many payout methods (details.limit). */
   PAYMENT_METHOD_LIMIT: 409,
+  // Buy and sell through the payment provider (modules/ramp).
+  /** The user's country of residence is not Brazil or India ("third-party payment only in Brazil and India"). */
+  RAMP_COUNTRY_UNSUPPORTED: 403,
+  /** The quote expired (or was used): a new one is shown and must be accepted. */
+  RAMP_QUOTE_EXPIRED: 409,
+  /** The sell's buyer pays only by chat app and the user has no active chat-app method. */
+  RAMP_CHAT_APP_ONLY: 409,
+  /** The provider could not be reached or answered nonsense ("service communication failed"). */
+  RAMP_PROVIDER_UNAVAILABLE: 503,
+  /** The coin/network is not bought or sold here. */
+  RAMP_PAIR_UNSUPPORTED: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

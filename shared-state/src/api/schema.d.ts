@@ -1455,6 +1455,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ramp/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether you may buy and sell here, in which fiat, coins and methods */
+        get: operations["getRampOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ramp/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A provider quote with its expiry (buy: fiat amount, fees included; sell: coin amount) */
+        post: operations["postRampQuotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ramp/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your buys and sells, newest first; from/to (dates) may not be reversed */
+        get: operations["getRampOrders"];
+        put?: never;
+        /** Place a buy or sell from an unexpired quote; answers the signed checkout URL */
+        post: operations["postRampOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ramp/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One buy or sell with its status timeline */
+        get: operations["getRampOrdersById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ramp/orders/{id}/sell-deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Back from the provider's sell checkout: its transaction is read from the provider and the coins sent */
+        post: operations["postRampOrdersByIdSellDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ramp/webhooks/moonpay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MoonPay webhook (Moonpay-Signature-V2); each event has one effect however often it comes */
+        post: operations["postRampWebhooksMoonpay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/prices": {
         parameters: {
             query?: never;
@@ -1549,7 +1652,7 @@ export interface components {
              * @description Machine-readable error code; the UI translates by code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT";
+            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED";
             /** @description English developer text; not for display. */
             message: string;
             details?: {
@@ -9159,6 +9262,788 @@ export interface operations {
             };
             /** @description Default Response */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getRampOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        available: boolean;
+                        reason: ("country" | "provider") | null;
+                        country: string;
+                        fiat: ("BRL" | "INR") | null;
+                        sandbox: boolean;
+                        pairs: {
+                            /** @enum {string} */
+                            coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                            /** @enum {string} */
+                            network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        }[];
+                        buyMethods: ("credit_debit_card" | "pix_instant_payment" | "upi_instant_payment")[];
+                        payoutKinds: ("bank_in" | "pix" | "upi" | "chat_app")[];
+                        minimumFiatMinor: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postRampQuotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    side: "buy" | "sell";
+                    /** @enum {string} */
+                    coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                    /** @enum {string} */
+                    network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                    /** @description buy: fiat paid, fees included; sell: coins sold; decimal string of minor units, > 0 */
+                    amountMinor: string;
+                    /**
+                     * @description buy: the provider payment method; sell: the payout kind
+                     * @enum {string}
+                     */
+                    method: "credit_debit_card" | "pix_instant_payment" | "upi_instant_payment" | "bank_in" | "pix" | "upi" | "chat_app";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        side: "buy" | "sell";
+                        /** @enum {string} */
+                        coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @enum {string} */
+                        fiat: "BRL" | "INR";
+                        /**
+                         * @description buy: the provider payment method; sell: the payout kind
+                         * @enum {string}
+                         */
+                        method: "credit_debit_card" | "pix_instant_payment" | "upi_instant_payment" | "bank_in" | "pix" | "upi" | "chat_app";
+                        /** @description buy: paid in total; sell: paid out to the user; decimal string of minor units */
+                        fiatAmountMinor: string;
+                        /** @description buy: coins delivered; sell: coins sold; decimal string of minor units */
+                        cryptoAmountMinor: string;
+                        /** @description The provider's fees, in the fiat; decimal string of minor units */
+                        feeFiatMinor: string;
+                        /** @description sell: network fee of sending the coins (added to what is taken); buy: 0; decimal string of minor units */
+                        networkFeeMinor: string;
+                        payoutKinds: ("bank_in" | "pix" | "upi" | "chat_app")[];
+                        /** Format: date-time */
+                        expiresAt: string;
+                        sandbox: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getRampOrders: {
+        parameters: {
+            query?: {
+                side?: "buy" | "sell";
+                from?: string;
+                to?: string;
+                before?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            side: "buy" | "sell";
+                            /** @enum {string} */
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                            reason: string | null;
+                            /** @enum {string} */
+                            coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                            /** @enum {string} */
+                            network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                            /** @enum {string} */
+                            fiat: "BRL" | "INR";
+                            /**
+                             * @description buy: the provider payment method; sell: the payout kind
+                             * @enum {string}
+                             */
+                            method: "credit_debit_card" | "pix_instant_payment" | "upi_instant_payment" | "bank_in" | "pix" | "upi" | "chat_app";
+                            payoutMethodId: string | null;
+                            /** @description Fiat paid (buy) or paid out (sell); decimal string of minor units */
+                            fiatAmountMinor: string;
+                            /** @description Coins bought or sold; decimal string of minor units */
+                            cryptoAmountMinor: string;
+                            /** @description Provider fees; decimal string of minor units */
+                            feeFiatMinor: string;
+                            /** @description sell: network fee; decimal string of minor units */
+                            networkFeeMinor: string;
+                            walletAddress: string | null;
+                            depositAddress: string | null;
+                            providerTransactionId: string | null;
+                            txHash: string | null;
+                            deposit: {
+                                state: string;
+                                /** @description Credited; decimal string of minor units */
+                                amountMinor: string;
+                            } | null;
+                            transfer: {
+                                state: string;
+                                txHash: string | null;
+                            } | null;
+                            checkoutUrl: string | null;
+                            /** Format: date-time */
+                            checkoutExpiresAt: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            events: {
+                                /** @enum {string} */
+                                state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                                reason: string | null;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            sandbox: boolean;
+                        }[];
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postRampOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    quoteId: string;
+                    /** @enum {boolean} */
+                    termsAccepted: true;
+                    /** Format: uuid */
+                    payoutMethodId?: string;
+                    idempotencyKey: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        side: "buy" | "sell";
+                        /** @enum {string} */
+                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                        reason: string | null;
+                        /** @enum {string} */
+                        coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @enum {string} */
+                        fiat: "BRL" | "INR";
+                        /**
+                         * @description buy: the provider payment method; sell: the payout kind
+                         * @enum {string}
+                         */
+                        method: "credit_debit_card" | "pix_instant_payment" | "upi_instant_payment" | "bank_in" | "pix" | "upi" | "chat_app";
+                        payoutMethodId: string | null;
+                        /** @description Fiat paid (buy) or paid out (sell); decimal string of minor units */
+                        fiatAmountMinor: string;
+                        /** @description Coins bought or sold; decimal string of minor units */
+                        cryptoAmountMinor: string;
+                        /** @description Provider fees; decimal string of minor units */
+                        feeFiatMinor: string;
+                        /** @description sell: network fee; decimal string of minor units */
+                        networkFeeMinor: string;
+                        walletAddress: string | null;
+                        depositAddress: string | null;
+                        providerTransactionId: string | null;
+                        txHash: string | null;
+                        deposit: {
+                            state: string;
+                            /** @description Credited; decimal string of minor units */
+                            amountMinor: string;
+                        } | null;
+                        transfer: {
+                            state: string;
+                            txHash: string | null;
+                        } | null;
+                        checkoutUrl: string | null;
+                        /** Format: date-time */
+                        checkoutExpiresAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        events: {
+                            /** @enum {string} */
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                            reason: string | null;
+                            /** Format: date-time */
+                            at: string;
+                        }[];
+                        sandbox: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getRampOrdersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        side: "buy" | "sell";
+                        /** @enum {string} */
+                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                        reason: string | null;
+                        /** @enum {string} */
+                        coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @enum {string} */
+                        fiat: "BRL" | "INR";
+                        /**
+                         * @description buy: the provider payment method; sell: the payout kind
+                         * @enum {string}
+                         */
+                        method: "credit_debit_card" | "pix_instant_payment" | "upi_instant_payment" | "bank_in" | "pix" | "upi" | "chat_app";
+                        payoutMethodId: string | null;
+                        /** @description Fiat paid (buy) or paid out (sell); decimal string of minor units */
+                        fiatAmountMinor: string;
+                        /** @description Coins bought or sold; decimal string of minor units */
+                        cryptoAmountMinor: string;
+                        /** @description Provider fees; decimal string of minor units */
+                        feeFiatMinor: string;
+                        /** @description sell: network fee; decimal string of minor units */
+                        networkFeeMinor: string;
+                        walletAddress: string | null;
+                        depositAddress: string | null;
+                        providerTransactionId: string | null;
+                        txHash: string | null;
+                        deposit: {
+                            state: string;
+                            /** @description Credited; decimal string of minor units */
+                            amountMinor: string;
+                        } | null;
+                        transfer: {
+                            state: string;
+                            txHash: string | null;
+                        } | null;
+                        checkoutUrl: string | null;
+                        /** Format: date-time */
+                        checkoutExpiresAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        events: {
+                            /** @enum {string} */
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                            reason: string | null;
+                            /** Format: date-time */
+                            at: string;
+                        }[];
+                        sandbox: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postRampOrdersByIdSellDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    transactionId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        side: "buy" | "sell";
+                        /** @enum {string} */
+                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                        reason: string | null;
+                        /** @enum {string} */
+                        coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @enum {string} */
+                        fiat: "BRL" | "INR";
+                        /**
+                         * @description buy: the provider payment method; sell: the payout kind
+                         * @enum {string}
+                         */
+                        method: "credit_debit_card" | "pix_instant_payment" | "upi_instant_payment" | "bank_in" | "pix" | "upi" | "chat_app";
+                        payoutMethodId: string | null;
+                        /** @description Fiat paid (buy) or paid out (sell); decimal string of minor units */
+                        fiatAmountMinor: string;
+                        /** @description Coins bought or sold; decimal string of minor units */
+                        cryptoAmountMinor: string;
+                        /** @description Provider fees; decimal string of minor units */
+                        feeFiatMinor: string;
+                        /** @description sell: network fee; decimal string of minor units */
+                        networkFeeMinor: string;
+                        walletAddress: string | null;
+                        depositAddress: string | null;
+                        providerTransactionId: string | null;
+                        txHash: string | null;
+                        deposit: {
+                            state: string;
+                            /** @description Credited; decimal string of minor units */
+                            amountMinor: string;
+                        } | null;
+                        transfer: {
+                            state: string;
+                            txHash: string | null;
+                        } | null;
+                        checkoutUrl: string | null;
+                        /** Format: date-time */
+                        checkoutExpiresAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        events: {
+                            /** @enum {string} */
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                            reason: string | null;
+                            /** Format: date-time */
+                            at: string;
+                        }[];
+                        sandbox: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postRampWebhooksMoonpay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        outcome: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

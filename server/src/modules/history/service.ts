@@ -45,7 +45,7 @@ export function decodeCursor(text: string): Cursor {
  * Both bounds are inclusive. `YYYY-MM-DD` is a whole UTC day: as `from` its start, as `to` the start of
  * the next day; an instant as `to` becomes the next millisecond. Either way `to` is returned exclusive.
  */
-function parseBound(text: string | undefined, field: 'from' | 'to'): Date | undefined {
+export function parseBound(text: string | undefined, field: 'from' | 'to'): Date | undefined {
   if (text === undefined) return undefined;
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
   const at = new Date(dateOnly ? `${text}T00:00:00.000Z` : text);

@@ -1,0 +1,203 @@
+import type { Rational } from '../../prices/rational.ts';
+import {
+  decimalOf,
+  type Json,
+  objectOf,
+  optionalDecimalOf,
+  optionalStringOf,
+  ProviderAnswerError,
+  parseAnswer,
+  stringOf,
+} from './decimals.ts';
+import { signUrl } from './signing.ts';
+
+/**
+ * Adapter for MoonPay's documented Ramps API (https://dev.moonpay.com):
+ *   GET /v3/currencies/{code}/buy_quote   ?apiKey&baseCurrencyCode&baseCurrencyAmount&paymentMethod&areFeesIncluded
+ *   GET /v3/currencies/{code}/sell_quote  ?apiKey&quoteCurrencyCode&baseCurrencyAmount&payoutMethod
+ *   GET /v3/currencies/{code}/limits      ?apiKey&baseCurrencyCode&paymentMethod
+ *   GET /v1/transactions/ext/{externalTransactionId}   (Authorization: Api-Key <secret>)
+ *   GET /v3/sell_transactions/{id}                     (Authorization: Api-Key <secret>)
+ * and the widget URLs (buy and sell), signed with the secret key. The embedded sandbox speaks the
+ * same paths and shapes, so one adapter serves both (`kind` says which one it talks to).
+ */
+
+export interface MoonPayConfig {
+  /** https://api.moonpay.com, or the sandbox's http://127.0.0.1:PORT */
+  apiUrl: string;
+  /** https://buy.moonpay.com / https://sell.moonpay.com, or the sandbox's checkout pages. */
+  buyWidgetUrl: string;
+  sellWidgetUrl: string;
+  publishableKey: string;
+  secretKey: string;
+  webhookKey: string;
+  kind: 'live' | 'sandbox';
+  timeoutMs?: number;
+}
+
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ProviderError';
+  }
+}
+
+export interface BuyQuote {
+  fiatAmount: Rational;
+  cryptoAmount: Rational;
+  fee: Rational;
+  networkFee: Rational;
+  total: Rational;
+}
+export interface SellQuote {
+  cryptoAmount: Rational;
+  fiatAmount: Rational;
+  fee: Rational;
+  /** Sandbox only: payout kinds the counterparty accepts (absent from the live API: all). */
+  payoutKinds: string[] | null;
+}
+export interface Limits {
+  fiatMin: Rational;
+  fiatMax: Rational;
+  cryptoMin: Rational;
+  cryptoMax: Rational;
+}
+export interface ProviderTransaction {
+  id: string;
+  status: string;
+  externalTransactionId: string | null;
+  cryptoTransactionId: string | null;
+  depositWalletAddress: string | null;
+  failureReason: string | null;
+}
+
+export type MoonPayClient = ReturnType<typeof createMoonPayClient>;
+
+export function createMoonPayClient(config: MoonPayConfig) {
+  const timeoutMs = config.timeoutMs ?? 5000;
+
+  async function get(path: string, query: Record<string, string>, auth: boolean): Promise<unknown> {
+    const url = new URL(path, config.apiUrl);
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    if (!auth) url.searchParams.set('apiKey', config.publishableKey);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (auth) headers.authorization = `Api-Key ${config.secretKey}`;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+      text = await response.text();
+    } catch (err) {
+      throw new ProviderError('payment provider unreachable', null, { cause: err });
+    }
+    if (!response.ok) throw new ProviderError(providerMessage(text), response.status);
+    return parseAnswer(text);
+  }
+
+  return {
+    kind: config.kind,
+    webhookKey: config.webhookKey,
+
+    async buyQuote(q: { code: string; fiat: string; fiatAmount: string; method: string }): Promise<BuyQuote> {
+      const a = (await get(
+        `/v3/currencies/${q.code}/buy_quote`,
+        {
+          baseCurrencyCode: q.fiat.toLowerCase(),
+          baseCurrencyAmount: q.fiatAmount,
+          paymentMethod: q.method,
+          areFeesIncluded: 'true',
+        },
+        false,
+      )) as Json;
+      return {
+        fiatAmount: decimalOf(a, 'baseCurrencyAmount'),
+        cryptoAmount: decimalOf(a, 'quoteCurrencyAmount'),
+        fee: decimalOf(a, 'feeAmount'),
+        networkFee: optionalDecimalOf(a, 'networkFeeAmount') ?? { num: 0n, den: 1n },
+        total: decimalOf(a, 'totalAmount'),
+      };
+    },
+
+    async sellQuote(q: { code: string; fiat: string; cryptoAmount: string; payout: string }): Promise<SellQuote> {
+      const a = (await get(
+        `/v3/currencies/${q.code}/sell_quote`,
+        {
+          quoteCurrencyCode: q.fiat.toLowerCase(),
+          baseCurrencyAmount: q.cryptoAmount,
+          payoutMethod: q.payout,
+        },
+        false,
+      )) as Json;
+      const kinds = a.payoutMethods;
+      return {
+        cryptoAmount: decimalOf(a, 'baseCurrencyAmount'),
+        fiatAmount: decimalOf(a, 'quoteCurrencyAmount'),
+        fee: decimalOf(a, 'feeAmount'),
+        payoutKinds: Array.isArray(kinds) ? kinds.filter((k): k is string => typeof k === 'string').slice(0, 8) : null,
+      };
+    },
+
+    async limits(q: { code: string; fiat: string; method: string }): Promise<Limits> {
+      const a = (await get(
+        `/v3/currencies/${q.code}/limits`,
+        {
+          baseCurrencyCode: q.fiat.toLowerCase(),
+          paymentMethod: q.method,
+        },
+        false,
+      )) as Json;
+      const fiat = objectOf(a, 'baseCurrency');
+      const crypto = objectOf(a, 'quoteCurrency');
+      return {
+        fiatMin: decimalOf(fiat, 'minBuyAmount'),
+        fiatMax: decimalOf(fiat, 'maxBuyAmount'),
+        cryptoMin: decimalOf(crypto, 'minBuyAmount'),
+        cryptoMax: decimalOf(crypto, 'maxBuyAmount'),
+      };
+    },
+
+    async buyTransactionByExternalId(externalId: string): Promise<ProviderTransaction | null> {
+      const a = await get(`/v1/transactions/ext/${encodeURIComponent(externalId)}`, {}, true);
+      const list = Array.isArray(a) ? a : [];
+      const first = list[0];
+      return first ? toTransaction(first as Json) : null;
+    },
+
+    async sellTransaction(id: string): Promise<ProviderTransaction> {
+      return toTransaction((await get(`/v3/sell_transactions/${encodeURIComponent(id)}`, {}, true)) as Json);
+    },
+
+    /** The signed widget URL; `params` in a stable order, values URL-encoded by URLSearchParams. */
+    widgetUrl(flow: 'buy' | 'sell', params: Record<string, string>): string {
+      const base = flow === 'buy' ? config.buyWidgetUrl : config.sellWidgetUrl;
+      const query = new URLSearchParams({ apiKey: config.publishableKey, ...params });
+      return signUrl(`${base}?${query.toString()}`, config.secretKey);
+    },
+  };
+}
+
+export function toTransaction(a: Json): ProviderTransaction {
+  return {
+    id: stringOf(a, 'id'),
+    status: stringOf(a, 'status'),
+    externalTransactionId: optionalStringOf(a, 'externalTransactionId'),
+    cryptoTransactionId: optionalStringOf(a, 'cryptoTransactionId'),
+    depositWalletAddress: optionalStringOf(a, 'depositWalletAddress'),
+    failureReason: optionalStringOf(a, 'failureReason'),
+  };
+}
+
+/** MoonPay errors are `{ "message": "...", "type": "BadRequestError" }`. */
+function providerMessage(text: string): string {
+  try {
+    const body = parseAnswer(text);
+    return typeof body.message === 'string' ? body.message.slice(0, 300) : 'payment provider refused the request';
+  } catch (err) {
+    if (err instanceof ProviderAnswerError) return 'payment provider refused the request';
+    throw err;
+  }
+}

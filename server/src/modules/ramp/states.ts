@@ -1,0 +1,67 @@
+/**
+ * Buy/sell order states and the only moves between them. This table is the code's one copy;
+ * migration 0025's trigger is the database's (ramp.states.test.ts checks both refuse the same moves).
+ *
+ * pending -> waiting_payment (buy) | waiting_deposit (sell) -> processing -> completed
+ * failures: failed (then refunded when the provider returns the coins), expired (checkout never done).
+ * The provider's events arrive at least once and in any order, so each state has a rank: an event
+ * that would move an order back (a late "pending" after "completed") is stale and changes nothing.
+ */
+export const rampStates = [
+  'pending',
+  'waiting_payment',
+  'waiting_deposit',
+  'processing',
+  'completed',
+  'failed',
+  'refunded',
+  'expired',
+] as const;
+export type RampState = (typeof rampStates)[number];
+
+export const rampTransitions: Readonly<Record<RampState, readonly RampState[]>> = {
+  pending: ['waiting_payment', 'waiting_deposit', 'processing', 'completed', 'failed', 'expired'],
+  waiting_payment: ['processing', 'completed', 'failed', 'expired'],
+  waiting_deposit: ['processing', 'completed', 'failed'],
+  processing: ['completed', 'failed', 'refunded'],
+  completed: [],
+  failed: ['refunded'],
+  refunded: [],
+  expired: [],
+};
+
+const rank: Readonly<Record<RampState, number>> = {
+  pending: 0,
+  waiting_payment: 1,
+  waiting_deposit: 1,
+  processing: 2,
+  completed: 3,
+  failed: 3,
+  expired: 3,
+  refunded: 4,
+};
+
+export function isRampState(value: string): value is RampState {
+  return (rampStates as readonly string[]).includes(value);
+}
+
+export function canTransition(from: RampState, to: RampState): boolean {
+  return rampTransitions[from].includes(to);
+}
+
+/** An event for `to` reached an order already at or past it: nothing to do. */
+export function isStale(from: RampState, to: RampState): boolean {
+  return rank[to] <= rank[from];
+}
+
+export const isFinal = (state: RampState): boolean => rampTransitions[state].length === 0 || state === 'failed';
+
+export class IllegalRampTransitionError extends Error {
+  constructor(
+    readonly from: string,
+    readonly to: string,
+  ) {
+    super(`ramp order cannot move from ${from} to ${to}`);
+    this.name = 'IllegalRampTransitionError';
+  }
+}

@@ -1,0 +1,35 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { createMoonPayClient, type MoonPayClient } from './moonpay/client.ts';
+import { webhookHeader } from './moonpay/signing.ts';
+import { type SandboxRamp, startSandboxRamp } from './sandbox/sandbox-server.ts';
+
+export const SANDBOX_KEYS = { publishableKey: 'pk_test_t', secretKey: 'sk_test_t', webhookKey: 'wk_test_t' };
+
+/** The sandbox provider on loopback without chains (quotes, checkout pages, look-ups) and its adapter. */
+export async function startTestProvider(): Promise<{ sandbox: SandboxRamp; client: MoonPayClient }> {
+  const sandbox = await startSandboxRamp({ chains: () => ({}), ...SANDBOX_KEYS, duplicateRate: 0, reorderRate: 0 });
+  const client = createMoonPayClient({
+    apiUrl: sandbox.url,
+    buyWidgetUrl: `${sandbox.url}/buy`,
+    sellWidgetUrl: `${sandbox.url}/sell`,
+    ...SANDBOX_KEYS,
+    kind: 'sandbox',
+  });
+  return { sandbox, client };
+}
+
+export function setCountry(db: Kysely<Database>, userId: string, country: string) {
+  return db.updateTable('accounts').set({ country }).where('user_id', '=', userId).execute();
+}
+
+/** A webhook body and its signature header as MoonPay would send them. */
+export function signedWebhook(
+  type: string,
+  data: Record<string, unknown>,
+  options: { key?: string; atS?: number } = {},
+): { body: string; header: string } {
+  const body = JSON.stringify({ type, data, externalCustomerId: null });
+  const t = options.atS ?? Math.floor(Date.now() / 1000);
+  return { body, header: webhookHeader(t, body, options.key ?? SANDBOX_KEYS.webhookKey) };
+}
