@@ -19,6 +19,26 @@ export async function startTestProvider(): Promise<{ sandbox: SandboxRamp; clien
   return { sandbox, client };
 }
 
+/** A user with an account row in `country` (what the ramp reads), for header-session test apps. */
+export async function createUserIn(db: Kysely<Database>, country: string): Promise<string> {
+  const { id } = await db.insertInto('users').defaultValues().returning('id').executeTakeFirstOrThrow();
+  await db
+    .insertInto('accounts')
+    .values({
+      user_id: id,
+      username: `u${id.slice(0, 8)}`,
+      email: `${id}@example.com`,
+      nickname: null,
+      country,
+      password_hash: 'x',
+      fund_password_hash: null,
+      created_at: new Date(),
+      updated_at: new Date(),
+    })
+    .execute();
+  return id;
+}
+
 export function setCountry(db: Kysely<Database>, userId: string, country: string) {
   return db.updateTable('accounts').set({ country }).where('user_id', '=', userId).execute();
 }
