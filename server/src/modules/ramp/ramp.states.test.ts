@@ -69,7 +69,11 @@ const set = (id: string, to: string) => sql`update ramp_orders set state = ${to}
 
 describe('ramp order state machine', () => {
   it('the database holds exactly the TypeScript table', async () => {
-    const rows = await database.db.selectFrom('ramp_order_transitions').select(['from_state', 'to_state']).execute();
+    const rows = await database.db
+      .withTables<{ ramp_order_transitions: { from_state: string; to_state: string } }>()
+      .selectFrom('ramp_order_transitions')
+      .select(['from_state', 'to_state'])
+      .execute();
     const ts = rampStates.flatMap((f) => rampTransitions[f].map((t) => `${f}->${t}`)).sort();
     expect(rows.map((r) => `${r.from_state}->${r.to_state}`).sort()).toEqual(ts);
   });
