@@ -9,3 +9,5 @@ await Promise.all([
   import('antd-mobile/es/utils/unstable-render'),
   import('react-dom/client'),
 ]);
+
+export {};

@@ -105,6 +105,7 @@ export function sharedModules(): SharedTable {
     '@cw/shared-ui/chip-select': onDemand(() => import('@cw/shared-ui/chip-select')),
     '@cw/shared-ui/hub-list': onDemand(() => import('@cw/shared-ui/hub-list')),
     '@cw/shared-ui/wallet-connect': onDemand(() => import('@cw/shared-ui/wallet-connect')),
+    '@cw/shared-ui/quick-buy': onDemand(() => import('@cw/shared-ui/quick-buy')),
     '@cw/shared-ui/i18n': onDemand(() => import('@cw/shared-ui/i18n')),
   };
 }

@@ -119,3 +119,13 @@ export function useErrorMessage(): (error: unknown, fallback?: FallbackKey) => s
     [version],
   );
 }
+
+/**
+ * The translated message of an error code checked in the browser, the same text the server's
+ * refusal would show ("address invalid or mismatched with the network", "third-party payment only
+ * in Brazil and India", ...).
+ */
+export function useCodeMessage(): (code: KnownErrorCode) => string {
+  const message = useErrorMessage();
+  return useCallback((code: KnownErrorCode) => message(new ApiError({ code, message: code, status: 400 })), [message]);
+}

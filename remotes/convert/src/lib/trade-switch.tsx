@@ -7,12 +7,13 @@ import * as styles from './trade-switch.module.css';
 const MODES = [
   { value: 'convert', path: '/convert', titleKey: 'convert.title' },
   { value: 'exchange', path: '/exchange', titleKey: 'exchange.title' },
+  { value: 'buySell', path: '/buySell', titleKey: 'ramp.switch' },
 ] as const;
 
 export type TradeMode = (typeof MODES)[number]['value'];
 
 /**
- * Convert | Exchange at the top of the convert tab: one entry to both, a segmented switch of two
+ * Convert | Exchange | Buy/Sell at the top of the convert tab: one entry to each, a segmented switch of
  * links (the current one marked with aria-current) that replaces the screen in place.
  */
 export function TradeSwitch({ current }: { current: TradeMode }) {

@@ -23,7 +23,7 @@ export interface CheckoutContext {
  */
 export function checkoutUrl(client: MoonPayClient, order: OrderRow, ctx: CheckoutContext): string {
   const code = moonPayCurrencyCode(order.coin as CoinCode, order.network as NetworkCode) ?? '';
-  const redirectURL = `${ctx.origin}/buySell/orders/${order.id}`;
+  const redirectURL = `${ctx.origin}/buySell/order?id=${order.id}`;
   if (order.side === 'buy') {
     return client.widgetUrl('buy', {
       currencyCode: code,

@@ -1,6 +1,7 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
 import { PageLink } from '@cw/shared-ui/page';
+import { QuickBuyButton } from '@cw/shared-ui/quick-buy';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Button } from 'antd-mobile';
 import type { ReactNode } from 'react';
@@ -95,6 +96,7 @@ function HubPage({ app, children }: { app: boolean; children: ReactNode }) {
       right={history}
     >
       {app ? null : <TradeSwitch current="convert" />}
+      <QuickBuyButton testId="convert-quick-buy" />
       {children}
     </ConvertPage>
   );

@@ -3,8 +3,8 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
+import { useNow } from '../../../lib/use-now.ts';
 import type { ConvertFormState } from '../hooks/use-convert-form.ts';
-import { useNow } from '../hooks/use-now.ts';
 import type { ConvertCoinInfo } from '../utils/coins.ts';
 import * as styles from './convert-page.module.css';
 

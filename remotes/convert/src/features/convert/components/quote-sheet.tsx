@@ -1,7 +1,7 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { Button, Popup } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useNow } from '../hooks/use-now.ts';
+import { useNow } from '../../../lib/use-now.ts';
 import type { ConvertCoinInfo } from '../utils/coins.ts';
 import type { HeldQuote } from '../utils/held-quote.ts';
 import * as styles from './convert-page.module.css';

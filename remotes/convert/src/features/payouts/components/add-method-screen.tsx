@@ -9,7 +9,7 @@ import { toast } from '@cw/shared-ui/toast';
 import { Button } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
-import { useAddPaymentMethod } from '../api/payment-methods.ts';
+import { useAddPaymentMethod } from '../../../lib/payment-methods.ts';
 import {
   EMPTY,
   FIELDS,

@@ -6,22 +6,7 @@ import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
 import { Button, List, Switch, Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
-import { type PaymentMethod, usePaymentMethods, useSetActive } from '../api/payment-methods.ts';
-
-/** One line of what may be shown of a method (masked numbers, bank, holder). */
-function summary(m: PaymentMethod, t: (key: string) => string): string {
-  const s = m.shown;
-  switch (m.kind) {
-    case 'bank_in':
-      return `${s.bankName ?? ''} ${s.account ?? ''} · ${s.ifsc ?? ''} · ${s.holder ?? ''}`;
-    case 'pix':
-      return `${t(`payouts.keyType.${s.keyType ?? 'cpf'}`)} ${s.key ?? ''} · ${s.holder ?? ''}`;
-    case 'upi':
-      return `${s.upiId ?? ''} · ${s.holder ?? ''}`;
-    case 'chat_app':
-      return `${t(`payouts.app.${s.app ?? 'whatsapp'}`)} ${s.handle ?? ''}`;
-  }
-}
+import { methodSummary as summary, usePaymentMethods, useSetActive } from '../../../lib/payment-methods.ts';
 
 /** /buySell/paymentMethods: the user's payout methods, masked, each switched on or off; add another. */
 export default function PaymentMethodsScreen() {

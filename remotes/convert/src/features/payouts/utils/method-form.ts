@@ -12,7 +12,7 @@ import {
   type Rule,
   upiRule,
 } from '@cw/shared-state/payouts';
-import type { NewPaymentMethod } from '../api/payment-methods.ts';
+import type { NewPaymentMethod } from '../../../lib/payment-methods.ts';
 
 export const methodKinds = ['bank_in', 'pix', 'upi', 'chat_app'] as const;
 export type MethodKind = (typeof methodKinds)[number];

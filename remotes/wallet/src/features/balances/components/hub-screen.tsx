@@ -3,6 +3,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { usePrices } from '@cw/shared-state/prices';
 import { useNavigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
+import { QuickBuyButton } from '@cw/shared-ui/quick-buy';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Button, Tag } from 'antd-mobile';
 import { type ReactNode, useEffect } from 'react';
@@ -57,6 +58,7 @@ export default function HubScreen() {
   return (
     <WalletPage title={t('hub.title')} testId="wallet-hub">
       <HubEntries />
+      {signedIn ? <QuickBuyButton testId="wallet-quick-buy" /> : null}
       <section className={styles.card}>
         <div className={styles.headingRow}>
           <h2 className={styles.heading}>{t('hub.balances')}</h2>

@@ -31,3 +31,18 @@ export function useSetActive() {
     onSuccess: () => client.invalidateQueries({ queryKey: key }),
   });
 }
+
+/** One line of what may be shown of a method (masked numbers, bank, holder). */
+export function methodSummary(m: PaymentMethod, t: (key: string) => string): string {
+  const s = m.shown;
+  switch (m.kind) {
+    case 'bank_in':
+      return `${s.bankName ?? ''} ${s.account ?? ''} · ${s.ifsc ?? ''} · ${s.holder ?? ''}`;
+    case 'pix':
+      return `${t(`payouts.keyType.${s.keyType ?? 'cpf'}`)} ${s.key ?? ''} · ${s.holder ?? ''}`;
+    case 'upi':
+      return `${s.upiId ?? ''} · ${s.holder ?? ''}`;
+    case 'chat_app':
+      return `${t(`payouts.app.${s.app ?? 'whatsapp'}`)} ${s.handle ?? ''}`;
+  }
+}

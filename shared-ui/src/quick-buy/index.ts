@@ -1,0 +1,1 @@
+export { QuickBuyButton } from './quick-buy-button.tsx';
