@@ -29,6 +29,8 @@ const USER_ROUTES = [
   '/convert/history',
   '/exchange',
   '/exchange/history',
+  '/buySell',
+  '/buySell/orders',
   '/buySell/paymentMethods',
   '/buySell/paymentMethods/add',
   '/rewards',

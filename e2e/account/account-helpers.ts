@@ -36,7 +36,11 @@ export async function readCode(request: APIRequestContext, email: string, since 
 }
 
 /** Register through the API (fast path for tests that start from an existing account). */
-export async function registerByApi(request: APIRequestContext, account: ReturnType<typeof newAccount>) {
+export async function registerByApi(
+  request: APIRequestContext,
+  account: ReturnType<typeof newAccount>,
+  country = 'ES',
+) {
   const since = Date.now();
   const sent = await request.post('/api/auth/codes', { data: { email: account.email, purpose: 'register' } });
   expect(sent.status()).toBe(202);
@@ -44,7 +48,7 @@ export async function registerByApi(request: APIRequestContext, account: ReturnT
   const registered = await request.post('/api/auth/register', {
     data: {
       username: account.username,
-      country: 'ES',
+      country,
       password: account.password,
       confirmPassword: account.password,
       email: account.email,

@@ -33,10 +33,10 @@ export function qrPng(text: string): Promise<Buffer> {
 }
 
 /** A fresh account, registered through the API and logged in through the UI in a new context. */
-export async function signedInPage(browser: Browser, tag: string) {
+export async function signedInPage(browser: Browser, tag: string, country = 'ES') {
   const account = newAccount(tag);
   const context = await browser.newContext();
-  await registerByApi(context.request, account);
+  await registerByApi(context.request, account, country);
   const page = await context.newPage();
   await logIn(page, account.username, account.password);
   return { account, context, page };

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { RampOrdersTable, RampQuotesTable } from '../../db/schema-ramp.ts';
 import { canTransition, IllegalRampTransitionError, isRampState, type RampState } from './states.ts';
@@ -102,4 +102,15 @@ export async function withdrawalsById(db: Kysely<Database>, ids: readonly string
   if (ids.length === 0) return new Map<string, { state: string; tx_hash: string | null }>();
   const rows = await db.selectFrom('withdrawals').select(['id', 'state', 'tx_hash']).where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [r.id, { state: r.state, tx_hash: r.tx_hash }]));
+}
+
+/** Retention: quotes no order took, a day after they expired (an order's quote stays with it). */
+export async function purgeUnusedQuotes(db: Kysely<Database>, now: Date, limit: number): Promise<number> {
+  const before = new Date(now.getTime() - 86_400_000);
+  const result = await sql`delete from ramp_quotes where id in (
+    select q.id from ramp_quotes q
+    where q.expires_at < ${before} and q.used_at is null
+      and not exists (select 1 from ramp_orders o where o.quote_id = q.id)
+    limit ${limit} for update skip locked)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }

@@ -5,6 +5,7 @@ import { purgeOldSessions } from '../auth/sessions-repository.ts';
 import { purgeIdleThrottles } from '../auth/throttles-repository.ts';
 import { purgeExpiredQuotes } from '../convert/repository.ts';
 import { purgeUnusedRateLocks } from '../exchange/repository.ts';
+import { purgeUnusedQuotes } from '../ramp/repository.ts';
 
 /**
  * Retention: rows that only mattered for a while are deleted in the background, so what one user (or
@@ -14,6 +15,7 @@ import { purgeUnusedRateLocks } from '../exchange/repository.ts';
  *
  * - convert quotes never accepted, a day after they expired (convert);
  * - fixed exchange rate locks no order used, a day after they expired (exchange);
+ * - buy/sell quotes no order took, a day after they expired (ramp);
  * - verification codes two days after they expired; sessions 30 days after they expired or were
  *   revoked; throttle counters idle for two days that lock nothing (auth).
  *
@@ -26,6 +28,7 @@ type Purge = (db: Kysely<Database>, now: Date, limit: number) => Promise<number>
 export const retentionRules: ReadonlyArray<{ table: string; purge: Purge }> = [
   { table: 'convert_quotes', purge: purgeExpiredQuotes },
   { table: 'exchange_rate_locks', purge: purgeUnusedRateLocks },
+  { table: 'ramp_quotes', purge: purgeUnusedQuotes },
   { table: 'verification_codes', purge: purgeOldCodes },
   { table: 'sessions', purge: purgeOldSessions },
   { table: 'throttles', purge: purgeIdleThrottles },

@@ -96,6 +96,12 @@ const less = (a: Rational, b: Rational) => a.num * b.den < b.num * a.den;
 const cents = (a: Rational) => rational(ceilTimes(a, 100n), 100n);
 const floorTo = (a: Rational, digits: number) => rational(floorTimes(a, 10n ** BigInt(digits)), 10n ** BigInt(digits));
 
+/** A fiat amount with its two decimals written out ("250.00"), as a checkout shows it. */
+export function fiatText(a: Rational): string {
+  const cents = floorTimes(a, 100n);
+  return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
+}
+
 /** Price of one coin in the fiat. */
 const priceIn = (c: SandboxCurrency, fxRate: Rational) => mul(parseDecimal(c.usdPrice), fxRate);
 

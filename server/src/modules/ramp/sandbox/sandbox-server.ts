@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { CoinCode } from '../../catalogue/catalogue.ts';
 import type { EvmNetwork } from '../../catalogue/chains-file.ts';
 import type { EvmChainRuntime } from '../../chain/chain-config.ts';
-import { parseDecimal } from '../../prices/rational.ts';
+import { parseDecimal, type Rational, rational } from '../../prices/rational.ts';
 import { floorMinor } from '../moonpay/decimals.ts';
 import { isUrlSignatureValid } from '../moonpay/signing.ts';
 import { createChainPayer } from './chain-payer.ts';
 import { buyPage, donePage, errorPage, sellPage } from './checkout-pages.ts';
-import { buyQuote, findCurrency, limits, sellQuote, usdRate } from './pricing.ts';
+import { buyQuote, fiatText, findCurrency, limits, sellQuote, usdRate } from './pricing.ts';
 import { createSandboxProvider } from './sandbox-provider.ts';
 import { createWebhookSender, seededRandom } from './webhook-sender.ts';
 
@@ -148,10 +148,10 @@ export async function startSandboxRamp(options: SandboxRampOptions) {
         buyPage({
           query: url.search,
           fiat: fiatCode,
-          total: quote.totalAmount,
+          total: fiatText(parseDecimal(quote.totalAmount)),
           crypto: quote.quoteCurrencyAmount,
           coin: currency.coin,
-          fee: quote.feeAmount,
+          fee: fiatText(add(parseDecimal(quote.feeAmount), parseDecimal(quote.networkFeeAmount))),
           wallet: q.get('walletAddress') ?? '',
           method: q.get('paymentMethod') ?? 'credit_debit_card',
         }),
@@ -166,7 +166,7 @@ export async function startSandboxRamp(options: SandboxRampOptions) {
         coin: currency.coin,
         crypto: quote.baseCurrencyAmount,
         fiat: fiatCode,
-        receive: quote.quoteCurrencyAmount,
+        receive: fiatText(parseDecimal(quote.quoteCurrencyAmount)),
         payout: q.get('payoutLabel') ?? q.get('payoutMethod') ?? '',
       }),
     );
@@ -222,6 +222,8 @@ export async function startSandboxRamp(options: SandboxRampOptions) {
 }
 
 export type SandboxRamp = Awaited<ReturnType<typeof startSandboxRamp>>;
+
+const add = (a: Rational, b: Rational) => rational(a.num * b.den + b.num * a.den, a.den * b.den);
 
 /** Fields sent as JSON numbers, like MoonPay's answers. */
 const NUMERIC = new Set([

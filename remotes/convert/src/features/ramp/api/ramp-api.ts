@@ -33,6 +33,13 @@ const fetchOrders = (filter: OrderFilter, before: string | undefined) =>
 /** Nothing more will happen to an order in these states. */
 export const isFinalState = (state: RampState) => ['completed', 'refunded', 'expired'].includes(state);
 
+/** Nothing more to show: a final order, and for a buy its coins credited (or refused) on chain. */
+export function isSettled(order: RampOrder): boolean {
+  if (!isFinalState(order.state)) return false;
+  if (order.side === 'sell' || order.state !== 'completed') return true;
+  return order.deposit !== null && order.deposit.state !== 'confirming';
+}
+
 export const rampKeys = {
   options: ['ramp', 'options'] as const,
   orders: (filter: OrderFilter) => ['ramp', 'orders', filter] as const,
@@ -48,7 +55,7 @@ export const useRampOrder = (id: string, pollMs: number) =>
     queryKey: rampKeys.order(id),
     queryFn: () => fetchOrder(id),
     enabled: id !== '',
-    refetchInterval: (query) => (query.state.data && isFinalState(query.state.data.state) ? false : pollMs),
+    refetchInterval: (query) => (query.state.data && isSettled(query.state.data) ? false : pollMs),
   });
 
 export const useRampOrders = (filter: OrderFilter, enabled: boolean) =>

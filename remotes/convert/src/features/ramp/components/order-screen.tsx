@@ -3,6 +3,7 @@ import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { useSearchParams } from '@cw/shared-state/router';
+import { formatFiat } from '@cw/shared-state/settings';
 import { TapAmount } from '@cw/shared-ui/amount';
 import { Page } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
@@ -12,7 +13,6 @@ import { Button, List, Steps, Tag } from 'antd-mobile';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type RampOrder, rampKeys, sellDeposit, useRampOrder } from '../api/ramp-api.ts';
-import { FIAT_DECIMALS } from '../hooks/use-ramp-form.ts';
 import { goToCheckout } from '../hooks/use-submit.ts';
 import * as ui from './ramp.module.css';
 import { RampStatusTag } from './status-tag.tsx';
@@ -65,7 +65,7 @@ function Details({ order }: { order: RampOrder }) {
   const format = useAmountFormat();
   const catalogue = useQuery(catalogueQuery);
   const coin = coinDisplay(order.coin, catalogue.data?.coins ?? []);
-  const fiat = (minor: string) => `${format.amount(minor, FIAT_DECIMALS)} ${order.fiat}`;
+  const fiat = (minor: string) => formatFiat(BigInt(minor), order.fiat, format.locale);
   const when = (iso: string) => new Date(iso).toLocaleString(i18n.language);
   return (
     <>

@@ -3,6 +3,7 @@ import { useCodeMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
+import { formatFiat } from '@cw/shared-state/settings';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { DateField } from '@cw/shared-ui/date-field';
 import { Page } from '@cw/shared-ui/page';
@@ -12,7 +13,6 @@ import { Button, List } from 'antd-mobile';
 import { useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { type OrderFilter, useRampOrders } from '../api/ramp-api.ts';
-import { FIAT_DECIMALS } from '../hooks/use-ramp-form.ts';
 import * as ui from './ramp.module.css';
 import { RampStatusTag } from './status-tag.tsx';
 
@@ -55,7 +55,7 @@ export default function OrdersScreen() {
             >
               <span className={ui.strong}>
                 {t(`ramp.${o.side}`)} {format.display(o.cryptoAmountMinor, coinDisplay(o.coin, coins))} {o.coin} ·{' '}
-                {format.amount(o.fiatAmountMinor, FIAT_DECIMALS)} {o.fiat}
+                {formatFiat(BigInt(o.fiatAmountMinor), o.fiat, format.locale)}
               </span>
             </List.Item>
           ))}

@@ -1,9 +1,9 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { type CoinDisplay, countdown, useAmountFormat } from '@cw/shared-state/money';
+import { formatFiat } from '@cw/shared-state/settings';
 import { Button } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import type { RampForm } from '../hooks/use-ramp-form.ts';
-import { FIAT_DECIMALS } from '../hooks/use-ramp-form.ts';
 import * as ui from './ramp.module.css';
 
 interface Props {
@@ -17,7 +17,7 @@ export function QuotePanel({ form, coin, error }: Props) {
   const { t } = useTranslation(NAMESPACE);
   const format = useAmountFormat();
   const q = form.quote;
-  const fiat = (minor: string) => `${format.amount(minor, FIAT_DECIMALS)} ${q?.fiat ?? ''}`;
+  const fiat = (minor: string) => (q ? formatFiat(BigInt(minor), q.fiat, format.locale) : '');
   const crypto = (minor: string, rounding: 'up' | 'down' = 'down') =>
     `${format.display(minor, coin, rounding)} ${q?.coin ?? ''}`;
   let body = null;

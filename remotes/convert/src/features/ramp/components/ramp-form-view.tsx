@@ -3,6 +3,7 @@ import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
+import { formatFiat } from '@cw/shared-state/settings';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { NumberInput } from '@cw/shared-ui/number-input';
 import { Button, Checkbox, Tag } from 'antd-mobile';
@@ -93,7 +94,9 @@ export function RampFormView({ options, catalogue, init, available }: Props) {
         </div>
         {buy && options.minimumFiatMinor ? (
           <p className={ui.muted} data-testid="ramp-minimum">
-            {t('ramp.minimum', { amount: `${format.amount(options.minimumFiatMinor, FIAT_DECIMALS)} ${options.fiat}` })}
+            {t('ramp.minimum', {
+              amount: formatFiat(BigInt(options.minimumFiatMinor), options.fiat ?? 'INR', format.locale),
+            })}
           </p>
         ) : null}
         {!buy && balance !== null ? (

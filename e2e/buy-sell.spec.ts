@@ -1,0 +1,165 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
+import { faucet, mineBlocks, readChains, signedInPage } from './wallet/wallet-helpers.ts';
+
+/**
+ * Buy and sell through the sandbox payment provider (MoonPay's API on loopback, its own checkout
+ * pages), with real delivery on the local anvil chain: the provider's coins reach the user's deposit
+ * address and the wallet's watcher credits them; a sell's coins go out through the signer.
+ */
+
+async function payByCard(page: Page, card = '4242 4242 4242 4242') {
+  await expect(page.getByTestId('sandbox-banner')).toBeVisible();
+  await page.getByLabel('Card number').fill(card);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/30');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByTestId('checkout-pay').click();
+  await expect(page.getByTestId('checkout-done')).toBeVisible();
+}
+
+async function quoteAndSubmit(page: Page) {
+  await expect(page.getByTestId('ramp-quote-expiry')).toBeVisible();
+  await page.getByTestId('ramp-terms').click();
+  await page.getByTestId('ramp-submit').click();
+}
+
+async function usdtBalance(page: Page): Promise<string> {
+  const rows = (await (await page.request.get('/api/me/balances')).json()) as {
+    asset: string;
+    availableMinor: string;
+  }[];
+  return rows.find((r) => r.asset === 'USDT')?.availableMinor ?? '0';
+}
+
+test('a Brazilian user buys USDT by card in the sandbox and sees it credited on chain', async ({ browser }) => {
+  const chains = readChains();
+  test.skip(!chains?.ethereum, 'no local chains (chains.json) on this server');
+  const { page, context } = await signedInPage(browser, 'rampbuy', 'BR');
+  await page.goto('/buySell');
+  await expect(page.getByTestId('ramp-sandbox')).toHaveText('沙盒服务商：测试支付和测试币');
+  await page.getByTestId('ramp-coin-USDT/ethereum').click();
+  await page.getByTestId('ramp-amount').fill('200');
+  // R$200.00: fee 7.00 (3.5 %), network fee 2.67, 190.33 / 5.33 = 35.709193 USDT.
+  await expect(page.getByTestId('ramp-quote-get')).toHaveText('35.7 USDT');
+  await expect(page.getByTestId('ramp-quote-fee')).toHaveText('R$9.67');
+  await quoteAndSubmit(page);
+  await payByCard(page);
+  await expect(page).toHaveURL(/\/buySell\/order\?id=/);
+  await expect(page.getByTestId('ramp-status').first()).toHaveAttribute('data-status', 'completed', {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('ramp-detail-tx')).toHaveText(/^0x[0-9a-f]{64}$/);
+  await mineBlocks(chains?.ethereum?.rpcUrl ?? '', 6);
+  await expect(page.getByTestId('ramp-detail-deposit')).toHaveText('已入账到钱包', { timeout: 60_000 });
+  expect(await usdtBalance(page)).toBe('35709193');
+  await expect(page.getByTestId('ramp-timeline')).toContainText('已完成');
+  await context.close();
+});
+
+test('a declined card fails the buy and nothing arrives', async ({ browser }) => {
+  test.skip(!readChains()?.ethereum, 'no local chains (chains.json) on this server');
+  const { page, context } = await signedInPage(browser, 'rampdecl', 'BR');
+  await page.goto('/buySell');
+  await page.getByTestId('ramp-amount').fill('150');
+  await quoteAndSubmit(page);
+  await payByCard(page, '4000 0000 0000 0002');
+  await expect(page).toHaveURL(/\/buySell\/order\?id=/);
+  await expect(page.getByTestId('ramp-status').first()).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+  await expect(page.getByTestId('ramp-detail-reason')).toHaveText('card_declined');
+  expect(await usdtBalance(page)).toBe('0');
+  await context.close();
+});
+
+test('an Indian user sells USDT to a bank account (bad IFSC refused, INR minimum enforced)', async ({ browser }) => {
+  const chains = readChains();
+  test.skip(!chains?.ethereum, 'no local chains (chains.json) on this server');
+  const { page, context } = await signedInPage(browser, 'rampsell', 'IN');
+  await page.goto('/buySell');
+  await expect(page.getByTestId('ramp-minimum')).toHaveText('最低支付金额：₹1,000.00');
+  await page.getByTestId('ramp-amount').fill('500');
+  await expect(page.getByTestId('ramp-quote-error')).toHaveText('低于最小限额');
+
+  await page.goto('/buySell/paymentMethods/add');
+  await page.getByTestId('payout-accountNumber').fill('123456789012');
+  await page.getByTestId('payout-confirmAccountNumber').fill('123456789012');
+  await page.getByTestId('payout-ifsc').fill('HDFC0654321');
+  await page.getByTestId('payout-bankName').fill('HDFC Bank');
+  await page.getByTestId('payout-holder').fill('Asha Kumari');
+  await page.getByTestId('payout-identity-type-pan').click();
+  await page.getByTestId('payout-identityNumber').fill('ABCDE1234F');
+  await page.getByTestId('payment-method-save').click();
+  await expect(page.getByTestId('payout-ifsc-error')).toHaveText('没有这个 IFSC 分行代码');
+  await page.getByTestId('payout-ifsc').fill('HDFC0000001');
+  await page.getByTestId('payment-method-save').click();
+  await expect(page).toHaveURL(/\/buySell\/paymentMethods$/);
+
+  const own = (await (await page.request.get('/api/wallet/deposit-address?coin=USDT&network=ethereum')).json()) as {
+    address: string;
+  };
+  faucet(own.address, '30', 'USDT', 'ethereum');
+  await mineBlocks(chains?.ethereum?.rpcUrl ?? '', 7);
+  await expect.poll(() => usdtBalance(page), { timeout: 60_000 }).toBe('30000000');
+
+  await page.goto('/buySell');
+  await page.getByTestId('ramp-side-sell').click();
+  await page.getByTestId('ramp-coin-USDT/ethereum').click();
+  await page.getByTestId('ramp-amount').fill('20');
+  await page.getByTestId('ramp-payout').getByText('•••• 9012').click();
+  await expect(page.getByTestId('ramp-quote-network-fee')).toHaveText('5 USDT');
+  await quoteAndSubmit(page);
+  await expect(page.getByTestId('sandbox-banner')).toBeVisible();
+  await page.getByTestId('checkout-confirm').click();
+  await expect(page).toHaveURL(/\/buySell\/order\?id=.*transactionId=/);
+  // 20 USDT to the provider plus the 5 USDT network fee left the available balance at once.
+  await expect.poll(() => usdtBalance(page)).toBe('5000000');
+  await expect(page.getByTestId('ramp-detail-provider-address')).toHaveText(/^0x[0-9a-fA-F]{40}$/);
+  await expect(page.getByTestId('ramp-status').first()).toHaveAttribute('data-status', 'completed', {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId('ramp-detail-transfer')).toHaveText('已发送');
+  await context.close();
+});
+
+test('a user from another country is refused with the specification words', async ({ browser }) => {
+  const { page, context } = await signedInPage(browser, 'rampes', 'ES');
+  await page.goto('/buySell');
+  await expect(page.getByTestId('ramp-unavailable')).toContainText('第三方支付仅限巴西和印度');
+  await expect(page.getByTestId('ramp-submit')).toHaveCount(0);
+  await context.close();
+});
+
+test('a sell whose buyer pays only by chat app asks to add one, and leads there', async ({ browser }) => {
+  test.skip(!readChains()?.ethereum, 'no local chains (chains.json) on this server');
+  const { page, context } = await signedInPage(browser, 'rampchat', 'IN');
+  await page.goto('/buySell');
+  await page.getByTestId('ramp-side-sell').click();
+  await page.getByTestId('ramp-coin-ETH/ethereum').click();
+  await page.getByTestId('ramp-amount').fill('0.01');
+  await quoteAndSubmit(page);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('买家仅支持聊天应用收款方式：请添加并启用');
+  await dialog.getByRole('button', { name: '去添加' }).click();
+  await expect(page).toHaveURL(/\/buySell\/paymentMethods\/add\?kind=chat_app/);
+  await context.close();
+});
+
+test('quick buy from the wallet: one tap opens the pre-filled buy, confirm, pay in the checkout', async ({
+  browser,
+}) => {
+  test.skip(!readChains()?.ethereum, 'no local chains (chains.json) on this server');
+  const { page, context } = await signedInPage(browser, 'rampquick', 'BR');
+  const { saved: _, ...settings } = await (await page.request.get('/api/me/settings')).json();
+  const put = await page.request.put('/api/me/settings', {
+    data: { ...settings, quickBuy: { enabled: true, coin: 'USDT', fiatAmount: '250.00' } },
+  });
+  expect(put.status()).toBe(200);
+  await page.goto('/coinTopup');
+  await page.getByTestId('wallet-quick-buy').click();
+  await expect(page).toHaveURL(/\/buySell\?side=buy&coin=USDT&amount=250.00/);
+  await expect(page.getByTestId('ramp-amount')).toHaveValue('250.00');
+  await quoteAndSubmit(page);
+  await expect(page.getByRole('button', { name: 'Pay BRL 250.00' })).toBeVisible();
+  await payByCard(page);
+  await expect(page).toHaveURL(/\/buySell\/order\?id=/);
+  await context.close();
+});
