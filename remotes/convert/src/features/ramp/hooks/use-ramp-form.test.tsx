@@ -4,22 +4,24 @@ import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 
 let served = 0;
-const requestQuote = vi.fn(async (body: { side: string; coin: string; network: string; amountMinor: string; method: string }) => {
-  served += 1;
-  return {
-    id: `00000000-0000-4000-8000-00000000000${served}`,
-    ...body,
-    fiat: 'BRL',
-    fiatAmountMinor: body.amountMinor,
-    cryptoAmountMinor: '35709193',
-    feeFiatMinor: '967',
-    networkFeeMinor: '0',
-    payoutKinds: [],
-    // The first quote holds for 700 ms, the refreshed one for a minute.
-    expiresAt: new Date(Date.now() + (served === 1 ? 700 : 60_000)).toISOString(),
-    sandbox: true,
-  };
-});
+const requestQuote = vi.fn(
+  async (body: { side: string; coin: string; network: string; amountMinor: string; method: string }) => {
+    served += 1;
+    return {
+      id: `00000000-0000-4000-8000-00000000000${served}`,
+      ...body,
+      fiat: 'BRL',
+      fiatAmountMinor: body.amountMinor,
+      cryptoAmountMinor: '35709193',
+      feeFiatMinor: '967',
+      networkFeeMinor: '0',
+      payoutKinds: [],
+      // The first quote holds for 700 ms, the refreshed one for a minute.
+      expiresAt: new Date(Date.now() + (served === 1 ? 700 : 60_000)).toISOString(),
+      sandbox: true,
+    };
+  },
+);
 vi.mock('../api/ramp-api.ts', () => ({ requestQuote }));
 const { useRampForm } = await import('./use-ramp-form.ts');
 
