@@ -249,6 +249,7 @@ try {
     'ms',
     `${clients} clients, one quote per ${thinkMs} ms each; provider call over loopback + row`,
   );
+  figure('ramp_quote_service_p50_ms', single.p50, 'ms', 'one client, back to back: time per quote without queueing');
   figure(
     'webhooks_per_s',
     deliveries.length / webhookSeconds,
