@@ -23,13 +23,14 @@ async function quoteAndSubmit(page: Page) {
   await page.getByTestId('ramp-submit').click();
 }
 
-async function usdtBalance(page: Page): Promise<string> {
+async function balanceOf(page: Page, asset: string): Promise<string> {
   const rows = (await (await page.request.get('/api/me/balances')).json()) as {
     asset: string;
     availableMinor: string;
   }[];
-  return rows.find((r) => r.asset === 'USDT')?.availableMinor ?? '0';
+  return rows.find((r) => r.asset === asset)?.availableMinor ?? '0';
 }
+const usdtBalance = (page: Page) => balanceOf(page, 'USDT');
 
 test('a Brazilian user buys USDT by card in the sandbox and sees it credited on chain', async ({ browser }) => {
   const chains = readChains();
@@ -129,8 +130,15 @@ test('a user from another country is refused with the specification words', asyn
 });
 
 test('a sell whose buyer pays only by chat app asks to add one, and leads there', async ({ browser }) => {
-  test.skip(!readChains()?.ethereum, 'no local chains (chains.json) on this server');
+  const chains = readChains();
+  test.skip(!chains?.ethereum, 'no local chains (chains.json) on this server');
   const { page, context } = await signedInPage(browser, 'rampchat', 'IN');
+  const own = (await (await page.request.get('/api/wallet/deposit-address?coin=ETH&network=ethereum')).json()) as {
+    address: string;
+  };
+  faucet(own.address, '0.05', 'ETH', 'ethereum');
+  await mineBlocks(chains?.ethereum?.rpcUrl ?? '', 7);
+  await expect.poll(() => balanceOf(page, 'ETH'), { timeout: 60_000 }).not.toBe('0');
   await page.goto('/buySell');
   await page.getByTestId('ramp-side-sell').click();
   await page.getByTestId('ramp-coin-ETH/ethereum').click();

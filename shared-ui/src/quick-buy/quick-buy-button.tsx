@@ -1,3 +1,4 @@
+import { localizeDecimal } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
 import { useSettings } from '@cw/shared-state/settings';
 import { Button } from 'antd-mobile';
@@ -8,7 +9,7 @@ import { useUiTranslation } from '../i18n/index.ts';
  * one tap opens a buy of the configured amount of the chosen coin, pre-filled, to confirm.
  */
 export function QuickBuyButton({ testId = 'quick-buy' }: { testId?: string }) {
-  const { t } = useUiTranslation();
+  const { t, i18n } = useUiTranslation();
   const navigate = useNavigate();
   const quickBuy = useSettings((s) => s.quickBuy);
   if (!quickBuy.enabled) return null;
@@ -21,7 +22,7 @@ export function QuickBuyButton({ testId = 'quick-buy' }: { testId?: string }) {
       data-testid={testId}
       onClick={() => void navigate(`/buySell?${query}`)}
     >
-      {t('quickBuy.button', { coin: quickBuy.coin, amount: quickBuy.fiatAmount })}
+      {t('quickBuy.button', { coin: quickBuy.coin, amount: localizeDecimal(quickBuy.fiatAmount, i18n.language) })}
     </Button>
   );
 }

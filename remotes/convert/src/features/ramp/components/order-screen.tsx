@@ -1,4 +1,4 @@
-import { catalogueQuery } from '@cw/shared-state/catalogue';
+import { catalogueQuery, networkLabel } from '@cw/shared-state/catalogue';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
@@ -65,6 +65,11 @@ function Details({ order }: { order: RampOrder }) {
   const format = useAmountFormat();
   const catalogue = useQuery(catalogueQuery);
   const coin = coinDisplay(order.coin, catalogue.data?.coins ?? []);
+  const network = networkLabel(
+    catalogue.data?.networks.find((n) => n.code === order.network),
+    order.network,
+    order.coin,
+  );
   const fiat = (minor: string) => formatFiat(BigInt(minor), order.fiat, format.locale);
   const when = (iso: string) => new Date(iso).toLocaleString(i18n.language);
   return (
@@ -77,7 +82,7 @@ function Details({ order }: { order: RampOrder }) {
           <RampStatusTag state={order.state} />
         </Row>
         <Row label={t('ramp.coin')} testId="ramp-detail-coin">
-          {order.coin} ({order.network})
+          {order.coin} · {network}
         </Row>
         <Row label={order.side === 'buy' ? t('ramp.youPay') : t('ramp.youReceive')} testId="ramp-detail-fiat">
           {fiat(order.fiatAmountMinor)}

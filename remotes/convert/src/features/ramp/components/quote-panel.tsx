@@ -52,7 +52,7 @@ export function QuotePanel({ form, coin, error }: Props) {
           </div>
         ))}
         <p className={ui.muted} data-testid="ramp-quote-expiry">
-          {t('ramp.expiresIn', { time: countdown(q.expiresAt, form.now).text })}
+          {t('ramp.expiresIn', { time: countdown(q.expiresAt, Math.max(form.now, Date.now())).text })}
         </p>
       </>
     );

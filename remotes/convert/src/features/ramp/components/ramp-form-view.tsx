@@ -1,5 +1,5 @@
 import { type Catalogue, networkLabel } from '@cw/shared-state/catalogue';
-import { useErrorMessage } from '@cw/shared-state/errors';
+import { useCodeMessage, useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate } from '@cw/shared-state/router';
@@ -29,6 +29,7 @@ export function RampFormView({ options, catalogue, init, available }: Props) {
   const { t } = useTranslation(NAMESPACE);
   const navigate = useNavigate();
   const errorMessage = useErrorMessage();
+  const codeMessage = useCodeMessage();
   const format = useAmountFormat();
   const decimalsOf = (coin: string) => catalogue.coins.find((c) => c.code === coin)?.decimals ?? 0;
   const form = useRampForm(options, init, decimalsOf, format.locale);
@@ -42,6 +43,10 @@ export function RampFormView({ options, catalogue, init, available }: Props) {
   const balance = available(coin);
   const quoteError = form.quoteQuery.isError && form.request ? errorMessage(form.quoteQuery.error) : null;
   const sellNeedsMethod = !buy && values.payoutMethodId === '' && !(form.quote?.payoutKinds.join() === 'chat_app');
+  const overBalance =
+    !buy && form.request !== null && balance !== null && form.quote !== null
+      ? BigInt(form.quote.cryptoAmountMinor) + BigInt(form.quote.networkFeeMinor) > BigInt(balance)
+      : false;
 
   return (
     <div className={ui.body} data-testid="ramp-screen">
@@ -104,6 +109,11 @@ export function RampFormView({ options, catalogue, init, available }: Props) {
             {t('ramp.available', { amount: `${format.display(balance, display)} ${coin}` })}
           </p>
         ) : null}
+        {overBalance ? (
+          <p className={ui.error} role="alert" data-testid="ramp-amount-error">
+            {codeMessage('AMOUNT_EXCEEDS_AVAILABLE')}
+          </p>
+        ) : null}
       </section>
       <section className={ui.card}>
         <span className={ui.label}>{buy ? t('ramp.payWith') : t('ramp.payoutTo')}</span>
@@ -131,6 +141,11 @@ export function RampFormView({ options, catalogue, init, available }: Props) {
             }}
           />
         )}
+        {!buy && methods.data && activeMethods.length === 0 ? (
+          <p className={ui.muted} data-testid="ramp-no-payout">
+            {t('ramp.noPayoutMethod')}
+          </p>
+        ) : null}
         {!buy ? (
           <Button
             size="small"
@@ -152,7 +167,7 @@ export function RampFormView({ options, catalogue, init, available }: Props) {
         color="primary"
         size="large"
         data-testid="ramp-submit"
-        disabled={!form.quote || !values.terms || form.needsAccept || pending || sellNeedsMethod}
+        disabled={!form.quote || !values.terms || form.needsAccept || pending || sellNeedsMethod || overBalance}
         loading={pending}
         onClick={submit}
       >
