@@ -5,7 +5,7 @@
 const FRONT_END = '^(host|remotes|shared-ui|shared-state)/';
 /** Pure modules the server and the browser both use (one address validation for forms and for withdrawals). */
 /** Pure rules both sides must agree on: address validation, the password rules and the lottery draw. */
-const SHARED_WITH_SERVER = '^shared-state/src/(address|passwords|lottery|payouts)/';
+const SHARED_WITH_SERVER = '^shared-state/src/(address|passwords|lottery|payouts|por)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

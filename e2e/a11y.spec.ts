@@ -23,6 +23,7 @@ const USER_ROUTES = [
   '/coinTopup/send',
   '/coinTopup/send?mode=send',
   '/coinTopup/history',
+  '/coinTopup/verify',
   '/addressBook',
   '/addressBook/add',
   '/convert',

@@ -2,8 +2,8 @@
  * npm run bench:deposit — deposit credit latency on a real anvil and the embedded PostgreSQL:
  * the time from the block that completes a deposit's confirmations being mined to the ledger
  * credit committed by the running watcher loop (the server's poll interval, WATCHER_POLL_MS,
- * default 250 ms). Prints one JSON line: {"deposit_credit_latency_ms": <median of the samples>}
- * (samples, p95 and max go to stderr).
+ * default 250 ms). Prints figure lines like every bench, `{"figure":"deposit_credit_latency_ms","value":<median>,
+ * "unit":"ms"}` and the p95 (samples and max go to stderr).
  *
  * Each sample: send 0.01 ETH to a deposit address, mine until one confirmation is missing, wait
  * until the watcher has seen it, then mine the last block (t0 = just before anvil_mine) and wait
@@ -94,7 +94,10 @@ try {
   samples.sort((a, b) => a - b);
   const pick = (q: number) => Math.round(samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0);
   log(`samples=${samples.length} poll_ms=${POLL_MS} p50=${pick(0.5)} p95=${pick(0.95)} max=${pick(1)}`);
-  console.log(JSON.stringify({ deposit_credit_latency_ms: pick(0.5) }));
+  const figure = (name: string, value: number, note: string) =>
+    process.stdout.write(`${JSON.stringify({ figure: name, value, unit: 'ms', note })}\n`);
+  figure('deposit_credit_latency_ms', pick(0.5), `median of ${samples.length}, watcher poll ${POLL_MS} ms`);
+  figure('deposit_credit_latency_p95_ms', pick(0.95), `p95 of ${samples.length}, watcher poll ${POLL_MS} ms`);
 } catch (err) {
   console.error(err);
   exitCode = 1;

@@ -14,8 +14,8 @@
  *     WHERE id = $1` (autocommit) on 10,000 rows / on one row, same pool, same run
  * and the ledger/raw ratios. Each figure is one JSON line on stdout; notes go to stderr.
  * Then, with this database stopped, it spawns `bench-deposit-latency.ts` (chain watcher on anvil) when
- * that script exists and forwards its `deposit_credit_latency_ms` JSON line (its notes go to stderr);
- * without the script, or when it fails, it prints {"deposit_credit_latency_ms": null, "note": ...}.
+ * that script exists and forwards its figure lines (`deposit_credit_latency_ms` and its p95; its notes
+ * go to stderr); when it fails it prints {"figure":"deposit_credit_latency_ms","value":null,"unit":"ms","note":...}.
  * The transfer benches end with a reconciliation of everything they posted (exit 1 if it does not
  * reconcile). The seed gives each account its own funding deposit (see seed()).
  */
@@ -249,10 +249,11 @@ const DEPOSIT_BENCH_TIMEOUT_MS = Number(process.env.BENCH_DEPOSIT_TIMEOUT_MS ?? 
 
 /**
  * Runs the deposit-latency bench as its own process (same Node and tsx loader: process.execArgv)
- * and returns its `deposit_credit_latency_ms` line, or a null figure with the reason.
+ * and returns its figure lines, or a null figure with the reason.
  */
-async function depositLatencyLine(): Promise<string> {
-  const missing = (note: string) => JSON.stringify({ deposit_credit_latency_ms: null, note });
+async function depositLatencyLines(): Promise<string> {
+  const missing = (note: string) =>
+    JSON.stringify({ figure: 'deposit_credit_latency_ms', value: null, unit: 'ms', note });
   if (!existsSync(DEPOSIT_BENCH)) return missing('server/scripts/bench-deposit-latency.ts does not exist yet');
   log('running bench-deposit-latency.ts');
   const child = spawn(process.execPath, [...process.execArgv, DEPOSIT_BENCH], {
@@ -274,10 +275,10 @@ async function depositLatencyLine(): Promise<string> {
   });
   clearTimeout(timer);
   lines.push(pending);
-  const line = lines.map((l) => l.trim()).find((l) => l.startsWith('{') && l.includes('deposit_credit_latency_ms'));
+  const figures = lines.map((l) => l.trim()).filter((l) => l.startsWith('{"figure":'));
   if (code !== 0) return missing(`bench-deposit-latency.ts exited with ${code ?? 'an error or timeout'}`);
-  return line ?? missing('bench-deposit-latency.ts printed no deposit_credit_latency_ms line');
+  return figures.length > 0 ? figures.join('\n') : missing('bench-deposit-latency.ts printed no figure line');
 }
 
-process.stdout.write(`${await depositLatencyLine()}\n`);
+process.stdout.write(`${await depositLatencyLines()}\n`);
 process.exitCode = exitCode;

@@ -11,6 +11,7 @@
  *
  *   operators add <name> | password <name>     Operator accounts for the console at /ops (password on stdin).
  *   notices publish <file.md> | list | withdraw <id>   Announcements (see modules/notices/announcement-file.ts).
+ *   por publish | list                         Proof of liabilities: a Merkle-sum snapshot now; the roots kept.
  *
  *   exchange    Exchange orders held for risk: `exchange list [--state <s>]`, `exchange suspend <id>`,
  *               `exchange resolve <id> --to <state>` (modules/exchange/ops.ts). Exit 0 done, 1 refused.
@@ -31,11 +32,12 @@ import { runExchangeOps } from '../src/modules/exchange/ops.ts';
 import { formatReport, reconcile } from '../src/modules/ledger/reconcile.ts';
 import { runNoticesCommand } from '../src/modules/notices/ops-commands.ts';
 import { runOperatorsCommand } from '../src/modules/operators/ops-commands.ts';
+import { porReconcileLines, runPorCommand } from '../src/modules/por/ops-commands.ts';
 import { runRewardsCommand } from '../src/modules/rewards/ops-commands.ts';
 import { runWithdrawalsCommand } from '../src/modules/withdrawals/ops-commands.ts';
 
 const EMBEDDED_DATABASE = 'wallet';
-const commands = ['reconcile', 'withdrawals', 'operators', 'notices', 'rewards'] as const;
+const commands = ['reconcile', 'withdrawals', 'operators', 'notices', 'rewards', 'por'] as const;
 const usage = `usage: npm run ops -- <${commands.join('|')}>`;
 const exchangeUsage =
   '       npm run ops -- exchange list [--state <state>] | suspend <id> | resolve <id> --to <state>';
@@ -137,8 +139,10 @@ async function main(): Promise<number> {
     if (command === 'operators') return await runOperatorsCommand(db, process.argv.slice(3), out, readSecretLine);
     if (command === 'notices') return await runNoticesCommand(db, process.argv.slice(3), out);
     if (command === 'rewards') return await runRewardsCommand(db, process.argv.slice(3), out);
+    if (command === 'por') return await runPorCommand(db, process.argv.slice(3), out);
     const report = await reconcile(db);
     for (const line of formatReport(report)) out(line);
+    for (const line of await porReconcileLines(db)) out(line);
     return report.ok ? 0 : 1;
   } finally {
     await db.destroy();

@@ -61,6 +61,7 @@ import { createOperatorsService } from './modules/operators/service.ts';
 import { paymentMethodsRoutes } from './modules/payment-methods/routes.ts';
 import { createSealer } from './modules/payment-methods/sealing.ts';
 import { createPaymentMethodsService } from './modules/payment-methods/service.ts';
+import { porRoutes } from './modules/por/routes.ts';
 import { priceRoutes } from './modules/prices/routes.ts';
 import { createPriceService, type PriceService } from './modules/prices/service.ts';
 import { rampRoutes } from './modules/ramp/routes.ts';
@@ -344,6 +345,7 @@ export function buildApp(deps: AppDeps): App {
           sealer: createSealer(deps.payouts?.key ?? randomBytes(32)),
         }),
       });
+      await typed.register(porRoutes, { db: deps.db });
       await typed.register(
         rampRoutes,
         createRampService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {}, ...deps.ramp }),

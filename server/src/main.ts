@@ -17,6 +17,7 @@ import { prepareChains, startChainModule } from './modules/chain/chain-module.ts
 import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
 import { loadPayoutKey } from './modules/payment-methods/sealing.ts';
+import { startPorSchedule } from './modules/por/por-module.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
 import { type RampConfig, rampConfigFromEnv } from './modules/ramp/ramp-config.ts';
 import { startRamp, startRampSweep } from './modules/ramp/ramp-module.ts';
@@ -44,6 +45,12 @@ try {
 }
 
 const logger = createLogger(config);
+
+/** POR_INTERVAL_MS: time between proof-of-liabilities snapshots; at least a minute, default 6 hours. */
+function porIntervalMs(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.POR_INTERVAL_MS ?? 6 * 3_600_000);
+  return Number.isInteger(n) && n >= 60_000 ? n : 6 * 3_600_000;
+}
 /** Resources to release on shutdown, released last-in first-out. */
 const closers: { name: string; close: () => Promise<unknown> }[] = [];
 
@@ -197,6 +204,8 @@ try {
   );
   rampSandbox?.setWebhookUrl(`http://127.0.0.1:${config.port}/api/ramp/webhooks/moonpay`);
   closers.push({ name: 'ramp sweep', ...startRampSweep(db, now, logger) });
+  // Proof of liabilities: a Merkle-sum snapshot of user balances every POR_INTERVAL_MS (default 6 h).
+  closers.push(startPorSchedule(db, now, porIntervalMs(process.env), logger));
   // Quotes, rate locks, codes, old sessions and idle throttle counters: deleted once past their use.
   closers.push(startRetention({ db, log: logger }));
 

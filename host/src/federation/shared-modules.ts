@@ -85,6 +85,7 @@ export function sharedModules(): SharedTable {
     '@cw/shared-state/lottery': onDemand(() => import('@cw/shared-state/lottery'), '@cw/shared-state'),
     // Stateless payout rules shared with the server; loaded when a remote checks payout details.
     '@cw/shared-state/payouts': onDemand(() => import('@cw/shared-state/payouts'), '@cw/shared-state'),
+    '@cw/shared-state/por': onDemand(() => import('@cw/shared-state/por'), '@cw/shared-state'),
     // Stateful services: always the host's instances.
     '@cw/shared-ui/toast': loaded('@cw/shared-ui', UiToast),
     '@cw/shared-ui/dialog': loaded('@cw/shared-ui', UiDialog),

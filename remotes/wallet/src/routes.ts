@@ -11,6 +11,7 @@ const FundPasswordCheckScreen = lazyScreen(() => import('./features/send/compone
 const FundPasswordScreen = lazyScreen(() => import('./features/send/components/fund-password-screen.tsx'));
 const EmailCodeScreen = lazyScreen(() => import('./features/send/components/email-code-screen.tsx'));
 const WithdrawalDetailScreen = lazyScreen(() => import('./features/send/components/withdrawal-detail-screen.tsx'));
+const VerifyScreen = lazyScreen(() => import('./features/proof/components/verify-screen.tsx'));
 const HistoryScreen = lazyScreen(() => import('./features/history/components/history-screen.tsx'));
 const AddressBookScreen = lazyScreen(() => import('./features/address-book/components/address-book-screen.tsx'));
 const AddAddressScreen = lazyScreen(() => import('./features/address-book/components/add-address-screen.tsx'));
@@ -22,6 +23,7 @@ const remote: RemoteRoutesModule = {
     // The hub is public (it says that login comes first); everything behind it needs a session.
     { path: '/coinTopup', Component: HubScreen, titleKey: 'hub.title' },
     { path: '/coinTopup/deposit', Component: DepositScreen, titleKey: 'deposit.title', requiresLogin: true },
+    { path: '/coinTopup/verify', Component: VerifyScreen, titleKey: 'proof.title', requiresLogin: true },
     { path: '/coinTopup/topup', Component: DepositDetailScreen, titleKey: 'topup.title', requiresLogin: true },
     { path: '/coinTopup/send', Component: SendScreen, titleKey: 'send.title', requiresLogin: true },
     { path: '/coinTopup/send/affirm', Component: ConfirmScreen, titleKey: 'affirm.title', requiresLogin: true },

@@ -11,6 +11,7 @@ import type { fiatCurrencies, languages, priceColors, quickBuyCoins } from '../m
 import type { WithdrawalState } from '../modules/withdrawals/state-machine.ts';
 import type { NoticesDatabase } from './schema-notices.ts';
 import type { PayoutsDatabase } from './schema-payouts.ts';
+import type { PorDatabase } from './schema-por.ts';
 import type { RampDatabase } from './schema-ramp.ts';
 import type { RewardsDatabase } from './schema-rewards.ts';
 import type { SupportDatabase } from './schema-support.ts';
@@ -23,7 +24,13 @@ export type SignerTransactionState = 'signed' | 'mined' | 'reverted' | 'replaced
  * CHECK constraints or triggers hold the same sets), so rows need no casts. Columns are snake_case, as in SQL; repositories map
  * rows to API shapes. Add a table here in the same change as its migration.
  */
-export interface Database extends NoticesDatabase, SupportDatabase, RewardsDatabase, PayoutsDatabase, RampDatabase {
+export interface Database
+  extends NoticesDatabase,
+    SupportDatabase,
+    RewardsDatabase,
+    PayoutsDatabase,
+    RampDatabase,
+    PorDatabase {
   users: UsersTable;
   user_settings: UserSettingsTable;
   accounts: AccountsTable;

@@ -75,6 +75,17 @@ export default function HubScreen() {
         </div>
         {list}
       </section>
+      {signedIn ? (
+        <Button
+          block
+          fill="none"
+          color="primary"
+          data-testid="wallet-verify"
+          onClick={() => void navigate('/coinTopup/verify')}
+        >
+          {t('proof.link')}
+        </Button>
+      ) : null}
       <p className={styles.build} data-testid="build-id">
         {t('hub.build', { build: __BUILD_ID__ })}
       </p>

@@ -1,0 +1,58 @@
+import { execFileSync } from 'node:child_process';
+import { E2E_ROOT } from './support/e2e-env.ts';
+import { expect, test } from './support/fixtures.ts';
+import { e2eDataDir, faucet, mineBlocks, readChains, signedInPage } from './wallet/wallet-helpers.ts';
+
+test('verify my balance: the browser recomputes the path from the user leaf to the published root', async ({
+  browser,
+}) => {
+  const chains = readChains();
+  test.skip(!chains?.ethereum, 'no local chains (chains.json) on this server');
+  const { page, context } = await signedInPage(browser, 'porcheck');
+  const own = (await (await page.request.get('/api/wallet/deposit-address?coin=USDT&network=ethereum')).json()) as {
+    address: string;
+  };
+  faucet(own.address, '12', 'USDT', 'ethereum');
+  await mineBlocks(chains?.ethereum?.rpcUrl ?? '', 7);
+  await expect
+    .poll(
+      async () => {
+        const rows = (await (await page.request.get('/api/me/balances')).json()) as {
+          asset: string;
+          availableMinor: string;
+        }[];
+        return rows.find((r) => r.asset === 'USDT')?.availableMinor;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe('12000000');
+  // An operator publishes a snapshot now (the server also does on its schedule).
+  const out = execFileSync('npx', ['tsx', 'server/scripts/ops.ts', 'por', 'publish'], {
+    cwd: E2E_ROOT,
+    env: { ...process.env, DATA_DIR: e2eDataDir() },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(out).toMatch(/published/);
+
+  await page.goto('/coinTopup');
+  await page.getByTestId('wallet-verify').click();
+  await expect(page).toHaveURL(/\/coinTopup\/verify/);
+  await expect(page.getByTestId('proof-result')).toHaveAttribute('data-ok', 'true');
+  await expect(page.getByTestId('proof-result')).toContainText('您的余额包含在已公布的总额中');
+  await expect(page.getByTestId('proof-balance-USDT')).toHaveText('12 USDT');
+  const published = (await (await page.request.get('/api/por')).json()) as { latest: { rootHash: string } };
+  await expect(page.getByTestId('proof-root')).toHaveText(published.latest.rootHash);
+
+  // A proof altered on its way (a lowered total in the path) fails in the browser.
+  await page.route('**/api/por/proof', async (route) => {
+    const response = await route.fetch();
+    const proof = await response.json();
+    if (proof.path.length > 0) proof.path[0].sums = proof.path[0].sums.map(() => '0');
+    else proof.leaf.balances = proof.leaf.balances.map(() => '1');
+    await route.fulfill({ response, json: proof });
+  });
+  await page.reload();
+  await expect(page.getByTestId('proof-result')).toHaveAttribute('data-ok', 'false');
+  await context.close();
+});
