@@ -16,7 +16,7 @@ export async function runPorCommand(
   if (sub === 'publish') {
     const s = await publishSnapshot(db, now());
     out(`published ${s.id} at ${s.createdAt.toISOString()}: ${s.leafCount} users, root ${s.rootHash}`);
-    s.assets.forEach((a, i) => out(`  ${a}\t${s.rootSums[i]}`));
+    for (const [i, a] of s.assets.entries()) out(`  ${a}\t${s.rootSums[i]}`);
     return 0;
   }
   if (sub === 'list') {
