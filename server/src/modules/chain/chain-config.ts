@@ -15,6 +15,11 @@ export interface EvmChainRuntime {
   confirmations: number;
   /** The rewards check-in contract (local chains: deployed at start; real chains: `<NETWORK>_CHECKIN_CONTRACT`). */
   checkInContract?: `0x${string}`;
+  /**
+   * The node's WebSocket endpoint for new-head pushes (`<NETWORK>_WS_URL`; a local anvil serves it on
+   * its RPC port); unset: the watcher polls only.
+   */
+  wsUrl?: string;
 }
 
 /** What DATA_DIR/chains.json holds (written by local-chains.ts, read by the signer and the faucet). */
@@ -53,7 +58,7 @@ function tokensFromEnv(network: EvmNetwork, env: NodeJS.ProcessEnv): Partial<Rec
 }
 
 /**
- * Production: `<NETWORK>_RPC_URL`, `<NETWORK>_CHAIN_ID` and `<NETWORK>_TOKEN_<COIN>` from the
+ * Production: `<NETWORK>_RPC_URL`, `<NETWORK>_CHAIN_ID`, `<NETWORK>_TOKEN_<COIN>` and `<NETWORK>_WS_URL` from the
  * environment. Development: DATA_DIR/chains.json from the local anvil chains.
  */
 export function loadChainConfig(
@@ -66,6 +71,7 @@ export function loadChainConfig(
     const upper = network.toUpperCase();
     const rpcUrl = env[`${upper}_RPC_URL`]?.trim();
     const entry = file[network];
+    const wsUrl = env[`${upper}_WS_URL`]?.trim();
     if (rpcUrl) {
       const chainId = Number(env[`${upper}_CHAIN_ID`] ?? (network === 'ethereum' ? 1 : 56));
       const checkIn = env[`${upper}_CHECKIN_CONTRACT`]?.trim();
@@ -76,6 +82,7 @@ export function loadChainConfig(
         tokens: tokensFromEnv(network, env),
         confirmations: networkConfirmations(network),
         ...(checkIn && /^0x[0-9a-fA-F]{40}$/.test(checkIn) ? { checkInContract: checkIn as `0x${string}` } : {}),
+        ...(wsUrl && /^wss?:\/\//.test(wsUrl) ? { wsUrl } : {}),
       };
     } else if (entry) {
       const tokens = Object.fromEntries(Object.entries(entry.tokens).filter(([coin]) => isCoinCode(coin)));
@@ -86,12 +93,20 @@ export function loadChainConfig(
         tokens,
         confirmations: networkConfirmations(network),
         ...(entry.checkIn ? { checkInContract: entry.checkIn } : {}),
+        wsUrl: wsUrlOf(entry.rpcUrl),
       };
     } else {
       result[network] = undefined;
     }
   }
   return result;
+}
+
+/** `http://host:port` -> `ws://host:port` (anvil serves both on one port); https -> wss. */
+export function wsUrlOf(rpcUrl: string): string {
+  const url = new URL(rpcUrl);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
 }
 
 /** Local anvil chains are launched for the EVM networks without a configured RPC URL. */

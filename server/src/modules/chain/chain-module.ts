@@ -4,6 +4,7 @@ import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import { type EvmChainRuntime, loadChainConfig, localChainNetworks } from './chain-config.ts';
 import { createEsploraWatcher } from './esplora-watcher.ts';
 import { createEvmWatcher } from './evm-watcher.ts';
+import { wsHeads } from './head-subscriber.ts';
 import { loadPublicKeys, type PublicKeys } from './keys.ts';
 import { type LocalChains, startLocalChains } from './local-chains.ts';
 import { startWatchers, type WatcherRunner } from './runner.ts';
@@ -113,8 +114,16 @@ export async function startChainModule(
   if (options.chains.esploraDogecoinUrl) {
     watchers.push(createEsploraWatcher({ db, network: 'dogecoin', baseUrl: options.chains.esploraDogecoinUrl }));
   }
+  // Deposits on push: each EVM watcher also wakes on its node's new heads (WebSocket), polling stays the fallback.
+  const wsUrls = new Map(
+    Object.values(evm).flatMap((c) => (c?.wsUrl ? [[c.network as string, c.wsUrl] as const] : [])),
+  );
   const runner: WatcherRunner = startWatchers(watchers, {
     pollMs: options.chains.watcherPollMs,
+    heads: (network) => {
+      const url = wsUrls.get(network);
+      return url ? wsHeads({ url, log: (msg, err) => log.warn({ network, err }, msg) }) : undefined;
+    },
     onError: (network, err) => log.warn({ network, err }, 'deposit watcher tick failed; retrying'),
     onTick: (r) => {
       if (r.credited > 0 || r.observed > 0) {

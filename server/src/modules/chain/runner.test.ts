@@ -40,4 +40,41 @@ describe('watcher runner', () => {
     expect(ticks).toEqual(['behind', 'fail', 'behind', 'behind', 'idle']);
     expect(errors).toEqual(['ethereum: rpc down']);
   });
+
+  it('a new head wakes the loop at once; a head during a tick makes it tick again', async () => {
+    let ticks = 0;
+    let inTick: (() => void) | null = null;
+    const watcher: ChainWatcher = {
+      network: 'ethereum',
+      async tick() {
+        ticks++;
+        if (ticks === 2) await new Promise<void>((r) => (inTick = r));
+        return report(false);
+      },
+    };
+    let push: () => void = () => {};
+    const runner = startWatchers([watcher], {
+      pollMs: 60_000,
+      heads: () => ({
+        subscribe: (onHead) => {
+          push = onHead;
+          return () => {};
+        },
+      }),
+    });
+    const wait = async (n: number) => {
+      const deadline = Date.now() + 2_000;
+      while (ticks < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    };
+    await wait(1);
+    expect(ticks).toBe(1);
+    push(); // asleep for a minute: woken now
+    await wait(2);
+    expect(ticks).toBe(2);
+    push(); // during tick 2
+    (inTick as (() => void) | null)?.();
+    await wait(3);
+    expect(ticks).toBe(3);
+    await runner.stop();
+  });
 });
