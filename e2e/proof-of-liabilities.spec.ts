@@ -34,6 +34,16 @@ test('verify my balance: the browser recomputes the path from the user leaf to t
     timeout: 60_000,
   });
   expect(out).toMatch(/published/);
+  // Reconcile: the ledger, the latest root beside it, and the reserves read from the local chains.
+  const reconciled = execFileSync('npx', ['tsx', 'server/scripts/ops.ts', 'reconcile'], {
+    cwd: E2E_ROOT,
+    env: { ...process.env, DATA_DIR: e2eDataDir() },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  expect(reconciled).toContain('RECONCILED');
+  expect(reconciled).toContain('proof of liabilities: latest root');
+  expect(reconciled).toMatch(/USDT\treserves \d+ \(ethereum\+bsc\)\tliabilities \d+/);
 
   await page.goto('/coinTopup');
   await page.getByTestId('wallet-verify').click();

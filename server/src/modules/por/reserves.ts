@@ -1,0 +1,115 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { type Kysely, sql } from 'kysely';
+import { type Address, createPublicClient, erc20Abi, http } from 'viem';
+import type { Database } from '../../db/schema.ts';
+import { type CoinCode, coinDecimals, coinNetworks } from '../catalogue/catalogue.ts';
+import type { EvmNetwork } from '../catalogue/chains-file.ts';
+import { loadChainConfig, localChainNetworks } from '../chain/chain-config.ts';
+import { keyFiles } from '../chain/keygen.ts';
+import { LIABILITY_KINDS } from './snapshot.ts';
+
+/** Addresses read per network (a bound on the check's work; the rest is reported as not read). */
+const ADDRESSES_MAX = 5_000;
+
+export interface ReserveRow {
+  asset: string;
+  reservesMinor: bigint;
+  liabilitiesMinor: bigint;
+  networks: string[];
+}
+
+function hotWallets(dataDir: string, env: NodeJS.ProcessEnv): Partial<Record<EvmNetwork, string>> {
+  const fromEnv = { ethereum: env.HOT_WALLET_ETHEREUM?.trim(), bsc: env.HOT_WALLET_BSC?.trim() };
+  if (fromEnv.ethereum || fromEnv.bsc) return fromEnv;
+  const file = keyFiles(dataDir).hotWallets;
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<Record<EvmNetwork, string>>) : {};
+}
+
+/** On-chain holdings (hot wallet + every user deposit address) of each coin of one local network, ledger units. */
+async function holdings(db: Kysely<Database>, network: EvmNetwork, dataDir: string, env: NodeJS.ProcessEnv) {
+  const runtime = loadChainConfig(dataDir, env)[network];
+  if (!runtime) return new Map<CoinCode, bigint>();
+  const client = createPublicClient({ transport: http(runtime.rpcUrl) });
+  const rows = await db
+    .selectFrom('deposit_addresses')
+    .select('address')
+    .where('network', '=', network)
+    .limit(ADDRESSES_MAX)
+    .execute();
+  const hot = hotWallets(dataDir, env)[network];
+  const addresses = [...rows.map((r) => r.address), ...(hot ? [hot] : [])] as Address[];
+  const result = new Map<CoinCode, bigint>();
+  for (const pair of coinNetworks.filter((p) => p.network === network)) {
+    const token = runtime.tokens[pair.coin];
+    if (pair.tokenContract !== null && !token) continue;
+    let chainTotal = 0n;
+    for (const address of addresses) {
+      chainTotal += token
+        ? await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
+        : await client.getBalance({ address });
+    }
+    // Chain units -> ledger units, rounded down (what the ledger could honour).
+    result.set(pair.coin, chainTotal / 10n ** BigInt(pair.chainDecimals - coinDecimals(pair.coin)));
+  }
+  return result;
+}
+
+/**
+ * Reserves against liabilities for the local chains: what the hot wallet and the users' deposit
+ * addresses hold on chain, per asset, beside what the ledger owes users. Assets with no local chain
+ * are not checked (no node to ask).
+ */
+export async function reserveCheck(
+  db: Kysely<Database>,
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ rows: ReserveRow[]; unreachable: string[] }> {
+  const networks = localChainNetworks(env).filter((n) => loadChainConfig(dataDir, env)[n] !== undefined);
+  const { rows } = await sql<{ asset: string; total: string }>`
+    select asset, sum(balance)::text as total from ledger_accounts
+    where kind in (${sql.join(LIABILITY_KINDS.map((k) => sql.lit(k)))}) group by asset`.execute(db);
+  const reserves = new Map<string, { minor: bigint; networks: string[] }>();
+  const unreachable: string[] = [];
+  for (const network of networks) {
+    let held: Map<CoinCode, bigint>;
+    try {
+      held = await holdings(db, network, dataDir, env);
+    } catch {
+      // The local chain is not running (the server is down): nothing to read, said as such.
+      unreachable.push(network);
+      continue;
+    }
+    for (const [coin, minor] of held) {
+      const entry = reserves.get(coin) ?? { minor: 0n, networks: [] };
+      entry.minor += minor;
+      entry.networks.push(network);
+      reserves.set(coin, entry);
+    }
+  }
+  const result = [...reserves.entries()].map(([asset, r]) => ({
+    asset,
+    reservesMinor: r.minor,
+    liabilitiesMinor: BigInt(rows.find((x) => x.asset === asset)?.total ?? '0'),
+    networks: r.networks,
+  }));
+  return { rows: result, unreachable };
+}
+
+export function reserveLines({ rows, unreachable }: { rows: readonly ReserveRow[]; unreachable: readonly string[] }): {
+  lines: string[];
+  short: boolean;
+} {
+  const notes = unreachable.map((n) => `reserves: the local ${n} chain is not running, not read`);
+  if (rows.length === 0) return { lines: [...notes, 'reserves: no local chain to read'], short: false };
+  let short = false;
+  const lines = rows.map((r) => {
+    const covered = r.reservesMinor >= r.liabilitiesMinor;
+    if (!covered) short = true;
+    const verdict = covered ? 'covered' : `SHORT by ${r.liabilitiesMinor - r.reservesMinor}`;
+    return `  ${r.asset}\treserves ${r.reservesMinor} (${r.networks.join('+')})\tliabilities ${r.liabilitiesMinor}\t${verdict}`;
+  });
+  return {
+    lines: ['reserves on the local chains (hot wallet + deposit addresses) vs user liabilities:', ...lines],
+    short,
+  };
+}
