@@ -1,0 +1,87 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
+import type { UsdPrices } from './pricing.ts';
+
+/** The exchange engine's interfaces: what it observes, pays through and reports (engine.ts runs it). */
+export interface ObservedOrderDeposit {
+  txHash: string;
+  /** Ledger minor units of the send coin. */
+  amountMinor: bigint;
+  confirmations: number;
+  /** When the chain says it happened (block time); a fixed order compares it with its deadline. */
+  blockTime?: Date;
+}
+
+/** Reads the chain for transfers to an order's deposit address (modules/chain). */
+export interface OrderDepositObserver {
+  /** Reads what is new on the chains (a block scanner's step); called once at the start of each tick. */
+  refresh?(): Promise<void>;
+  /** The first transfer of `coin` to `address`, or null when none is seen (yet, or any more after a reorg). */
+  observe(order: { network: NetworkCode; coin: CoinCode; address: string }): Promise<ObservedOrderDeposit | null>;
+}
+
+export type PayoutStatus =
+  | { state: 'pending' }
+  | { state: 'sent'; txHash: string }
+  | { state: 'failed'; reason: string };
+
+export interface PayoutRequest {
+  /** Unique per payout: `exchange:<orderId>:payout` or `:refund`. */
+  key: string;
+  orderId: string;
+  userId: string;
+  coin: CoinCode;
+  network: NetworkCode;
+  address: string;
+  /**
+   * Put into the user's locked balance by the engine's ledger leg; the payout settles it like a
+   * withdrawal: `amountMinor - feeMinor` arrives on chain, `feeMinor` (network fee) goes to system_fees.
+   */
+  amountMinor: bigint;
+  feeMinor: bigint;
+}
+
+/** Hands payouts to the signer process (src/signer) as withdrawals. The ledger legs are posted by the engine. */
+export interface PayoutGateway {
+  /** Records the payout for the signer in the caller's transaction; idempotent on `key`. Returns its id. */
+  request(trx: Transaction<Database>, payout: PayoutRequest): Promise<string>;
+  status(requestId: string): Promise<PayoutStatus>;
+}
+
+export interface ExchangeEngineOptions {
+  db: Kysely<Database>;
+  now: () => Date;
+  prices: UsdPrices | null;
+  deposits: OrderDepositObserver;
+  payouts: PayoutGateway;
+  /** Orders handled per step and tick (bounded work per tick). Default 50. */
+  batchSize?: number;
+  /** Loop period. Default 3 s. */
+  intervalMs?: number;
+  /** How long after its deadline an expired order is still watched for a late deposit; default 7 days. */
+  lateDepositWatchMs?: number;
+  onError?: (err: unknown, orderId?: string) => void;
+}
+
+export interface TickReport {
+  expired: number;
+  seen: number;
+  confirmed: number;
+  sent: number;
+  refunded: number;
+  suspended: number;
+  completed: number;
+  failed: number;
+}
+
+export interface ExchangeEngine {
+  tick(): Promise<TickReport>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** Reason an operator gives when releasing a suspended order to be refunded (see ops.ts). */
+export const OPERATOR_REFUND = 'operator_refund';
+
+export type Trx = Transaction<Database>;
