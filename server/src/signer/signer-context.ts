@@ -1,0 +1,83 @@
+import type { Kysely } from 'kysely';
+import type { PublicClient } from 'viem';
+import type { Database } from '../db/schema.ts';
+import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
+import { createEvmClient } from '../modules/chain/evm-client.ts';
+import { followUp, followUpOne } from './signer-follow-up.ts';
+import { replace } from './signer-replace.ts';
+import { broadcast, findMined, onNonceUsed, rebroadcast, settle } from './signer-settle.ts';
+import { nextNonce, signOne } from './signer-sign.ts';
+import type { SignerOptions } from './signer-types.ts';
+
+/** A step function without its first (context) parameter. */
+type OmitCtx<F> = F extends (ctx: SignerContext, ...args: infer A) => infer R ? (...args: A) => R : never;
+
+/**
+ * What the signer's steps share: options, clock, key, bounds, one cached client per chain, and each
+ * step bound to this context (so a step calls another as before the split).
+ */
+export interface SignerContext {
+  db: Kysely<Database>;
+  now: () => Date;
+  account: SignerOptions['account'];
+  batch: number;
+  replaceAfterMs: number;
+  maxReplacements: number;
+  log: NonNullable<SignerOptions['log']>;
+  options: SignerOptions;
+  clientFor(network: EvmNetwork): PublicClient | undefined;
+  broadcast: OmitCtx<typeof broadcast>;
+  findMined: OmitCtx<typeof findMined>;
+  settle: OmitCtx<typeof settle>;
+  onNonceUsed: OmitCtx<typeof onNonceUsed>;
+  rebroadcast: OmitCtx<typeof rebroadcast>;
+  replace: OmitCtx<typeof replace>;
+  followUpOne: OmitCtx<typeof followUpOne>;
+  followUp: OmitCtx<typeof followUp>;
+  nextNonce: OmitCtx<typeof nextNonce>;
+  signOne: OmitCtx<typeof signOne>;
+}
+
+export function createSignerContext(options: SignerOptions): SignerContext {
+  const { db, now, account } = options;
+  const batch = options.batch ?? 10;
+  const replaceAfterMs = options.replaceAfterMs ?? 60_000;
+  const maxReplacements = Math.min(32, Math.max(0, options.maxReplacements ?? 5));
+  const log = options.log ?? (() => {});
+  const clients = new Map<string, PublicClient>();
+
+  function clientFor(network: EvmNetwork): PublicClient | undefined {
+    const chain = options.chains()[network];
+    if (!chain) return undefined;
+    const cacheKey = `${network}|${chain.chainId}|${chain.rpcUrl}`;
+    let client = clients.get(cacheKey);
+    if (!client) {
+      client = createEvmClient(chain.rpcUrl);
+      clients.set(cacheKey, client);
+    }
+    return client;
+  }
+
+  const ctx: SignerContext = {
+    db,
+    now,
+    account,
+    batch,
+    replaceAfterMs,
+    maxReplacements,
+    log,
+    options,
+    clientFor,
+    broadcast: (...args) => broadcast(ctx, ...args),
+    findMined: (...args) => findMined(ctx, ...args),
+    settle: (...args) => settle(ctx, ...args),
+    onNonceUsed: (...args) => onNonceUsed(ctx, ...args),
+    rebroadcast: (...args) => rebroadcast(ctx, ...args),
+    replace: (...args) => replace(ctx, ...args),
+    followUpOne: (...args) => followUpOne(ctx, ...args),
+    followUp: (...args) => followUp(ctx, ...args),
+    nextNonce: (...args) => nextNonce(ctx, ...args),
+    signOne: (...args) => signOne(ctx, ...args),
+  };
+  return ctx;
+}

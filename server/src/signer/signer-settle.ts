@@ -1,0 +1,103 @@
+import type { Hex, PublicClient, TransactionReceipt } from 'viem';
+import { markTransferFailed, markTransferSuccessful, showTxHash } from '../modules/withdrawals/signing.ts';
+import { type Attempt, markMined, noteBroadcast } from './repository.ts';
+import type { SignerContext } from './signer-context.ts';
+import { type BroadcastOutcome, classifyBroadcastError, type TickResult } from './signer-types.ts';
+
+/** Broadcasting recorded bytes, and settling a withdrawal by whichever attempt of its nonce was mined. */
+
+/** Broadcasts one recorded attempt's bytes and notes the answer on its row. */
+export async function broadcast(
+  ctx: SignerContext,
+  client: PublicClient,
+  attempt: { id: string; raw_tx: string },
+): Promise<BroadcastOutcome> {
+  const { db, now, log } = ctx;
+  let outcome: BroadcastOutcome = 'accepted';
+  let message: string | null = null;
+  try {
+    await client.sendRawTransaction({ serializedTransaction: attempt.raw_tx as Hex });
+  } catch (err) {
+    message = String((err as Error).message ?? err).slice(0, 500);
+    outcome = classifyBroadcastError(message);
+  }
+  await noteBroadcast(db, attempt.id, outcome === 'accepted' || outcome === 'known' ? null : message, now());
+  if (outcome === 'failed') log('broadcast failed; will retry', { signerTransactionId: attempt.id, error: message });
+  return outcome;
+}
+
+/** The receipt of whichever attempt was mined (they share a nonce: at most one exists). */
+export async function findMined(
+  _ctx: SignerContext,
+  client: PublicClient,
+  attempts: readonly Attempt[],
+): Promise<{ attempt: Attempt; receipt: TransactionReceipt } | undefined> {
+  for (const attempt of [...attempts].reverse()) {
+    const receipt = await client.getTransactionReceipt({ hash: attempt.tx_hash as Hex }).catch(() => undefined);
+    if (receipt) return { attempt, receipt };
+  }
+  return undefined;
+}
+
+/** Settles (or fails) the withdrawal by the mined attempt, exactly once; the other attempts become replaced. */
+export async function settle(
+  ctx: SignerContext,
+  mined: { attempt: Attempt; receipt: TransactionReceipt },
+  result: TickResult,
+): Promise<void> {
+  const { db, now, log } = ctx;
+  const { attempt, receipt } = mined;
+  const ok = receipt.status === 'success';
+  const done = await db.transaction().execute(async (trx) => {
+    const at = now();
+    if (!(await markMined(trx, attempt, { ok, blockNumber: receipt.blockNumber }, at))) return false;
+    // The user's and the ledger's hash is the one on chain, which may be an earlier attempt.
+    await showTxHash(trx, attempt.withdrawal_id, attempt.tx_hash);
+    if (ok) await markTransferSuccessful(trx, attempt.withdrawal_id, at);
+    else await markTransferFailed(trx, attempt.withdrawal_id, 'transaction reverted on chain', at);
+    return true;
+  });
+  if (!done) return;
+  if (ok) result.settled += 1;
+  else result.failed += 1;
+  log(ok ? 'withdrawal settled' : 'withdrawal reverted', {
+    withdrawalId: attempt.withdrawal_id,
+    txHash: attempt.tx_hash,
+    attempt: attempt.attempt,
+  });
+}
+
+/**
+ * A broadcast answered "nonce too low": one of the attempts was mined (possibly between our receipt
+ * look-up and the broadcast). Settle by its receipt; without one (a lagging node, or a transaction
+ * from this key that we never recorded) wait for the next tick and say so.
+ */
+export async function onNonceUsed(
+  ctx: SignerContext,
+  client: PublicClient,
+  attempts: readonly Attempt[],
+  result: TickResult,
+) {
+  const { log, findMined, settle } = ctx;
+  const mined = await findMined(client, attempts);
+  if (mined) return settle(mined, result);
+  log('nonce used on chain but no recorded attempt has a receipt yet', {
+    withdrawalId: attempts[0]?.withdrawal_id,
+    nonce: attempts[0]?.nonce,
+  });
+}
+
+/** Rebroadcasts the newest attempt; when a node refuses it, the older ones (so one stays in the mempool). */
+export async function rebroadcast(
+  ctx: SignerContext,
+  client: PublicClient,
+  attempts: readonly Attempt[],
+): Promise<BroadcastOutcome> {
+  const { broadcast } = ctx;
+  let outcome: BroadcastOutcome = 'failed';
+  for (const attempt of [...attempts].reverse()) {
+    outcome = await broadcast(client, attempt);
+    if (outcome !== 'failed') return outcome;
+  }
+  return outcome;
+}

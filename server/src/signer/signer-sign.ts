@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import { encodeFunctionData, erc20Abi, type Hex, keccak256, type PublicClient } from 'viem';
+import type { Database } from '../db/schema.ts';
+import { type CoinCode, coinDecimals, findCoinNetwork, type NetworkCode } from '../modules/catalogue/catalogue.ts';
+import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
+import { lockState, markTransferInProgress } from '../modules/withdrawals/signing.ts';
+import { insertAttempt, lockHotWallet, maxRecordedNonce } from './repository.ts';
+import type { SignerContext } from './signer-context.ts';
+import { NATIVE_GAS, TOKEN_GAS } from './signer-types.ts';
+
+/** New work: plan the transaction (nonce, fees), sign, record with the withdrawal's move, then broadcast. */
+
+export async function nextNonce(
+  ctx: SignerContext,
+  trx: Kysely<Database>,
+  client: PublicClient,
+  chainId: number,
+): Promise<bigint> {
+  const { account } = ctx;
+  const pending = BigInt(await client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
+  const recorded = await maxRecordedNonce(trx, chainId, account.address);
+  return pending > recorded ? pending : recorded + 1n;
+}
+
+/** Signs, records and broadcasts one approved withdrawal. */
+export async function signOne(
+  ctx: SignerContext,
+  w: {
+    id: string;
+    coin: CoinCode;
+    network: NetworkCode;
+    address: string;
+    arrival_minor: string;
+  },
+) {
+  const { db, now, account, log, clientFor, options, broadcast, nextNonce } = ctx;
+  const network = w.network as EvmNetwork;
+  const chain = options.chains()[network];
+  const client = clientFor(network);
+  const pair = findCoinNetwork(w.coin, w.network);
+  if (!chain || !client || !pair) return false;
+  const chainAmount = BigInt(w.arrival_minor) * 10n ** BigInt(pair.chainDecimals - coinDecimals(pair.coin));
+  const isNative = pair.tokenContract === null;
+  const token = isNative ? undefined : chain.tokens[pair.coin];
+  if (!isNative && !token) return false;
+  const fees = await client.estimateFeesPerGas();
+
+  const recorded = await db.transaction().execute(async (trx) => {
+    // One signer at a time per hot wallet and chain: nonces are handed out in order.
+    await lockHotWallet(trx, chain.chainId, account.address);
+    if ((await lockState(trx, w.id)) !== 'review_approved') return undefined;
+    const nonce = await nextNonce(trx, client, chain.chainId);
+    const raw = await account.signTransaction({
+      type: 'eip1559',
+      chainId: chain.chainId,
+      nonce: Number(nonce),
+      to: isNative ? (w.address as Hex) : token,
+      value: isNative ? chainAmount : 0n,
+      data: isNative
+        ? undefined
+        : encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [w.address as Hex, chainAmount] }),
+      gas: isNative ? NATIVE_GAS : TOKEN_GAS,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    const hash = keccak256(raw);
+    const at = now();
+    const row = await insertAttempt(trx, {
+      withdrawal_id: w.id,
+      network,
+      chain_id: String(chain.chainId),
+      from_address: account.address,
+      nonce: nonce.toString(),
+      tx_hash: hash,
+      raw_tx: raw,
+      max_fee_per_gas: fees.maxFeePerGas.toString(),
+      max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
+      state: 'signed',
+      created_at: at,
+      updated_at: at,
+    });
+    await markTransferInProgress(trx, w.id, hash, at);
+    return { id: row.id, raw, hash, nonce };
+  });
+  if (!recorded) return false;
+  log('withdrawal signed and recorded', {
+    withdrawalId: w.id,
+    txHash: recorded.hash,
+    nonce: recorded.nonce.toString(),
+  });
+  await options.afterRecord?.(w.id, recorded.hash, 0);
+  await broadcast(client, { id: recorded.id, raw_tx: recorded.raw });
+  return true;
+}

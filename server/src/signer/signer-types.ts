@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { Account, Hex } from 'viem';
+import type { Database } from '../db/schema.ts';
+import type { EvmChains } from '../modules/catalogue/chains-file.ts';
+
+/** The signer's options, results and fee rules (signer.ts runs the loop). */
+export interface SignerOptions {
+  db: Kysely<Database>;
+  now: () => Date;
+  account: Account & { signTransaction: NonNullable<Account['signTransaction']> };
+  chains: () => EvmChains;
+  /** Approved withdrawals signed per tick (a bound on the work of one tick). */
+  batch?: number;
+  /** Time without a receipt after an attempt's first broadcast before a fee-bumped replacement (60 s). */
+  replaceAfterMs?: number;
+  /** Replacements per withdrawal at most (5); then the last attempt is only rebroadcast. */
+  maxReplacements?: number;
+  /** Optional ceiling on maxFeePerGas of a replacement, in wei: above it no replacement is signed. */
+  maxFeePerGasCapWei?: bigint;
+  /** Test hook: called after an attempt is recorded, before it is broadcast (attempt 0 = first signing). */
+  afterRecord?: (withdrawalId: string, txHash: Hex, attempt: number) => void | Promise<void>;
+  log?: (msg: string, details?: Record<string, unknown>) => void;
+}
+
+export interface TickResult {
+  signed: number;
+  settled: number;
+  failed: number;
+  rebroadcast: number;
+  replaced: number;
+}
+
+/** What a node's answer to eth_sendRawTransaction means for an attempt. */
+export type BroadcastOutcome = 'accepted' | 'known' | 'nonce_used' | 'failed';
+
+/**
+ * "already known" (geth), "known transaction" (older geth / BSC), "transaction already imported" (anvil):
+ * the node holds these very bytes, which is what a broadcast is for. "nonce too low": the nonce was used
+ * by a mined transaction, which for our records means one of the attempts of that nonce was mined.
+ */
+export function classifyBroadcastError(message: string): BroadcastOutcome {
+  if (/already known|known transaction|already imported|alreadyknown|transaction already exists/i.test(message))
+    return 'known';
+  if (/nonce too low|nonce is too low|oldnonce|nonce has already been used/i.test(message)) return 'nonce_used';
+  return 'failed';
+}
+
+/** The smallest fee a node accepts as a replacement: +12.5% (geth needs +10%), and at least +1 wei. */
+export function bumpFee(previousWei: bigint): bigint {
+  const step = (previousWei + 7n) / 8n;
+  return previousWei + (step > 0n ? step : 1n);
+}
+
+/** The largest of some wei amounts (Math.max does not take bigint). */
+export function maxOf(first: bigint, ...rest: bigint[]): bigint {
+  let largest = first;
+  for (const value of rest) if (value > largest) largest = value;
+  return largest;
+}
+
+/** Gas for a plain transfer and a generous cap for an ERC-20 transfer (refunded if unused). */
+export const NATIVE_GAS = 21_000n;
+/** Withdrawals followed up per tick (a bound on the work of one tick). */
+export const FOLLOW_UP_LIMIT = 100;
+export const TOKEN_GAS = 100_000n;
