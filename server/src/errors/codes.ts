@@ -68,6 +68,8 @@ export const errorStatus = {
   INSUFFICIENT_BALANCE: 409,
   /** An idempotency key already names a different transfer (other kind or legs). */
   IDEMPOTENCY_KEY_REUSED: 409,
+  /** The ledger's posting queue is full: retry shortly with the same idempotency key (details.retryAfterSeconds). */
+  LEDGER_BUSY: 503,
   // Wallet: withdrawals, sends, address book, history (modules/withdrawals, sends, address-book, history).
   /** Not an address of the chosen network (checksum, format or another network's address). */
   ADDRESS_INVALID: 400,

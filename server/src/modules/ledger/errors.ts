@@ -16,3 +16,11 @@ export class IdempotencyKeyReusedError extends AppError {
     this.name = 'IdempotencyKeyReusedError';
   }
 }
+
+/** The posting queue is full: the caller retries later with the same idempotency key. */
+export class LedgerBusyError extends AppError {
+  constructor(retryAfterSeconds: number) {
+    super('LEDGER_BUSY', 'The ledger is busy, retry shortly', { details: { retryAfterSeconds } });
+    this.name = 'LedgerBusyError';
+  }
+}

@@ -75,7 +75,8 @@ async function posting<T>(run: () => Promise<T>): Promise<T> {
 
 const byAccount = (a: Leg, b: Leg) => (BigInt(a.accountId) < BigInt(b.accountId) ? -1 : 1);
 
-function result(request: TransferRequest, posted: PostedTransfer): PostResult {
+/** The result of a posting, legs as requested (a repeat lists them by account, as stored). */
+export function toPostResult(request: TransferRequest, posted: PostedTransfer): PostResult {
   // An earlier transfer under the key has exactly these legs (ledger_post compared them), listed by account.
   const legs = request.legs.map((l) => ({ ...l }));
   return {
@@ -122,7 +123,7 @@ export async function postTransfer(
       amountsMinor: request.legs.map((l) => l.amountMinor),
     }),
   );
-  return result(request, posted);
+  return toPostResult(request, posted);
 }
 
 /** A leg on an account named by (kind, user, asset) rather than by id. */
@@ -168,5 +169,5 @@ export async function postTransferToAccounts(
   );
   assert(posted.accountIds.length === request.legs.length, 'every reference resolved to an account');
   const legs = request.legs.map((l, i) => ({ accountId: posted.accountIds[i] ?? '', amountMinor: l.amountMinor }));
-  return result({ ...request, legs }, posted);
+  return toPostResult({ ...request, legs }, posted);
 }
