@@ -197,7 +197,11 @@ try {
 
   // Batched posting (modules/ledger/batcher.ts): the same transfers through the queue, one
   // ledger_post_batch statement (one round trip, one durable commit) per batch.
-  const batcher = createLedgerBatcher({ db, now: () => new Date() });
+  const batcher = createLedgerBatcher({
+    db,
+    now: () => new Date(),
+    ...(process.env.BENCH_IN_FLIGHT ? { inFlightMax: Number(process.env.BENCH_IN_FLIGHT) } : {}),
+  });
   const sendBatched = (key: string, from: string, to: string) => {
     const amountMinor = BigInt(1 + randomIndex(100));
     return batcher.post({

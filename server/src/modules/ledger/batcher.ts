@@ -8,8 +8,8 @@ import { assertWellFormed, toPostResult } from './post-transfer.ts';
  * Batched posting (TigerBeetle's lesson: amortise the round trip and the commit). Concurrent
  * postings queue here and go to PostgreSQL together: one `ledger_post_batch` statement (migration
  * 0027), i.e. one round trip and ONE durable commit (synchronous_commit stays on) for up to
- * `batchMax` transfers. The batch's accounts are locked once, in id order; each transfer is applied
- * in order in its own subtransaction, so one refused for funds fails alone. A posting resolves only
+ * `batchMax` transfers. The batch's accounts are locked once, in id order; the transfers are decided
+ * in order against running balances and written set-wise, so one refused for funds fails alone. A posting resolves only
  * after its batch committed: every acknowledged transfer is durable. Idempotency keys work as
  * for single postings (within a batch, across batches and across retries).
  *
