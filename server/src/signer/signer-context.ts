@@ -1,42 +1,11 @@
-import type { Kysely } from 'kysely';
 import type { PublicClient } from 'viem';
-import type { Database } from '../db/schema.ts';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { createEvmClient } from '../modules/chain/evm-client.ts';
 import { followUp, followUpOne } from './signer-follow-up.ts';
 import { replace } from './signer-replace.ts';
 import { broadcast, findMined, onNonceUsed, rebroadcast, settle } from './signer-settle.ts';
 import { nextNonce, signOne } from './signer-sign.ts';
-import type { SignerOptions } from './signer-types.ts';
-
-/** A step function without its first (context) parameter. */
-type OmitCtx<F> = F extends (ctx: SignerContext, ...args: infer A) => infer R ? (...args: A) => R : never;
-
-/**
- * What the signer's steps share: options, clock, key, bounds, one cached client per chain, and each
- * step bound to this context (so a step calls another as before the split).
- */
-export interface SignerContext {
-  db: Kysely<Database>;
-  now: () => Date;
-  account: SignerOptions['account'];
-  batch: number;
-  replaceAfterMs: number;
-  maxReplacements: number;
-  log: NonNullable<SignerOptions['log']>;
-  options: SignerOptions;
-  clientFor(network: EvmNetwork): PublicClient | undefined;
-  broadcast: OmitCtx<typeof broadcast>;
-  findMined: OmitCtx<typeof findMined>;
-  settle: OmitCtx<typeof settle>;
-  onNonceUsed: OmitCtx<typeof onNonceUsed>;
-  rebroadcast: OmitCtx<typeof rebroadcast>;
-  replace: OmitCtx<typeof replace>;
-  followUpOne: OmitCtx<typeof followUpOne>;
-  followUp: OmitCtx<typeof followUp>;
-  nextNonce: OmitCtx<typeof nextNonce>;
-  signOne: OmitCtx<typeof signOne>;
-}
+import type { SignerContext, SignerOptions } from './signer-types.ts';
 
 export function createSignerContext(options: SignerOptions): SignerContext {
   const { db, now, account } = options;

@@ -1,8 +1,7 @@
 import type { PublicClient } from 'viem';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { type Attempt, listOpenWithdrawals, loadAttempts } from './repository.ts';
-import type { SignerContext } from './signer-context.ts';
-import { FOLLOW_UP_LIMIT, type TickResult } from './signer-types.ts';
+import { FOLLOW_UP_LIMIT, type SignerContext, type TickResult } from './signer-types.ts';
 
 /** Recorded, unsettled attempts: settle by a receipt, replace when due, else rebroadcast. */
 

@@ -1,8 +1,7 @@
 import { type Hex, keccak256, type PublicClient, parseTransaction } from 'viem';
 import { lockState, showTxHash } from '../modules/withdrawals/signing.ts';
 import { type Attempt, insertAttempt, lockHotWallet, newestAttempt } from './repository.ts';
-import type { SignerContext } from './signer-context.ts';
-import { bumpFee, maxOf, type TickResult } from './signer-types.ts';
+import { bumpFee, maxOf, type SignerContext, type TickResult } from './signer-types.ts';
 
 /** Fee-bumped replacements of a stuck attempt: same nonce, recorded before broadcast. */
 

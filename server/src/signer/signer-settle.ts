@@ -1,8 +1,7 @@
 import type { Hex, PublicClient, TransactionReceipt } from 'viem';
 import { markTransferFailed, markTransferSuccessful, showTxHash } from '../modules/withdrawals/signing.ts';
 import { type Attempt, markMined, noteBroadcast } from './repository.ts';
-import type { SignerContext } from './signer-context.ts';
-import { type BroadcastOutcome, classifyBroadcastError, type TickResult } from './signer-types.ts';
+import { type BroadcastOutcome, classifyBroadcastError, type SignerContext, type TickResult } from './signer-types.ts';
 
 /** Broadcasting recorded bytes, and settling a withdrawal by whichever attempt of its nonce was mined. */
 

@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
 import { encodeFunctionData, erc20Abi, type Hex, keccak256, type PublicClient } from 'viem';
 import type { Database } from '../db/schema.ts';
-import { type CoinCode, coinDecimals, findCoinNetwork, type NetworkCode } from '../modules/catalogue/catalogue.ts';
+import { coinDecimals, findCoinNetwork } from '../modules/catalogue/catalogue.ts';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { lockState, markTransferInProgress } from '../modules/withdrawals/signing.ts';
 import { insertAttempt, lockHotWallet, maxRecordedNonce } from './repository.ts';
-import type { SignerContext } from './signer-context.ts';
-import { NATIVE_GAS, TOKEN_GAS } from './signer-types.ts';
+import { type ApprovedWithdrawal, NATIVE_GAS, type SignerContext, TOKEN_GAS } from './signer-types.ts';
 
 /** New work: plan the transaction (nonce, fees), sign, record with the withdrawal's move, then broadcast. */
 
@@ -23,16 +22,7 @@ export async function nextNonce(
 }
 
 /** Signs, records and broadcasts one approved withdrawal. */
-export async function signOne(
-  ctx: SignerContext,
-  w: {
-    id: string;
-    coin: CoinCode;
-    network: NetworkCode;
-    address: string;
-    arrival_minor: string;
-  },
-) {
+export async function signOne(ctx: SignerContext, w: ApprovedWithdrawal): Promise<boolean> {
   const { db, now, account, log, clientFor, options, broadcast, nextNonce } = ctx;
   const network = w.network as EvmNetwork;
   const chain = options.chains()[network];

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Account, Hex } from 'viem';
+import type { Account, Hex, PublicClient, TransactionReceipt } from 'viem';
 import type { Database } from '../db/schema.ts';
-import type { EvmChains } from '../modules/catalogue/chains-file.ts';
+import type { CoinCode, NetworkCode } from '../modules/catalogue/catalogue.ts';
+import type { EvmChains, EvmNetwork } from '../modules/catalogue/chains-file.ts';
+import type { Attempt } from './repository.ts';
 
 /** The signer's options, results and fee rules (signer.ts runs the loop). */
 export interface SignerOptions {
@@ -63,3 +65,42 @@ export const NATIVE_GAS = 21_000n;
 /** Withdrawals followed up per tick (a bound on the work of one tick). */
 export const FOLLOW_UP_LIMIT = 100;
 export const TOKEN_GAS = 100_000n;
+
+/** A withdrawal ready to sign, as listApprovedForSigning reads it. */
+export interface ApprovedWithdrawal {
+  id: string;
+  coin: CoinCode;
+  network: NetworkCode;
+  address: string;
+  arrival_minor: string;
+}
+
+/**
+ * What the signer's steps share: options, clock, key, bounds, one cached client per chain, and each
+ * step bound to this context (signer-context.ts), so a step calls another as before the split. The
+ * steps' signatures are written out here so the step files depend on this file only.
+ */
+export interface SignerContext {
+  db: Kysely<Database>;
+  now: () => Date;
+  account: SignerOptions['account'];
+  batch: number;
+  replaceAfterMs: number;
+  maxReplacements: number;
+  log: NonNullable<SignerOptions['log']>;
+  options: SignerOptions;
+  clientFor(network: EvmNetwork): PublicClient | undefined;
+  broadcast(client: PublicClient, attempt: { id: string; raw_tx: string }): Promise<BroadcastOutcome>;
+  findMined(
+    client: PublicClient,
+    attempts: readonly Attempt[],
+  ): Promise<{ attempt: Attempt; receipt: TransactionReceipt } | undefined>;
+  settle(mined: { attempt: Attempt; receipt: TransactionReceipt }, result: TickResult): Promise<void>;
+  onNonceUsed(client: PublicClient, attempts: readonly Attempt[], result: TickResult): Promise<void>;
+  rebroadcast(client: PublicClient, attempts: readonly Attempt[]): Promise<BroadcastOutcome>;
+  replace(client: PublicClient, latest: Attempt, result: TickResult): Promise<boolean>;
+  followUpOne(client: PublicClient, attempts: Attempt[], result: TickResult): Promise<void>;
+  followUp(result: TickResult): Promise<void>;
+  nextNonce(trx: Kysely<Database>, client: PublicClient, chainId: number): Promise<bigint>;
+  signOne(w: ApprovedWithdrawal): Promise<boolean>;
+}

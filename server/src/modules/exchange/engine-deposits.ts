@@ -1,5 +1,4 @@
-import type { EngineContext } from './engine-context.ts';
-import type { TickReport } from './engine-types.ts';
+import type { EngineContext, TickReport } from './engine-types.ts';
 import { lateWatchSince } from './pricing.ts';
 import type { OrderPatch, OrderRow } from './repository.ts';
 import { findOrder, lockOrder, updateFields } from './repository.ts';

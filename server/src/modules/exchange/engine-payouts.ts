@@ -1,5 +1,4 @@
-import type { EngineContext } from './engine-context.ts';
-import type { PayoutStatus, TickReport } from './engine-types.ts';
+import type { EngineContext, PayoutStatus, TickReport } from './engine-types.ts';
 import { updateFields } from './repository.ts';
 import { transitionOrder } from './transition.ts';
 

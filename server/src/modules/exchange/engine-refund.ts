@@ -1,7 +1,7 @@
 import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 import { findCoinNetwork } from '../catalogue/catalogue.ts';
-import { available, type EngineContext, locked, post, system } from './engine-context.ts';
-import type { ObservedOrderDeposit, Trx } from './engine-types.ts';
+import { available, locked, post, system } from './engine-ledger.ts';
+import type { EngineContext, ObservedOrderDeposit, Trx } from './engine-types.ts';
 import type { OrderRow } from './repository.ts';
 import type { ExchangeState } from './states.ts';
 import { transitionOrder } from './transition.ts';

@@ -1,8 +1,7 @@
 import { findCoinNetwork } from '../catalogue/catalogue.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
-import type { EngineContext } from './engine-context.ts';
-import { locked, post, system } from './engine-context.ts';
-import type { TickReport } from './engine-types.ts';
+import { locked, post, system } from './engine-ledger.ts';
+import type { EngineContext, TickReport } from './engine-types.ts';
 import { OPERATOR_REFUND } from './engine-types.ts';
 import { IllegalTransitionError } from './errors.ts';
 import { limitsFor, midRateScaled, movedBeyondTolerance, receiveFor } from './pricing.ts';

@@ -2,6 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 import type { UsdPrices } from './pricing.ts';
+import type { OrderRow } from './repository.ts';
+import type { ExchangeState } from './states.ts';
 
 /** The exchange engine's interfaces: what it observes, pays through and reports (engine.ts runs it). */
 export interface ObservedOrderDeposit {
@@ -85,3 +87,37 @@ export interface ExchangeEngine {
 export const OPERATOR_REFUND = 'operator_refund';
 
 export type Trx = Transaction<Database>;
+
+/** The part of an order a deposit look-up needs. */
+export interface OrderDepositRef {
+  id: string;
+  send_network: NetworkCode;
+  send_coin: CoinCode;
+  deposit_address: string | null;
+}
+
+/**
+ * What every step of the engine shares: the database, clock, chain and payout gateways, the batch
+ * size, and the small helpers (one order's step in its own transaction, the ledger's leg in, the
+ * refund). The steps live in engine-deposits.ts, engine-settle.ts and engine-payouts.ts.
+ */
+export interface EngineContext {
+  db: Kysely<Database>;
+  now: () => Date;
+  deposits: OrderDepositObserver;
+  payouts: PayoutGateway;
+  batch: number;
+  onError: (err: unknown, orderId?: string) => void;
+  lateWatchMs: number;
+  inStates(states: ExchangeState[]): Promise<OrderRow[]>;
+  step(order: OrderRow, fn: (trx: Trx) => Promise<void>): Promise<boolean>;
+  pairOf(order: OrderRow): {
+    send: { coin: CoinCode; network: OrderRow['send_network'] };
+    receive: { coin: CoinCode; network: OrderRow['receive_network'] };
+  };
+  requiredConfirmations(order: OrderRow): number;
+  postIn(trx: Trx, order: OrderRow, amountMinor: bigint, at: Date): Promise<unknown>;
+  refund(trx: Trx, order: OrderRow, from: ExchangeState, reason: string, at: Date): Promise<void>;
+  observeOrderDeposit(order: OrderDepositRef): Promise<ObservedOrderDeposit | null | undefined>;
+  requirePrices(): UsdPrices;
+}
