@@ -156,12 +156,17 @@ test('quick buy from the wallet: one tap opens the pre-filled buy, confirm, pay 
 }) => {
   test.skip(!readChains()?.ethereum, 'no local chains (chains.json) on this server');
   const { page, context } = await signedInPage(browser, 'rampquick', 'BR');
-  const { saved: _, ...settings } = await (await page.request.get('/api/me/settings')).json();
-  const put = await page.request.put('/api/me/settings', {
-    data: { ...settings, quickBuy: { enabled: true, coin: 'USDT', fiatAmount: '250.00' } },
-  });
-  expect(put.status()).toBe(200);
-  await page.goto('/coinTopup');
+  // Quick buy on, as Settings would save it. The app saves its own settings after the sign-in, which
+  // can land after this request: save again until the wallet shows the button.
+  await expect(async () => {
+    const { saved: _, ...settings } = await (await page.request.get('/api/me/settings')).json();
+    const put = await page.request.put('/api/me/settings', {
+      data: { ...settings, quickBuy: { enabled: true, coin: 'USDT', fiatAmount: '250.00' } },
+    });
+    expect(put.status()).toBe(200);
+    await page.goto('/coinTopup');
+    await expect(page.getByTestId('wallet-quick-buy')).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 40_000 });
   await page.getByTestId('wallet-quick-buy').click();
   await expect(page).toHaveURL(/\/buySell\?side=buy&coin=USDT&amount=250.00/);
   await expect(page.getByTestId('ramp-amount')).toHaveValue('250.00');

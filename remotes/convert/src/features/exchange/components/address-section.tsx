@@ -1,9 +1,9 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { Input } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as ui from '../../../lib/trade.module.css';
 import type { CataloguePairs } from '../hooks/use-catalogue-pairs.ts';
 import type { ExchangeForm } from '../hooks/use-exchange-form.ts';
-import * as ui from './exchange.module.css';
 
 /** Where the coins go, and where a refund goes (required for a fixed rate). */
 export function AddressSection({ form, pairs }: { form: ExchangeForm; pairs: CataloguePairs }) {

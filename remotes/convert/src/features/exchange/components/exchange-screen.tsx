@@ -7,12 +7,12 @@ import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
 import { Button, Checkbox } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as ui from '../../../lib/trade.module.css';
 import { TradeSwitch } from '../../../lib/trade-switch.tsx';
 import { usePlaceOrderMutation } from '../api/exchange-queries.ts';
 import { type CataloguePairs, useCataloguePairs } from '../hooks/use-catalogue-pairs.ts';
 import { useExchangeForm } from '../hooks/use-exchange-form.ts';
 import { AddressSection } from './address-section.tsx';
-import * as ui from './exchange.module.css';
 import { ReceiveSection, SendSection } from './pair-sections.tsx';
 import { RateSection } from './rate-section.tsx';
 

@@ -5,9 +5,9 @@ import { Page } from '@cw/shared-ui/page';
 import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Button, List } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as ui from '../../../lib/trade.module.css';
 import { useExchangeOrders } from '../api/exchange-queries.ts';
 import { useCataloguePairs } from '../hooks/use-catalogue-pairs.ts';
-import * as ui from './exchange.module.css';
 import { StatusTag } from './status-tag.tsx';
 
 /** /exchange/history: the user's exchange orders, newest first, each opening its record. */

@@ -4,9 +4,9 @@ import { copyText } from '@cw/shared-ui/clipboard';
 import { QrCode } from '@cw/shared-ui/qr-code';
 import { Button, NoticeBar } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as ui from '../../../lib/trade.module.css';
 import type { ExchangeOrder } from '../api/exchange-api.ts';
 import type { CataloguePairs } from '../hooks/use-catalogue-pairs.ts';
-import * as ui from './exchange.module.css';
 import { StatusTag } from './status-tag.tsx';
 
 interface OrderProps {

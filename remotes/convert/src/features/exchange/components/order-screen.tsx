@@ -8,10 +8,10 @@ import { toast } from '@cw/shared-ui/toast';
 import { Button } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as ui from '../../../lib/trade.module.css';
 import type { ExchangeOrder } from '../api/exchange-api.ts';
 import { useExchangeOrder, useRestartOrderMutation } from '../api/exchange-queries.ts';
 import { useCataloguePairs } from '../hooks/use-catalogue-pairs.ts';
-import * as ui from './exchange.module.css';
 import { DepositCard, OrderSummary, TimeUpCard } from './order-parts.tsx';
 
 const POLL_MS = 3000;

@@ -4,9 +4,9 @@ import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { CoinIcon, NetworkIcon } from '@cw/shared-ui/coin-icon';
 import { Input } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as ui from '../../../lib/trade.module.css';
 import type { CataloguePairs } from '../hooks/use-catalogue-pairs.ts';
 import type { ExchangeForm } from '../hooks/use-exchange-form.ts';
-import * as ui from './exchange.module.css';
 
 interface SectionProps {
   form: ExchangeForm;

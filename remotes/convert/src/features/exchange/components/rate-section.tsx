@@ -3,10 +3,10 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as ui from '../../../lib/trade.module.css';
 import type { ExchangeRate, RateType } from '../api/exchange-api.ts';
 import type { CataloguePairs } from '../hooks/use-catalogue-pairs.ts';
 import type { ExchangeForm } from '../hooks/use-exchange-form.ts';
-import * as ui from './exchange.module.css';
 
 /** The estimate's rows: rate, service charge and network fee (rounded up), and what arrives. */
 function EstimateRows({ quote, pairs, form }: { quote: ExchangeRate; pairs: CataloguePairs; form: ExchangeForm }) {

@@ -7,10 +7,10 @@ import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { List } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as ui from '../../../lib/trade.module.css';
 import type { ExchangeOrder } from '../api/exchange-api.ts';
 import { useExchangeOrder } from '../api/exchange-queries.ts';
 import { type CataloguePairs, useCataloguePairs } from '../hooks/use-catalogue-pairs.ts';
-import * as ui from './exchange.module.css';
 import { StatusTag } from './status-tag.tsx';
 
 const POLL_MS = 5000;

@@ -8,10 +8,10 @@ import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorBlock } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as ui from '../../../lib/trade.module.css';
 import { TradeSwitch } from '../../../lib/trade-switch.tsx';
 import { type RampOptions, useAvailable, useRampOptions } from '../api/ramp-api.ts';
 import { pairKey, type RampFormInit } from '../hooks/use-ramp-form.ts';
-import * as ui from './ramp.module.css';
 import { RampFormView } from './ramp-form-view.tsx';
 
 /** ?side=buy&coin=USDT&amount=100.00 (quick buy) pre-fills the form; anything unknown is ignored. */

@@ -12,9 +12,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, List, Steps, Tag } from 'antd-mobile';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as ui from '../../../lib/trade.module.css';
 import { type RampOrder, rampKeys, sellDeposit, useRampOrder } from '../api/ramp-api.ts';
 import { goToCheckout } from '../hooks/use-submit.ts';
-import * as ui from './ramp.module.css';
+import * as extra from './ramp.module.css';
 import { RampStatusTag } from './status-tag.tsx';
 
 const POLL_MS = 2000;
@@ -168,7 +169,7 @@ export default function OrderScreen() {
     body = (
       <div className={ui.body} data-testid="ramp-order">
         {o.sandbox ? (
-          <Tag color="warning" className={ui.sandbox}>
+          <Tag color="warning" className={extra.sandbox}>
             {t('ramp.sandbox')}
           </Tag>
         ) : null}

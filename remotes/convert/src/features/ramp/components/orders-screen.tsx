@@ -12,8 +12,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, List } from 'antd-mobile';
 import { useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as ui from '../../../lib/trade.module.css';
 import { type OrderFilter, useRampOrders } from '../api/ramp-api.ts';
-import * as ui from './ramp.module.css';
 import { RampStatusTag } from './status-tag.tsx';
 
 /** /buySell/orders: buy and sell records, newest first; side and a date range (start not after end). */

@@ -3,8 +3,9 @@ import { type CoinDisplay, countdown, useAmountFormat } from '@cw/shared-state/m
 import { formatFiat } from '@cw/shared-state/settings';
 import { Button } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
+import * as ui from '../../../lib/trade.module.css';
 import type { RampForm } from '../hooks/use-ramp-form.ts';
-import * as ui from './ramp.module.css';
+import * as extra from './ramp.module.css';
 
 interface Props {
   form: RampForm;
@@ -60,7 +61,7 @@ export function QuotePanel({ form, coin, error }: Props) {
     <section className={ui.card} aria-live="polite" data-testid="ramp-quote">
       {body}
       {q && form.needsAccept ? (
-        <div className={ui.notice} role="alert" data-testid="ramp-rate-updated">
+        <div className={extra.notice} role="alert" data-testid="ramp-rate-updated">
           {t('ramp.rateUpdated')}
           <Button size="small" color="primary" data-testid="ramp-accept-rate" onClick={form.accept}>
             {t('ramp.acceptRate')}

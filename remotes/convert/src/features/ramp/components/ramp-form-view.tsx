@@ -9,12 +9,13 @@ import { NumberInput } from '@cw/shared-ui/number-input';
 import { Button, Checkbox, Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { methodSummary, usePaymentMethods } from '../../../lib/payment-methods.ts';
+import * as ui from '../../../lib/trade.module.css';
 import { TradeSwitch } from '../../../lib/trade-switch.tsx';
 import type { RampOptions } from '../api/ramp-api.ts';
 import { FIAT_DECIMALS, pairKey, type RampFormInit, useRampForm } from '../hooks/use-ramp-form.ts';
 import { useSubmit } from '../hooks/use-submit.ts';
 import { QuotePanel } from './quote-panel.tsx';
-import * as ui from './ramp.module.css';
+import * as extra from './ramp.module.css';
 
 interface Props {
   options: RampOptions;
@@ -52,7 +53,7 @@ export function RampFormView({ options, catalogue, init, available }: Props) {
     <div className={ui.body} data-testid="ramp-screen">
       <TradeSwitch current="buySell" />
       {options.sandbox ? (
-        <Tag color="warning" className={ui.sandbox} data-testid="ramp-sandbox">
+        <Tag color="warning" className={extra.sandbox} data-testid="ramp-sandbox">
           {t('ramp.sandbox')}
         </Tag>
       ) : null}
@@ -85,7 +86,7 @@ export function RampFormView({ options, catalogue, init, available }: Props) {
         <label className={ui.label} htmlFor="ramp-amount">
           {buy ? t('ramp.amountFiat', { fiat: options.fiat }) : t('ramp.amountCoin', { coin })}
         </label>
-        <div className={ui.amountRow}>
+        <div className={extra.amountRow}>
           <NumberInput
             id="ramp-amount"
             className={ui.input}
@@ -95,7 +96,7 @@ export function RampFormView({ options, catalogue, init, available }: Props) {
             onChange={(amount) => set('amount', amount)}
             placeholder={t('ramp.amountPlaceholder')}
           />
-          <span className={ui.unit}>{buy ? options.fiat : coin}</span>
+          <span className={extra.unit}>{buy ? options.fiat : coin}</span>
         </div>
         {buy && options.minimumFiatMinor ? (
           <p className={ui.muted} data-testid="ramp-minimum">
