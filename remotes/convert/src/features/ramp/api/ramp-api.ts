@@ -33,10 +33,19 @@ const fetchOrders = (filter: OrderFilter, before: string | undefined) =>
 /** Nothing more will happen to an order in these states. */
 export const isFinalState = (state: RampState) => ['completed', 'refunded', 'expired'].includes(state);
 
-/** Nothing more to show: a final order, and for a buy its coins credited (or refused) on chain. */
+/**
+ * Nothing more to show: a final order, and for a buy its coins credited (or refused) on chain, for a
+ * sell our transfer to the provider settled (the provider may report before our signer does).
+ */
 export function isSettled(order: RampOrder): boolean {
   if (!isFinalState(order.state)) return false;
-  if (order.side === 'sell' || order.state !== 'completed') return true;
+  if (order.side === 'sell') {
+    return (
+      order.transfer === null ||
+      ['transfer_successful', 'transfer_failed', 'review_rejected'].includes(order.transfer.state)
+    );
+  }
+  if (order.state !== 'completed') return true;
   return order.deposit !== null && order.deposit.state !== 'confirming';
 }
 
