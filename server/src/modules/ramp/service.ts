@@ -4,9 +4,10 @@ import type { NetworkCode } from '../catalogue/catalogue.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
 import { moonPayCurrencyCode } from './moonpay/codes.ts';
 import { createOrderService } from './orders.ts';
-import { createQuoteService, userRules } from './quotes.ts';
+import { createQuoteService } from './quotes.ts';
 import { type RampConfig, rampConfigFromEnv } from './ramp-config.ts';
 import type { RampRouteDeps } from './routes.ts';
+import { countryRules } from './rules.ts';
 import type { RampOptions } from './schemas.ts';
 import { createWebhookHandler } from './webhooks.ts';
 
@@ -46,7 +47,8 @@ export function createRampService(options: WithDefaults): RampRouteDeps {
         .select('country')
         .where('user_id', '=', userId)
         .executeTakeFirst();
-      const rules = await userRules(o.db, userId);
+      // One read of the account: its country decides the rules.
+      const rules = account ? countryRules(account.country) : null;
       const client = o.provider();
       const networks = o.networks();
       return {
