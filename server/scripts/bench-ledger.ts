@@ -37,6 +37,9 @@ import { postLegs } from '../src/modules/ledger/repository.ts';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const clients = Number(process.env.BENCH_CLIENTS ?? 32);
 const ephemeral = process.env.BENCH_EPHEMERAL === '1';
+/** BENCH_PHASES=raw,batched runs only the phases whose name contains one of the words (tuning runs). */
+const phaseFilter = (process.env.BENCH_PHASES ?? '').split(',').filter(Boolean);
+const skipped: PhaseResult = { perSecond: Number.NaN, p99Ms: Number.NaN, errors: 0 };
 const ACCOUNTS = 10_000;
 const ASSET = 'USDT';
 /** Each account starts with 10^12 minor units (1,000,000 USDT): no transfer of 1..100 ever runs dry. */
@@ -107,6 +110,7 @@ interface PhaseResult {
 
 /** `clients` loops calling `once(worker, n)` until the deadline; counts completions per second. */
 async function phase(name: string, once: (worker: number, n: number) => Promise<void>): Promise<PhaseResult> {
+  if (phaseFilter.length > 0 && !phaseFilter.some((word) => name.includes(word))) return skipped;
   const warmUntil = Date.now() + 1000;
   await Promise.all(
     Array.from({ length: clients }, async (_, w) => {
@@ -150,6 +154,7 @@ try {
   await migrateToLatest(db);
   const accounts = await seed(db);
   const hot = accounts[0] ?? '';
+
   log(
     `${ACCOUNTS} funded accounts; ${clients} clients, ${seconds} s per phase, ${os.availableParallelism()} cores, ` +
       `${ephemeral ? 'ephemeral (fsync off)' : 'durable (fsync on, as the server runs)'}; load average ${os
@@ -312,5 +317,6 @@ async function depositLatencyLines(): Promise<string> {
   return figures.length > 0 ? figures.join('\n') : missing('bench-deposit-latency.ts printed no figure line');
 }
 
-process.stdout.write(`${await depositLatencyLines()}\n`);
+if (phaseFilter.length === 0 || phaseFilter.includes('deposit'))
+  process.stdout.write(`${await depositLatencyLines()}\n`);
 process.exitCode = exitCode;

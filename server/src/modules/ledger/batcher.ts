@@ -48,14 +48,14 @@ export const BATCH_MAX = 1000;
 
 export function createLedgerBatcher(options: LedgerBatcherOptions) {
   const batchMax = options.batchMax ?? 256;
-  const waitMs = options.waitMs ?? 1;
+  const waitMs = options.waitMs ?? 0;
   const inFlightMax = options.inFlightMax ?? 4;
   const queueMax = options.queueMax ?? 20_000;
   assert(batchMax >= 1 && batchMax <= BATCH_MAX, `batchMax in 1..${BATCH_MAX}`);
   assert(inFlightMax >= 1 && queueMax >= batchMax, 'inFlightMax >= 1 and queueMax >= batchMax');
   const queue: Pending[] = [];
   let inFlight = 0;
-  let timer: NodeJS.Timeout | null = null;
+  let timer: { immediate: NodeJS.Immediate } | { timeout: NodeJS.Timeout } | null = null;
   const idle = new Set<() => void>();
 
   async function apply(batch: Pending[]): Promise<void> {
@@ -103,16 +103,25 @@ export function createLedgerBatcher(options: LedgerBatcherOptions) {
 
   function schedule(): void {
     if (queue.length >= batchMax) {
-      if (timer) clearTimeout(timer);
-      timer = null;
+      cancelTimer();
       pump();
       return;
     }
-    // A partial batch waits at most waitMs for company; a batch in flight already gathers the next.
-    timer ??= setTimeout(() => {
+    if (timer) return;
+    // A partial batch waits for company: until the end of this event-loop turn (waitMs 0: every
+    // posting made in the same turn, e.g. by the clients a finished batch just answered, travels
+    // together) or at most waitMs. Under load a batch in flight already gathers the next.
+    const fire = () => {
       timer = null;
       pump();
-    }, waitMs);
+    };
+    timer = waitMs === 0 ? { immediate: setImmediate(fire) } : { timeout: setTimeout(fire, waitMs) };
+  }
+
+  function cancelTimer(): void {
+    if (timer && 'immediate' in timer) clearImmediate(timer.immediate);
+    else if (timer) clearTimeout(timer.timeout);
+    timer = null;
   }
 
   return {
@@ -132,8 +141,7 @@ export function createLedgerBatcher(options: LedgerBatcherOptions) {
     drain(): Promise<void> {
       if (queue.length === 0 && inFlight === 0) return Promise.resolve();
       if (timer) {
-        clearTimeout(timer);
-        timer = null;
+        cancelTimer();
         pump();
       }
       return new Promise((resolve) => {
