@@ -8,10 +8,11 @@ import { reconcile } from './reconcile.ts';
 import { ensureAccount } from './repository.ts';
 
 /**
- * `ledger_post_batch` (migrations 0027/0028) called directly. Its two paths — set-wise for a batch
- * that cannot overdraw and has no repeated key, transfer by transfer otherwise — must give exactly
- * what posting the same transfers one by one with `ledger_post` gives: the same result per transfer,
- * the same balances and the same journal (amount, before, after, in order).
+ * `ledger_post_batch` (migrations 0028-0030) called directly. Its two paths — set-wise for a batch
+ * that cannot overdraw and has no repeated key, group by group otherwise — must give exactly what
+ * posting the same transfers one by one with `ledger_post` gives, each linked group in one
+ * transaction that is rolled back when one of its transfers is refused for funds: the same result
+ * per transfer, the same balances and the same journal (amount, before, after, in order).
  */
 
 const at = new Date('2030-05-06T07:08:09.000Z');
@@ -23,6 +24,8 @@ interface Transfer {
   to: number;
   amount: number;
   deposit: boolean;
+  /** Linked with the transfer before it (same group). */
+  linked: boolean;
 }
 type Outcome = { status: 'ok'; created: boolean } | { status: 'insufficient' | 'key_reused' };
 
@@ -32,7 +35,21 @@ const transferArb: fc.Arbitrary<Transfer> = fc.record({
   to: fc.integer({ min: 0, max: ACCOUNTS - 1 }),
   amount: fc.integer({ min: 1, max: 12 }),
   deposit: fc.boolean(),
+  linked: fc.boolean(),
 });
+
+/** Group number per transfer: a new group unless linked to the previous one (never twice a key in one). */
+function groupsOf(transfers: Transfer[]): number[] {
+  const groups: number[] = [];
+  let keys = new Set<number>();
+  for (const [i, t] of transfers.entries()) {
+    const joins = i > 0 && t.linked && !keys.has(t.key);
+    if (!joins) keys = new Set();
+    keys.add(t.key);
+    groups.push(joins ? (groups[i - 1] as number) : i + 1);
+  }
+  return groups;
+}
 
 describe('ledger_post_batch (SQL) equals posting one by one', () => {
   const database = useTestDatabase();
@@ -51,7 +68,12 @@ describe('ledger_post_batch (SQL) equals posting one by one', () => {
         userId: await createUser(database.db),
         asset: 'USDT',
       });
-      if (amount > 0) await single(database.db, `fund-${id}`, [external, id], [-amount, amount]);
+      if (amount > 0)
+        await oneByOne(
+          `fund-${id}`,
+          [{ key: 0, from: 0, to: 0, amount, deposit: true, linked: false }],
+          [id, id, id, id, id],
+        );
       ids.push(id);
     }
     return ids;
@@ -64,17 +86,47 @@ describe('ledger_post_batch (SQL) equals posting one by one', () => {
   };
 
   async function single(db: Kysely<Database>, key: string, accounts: string[], amounts: number[]): Promise<Outcome> {
+    // In a savepoint: a refusal takes back this posting only (the caller may be inside a group's transaction).
+    await sql`savepoint one`.execute(db);
     try {
       const { rows } = await sql<{ created: boolean }>`
         select created from ledger_post(${key}, 'internal_send', ${at}, '{}'::jsonb,
           ${accounts}::bigint[], ${amounts.map(String)}::numeric[])`.execute(db);
+      await sql`release savepoint one`.execute(db);
       return { status: 'ok', created: rows[0]?.created ?? false };
     } catch (err) {
+      await sql`rollback to savepoint one`.execute(db);
       const code = (err as { code?: string }).code;
       if (code === 'LG001') return { status: 'insufficient' };
       if (code === 'LG002') return { status: 'key_reused' };
       throw err;
     }
+  }
+
+  /** The reference: each group in one transaction, rolled back (all its new transfers refused) when one is short. */
+  async function oneByOne(prefix: string, transfers: Transfer[], ids: string[]): Promise<Outcome[]> {
+    const groups = groupsOf(transfers);
+    const out: Outcome[] = [];
+    for (let i = 0; i < transfers.length; ) {
+      let end = i;
+      while (end + 1 < transfers.length && groups[end + 1] === groups[i]) end += 1;
+      const group = transfers.slice(i, end + 1);
+      const results = await database.db.connection().execute(async (c) => {
+        await sql`begin`.execute(c);
+        const got: Outcome[] = [];
+        for (const t of group) {
+          const { accounts, amounts } = legsOf(t, ids);
+          got.push(await single(c, `${prefix}-${t.key}`, accounts, amounts));
+        }
+        const short = got.some((g) => g.status === 'insufficient');
+        await sql.raw(short ? 'rollback' : 'commit').execute(c);
+        // A refused group refuses its new transfers; repeats and reused keys keep their own answers.
+        return short ? got.map((g) => (g.status === 'ok' && g.created ? { status: 'insufficient' as const } : g)) : got;
+      });
+      out.push(...results);
+      i = end + 1;
+    }
+    return out;
   }
 
   async function batch(prefix: string, transfers: Transfer[], ids: string[]): Promise<Outcome[]> {
@@ -83,7 +135,8 @@ describe('ledger_post_batch (SQL) equals posting one by one', () => {
       select status, created from ledger_post_batch(
         ${transfers.map((t) => `${prefix}-${t.key}`)}::text[], ${transfers.map(() => 'internal_send')}::text[], ${at},
         ${transfers.map(() => '{}')}::jsonb[], ${transfers.map(() => 2)}::integer[],
-        ${legs.flatMap((l) => l.accounts)}::bigint[], ${legs.flatMap((l) => l.amounts.map(String))}::numeric[]
+        ${legs.flatMap((l) => l.accounts)}::bigint[], ${legs.flatMap((l) => l.amounts.map(String))}::numeric[],
+        ${groupsOf(transfers)}::integer[]
       ) order by ord`.execute(database.db);
     return rows.map((r) => (r.status === 'ok' ? { status: 'ok', created: r.created } : { status: r.status }));
   }
@@ -111,7 +164,7 @@ describe('ledger_post_batch (SQL) equals posting one by one', () => {
     return out;
   }
 
-  it('gives the same results, balances and journal as one ledger_post per transfer', async () => {
+  it('gives the same results, balances and journal as one ledger_post per transfer, a transaction per linked group', async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -120,15 +173,11 @@ describe('ledger_post_batch (SQL) equals posting one by one', () => {
         async (funding, transfers) => {
           run += 1;
           const batched = await world(funding);
-          const oneByOne = await world(funding);
+          const reference = await world(funding);
           const got = await batch(`b${run}`, transfers, batched);
-          const want: Outcome[] = [];
-          for (const t of transfers) {
-            const { accounts, amounts } = legsOf(t, oneByOne);
-            want.push(await single(database.db, `s${run}-${t.key}`, accounts, amounts));
-          }
+          const want = await oneByOne(`s${run}`, transfers, reference);
           expect(got).toEqual(want);
-          expect(await books(batched)).toEqual(await books(oneByOne));
+          expect(await books(batched)).toEqual(await books(reference));
         },
       ),
       { numRuns: 60, seed: 1406 },

@@ -1,0 +1,138 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * `ledger_post_batch` (issue 14), replacing migration 0027's, with an optional last parameter
+ * `p_groups` (linked groups, see migration 0028). Same results and guarantees. Two paths:
+ *
+ * A. The common batch — no key posted before or twice in it, and no account that the batch's debits
+ *    could take below zero even if all of them were applied (balance + every negative leg >= 0, so
+ *    every transfer, in any order and any grouping, is accepted) — is written here without a
+ *    per-transfer loop: a few set-wise statements. Running balances come from a window sum per
+ *    account in leg order, so the entries' before/after chains are the ones one-by-one posting gives.
+ * B. Any other batch goes to `ledger_post_batch_in_order` (migration 0028), which decides group by group.
+ *
+ * Both refuse malformed input whole (LG003): a leg naming an unknown account or a zero amount, a
+ * transfer whose 2..8 legs are not distinct accounts of one asset, groups not ascending.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`drop function ledger_post_batch(text[], text[], timestamptz, jsonb[], integer[], bigint[], numeric[])`.execute(
+    db,
+  );
+  await sql.raw(FAST_BATCH).execute(db);
+}
+
+/** Back to migration 0027's function. */
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop function ledger_post_batch(text[], text[], timestamptz, jsonb[], integer[], bigint[], numeric[], integer[])`.execute(
+    db,
+  );
+  const previous = await import('./0027-ledger-batch.ts');
+  await previous.up(db);
+}
+
+/** See the top of this file. */
+const FAST_BATCH = `
+  create or replace function ledger_post_batch(
+    p_keys text[],
+    p_kinds text[],
+    p_created_at timestamptz,
+    p_metadata jsonb[],
+    p_leg_counts integer[],
+    p_account_ids bigint[],
+    p_amounts numeric[],
+    p_groups integer[] default null
+  ) returns table (ord integer, transfer_id bigint, created boolean, status text, detail text)
+  language plpgsql volatile
+  set plan_cache_mode = force_generic_plan
+  as $$
+  declare
+    v_n integer := coalesce(cardinality(p_keys), 0);
+    v_leg_ord integer[];
+    v_ids bigint[];
+    v_bal numeric[];
+    v_ext boolean[];
+    v_asset text[];
+    v_malformed boolean;
+    v_safe boolean;
+    v_tids bigint[];
+    v_groups integer[] := coalesce(p_groups, (select array_agg(g) from generate_series(1, v_n) g));
+  begin
+    if v_n not between 1 and 1000 or coalesce(cardinality(p_kinds), -1) <> v_n
+       or coalesce(cardinality(p_metadata), -1) <> v_n or coalesce(cardinality(p_leg_counts), -1) <> v_n
+       or coalesce(cardinality(p_account_ids), -1) <> coalesce(cardinality(p_amounts), -2)
+       or exists (select from unnest(p_leg_counts) c where c is null or c not between 2 and 8)
+       or (select sum(c) from unnest(p_leg_counts) c) <> cardinality(p_account_ids)
+       or coalesce(cardinality(v_groups), -1) <> v_n
+       or exists (select from unnest(v_groups) with ordinality g(id, n)
+                  where g.id is null or (g.n > 1 and g.id < v_groups[g.n - 1])) then
+      raise exception 'ledger_post_batch: 1..1000 transfers, each with its key, kind, metadata, 2..8 legs and a group (groups ascending)'
+        using errcode = 'LG003';
+    end if;
+    -- Every account once, in id order (the order all postings lock in); the balances under the lock.
+    with locked as (
+      select a.id, a.balance, a.kind, a.asset from ledger_accounts a where a.id = any(p_account_ids) order by a.id for update
+    )
+    select array_agg(l.id order by l.id), array_agg(l.balance order by l.id),
+           array_agg(l.kind = 'system_external' order by l.id), array_agg(l.asset order by l.id)
+    into v_ids, v_bal, v_ext, v_asset from locked l;
+    -- Each leg's transfer (its position in the batch).
+    select array_agg(x.ord order by x.ord) into v_leg_ord
+    from unnest(p_leg_counts) with ordinality x(c, ord) cross join lateral generate_series(1, x.c);
+
+    with acc as (select * from unnest(v_ids, v_bal, v_ext, v_asset) a(id, bal, ext, asset)),
+    legs as (
+      select u.ord, u.id, u.amount, acc.id is null as unknown, acc.bal, acc.ext, acc.asset
+      from unnest(p_account_ids, p_amounts, v_leg_ord) u(id, amount, ord) left join acc on acc.id = u.id
+    )
+    select
+      coalesce(bool_or(l.unknown or l.amount is null or l.amount = 0), true) or exists (
+        select from legs t group by t.ord having count(distinct t.asset) <> 1 or count(distinct t.id) <> count(*)),
+      not exists (
+        select from legs w where not w.ext group by w.id, w.bal having w.bal + sum(least(w.amount, 0)) < 0)
+    into v_malformed, v_safe
+    from legs l;
+    if v_malformed then
+      raise exception 'ledger_post_batch: legs name distinct existing accounts of one asset, non-zero amounts'
+        using errcode = 'LG003';
+    end if;
+    if not v_safe or exists (select from ledger_transfers t where t.idempotency_key = any(p_keys))
+       or (select count(distinct k) from unnest(p_keys) k) <> v_n then
+      return query select * from ledger_post_batch_in_order(
+        p_keys, p_kinds, p_created_at, p_metadata, p_leg_counts, p_account_ids, p_amounts, v_groups);
+      return;
+    end if;
+
+    -- The transfers in one statement (ids ascend in batch order). A key a concurrent transaction
+    -- took meanwhile leaves a row out: the batch fails whole (nothing commits).
+    with ins as (
+      insert into ledger_transfers (idempotency_key, kind, created_at, metadata)
+      select u.key, u.kind, p_created_at, coalesce(u.meta, '{}'::jsonb)
+      from unnest(p_keys, p_kinds, p_metadata) with ordinality u(key, kind, meta, n) order by u.n
+      on conflict (idempotency_key) do nothing
+      returning id, idempotency_key
+    )
+    select array_agg(ins.id order by k.n) into v_tids
+    from ins join unnest(p_keys) with ordinality k(key, n) on k.key = ins.idempotency_key;
+    if coalesce(cardinality(v_tids), 0) <> v_n then
+      raise exception 'ledger_post_batch: a key was posted concurrently' using errcode = '40001';
+    end if;
+    -- Balances and journal in one statement: each leg's balance after it is the account's balance
+    -- under the lock plus its legs so far (window sum in leg order = batch order).
+    with legs as (
+      select u.n, u.id, u.amount, t.tid,
+             acc.bal + sum(u.amount) over (partition by u.id order by u.n) as after
+      from unnest(p_account_ids, p_amounts, v_leg_ord) with ordinality u(id, amount, ord, n)
+      join unnest(v_ids, v_bal) acc(id, bal) on acc.id = u.id
+      join unnest(v_tids) with ordinality t(tid, ord) on t.ord = u.ord
+    ), moved as (
+      update ledger_accounts a set balance = f.after
+      from (select distinct on (l.id) l.id, l.after from legs l order by l.id, l.n desc) f
+      where a.id = f.id
+    )
+    insert into ledger_entries (transfer_id, account_id, amount, balance_before, balance_after, created_at)
+    select l.tid, l.id, l.amount, l.after - l.amount, l.after, p_created_at from legs l order by l.n;
+
+    return query select t.ord::integer, t.tid, true, 'ok'::text, null::text
+      from unnest(v_tids) with ordinality t(tid, ord);
+  end
+  $$`;
