@@ -75,47 +75,57 @@ const FAST_BATCH = `
     select array_agg(l.id order by l.id), array_agg(l.balance order by l.id),
            array_agg(l.kind = 'system_external' order by l.id), array_agg(l.asset order by l.id)
     into v_ids, v_bal, v_ext, v_asset from locked l;
-    -- Each leg's transfer (its position in the batch).
-    select array_agg(x.ord order by x.ord) into v_leg_ord
-    from unnest(p_leg_counts) with ordinality x(c, ord) cross join lateral generate_series(1, x.c);
-
+    -- One read decides the path: each leg's transfer, malformed legs, whether every order is safe,
+    -- whether the keys are distinct.
     with acc as (select * from unnest(v_ids, v_bal, v_ext, v_asset) a(id, bal, ext, asset)),
-    legs as (
-      select u.ord, u.id, u.amount, acc.id is null as unknown, acc.bal, acc.ext, acc.asset
-      from unnest(p_account_ids, p_amounts, v_leg_ord) u(id, amount, ord) left join acc on acc.id = u.id
+    leg_ord as (
+      select x.ord, row_number() over (order by x.ord, g) as n
+      from unnest(p_leg_counts) with ordinality x(c, ord) cross join lateral generate_series(1, x.c) g
+    ),
+    legs as materialized (
+      select u.n, o.ord, u.id, u.amount, acc.id is null as unknown, acc.bal, acc.ext, acc.asset
+      from unnest(p_account_ids, p_amounts) with ordinality u(id, amount, n)
+      join leg_ord o on o.n = u.n left join acc on acc.id = u.id
     )
     select
-      coalesce(bool_or(l.unknown or l.amount is null or l.amount = 0), true) or exists (
+      (select array_agg(l.ord order by l.n) from legs l),
+      (select coalesce(bool_or(l.unknown or l.amount is null or l.amount = 0), true) from legs l) or exists (
         select from legs t group by t.ord having count(distinct t.asset) <> 1 or count(distinct t.id) <> count(*)),
       not exists (
         select from legs w where not w.ext group by w.id, w.bal having w.bal + sum(least(w.amount, 0)) < 0)
-    into v_malformed, v_safe
-    from legs l;
+      and (select count(distinct k) from unnest(p_keys) k) = v_n
+    into v_leg_ord, v_malformed, v_safe;
     if v_malformed then
       raise exception 'ledger_post_batch: legs name distinct existing accounts of one asset, non-zero amounts'
         using errcode = 'LG003';
     end if;
-    if not v_safe or exists (select from ledger_transfers t where t.idempotency_key = any(p_keys))
-       or (select count(distinct k) from unnest(p_keys) k) <> v_n then
+    if not v_safe then
       return query select * from ledger_post_batch_in_order(
         p_keys, p_kinds, p_created_at, p_metadata, p_leg_counts, p_account_ids, p_amounts, v_groups);
       return;
     end if;
 
-    -- The transfers in one statement (ids ascend in batch order). A key a concurrent transaction
-    -- took meanwhile leaves a row out: the batch fails whole (nothing commits).
-    with ins as (
-      insert into ledger_transfers (idempotency_key, kind, created_at, metadata)
-      select u.key, u.kind, p_created_at, coalesce(u.meta, '{}'::jsonb)
-      from unnest(p_keys, p_kinds, p_metadata) with ordinality u(key, kind, meta, n) order by u.n
-      on conflict (idempotency_key) do nothing
-      returning id, idempotency_key
-    )
-    select array_agg(ins.id order by k.n) into v_tids
-    from ins join unnest(p_keys) with ordinality k(key, n) on k.key = ins.idempotency_key;
-    if coalesce(cardinality(v_tids), 0) <> v_n then
-      raise exception 'ledger_post_batch: a key was posted concurrently' using errcode = '40001';
-    end if;
+    -- The transfers in one statement (ids ascend in batch order). A key posted before (or by a
+    -- concurrent transaction, whose end the insert waits for) leaves its row out: then this insert
+    -- is taken back (the block's subtransaction) and the batch goes in order, which answers repeats.
+    begin
+      with ins as (
+        insert into ledger_transfers (idempotency_key, kind, created_at, metadata)
+        select u.key, u.kind, p_created_at, coalesce(u.meta, '{}'::jsonb)
+        from unnest(p_keys, p_kinds, p_metadata) with ordinality u(key, kind, meta, n) order by u.n
+        on conflict (idempotency_key) do nothing
+        returning id, idempotency_key
+      )
+      select array_agg(ins.id order by k.n) into v_tids
+      from ins join unnest(p_keys) with ordinality k(key, n) on k.key = ins.idempotency_key;
+      if coalesce(cardinality(v_tids), 0) <> v_n then
+        raise exception 'ledger_post_batch: a key was posted before' using errcode = 'LG004';
+      end if;
+    exception when sqlstate 'LG004' then
+      return query select * from ledger_post_batch_in_order(
+        p_keys, p_kinds, p_created_at, p_metadata, p_leg_counts, p_account_ids, p_amounts, v_groups);
+      return;
+    end;
     -- Balances and journal in one statement: each leg's balance after it is the account's balance
     -- under the lock plus its legs so far (window sum in leg order = batch order).
     with legs as (

@@ -1,10 +1,9 @@
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import type { ConversionsTable, ConvertQuotesTable, Database } from '../../db/schema.ts';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { ConversionsTable, Database } from '../../db/schema.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import { type Rational, rational } from '../prices/rational.ts';
 
 type Db = Kysely<Database>;
-type Trx = Transaction<Database>;
 
 export interface QuoteRecord {
   id: string;
@@ -37,24 +36,7 @@ export interface ConversionRecord {
   createdAt: Date;
 }
 
-type QuoteRow = Selectable<ConvertQuotesTable>;
 type ConversionRow = Selectable<ConversionsTable>;
-
-const toQuote = (r: QuoteRow): QuoteRecord => ({
-  id: r.id,
-  userId: r.user_id,
-  from: r.from_asset,
-  to: r.to_asset,
-  amountMinor: BigInt(r.amount_minor),
-  feeMinor: BigInt(r.fee_minor),
-  receiveMinor: BigInt(r.receive_minor),
-  rate: rational(BigInt(r.rate_num), BigInt(r.rate_den)),
-  minMinor: BigInt(r.min_minor),
-  maxMinor: BigInt(r.max_minor),
-  priceSource: r.price_source,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-});
 
 const toConversion = (r: ConversionRow): ConversionRecord => ({
   id: r.id,
@@ -71,47 +53,8 @@ const toConversion = (r: ConversionRow): ConversionRecord => ({
   createdAt: r.created_at,
 });
 
-/** The user's quote, locked: concurrent accepts of one quote queue here and run one after another. */
-export async function lockQuote(trx: Trx, quoteId: string, userId: string): Promise<QuoteRecord | undefined> {
-  const row = await trx
-    .selectFrom('convert_quotes')
-    .selectAll()
-    .where('id', '=', quoteId)
-    .where('user_id', '=', userId)
-    .forUpdate()
-    .executeTakeFirst();
-  return row ? toQuote(row) : undefined;
-}
-
 export async function markReplaced(db: Db, quoteId: string, replacedBy: string): Promise<void> {
   await db.updateTable('convert_quotes').set({ replaced_by: replacedBy }).where('id', '=', quoteId).execute();
-}
-
-export async function conversionOfQuote(db: Db, quoteId: string): Promise<ConversionRecord | undefined> {
-  const row = await db.selectFrom('conversions').selectAll().where('quote_id', '=', quoteId).executeTakeFirst();
-  return row ? toConversion(row) : undefined;
-}
-
-export async function insertConversion(trx: Trx, c: Omit<ConversionRecord, 'id'>): Promise<ConversionRecord> {
-  const row = await trx
-    .insertInto('conversions')
-    .values({
-      quote_id: c.quoteId,
-      user_id: c.userId,
-      from_asset: c.from,
-      to_asset: c.to,
-      amount_minor: c.amountMinor.toString(),
-      fee_minor: c.feeMinor.toString(),
-      receive_minor: c.receiveMinor.toString(),
-      rate_num: c.rate.num.toString(),
-      rate_den: c.rate.den.toString(),
-      give_transfer_id: c.giveTransferId,
-      get_transfer_id: c.getTransferId,
-      created_at: c.createdAt,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { ...c, id: row.id };
 }
 
 export async function findConversion(db: Db, id: string, userId: string): Promise<ConversionRecord | undefined> {

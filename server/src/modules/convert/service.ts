@@ -6,24 +6,21 @@ import type { CoinCode } from '../catalogue/catalogue.ts';
 import { PriceUnavailableError } from '../prices/errors.ts';
 import { toDecimal } from '../prices/rational.ts';
 import type { PriceService } from '../prices/service.ts';
-import { postConversion } from './convert-operation.ts';
-import { AmountOutOfRangeError, PairUnsupportedError, QuoteNotFoundError, StableDustError } from './errors.ts';
+import { type AcceptAttempt, createAcceptBatcher } from './accept-batcher.ts';
+import { AmountOutOfRangeError, PairUnsupportedError, StableDustError } from './errors.ts';
 import { isStablePair, priceQuote, stableDustMinor } from './pricing.ts';
 import { createQuoteWriter } from './quote-writer.ts';
 import {
   type ConversionRecord,
-  conversionOfQuote,
   findConversion,
-  insertConversion,
   listConversions,
-  lockQuote,
   markReplaced,
   type QuoteRecord,
 } from './repository.ts';
 import type { AcceptResult, Conversion, HistoryPage, Quote } from './schemas.ts';
 
 export const DEFAULT_QUOTE_TTL_MS = 10_000;
-/** Deadlock / serialization failures are retried this many times (another module may lock in another order). */
+/** A batch failed whole by a deadlock or serialization failure is retried (each accept again) this many times. */
 const RETRIES_MAX = 3;
 const RETRYABLE = new Set(['40P01', '40001']);
 
@@ -82,6 +79,8 @@ export const toConversionDto = (c: ConversionRecord): Conversion => ({
 export function createConvertService({ db, now, prices, quoteTtlMs }: ConvertServiceDeps): ConvertService {
   const ttlMs = quoteTtlMs ?? DEFAULT_QUOTE_TTL_MS;
   const quotes = createQuoteWriter(db);
+  // Accepts travel in batches (one statement and one commit for many; migration 0031).
+  const accepts = createAcceptBatcher({ db, now });
 
   async function newQuote(userId: string, from: CoinCode, to: CoinCode, amountMinor: bigint): Promise<QuoteRecord> {
     if (from === to) throw new PairUnsupportedError('Pick two different coins');
@@ -108,59 +107,16 @@ export function createConvertService({ db, now, prices, quoteTtlMs }: ConvertSer
     });
   }
 
-  type Attempt = { done: ConversionRecord } | { expired: QuoteRecord };
-
-  async function tryAccept(userId: string, quoteId: string): Promise<Attempt> {
-    return db.transaction().execute(async (trx): Promise<Attempt> => {
-      const quote = await lockQuote(trx, quoteId, userId);
-      if (!quote) throw new QuoteNotFoundError();
-      // Under the quote's row lock: a second accept waits here and then finds the conversion. This must
-      // be its own statement (a fresh READ COMMITTED snapshot): a join in the locking SELECT would
-      // re-read only the locked row after the wait and miss the conversion committed meanwhile.
-      const existing = await conversionOfQuote(trx, quote.id);
-      if (existing) return { done: existing };
-      const at = now();
-      if (at.getTime() >= quote.expiresAt.getTime()) return { expired: quote };
-      const posted = await postConversion(
-        trx,
-        {
-          quoteId: quote.id,
-          userId,
-          from: quote.from,
-          to: quote.to,
-          amountMinor: quote.amountMinor,
-          feeMinor: quote.feeMinor,
-          receiveMinor: quote.receiveMinor,
-        },
-        at,
-      );
-      const conversion = await insertConversion(trx, {
-        quoteId: quote.id,
-        userId,
-        from: quote.from,
-        to: quote.to,
-        amountMinor: quote.amountMinor,
-        feeMinor: quote.feeMinor,
-        receiveMinor: quote.receiveMinor,
-        rate: quote.rate,
-        giveTransferId: posted.give.id,
-        getTransferId: posted.get.id,
-        createdAt: at,
-      });
-      return { done: conversion };
-    });
-  }
-
   return {
     async quote(userId, { from, to, amountMinor }) {
       return toQuoteDto(await newQuote(userId, from, to, amountMinor));
     },
 
     async accept(userId, quoteId) {
-      let attempt: Attempt | undefined;
+      let attempt: AcceptAttempt | undefined;
       for (let i = 0; ; i++) {
         try {
-          attempt = await tryAccept(userId, quoteId);
+          attempt = await accepts.accept(userId, quoteId);
           break;
         } catch (err) {
           const code = (err as { code?: unknown }).code;
@@ -171,7 +127,7 @@ export function createConvertService({ db, now, prices, quoteTtlMs }: ConvertSer
       // Rate expired and updated: a new quote for the same amount, to be accepted on its own.
       const old = attempt.expired;
       const fresh = await newQuote(userId, old.from, old.to, old.amountMinor);
-      await markReplaced(db, old.id, fresh.id);
+      await markReplaced(db, old.quoteId, fresh.id);
       return { outcome: 'requoted', quote: toQuoteDto(fresh) };
     },
 
