@@ -178,6 +178,35 @@ describe('accept', () => {
     expect((await reconcile(database.db)).ok).toBe(true);
   }, 60_000);
 
+  it('accepts arriving together share a batch: each gets its own answer, a short one changes nothing', async () => {
+    const users = await Promise.all(Array.from({ length: 6 }, () => createUser(database.db)));
+    for (const [i, u] of users.entries())
+      await credit(database.db, u, 'USDT', i === 0 ? 1_000_000n : 50_000_000n, `t:${u}`);
+    const quotes = await Promise.all(
+      users.map(async (u, i) =>
+        (await quote(u, 'USDT', i % 2 ? 'ETH' : 'USDC', i === 0 ? '2000000' : '20000000')).json(),
+      ),
+    );
+    // Same turn of the event loop: one batch. users[0] is short; users[1] also tries users[2]'s quote and
+    // accepts its own twice.
+    const [short, own, again, stolen, ...rest] = await Promise.all([
+      accept(users[0] as string, quotes[0].quoteId),
+      accept(users[1] as string, quotes[1].quoteId),
+      accept(users[1] as string, quotes[1].quoteId),
+      accept(users[1] as string, quotes[2].quoteId),
+      ...users.slice(2).map((u, i) => accept(u, quotes[i + 2].quoteId)),
+    ]);
+    expect(short?.json().code).toBe('INSUFFICIENT_BALANCE');
+    expect(own?.json().outcome).toBe('converted');
+    expect(again?.json().conversion.id).toBe(own?.json().conversion.id);
+    expect(stolen?.statusCode).toBe(404);
+    expect(rest.map((r) => r.json().outcome)).toEqual(['converted', 'converted', 'converted', 'converted']);
+    expect(await balanceOf(database.db, 'user_available', users[0] as string, 'USDT')).toBe(1_000_000n);
+    expect(await balanceOf(database.db, 'user_available', users[1] as string, 'USDT')).toBe(30_000_000n);
+    expect(await countRows(database.db, 'conversions')).toBeGreaterThanOrEqual(5);
+    expect((await reconcile(database.db)).ok).toBe(true);
+  });
+
   it("404 for another user's quote or conversion", async () => {
     const owner = await createUser(database.db);
     const other = await createUser(database.db);
