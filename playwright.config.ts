@@ -118,6 +118,8 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       PORT: String(E2E_PORT),
       HOST: '127.0.0.1',
+      // Metrics on a free loopback port: other servers (a developer's, a unit test's) may hold 9464.
+      METRICS_PORT: '0',
       LOG_LEVEL: 'warn',
       // Every spec sends its e-mail codes from 127.0.0.1; the production default (10 an hour per IP) would trip.
       CODE_IP_HOURLY_LIMIT: '1000',

@@ -59,6 +59,7 @@ async function startServer(staticDir: string, dataDir: string, logFile: string):
       STATIC_DIR: staticDir,
       DATA_DIR: dataDir,
       PORT: String(PORT),
+      METRICS_PORT: '0',
       NODE_ENV: 'development',
       LOCAL_CHAINS: 'false',
       SIGNER_ENABLED: 'false',

@@ -98,6 +98,8 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** Prometheus registry; default: a new one with default process metrics. */
   metrics?: Registry;
+  /** With a token, the app port serves /metrics to `Authorization: Bearer <token>`; else not at all. */
+  metricsToken?: string | null;
   /** Serve the deployed front end from this folder (host/, remotes/, remotes.json); null/unset: API only. */
   staticDir?: string | null;
   /** Max request body in bytes; default 1 MiB. */
@@ -247,7 +249,7 @@ export function buildApp(deps: AppDeps): App {
   }
   app.addHook('onClose', async () => auth.close());
   registerAuthentication(app, deps.sessionResolver ?? auth.sessions.resolver);
-  registerMetrics(app, deps.metrics ?? createMetricsRegistry());
+  registerMetrics(app, deps.metrics ?? createMetricsRegistry(), { token: deps.metricsToken ?? null });
 
   const registryFile = staticDir === null ? null : path.join(staticDir, 'remotes.json');
   const remoteOrigins = createRemoteOrigins(registryFile, (err) =>

@@ -10,7 +10,8 @@ import { createDb } from './db/create-db.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { advanceAnvil, startDevClock } from './dev/clock.ts';
-import { createMetricsRegistry } from './http/metrics.ts';
+import { createMetricsRegistry, startMetricsServer } from './http/metrics.ts';
+import { type MetricsConfig, metricsConfigFromEnv } from './http/metrics-config.ts';
 import { createLogger } from './logger.ts';
 import { localChainNetworks } from './modules/chain/chain-config.ts';
 import { prepareChains, startChainModule } from './modules/chain/chain-module.ts';
@@ -34,10 +35,12 @@ const EMBEDDED_DATABASE = 'wallet';
 let config: Config;
 let rewardsConfig: ReturnType<typeof rewardsConfigFromEnv>;
 let rampConfig: RampConfig;
+let metricsConfig: MetricsConfig;
 try {
   config = loadConfig();
   rewardsConfig = rewardsConfigFromEnv(process.env);
   rampConfig = rampConfigFromEnv(process.env);
+  metricsConfig = metricsConfigFromEnv(process.env);
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(err.message);
@@ -138,6 +141,12 @@ try {
   });
   const rampSandbox = ramp.sandbox;
   if (rampSandbox) closers.push({ name: 'sandbox payment provider', close: () => rampSandbox.close() });
+  const metricsRegistry = createMetricsRegistry();
+  if (metricsConfig.listener) {
+    const metricsServer = await startMetricsServer(metricsRegistry, metricsConfig.listener);
+    closers.push({ name: 'metrics listener', close: () => metricsServer.close() });
+    logger.info({ url: metricsServer.url }, 'metrics listening');
+  }
   const app = buildApp({
     db,
     now,
@@ -153,7 +162,8 @@ try {
         }
       : {}),
     logger,
-    metrics: createMetricsRegistry(),
+    metrics: metricsRegistry,
+    metricsToken: metricsConfig.token,
     staticDir: config.staticDir,
     prices: priceFeed.prices,
     convertQuoteTtlMs: config.convert.quoteTtlMs,

@@ -1,3 +1,6 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
@@ -8,8 +11,16 @@ export function createMetricsRegistry(): Registry {
   return registry;
 }
 
-/** Records `http_request_duration_seconds{method,route,status_code}` and serves `GET /metrics`. */
-export function registerMetrics(app: FastifyInstance, registry: Registry): void {
+/**
+ * Records `http_request_duration_seconds{method,route,status_code}`. The app port serves `GET /metrics`
+ * only when `token` is given, to `Authorization: Bearer <token>`; otherwise metrics are read from
+ * `startMetricsServer` (loopback by default, see metrics-config.ts).
+ */
+export function registerMetrics(
+  app: FastifyInstance,
+  registry: Registry,
+  options: { token?: string | null } = {},
+): void {
   const duration =
     (registry.getSingleMetric('http_request_duration_seconds') as
       | Histogram<'method' | 'route' | 'status_code'>
@@ -34,10 +45,51 @@ export function registerMetrics(app: FastifyInstance, registry: Registry): void 
     );
   });
 
+  const token = options.token;
+  if (!token) return;
+  const expected = digest(token);
   app.register(async (scope) => {
-    scope.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    scope.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+      // Compared as digests: constant time, whatever the lengths.
+      if (!timingSafeEqual(digest(given), expected)) {
+        return reply
+          .code(401)
+          .header('www-authenticate', 'Bearer')
+          .send({ code: 'UNAUTHENTICATED', message: 'Metrics need the token' });
+      }
       reply.header('content-type', registry.contentType).header('cache-control', 'no-store');
       return registry.metrics();
     });
   });
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** `GET /metrics` on its own listener (nothing else is served there). Resolves once listening. */
+export async function startMetricsServer(
+  registry: Registry,
+  listen: { host: string; port: number },
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET' || request.url !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    registry.metrics().then(
+      (body) =>
+        response.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' }).end(body),
+      () => response.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}/metrics`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
