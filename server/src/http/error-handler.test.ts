@@ -1,9 +1,11 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createOfflineDb } from '../db/offline-db.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors/app-error.ts';
 import { errorStatus } from '../errors/codes.ts';
-import { toErrorResponse, validationDetails } from './error-handler.ts';
+import { LedgerBusyError } from '../modules/ledger/errors.ts';
+import { registerErrorHandling, toErrorResponse, validationDetails } from './error-handler.ts';
 
 const db = createOfflineDb();
 const sessionResolver = { resolve: async () => ({ userId: 'u' }) };
@@ -113,10 +115,27 @@ describe('error responses', () => {
     expect(statuses).toEqual([401, 401, 429]);
     const res = await app.inject({ method: 'GET', url: '/api/me/settings' });
     expect(res.json()).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('Rate limit exceeded') });
-    expect(res.headers['retry-after']).toBeDefined();
+    const wait = Number(res.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
+    // The same wait in the body, for the screen to say it in words.
+    expect(res.json().details).toEqual({ retryAfterSeconds: wait });
     // Another client IP has its own budget.
     const other = await app.inject({ method: 'GET', url: '/api/me/settings', remoteAddress: '10.0.0.2' });
     expect(other.statusCode).toBe(401);
+  });
+
+  it('a busy 503 that knows its wait says it in Retry-After too', async () => {
+    const app = Fastify();
+    registerErrorHandling(app);
+    app.get('/api/busy', async () => {
+      throw new LedgerBusyError(2);
+    });
+    const res = await app.inject({ method: 'GET', url: '/api/busy' });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('2');
+    expect(res.json()).toMatchObject({ code: 'LEDGER_BUSY', details: { retryAfterSeconds: 2 } });
+    await app.close();
   });
 
   it('turns Ajv-style errors into details too', () => {

@@ -168,7 +168,8 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
   const { status, body, unexpected } = toErrorResponse(error);
   if (unexpected) request.log.error({ err: error }, 'request failed');
   else request.log.info({ code: body.code, status }, body.message);
-  const retryAfter = status === 429 ? retryAfterOf(body) : null;
+  // 429 (throttled) and 503 (busy, e.g. LEDGER_BUSY) that know their wait say it in Retry-After too.
+  const retryAfter = status === 429 || status === 503 ? retryAfterOf(body) : null;
   if (retryAfter !== null && !reply.hasHeader('retry-after')) reply.header('retry-after', String(retryAfter));
   return reply.code(status).send(body);
 }

@@ -41,8 +41,11 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
     global: true,
     max: options.rateLimit.max,
     timeWindow: options.rateLimit.windowMs,
+    // The wait travels in details too (the UI says it in words) and becomes the Retry-After header.
     errorResponseBuilder: (_request, context) =>
-      new AppError('RATE_LIMITED', `Rate limit exceeded, retry in ${context.after}`),
+      new AppError('RATE_LIMITED', `Rate limit exceeded, retry in ${context.after}`, {
+        details: { retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)) },
+      }),
   });
   app.addHook('onRequest', csrfGuard);
 }

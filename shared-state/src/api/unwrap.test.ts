@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, fieldErrors, retryAfterSeconds } from './api-error.ts';
+import { ApiError, fieldErrors, parseRetryAfter, retryAfterSeconds } from './api-error.ts';
 import { unwrap } from './unwrap.ts';
 
-function result(status: number, body: { data?: unknown; error?: unknown }) {
+function result(status: number, body: { data?: unknown; error?: unknown }, headers: Record<string, string> = {}) {
   return Promise.resolve({ ...body, response: new Response(null, { status: status === 204 ? 204 : 200 }) }).then(
-    (value) => ({ ...value, response: { ...value.response, ok: status < 400, status } as Response }),
+    (value) => ({
+      ...value,
+      response: { ...value.response, ok: status < 400, status, headers: new Headers(headers) } as Response,
+    }),
   );
 }
 
@@ -31,6 +34,18 @@ describe('unwrap', () => {
     );
     expect(error).toMatchObject({ code: 'CODE_RESEND_TOO_SOON', message: 'wait', status: 429 });
     expect(retryAfterSeconds(error)).toBe(42);
+  });
+
+  it('takes the wait from Retry-After when the body has none, and names a bare 429 RATE_LIMITED', async () => {
+    const limited = await caught(
+      unwrap(result(429, { error: { code: 'RATE_LIMITED', message: 'x' } }, { 'retry-after': '30' })),
+    );
+    expect(retryAfterSeconds(limited)).toBe(30);
+    const proxy = await caught(unwrap(result(429, { error: '<html>' }, { 'retry-after': '120' })));
+    expect(proxy).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(retryAfterSeconds(proxy)).toBe(120);
+    expect(parseRetryAfter(new Date(Date.UTC(2030, 0, 1, 0, 1)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(60);
+    expect(parseRetryAfter('soon')).toBeUndefined();
   });
 
   it('reads VALIDATION_FAILED field details', async () => {

@@ -1,4 +1,4 @@
-import { ApiError } from './api-error.ts';
+import { ApiError, parseRetryAfter } from './api-error.ts';
 
 interface FetchResult {
   data?: unknown;
@@ -54,6 +54,7 @@ export async function unwrap<R extends FetchResult>(request: Promise<R>): Promis
   const { response } = result;
   if (response.ok) return result.data as Data<R>;
   const body = result.error;
+  const retryAfter = parseRetryAfter(response.headers?.get('retry-after') ?? null);
   if (isErrorBody(body)) {
     return failWith(
       new ApiError({
@@ -61,14 +62,23 @@ export async function unwrap<R extends FetchResult>(request: Promise<R>): Promis
         message: typeof body.message === 'string' ? body.message : body.code,
         details: body.details,
         status: response.status,
+        ...(retryAfter === undefined ? {} : { retryAfter }),
       }),
     );
   }
+  // No body of ours: a proxy's answer (a gateway error, or a load balancer's own rate limit).
+  const code =
+    response.status === 429
+      ? 'RATE_LIMITED'
+      : UNAVAILABLE_STATUSES.has(response.status)
+        ? 'SERVICE_UNAVAILABLE'
+        : 'INTERNAL';
   return failWith(
     new ApiError({
-      code: UNAVAILABLE_STATUSES.has(response.status) ? 'SERVICE_UNAVAILABLE' : 'INTERNAL',
+      code,
       message: `HTTP ${response.status}`,
       status: response.status,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
     }),
   );
 }

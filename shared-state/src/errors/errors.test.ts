@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/api-error.ts';
 import { LANGUAGES } from '../i18n/languages.ts';
 import { CLIENT_ERROR_CODES, SERVER_ERROR_CODES } from './codes.ts';
-import { errorMessage } from './index.ts';
+import { errorMessage, waitInWords } from './index.ts';
 import en from './locales/en.json';
 import es from './locales/es.json';
 import zhCN from './locales/zh-CN.json';
@@ -87,6 +87,13 @@ describe('error translations', () => {
       details: { retryAfterSeconds: 2990 },
     });
     expect(errorMessage(hourly, t)).toBe('Too many codes requested, try again in 50 min');
+    const limited = (retryAfterSeconds: number) =>
+      new ApiError({ code: 'RATE_LIMITED', message: 'x', status: 429, details: { retryAfterSeconds } });
+    expect(errorMessage(limited(30), t, undefined, 'en')).toBe('Too many requests, try again in 30 seconds');
+    expect(errorMessage(limited(150), t, undefined, 'en')).toBe('Too many requests, try again in 3 minutes');
+    expect(errorMessage(new ApiError({ code: 'RATE_LIMITED', message: 'x', status: 429 }), t)).toBe(
+      'Too many requests, try again later',
+    );
     const bounded = new ApiError({
       code: 'EXCHANGE_TOO_MANY_OPEN_ORDERS',
       message: 'x',
@@ -103,6 +110,14 @@ describe('error translations', () => {
     expect(errorMessage(wrong, t)).toBe('Wrong fund password, 3 attempts left');
     expect(errorMessage(new Error('boom'), t, 'REGISTRATION_FAILED')).toBe('Registration failed');
     expect(errorMessage(new ApiError({ code: 'SOMETHING_NEW', message: 'x', status: 400 }), t)).toBe('Submit failed');
+  });
+
+  it('says a wait in words in every language', () => {
+    expect(waitInWords(30, 'en')).toBe('in 30 seconds');
+    expect(waitInWords(30, 'zh-CN')).toBe('30秒钟后');
+    expect(waitInWords(120, 'zh-TW')).toBe('2 分鐘後');
+    expect(waitInWords(7200, 'es')).toBe('dentro de 2 horas');
+    expect(waitInWords(0.2, 'en')).toBe('in 1 second');
   });
 
   it('speaks the default language', async () => {

@@ -76,12 +76,28 @@ function numberDetail(details: unknown, name: string): number | undefined {
 }
 
 /**
+ * A wait in the language's own words, from the platform's CLDR data ("in 30 seconds", "30秒钟后",
+ * "dentro de 2 minutos"): seconds under a minute and a half, then minutes, then hours, rounded up.
+ */
+export function waitInWords(seconds: number, language: string): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  const [value, unit]: [number, Intl.RelativeTimeFormatUnit] =
+    s < 90 ? [s, 'second'] : s < 90 * 60 ? [Math.ceil(s / 60), 'minute'] : [Math.ceil(s / 3600), 'hour'];
+  return new Intl.RelativeTimeFormat(language, { numeric: 'always' }).format(value, unit);
+}
+
+/**
  * The translated message for any thrown value: an ApiError by its code
  * (with retry time or attempts left when the server sent them), anything
  * else as the caller's fallback ("submit failed" unless told otherwise).
- * `t` must have the 'errors' namespace loaded (see useErrorMessage).
+ * `t` must have the 'errors' namespace loaded (see useErrorMessage); `language` words a wait.
  */
-export function errorMessage(error: unknown, t: TFunction, fallback: FallbackKey = 'SUBMIT_FAILED'): string {
+export function errorMessage(
+  error: unknown,
+  t: TFunction,
+  fallback: FallbackKey = 'SUBMIT_FAILED',
+  language: string = i18n.language,
+): string {
   const ns = { ns: ERRORS_NAMESPACE };
   if (!(error instanceof ApiError) || !CODE_SHAPE.test(error.code)) return t(fallback, ns);
   const key = errorKey(error.code as KnownErrorCode);
@@ -97,6 +113,7 @@ export function errorMessage(error: unknown, t: TFunction, fallback: FallbackKey
     defaultValue: '',
     seconds,
     minutes: seconds === undefined ? undefined : Math.ceil(seconds / 60),
+    wait: seconds === undefined ? undefined : waitInWords(seconds, language),
     attemptsLeft,
     limit,
   });
