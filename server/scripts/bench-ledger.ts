@@ -12,7 +12,9 @@
  *     (informational: the cost of the two extra round trips of a caller's transaction)
  *   - raw_sql_tps_spread / raw_sql_tps_hot: the baseline, `UPDATE ... SET balance = balance + 1
  *     WHERE id = $1` (autocommit) on 10,000 rows / on one row, same pool, same run
- * and the ledger/raw ratios. Each figure is one JSON line on stdout; notes go to stderr.
+ *   - transfers_per_s_{spread,hot}: batched posting (ledger/batcher.ts)
+ * and the ledger/raw ratios. Raw and batched alternate in 3 rounds (see alternating()); their figures
+ * are the medians of the rounds. Each figure is one JSON line on stdout; notes go to stderr.
  * Then, with this database stopped, it spawns `bench-deposit-latency.ts` (chain watcher on anvil) when
  * that script exists and forwards its figure lines (`deposit_credit_latency_ms` and its p95; its notes
  * go to stderr); when it fails it prints {"figure":"deposit_credit_latency_ms","value":null,"unit":"ms","note":...}.
@@ -109,7 +111,11 @@ interface PhaseResult {
 }
 
 /** `clients` loops calling `once(worker, n)` until the deadline; counts completions per second. */
-async function phase(name: string, once: (worker: number, n: number) => Promise<void>): Promise<PhaseResult> {
+async function phase(
+  name: string,
+  once: (worker: number, n: number) => Promise<void>,
+  phaseSeconds = seconds,
+): Promise<PhaseResult> {
   if (phaseFilter.length > 0 && !phaseFilter.some((word) => name.includes(word))) return skipped;
   const warmUntil = Date.now() + 1000;
   await Promise.all(
@@ -119,7 +125,7 @@ async function phase(name: string, once: (worker: number, n: number) => Promise<
   );
   const latencies: number[] = [];
   let errors = 0;
-  const endAt = Date.now() + seconds * 1000;
+  const endAt = Date.now() + phaseSeconds * 1000;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async (_, w) => {
@@ -143,6 +149,29 @@ async function phase(name: string, once: (worker: number, n: number) => Promise<
       `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${errors}`,
   );
   return result;
+}
+
+const ROUNDS = 3;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** Raw and batched phases alternately, ROUNDS times; the medians of each (p99: the median round's). */
+async function alternating(
+  label: string,
+  raw: (worker: number, n: number) => Promise<void>,
+  batched: (worker: number, n: number, round: number) => Promise<void>,
+): Promise<PhaseResult & { batched: PhaseResult }> {
+  const raws: PhaseResult[] = [];
+  const batches: PhaseResult[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    raws.push(await phase(`raw UPDATE ${label} (round ${r + 1})`, raw, seconds / ROUNDS));
+    batches.push(await phase(`batched ${label} (round ${r + 1})`, (w, n) => batched(w, n, r), seconds / ROUNDS));
+  }
+  const summary = (results: PhaseResult[]): PhaseResult => ({
+    perSecond: median(results.map((x) => x.perSecond)),
+    p99Ms: median(results.map((x) => x.p99Ms)),
+    errors: results.reduce((sum, x) => sum + x.errors, 0),
+  });
+  return { ...summary(raws), batched: summary(batches) };
 }
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'cw-bench-ledger-'));
@@ -219,13 +248,20 @@ try {
     });
   };
 
-  const rawSpread = await phase('raw UPDATE spread', async () => {
-    await rawUpdate(1 + randomIndex(ACCOUNTS));
-  });
-  const batchedSpread = await phase('batched spread', async (w, n) => {
-    const from = pickOther('');
-    await sendBatched(`batched-spread-${w}-${n}`, from, pickOther(from));
-  });
+  // Raw baseline and batched posting alternate in ROUNDS rounds of BENCH_SECONDS / ROUNDS each, and each
+  // figure is the median of its rounds: this machine's speed drifts within a run (the raw baseline
+  // alone has measured 6,300-10,100/s), and alternating keeps both sides of a ratio under the same drift.
+  const rawSpread = await alternating(
+    'spread',
+    async () => {
+      await rawUpdate(1 + randomIndex(ACCOUNTS));
+    },
+    async (w, n, r) => {
+      const from = pickOther('');
+      await sendBatched(`batched-spread-${r}-${w}-${n}`, from, pickOther(from));
+    },
+  );
+  const batchedSpread = rawSpread.batched;
   const spread = await phase('postTransfer spread', async (w, n) => {
     const from = pickOther('');
     await send(`spread-${w}-${n}`, from, pickOther(from));
@@ -234,12 +270,16 @@ try {
     const from = pickOther('');
     await sendAlone(`spread-alone-${w}-${n}`, from, pickOther(from));
   });
-  const rawHot = await phase('raw UPDATE hot', async () => {
-    await rawUpdate(1);
-  });
-  const batchedHot = await phase('batched hot', async (w, n) => {
-    await sendBatched(`batched-hot-${w}-${n}`, pickOther(hot), hot);
-  });
+  const rawHot = await alternating(
+    'hot',
+    async () => {
+      await rawUpdate(1);
+    },
+    async (w, n, r) => {
+      await sendBatched(`batched-hot-${r}-${w}-${n}`, pickOther(hot), hot);
+    },
+  );
+  const batchedHot = rawHot.batched;
   const hotResult = await phase('postTransfer hot', async (w, n) => {
     await send(`hot-${w}-${n}`, pickOther(hot), hot);
   });

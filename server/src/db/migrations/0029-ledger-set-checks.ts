@@ -22,25 +22,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create function ledger_entries_checked() returns trigger language plpgsql as $$
     declare
-      v_bad bigint;
+      v_transfer bigint;
+      v_account bigint;
+      v_unbalanced bigint;
     begin
-      -- Correlated scalar subqueries, not NOT EXISTS: a query without parameters keeps the plan of its
-      -- first run in a session, and a first run over a large insert (a seed) would plan a hash join
-      -- over the whole table for every later, small one. A subplan is always one index probe a row.
-      select e.transfer_id into v_bad from inserted e
-      where (select t.id from ledger_transfers t where t.id = e.transfer_id) is null limit 1;
-      if found then
-        raise exception 'ledger entry names transfer % that does not exist', v_bad using errcode = 'foreign_key_violation';
+      -- One query (its fixed cost is paid per INSERT). Correlated scalar subqueries, not NOT EXISTS: a
+      -- query without parameters keeps the plan of its first run in a session, and a first run over a
+      -- large insert (a seed) would plan hash joins over whole tables for every later, small one. A
+      -- subplan is always one index probe a row.
+      select
+        (select e.transfer_id from inserted e
+         where (select t.id from ledger_transfers t where t.id = e.transfer_id) is null limit 1),
+        (select e.account_id from inserted e
+         where (select a.id from ledger_accounts a where a.id = e.account_id) is null limit 1),
+        (select x.transfer_id from (select distinct i.transfer_id from inserted i) x
+         where (select sum(e.amount) from ledger_entries e where e.transfer_id = x.transfer_id) <> 0 limit 1)
+      into v_transfer, v_account, v_unbalanced;
+      if v_transfer is not null then
+        raise exception 'ledger entry names transfer % that does not exist', v_transfer using errcode = 'foreign_key_violation';
       end if;
-      select e.account_id into v_bad from inserted e
-      where (select a.id from ledger_accounts a where a.id = e.account_id) is null limit 1;
-      if found then
-        raise exception 'ledger entry names account % that does not exist', v_bad using errcode = 'foreign_key_violation';
+      if v_account is not null then
+        raise exception 'ledger entry names account % that does not exist', v_account using errcode = 'foreign_key_violation';
       end if;
-      select x.transfer_id into v_bad from (select distinct i.transfer_id from inserted i) x
-      where (select sum(e.amount) from ledger_entries e where e.transfer_id = x.transfer_id) <> 0 limit 1;
-      if found then
-        raise exception 'ledger transfer % does not balance', v_bad using errcode = 'check_violation';
+      if v_unbalanced is not null then
+        raise exception 'ledger transfer % does not balance', v_unbalanced using errcode = 'check_violation';
       end if;
       return null;
     end
