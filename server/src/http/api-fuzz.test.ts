@@ -80,12 +80,10 @@ describe('API fuzz', () => {
     const watched = rows.map((r) => r.name).filter((t) => !WRITTEN_WHEN_REFUSED.has(t));
     let before = await checksums(watched);
     const problems: string[] = [];
-    const timing = new Map<string, number>();
     const statuses = new Map<number, number>();
 
     await fc.assert(
       fc.asyncProperty(fuzzCase(operations), fc.boolean(), async (c: FuzzCase, withSession) => {
-        const t0 = performance.now();
         const response = await h.app.inject({
           method: c.method as 'GET',
           url: c.url,
@@ -95,11 +93,7 @@ describe('API fuzz', () => {
         });
         const label = `${c.method} ${c.url} (${c.mutation}, ${withSession ? 'signed in' : 'signed out'}): ${response.body.slice(0, 300)}`;
         statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-        const t1 = performance.now();
         const after = await checksums(watched);
-        const key = `${c.method} ${c.url.split('?')[0]}`;
-        timing.set(key, (timing.get(key) ?? 0) + (t1 - t0));
-        timing.set('(checksums)', (timing.get('(checksums)') ?? 0) + (performance.now() - t1));
         // Every problem is collected (and the run goes on), so one run shows them all.
         const code = response.statusCode >= 400 ? (response.json() as { code?: unknown }).code : undefined;
         if (response.statusCode >= 500 && !unconfiguredHere(c.url, response.statusCode, code))
@@ -114,14 +108,6 @@ describe('API fuzz', () => {
         before = after;
       }),
       { numRuns: RUNS, seed: SEED },
-    );
-    process.stderr.write(
-      `[api-fuzz] slowest ${JSON.stringify(
-        [...timing.entries()]
-          .sort((a, b) => b[1] - a[1])
-          .slice(0, 12)
-          .map(([k, v]) => [k, Math.round(v)]),
-      )}\n`,
     );
     expect(problems.slice(0, 30)).toEqual([]);
     // Most requests must get past the schema: a fuzz refused at the door tests nothing else.
