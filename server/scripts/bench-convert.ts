@@ -81,6 +81,8 @@ try {
     prices,
     sessionResolver: headerSessionResolver,
     rateLimit: { max: 1_000_000_000, windowMs: 60_000 },
+    // As the server runs: the global rate limit counts in PostgreSQL (shared by instances).
+    rateLimitStore: 'database',
   });
   await app.ready();
 

@@ -23,6 +23,7 @@ import { registerAuthentication, type SessionResolver } from './http/authenticat
 import { registerErrorHandling } from './http/error-handler.ts';
 import { createMetricsRegistry, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { createRateLimitCounter, pgRateLimitStore } from './http/rate-limit-store.ts';
 import { createRemoteOrigins } from './http/remote-registry.ts';
 import { trackApiRouteMethods } from './http/route-methods.ts';
 import { withStrictInput } from './http/safe-text.ts';
@@ -106,6 +107,11 @@ export interface AppDeps {
   bodyLimit?: number;
   /** Per client IP; default 1000 requests a minute. */
   rateLimit?: { max: number; windowMs: number };
+  /**
+   * Where the global rate limit counts: 'database' (PostgreSQL, shared by every instance; what the
+   * server runs with) or 'memory' (this process; the default for tests of one app).
+   */
+  rateLimitStore?: 'database' | 'memory';
   /** Trust X-Forwarded-* (client IP for rate limiting, host for the CSRF check). */
   trustProxy?: boolean;
   /** Wallet (modules/wallet/wallet-module.ts): running EVM chains, auto-review limits. */
@@ -255,7 +261,11 @@ export function buildApp(deps: AppDeps): App {
   const remoteOrigins = createRemoteOrigins(registryFile, (err) =>
     app.log.warn({ err }, 'cannot read remotes.json; keeping the previous remote origins'),
   );
-  registerSecurity(app, { rateLimit: deps.rateLimit ?? { max: 1000, windowMs: 60_000 }, remoteOrigins });
+  registerSecurity(app, {
+    rateLimit: deps.rateLimit ?? { max: 1000, windowMs: 60_000 },
+    rateLimitStore: deps.rateLimitStore === 'database' ? pgRateLimitStore(createRateLimitCounter(deps.db)) : undefined,
+    remoteOrigins,
+  });
   registerOpenApi(app);
   const methodsOf = trackApiRouteMethods(app);
 

@@ -169,6 +169,7 @@ try {
     convertQuoteTtlMs: config.convert.quoteTtlMs,
     bodyLimit: config.bodyLimit,
     rateLimit: config.rateLimit,
+    rateLimitStore: 'database',
     trustProxy: config.trustProxy,
     wallet: walletOptionsFromConfig(config, signer !== undefined),
     deposits: { xpubs: chain.keys.xpubs },

@@ -7,6 +7,8 @@ import type { RemoteOrigins } from './remote-registry.ts';
 
 export interface SecurityOptions {
   rateLimit: { max: number; windowMs: number };
+  /** The counters' store class (rate-limit-store.ts, PostgreSQL); default: this process's memory. */
+  rateLimitStore?: (new () => unknown) | undefined;
   remoteOrigins: RemoteOrigins;
 }
 
@@ -41,6 +43,7 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
     global: true,
     max: options.rateLimit.max,
     timeWindow: options.rateLimit.windowMs,
+    ...(options.rateLimitStore ? { store: options.rateLimitStore as never } : {}),
     // The wait travels in details too (the UI says it in words) and becomes the Retry-After header.
     errorResponseBuilder: (_request, context) =>
       new AppError('RATE_LIMITED', `Rate limit exceeded, retry in ${context.after}`, {
