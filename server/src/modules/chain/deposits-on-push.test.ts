@@ -47,13 +47,22 @@ describe('deposits on push (newHeads over WebSocket)', () => {
     const userId = await createUser(database.db);
     const address = (await depositAddressFor(database.db, userId, 'ethereum', xpub)) as Address;
     const ticks: TickReport[] = [];
+    let subscribed = false;
     const runner = startWatchers([createEvmWatcher({ db: database.db, runtime, startBlock: 0n })], {
       pollMs: 60_000,
-      heads: () => wsHeads({ url: runtime.wsUrl ?? '' }),
+      heads: () =>
+        wsHeads({
+          url: runtime.wsUrl ?? '',
+          onSubscribed: () => {
+            subscribed = true;
+          },
+        }),
       onTick: (r) => ticks.push(r),
     });
     try {
       expect(await until(() => ticks.length > 0 && ticks.at(-1)?.behind === false, 10_000)).toBe(true);
+      // Heads must flow before the deposit is mined (on a loaded machine the socket can come up later).
+      expect(await until(() => subscribed, 10_000)).toBe(true);
       const client = devClient(runtime.rpcUrl, runtime.chainId);
       await client.wallet.sendTransaction({
         account: DEV_ACCOUNT,
@@ -70,7 +79,7 @@ describe('deposits on push (newHeads over WebSocket)', () => {
           .executeTakeFirst()
           .then((d) => d?.state === 'successful');
       // Only a pushed head can wake the loop this early: its timer is a minute away.
-      expect(await until(credited, 5_000)).toBe(true);
+      expect(await until(credited, 10_000)).toBe(true);
     } finally {
       await runner.stop();
     }

@@ -17,6 +17,8 @@ export interface WsHeadsOptions {
   /** First delay before re-subscribing after a drop; doubles up to RETRY_MAX_MS. */
   retryMs?: number;
   log?: (msg: string, err?: unknown) => void;
+  /** Called each time the subscription is (re-)established: heads flow from then on. */
+  onSubscribed?: () => void;
 }
 
 const RETRY_MAX_MS = 30_000;
@@ -71,6 +73,7 @@ export function wsHeads(options: WsHeadsOptions): HeadSource {
                 .catch(() => {});
             };
             if (closed || dropped) stop.stop();
+            else options.onSubscribed?.();
           })
           .catch(onError);
       };
