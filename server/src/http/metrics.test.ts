@@ -46,6 +46,7 @@ describe('metrics', () => {
       const none = await app.inject({ method: 'GET', url: '/metrics' });
       expect(none.statusCode).toBe(401);
       expect(none.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+      expect(none.headers['www-authenticate']).toBe('Bearer');
       const wrong = await app.inject({
         method: 'GET',
         url: '/metrics',

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { AppError } from '../errors/app-error.ts';
 
 /** A registry with the default Node.js process metrics. One per process in production. */
 export function createMetricsRegistry(): Registry {
@@ -53,10 +54,8 @@ export function registerMetrics(
       const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
       // Compared as digests: constant time, whatever the lengths.
       if (!timingSafeEqual(digest(given), expected)) {
-        return reply
-          .code(401)
-          .header('www-authenticate', 'Bearer')
-          .send({ code: 'UNAUTHENTICATED', message: 'Metrics need the token' });
+        reply.header('www-authenticate', 'Bearer');
+        throw new AppError('UNAUTHENTICATED', 'Metrics need the token');
       }
       reply.header('content-type', registry.contentType).header('cache-control', 'no-store');
       return registry.metrics();

@@ -92,10 +92,15 @@ export function createRateLimitCounter(db: Kysely<Database>) {
     };
   }
 
-  function answered(key: string, result: Counted): void {
+  /** One hit of `key` is answered (or lost): no longer pending. */
+  function forget(key: string): void {
     const left = (unanswered.get(key) ?? 1) - 1;
     if (left > 0) unanswered.set(key, left);
     else unanswered.delete(key);
+  }
+
+  function answered(key: string, result: Counted): void {
+    forget(key);
     const previous = known.get(key);
     const windowEndMs = Date.now() + result.ttl;
     // Answers can arrive out of order: keep the highest count of the newest window.
@@ -110,13 +115,19 @@ export function createRateLimitCounter(db: Kysely<Database>) {
       assert(key.length > 0, 'a rate limit key');
       const k = key.slice(0, KEY_MAX);
       unanswered.set(k, (unanswered.get(k) ?? 0) + 1);
-      const counted = queue.submit({ key: k, windowMs }).then((result) => {
-        answered(k, result);
-        return result;
-      });
+      const counted = queue.submit({ key: k, windowMs }).then(
+        (result) => {
+          answered(k, result);
+          return result;
+        },
+        (error: unknown) => {
+          forget(k);
+          throw error;
+        },
+      );
       const guess = estimate(k, windowMs);
       if (guess.current * 4 <= max) {
-        counted.catch(() => unanswered.delete(k));
+        counted.catch(() => undefined); // decided already; a lost increment is only a softer limit
         return guess;
       }
       return counted;

@@ -7,6 +7,7 @@ import { assert } from '../ledger/model.ts';
 import { rational } from '../prices/rational.ts';
 import { LiquidityShortError, QuoteNotFoundError } from './errors.ts';
 import type { ConversionRecord } from './repository.ts';
+import { UUID_PATTERN } from './schemas.ts';
 
 /**
  * Quote accepts go to PostgreSQL in batches: one `convert_accept_batch` statement (migration 0031)
@@ -42,7 +43,8 @@ interface Row {
   rate_den: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The route's own id pattern (schemas.ts). */
+const UUID = new RegExp(UUID_PATTERN);
 
 /** The SQL function takes at most 500 requests. */
 export const ACCEPT_BATCH_MAX = 500;

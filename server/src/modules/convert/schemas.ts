@@ -74,7 +74,7 @@ export const AcceptResult = Type.Union([
 ]);
 export type AcceptResult = Static<typeof AcceptResult>;
 
-const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 export const IdParams = Type.Object({ id: Type.String({ pattern: UUID_PATTERN }) }, { additionalProperties: false });
 
 export const HistoryQuery = Type.Object(
