@@ -29,7 +29,11 @@ export function createRateLimitCounter(db: Kysely<Database>) {
   let batches = 0;
   const queue = createBatchQueue<Hit, Counted>({
     batchMax: 1000,
-    inFlightMax: 2,
+    // One batch at a time: an instance's hits reach the database in the order they came, so a hit
+    // decided without waiting (below) is always counted before this instance's next waiting hit.
+    // With two in flight a later batch could commit first on another connection, and a client's
+    // sequential requests spread over instances could pass the limit.
+    inFlightMax: 1,
     queueMax: 50_000,
     busy: () => new Error('rate limit counter queue full'),
     async apply(hits) {
