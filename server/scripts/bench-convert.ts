@@ -38,6 +38,8 @@ const clients = Number(process.env.BENCH_CLIENTS ?? 200);
 const thinkMs = Number(process.env.BENCH_THINK_MS ?? 1000);
 const poolSize = Number(process.env.BENCH_POOL ?? 20);
 const ephemeral = process.env.BENCH_EPHEMERAL === '1';
+/** BENCH_PHASES=converts runs only the conversion phase (its figure alone), e.g. under a profiler. */
+const phases = new Set((process.env.BENCH_PHASES ?? 'quotes,converts').split(','));
 
 const log = (msg: string) => process.stderr.write(`[bench:convert] ${msg}\n`);
 const figure = (name: string, value: number, unit: string, note?: string) =>
@@ -161,35 +163,41 @@ try {
   await sql`analyze`.execute(db);
 
   // One client, back to back: the server's own time per quote, without waiting behind other clients.
-  const single = await run('quotes, 1 client, closed loop', 0, quote, users.slice(0, 1));
-  const paced = await run(`quotes, ${clients} clients, ${thinkMs} ms think time`, thinkMs, quote);
-  const saturated = await run(`quotes, ${clients} clients, closed loop`, 0, quote);
+  if (phases.has('quotes')) {
+    const single = await run('quotes, 1 client, closed loop', 0, quote, users.slice(0, 1));
+    const paced = await run(`quotes, ${clients} clients, ${thinkMs} ms think time`, thinkMs, quote);
+    const saturated = await run(`quotes, ${clients} clients, closed loop`, 0, quote);
+    const note = `${clients} clients, one quote per ${thinkMs} ms each, in-process app`;
+    figure('quote_p50_ms', paced.p50, 'ms', note);
+    figure('quote_p99_ms', paced.p99, 'ms', note);
+    figure('quote_service_p50_ms', single.p50, 'ms', 'one client, back to back: time per quote without queueing');
+    figure('quote_service_p99_ms', single.p99, 'ms', 'one client, back to back: time per quote without queueing');
+    figure('quote_rate_per_s', paced.perSecond, '1/s', 'quotes served during the latency run');
+    figure('quotes_per_s_saturated', saturated.perSecond, '1/s', `${clients} clients, closed loop`);
+    figure('quote_p99_ms_saturated', saturated.p99, 'ms', `${clients} clients, closed loop (queueing included)`);
+  }
 
   let converted = 0;
-  const converts = await run(`quote + accept, ${clients} clients, closed loop`, 0, async (user, n) => {
-    const quoteId = await quote(user, n);
-    if (!quoteId) return;
-    const res = await app.inject({
-      method: 'POST',
-      url: `/api/convert/quotes/${quoteId}/accept`,
-      headers: { [TEST_USER_HEADER]: user },
-    });
-    if (res.statusCode === 200 && res.json<{ outcome: string }>().outcome === 'converted') converted++;
-    else {
-      unexpected++;
-      if (unexpected <= 5) log(`accept failed: ${res.statusCode} ${res.body}`);
-    }
-  });
-  const convertSeconds = converts.count / converts.perSecond;
-
-  figure('quote_p50_ms', paced.p50, 'ms', `${clients} clients, one quote per ${thinkMs} ms each, in-process app`);
-  figure('quote_p99_ms', paced.p99, 'ms', `${clients} clients, one quote per ${thinkMs} ms each, in-process app`);
-  figure('quote_service_p50_ms', single.p50, 'ms', 'one client, back to back: time per quote without queueing');
-  figure('quote_service_p99_ms', single.p99, 'ms', 'one client, back to back: time per quote without queueing');
-  figure('quote_rate_per_s', paced.perSecond, '1/s', 'quotes served during the latency run');
-  figure('quotes_per_s_saturated', saturated.perSecond, '1/s', `${clients} clients, closed loop`);
-  figure('quote_p99_ms_saturated', saturated.p99, 'ms', `${clients} clients, closed loop (queueing included)`);
-  figure('converts_per_s', converted / convertSeconds, '1/s', `${clients} clients, closed loop quote + accept`);
+  const converts = !phases.has('converts')
+    ? null
+    : await run(`quote + accept, ${clients} clients, closed loop`, 0, async (user, n) => {
+        const quoteId = await quote(user, n);
+        if (!quoteId) return;
+        const res = await app.inject({
+          method: 'POST',
+          url: `/api/convert/quotes/${quoteId}/accept`,
+          headers: { [TEST_USER_HEADER]: user },
+        });
+        if (res.statusCode === 200 && res.json<{ outcome: string }>().outcome === 'converted') converted++;
+        else {
+          unexpected++;
+          if (unexpected <= 5) log(`accept failed: ${res.statusCode} ${res.body}`);
+        }
+      });
+  if (converts) {
+    const convertSeconds = converts.count / converts.perSecond;
+    figure('converts_per_s', converted / convertSeconds, '1/s', `${clients} clients, closed loop quote + accept`);
+  }
 
   prices.stop();
   await app.close();

@@ -212,6 +212,8 @@ export interface LedgerAccountsTable {
   kind: AccountKind;
   user_id: string | null;
   asset: CoinCode;
+  /** 0, or a conversion lane of a system liquidity/fees account (migration 0034). */
+  lane: ColumnType<number, number | undefined, never>;
   balance: ColumnType<string, string | undefined, string>;
   created_at: ColumnType<Date, Date | undefined, never>;
 }

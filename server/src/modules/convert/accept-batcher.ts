@@ -14,7 +14,8 @@ import { UUID_PATTERN } from './schemas.ts';
  * locks the batch's quotes, posts every conversion as a linked pair of transfers through
  * `ledger_post_batch` and inserts the conversions, in one transaction and one durable commit. The
  * liquidity account of a coin is locked once per batch instead of once per conversion, which is
- * what bounded conversions to one at a time per coin. Each accept resolves after its batch
+ * what bounded conversions to one at a time per coin; and concurrent batches use different lanes of
+ * those accounts (migration 0035), so they do not wait for each other's commit. Each accept resolves after its batch
  * committed; limits (batch size, batches in flight, queue length -> LEDGER_BUSY) come from batch-queue.ts.
  */
 export type AcceptAttempt =
@@ -94,24 +95,64 @@ function toOutcome(request: AcceptRequest, row: Row): Outcome<AcceptAttempt> {
   }
 }
 
-export function createAcceptBatcher(options: { db: Kysely<Database>; now: () => Date; batchMax?: number }) {
+export interface AcceptBatcherOptions {
+  db: Kysely<Database>;
+  now: () => Date;
+  batchMax?: number;
+  /**
+   * Liquidity lanes (migration 0034): batches take lanes 1..lanes in turn, so that many commit side
+   * by side instead of queueing on one liquidity row per coin; 0 posts on the main accounts.
+   */
+  lanes?: number;
+}
+
+/** Batches in flight at once; each has a lane of its own while there are as many lanes. */
+const IN_FLIGHT_MAX = 8;
+
+export function createAcceptBatcher(options: AcceptBatcherOptions) {
   const batchMax = options.batchMax ?? 200;
+  const lanes = options.lanes ?? 4;
   assert(batchMax >= 1 && batchMax <= ACCEPT_BATCH_MAX, `batchMax in 1..${ACCEPT_BATCH_MAX}`);
+  assert(Number.isInteger(lanes) && lanes >= 0 && lanes <= 15, 'lanes in 0..15');
+  let turn = 0;
+  const acceptBatch = async (requests: readonly AcceptRequest[], lane: number) => {
+    const { rows } = await sql<Row>`
+      select ord, outcome, detail, conversion_id::text, created_at, give_transfer_id::text, get_transfer_id::text,
+        from_asset, to_asset, amount_minor::text, fee_minor::text, receive_minor::text, rate_num::text, rate_den::text
+      from convert_accept_batch(${requests.map((r) => r.quoteId)}::uuid[], ${requests.map((r) => r.userId)}::uuid[],
+        ${options.now()}, ${lane}::smallint, ${Math.max(1, lanes)}::smallint) order by ord`.execute(options.db);
+    assert(rows.length === requests.length, 'one answer per accept');
+    return rows;
+  };
   const queue = createBatchQueue<AcceptRequest, AcceptAttempt>({
     batchMax,
-    // Batches queue on the liquidity rows, so a few more in flight keep the work before the lock busy.
-    inFlightMax: 8,
+    inFlightMax: IN_FLIGHT_MAX,
     busy: () => new LedgerBusyError(1),
     async apply(requests) {
-      const { rows } = await sql<Row>`
-        select ord, outcome, detail, conversion_id::text, created_at, give_transfer_id::text, get_transfer_id::text,
-          from_asset, to_asset, amount_minor::text, fee_minor::text, receive_minor::text, rate_num::text, rate_den::text
-        from convert_accept_batch(${requests.map((r) => r.quoteId)}::uuid[], ${requests.map((r) => r.userId)}::uuid[],
-          ${options.now()}) order by ord`.execute(options.db);
-      assert(rows.length === requests.length, 'one answer per accept');
+      const lane = lanes === 0 ? 0 : (turn++ % lanes) + 1;
+      const rows = await acceptBatch(requests, lane);
+      const short = rows.flatMap((row, i) => (row.outcome === 'liquidity_short' ? [i] : []));
+      if (lane > 0 && short.length > 0) await retryOnMain(requests, rows, short);
       return requests.map((request, i) => toOutcome(request, rows[i] as Row));
     },
   });
+
+  /**
+   * Conversions a lane could not pay: the coin's lanes go back to the main account, and they are
+   * tried once more there. So LIQUIDITY_SHORT means the coin's whole liquidity is short, not a lane's.
+   */
+  async function retryOnMain(requests: readonly AcceptRequest[], rows: Row[], short: readonly number[]) {
+    const assets = new Set(short.map((i) => rows[i]?.to_asset ?? ''));
+    for (const asset of assets) {
+      await sql`select convert_liquidity_consolidate(${asset}, ${options.now()})`.execute(options.db);
+    }
+    const again = await acceptBatch(
+      short.map((i) => requests[i] as AcceptRequest),
+      0,
+    );
+    for (const [k, i] of short.entries()) rows[i] = { ...(again[k] as Row), ord: (rows[i] as Row).ord };
+  }
+
   return {
     accept(userId: string, quoteId: string): Promise<AcceptAttempt> {
       // A malformed id would fail the whole batch's cast; the route validates it, this keeps it so.

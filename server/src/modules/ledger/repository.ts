@@ -17,13 +17,15 @@ export async function ensureAccount(db: Db, ref: AccountRef): Promise<string> {
       .where('kind', '=', ref.kind)
       .where((eb) => (ref.userId === null ? eb('user_id', 'is', null) : eb('user_id', '=', ref.userId)))
       .where('asset', '=', ref.asset)
+      // Lane 0: the account itself (lanes 1.. are conversions' sub-accounts, migration 0034).
+      .where('lane', '=', 0)
       .executeTakeFirst();
   const existing = await find();
   if (existing) return existing.id;
   const inserted = await db
     .insertInto('ledger_accounts')
     .values({ kind: ref.kind, user_id: ref.userId, asset: ref.asset })
-    .onConflict((oc) => oc.columns(['kind', 'user_id', 'asset']).doNothing())
+    .onConflict((oc) => oc.columns(['kind', 'user_id', 'asset', 'lane']).doNothing())
     .returning('id')
     .executeTakeFirst();
   return inserted?.id ?? (await find())?.id ?? raise(`ledger account ${ref.kind}/${ref.asset} vanished`);

@@ -8,7 +8,8 @@ import type { AccountKind } from './model.ts';
 export async function balanceOf(db: Kysely<Database>, kind: AccountKind, userId: string | null, asset: CoinCode) {
   const row = await db
     .selectFrom('ledger_accounts')
-    .select('balance')
+    // A system account's lanes (migration 0034) count as the one account they are.
+    .select((eb) => eb.fn.sum<string>('balance').as('balance'))
     .where('kind', '=', kind)
     .where((eb) => (userId === null ? eb('user_id', 'is', null) : eb('user_id', '=', userId)))
     .where('asset', '=', asset)
