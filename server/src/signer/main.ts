@@ -17,6 +17,8 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDb } from '../db/create-db.ts';
 import { loadChainConfig } from '../modules/chain/chain-config.ts';
+import { instanceName, ROLE_LEASE_MS, runAsLeader } from '../modules/leases/leader.ts';
+import { fence, LeaseLostError } from '../modules/leases/lease.ts';
 import { createSigner } from './signer.ts';
 
 const env = process.env;
@@ -57,9 +59,14 @@ for (const network of ['ethereum', 'bsc'] as const) {
     process.exit(2);
   }
 }
-const db = createDb(databaseUrl, { max: 2 });
+const db = createDb(databaseUrl, { max: 3 });
+let fenceToken: bigint | null = null;
 const signer = createSigner({
   db,
+  fence: (trx) => {
+    if (fenceToken === null) throw new LeaseLostError('signer');
+    return fence(trx, 'signer', fenceToken);
+  },
   now: () => new Date(),
   account,
   chains: () => {
@@ -94,13 +101,36 @@ process.on('SIGINT', stop);
 process.stdin.on('end', stop);
 process.stdin.resume();
 
+// One signer per hot wallet among all instances: each API instance may start a signer child, and the
+// one holding the 'signer' lease signs. Its writes and broadcasts are fenced with the lease's token
+// (signer-types.ts `fence`); a standby takes over within about ROLE_LEASE_MS + a third of it.
+const leadership = runAsLeader({
+  db,
+  role: 'signer',
+  holder: instanceName(),
+  ttlMs: ROLE_LEASE_MS,
+  start: (token) => {
+    fenceToken = token;
+    log('signer leads', { token: token.toString() });
+    wake?.();
+    return async () => {
+      fenceToken = null;
+      log('signer lease lost: standing by');
+    };
+  },
+  onError: (err) => log('lease renewal failed', { error: String(err) }),
+});
+
 log('signer started', { hotWallet: signer.address, pollMs, replaceAfterMs, maxReplacements });
 while (!stopping) {
-  try {
-    const result = await signer.tick();
-    if (result.signed + result.settled + result.failed + result.replaced > 0) log('tick', { ...result });
-  } catch (err) {
-    log('tick failed', { error: String((err as Error).stack ?? err) });
+  if (fenceToken !== null) {
+    try {
+      const result = await signer.tick();
+      if (result.signed + result.settled + result.failed + result.replaced > 0) log('tick', { ...result });
+    } catch (err) {
+      if (err instanceof LeaseLostError) log('lease lost during a tick: nothing more recorded or sent');
+      else log('tick failed', { error: String((err as Error).stack ?? err) });
+    }
   }
   if (stopping) break;
   await new Promise<void>((resolve) => {
@@ -108,6 +138,7 @@ while (!stopping) {
     setTimeout(resolve, pollMs);
   });
 }
+await leadership.close();
 await db.destroy();
 log('signer stopped');
 process.exit(0);

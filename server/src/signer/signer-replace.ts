@@ -26,6 +26,7 @@ export async function replace(
     return false;
   }
   const recorded = await db.transaction().execute(async (trx) => {
+    await options.fence?.(trx);
     await lockHotWallet(trx, latest.chain_id, latest.from_address);
     if ((await lockState(trx, latest.withdrawal_id)) !== 'transfer_in_progress') return undefined;
     const newest = await newestAttempt(trx, latest.withdrawal_id);

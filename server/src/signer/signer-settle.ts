@@ -1,4 +1,5 @@
 import type { Hex, PublicClient, TransactionReceipt } from 'viem';
+import { LeaseLostError } from '../modules/leases/lease.ts';
 import { markTransferFailed, markTransferSuccessful, showTxHash } from '../modules/withdrawals/signing.ts';
 import { type Attempt, markMined, noteBroadcast } from './repository.ts';
 import { type BroadcastOutcome, classifyBroadcastError, type SignerContext, type TickResult } from './signer-types.ts';
@@ -15,14 +16,32 @@ export async function broadcast(
   let outcome: BroadcastOutcome = 'accepted';
   let message: string | null = null;
   try {
-    await client.sendRawTransaction({ serializedTransaction: attempt.raw_tx as Hex });
+    await sendFenced(ctx, client, attempt.raw_tx as Hex);
   } catch (err) {
+    if (err instanceof LeaseLostError) throw err;
     message = String((err as Error).message ?? err).slice(0, 500);
     outcome = classifyBroadcastError(message);
   }
   await noteBroadcast(db, attempt.id, outcome === 'accepted' || outcome === 'known' ? null : message, now());
   if (outcome === 'failed') log('broadcast failed; will retry', { signerTransactionId: attempt.id, error: message });
   return outcome;
+}
+
+/**
+ * Sends recorded bytes. Under a lease the send happens inside a transaction that fenced first: the
+ * lease row stays share-locked until the node has answered, so no successor can take over between the
+ * check and the broadcast.
+ */
+async function sendFenced(ctx: SignerContext, client: PublicClient, raw: Hex): Promise<void> {
+  const fence = ctx.options.fence;
+  if (!fence) {
+    await client.sendRawTransaction({ serializedTransaction: raw });
+    return;
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    await fence(trx);
+    await client.sendRawTransaction({ serializedTransaction: raw });
+  });
 }
 
 /** The receipt of whichever attempt was mined (they share a nonce: at most one exists). */
@@ -48,6 +67,7 @@ export async function settle(
   const { attempt, receipt } = mined;
   const ok = receipt.status === 'success';
   const done = await db.transaction().execute(async (trx) => {
+    await ctx.options.fence?.(trx);
     const at = now();
     if (!(await markMined(trx, attempt, { ok, blockNumber: receipt.blockNumber }, at))) return false;
     // The user's and the ledger's hash is the one on chain, which may be an earlier attempt.

@@ -36,6 +36,7 @@ export async function signOne(ctx: SignerContext, w: ApprovedWithdrawal): Promis
   const fees = await client.estimateFeesPerGas();
 
   const recorded = await db.transaction().execute(async (trx) => {
+    await options.fence?.(trx);
     // One signer at a time per hot wallet and chain: nonces are handed out in order.
     await lockHotWallet(trx, chain.chainId, account.address);
     if ((await lockState(trx, w.id)) !== 'review_approved') return undefined;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Account, Hex, PublicClient, TransactionReceipt } from 'viem';
 import type { Database } from '../db/schema.ts';
 import type { CoinCode, NetworkCode } from '../modules/catalogue/catalogue.ts';
@@ -22,6 +22,12 @@ export interface SignerOptions {
   /** Test hook: called after an attempt is recorded, before it is broadcast (attempt 0 = first signing). */
   afterRecord?: (withdrawalId: string, txHash: Hex, attempt: number) => void | Promise<void>;
   log?: (msg: string, details?: Record<string, unknown>) => void;
+  /**
+   * The signer's lease (signer/main.ts: one signer per hot wallet among instances): the first statement
+   * of every recording transaction, and held around every broadcast, so a signer that lost its lease
+   * (paused, cut off) can neither record nor broadcast after its successor started. Throws LeaseLostError.
+   */
+  fence?: (trx: Transaction<Database>) => Promise<void>;
 }
 
 export interface TickResult {

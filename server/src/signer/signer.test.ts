@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoinCode } from '../modules/catalogue/catalogue.ts';
 import { type EvmChainRuntime, loadChainConfig } from '../modules/chain/chain-config.ts';
 import { devClient, type LocalChains, startLocalChains } from '../modules/chain/local-chains.ts';
+import { fence, LeaseLostError, release, tryAcquire } from '../modules/leases/lease.ts';
 import { creditDeposit, lockFunds } from '../modules/ledger/operations.ts';
 import { balanceOf } from '../modules/ledger/test-helpers.ts';
 import { insertWithdrawal } from '../modules/withdrawals/repository.ts';
@@ -213,5 +214,53 @@ describe('signer on a real anvil', () => {
     const tx = await client.getTransaction({ hash: recorded?.tx_hash as Hex });
     expect(tx.nonce).toBe(nonceBefore);
     expect(await client.getBalance({ address: w.to })).toBe(ETH / 2n - 2_000_000_000_000_000n);
+  }, 60_000);
+
+  it('a signer whose lease was taken over records nothing, and one that lost it after recording sends nothing', async () => {
+    const db = database.db;
+    const old = await tryAcquire(db, 'signer', 'instance-a', 60_000);
+    if (old === null) throw new Error('no lease');
+    await release(db, 'signer', 'instance-a');
+    const current = await tryAcquire(db, 'signer', 'instance-b', 60_000);
+    if (current === null) throw new Error('no lease');
+    const fencedBy = (token: bigint) =>
+      createSigner({
+        db,
+        now: () => new Date(),
+        account: hot,
+        chains: () => ({ ethereum: runtime, bsc }),
+        fence: (trx) => fence(trx, 'signer', token),
+      });
+
+    const w = await approved('ETH', ETH / 4n, 2_000_000_000_000_000n);
+    await expect(fencedBy(old).tick()).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await withdrawal(w.id)).state).toBe('review_approved');
+    expect(await signed(w.id)).toHaveLength(0);
+
+    // The lease lapses between recording and broadcasting: the bytes are recorded, never sent by this signer.
+    let fences = 0;
+    const losing = createSigner({
+      db,
+      now: () => new Date(),
+      account: hot,
+      chains: () => ({ ethereum: runtime, bsc }),
+      fence: async (trx) => {
+        fences += 1;
+        if (fences > 1) throw new LeaseLostError('signer');
+        await fence(trx, 'signer', current);
+      },
+    });
+    await expect(losing.tick()).rejects.toBeInstanceOf(LeaseLostError);
+    const [attempt] = await signed(w.id);
+    expect(attempt?.state).toBe('signed');
+    await expect(client.getTransaction({ hash: attempt?.tx_hash as Hex })).rejects.toThrow();
+    // The leader sends those same bytes and settles once.
+    const leader = fencedBy(current);
+    await leader.tick();
+    await until('settled', async () => ((await leader.tick()).settled > 0 ? true : undefined));
+    expect((await withdrawal(w.id)).state).toBe('transfer_successful');
+    expect(await signed(w.id)).toHaveLength(1);
+    expect(await client.getBalance({ address: w.to })).toBe(ETH / 4n - 2_000_000_000_000_000n);
+    await release(db, 'signer', 'instance-b');
   }, 60_000);
 });
