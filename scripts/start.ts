@@ -2,13 +2,16 @@
  * npm start: build whatever is missing, then serve everything from one port
  * (default http://127.0.0.1:8080): host at /, remotes at /remotes/<name>/<version>/, the operator console at /ops/,
  * the registry at /remotes.json and the API at /api, on the embedded PostgreSQL.
+ * `npm start -- --instances N`: N API instances behind nginx on that port (scripts/lib/cluster.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isLoopbackHost } from '../server/src/config.ts';
+import { startCluster } from './lib/cluster.ts';
 import { deployHost, deployOpsConsole } from './lib/deploy-host.ts';
 import { deployRemote } from './lib/deploy-remote.ts';
+import { ensureNginx } from './lib/ensure-nginx.ts';
 import { DEPLOY_DIR, REMOTE_NAMES, ROOT } from './lib/paths.ts';
 import { readRegistry } from './lib/registry.ts';
 
@@ -37,29 +40,59 @@ function devMailboxDefault(env: NodeJS.ProcessEnv): string {
   return env.NODE_ENV !== 'production' && isLoopbackHost(host) ? 'true' : 'false';
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
-  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-  env: {
-    ...process.env,
-    STATIC_DIR: DEPLOY_DIR,
-    DEV_MAILBOX: process.env.DEV_MAILBOX || devMailboxDefault(process.env),
-  },
-});
-/**
- * A signal to the whole process group (Ctrl+C, a test runner stopping us) already reaches the server,
- * and a second one would make it exit at once instead of gracefully. So forward a signal only when the
- * server has not said (over IPC) that it is shutting down shortly after we got it.
- */
-const FORWARD_AFTER_MS = 300;
-let serverShuttingDown = false;
-server.on('message', (message) => {
-  if ((message as { type?: unknown } | null)?.type === 'shutting-down') serverShuttingDown = true;
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    setTimeout(() => {
-      if (!serverShuttingDown && server.exitCode === null) server.kill(signal);
-    }, FORWARD_AFTER_MS).unref();
+const instancesFlag = process.argv.indexOf('--instances');
+if (instancesFlag >= 0) {
+  // Several API instances behind nginx on the one URL (scripts/lib/cluster.ts).
+  const instances = Number(process.argv[instancesFlag + 1]);
+  ensureNginx();
+  const cluster = await startCluster({
+    instances,
+    host: process.env.HOST?.trim() || '127.0.0.1',
+    port: Number(process.env.PORT ?? 8080),
+    env: {
+      ...process.env,
+      STATIC_DIR: DEPLOY_DIR,
+      DEV_MAILBOX: process.env.DEV_MAILBOX || devMailboxDefault(process.env),
+    },
   });
+  process.stdout.write(`CW Wallet is running at ${cluster.url} (${instances} instances behind nginx)\n`);
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void cluster.stop().then(() => process.exit(0));
+    });
+  }
+} else {
+  startOne();
 }
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+function startOne(): void {
+  const server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: {
+      ...process.env,
+      STATIC_DIR: DEPLOY_DIR,
+      DEV_MAILBOX: process.env.DEV_MAILBOX || devMailboxDefault(process.env),
+    },
+  });
+  /**
+   * A signal to the whole process group (Ctrl+C, a test runner stopping us) already reaches the server,
+   * and a second one would make it exit at once instead of gracefully. So forward a signal only when the
+   * server has not said (over IPC) that it is shutting down shortly after we got it.
+   */
+  const FORWARD_AFTER_MS = 300;
+  let serverShuttingDown = false;
+  server.on('message', (message) => {
+    if ((message as { type?: unknown } | null)?.type === 'shutting-down') serverShuttingDown = true;
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      setTimeout(() => {
+        if (!serverShuttingDown && server.exitCode === null) server.kill(signal);
+      }, FORWARD_AFTER_MS).unref();
+    });
+  }
+  server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}

@@ -17,6 +17,7 @@ import { localChainNetworks } from './modules/chain/chain-config.ts';
 import { prepareChains, startChainModule } from './modules/chain/chain-module.ts';
 import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
+import { fenceOf, instanceName, ROLE_LEASE_MS, runAsLeader } from './modules/leases/leader.ts';
 import { loadPayoutKey } from './modules/payment-methods/sealing.ts';
 import { startPorSchedule } from './modules/por/por-module.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
@@ -112,6 +113,8 @@ try {
     prepared: preparedChains,
     observersFor: rewards.observersFor,
     now,
+    // Started below on the instance that holds the background lease.
+    watch: false,
   });
   closers.push({ name: 'deposit watchers', close: () => chain.stop() });
   // Rewards: the development pool and the booker (check-ins confirmed by the watchers above).
@@ -215,8 +218,28 @@ try {
   );
   rampSandbox?.setWebhookUrl(`http://127.0.0.1:${config.port}/api/ramp/webhooks/moonpay`);
   closers.push({ name: 'ramp sweep', ...startRampSweep(db, now, logger) });
-  // Proof of liabilities: a Merkle-sum snapshot of user balances every POR_INTERVAL_MS (default 6 h).
-  closers.push(startPorSchedule(db, now, porIntervalMs(process.env), logger));
+  // Roles that run on one instance at a time, on whichever holds the 'background' lease (taken over
+  // within about 4 s when it dies): the deposit watchers (their cursor writes fenced by the lease's
+  // token) and the proof-of-liabilities schedule (a Merkle-sum snapshot every POR_INTERVAL_MS).
+  // Everything else here is safe on every instance (SKIP LOCKED queues, idempotency keys); the
+  // signer child elects itself the same way (role 'signer').
+  const background = runAsLeader({
+    db,
+    role: 'background',
+    holder: instanceName(),
+    ttlMs: ROLE_LEASE_MS,
+    start: (token) => {
+      logger.info({ token: token.toString() }, 'this instance runs the background roles');
+      const stopWatchers = chain.watch(fenceOf('background', token));
+      const por = startPorSchedule(db, now, porIntervalMs(process.env), logger);
+      return async () => {
+        await Promise.all([stopWatchers(), por.close()]);
+        logger.warn({}, 'background roles stopped here (lease lost or shutting down)');
+      };
+    },
+    onError: (err) => logger.warn({ err }, 'background lease: renewal failed'),
+  });
+  closers.push({ name: 'background roles', close: () => background.close() });
   // Quotes, rate locks, codes, old sessions and idle throttle counters: deleted once past their use.
   closers.push(startRetention({ db, log: logger }));
 

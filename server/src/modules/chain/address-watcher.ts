@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
 import { depositAddressesPage } from '../deposits/addresses.ts';
 import { advanceConfirmations, confirmingDeposits, dropAboveFork, recordObserved } from '../deposits/processor.ts';
-import type { ChainWatcher, ObservedTransfer, TickReport } from './watcher.ts';
+import type { ChainWatcher, ObservedTransfer, TickReport, WatcherFence } from './watcher.ts';
 
 /**
  * Watcher for chains read through an indexer by ADDRESS (TronGrid, Esplora) rather than block by
@@ -25,6 +25,8 @@ export interface AddressWatcherOptions {
   source: AddressSource;
   addressesPerTick?: number;
   now?: () => Date;
+  /** Fences the watcher's recording transaction when it runs under a lease. */
+  fence?: WatcherFence;
 }
 
 const DEFAULT_ADDRESSES_PER_TICK = 20;
@@ -66,6 +68,7 @@ export function createAddressWatcher(options: AddressWatcherOptions): ChainWatch
       }
       const at = now();
       const observed = await db.transaction().execute(async (trx) => {
+        await options.fence?.(trx);
         const n = await recordObserved(trx, transfers, at);
         const height = tip.height.toString();
         await trx

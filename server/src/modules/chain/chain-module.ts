@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
+import { assert } from '../ledger/model.ts';
 import { type EvmChainRuntime, loadChainConfig, localChainNetworks } from './chain-config.ts';
 import { createEsploraWatcher } from './esplora-watcher.ts';
 import { createEvmWatcher } from './evm-watcher.ts';
@@ -9,7 +10,7 @@ import { loadPublicKeys, type PublicKeys } from './keys.ts';
 import { type LocalChains, startLocalChains } from './local-chains.ts';
 import { startWatchers, type WatcherRunner } from './runner.ts';
 import { createTronWatcher } from './tron-watcher.ts';
-import type { ChainWatcher, EvmLogObserver } from './watcher.ts';
+import type { ChainWatcher, EvmLogObserver, WatcherFence } from './watcher.ts';
 
 /**
  * Server start-up of the chain side: public keys (keygen child on first start), local anvil chains
@@ -32,6 +33,8 @@ export interface ChainModuleOptions {
   now?: () => Date;
   /** Contract-event readers for an EVM chain's watcher (the rewards check-ins). */
   observersFor?: (runtime: EvmChainRuntime) => EvmLogObserver[];
+  /** Start the watchers at once (default) or leave it to `watch()`. */
+  watch?: boolean;
   log: {
     info(details: Record<string, unknown>, msg: string): void;
     warn(details: Record<string, unknown>, msg: string): void;
@@ -43,6 +46,11 @@ export interface ChainModule {
   keys: PublicKeys;
   /** The EVM chains in use (re-read from chains.json/env). */
   evmChains(): Record<EvmNetwork, EvmChainRuntime | undefined>;
+  /**
+   * Starts the deposit watchers (at start-up unless `watch: false`; main.ts starts them on the elected
+   * instance, fenced by its lease); returns their stop.
+   */
+  watch(fence?: WatcherFence): () => Promise<void>;
   /** Stops the watchers, then (unless prepared by the caller) the local chains; anvil dumps its state on SIGTERM. */
   stop(): Promise<void>;
 }
@@ -87,11 +95,40 @@ export async function prepareChains(options: Omit<ChainModuleOptions, 'db'>): Pr
 export async function startChainModule(
   options: ChainModuleOptions & { prepared?: Promise<PreparedChains> },
 ): Promise<ChainModule> {
-  const { db, dataDir, env, log } = options;
+  const { dataDir, env } = options;
   const ownsLocal = options.prepared === undefined;
-  const { keys, localNetworks, stopLocal, startMs } = await (options.prepared ?? prepareChains(options));
+  const prepared = await (options.prepared ?? prepareChains(options));
+  const { keys, stopLocal } = prepared;
+  let running: WatcherRunner | null = null;
+  const module: ChainModule = {
+    keys,
+    evmChains: () => loadChainConfig(dataDir, env),
+    watch(fence) {
+      assert(running === null, 'one set of deposit watchers at a time');
+      const runner = startDepositWatchers(options, prepared, fence);
+      running = runner;
+      return async () => {
+        await runner.stop();
+        if (running === runner) running = null;
+      };
+    },
+    async stop() {
+      await running?.stop();
+      running = null;
+      if (ownsLocal) await stopLocal();
+    },
+  };
+  if (options.watch !== false) module.watch();
+  return module;
+}
+
+/** The deposit watchers of every configured chain, as loops in this process. */
+function startDepositWatchers(options: ChainModuleOptions, prepared: PreparedChains, fence?: WatcherFence) {
+  const { db, dataDir, env, log } = options;
+  const { localNetworks, startMs } = prepared;
   const evm = loadChainConfig(dataDir, env);
   const watchers: ChainWatcher[] = [];
+  const fenced = fence ? { fence } : {};
   for (const runtime of Object.values(evm)) {
     if (!runtime) continue;
     const isLocal = localNetworks.includes(runtime.network);
@@ -104,15 +141,21 @@ export async function startChainModule(
         observers: options.observersFor?.(runtime) ?? [],
         ...(options.now ? { now: options.now } : {}),
         log: (msg, details) => log.warn(details ?? {}, msg),
+        ...fenced,
       }),
     );
   }
-  if (options.chains.trongridUrl) watchers.push(createTronWatcher({ db, baseUrl: options.chains.trongridUrl }));
+  if (options.chains.trongridUrl)
+    watchers.push(createTronWatcher({ db, baseUrl: options.chains.trongridUrl, ...fenced }));
   if (options.chains.esploraBitcoinUrl) {
-    watchers.push(createEsploraWatcher({ db, network: 'bitcoin', baseUrl: options.chains.esploraBitcoinUrl }));
+    watchers.push(
+      createEsploraWatcher({ db, network: 'bitcoin', baseUrl: options.chains.esploraBitcoinUrl, ...fenced }),
+    );
   }
   if (options.chains.esploraDogecoinUrl) {
-    watchers.push(createEsploraWatcher({ db, network: 'dogecoin', baseUrl: options.chains.esploraDogecoinUrl }));
+    watchers.push(
+      createEsploraWatcher({ db, network: 'dogecoin', baseUrl: options.chains.esploraDogecoinUrl, ...fenced }),
+    );
   }
   // Deposits on push: each EVM watcher also wakes on its node's new heads (WebSocket), polling stays the fallback.
   const wsUrls = new Map(
@@ -132,12 +175,5 @@ export async function startChainModule(
     },
   });
   log.info({ networks: watchers.map((w) => w.network), chainStartMs: startMs }, 'deposit watchers running');
-  return {
-    keys,
-    evmChains: () => loadChainConfig(dataDir, env),
-    async stop() {
-      await runner.stop();
-      if (ownsLocal) await stopLocal();
-    },
-  };
+  return runner;
 }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { createAddressWatcher } from './address-watcher.ts';
 import { asArray, asBigInt, asString, at, fetchJson, fetchText } from './http-json.ts';
-import type { ChainWatcher, ObservedTransfer } from './watcher.ts';
+import type { ChainWatcher, ObservedTransfer, WatcherFence } from './watcher.ts';
 
 /**
  * Bitcoin / Dogecoin deposits through an Esplora HTTP API:
@@ -16,6 +16,7 @@ export interface EsploraWatcherOptions {
   network: 'bitcoin' | 'dogecoin';
   baseUrl: string;
   addressesPerTick?: number;
+  fence?: WatcherFence;
 }
 
 const coinOf = { bitcoin: 'BTC', dogecoin: 'DOGE' } as const;
@@ -75,5 +76,6 @@ export function createEsploraWatcher(options: EsploraWatcherOptions): ChainWatch
     network: options.network,
     source: esploraSource(options.network, options.baseUrl),
     ...(options.addressesPerTick === undefined ? {} : { addressesPerTick: options.addressesPerTick }),
+    ...(options.fence ? { fence: options.fence } : {}),
   });
 }

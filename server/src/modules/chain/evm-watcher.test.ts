@@ -9,6 +9,7 @@ import { createUser } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
 import { depositAddressFor } from '../deposits/addresses.ts';
+import { fence, LeaseLostError, release, tryAcquire } from '../leases/lease.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { type EvmChainRuntime, loadChainConfig } from './chain-config.ts';
 import { accountXpubFromSeed } from './derive.ts';
@@ -120,6 +121,37 @@ describe('EVM deposit watcher on a real anvil', () => {
       .where('idempotency_key', '=', `deposit:ethereum:${hash}:-1`)
       .execute();
     expect(transfers).toHaveLength(1);
+  });
+
+  it('under a lease: a watcher whose lease was taken over writes nothing; its successor carries on', async () => {
+    const { address } = await newDepositor();
+    await tickUntilCaughtUp();
+    const cursorBefore = await database.db
+      .selectFrom('chain_cursors')
+      .selectAll()
+      .where('network', '=', 'ethereum')
+      .executeTakeFirstOrThrow();
+    const old = await tryAcquire(database.db, 'background', 'instance-a', 60_000);
+    if (old === null) throw new Error('no lease');
+    await release(database.db, 'background', 'instance-a');
+    const current = await tryAcquire(database.db, 'background', 'instance-b', 60_000);
+    if (current === null) throw new Error('no lease');
+    const fencedBy = (token: bigint) =>
+      createEvmWatcher({ db: database.db, runtime, startBlock: 0n, fence: (trx) => fence(trx, 'background', token) });
+
+    await sendEth(address, '0.25');
+    await expect(fencedBy(old).tick()).rejects.toBeInstanceOf(LeaseLostError);
+    const cursorAfter = await database.db
+      .selectFrom('chain_cursors')
+      .selectAll()
+      .where('network', '=', 'ethereum')
+      .executeTakeFirstOrThrow();
+    expect(cursorAfter.block_number).toBe(cursorBefore.block_number);
+    expect(await deposit({ network: 'ethereum', to: address })).toHaveLength(0);
+
+    await tickUntilCaughtUp(fencedBy(current));
+    expect(await deposit({ network: 'ethereum', to: address })).toHaveLength(1);
+    await release(database.db, 'background', 'instance-b');
   });
 
   it('credits an ERC-20 deposit (Transfer log) in ledger units after 6 confirmations', async () => {

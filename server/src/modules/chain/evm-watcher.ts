@@ -5,7 +5,7 @@ import { type CoinCode, nativeCoinOf } from '../catalogue/catalogue.ts';
 import { advanceConfirmations, depositAddressOwners, dropAboveFork, recordObserved } from '../deposits/processor.ts';
 import type { EvmChainRuntime } from './chain-config.ts';
 import { createEvmClient } from './evm-client.ts';
-import type { ChainWatcher, EvmLogObserver, ObservedTransfer, TickReport } from './watcher.ts';
+import type { ChainWatcher, EvmLogObserver, ObservedTransfer, TickReport, WatcherFence } from './watcher.ts';
 
 /**
  * EVM deposit watcher over JSON-RPC (viem): scans blocks after a stored cursor for native
@@ -34,6 +34,8 @@ export interface EvmWatcherOptions {
   client?: PublicClient;
   /** Contract-event readers sharing this watcher's blocks, cursor and reorg handling (rewards check-ins). */
   observers?: readonly EvmLogObserver[];
+  /** Fences the cursor's writes (scan and reorg) when the watcher runs under a lease. */
+  fence?: WatcherFence;
 }
 
 type FullBlock = Block<bigint, true, 'latest'>;
@@ -109,6 +111,7 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
     const at = now();
     const forkPoint = fork;
     const result = await db.transaction().execute(async (trx) => {
+      await options.fence?.(trx);
       const dropped = await dropAboveFork(trx, network, forkPoint.number, at);
       for (const o of observers) dropped.creditedAbove += await o.dropAbove(trx, forkPoint.number, at);
       await trx
@@ -250,6 +253,7 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
           const events = await observerLogs(blocks);
           const at = now();
           observed = await db.transaction().execute(async (trx) => {
+            await options.fence?.(trx);
             let n = await recordObserved(trx, transfers, at);
             for (const [i, o] of observers.entries()) n += await o.record(trx, events[i] ?? [], at);
             await trx

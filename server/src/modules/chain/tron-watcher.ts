@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { type CoinCode, coinNetworks } from '../catalogue/catalogue.ts';
 import { createAddressWatcher } from './address-watcher.ts';
 import { asArray, asBigInt, asString, at, fetchJson, type Json, postJson } from './http-json.ts';
-import type { ChainWatcher, ObservedTransfer } from './watcher.ts';
+import type { ChainWatcher, ObservedTransfer, WatcherFence } from './watcher.ts';
 
 /**
  * TRON deposits through the TronGrid HTTP API (confirmed = solidified transactions only):
@@ -23,6 +23,7 @@ export interface TronWatcherOptions {
   /** TRC-20 contracts (base58 T...) by coin; default: TRON_TOKEN_<COIN> from the environment, USDT mainnet. */
   tokens?: Partial<Record<CoinCode, string>>;
   addressesPerTick?: number;
+  fence?: WatcherFence;
 }
 
 const b58c = base58check(sha256);
@@ -139,5 +140,6 @@ export function createTronWatcher(options: TronWatcherOptions): ChainWatcher {
     network: 'tron',
     source: tronSource(options.baseUrl, options.tokens ?? defaultTokens(process.env)),
     ...(options.addressesPerTick === undefined ? {} : { addressesPerTick: options.addressesPerTick }),
+    ...(options.fence ? { fence: options.fence } : {}),
   });
 }

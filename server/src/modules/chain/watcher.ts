@@ -55,3 +55,10 @@ export interface EvmLogObserver {
   dropAbove(trx: Transaction<Database>, forkBlock: bigint, at: Date): Promise<number>;
   confirm(db: Kysely<Database>, verifiedHeight: bigint, at: Date): Promise<number>;
 }
+
+/**
+ * The first statement of a watcher's write transaction when it runs as the elected leader of the
+ * background roles (modules/leases): refuses (LeaseLostError) once another instance took over, so a
+ * paused old leader never moves a cursor back or records a fork its successor already handled.
+ */
+export type WatcherFence = (trx: Transaction<Database>) => Promise<void>;
