@@ -1,0 +1,162 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDb } from '../server/src/db/create-db.ts';
+import { freePort } from '../server/src/db/embedded-postgres.ts';
+import { reconcile } from '../server/src/modules/ledger/reconcile.ts';
+import { type Cluster, startCluster } from './lib/cluster.ts';
+import { DrillClient, newStats, payDeposits } from './lib/drill.ts';
+import { ensureNginx } from './lib/ensure-nginx.ts';
+import { REMOTE_NAMES, ROOT } from './lib/paths.ts';
+
+/**
+ * The kill drill (issue 15): three API instances behind nginx on one PostgreSQL, clients registering,
+ * signing in, depositing on the local chain and converting, while one instance and then the leader of
+ * the background roles are killed with SIGKILL. Afterwards every request has succeeded (some after
+ * being sent again), every deposit is credited exactly once (including those that arrived after the
+ * leader died), every conversion exists once, and the ledger reconciles. KILL_DRILL_CLIENTS sets the
+ * number of clients (default 12 here; bench:scale runs 64).
+ */
+const CLIENTS = Number(process.env.KILL_DRILL_CLIENTS ?? 12);
+const ETH_CONFIRMATIONS = 12;
+const CONVERT_MINOR = '1000000000000000'; // 0.001 ETH
+
+let cluster: Cluster | undefined;
+let workDir = '';
+afterAll(async () => {
+  await cluster?.stop();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+async function holderOf(db: ReturnType<typeof createDb>, role: string): Promise<string | null> {
+  const { rows } = await sql<{ holder: string }>`
+    select holder from leases where role = ${role} and expires_at > clock_timestamp()`.execute(db);
+  return rows[0]?.holder ?? null;
+}
+
+describe('kill drill', () => {
+  it('three instances behind nginx lose one instance and then the leader: nothing lost, nothing twice', async () => {
+    ensureNginx();
+    await mkdir(path.join(ROOT, '.test-runs'), { recursive: true });
+    workDir = await mkdtemp(path.join(ROOT, '.test-runs', 'kill-drill-'));
+    await chmod(workDir, 0o755);
+    const staticDir = path.join(workDir, 'deploy');
+    await mkdir(path.join(staticDir, 'host'), { recursive: true });
+    await writeFile(path.join(staticDir, 'host', 'index.html'), '<!doctype html><title>t</title>');
+    const remotes = Object.fromEntries(
+      REMOTE_NAMES.map((n) => [n, { version: 't', manifest: `/r/${n}.json`, routes: [] }]),
+    );
+    await writeFile(path.join(staticDir, 'remotes.json'), JSON.stringify({ remotes }));
+    const dataDir = path.join(workDir, 'data');
+    const pids: number[] = [];
+    cluster = await startCluster({
+      instances: 3,
+      host: '127.0.0.1',
+      port: await freePort(),
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        STATIC_DIR: staticDir,
+        LOG_LEVEL: 'warn',
+        DEV_MAILBOX: 'true',
+        RATE_LIMIT_MAX: '1000000',
+        CODE_IP_HOURLY_LIMIT: '100000',
+        ANVIL_BLOCK_TIME_S: '0',
+      },
+      log: () => undefined,
+      onLine: () => undefined,
+    });
+    for (const i of cluster.instances) pids.push(i.child.pid ?? 0);
+    const db = createDb(cluster.databaseUrl, { max: 2 });
+    try {
+      const stats = newStats();
+      const clients = Array.from(
+        { length: CLIENTS },
+        (_, i) => new DrillClient(cluster?.url ?? '', `drill${i}`, stats),
+      );
+      await Promise.all(clients.map((c) => c.register()));
+      const addresses = await Promise.all(clients.map((c) => c.depositAddress()));
+      const firstDeposits = await payDeposits(dataDir, addresses, '1', ETH_CONFIRMATIONS);
+
+      // Work while instances die: every client converts in a loop and signs in again now and then.
+      let running = true;
+      const converted: string[] = [];
+      const work = Promise.all(
+        clients.map(async (c, i) => {
+          for (let n = 0; running; n++) {
+            if ((n + i) % 7 === 0) await c.login();
+            const quoteId = await c.convert(CONVERT_MINOR);
+            if (quoteId) converted.push(quoteId);
+          }
+        }),
+      );
+      await expect
+        .poll(
+          async () =>
+            (await sql<{ n: number }>`select count(*)::int as n from deposits where state = 'successful'`.execute(db))
+              .rows[0]?.n,
+          { timeout: 60_000 },
+        )
+        .toBe(CLIENTS);
+
+      // 1. An instance that is not the leader dies.
+      const leader = await holderOf(db, 'background');
+      const victim = cluster.instances.find((i) => !leader?.includes(`:${i.child.pid}:`));
+      victim?.child.kill('SIGKILL');
+      await new Promise((r) => setTimeout(r, 3_000));
+
+      // 2. The leader of the background roles dies; deposits arriving now are the successor's to credit.
+      const leaderInstance = cluster.instances.find((i) => leader?.includes(`:${i.child.pid}:`));
+      expect(leaderInstance).toBeDefined();
+      const killedAt = Date.now();
+      leaderInstance?.child.kill('SIGKILL');
+      const secondDeposits = await payDeposits(dataDir, addresses, '0.5', ETH_CONFIRMATIONS);
+      await expect
+        .poll(
+          async () => {
+            const now = await holderOf(db, 'background');
+            return now !== null && now !== leader;
+          },
+          { timeout: 10_000, intervals: [50] },
+        )
+        .toBe(true);
+      const takeoverMs = Date.now() - killedAt;
+      await expect
+        .poll(
+          async () =>
+            (await sql<{ n: number }>`select count(*)::int as n from deposits where state = 'successful'`.execute(db))
+              .rows[0]?.n,
+          { timeout: 60_000 },
+        )
+        .toBe(2 * CLIENTS);
+      running = false;
+      await work;
+
+      expect(stats.failed).toBe(0);
+      expect(takeoverMs).toBeLessThanOrEqual(8_000);
+      // Each deposit credited once: one ledger transfer per transaction.
+      for (const hash of [...firstDeposits, ...secondDeposits]) {
+        const { rows } = await sql<{ n: number }>`
+          select count(*)::int as n from ledger_transfers where idempotency_key = ${`deposit:ethereum:${hash}:-1`}`.execute(
+          db,
+        );
+        expect(rows[0]?.n).toBe(1);
+      }
+      // Each accepted conversion exists once, with its two transfers.
+      const { rows } = await sql<{ conversions: number; transfers: number }>`
+        select (select count(*)::int from conversions where quote_id = any(${converted}::uuid[])) as conversions,
+               (select count(*)::int from ledger_transfers
+                where idempotency_key like 'convert:%' and metadata->>'quoteId' = any(${converted}::text[])) as transfers`.execute(
+        db,
+      );
+      expect(new Set(converted).size).toBe(converted.length);
+      expect(rows[0]).toEqual({ conversions: converted.length, transfers: 2 * converted.length });
+      expect(converted.length).toBeGreaterThan(CLIENTS);
+      expect((await reconcile(db)).ok).toBe(true);
+      console.log(JSON.stringify({ drill: { clients: CLIENTS, ...stats, converted: converted.length, takeoverMs } }));
+    } finally {
+      await db.destroy();
+    }
+  }, 300_000);
+});
