@@ -65,9 +65,17 @@ export function startSignerProcess(options: {
   };
 }
 
+/** Restarts of a signer that died: after 1 s, doubling up to 30 s while it keeps dying within a minute. */
+const RESTART_MIN_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
+const STABLE_MS = 60_000;
+
 /**
  * Server start-up: the signer child when enabled and a mnemonic exists (the keygen child writes the
- * development one before the app starts). Returns the closer for the shutdown list, or undefined.
+ * development one before the app starts), supervised: a signer that dies (killed, crashed) is started
+ * again, so an instance always offers a signer to take the 'signer' lease over when the leading one
+ * dies elsewhere. Exit code 2 (bad configuration, a mnemonic that is not the hot wallet's) is not
+ * retried. Returns the closer for the shutdown list, or undefined.
  */
 export function startConfiguredSigner(
   config: { dataDir: string; wallet: { signerEnabled: boolean }; signer: { mnemonicFile: string } },
@@ -80,11 +88,32 @@ export function startConfiguredSigner(
     logger.warn({ mnemonicFile }, 'no hot wallet mnemonic: signer not started, approved withdrawals wait');
     return undefined;
   }
-  const signer = startSignerProcess({
-    databaseUrl,
-    dataDir: config.dataDir,
-    onLine: (line) => logger.info({ signer: line }, 'signer'),
-  });
-  void signer.exited.then((code) => logger.warn({ code, signal: signer.child.signalCode }, 'signer process exited'));
-  return { name: 'signer process', close: () => signer.stop() };
+  let stopping = false;
+  let current: SignerProcess;
+  let backoffMs = RESTART_MIN_MS / 2;
+  let timer: NodeJS.Timeout | undefined;
+  const start = () => {
+    const startedAt = Date.now();
+    current = startSignerProcess({
+      databaseUrl,
+      dataDir: config.dataDir,
+      onLine: (line) => logger.info({ signer: line }, 'signer'),
+    });
+    const child = current.child;
+    void current.exited.then((code) => {
+      logger.warn({ code, signal: child.signalCode }, 'signer process exited');
+      if (stopping || code === 2) return;
+      backoffMs = Date.now() - startedAt > STABLE_MS ? RESTART_MIN_MS : Math.min(backoffMs * 2, RESTART_MAX_MS);
+      timer = setTimeout(start, backoffMs);
+    });
+  };
+  start();
+  return {
+    name: 'signer process',
+    close: async () => {
+      stopping = true;
+      clearTimeout(timer);
+      await current.stop();
+    },
+  };
 }

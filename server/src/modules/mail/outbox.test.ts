@@ -35,6 +35,8 @@ describe('mail outbox', () => {
     expect(await worker.runOnce()).toBeGreaterThanOrEqual(1);
     const mail = await h.sink.waitFor(email);
     expect(extractCode(mail.raw)).toMatch(/^\d{6}$/);
+    // The row's id is the Message-ID: a message sent again after a crash is the same message.
+    expect(mail.raw).toMatch(new RegExp(`^Message-ID: <outbox-${queued.id}@localhost>\r?$`, 'im'));
     const sent = await h.db.selectFrom('outbox').selectAll().where('id', '=', queued.id).executeTakeFirstOrThrow();
     expect(sent.sent_at).not.toBeNull();
     expect(sent.delivered_via).toBe('smtp');

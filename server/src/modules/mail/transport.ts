@@ -8,13 +8,15 @@ export type OpenObject = (objectKey: string) => Promise<Readable>;
 export interface MailTransport {
   /** `smtp` or `dev-mailbox`; stored in `outbox.delivered_via`. */
   readonly kind: 'smtp' | 'dev-mailbox';
-  send(mail: OutgoingMail): Promise<void>;
+  /** `id`: the outbox row's, made the Message-ID, so a message sent again after a crash is recognisably the same. */
+  send(mail: OutgoingMail & { id?: string }): Promise<void>;
   close(): void;
 }
 
 /** Real SMTP through nodemailer (`smtp://user:pass@host:port`, `smtps://...`). */
 export function createSmtpTransport(smtpUrl: string, from: string, openObject?: OpenObject): MailTransport {
   const transporter = nodemailer.createTransport(smtpUrl);
+  const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
   return {
     kind: 'smtp',
     async send(mail) {
@@ -28,6 +30,9 @@ export function createSmtpTransport(smtpUrl: string, from: string, openObject?: 
         })),
       );
       await transporter.sendMail({
+        // Stable per outbox row: SMTP has no idempotency, so a worker killed between sending and
+        // marking the row sent sends it again on another instance; mail clients and MTAs drop the repeat.
+        ...(mail.id === undefined ? {} : { messageId: `<outbox-${mail.id}@${domain}>` }),
         ...(attachments.length === 0 ? {} : { attachments }),
         from,
         to: mail.to,
