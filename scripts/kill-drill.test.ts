@@ -171,7 +171,7 @@ describe('kill drill', () => {
             const now = await holderOf(db, 'background');
             return now !== null && now !== leader;
           },
-          { timeout: 10_000, intervals: [50] },
+          { timeout: 10_000, interval: 50 },
         )
         .toBe(true);
       const takeoverMs = Date.now() - killedAt;
@@ -187,7 +187,7 @@ describe('kill drill', () => {
             signerPid = Number((await holderOf(db, 'signer'))?.split(':')[1] ?? 0);
             return signerPid > 0 && alive(signerPid);
           },
-          { timeout: 15_000, intervals: [100] },
+          { timeout: 15_000, interval: 100 },
         )
         .toBe(true);
       process.kill(signerPid, 'SIGKILL');
