@@ -1,0 +1,233 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type Kysely, sql } from 'kysely';
+import type { Address } from 'viem';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { createDb } from '../../server/src/db/create-db.ts';
+import { freePort } from '../../server/src/db/embedded-postgres.ts';
+import type { Database } from '../../server/src/db/schema.ts';
+import { readChainsFile } from '../../server/src/modules/chain/chain-config.ts';
+import { devClient } from '../../server/src/modules/chain/local-chains.ts';
+import { extractCode, type SmtpSink, startSmtpSink } from '../../server/src/modules/mail/smtp-sink.ts';
+import { type Cluster, startCluster } from './cluster.ts';
+import { DrillClient, type DrillStats, newStats, payDeposits } from './drill.ts';
+import { ensureNginx } from './ensure-nginx.ts';
+import { REMOTE_NAMES, ROOT } from './paths.ts';
+
+/**
+ * The kill drill's parts, shared by its test (scripts/kill-drill.test.ts) and bench:scale: a cluster
+ * behind nginx with a real SMTP server, registered clients with on-chain deposits, a mixed workload
+ * (conversions, sign-ins, withdrawals), the lease holders to kill, and the count of duplicated or
+ * lost effects afterwards.
+ */
+export const ETH_CONFIRMATIONS = 12;
+const CONVERT_MINOR = '1000000000000000'; // 0.001 ETH
+const WITHDRAW_MINOR = '100000000000000000'; // 0.1 ETH
+
+export interface Drill {
+  cluster: Cluster;
+  db: Kysely<Database>;
+  sink: SmtpSink;
+  dataDir: string;
+  stats: DrillStats;
+  clients: DrillClient[];
+  /** Deposit transactions paid to the clients, each to be credited once. */
+  deposits: `0x${string}`[];
+  /** Quotes accepted as converted, each to exist once. */
+  converted: string[];
+  withdrawals: { id: string; to: Address; arrivalMinor: string }[];
+  stop(): Promise<void>;
+}
+
+export async function startDrill(options: { instances: number; clients: number; tag: string }): Promise<Drill> {
+  ensureNginx();
+  await mkdir(path.join(ROOT, '.test-runs'), { recursive: true });
+  // Under the repository, not a 0700 /tmp folder: PostgreSQL runs as its own user when we are root.
+  const workDir = await mkdtemp(path.join(ROOT, '.test-runs', `${options.tag}-`));
+  await chmod(workDir, 0o755);
+  const staticDir = path.join(workDir, 'deploy');
+  await mkdir(path.join(staticDir, 'host'), { recursive: true });
+  await writeFile(path.join(staticDir, 'host', 'index.html'), '<!doctype html><title>t</title>');
+  const remotes = Object.fromEntries(
+    REMOTE_NAMES.map((n) => [n, { version: 't', manifest: `/r/${n}.json`, routes: [] }]),
+  );
+  await writeFile(path.join(staticDir, 'remotes.json'), JSON.stringify({ remotes }));
+  const dataDir = path.join(workDir, 'data');
+  const sink = await startSmtpSink();
+  const cluster = await startCluster({
+    instances: options.instances,
+    host: '127.0.0.1',
+    port: await freePort(),
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      STATIC_DIR: staticDir,
+      LOG_LEVEL: 'warn',
+      // Real SMTP: every e-mail (the codes) goes through the instances' outbox workers to this server.
+      SMTP_URL: sink.url,
+      DEV_MAILBOX: 'false',
+      RATE_LIMIT_MAX: '1000000',
+      CODE_IP_HOURLY_LIMIT: '100000',
+      ANVIL_BLOCK_TIME_S: '0',
+      WITHDRAW_AUTO_REVIEW_LIMITS: 'ETH=100',
+    },
+    log: () => undefined,
+    onLine: () => undefined,
+  }).catch(async (err) => {
+    await sink.close();
+    throw err;
+  });
+  const db = createDb(cluster.databaseUrl, { max: 2 });
+  const stats = newStats();
+  const received: number[] = [];
+  const stamp = setInterval(() => {
+    while (received.length < sink.messages.length) received.push(Date.now());
+  }, 20);
+  // A code is the newest message to the address received since the request was sent.
+  const codes = async (email: string, since: number) => {
+    for (let i = 0; i < 300; i++) {
+      const mine = sink.messages.filter((m, n) => m.to.includes(email) && (received[n] ?? 0) >= since - 50);
+      const code = mine.length > 0 ? extractCode(mine[mine.length - 1]?.raw ?? '') : undefined;
+      if (code) return code;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no code e-mailed to ${email}`);
+  };
+  const clients = Array.from(
+    { length: options.clients },
+    (_, i) => new DrillClient(cluster.url, `${options.tag.replace(/[^a-z0-9]/gi, '').slice(0, 5)}${i}`, stats, codes),
+  );
+  return {
+    cluster,
+    db,
+    sink,
+    dataDir,
+    stats,
+    clients,
+    deposits: [],
+    converted: [],
+    withdrawals: [],
+    async stop() {
+      clearInterval(stamp);
+      await db.destroy();
+      await cluster.stop();
+      await sink.close();
+      await rm(workDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Registers every client and pays each an on-chain deposit of `ether`; resolves once all are credited. */
+export async function fundClients(drill: Drill, ether: string): Promise<void> {
+  const before = await successfulDeposits(drill.db);
+  const addresses = await Promise.all(drill.clients.map((c) => c.depositAddress()));
+  drill.deposits.push(...(await payDeposits(drill.dataDir, addresses, ether, ETH_CONFIRMATIONS)));
+  await waitUntil('deposits credited', async () => (await successfulDeposits(drill.db)) >= before + addresses.length);
+}
+
+export const successfulDeposits = async (db: Kysely<Database>) =>
+  (await sql<{ n: number }>`select count(*)::int as n from deposits where state = 'successful'`.execute(db)).rows[0]
+    ?.n ?? 0;
+
+/** Every client converts in a loop and signs in again now and then, until the returned stop. */
+export function startWork(drill: Drill): { ops: () => number; stop(): Promise<void> } {
+  let running = true;
+  let ops = 0;
+  const done = Promise.all(
+    drill.clients.map(async (c, i) => {
+      for (let n = 0; running; n++) {
+        if ((n + i) % 7 === 0) {
+          await c.login();
+          ops += 1;
+        }
+        const quoteId = await c.convert(CONVERT_MINOR);
+        ops += 2; // quote and accept
+        if (quoteId) drill.converted.push(quoteId);
+      }
+    }),
+  );
+  return {
+    ops: () => ops,
+    async stop() {
+      running = false;
+      await done;
+    },
+  };
+}
+
+/** Every client whose index has `parity` sets its fund password if needed and withdraws 0.1 ETH to a fresh address. */
+export async function withdrawHalf(drill: Drill, parity: 0 | 1, round: number): Promise<void> {
+  await Promise.all(
+    drill.clients.map(async (c, i) => {
+      if (i % 2 !== parity) return;
+      if (round === 1) await c.setFundPassword();
+      const to = privateKeyToAddress(generatePrivateKey());
+      const w = await c.withdraw(to, WITHDRAW_MINOR, `drill-${round}-${i}`);
+      drill.withdrawals.push({ id: w.id, to, arrivalMinor: w.arrivalMinor });
+    }),
+  );
+}
+
+export const holderOf = async (db: Kysely<Database>, role: string): Promise<string | null> =>
+  (
+    await sql<{ holder: string }>`
+      select holder from leases where role = ${role} and expires_at > clock_timestamp()`.execute(db)
+  ).rows[0]?.holder ?? null;
+
+/** The pid in a lease holder's name (host:pid:random). */
+export const pidOf = (holder: string | null): number => Number(holder?.split(':')[1] ?? 0);
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs = 90_000, everyMs = 100) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/**
+ * Effects that happened twice or not at all: deposits not credited exactly once, conversions without
+ * exactly one row and two transfers, withdrawals not paid on chain exactly their arrival, e-mails not
+ * delivered. 0 is the only good answer. `mailResent`: messages delivered again with the same
+ * Message-ID (a worker killed between sending and marking sent), reported apart.
+ */
+export async function countDuplicateEffects(drill: Drill): Promise<{ duplicateEffects: number; mailResent: number }> {
+  const { db } = drill;
+  let bad = 0;
+  for (const hash of drill.deposits) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from ledger_transfers where idempotency_key = ${`deposit:ethereum:${hash}:-1`}`.execute(
+      db,
+    );
+    if (rows[0]?.n !== 1) bad += 1;
+  }
+  const quotes = drill.converted;
+  bad += quotes.length - new Set(quotes).size;
+  const { rows } = await sql<{ conversions: number; transfers: number }>`
+    select (select count(*)::int from conversions where quote_id = any(${quotes}::uuid[])) as conversions,
+           (select count(*)::int from ledger_transfers
+            where idempotency_key like 'convert:%' and metadata->>'quoteId' = any(${quotes}::text[])) as transfers`.execute(
+    db,
+  );
+  bad +=
+    Math.abs((rows[0]?.conversions ?? 0) - quotes.length) + Math.abs((rows[0]?.transfers ?? 0) - 2 * quotes.length);
+  const chain = devClient(readChainsFile(drill.dataDir).ethereum?.rpcUrl ?? '', 31337);
+  for (const w of drill.withdrawals)
+    if ((await chain.getBalance({ address: w.to })) !== BigInt(w.arrivalMinor)) bad += 1;
+  const mail = await sql<{ id: string }>`select id::text from outbox where sent_at is not null`.execute(db);
+  const ids = drill.sink.messages.flatMap((m) => /^Message-ID: <outbox-(\d+)@/im.exec(m.raw)?.[1] ?? []);
+  const delivered = new Set(ids);
+  bad += mail.rows.filter((r) => !delivered.has(r.id)).length;
+  const unsent = await sql<{ n: number }>`select count(*)::int as n from outbox where sent_at is null`.execute(db);
+  bad += unsent.rows[0]?.n ?? 0;
+  return { duplicateEffects: bad, mailResent: ids.length - delivered.size };
+}
