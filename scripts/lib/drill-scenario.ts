@@ -177,7 +177,9 @@ export const holderOf = async (db: Kysely<Database>, role: string): Promise<stri
 /** The pid in a lease holder's name (host:pid:random). */
 export const pidOf = (holder: string | null): number => Number(holder?.split(':')[1] ?? 0);
 
+/** Whether `pid` names a live process (0 and below never do: they would name process groups). */
 export function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
