@@ -79,19 +79,21 @@ export async function startDrill(options: { instances: number; clients: number; 
   });
   const db = createDb(cluster.databaseUrl, { max: 2 });
   const stats = newStats();
-  const received: number[] = [];
-  const stamp = setInterval(() => {
-    while (received.length < sink.messages.length) received.push(Date.now());
-  }, 20);
-  // A code is the newest message to the address received since the request was sent.
-  const codes = async (email: string, since: number) => {
+  // The nth distinct message to the address (a message sent again after a crash keeps its Message-ID).
+  const codes = async (email: string, nth: number) => {
     for (let i = 0; i < 300; i++) {
-      const mine = sink.messages.filter((m, n) => m.to.includes(email) && (received[n] ?? 0) >= since - 50);
-      const code = mine.length > 0 ? extractCode(mine[mine.length - 1]?.raw ?? '') : undefined;
+      const seen = new Map<string, string>();
+      for (const m of sink.messages) {
+        if (!m.to.includes(email)) continue;
+        const id = /^Message-ID: (\S+)/im.exec(m.raw)?.[1] ?? `#${seen.size}`;
+        if (!seen.has(id)) seen.set(id, m.raw);
+      }
+      const raw = [...seen.values()][nth - 1];
+      const code = raw === undefined ? undefined : extractCode(raw);
       if (code) return code;
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`no code e-mailed to ${email}`);
+    throw new Error(`no code number ${nth} e-mailed to ${email}`);
   };
   const clients = Array.from(
     { length: options.clients },
@@ -108,7 +110,6 @@ export async function startDrill(options: { instances: number; clients: number; 
     converted: [],
     withdrawals: [],
     async stop() {
-      clearInterval(stamp);
       await db.destroy();
       await cluster.stop();
       await sink.close();

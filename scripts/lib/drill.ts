@@ -40,14 +40,15 @@ export class DrillClient {
   readonly password = 'Passw0rd_drill';
 
   /**
-   * `codes`: where the e-mailed codes are read — the cluster's SMTP server (the drill), or by default
-   * the dev mailbox through the API.
+   * `codes`: where the e-mailed codes are read — the cluster's SMTP server (the drill: the `nth`
+   * distinct message to the address, a client asking for one code at a time), or by default the dev
+   * mailbox through the API.
    */
   constructor(
     private readonly baseUrl: string,
     tag: string,
     private readonly stats: DrillStats,
-    private readonly codes?: (email: string, since: number) => Promise<string>,
+    private readonly codes?: (email: string, nth: number) => Promise<string>,
   ) {
     const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.slice(-10);
     this.username = `${tag}_${id}`.slice(0, 20);
@@ -103,8 +104,13 @@ export class DrillClient {
     if (registered.status !== 201) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
   }
 
+  private codesRead = 0;
+
   private async readCode(since: number): Promise<string> {
-    if (this.codes) return this.codes(this.email, since);
+    if (this.codes) {
+      this.codesRead += 1;
+      return this.codes(this.email, this.codesRead);
+    }
     for (let i = 0; i < 150; i++) {
       const { body } = await this.call<{ messages: { to: string; text: string; createdAt: string }[] }>(
         'GET',

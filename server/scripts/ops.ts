@@ -14,6 +14,8 @@
  *   operators add <name> | password <name>     Operator accounts for the console at /ops (password on stdin).
  *   notices publish <file.md> | list | withdraw <id>   Announcements (see modules/notices/announcement-file.ts).
  *   por publish | list                         Proof of liabilities: a Merkle-sum snapshot now; the roots kept.
+ *   reorgs list | resolve <id> --note "<text>" Reorgs deeper than the confirmation count: the open alerts
+ *               (their users' withdrawals are frozen), and closing one once handled (lifts its freezes).
  *
  *   exchange    Exchange orders held for risk: `exchange list [--state <s>]`, `exchange suspend <id>`,
  *               `exchange resolve <id> --to <state>` (modules/exchange/ops.ts). Exit 0 done, 1 refused.
@@ -30,6 +32,7 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import type { Database } from '../src/db/schema.ts';
+import { runReorgsCommand } from '../src/modules/deposits/ops-commands.ts';
 import { runExchangeOps } from '../src/modules/exchange/ops.ts';
 import { formatReport, reconcile } from '../src/modules/ledger/reconcile.ts';
 import { runNoticesCommand } from '../src/modules/notices/ops-commands.ts';
@@ -40,7 +43,7 @@ import { runRewardsCommand } from '../src/modules/rewards/ops-commands.ts';
 import { runWithdrawalsCommand } from '../src/modules/withdrawals/ops-commands.ts';
 
 const EMBEDDED_DATABASE = 'wallet';
-const commands = ['reconcile', 'withdrawals', 'operators', 'notices', 'rewards', 'por'] as const;
+const commands = ['reconcile', 'withdrawals', 'operators', 'notices', 'rewards', 'por', 'reorgs'] as const;
 const usage = `usage: npm run ops -- <${commands.join('|')}>`;
 const exchangeUsage =
   '       npm run ops -- exchange list [--state <state>] | suspend <id> | resolve <id> --to <state>';
@@ -143,6 +146,7 @@ async function main(): Promise<number> {
     if (command === 'notices') return await runNoticesCommand(db, process.argv.slice(3), out);
     if (command === 'rewards') return await runRewardsCommand(db, process.argv.slice(3), out);
     if (command === 'por') return await runPorCommand(db, process.argv.slice(3), out);
+    if (command === 'reorgs') return await runReorgsCommand(db, process.argv.slice(3), out);
     const report = await reconcile(db);
     for (const line of formatReport(report)) out(line);
     for (const line of await porReconcileLines(db)) out(line);

@@ -13,6 +13,7 @@ import type { NoticesDatabase } from './schema-notices.ts';
 import type { PayoutsDatabase } from './schema-payouts.ts';
 import type { PorDatabase } from './schema-por.ts';
 import type { RampDatabase } from './schema-ramp.ts';
+import type { ReorgAlertsTable, WithdrawalFreezesTable } from './schema-reorgs.ts';
 import type { RewardsDatabase } from './schema-rewards.ts';
 import type { SupportDatabase } from './schema-support.ts';
 
@@ -49,6 +50,8 @@ export interface Database
   chain_cursors: ChainCursorsTable;
   chain_blocks: ChainBlocksTable;
   deposits: DepositsTable;
+  reorg_alerts: ReorgAlertsTable;
+  withdrawal_freezes: WithdrawalFreezesTable;
   deposit_confirm_clicks: DepositConfirmClicksTable;
   withdrawals: WithdrawalsTable;
   signer_transactions: SignerTransactionsTable;
@@ -291,6 +294,8 @@ export interface DepositsTable {
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
   completed_at: Date | null;
+  /** Set when a deeper-than-confirmations reorg took the deposit's block away (migration 0036). */
+  reorg_alert_id: ColumnType<string | null, never, string>;
 }
 
 export interface DepositConfirmClicksTable {

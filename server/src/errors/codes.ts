@@ -79,6 +79,8 @@ export const errorStatus = {
   AMOUNT_EXCEEDS_AVAILABLE: 400,
   /** The coin/network pair is not enabled for withdrawal (or has no signer). */
   WITHDRAW_DISABLED: 409,
+  /** A deposit the user was credited left the chain in a deep reorg: withdrawals wait for an operator. */
+  WITHDRAW_FROZEN: 423,
   /** A send names no user (e-mail or deposit address). */
   RECIPIENT_NOT_FOUND: 404,
   SEND_TO_SELF: 400,

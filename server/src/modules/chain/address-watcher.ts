@@ -46,7 +46,10 @@ export function createAddressWatcher(options: AddressWatcherOptions): ChainWatch
       const height = BigInt(d.block_number);
       const hash = await source.blockHashAt(height);
       if (hash !== undefined && hash !== d.block_hash) {
-        await dropAboveFork(db, network, height - 1n, now());
+        await db.transaction().execute(async (trx) => {
+          await options.fence?.(trx);
+          await dropAboveFork(trx, network, height - 1n, now());
+        });
         return height - 1n;
       }
     }

@@ -4,6 +4,7 @@ import { type CoinCode, coinDecimals, findCoinNetwork, type NetworkCode } from '
 import type { ObservedTransfer } from '../chain/watcher.ts';
 import { creditDeposit } from '../ledger/operations.ts';
 import { recordUserNotice } from '../notices/repository.ts';
+import { raiseDeepReorgAlert } from './reorg-alerts.ts';
 
 /**
  * Deposit bookkeeping shared by every chain watcher: record what the chain shows, count
@@ -137,14 +138,10 @@ export async function dropAboveFork(
     .where('state', '=', 'confirming')
     .where('block_number', '>', forkBlock.toString())
     .executeTakeFirst();
-  const credited = await trx
-    .selectFrom('deposits')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('network', '=', network)
-    .where('state', '=', 'successful')
-    .where('block_number', '>', forkBlock.toString())
-    .executeTakeFirstOrThrow();
-  return { dropped: Number(dropped.numUpdatedRows), creditedAbove: Number(credited.n) };
+  // Credited deposits above the fork: deeper than their confirmations. An alert, and their users'
+  // withdrawals frozen until an operator resolves it (reorg-alerts.ts), in this same transaction.
+  const creditedAbove = await raiseDeepReorgAlert(trx, network, forkBlock, now);
+  return { dropped: Number(dropped.numUpdatedRows), creditedAbove };
 }
 
 /** The ledger refuses legs above 10^60 (ledger/model.ts); such a transfer is recorded as failed, for review. */

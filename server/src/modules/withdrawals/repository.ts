@@ -103,15 +103,29 @@ export async function listByState(db: Db, states: readonly WithdrawalState[], li
 
 /** Approved withdrawals on `networks` waiting for the signer, oldest first. */
 export function listApprovedForSigning(db: Db, networks: readonly NetworkCode[], limit: number) {
-  return db
-    .selectFrom('withdrawals')
-    .select(['id', 'coin', 'network', 'address', 'arrival_minor'])
-    .where('state', '=', 'review_approved')
-    .where('network', 'in', networks)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  return (
+    db
+      .selectFrom('withdrawals')
+      .select(['id', 'coin', 'network', 'address', 'arrival_minor'])
+      .where('state', '=', 'review_approved')
+      .where('network', 'in', networks)
+      // A user whose credited deposit a deep reorg took away waits for an operator (deposits/reorg-alerts.ts).
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('withdrawal_freezes as f')
+              .innerJoin('reorg_alerts as a', 'a.id', 'f.alert_id')
+              .select('f.alert_id')
+              .whereRef('f.user_id', '=', 'withdrawals.user_id')
+              .where('a.resolved_at', 'is', null),
+          ),
+        ),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+  );
 }
 
 /** The withdrawal's state, its row locked until the caller's transaction ends. */

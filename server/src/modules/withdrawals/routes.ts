@@ -31,7 +31,7 @@ export const withdrawalRoutes: FastifyPluginAsyncTypebox<WithdrawalRoutesOptions
         summary: 'Withdraw to an external address: the amount is locked and the order enters review',
         description:
           'Errors: ADDRESS_INVALID, AMOUNT_BELOW_MINIMUM, AMOUNT_ABOVE_MAXIMUM, AMOUNT_EXCEEDS_AVAILABLE, WITHDRAW_DISABLED, ' +
-          'WRONG_FUND_PASSWORD, FUND_PASSWORD_LOCKED, WRONG_VERIFICATION_CODE, VERIFICATION_CODE_EXPIRED, IDEMPOTENCY_KEY_REUSED. ' +
+          'WITHDRAW_FROZEN, WRONG_FUND_PASSWORD, FUND_PASSWORD_LOCKED, WRONG_VERIFICATION_CODE, VERIFICATION_CODE_EXPIRED, IDEMPOTENCY_KEY_REUSED. ' +
           'A retry with the same idempotencyKey returns the same withdrawal.',
         body: CreateWithdrawalBody,
         response: { 201: Withdrawal, ...errorResponses(400, 401, 403, 409, 423) },

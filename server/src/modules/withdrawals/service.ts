@@ -9,6 +9,7 @@ import { type CoinCode, findCoinNetwork } from '../catalogue/catalogue.ts';
 import type { ChainsProvider } from '../catalogue/chains-file.ts';
 import type { PlatformAddresses } from '../catalogue/platform-addresses.ts';
 import { runtimePair } from '../catalogue/runtime.ts';
+import { withdrawalsFrozen } from '../deposits/reorg-alerts.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { assert } from '../ledger/model.ts';
 import { lockFunds, settleWithdrawal, unlockFunds } from '../ledger/operations.ts';
@@ -112,6 +113,8 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
 
       if (!runtimePair(pair, deps.chains(), deps.signerRunning).withdrawEnabled)
         throw new AppError('WITHDRAW_DISABLED', `Withdrawals of ${pair.coin} on ${pair.network} are not enabled`);
+      if (await withdrawalsFrozen(db, userId))
+        throw new AppError('WITHDRAW_FROZEN', 'Withdrawals are on hold until an operator resolves a deep chain reorg');
       const amountMinor = BigInt(input.amountMinor);
       if (amountMinor < pair.withdrawMinMinor) throw new AppError('AMOUNT_BELOW_MINIMUM', 'Below minimum limit');
       if (amountMinor > pair.withdrawMaxMinor) throw new AppError('AMOUNT_ABOVE_MAXIMUM', 'Exceeds maximum limit');

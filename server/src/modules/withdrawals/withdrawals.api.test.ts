@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { receiveCode } from '../auth/test-helpers.ts';
+import { resolveAlert } from '../deposits/reorg-alerts.ts';
 import { insertBareOrder } from '../exchange/test-helpers.ts';
 import { approveWithdrawal, rejectWithdrawal } from './service.ts';
 import {
@@ -136,6 +137,27 @@ describe('POST /api/wallet/withdrawals', () => {
     expect(res.json().code).toBe(code);
     expect(res.statusCode).toBe(code === 'WITHDRAW_DISABLED' ? 409 : 400);
     expect((await balance(h, user, 'ETH')).locked).toBe(0n);
+  });
+
+  it('refuses while a deep-reorg alert holds the user (WITHDRAW_FROZEN, code kept), and accepts once it is resolved', async () => {
+    const user = await newUser(h);
+    await fund(h, user.user.id, 'ETH', ETH);
+    const alert = await h.db
+      .insertInto('reorg_alerts')
+      .values({ network: 'ethereum', fork_block: '100', deposits: 1, created_at: new Date() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await h.db
+      .insertInto('withdrawal_freezes')
+      .values({ user_id: user.user.id, alert_id: alert.id, created_at: new Date() })
+      .execute();
+    const code = await withdrawCode(h, user);
+    const refused = await withdraw(user, {}, code);
+    expect(refused.statusCode).toBe(423);
+    expect(refused.json().code).toBe('WITHDRAW_FROZEN');
+    expect((await balance(h, user, 'ETH')).locked).toBe(0n);
+    expect(await resolveAlert(h.db, alert.id, 'coins arrived again in block 131', new Date())).toBe(true);
+    expect((await withdraw(user, {}, code)).statusCode).toBe(201);
   });
 
   it('refuses a code that was never sent (VERIFICATION_CODE_NOT_REQUESTED) and a used code', async () => {

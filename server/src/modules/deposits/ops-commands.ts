@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { listOpenAlerts, resolveAlert } from './reorg-alerts.ts';
+
+/**
+ * `npm run ops -- reorgs list` (open alerts of reorgs deeper than the confirmation count) and
+ * `... reorgs resolve <id> --note "<what was done>"` (lifts the alert's withdrawal freezes).
+ * Exit code: 0 done, 1 refused (not an open alert), 2 usage.
+ */
+export const reorgsUsage = 'usage: npm run ops -- reorgs list | resolve <id> --note "<what was done>"';
+
+export async function runReorgsCommand(
+  db: Kysely<Database>,
+  args: readonly string[],
+  out: (line: string) => void,
+  now: () => Date = () => new Date(),
+): Promise<number> {
+  const [sub, id] = args;
+  if (sub === 'list') {
+    const alerts = await listOpenAlerts(db);
+    for (const a of alerts) {
+      out(
+        [
+          a.id,
+          a.network,
+          `fork at block ${a.forkBlock}`,
+          `${a.deposits} credited deposit(s)`,
+          `${a.users} user(s) frozen`,
+          a.createdAt.toISOString(),
+        ].join('\t'),
+      );
+    }
+    if (alerts.length === 0) out('no open reorg alerts');
+    return 0;
+  }
+  const noteAt = args.indexOf('--note');
+  const note = noteAt >= 0 ? args[noteAt + 1]?.trim() : undefined;
+  if (sub !== 'resolve' || !id || !/^\d{1,18}$/.test(id) || !note || note.length > 500) {
+    out(reorgsUsage);
+    return 2;
+  }
+  if (!(await resolveAlert(db, id, note, now()))) {
+    out(`reorg alert ${id} is not open`);
+    return 1;
+  }
+  out(`reorg alert ${id} resolved; its users' withdrawals are no longer held`);
+  return 0;
+}
