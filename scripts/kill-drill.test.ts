@@ -22,7 +22,8 @@ import {
  * the hot wallet's lease are killed with SIGKILL. Afterwards every request has succeeded (some after
  * being sent again), every deposit is credited exactly once (including those that arrived after the
  * leader died), every conversion exists once, every withdrawal is paid on chain exactly once, every
- * e-mail is delivered (a repeat keeps its Message-ID), and the ledger reconciles.
+ * e-mail is delivered (a repeat keeps its Message-ID), the launcher has started the killed instances
+ * again, and the ledger reconciles.
  * KILL_DRILL_CLIENTS sets the number of clients (default 12 here; bench:scale runs 64).
  */
 const CLIENTS = Number(process.env.KILL_DRILL_CLIENTS ?? 12);
@@ -82,6 +83,20 @@ describe('kill drill', () => {
       return rows[0]?.n === CLIENTS;
     });
     await work.stop();
+
+    // The launcher started the killed instances again: all three serve.
+    await waitUntil('every instance back', async () => {
+      const ready = await Promise.all(
+        cluster.instances.map((i) =>
+          fetch(`http://127.0.0.1:${i.port}/api/ready`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        ),
+      );
+      return ready.every(Boolean);
+    });
+    expect(cluster.instances.every((i) => alive(i.child.pid ?? 0))).toBe(true);
 
     expect(drill.stats.failed).toBe(0);
     expect(takeoverMs).toBeLessThanOrEqual(8_000);

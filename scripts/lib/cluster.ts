@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../../server/src/config.ts';
 import { type EmbeddedPostgres, freePort, startEmbeddedPostgres } from '../../server/src/db/embedded-postgres.ts';
 import { type PreparedChains, prepareChains } from '../../server/src/modules/chain/chain-module.ts';
+import { type Nginx, startNginx, stopProcess } from './nginx.ts';
 import { ROOT } from './paths.ts';
 
 /**
@@ -15,14 +15,16 @@ import { ROOT } from './paths.ts';
  * sets X-Forwarded-For to the client's address, replacing whatever the client sent). Background roles
  * elect a leader among them through PostgreSQL leases (modules/leases).
  *
- * nginx (Debian's package): round robin with passive health checks (an instance that refuses a
- * connection or times out is skipped for FAIL_TIMEOUT_S and the request goes to the next one; a POST
- * is passed on only when it never reached the dead instance), unbuffered for server-sent events,
- * WebSocket upgrades passed through.
+ * The launcher supervises: every HEALTH_EVERY_MS it asks each instance's /api/ready; an instance that
+ * fails twice, or exits, is marked `down` in nginx (reloaded, no connection dropped), and one that
+ * exited is started again (after 1 s, doubling up to 30 s while it keeps dying), back in nginx once
+ * ready. nginx itself is in scripts/lib/nginx.ts.
  */
-export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
-const FAIL_TIMEOUT_S = 3;
 const READY_TIMEOUT_MS = 120_000;
+const HEALTH_EVERY_MS = 2_000;
+const HEALTH_TIMEOUT_MS = 1_500;
+const RESTART_MIN_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
 
 export interface Instance {
   index: number;
@@ -31,14 +33,13 @@ export interface Instance {
   exited: Promise<number | null>;
   /** The instance said (over IPC) that it is shutting down: a signal to the process group reached it. */
   shuttingDown: boolean;
+  startedAt?: number;
 }
 
 export interface Cluster {
   url: string;
   databaseUrl: string;
   instances: Instance[];
-  /** Starts instance `index` again (after a kill), on its port; resolves when it is ready. */
-  restart(index: number): Promise<Instance>;
   stop(): Promise<void>;
 }
 
@@ -51,6 +52,8 @@ export interface ClusterOptions {
   log?: (line: string) => void;
   /** Each instance's output lines (default: printed with its number). */
   onLine?: (index: number, line: string) => void;
+  /** Start an instance that exited again (default true). */
+  restart?: boolean;
 }
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
@@ -67,28 +70,100 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const shared = await startShared(config, options.env, log);
     closers.push(shared.stop);
     const ports = await Promise.all(Array.from({ length: options.instances }, () => freePort()));
-    const instances: Instance[] = [];
-    const start = async (index: number) => {
-      const instance = startInstance(index, ports[index] as number, shared.databaseUrl, options);
-      instances[index] = instance;
-      await waitReady(instance);
-      return instance;
-    };
-    await Promise.all(ports.map((_, i) => start(i)));
+    const instances: Instance[] = await Promise.all(
+      ports.map(async (port, index) => {
+        const instance = startInstance(index, port, shared.databaseUrl, options);
+        await waitReady(instance);
+        return instance;
+      }),
+    );
+    const nginx = await startNginx(config.dataDir, options.host, options.port, ports);
+    closers.push(nginx.stop);
+    const supervisor = supervise(instances, nginx, shared.databaseUrl, options, log);
     closers.push(async () => {
+      supervisor.stop();
       // An instance already shutting down (Ctrl+C reaches the whole process group) is only waited
       // for: a second signal would make it exit at once instead of gracefully.
-      await Promise.all(instances.map((i) => stopChild(i.child, i.exited, 20_000, i.shuttingDown)));
+      await Promise.all(instances.map((i) => stopProcess(i.child, i.exited, 20_000, i.shuttingDown)));
     });
-    const nginx = await startNginx(config.dataDir, options.host, options.port, ports);
-    closers.push(nginx);
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`;
     log(`${options.instances} instances on ports ${ports.join(', ')} behind nginx at ${url}`);
-    return { url, databaseUrl: shared.databaseUrl, instances, restart: start, stop };
+    return { url, databaseUrl: shared.databaseUrl, instances, stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/**
+ * Active health checks and restarts. `instances[i]` is replaced when instance i is started again, so
+ * callers holding the array see the live process.
+ */
+function supervise(
+  instances: Instance[],
+  nginx: Nginx,
+  databaseUrl: string,
+  options: ClusterOptions,
+  log: (line: string) => void,
+): { stop(): void } {
+  let stopped = false;
+  const down = new Set<number>();
+  const failures = new Map<number, number>();
+  const backoff = new Map<number, number>();
+  const mark = async (port: number, isDown: boolean) => {
+    if (down.has(port) === isDown || stopped) return;
+    if (isDown) down.add(port);
+    else down.delete(port);
+    log(`instance on port ${port} ${isDown ? 'marked down' : 'back'} in nginx`);
+    await nginx.setDown(down).catch((err) => log(`nginx reload failed: ${String(err)}`));
+  };
+  const watchExit = (instance: Instance) => {
+    void instance.exited.then(async (code) => {
+      if (stopped || instances[instance.index] !== instance) return;
+      log(`instance ${instance.index + 1} exited (${code ?? instance.child.signalCode})`);
+      await mark(instance.port, true);
+      if (options.restart === false) return;
+      const wait = Math.min(RESTART_MAX_MS, backoff.get(instance.index) ?? RESTART_MIN_MS);
+      backoff.set(instance.index, wait * 2);
+      await new Promise((r) => setTimeout(r, wait));
+      if (stopped) return;
+      const next = startInstance(instance.index, instance.port, databaseUrl, options);
+      instances[instance.index] = next;
+      watchExit(next);
+      await waitReady(next).then(
+        () => mark(next.port, false),
+        (err) => log(String(err)),
+      );
+    });
+  };
+  for (const instance of instances) watchExit(instance);
+  const timer = setInterval(() => {
+    for (const instance of instances) {
+      if (instance.child.exitCode !== null || instance.child.signalCode !== null) continue;
+      void fetch(`http://127.0.0.1:${instance.port}/api/ready`, {
+        signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
+      }).then(
+        async (res) => {
+          if (!res.ok) throw new Error(String(res.status));
+          failures.set(instance.port, 0);
+          if (Date.now() - (instance.startedAt ?? 0) > 60_000) backoff.delete(instance.index);
+          await mark(instance.port, false);
+        },
+        async () => {
+          const n = (failures.get(instance.port) ?? 0) + 1;
+          failures.set(instance.port, n);
+          if (n >= 2) await mark(instance.port, true);
+        },
+      );
+    }
+  }, HEALTH_EVERY_MS);
+  timer.unref();
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
 }
 
 /** PostgreSQL (embedded unless DATABASE_URL) and the keys + local chains, owned by the launcher. */
@@ -155,7 +230,7 @@ function startInstance(index: number, port: number, databaseUrl: string, options
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const instance: Instance = { index, port, child, exited, shuttingDown: false };
+  const instance: Instance = { index, port, child, exited, shuttingDown: false, startedAt: Date.now() };
   child.on('message', (message) => {
     if ((message as { type?: unknown } | null)?.type === 'shutting-down') instance.shuttingDown = true;
   });
@@ -174,86 +249,4 @@ async function waitReady(instance: Instance): Promise<void> {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`instance ${instance.index + 1} did not become ready${dead ? ' (it exited)' : ''}`);
-}
-
-async function stopChild(
-  child: ChildProcess,
-  exited: Promise<number | null>,
-  timeoutMs = 20_000,
-  signalled = false,
-): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  if (!signalled) child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** nginx in the foreground with its own prefix under DATA_DIR/nginx; returns its stop. */
-async function startNginx(dataDir: string, host: string, port: number, ports: number[]): Promise<() => Promise<void>> {
-  const dir = path.join(dataDir, 'nginx');
-  await mkdir(path.join(dir, 'tmp'), { recursive: true });
-  // Workers may run as another user (root starts them as nobody): they write request bodies here,
-  // in files of their own (0600); they need not list the folder.
-  await chmod(path.join(dir, 'tmp'), 0o733);
-  const file = path.join(dir, 'nginx.conf');
-  await writeFile(file, nginxConf(dir, host, port, ports));
-  const child = spawn(NGINX, ['-p', dir, '-c', file, '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const res = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/api/health`).catch(
-      () => undefined,
-    );
-    if (res?.ok) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error('nginx did not start (see above)');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return () => stopChild(child, exited, 5_000);
-}
-
-export function nginxConf(dir: string, host: string, port: number, ports: readonly number[]): string {
-  const tmp = path.join(dir, 'tmp');
-  const servers = ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=${FAIL_TIMEOUT_S}s;`).join('\n');
-  return `# Written by scripts/lib/cluster.ts at each start.
-worker_processes 1;
-pid ${path.join(dir, 'nginx.pid')};
-error_log ${path.join(dir, 'error.log')} warn;
-events { worker_connections 2048; }
-http {
-  access_log off;
-  client_body_temp_path ${tmp}/body;
-  proxy_temp_path ${tmp}/proxy;
-  fastcgi_temp_path ${tmp}/fastcgi;
-  uwsgi_temp_path ${tmp}/uwsgi;
-  scgi_temp_path ${tmp}/scgi;
-  # The API refuses larger bodies itself (BODY_LIMIT, upload limits); this only bounds what nginx buffers.
-  client_max_body_size 25m;
-  server_tokens off;
-  map $http_upgrade $connection_upgrade { default upgrade; '' ''; }
-  upstream api {
-${servers}
-    keepalive 64;
-  }
-  server {
-    listen ${host.includes(':') ? `[${host}]` : host}:${port};
-    location / {
-      proxy_pass http://api;
-      proxy_http_version 1.1;
-      proxy_set_header Host $http_host;
-      # Replaced, not appended: the instances trust this header (TRUST_PROXY) and must not see a client's own.
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_set_header Upgrade $http_upgrade;
-      proxy_set_header Connection $connection_upgrade;
-      # Server-sent events (notifications, chat) flow as they are written.
-      proxy_buffering off;
-      proxy_read_timeout 1h;
-      proxy_next_upstream error timeout;
-      proxy_next_upstream_tries ${Math.max(2, ports.length)};
-      proxy_connect_timeout 2s;
-    }
-  }
-}
-`;
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { NGINX } from './cluster.ts';
+import { NGINX } from './nginx.ts';
 
 /**
  * nginx for `npm start -- --instances N` and the kill drill: Debian's package, installed with apt-get
