@@ -20,16 +20,12 @@
  */
 import { reconcile } from '../server/src/modules/ledger/reconcile.ts';
 import {
-  alive,
   countDuplicateEffects,
   type Drill,
   fundClients,
-  holderOf,
-  pidOf,
+  killFollowerLeaderAndSigner,
   startDrill,
   startWork,
-  waitUntil,
-  withdrawHalf,
 } from './lib/drill-scenario.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 64);
@@ -59,40 +55,8 @@ async function prepared(instances: number): Promise<Drill> {
 }
 
 async function failover(drill: Drill, work: ReturnType<typeof startWork>) {
-  const { db, cluster } = drill;
   const retriedBefore = drill.stats.retried;
-  const firstWithdrawals = withdrawHalf(drill, 0, 1);
-  const leader = await holderOf(db, 'background');
-  cluster.instances.find((i) => i.child.pid !== pidOf(leader))?.child.kill('SIGKILL');
-  await sleep(3_000);
-  const killedAt = Date.now();
-  cluster.instances.find((i) => i.child.pid === pidOf(leader))?.child.kill('SIGKILL');
-  const second = fundClients(drill, '0.5');
-  await waitUntil(
-    'another instance leads',
-    async () => ![null, leader].includes(await holderOf(db, 'background')),
-    30_000,
-    20,
-  );
-  const takeoverMs = Date.now() - killedAt;
-  await second;
-  await firstWithdrawals;
-  let signerPid = 0;
-  await waitUntil('a live signer leads', async () => {
-    signerPid = pidOf(await holderOf(db, 'signer'));
-    return alive(signerPid);
-  });
-  process.kill(signerPid, 'SIGKILL');
-  await withdrawHalf(drill, 1, 2);
-  const ids = new Set(drill.withdrawals.map((w) => w.id));
-  await waitUntil(
-    'every withdrawal paid',
-    async () => {
-      const rows = await db.selectFrom('withdrawals').select('id').where('state', '=', 'transfer_successful').execute();
-      return rows.filter((r) => ids.has(r.id)).length === ids.size;
-    },
-    180_000,
-  );
+  const { takeoverMs } = await killFollowerLeaderAndSigner(drill);
   await work.stop();
   return { takeoverMs, retried: drill.stats.retried - retriedBefore };
 }

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reconcile } from '../server/src/modules/ledger/reconcile.ts';
 import {
@@ -6,13 +5,10 @@ import {
   countDuplicateEffects,
   type Drill,
   fundClients,
-  holderOf,
-  pidOf,
+  killFollowerLeaderAndSigner,
   startDrill,
   startWork,
-  successfulDeposits,
   waitUntil,
-  withdrawHalf,
 } from './lib/drill-scenario.ts';
 
 /**
@@ -38,50 +34,9 @@ describe('kill drill', () => {
     await Promise.all(drill.clients.map((c) => c.register()));
     await fundClients(drill, '1');
     const work = startWork(drill);
-    const firstWithdrawals = withdrawHalf(drill, 0, 1);
-
-    // 1. An instance that is not the leader dies.
-    const leader = await holderOf(db, 'background');
-    cluster.instances.find((i) => i.child.pid !== pidOf(leader))?.child.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 3_000));
-
-    // 2. The leader of the background roles dies; deposits arriving now are the successor's to credit.
-    const leaderInstance = cluster.instances.find((i) => i.child.pid === pidOf(leader));
-    expect(leaderInstance).toBeDefined();
-    const killedAt = Date.now();
-    leaderInstance?.child.kill('SIGKILL');
-    const credited = await successfulDeposits(db);
-    const second = fundClients(drill, '0.5');
-    await waitUntil(
-      'another instance leads',
-      async () => ![null, leader].includes(await holderOf(db, 'background')),
-      10_000,
-      50,
-    );
-    const takeoverMs = Date.now() - killedAt;
-    await second;
-    expect(await successfulDeposits(db)).toBe(credited + CLIENTS);
-    await firstWithdrawals;
-
-    // 3. The signer holding the hot wallet's lease dies (SIGKILL: no hand-over) with withdrawals coming.
-    //    (The leader's own signer stopped with it: wait for the one leading now, on the survivor.)
-    let signerPid = 0;
-    await waitUntil(
-      'a live signer leads',
-      async () => {
-        signerPid = pidOf(await holderOf(db, 'signer'));
-        return alive(signerPid);
-      },
-      15_000,
-    );
-    process.kill(signerPid, 'SIGKILL');
-    await withdrawHalf(drill, 1, 2);
-    const ids = drill.withdrawals.map((w) => w.id);
-    await waitUntil('every withdrawal paid', async () => {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from withdrawals
-        where id = any(${ids}::uuid[]) and state = 'transfer_successful'`.execute(db);
-      return rows[0]?.n === CLIENTS;
-    });
+    const { takeoverMs, creditedAfter } = await killFollowerLeaderAndSigner(drill);
+    expect(creditedAfter).toBe(CLIENTS);
+    expect(drill.withdrawals).toHaveLength(CLIENTS);
     await work.stop();
 
     // The launcher started the killed instances again: all three serve.

@@ -169,6 +169,57 @@ export async function withdrawHalf(drill: Drill, parity: 0 | 1, round: number): 
   );
 }
 
+/**
+ * The kills, under the caller's workload: a follower instance; then the background leader, with a
+ * second deposit per client sent right after (the successor's to credit); then the signer holding the
+ * hot wallet's lease (SIGKILL: no hand-over), with half the clients withdrawing before and half after.
+ * Resolves once every withdrawal is paid.
+ */
+export async function killFollowerLeaderAndSigner(
+  drill: Drill,
+): Promise<{ takeoverMs: number; creditedAfter: number }> {
+  const { db, cluster } = drill;
+  const firstWithdrawals = withdrawHalf(drill, 0, 1);
+  const leader = await holderOf(db, 'background');
+  cluster.instances.find((i) => i.child.pid !== pidOf(leader))?.child.kill('SIGKILL');
+  await new Promise((r) => setTimeout(r, 3_000));
+  const leaderInstance = cluster.instances.find((i) => i.child.pid === pidOf(leader));
+  if (!leaderInstance) throw new Error(`no instance holds the background lease (${leader})`);
+  const killedAt = Date.now();
+  leaderInstance.child.kill('SIGKILL');
+  const credited = await successfulDeposits(db);
+  const second = fundClients(drill, '0.5');
+  await waitUntil(
+    'another instance leads',
+    async () => ![null, leader].includes(await holderOf(db, 'background')),
+    30_000,
+    20,
+  );
+  const takeoverMs = Date.now() - killedAt;
+  await second;
+  const creditedAfter = (await successfulDeposits(db)) - credited;
+  await firstWithdrawals;
+  // (The leader's own signer stopped with it: wait for the one leading now, on a survivor.)
+  let signerPid = 0;
+  await waitUntil('a live signer leads', async () => {
+    signerPid = pidOf(await holderOf(db, 'signer'));
+    return alive(signerPid);
+  });
+  process.kill(signerPid, 'SIGKILL');
+  await withdrawHalf(drill, 1, 2);
+  const ids = drill.withdrawals.map((w) => w.id);
+  await waitUntil(
+    'every withdrawal paid',
+    async () => {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from withdrawals
+        where id = any(${ids}::uuid[]) and state = 'transfer_successful'`.execute(db);
+      return rows[0]?.n === ids.length;
+    },
+    180_000,
+  );
+  return { takeoverMs, creditedAfter };
+}
+
 export const holderOf = async (db: Kysely<Database>, role: string): Promise<string | null> =>
   (
     await sql<{ holder: string }>`
