@@ -218,7 +218,13 @@ function startInstance(index: number, port: number, databaseUrl: string, options
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
-  const onLine = options.onLine ?? ((i: number, line: string) => console.log(`[${i + 1}] ${line}`));
+  // An instance's own "running at" line names its loopback port, not the URL users open: the
+  // launcher prints that one.
+  const onLine =
+    options.onLine ??
+    ((i: number, line: string) => {
+      if (!line.startsWith('CW Wallet is running at')) console.log(`[${i + 1}] ${line}`);
+    });
   let buffer = '';
   const onData = (chunk: Buffer) => {
     buffer += chunk.toString();

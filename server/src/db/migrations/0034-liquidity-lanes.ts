@@ -36,13 +36,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  // Lane accounts cannot be deleted (the journal refers to them: ledger_rows_kept), nor folded into
+  // lane 0 here without postings; going below this migration needs their balances moved by hand first.
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ledger_accounts where lane <> 0`.execute(db);
+  if ((rows[0]?.n ?? 0) > 0) throw new Error('0034 down: liquidity lane accounts exist; they cannot be removed');
   await sql`drop trigger ledger_accounts_identity_kept on ledger_accounts`.execute(db);
   await sql`
     create trigger ledger_accounts_identity_kept before update of id, kind, user_id, asset on ledger_accounts
     for each row when (old.id is distinct from new.id or old.kind is distinct from new.kind
       or old.user_id is distinct from new.user_id or old.asset is distinct from new.asset)
     execute function ledger_rows_kept()`.execute(db);
-  await sql`delete from ledger_accounts where lane <> 0`.execute(db);
   await sql`alter table ledger_accounts drop constraint ledger_accounts_kind_user_asset_lane`.execute(db);
   await sql`alter table ledger_accounts add constraint ledger_accounts_kind_user_asset unique nulls not distinct (kind, user_id, asset)`.execute(
     db,
