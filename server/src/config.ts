@@ -22,6 +22,7 @@ const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATA_DIR: Type.String({ minLength: 1 }),
   PG_PORT: Type.Optional(Port),
+  DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200 }),
   STATIC_DIR: Type.String({ minLength: 1 }),
   BODY_LIMIT: Type.Integer({ minimum: 1024 }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1 }),
@@ -109,6 +110,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   STATIC_DIR: path.join(repoRoot, '.deploy'),
   BODY_LIMIT: 1024 * 1024,
   RATE_LIMIT_MAX: 1000,
+  DATABASE_POOL_MAX: 10,
   RATE_LIMIT_WINDOW_MS: 60_000,
   TRUST_PROXY: false,
   SHUTDOWN_TIMEOUT_MS: 10_000,
@@ -145,6 +147,8 @@ export interface Config {
   dataDir: string;
   /** Port for the embedded PostgreSQL; a free port when unset. */
   pgPort: number | undefined;
+  /** Connections of this instance's pool (N instances: N x this against max_connections). */
+  databasePoolMax: number;
   staticDir: string;
   bodyLimit: number;
   rateLimit: { max: number; windowMs: number };
@@ -246,6 +250,7 @@ const integerKeys = new Set([
   'UPLOAD_QUOTA_BYTES',
   'PORT',
   'PG_PORT',
+  'DATABASE_POOL_MAX',
   'BODY_LIMIT',
   'RATE_LIMIT_MAX',
   'RATE_LIMIT_WINDOW_MS',
@@ -354,6 +359,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
     pgPort: e.PG_PORT,
+    databasePoolMax: e.DATABASE_POOL_MAX,
     staticDir: path.resolve(e.STATIC_DIR),
     bodyLimit: e.BODY_LIMIT,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },

@@ -97,7 +97,7 @@ try {
     databaseUrl = pg.url(EMBEDDED_DATABASE);
   }
 
-  const db = createDb(databaseUrl, { logger });
+  const db = createDb(databaseUrl, { logger, max: config.databasePoolMax });
   closers.push({ name: 'database pool', close: () => db.destroy() });
   await migrateToLatest(db, logger);
 
