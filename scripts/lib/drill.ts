@@ -40,15 +40,14 @@ export class DrillClient {
   readonly password = 'Passw0rd_drill';
 
   /**
-   * `codes`: where the e-mailed codes are read — the cluster's SMTP server (the drill: the `nth`
-   * distinct message to the address, a client asking for one code at a time), or by default the dev
-   * mailbox through the API.
+   * `codes`: the `nth` distinct e-mail to the address, read where the cluster's mail goes (its SMTP
+   * server in the drill).
    */
   constructor(
     private readonly baseUrl: string,
     tag: string,
     private readonly stats: DrillStats,
-    private readonly codes?: (email: string, nth: number) => Promise<string>,
+    private readonly codes: (email: string, nth: number) => Promise<string>,
   ) {
     const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.slice(-10);
     this.username = `${tag}_${id}`.slice(0, 20);
@@ -88,10 +87,9 @@ export class DrillClient {
   }
 
   async register(): Promise<void> {
-    const since = Date.now();
     const sent = await this.call('POST', '/api/auth/codes', { email: this.email, purpose: 'register' });
     if (!codeSent(sent)) throw new Error(`code: ${sent.status} ${JSON.stringify(sent.body)}`);
-    const code = await this.readCode(since);
+    const code = await this.readCode();
     const registered = await this.call('POST', '/api/auth/register', {
       username: this.username,
       country: 'ES',
@@ -106,33 +104,18 @@ export class DrillClient {
 
   private codesRead = 0;
 
-  private async readCode(since: number): Promise<string> {
-    if (this.codes) {
-      this.codesRead += 1;
-      return this.codes(this.email, this.codesRead);
-    }
-    for (let i = 0; i < 150; i++) {
-      const { body } = await this.call<{ messages: { to: string; text: string; createdAt: string }[] }>(
-        'GET',
-        '/dev/mailbox.json',
-      );
-      const mine = body.messages.find(
-        (m) => m.to.toLowerCase() === this.email && Date.parse(m.createdAt) >= since - 1000,
-      );
-      const code = mine?.text.match(/\b(\d{6})\b/)?.[1];
-      if (code) return code;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`no code e-mailed to ${this.email}`);
+  /** The next code e-mailed to this client (it asks for one code at a time). */
+  private readCode(): Promise<string> {
+    this.codesRead += 1;
+    return this.codes(this.email, this.codesRead);
   }
 
   private readonly fundPassword = '802461';
 
   async setFundPassword(): Promise<void> {
-    const since = Date.now();
     const sent = await this.call('POST', '/api/auth/codes', { purpose: 'fund_password' });
     if (!codeSent(sent)) throw new Error(`fund password code: ${sent.status} ${JSON.stringify(sent.body)}`);
-    const code = await this.readCode(since);
+    const code = await this.readCode();
     const set = await this.call('POST', '/api/me/fund-password', {
       code,
       fundPassword: this.fundPassword,
@@ -147,10 +130,9 @@ export class DrillClient {
     amountMinor: string,
     idempotencyKey: string,
   ): Promise<{ id: string; arrivalMinor: string }> {
-    const since = Date.now();
     const sent = await this.call('POST', '/api/wallet/withdrawals/email-code', {});
     if (!codeSent(sent)) throw new Error(`withdraw code: ${sent.status} ${JSON.stringify(sent.body)}`);
-    const emailCode = await this.readCode(since);
+    const emailCode = await this.readCode();
     const res = await this.call<{ id: string; arrivalMinor: string }>('POST', '/api/wallet/withdrawals', {
       coin: 'ETH',
       network: 'ethereum',

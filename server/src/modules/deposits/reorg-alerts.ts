@@ -50,16 +50,18 @@ export async function raiseDeepReorgAlert(
   return above.length;
 }
 
-/** Whether the user's withdrawals are held by an open alert. */
-export async function withdrawalsFrozen(db: Db, userId: string): Promise<boolean> {
-  const row = await db
+/** Users whose withdrawals an open alert holds (a subquery of one column, `user_id`). */
+export function frozenUsers(db: Db) {
+  return db
     .selectFrom('withdrawal_freezes as f')
     .innerJoin('reorg_alerts as a', 'a.id', 'f.alert_id')
-    .select('f.alert_id')
-    .where('f.user_id', '=', userId)
-    .where('a.resolved_at', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
+    .select('f.user_id')
+    .where('a.resolved_at', 'is', null);
+}
+
+/** Whether the user's withdrawals are held by an open alert. */
+export async function withdrawalsFrozen(db: Db, userId: string): Promise<boolean> {
+  return (await frozenUsers(db).where('f.user_id', '=', userId).executeTakeFirst()) !== undefined;
 }
 
 export interface OpenAlert {

@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, WithdrawalsTable } from '../../db/schema.ts';
 import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
+import { frozenUsers } from '../deposits/reorg-alerts.ts';
 import { assertTransition, type WithdrawalState } from './state-machine.ts';
 
 type Db = Kysely<Database>;
@@ -110,17 +111,7 @@ export function listApprovedForSigning(db: Db, networks: readonly NetworkCode[],
       .where('state', '=', 'review_approved')
       .where('network', 'in', networks)
       // A user whose credited deposit a deep reorg took away waits for an operator (deposits/reorg-alerts.ts).
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('withdrawal_freezes as f')
-              .innerJoin('reorg_alerts as a', 'a.id', 'f.alert_id')
-              .select('f.alert_id')
-              .whereRef('f.user_id', '=', 'withdrawals.user_id')
-              .where('a.resolved_at', 'is', null),
-          ),
-        ),
-      )
+      .where('user_id', 'not in', frozenUsers(db))
       .orderBy('created_at')
       .orderBy('id')
       .limit(limit)
