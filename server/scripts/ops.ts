@@ -7,6 +7,8 @@
  *               Exit 0 when reconciled, 1 on any mismatch, 2 on a usage or connection error. Then the
  *               latest proof-of-liabilities root beside the ledger, and the reserves on the local chains
  *               (hot wallet + deposit addresses) against user liabilities; `--strict-reserves` fails on a shortfall.
+ *               Last the custody book (modules/custody): each local hot wallet's balance must equal its
+ *               custody account (a difference fails the command); deposit addresses must hold at least theirs.
  *   withdrawals list [--state in_review]       Withdrawals waiting for manual review (or in another state).
  *   withdrawals approve <id>                   Approve one in review; the signer then pays it.
  *   withdrawals reject <id> --reason "<text>"  Reject one in review; its amount returns to the user.
@@ -32,6 +34,7 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import type { Database } from '../src/db/schema.ts';
+import { custodyCheck, custodyLines } from '../src/modules/custody/custody-check.ts';
 import { runReorgsCommand } from '../src/modules/deposits/ops-commands.ts';
 import { runExchangeOps } from '../src/modules/exchange/ops.ts';
 import { formatReport, reconcile } from '../src/modules/ledger/reconcile.ts';
@@ -153,10 +156,12 @@ async function main(): Promise<number> {
     const config = loadConfig();
     const reserves = reserveLines(await reserveCheck(db, config.dataDir, process.env));
     for (const line of reserves.lines) out(line);
+    const custody = custodyLines(await custodyCheck(db, config.dataDir, process.env));
+    for (const line of custody.lines) out(line);
     // Development chains start with seeded liquidity and rewards that no deposit backs: a shortfall
     // fails the command only when asked (--strict-reserves), as production runs should.
     const strict = process.argv.includes('--strict-reserves');
-    return report.ok && !(strict && reserves.short) ? 0 : 1;
+    return report.ok && custody.ok && !(strict && reserves.short) ? 0 : 1;
   } finally {
     await db.destroy();
     await embedded?.stop();

@@ -82,6 +82,7 @@ describe('loadConfig', () => {
       replaceAfterMs: 60_000,
       maxReplacements: 5,
       maxFeePerGasWei: undefined,
+      sweepIntervalMs: 30_000,
     });
     const set = loadConfig({ SIGNER_POLL_MS: '100', SIGNER_MAX_FEE_PER_GAS_WEI: '200000000000' }).signer;
     expect(set).toMatchObject({ pollMs: 100, maxFeePerGasWei: 200_000_000_000n });

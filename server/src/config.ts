@@ -50,6 +50,7 @@ const EnvSchema = Type.Object({
   SIGNER_POLL_MS: Type.Integer({ minimum: 50, maximum: 600_000 }),
   SIGNER_REPLACE_AFTER_MS: Type.Integer({ minimum: 0, maximum: 86_400_000 }),
   SIGNER_MAX_REPLACEMENTS: Type.Integer({ minimum: 0, maximum: 32 }),
+  SIGNER_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 86_400_000 }),
   SIGNER_MAX_FEE_PER_GAS_WEI: Type.Optional(Type.String({ pattern: '^\\d{1,30}$' })),
   WITHDRAW_AUTO_REVIEW_LIMITS: Type.String({
     pattern: '^([A-Z]{2,10}=\\d+(\\.\\d+)?(,[A-Z]{2,10}=\\d+(\\.\\d+)?)*)?$',
@@ -126,6 +127,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   SIGNER_POLL_MS: 1000,
   SIGNER_REPLACE_AFTER_MS: 60_000,
   SIGNER_MAX_REPLACEMENTS: 5,
+  SIGNER_SWEEP_INTERVAL_MS: 30_000,
   WITHDRAW_AUTO_REVIEW_LIMITS: '',
   PRICE_MAX_AGE_MS: 120_000,
   CONVERT_QUOTE_TTL_MS: 10_000,
@@ -193,6 +195,8 @@ export interface Config {
     replaceAfterMs: number;
     maxReplacements: number;
     maxFeePerGasWei: bigint | undefined;
+    /** Time between sweep rounds (deposit addresses -> hot wallet, signer/sweeper.ts); 0: no sweeps. */
+    sweepIntervalMs: number;
   };
   prices: {
     /** Base URL of a CoinGecko-compatible simple-price API; unset: the embedded sandbox feed on loopback. */
@@ -272,6 +276,7 @@ const integerKeys = new Set([
   'SIGNER_POLL_MS',
   'SIGNER_REPLACE_AFTER_MS',
   'SIGNER_MAX_REPLACEMENTS',
+  'SIGNER_SWEEP_INTERVAL_MS',
 ]);
 const booleanKeys = new Set(['TRUST_PROXY', 'CONVERT_SEED_LIQUIDITY', 'LOCAL_CHAINS', 'DEV_MAILBOX', 'DEV_CLOCK']);
 booleanKeys.add('SIGNER_ENABLED');
@@ -385,6 +390,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       replaceAfterMs: e.SIGNER_REPLACE_AFTER_MS,
       maxReplacements: e.SIGNER_MAX_REPLACEMENTS,
       maxFeePerGasWei: e.SIGNER_MAX_FEE_PER_GAS_WEI === undefined ? undefined : BigInt(e.SIGNER_MAX_FEE_PER_GAS_WEI),
+      sweepIntervalMs: e.SIGNER_SWEEP_INTERVAL_MS,
     },
     prices: {
       feedUrl: e.PRICE_FEED_URL,

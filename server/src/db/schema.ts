@@ -5,10 +5,11 @@ import type { CoinCode, NetworkCode } from '../modules/catalogue/catalogue.ts';
 import type { depositReasons, depositStates } from '../modules/deposits/schemas.ts';
 import type { RateType } from '../modules/exchange/pricing.ts';
 import type { ExchangeState } from '../modules/exchange/states.ts';
-import type { AccountKind, TransferKind } from '../modules/ledger/model.ts';
+import type { AccountKind, ChainAsset, TransferKind } from '../modules/ledger/model.ts';
 import type { recipientKinds } from '../modules/sends/schemas.ts';
 import type { fiatCurrencies, languages, priceColors, quickBuyCoins } from '../modules/settings/schemas.ts';
 import type { WithdrawalState } from '../modules/withdrawals/state-machine.ts';
+import type { CustodyOpeningsTable, SweepTransactionsTable } from './schema-custody.ts';
 import type { NoticesDatabase } from './schema-notices.ts';
 import type { PayoutsDatabase } from './schema-payouts.ts';
 import type { PorDatabase } from './schema-por.ts';
@@ -55,6 +56,8 @@ export interface Database
   deposit_confirm_clicks: DepositConfirmClicksTable;
   withdrawals: WithdrawalsTable;
   signer_transactions: SignerTransactionsTable;
+  sweep_transactions: SweepTransactionsTable;
+  custody_openings: CustodyOpeningsTable;
   sends: SendsTable;
   address_book: AddressBookTable;
   exchange_rate_locks: ExchangeRateLocksTable;
@@ -214,7 +217,8 @@ export interface LedgerAccountsTable {
   id: Generated<string>;
   kind: AccountKind;
   user_id: string | null;
-  asset: CoinCode;
+  /** A coin, or a chain asset `<COIN>@<network>` on the custody book's accounts (migration 0037). */
+  asset: CoinCode | ChainAsset;
   /** 0, or a conversion lane of a system liquidity/fees account (migration 0034). */
   lane: ColumnType<number, number | undefined, never>;
   balance: ColumnType<string, string | undefined, string>;
@@ -296,6 +300,8 @@ export interface DepositsTable {
   completed_at: Date | null;
   /** Set when a deeper-than-confirmations reorg took the deposit's block away (migration 0036). */
   reorg_alert_id: ColumnType<string | null, never, string>;
+  /** The deposit's custody posting (migration 0037); null until booked. */
+  custody_transfer_id: ColumnType<string | null, never, string>;
 }
 
 export interface DepositConfirmClicksTable {

@@ -19,6 +19,7 @@ import { createDb } from '../db/create-db.ts';
 import { loadChainConfig } from '../modules/chain/chain-config.ts';
 import { instanceName, ROLE_LEASE_MS, runAsLeader } from '../modules/leases/leader.ts';
 import { fence, LeaseLostError } from '../modules/leases/lease.ts';
+import { depositKeys } from './deposit-keys.ts';
 import { createSigner } from './signer.ts';
 
 const env = process.env;
@@ -40,10 +41,11 @@ if (!databaseUrl) {
   process.exit(2);
 }
 const { dataDir } = config;
-const { mnemonicFile, pollMs, replaceAfterMs, maxReplacements, maxFeePerGasWei } = config.signer;
+const { mnemonicFile, pollMs, replaceAfterMs, maxReplacements, maxFeePerGasWei, sweepIntervalMs } = config.signer;
 
 // m/44'/60'/1'/0/0: account 1 is the hot wallet (account 0 holds the deposit addresses).
-const account = mnemonicToAccount(readFileSync(mnemonicFile, 'utf8').trim(), { accountIndex: 1 });
+const mnemonic = readFileSync(mnemonicFile, 'utf8').trim();
+const account = mnemonicToAccount(mnemonic, { accountIndex: 1 });
 
 // The API shows and funds the hot wallet from HOT_WALLET_<NETWORK> or DATA_DIR/keys/hot-wallets.json:
 // a different key here would sign from an address nobody funds, so refuse to start.
@@ -76,6 +78,8 @@ const signer = createSigner({
   log,
   replaceAfterMs,
   maxReplacements,
+  // Deposit sweeps into the hot wallet (signer/sweeper.ts); SIGNER_SWEEP_INTERVAL_MS=0 turns them off.
+  ...(sweepIntervalMs > 0 ? { depositAccount: depositKeys(mnemonic), sweepIntervalMs } : {}),
   ...(maxFeePerGasWei !== undefined ? { maxFeePerGasCapWei: maxFeePerGasWei } : {}),
   ...(env.SIGNER_CRASH_AFTER_RECORD === '1' || env.SIGNER_CRASH_AFTER_REPLACEMENT_RECORD === '1'
     ? {
@@ -126,7 +130,9 @@ while (!stopping) {
   if (fenceToken !== null) {
     try {
       const result = await signer.tick();
-      if (result.signed + result.settled + result.failed + result.replaced > 0) log('tick', { ...result });
+      const done =
+        result.signed + result.settled + result.failed + result.replaced + result.sweeps + result.sweepsSettled;
+      if (done > 0) log('tick', { ...result });
     } catch (err) {
       if (err instanceof LeaseLostError) log('lease lost during a tick: nothing more recorded or sent');
       else log('tick failed', { error: String((err as Error).stack ?? err) });

@@ -1,4 +1,6 @@
 import type { Hex, PublicClient, TransactionReceipt } from 'viem';
+import { toChainUnits } from '../modules/catalogue/catalogue.ts';
+import { bookHotWalletOut } from '../modules/custody/custody-book.ts';
 import { LeaseLostError } from '../modules/leases/lease.ts';
 import { markTransferFailed, markTransferSuccessful, showTxHash } from '../modules/withdrawals/signing.ts';
 import { type Attempt, markMined, noteBroadcast } from './repository.ts';
@@ -32,7 +34,7 @@ export async function broadcast(
  * lease row stays share-locked until the node has answered, so no successor can take over between the
  * check and the broadcast.
  */
-async function sendFenced(ctx: SignerContext, client: PublicClient, raw: Hex): Promise<void> {
+export async function sendFenced(ctx: SignerContext, client: PublicClient, raw: Hex): Promise<void> {
   const fence = ctx.options.fence;
   if (!fence) {
     await client.sendRawTransaction({ serializedTransaction: raw });
@@ -72,8 +74,23 @@ export async function settle(
     if (!(await markMined(trx, attempt, { ok, blockNumber: receipt.blockNumber }, at))) return false;
     // The user's and the ledger's hash is the one on chain, which may be an earlier attempt.
     await showTxHash(trx, attempt.withdrawal_id, attempt.tx_hash);
-    if (ok) await markTransferSuccessful(trx, attempt.withdrawal_id, at);
-    else await markTransferFailed(trx, attempt.withdrawal_id, 'transaction reverted on chain', at);
+    const w = ok
+      ? await markTransferSuccessful(trx, attempt.withdrawal_id, at)
+      : await markTransferFailed(trx, attempt.withdrawal_id, 'transaction reverted on chain', at);
+    // The custody book: the coins left the hot wallet (unless it reverted), and the gas in any case.
+    await bookHotWalletOut(
+      trx,
+      {
+        key: `custody:withdrawal:${attempt.withdrawal_id}`,
+        network: w.network,
+        coin: w.coin,
+        chainAmount: ok ? toChainUnits(w.coin, w.network, BigInt(w.arrival_minor)) : 0n,
+        feeWei: receipt.gasUsed * receipt.effectiveGasPrice,
+        minedBlock: receipt.blockNumber,
+      },
+      { withdrawalId: attempt.withdrawal_id, txHash: attempt.tx_hash },
+      at,
+    );
     return true;
   });
   if (!done) return;

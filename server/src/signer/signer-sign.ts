@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import { encodeFunctionData, erc20Abi, type Hex, keccak256, type PublicClient } from 'viem';
 import type { Database } from '../db/schema.ts';
-import { coinDecimals, findCoinNetwork } from '../modules/catalogue/catalogue.ts';
+import { findCoinNetwork, toChainUnits } from '../modules/catalogue/catalogue.ts';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
+import { maxSweepNonce } from '../modules/custody/sweeps-repository.ts';
 import { lockState, markTransferInProgress } from '../modules/withdrawals/signing.ts';
 import { insertAttempt, lockHotWallet, maxRecordedNonce } from './repository.ts';
-import { type ApprovedWithdrawal, NATIVE_GAS, type SignerContext, TOKEN_GAS } from './signer-types.ts';
+import { type ApprovedWithdrawal, maxOf, NATIVE_GAS, type SignerContext, TOKEN_GAS } from './signer-types.ts';
 
 /** New work: plan the transaction (nonce, fees), sign, record with the withdrawal's move, then broadcast. */
 
@@ -17,7 +18,10 @@ export async function nextNonce(
 ): Promise<bigint> {
   const { account } = ctx;
   const pending = BigInt(await client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
-  const recorded = await maxRecordedNonce(trx, chainId, account.address);
+  // Withdrawals and gas top-ups (sweep_transactions) share the hot wallet's nonces.
+  const withdrawals = await maxRecordedNonce(trx, chainId, account.address);
+  const topUps = await maxSweepNonce(trx, chainId, account.address);
+  const recorded = maxOf(withdrawals, topUps);
   return pending > recorded ? pending : recorded + 1n;
 }
 
@@ -29,7 +33,7 @@ export async function signOne(ctx: SignerContext, w: ApprovedWithdrawal): Promis
   const client = clientFor(network);
   const pair = findCoinNetwork(w.coin, w.network);
   if (!chain || !client || !pair) return false;
-  const chainAmount = BigInt(w.arrival_minor) * 10n ** BigInt(pair.chainDecimals - coinDecimals(pair.coin));
+  const chainAmount = toChainUnits(pair.coin, pair.network, BigInt(w.arrival_minor));
   const isNative = pair.tokenContract === null;
   const token = isNative ? undefined : chain.tokens[pair.coin];
   if (!isNative && !token) return false;

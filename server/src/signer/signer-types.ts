@@ -28,6 +28,12 @@ export interface SignerOptions {
    * (paused, cut off) can neither record nor broadcast after its successor started. Throws LeaseLostError.
    */
   fence?: (trx: Transaction<Database>) => Promise<void>;
+  /**
+   * Deposit sweeps (signer/sweeper.ts): the key of a deposit address (network, derivation index), and the
+   * time between sweep rounds. Without `depositAccount` nothing is swept and the custody book is not opened.
+   */
+  depositAccount?: (network: EvmNetwork, index: number) => SignerOptions['account'];
+  sweepIntervalMs?: number;
 }
 
 export interface TickResult {
@@ -36,6 +42,9 @@ export interface TickResult {
   failed: number;
   rebroadcast: number;
   replaced: number;
+  /** Gas top-ups and sweeps recorded, and settled (mined or reverted), this tick. */
+  sweeps: number;
+  sweepsSettled: number;
 }
 
 /** What a node's answer to eth_sendRawTransaction means for an attempt. */

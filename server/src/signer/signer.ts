@@ -19,6 +19,7 @@ import { evmNetworks } from '../modules/catalogue/chains-file.ts';
 import { listApprovedForSigning } from '../modules/withdrawals/signing.ts';
 import { createSignerContext } from './signer-context.ts';
 import type { SignerOptions, TickResult } from './signer-types.ts';
+import { createSweeper } from './sweeper.ts';
 
 export {
   type BroadcastOutcome,
@@ -31,16 +32,27 @@ export {
 export function createSigner(options: SignerOptions) {
   const ctx = createSignerContext(options);
   const { db, account, batch, followUp, signOne } = ctx;
+  const sweeper = options.depositAccount ? createSweeper(ctx, options.sweepIntervalMs ?? 30_000) : undefined;
   return {
     address: account.address,
     async tick(): Promise<TickResult> {
-      const result: TickResult = { signed: 0, settled: 0, failed: 0, rebroadcast: 0, replaced: 0 };
+      const result: TickResult = {
+        signed: 0,
+        settled: 0,
+        failed: 0,
+        rebroadcast: 0,
+        replaced: 0,
+        sweeps: 0,
+        sweepsSettled: 0,
+      };
       // First the recorded ones (resume after a restart), then new work.
       await followUp(result);
       const enabled = evmNetworks.filter((n) => options.chains()[n] !== undefined);
       if (enabled.length === 0) return result;
       const approved = await listApprovedForSigning(db, enabled, batch);
       for (const w of approved) if (await signOne(w)) result.signed += 1;
+      // Withdrawals first: a sweep round never delays a user's payout.
+      await sweeper?.tick(result);
       return result;
     },
   };

@@ -220,6 +220,13 @@ export function findCoinNetwork(coin: CoinCode, network: NetworkCode): CoinNetwo
   return coinNetworks.find((p) => p.coin === coin && p.network === network);
 }
 
+/** Ledger minor units -> the chain's unit of the coin on the network (exact: chain decimals >= ledger decimals). */
+export function toChainUnits(coin: CoinCode, network: NetworkCode, amountMinor: bigint): bigint {
+  const pair = findCoinNetwork(coin, network);
+  if (!pair) throw new Error(`no catalogue pair ${coin}/${network}`);
+  return amountMinor * 10n ** BigInt(pair.chainDecimals - coinDecimals(coin));
+}
+
 export function networksOf(coin: CoinCode): CoinNetwork[] {
   return coinNetworks.filter((p) => p.coin === coin);
 }

@@ -2,6 +2,8 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, coinDecimals, findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
 import type { ObservedTransfer } from '../chain/watcher.ts';
+import { bookDepositCustody } from '../custody/custody-book.ts';
+import { sweepTransactionHashes } from '../custody/sweeps-repository.ts';
 import { creditDeposit } from '../ledger/operations.ts';
 import { recordUserNotice } from '../notices/repository.ts';
 import { raiseDeepReorgAlert } from './reorg-alerts.ts';
@@ -74,8 +76,14 @@ export async function recordObserved(trx: Db, transfers: readonly ObservedTransf
     network,
     transfers.map((t) => t.toAddress),
   );
+  const ownTransactions = await sweepTransactionHashes(
+    trx,
+    transfers.map((t) => t.txHash),
+  );
   let recorded = 0;
   for (const t of transfers) {
+    // Gas the hot wallet sent to a deposit address for a sweep is ours, not the user's deposit.
+    if (ownTransactions.has(t.txHash)) continue;
     const userId = owners.get(t.toAddress);
     const pair = findCoinNetwork(t.coin, t.network);
     if (!userId || !pair || t.chainAmount <= 0n) continue;
@@ -240,6 +248,8 @@ async function finishDeposit(db: Kysely<Database>, id: string, now: Date): Promi
       .set({ state: 'successful', credited_transfer_id: transfer.id, updated_at: now, completed_at: now })
       .where('id', '=', id)
       .execute();
+    // The coins on the deposit address enter the custody book with the credit (modules/custody).
+    await bookDepositCustody(trx, d, now);
     // The user's system notice, in the credit's transaction: one per deposit, never lost, never twice.
     await recordUserNotice(
       trx,

@@ -1,4 +1,4 @@
-import type { CoinCode } from '../catalogue/catalogue.ts';
+import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 
 /**
  * Ledger vocabulary and limits. Every loop and every input has a bound (TigerBeetle style):
@@ -16,6 +16,8 @@ export const accountKinds = [
   'system_rewards',
   /** The outside world: deposits come from it, withdrawals go to it; the only account allowed below zero. */
   'system_external',
+  /** Custody book (modules/custody): what the users' deposit addresses hold on chain, per chain asset. */
+  'system_deposit_addresses',
 ] as const;
 export type AccountKind = (typeof accountKinds)[number];
 export type UserAccountKind = Extract<AccountKind, `user_${string}`>;
@@ -35,6 +37,8 @@ export const transferKinds = [
   'reward',
   /** Delivered rewards: user_rewards -> user_available. */
   'reward_delivery',
+  /** The custody book: coins moving on chain between the world, deposit addresses and the hot wallet (modules/custody). */
+  'custody',
 ] as const;
 export type TransferKind = (typeof transferKinds)[number];
 
@@ -76,11 +80,17 @@ export interface PostResult {
   created: boolean;
 }
 
+/**
+ * A chain asset, `<COIN>@<network>` in the chain's own unit (USDT on BSC is not USDT on Ethereum): only
+ * the custody book's accounts (system_hot_wallet, system_deposit_addresses, system_external) hold one.
+ */
+export type ChainAsset = `${CoinCode}@${NetworkCode}`;
+
 export interface AccountRef {
   kind: AccountKind;
   /** Set for user_* kinds, null for system_* kinds. */
   userId: string | null;
-  asset: CoinCode;
+  asset: CoinCode | ChainAsset;
 }
 
 export function isUserKind(kind: AccountKind): kind is UserAccountKind {

@@ -1,11 +1,16 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
-import type { AccountKind } from './model.ts';
+import type { AccountKind, ChainAsset } from './model.ts';
 
 /** Test-only reads straight from SQL, independent of the code under test. */
 
-export async function balanceOf(db: Kysely<Database>, kind: AccountKind, userId: string | null, asset: CoinCode) {
+export async function balanceOf(
+  db: Kysely<Database>,
+  kind: AccountKind,
+  userId: string | null,
+  asset: CoinCode | ChainAsset,
+) {
   const row = await db
     .selectFrom('ledger_accounts')
     // A system account's lanes (migration 0034) count as the one account they are.

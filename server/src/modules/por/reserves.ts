@@ -1,15 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { type Kysely, sql } from 'kysely';
-import { type Address, createPublicClient, erc20Abi, http } from 'viem';
+import { type Address, createPublicClient, http } from 'viem';
 import type { Database } from '../../db/schema.ts';
-import { type CoinCode, coinDecimals, coinNetworks } from '../catalogue/catalogue.ts';
+import { type CoinCode, coinDecimals, findCoinNetwork } from '../catalogue/catalogue.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import { loadChainConfig, localChainNetworks } from '../chain/chain-config.ts';
 import { keyFiles } from '../chain/keygen.ts';
+import { ADDRESSES_MAX, chainBalances } from '../custody/custody-check.ts';
 import { LIABILITY_KINDS } from './snapshot.ts';
-
-/** Addresses read per network (a bound on the check's work; the rest is reported as not read). */
-const ADDRESSES_MAX = 5_000;
 
 export interface ReserveRow {
   asset: string;
@@ -39,17 +37,10 @@ async function holdings(db: Kysely<Database>, network: EvmNetwork, dataDir: stri
   const hot = hotWallets(dataDir, env)[network];
   const addresses = [...rows.map((r) => r.address), ...(hot ? [hot] : [])] as Address[];
   const result = new Map<CoinCode, bigint>();
-  for (const pair of coinNetworks.filter((p) => p.network === network)) {
-    const token = runtime.tokens[pair.coin];
-    if (pair.tokenContract !== null && !token) continue;
-    let chainTotal = 0n;
-    for (const address of addresses) {
-      chainTotal += token
-        ? await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
-        : await client.getBalance({ address });
-    }
+  for (const [coin, chainTotal] of await chainBalances(client, runtime, network, addresses)) {
+    const pair = findCoinNetwork(coin, network);
     // Chain units -> ledger units, rounded down (what the ledger could honour).
-    result.set(pair.coin, chainTotal / 10n ** BigInt(pair.chainDecimals - coinDecimals(pair.coin)));
+    if (pair) result.set(coin, chainTotal / 10n ** BigInt(pair.chainDecimals - coinDecimals(coin)));
   }
   return result;
 }

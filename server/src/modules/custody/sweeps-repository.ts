@@ -1,0 +1,127 @@
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { SweepTransactionsTable } from '../../db/schema-custody.ts';
+import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
+
+/**
+ * `sweep_transactions` (migration 0037): the signer's gas top-ups and sweeps, each recorded before its
+ * broadcast. The signer (signer/sweeper.ts) writes them; the deposit watchers read them so that gas the
+ * hot wallet sent to a deposit address is never credited to the user as a deposit.
+ */
+type Db = Kysely<Database>;
+export type SweepRow = Selectable<SweepTransactionsTable>;
+
+/** Which of these transaction hashes are our own top-ups or sweeps. */
+export async function sweepTransactionHashes(db: Db, hashes: readonly string[]): Promise<Set<string>> {
+  const unique = [...new Set(hashes)];
+  if (unique.length === 0) return new Set();
+  const rows = await db.selectFrom('sweep_transactions').select('tx_hash').where('tx_hash', 'in', unique).execute();
+  return new Set(rows.map((r) => r.tx_hash));
+}
+
+export function insertSweep(trx: Db, row: Insertable<SweepTransactionsTable>): Promise<SweepRow> {
+  return trx.insertInto('sweep_transactions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Recorded top-ups and sweeps of the network not mined yet, oldest first. */
+export function openSweeps(db: Db, network: NetworkCode, limit: number): Promise<SweepRow[]> {
+  return db
+    .selectFrom('sweep_transactions')
+    .selectAll()
+    .where('state', '=', 'signed')
+    .where('network', '=', network)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** An address with an open top-up or sweep: nothing new is planned for it until that one is mined. */
+export async function addressesInFlight(db: Db, network: NetworkCode): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('sweep_transactions')
+    .select('deposit_address')
+    .where('state', '=', 'signed')
+    .where('network', '=', network)
+    .execute();
+  return new Set(rows.map((r) => r.deposit_address));
+}
+
+export async function noteSweepBroadcast(db: Db, id: string, error: string | null, at: Date): Promise<void> {
+  await db
+    .updateTable('sweep_transactions')
+    .set((eb) => ({ broadcast_count: eb('broadcast_count', '+', 1), last_error: error, updated_at: at }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Marks a recorded row mined or reverted, once: false when another tick settled it first. */
+export async function markSweepMined(
+  trx: Db,
+  id: string,
+  outcome: { ok: boolean; blockNumber: bigint; feeWei: bigint },
+  at: Date,
+): Promise<boolean> {
+  const updated = await trx
+    .updateTable('sweep_transactions')
+    .set({
+      state: outcome.ok ? 'mined' : 'reverted',
+      block_number: outcome.blockNumber.toString(),
+      fee_wei: outcome.feeWei.toString(),
+      updated_at: at,
+    })
+    .where('id', '=', id)
+    .where('state', '=', 'signed')
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n;
+}
+
+export async function setSweepCustodyTransfer(trx: Db, id: string, transferId: string): Promise<void> {
+  await trx.updateTable('sweep_transactions').set({ custody_transfer_id: transferId }).where('id', '=', id).execute();
+}
+
+/** The highest nonce recorded for a sender on a chain by top-ups and sweeps, or -1 when none. */
+export async function maxSweepNonce(trx: Db, chainId: number, fromAddress: string): Promise<bigint> {
+  const { rows } = await sql<{ max: string | null }>`
+    select max(nonce)::text as max from sweep_transactions
+    where chain_id = ${chainId} and from_address = ${fromAddress}`.execute(trx);
+  return rows[0]?.max == null ? -1n : BigInt(rows[0].max);
+}
+
+export interface SweepCandidate {
+  address: string;
+  derivationIndex: number;
+  coin: CoinCode;
+  /** Credited to users at this address and not swept yet (chain units). */
+  unsweptChainAmount: bigint;
+}
+
+/**
+ * Deposit addresses of the network holding credited, unswept coins of at least `minimum(coin)` chain
+ * units: credited deposits minus sweeps recorded (signed or mined). Only credited coins are swept, never
+ * a deposit still confirming, so the custody account of deposit addresses can always give them.
+ */
+export async function sweepCandidates(db: Db, network: NetworkCode, limit: number): Promise<SweepCandidate[]> {
+  const { rows } = await sql<{ address: string; derivation_index: number; coin: CoinCode; unswept: string }>`
+    with credited as (
+      select to_address as address, coin, sum(chain_amount) as amount
+      from deposits where network = ${network} and state = 'successful' and custody_transfer_id is not null
+      group by to_address, coin
+    ), swept as (
+      select deposit_address as address, coin, sum(chain_amount) as amount
+      from sweep_transactions where network = ${network} and kind = 'sweep' and state in ('signed', 'mined')
+      group by deposit_address, coin
+    )
+    select c.address, a.derivation_index, c.coin, (c.amount - coalesce(s.amount, 0))::text as unswept
+    from credited c
+    join deposit_addresses a on a.network = ${network} and a.address = c.address
+    left join swept s on s.address = c.address and s.coin = c.coin
+    where c.amount - coalesce(s.amount, 0) > 0
+    order by c.amount - coalesce(s.amount, 0) desc
+    limit ${limit}`.execute(db);
+  return rows.map((r) => ({
+    address: r.address,
+    derivationIndex: r.derivation_index,
+    coin: r.coin,
+    unsweptChainAmount: BigInt(r.unswept),
+  }));
+}

@@ -1,0 +1,176 @@
+import { type Address, encodeFunctionData, erc20Abi, type Hex, keccak256, type PublicClient } from 'viem';
+import type { SweepKind } from '../db/schema-custody.ts';
+import { coinDecimals, findCoinNetwork, nativeCoinOf } from '../modules/catalogue/catalogue.ts';
+import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
+import {
+  addressesInFlight,
+  insertSweep,
+  maxSweepNonce,
+  noteSweepBroadcast,
+  type SweepCandidate,
+  type SweepRow,
+  sweepCandidates,
+} from '../modules/custody/sweeps-repository.ts';
+import { LeaseLostError } from '../modules/leases/lease.ts';
+import { lockHotWallet, maxRecordedNonce } from './repository.ts';
+import { sendFenced } from './signer-settle.ts';
+import { classifyBroadcastError, maxOf, NATIVE_GAS, type SignerContext, TOKEN_GAS } from './signer-types.ts';
+
+/**
+ * Planning new sweeps: for each deposit address holding credited, unswept coins (at least one minimum
+ * deposit of them), either sweep them to the hot wallet, or, for a token when the address lacks gas,
+ * first top its gas up from the hot wallet (the sweep follows in a later round, once the top-up is
+ * mined). Each transaction is signed and recorded before it is broadcast.
+ *
+ * Sweeps are legacy-priced (`gasPrice`): the most a transaction can cost is then gas x price, so a
+ * native sweep can send "balance - that" and still be paid for. The gas actually paid comes from the
+ * receipt when it is settled.
+ */
+
+/** Addresses planned per network and round (a bound on a round's work). */
+const CANDIDATES_LIMIT = 20;
+/** A top-up covers this many token sweeps at the current price, so a small price rise does not strand it. */
+const TOPUP_SWEEPS = 2n;
+
+export async function planSweeps(ctx: SignerContext, network: EvmNetwork): Promise<number> {
+  const client = ctx.clientFor(network);
+  if (!client || !ctx.options.depositAccount) return 0;
+  const busy = await addressesInFlight(ctx.db, network);
+  let recorded = 0;
+  for (const candidate of await sweepCandidates(ctx.db, network, CANDIDATES_LIMIT)) {
+    if (busy.has(candidate.address)) continue;
+    if (await planOne(ctx, client, network, candidate)) {
+      busy.add(candidate.address);
+      recorded += 1;
+    }
+  }
+  return recorded;
+}
+
+/** One minimum deposit of the coin, in chain units: below it a sweep is not worth its gas. */
+function thresholdOf(network: EvmNetwork, c: SweepCandidate): bigint | undefined {
+  const pair = findCoinNetwork(c.coin, network);
+  if (!pair) return undefined;
+  return pair.minDepositMinor * 10n ** BigInt(pair.chainDecimals - coinDecimals(pair.coin));
+}
+
+async function planOne(ctx: SignerContext, client: PublicClient, network: EvmNetwork, c: SweepCandidate) {
+  const chain = ctx.options.chains()[network];
+  const threshold = thresholdOf(network, c);
+  if (!chain || threshold === undefined) return false;
+  const isNative = c.coin === nativeCoinOf(network);
+  const token = isNative ? undefined : chain.tokens[c.coin];
+  if (!isNative && !token) return false;
+  const address = c.address as Address;
+  const gasPrice = await client.getGasPrice();
+  const nativeBalance = await client.getBalance({ address });
+  if (isNative) {
+    const amount = minOf(c.unsweptChainAmount, nativeBalance - NATIVE_GAS * gasPrice);
+    if (amount < threshold) return false;
+    return record(ctx, client, network, c, { kind: 'sweep', amount, gasPrice, gas: NATIVE_GAS });
+  }
+  const held = await client.readContract({
+    address: token as Address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [address],
+  });
+  const amount = minOf(c.unsweptChainAmount, held);
+  if (amount < threshold) return false;
+  const gasNeeded = TOKEN_GAS * gasPrice;
+  if (nativeBalance < gasNeeded) {
+    const topUp = gasNeeded * TOPUP_SWEEPS - nativeBalance;
+    return record(ctx, client, network, c, { kind: 'gas_topup', amount: topUp, gasPrice, gas: NATIVE_GAS });
+  }
+  return record(ctx, client, network, c, { kind: 'sweep', amount, gasPrice, gas: TOKEN_GAS, token });
+}
+
+const minOf = (a: bigint, b: bigint) => (a < b ? a : b);
+
+interface Plan {
+  kind: SweepKind;
+  /** Chain units: of the candidate's coin for a sweep, of the native coin for a top-up. */
+  amount: bigint;
+  gasPrice: bigint;
+  gas: bigint;
+  token?: Address;
+}
+
+/** Signs and records one top-up or sweep (nonce handed out under the sender's lock), then broadcasts it. */
+async function record(ctx: SignerContext, client: PublicClient, network: EvmNetwork, c: SweepCandidate, plan: Plan) {
+  const chain = ctx.options.chains()[network];
+  const depositAccount = ctx.options.depositAccount;
+  if (!chain || !depositAccount) return false;
+  const sender = plan.kind === 'gas_topup' ? ctx.account : depositAccount(network, c.derivationIndex);
+  if (plan.kind === 'sweep' && sender.address.toLowerCase() !== c.address.toLowerCase())
+    throw new Error(`sweep key of index ${c.derivationIndex} on ${network} does not derive ${c.address}`);
+  const hot = ctx.account.address;
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    await ctx.options.fence?.(trx);
+    await lockHotWallet(trx, chain.chainId, sender.address);
+    const pending = BigInt(await client.getTransactionCount({ address: sender.address, blockTag: 'pending' }));
+    const swept = await maxSweepNonce(trx, chain.chainId, sender.address);
+    // The hot wallet's nonces are shared with withdrawals (signer-sign.ts nextNonce).
+    const paid = plan.kind === 'gas_topup' ? await maxRecordedNonce(trx, chain.chainId, sender.address) : -1n;
+    const nonce = maxOf(pending, swept + 1n, paid + 1n);
+    const raw = await sender.signTransaction({
+      type: 'legacy',
+      chainId: chain.chainId,
+      nonce: Number(nonce),
+      to: plan.kind === 'gas_topup' ? (c.address as Address) : (plan.token ?? hot),
+      value: plan.token ? 0n : plan.amount,
+      data: plan.token
+        ? encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [hot, plan.amount] })
+        : undefined,
+      gas: plan.gas,
+      gasPrice: plan.gasPrice,
+    });
+    const at = ctx.now();
+    return insertSweep(trx, {
+      kind: plan.kind,
+      network,
+      chain_id: String(chain.chainId),
+      coin: plan.kind === 'gas_topup' ? nativeCoinOf(network) : c.coin,
+      deposit_address: c.address,
+      from_address: sender.address,
+      to_address: plan.kind === 'gas_topup' ? c.address : hot,
+      chain_amount: plan.amount.toString(),
+      nonce: nonce.toString(),
+      gas_limit: plan.gas.toString(),
+      gas_price_wei: plan.gasPrice.toString(),
+      tx_hash: keccak256(raw as Hex),
+      raw_tx: raw,
+      state: 'signed',
+      created_at: at,
+      updated_at: at,
+    });
+  });
+  ctx.log(`${plan.kind} recorded`, {
+    sweepId: row.id,
+    network,
+    address: c.address,
+    coin: row.coin,
+    chainAmount: row.chain_amount,
+  });
+  await broadcastSweep(ctx, client, row);
+  return true;
+}
+
+/** Sends a recorded row's bytes (fenced, like a withdrawal) and notes the node's answer. */
+export async function broadcastSweep(
+  ctx: SignerContext,
+  client: PublicClient,
+  row: Pick<SweepRow, 'id' | 'raw_tx'>,
+): Promise<void> {
+  let message: string | null = null;
+  try {
+    await sendFenced(ctx, client, row.raw_tx as Hex);
+  } catch (err) {
+    if (err instanceof LeaseLostError) throw err;
+    message = String((err as Error).message ?? err).slice(0, 500);
+    // The node holds these bytes already, or one of them was mined: the receipt settles it next tick.
+    if (classifyBroadcastError(message) !== 'failed') message = null;
+  }
+  await noteSweepBroadcast(ctx.db, row.id, message, ctx.now());
+  if (message) ctx.log('sweep broadcast failed; will retry', { sweepId: row.id, error: message });
+}

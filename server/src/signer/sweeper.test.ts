@@ -1,0 +1,241 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { type Address, erc20Abi, parseEther } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import artifact from '../../contracts/test-token.json' with { type: 'json' };
+import { type EvmChainRuntime, loadChainConfig } from '../modules/chain/chain-config.ts';
+import { accountXpubFromSeed } from '../modules/chain/derive.ts';
+import { createEvmWatcher } from '../modules/chain/evm-watcher.ts';
+import { DEV_ACCOUNT, devClient, type LocalChains, startLocalChains } from '../modules/chain/local-chains.ts';
+import { custodyCheck, custodyLines } from '../modules/custody/custody-check.ts';
+import { depositAddressFor } from '../modules/deposits/addresses.ts';
+import { creditDeposit, lockFunds } from '../modules/ledger/operations.ts';
+import { reconcile } from '../modules/ledger/reconcile.ts';
+import { balanceOf } from '../modules/ledger/test-helpers.ts';
+import { insertWithdrawal } from '../modules/withdrawals/repository.ts';
+import { approveWithdrawal } from '../modules/withdrawals/service.ts';
+import { createUser } from '../test/app.ts';
+import { useTestDatabase } from '../test/database.ts';
+import { depositKeys } from './deposit-keys.ts';
+import { createSigner } from './signer.ts';
+
+const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+const hot = mnemonicToAccount(MNEMONIC, { accountIndex: 1 });
+const xpub = accountXpubFromSeed(mnemonicToSeedSync(MNEMONIC), 'ethereum');
+const USDT = 10n ** 6n;
+
+/** Deposit sweeps into the hot wallet and the custody book, on a real anvil with the real watcher. */
+describe('deposit sweeps', () => {
+  const database = useTestDatabase();
+  let chains: LocalChains;
+  let runtime: EvmChainRuntime;
+  let client: ReturnType<typeof devClient>;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'cw-sweeps-'));
+    chains = await startLocalChains({ dataDir, networks: ['ethereum'], hotWallets: { ethereum: hot.address } });
+    const loaded = loadChainConfig(dataDir, {}).ethereum;
+    if (!loaded) throw new Error('no ethereum chain');
+    runtime = loaded;
+    client = devClient(runtime.rpcUrl, runtime.chainId);
+  }, 120_000);
+  afterAll(() => chains?.stop());
+
+  /** A fresh signer each time: what a restarted signer process would be. */
+  const signer = () =>
+    createSigner({
+      db: database.db,
+      now: () => new Date(),
+      account: hot,
+      chains: () => ({ ethereum: runtime }),
+      depositAccount: depositKeys(MNEMONIC),
+      sweepIntervalMs: 0,
+    });
+  const usdtOf = (owner: Address) =>
+    client.readContract({
+      address: runtime.tokens.USDT as Address,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [owner],
+    });
+  const sweeps = () => database.db.selectFrom('sweep_transactions').selectAll().orderBy('id').execute();
+
+  async function caughtUp(w: ReturnType<typeof createEvmWatcher>) {
+    for (let i = 0; i < 60; i++) if (!(await w.tick()).behind) return;
+    throw new Error('watcher did not catch up');
+  }
+
+  async function depositBoth(address: Address) {
+    const eth = await client.wallet.sendTransaction({
+      account: DEV_ACCOUNT,
+      to: address,
+      value: parseEther('1'),
+      chain: null,
+    });
+    await client.waitForTransactionReceipt({ hash: eth });
+    const usdt = await client.wallet.writeContract({
+      address: runtime.tokens.USDT as Address,
+      abi: artifact.abi,
+      functionName: 'mint',
+      args: [address, 500n * USDT],
+      account: DEV_ACCOUNT,
+      chain: null,
+    });
+    await client.waitForTransactionReceipt({ hash: usdt });
+    await client.mine({ blocks: 8 });
+  }
+
+  it('sweeps credited ETH and USDT (gas topped up first) exactly once, never credits the top-up, and the hot wallet matches its custody account', async () => {
+    const db = database.db;
+    const userId = await createUser(db);
+    const address = (await depositAddressFor(db, userId, 'ethereum', xpub)) as Address;
+    const watcher = createEvmWatcher({ db, runtime, startBlock: 0n });
+    await caughtUp(watcher);
+    await depositBoth(address);
+    await caughtUp(watcher);
+    expect(await balanceOf(db, 'user_available', userId, 'USDT')).toBe(500n * USDT);
+    const hotUsdtBefore = await usdtOf(hot.address);
+
+    // Blocks only when asked: each round, two signers (a restart) tick before the next block.
+    await client.setAutomine(false);
+    for (let round = 0; round < 10; round++) {
+      await signer().tick();
+      const recorded = (await sweeps()).length;
+      await signer().tick(); // a second signer finds the same row open: it rebroadcasts, records nothing
+      expect((await sweeps()).length).toBe(recorded);
+      await client.mine({ blocks: 1 });
+      await caughtUp(watcher);
+      const rows = await sweeps();
+      if (rows.some((r) => r.kind === 'sweep' && r.coin === 'USDT' && r.state === 'mined')) break;
+    }
+    await client.setAutomine(true);
+    await signer().tick(); // settles what the last block mined; plans nothing more
+
+    const rows = await sweeps();
+    expect(rows.map((r) => [r.kind, r.coin, r.state])).toEqual([
+      ['sweep', 'ETH', 'mined'],
+      ['gas_topup', 'ETH', 'mined'],
+      ['sweep', 'USDT', 'mined'],
+    ]);
+    expect(rows.every((r) => r.custody_transfer_id !== null)).toBe(true);
+    // On chain: the USDT went to the hot wallet; the address keeps only what is left of the top-up.
+    expect(await usdtOf(address)).toBe(0n);
+    expect(await usdtOf(hot.address)).toBe(hotUsdtBefore + 500n * USDT);
+    const leftover = await client.getBalance({ address });
+    expect(leftover).toBeGreaterThan(0n);
+    expect(leftover).toBeLessThan(BigInt(rows[1]?.chain_amount ?? '0'));
+    // The top-up reached the user's deposit address but is not the user's deposit.
+    const deposits = await db.selectFrom('deposits').select(['coin', 'state']).where('user_id', '=', userId).execute();
+    expect(deposits).toHaveLength(2);
+    expect(await balanceOf(db, 'user_available', userId, 'ETH')).toBe(parseEther('1'));
+    // Nothing is left to sweep: another round records nothing.
+    expect((await signer().tick()).sweeps).toBe(0);
+
+    // A withdrawal paid from the hot wallet leaves it in the book with its gas.
+    await payWithdrawal();
+
+    const reports = await custodyCheck(db, dataDir, {});
+    const ethereum = reports.find((r) => r.network === 'ethereum');
+    expect(ethereum?.skipped).toBeUndefined();
+    expect(ethereum?.hot.map((h) => h.asset)).toEqual(expect.arrayContaining(['ETH@ethereum', 'USDT@ethereum']));
+    for (const h of ethereum?.hot ?? []) expect([h.asset, h.chain]).toEqual([h.asset, h.book]);
+    if (process.env.SWEEP_TEST_PRINT) console.log(custodyLines(reports).lines.join('\n'));
+    expect(ethereum?.deposits.find((d) => d.asset === 'ETH@ethereum')).toMatchObject({
+      chain: leftover,
+      book: leftover,
+    });
+    expect(ethereum?.deposits.find((d) => d.asset === 'USDT@ethereum')).toMatchObject({ chain: 0n, book: 0n });
+    expect(custodyLines(reports).ok).toBe(true);
+    expect((await reconcile(db)).ok).toBe(true);
+  }, 120_000);
+
+  it('books into custody the deposits credited before the custody book existed, once', async () => {
+    const db = database.db;
+    const userId = await createUser(db);
+    const address = await depositAddressFor(db, userId, 'ethereum', xpub);
+    const at = new Date();
+    const amount = 7n * 10n ** 18n;
+    const txHash = `0x${'ab'.repeat(32)}`;
+    // As a deposit credited before migration 0037 looks: successful, credited, no custody posting.
+    const id = await db.transaction().execute(async (trx) => {
+      const credit = await creditDeposit(
+        trx,
+        { idempotencyKey: `deposit:ethereum:${txHash}:0`, userId, asset: 'TUSD', amountMinor: amount },
+        at,
+      );
+      const row = await trx
+        .insertInto('deposits')
+        .values({
+          user_id: userId,
+          network: 'ethereum',
+          coin: 'TUSD',
+          tx_hash: txHash,
+          output_index: 0,
+          from_address: null,
+          to_address: address,
+          chain_amount: amount.toString(),
+          amount_minor: amount.toString(),
+          block_number: '1',
+          block_hash: `0x${'cd'.repeat(32)}`,
+          required_confirmations: 6,
+          state: 'successful',
+          credited_transfer_id: credit.transfer.id,
+          created_at: at,
+          updated_at: at,
+          completed_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    });
+    const booked = () => balanceOf(db, 'system_deposit_addresses', null, 'TUSD@ethereum');
+    const before = await booked();
+    await signer().tick();
+    await signer().tick();
+    expect(await booked()).toBe(before + amount);
+    const row = await db
+      .selectFrom('deposits')
+      .select('custody_transfer_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.custody_transfer_id).not.toBeNull();
+  });
+
+  async function payWithdrawal() {
+    const db = database.db;
+    const userId = await createUser(db);
+    const amountMinor = parseEther('0.5');
+    const id = await db.transaction().execute(async (trx) => {
+      const at = new Date();
+      await creditDeposit(trx, { idempotencyKey: `dep:${userId}`, userId, asset: 'ETH', amountMinor }, at);
+      const w = await insertWithdrawal(
+        trx,
+        {
+          userId,
+          idempotencyKey: 'sweep-test',
+          coin: 'ETH',
+          network: 'ethereum',
+          address: '0x00000000000000000000000000000000000d0d0d',
+          amountMinor,
+          feeMinor: 2_000_000_000_000_000n,
+        },
+        at,
+      );
+      if (!w) throw new Error('not inserted');
+      await lockFunds(trx, { idempotencyKey: `withdrawal:${w.id}:lock`, userId, asset: 'ETH', amountMinor }, at);
+      await approveWithdrawal(trx, w.id, at);
+      return w.id;
+    });
+    const s = signer();
+    for (let i = 0; i < 5; i++) {
+      await s.tick();
+      const row = await db.selectFrom('withdrawals').select('state').where('id', '=', id).executeTakeFirstOrThrow();
+      if (row.state === 'transfer_successful') return;
+    }
+    throw new Error('the withdrawal was not paid');
+  }
+});
