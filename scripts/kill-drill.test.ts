@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type CustodyNetworkReport, custodyCheck, custodyLines } from '../server/src/modules/custody/custody-check.ts';
 import { reconcile } from '../server/src/modules/ledger/reconcile.ts';
 import {
   alive,
@@ -59,9 +61,26 @@ describe('kill drill', () => {
     const { duplicateEffects, mailResent } = await countDuplicateEffects(drill);
     expect(duplicateEffects).toBe(0);
     expect((await reconcile(db)).ok).toBe(true);
+    // Deposits were swept through the killed signers too, and each hot wallet still equals its custody account.
+    let custody: CustodyNetworkReport[] = [];
+    await waitUntil('no transaction in flight', async () => {
+      custody = await custodyCheck(db, drill?.dataDir ?? '', {});
+      return custody.every((r) => r.skipped === undefined);
+    });
+    expect(custodyLines(custody).ok).toBe(true);
+    const swept = await sql<{ n: number }>`
+      select count(*)::int as n from sweep_transactions where kind = 'sweep' and state = 'mined'`.execute(db);
+    expect(swept.rows[0]?.n).toBeGreaterThan(0);
     console.log(
       JSON.stringify({
-        drill: { clients: CLIENTS, ...drill.stats, converted: drill.converted.length, takeoverMs, mailResent },
+        drill: {
+          clients: CLIENTS,
+          ...drill.stats,
+          converted: drill.converted.length,
+          takeoverMs,
+          mailResent,
+          sweeps: swept.rows[0]?.n,
+        },
       }),
     );
   }, 300_000);

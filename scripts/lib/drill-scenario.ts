@@ -70,6 +70,8 @@ export async function startDrill(options: { instances: number; clients: number; 
       CODE_IP_HOURLY_LIMIT: '100000',
       ANVIL_BLOCK_TIME_S: '0',
       WITHDRAW_AUTO_REVIEW_LIMITS: 'ETH=100',
+      // Sweeps every 2 s, so deposit sweeps run (and get killed) alongside the withdrawals.
+      SIGNER_SWEEP_INTERVAL_MS: '2000',
     },
     log: () => undefined,
     onLine: () => undefined,
