@@ -18,6 +18,8 @@
  *   por publish | list                         Proof of liabilities: a Merkle-sum snapshot now; the roots kept.
  *   reorgs list | resolve <id> --note "<text>" Reorgs deeper than the confirmation count: the open alerts
  *               (their users' withdrawals are frozen), and closing one once handled (lifts its freezes).
+ *   custody refill <network> <txHash>          Coins sent to a hot wallet from outside (a refill), read from
+ *               the mined transaction and booked into its custody account, once (modules/custody/refill.ts).
  *
  *   exchange    Exchange orders held for risk: `exchange list [--state <s>]`, `exchange suspend <id>`,
  *               `exchange resolve <id> --to <state>` (modules/exchange/ops.ts). Exit 0 done, 1 refused.
@@ -35,6 +37,7 @@ import { createDb } from '../src/db/create-db.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import type { Database } from '../src/db/schema.ts';
 import { custodyCheck, custodyLines } from '../src/modules/custody/custody-check.ts';
+import { runCustodyCommand } from '../src/modules/custody/refill.ts';
 import { runReorgsCommand } from '../src/modules/deposits/ops-commands.ts';
 import { runExchangeOps } from '../src/modules/exchange/ops.ts';
 import { formatReport, reconcile } from '../src/modules/ledger/reconcile.ts';
@@ -46,7 +49,7 @@ import { runRewardsCommand } from '../src/modules/rewards/ops-commands.ts';
 import { runWithdrawalsCommand } from '../src/modules/withdrawals/ops-commands.ts';
 
 const EMBEDDED_DATABASE = 'wallet';
-const commands = ['reconcile', 'withdrawals', 'operators', 'notices', 'rewards', 'por', 'reorgs'] as const;
+const commands = ['reconcile', 'withdrawals', 'operators', 'notices', 'rewards', 'por', 'reorgs', 'custody'] as const;
 const usage = `usage: npm run ops -- <${commands.join('|')}>`;
 const exchangeUsage =
   '       npm run ops -- exchange list [--state <state>] | suspend <id> | resolve <id> --to <state>';
@@ -150,10 +153,12 @@ async function main(): Promise<number> {
     if (command === 'rewards') return await runRewardsCommand(db, process.argv.slice(3), out);
     if (command === 'por') return await runPorCommand(db, process.argv.slice(3), out);
     if (command === 'reorgs') return await runReorgsCommand(db, process.argv.slice(3), out);
+    const config = loadConfig();
+    if (command === 'custody')
+      return await runCustodyCommand(db, process.argv.slice(3), out, { dataDir: config.dataDir, env: process.env });
     const report = await reconcile(db);
     for (const line of formatReport(report)) out(line);
     for (const line of await porReconcileLines(db)) out(line);
-    const config = loadConfig();
     const reserves = reserveLines(await reserveCheck(db, config.dataDir, process.env));
     for (const line of reserves.lines) out(line);
     const custody = custodyLines(await custodyCheck(db, config.dataDir, process.env));

@@ -11,6 +11,7 @@ import { accountXpubFromSeed } from '../modules/chain/derive.ts';
 import { createEvmWatcher } from '../modules/chain/evm-watcher.ts';
 import { DEV_ACCOUNT, devClient, type LocalChains, startLocalChains } from '../modules/chain/local-chains.ts';
 import { custodyCheck, custodyLines } from '../modules/custody/custody-check.ts';
+import { runCustodyCommand } from '../modules/custody/refill.ts';
 import { depositAddressFor } from '../modules/deposits/addresses.ts';
 import { creditDeposit, lockFunds } from '../modules/ledger/operations.ts';
 import { reconcile } from '../modules/ledger/reconcile.ts';
@@ -203,6 +204,48 @@ describe('deposit sweeps', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row.custody_transfer_id).not.toBeNull();
+  });
+
+  it('books a refill of the hot wallet from outside with ops custody refill, once; refuses our own transactions', async () => {
+    const db = database.db;
+    await signer().tick(); // the book is open (the first test opened it; alone, this tick does)
+    const eth = await client.wallet.sendTransaction({
+      account: DEV_ACCOUNT,
+      to: hot.address,
+      value: parseEther('5'),
+      chain: null,
+    });
+    const usdt = await client.wallet.writeContract({
+      address: runtime.tokens.USDT as Address,
+      abi: artifact.abi,
+      functionName: 'mint',
+      args: [hot.address, 100n * USDT],
+      account: DEV_ACCOUNT,
+      chain: null,
+    });
+    await client.waitForTransactionReceipt({ hash: usdt });
+    const hotReport = async () =>
+      (await custodyCheck(db, dataDir, {})).find((r) => r.network === 'ethereum')?.hot ?? [];
+    expect((await hotReport()).find((h) => h.asset === 'ETH@ethereum')?.chain).not.toBe(
+      (await hotReport()).find((h) => h.asset === 'ETH@ethereum')?.book,
+    );
+    const lines: string[] = [];
+    const run = (...args: string[]) =>
+      runCustodyCommand(db, ['refill', ...args], (l) => lines.push(l), { dataDir, env: {} });
+    expect(await run('ethereum', eth)).toBe(0);
+    expect(await run('ethereum', usdt)).toBe(0);
+    expect(await run('ethereum', usdt)).toBe(0);
+    expect(lines).toEqual([
+      `booked: ${parseEther('5')} ETH@ethereum into the hot wallet's custody account`,
+      `booked: ${100n * USDT} USDT@ethereum into the hot wallet's custody account`,
+      `already booked: ${100n * USDT} USDT@ethereum into the hot wallet's custody account`,
+    ]);
+    for (const h of await hotReport()) expect([h.asset, h.chain]).toEqual([h.asset, h.book]);
+    // Our own sweep is booked when mined, never as a refill; a bad hash or network is a usage error.
+    const own = await db.selectFrom('sweep_transactions').select('tx_hash').executeTakeFirst();
+    if (own) expect(await run('ethereum', own.tx_hash)).toBe(1);
+    expect(await run('tron', eth)).toBe(2);
+    expect(await run('ethereum', '0x12')).toBe(2);
   });
 
   async function payWithdrawal() {
