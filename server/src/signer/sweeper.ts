@@ -36,10 +36,12 @@ const FOLLOW_UP_LIMIT = 50;
 
 export function createSweeper(ctx: SignerContext, intervalMs: number) {
   let lastRoundAt = Number.NEGATIVE_INFINITY;
+  const opened = new Set<EvmNetwork>();
   return {
     async tick(result: TickResult): Promise<void> {
       const networks = Object.keys(ctx.options.chains()) as EvmNetwork[];
-      for (const network of networks) await ensureOpening(ctx, network);
+      for (const network of networks)
+        if (!opened.has(network) && (await ensureOpening(ctx, network))) opened.add(network);
       await backfillDeposits(ctx);
       for (const network of networks) await followUpSweeps(ctx, network, result);
       if (Date.now() - lastRoundAt < intervalMs) return;
@@ -71,10 +73,12 @@ async function hotBalancesAt(ctx: SignerContext, client: PublicClient, network: 
   return balances;
 }
 
-async function ensureOpening(ctx: SignerContext, network: EvmNetwork): Promise<void> {
+/** Opens the network's hot wallet in the custody book unless it is open; true once it is. */
+async function ensureOpening(ctx: SignerContext, network: EvmNetwork): Promise<boolean> {
   const client = ctx.clientFor(network);
   const chain = ctx.options.chains()[network];
-  if (!client || !chain || (await openingBlock(ctx.db, network)) !== undefined) return;
+  if (!client || !chain) return false;
+  if ((await openingBlock(ctx.db, network)) !== undefined) return true;
   // Every transaction this key sends later is mined after `block`, and only those are booked.
   const block = await client.getBlockNumber({ cacheTime: 0 });
   const balances = await hotBalancesAt(ctx, client, network, block);
@@ -84,6 +88,7 @@ async function ensureOpening(ctx: SignerContext, network: EvmNetwork): Promise<v
     return openHotWallet(trx, { network, address: ctx.account.address, block, balances }, ctx.now());
   });
   if (opened) ctx.log('custody book opened', { network, block: block.toString() });
+  return true;
 }
 
 async function backfillDeposits(ctx: SignerContext): Promise<void> {
