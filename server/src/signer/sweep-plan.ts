@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData, erc20Abi, type Hex, keccak256, type PublicClient } from 'viem';
 import type { SweepKind } from '../db/schema-custody.ts';
-import { coinDecimals, findCoinNetwork, nativeCoinOf } from '../modules/catalogue/catalogue.ts';
+import { type CoinCode, coinNetworks, nativeCoinOf, toChainUnits } from '../modules/catalogue/catalogue.ts';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import {
   addressesInFlight,
@@ -37,7 +37,7 @@ export async function planSweeps(ctx: SignerContext, network: EvmNetwork): Promi
   if (!client || !ctx.options.depositAccount) return 0;
   const busy = await addressesInFlight(ctx.db, network);
   let recorded = 0;
-  for (const candidate of await sweepCandidates(ctx.db, network, CANDIDATES_LIMIT)) {
+  for (const candidate of await sweepCandidates(ctx.db, network, minimumsOf(network), CANDIDATES_LIMIT)) {
     if (busy.has(candidate.address)) continue;
     if (await planOne(ctx, client, network, candidate)) {
       busy.add(candidate.address);
@@ -47,16 +47,18 @@ export async function planSweeps(ctx: SignerContext, network: EvmNetwork): Promi
   return recorded;
 }
 
-/** One minimum deposit of the coin, in chain units: below it a sweep is not worth its gas. */
-function thresholdOf(network: EvmNetwork, c: SweepCandidate): bigint | undefined {
-  const pair = findCoinNetwork(c.coin, network);
-  if (!pair) return undefined;
-  return pair.minDepositMinor * 10n ** BigInt(pair.chainDecimals - coinDecimals(pair.coin));
+/** One minimum deposit of each coin of the network, in chain units: below it a sweep is not worth its gas. */
+function minimumsOf(network: EvmNetwork): Map<CoinCode, bigint> {
+  return new Map(
+    coinNetworks
+      .filter((p) => p.network === network)
+      .map((p) => [p.coin, toChainUnits(p.coin, network, p.minDepositMinor)] as const),
+  );
 }
 
 async function planOne(ctx: SignerContext, client: PublicClient, network: EvmNetwork, c: SweepCandidate) {
   const chain = ctx.options.chains()[network];
-  const threshold = thresholdOf(network, c);
+  const threshold = minimumsOf(network).get(c.coin);
   if (!chain || threshold === undefined) return false;
   const isNative = c.coin === nativeCoinOf(network);
   const token = isNative ? undefined : chain.tokens[c.coin];

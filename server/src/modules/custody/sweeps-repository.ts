@@ -96,11 +96,19 @@ export interface SweepCandidate {
 }
 
 /**
- * Deposit addresses of the network holding credited, unswept coins of at least `minimum(coin)` chain
- * units: credited deposits minus sweeps recorded (signed or mined). Only credited coins are swept, never
+ * Deposit addresses of the network holding credited, unswept coins of at least `minimums[coin]` chain
+ * units (coins without a minimum are not swept): credited deposits minus sweeps recorded (signed or mined).
+ * What a native sweep leaves for its own gas stays below the minimum, so it is not read again and again. Only credited coins are swept, never
  * a deposit still confirming, so the custody account of deposit addresses can always give them.
  */
-export async function sweepCandidates(db: Db, network: NetworkCode, limit: number): Promise<SweepCandidate[]> {
+export async function sweepCandidates(
+  db: Db,
+  network: NetworkCode,
+  minimums: ReadonlyMap<CoinCode, bigint>,
+  limit: number,
+): Promise<SweepCandidate[]> {
+  if (minimums.size === 0) return [];
+  const floors = sql.join([...minimums].map(([coin, min]) => sql`(${coin}::text, ${min.toString()}::numeric)`));
   const { rows } = await sql<{ address: string; derivation_index: number; coin: CoinCode; unswept: string }>`
     with credited as (
       select to_address as address, coin, sum(chain_amount) as amount
@@ -113,9 +121,10 @@ export async function sweepCandidates(db: Db, network: NetworkCode, limit: numbe
     )
     select c.address, a.derivation_index, c.coin, (c.amount - coalesce(s.amount, 0))::text as unswept
     from credited c
+    join (values ${floors}) f (coin, minimum) on f.coin = c.coin
     join deposit_addresses a on a.network = ${network} and a.address = c.address
     left join swept s on s.address = c.address and s.coin = c.coin
-    where c.amount - coalesce(s.amount, 0) > 0
+    where c.amount - coalesce(s.amount, 0) >= f.minimum
     order by c.amount - coalesce(s.amount, 0) desc
     limit ${limit}`.execute(db);
   return rows.map((r) => ({
