@@ -13,7 +13,8 @@
  *                                 the leading signer are SIGKILLed: attempts that failed and were sent
  *                                 again (each then succeeded: requests that never did fail the bench).
  *   leader_takeover_ms            from the leader's SIGKILL to another instance holding the lease.
- *   duplicate_effects             deposits, conversions, withdrawals or e-mails twice or never (0).
+ *   duplicate_effects             deposits, conversions, withdrawals or e-mails twice or never, or a hot
+ *                                 wallet that differs from its custody account afterwards (0).
  *
  * Each figure is one JSON line on stdout; notes on stderr. Exit 1 when a request never succeeded or an
  * effect is duplicated or lost.
@@ -21,6 +22,7 @@
 import { reconcile } from '../server/src/modules/ledger/reconcile.ts';
 import {
   countDuplicateEffects,
+  custodySettled,
   type Drill,
   fundClients,
   killFollowerLeaderAndSigner,
@@ -76,7 +78,12 @@ try {
   figure('ops_per_s_3', opsPerS, '1/s', `${CLIENTS} clients, 3 instances behind nginx, same PostgreSQL`);
   log('killing a follower, the background leader, then the leading signer');
   const { takeoverMs, retried } = await failover(three, work);
-  const { duplicateEffects, mailResent } = await countDuplicateEffects(three);
+  const counted = await countDuplicateEffects(three);
+  const { mailResent } = counted;
+  // A hot wallet that differs from its custody account is a payment or sweep sent twice or lost.
+  const { custodyOk, sweeps, lines } = await custodySettled(three);
+  for (const line of lines) log(line);
+  const duplicateEffects = counted.duplicateEffects + (custodyOk ? 0 : 1);
   figure(
     'failover_failed_requests',
     retried,
@@ -93,7 +100,7 @@ try {
     'duplicate_effects',
     duplicateEffects,
     'effects',
-    `deposits, conversions, withdrawals, e-mails; e-mails re-sent with the same Message-ID: ${mailResent}`,
+    `deposits, conversions, withdrawals, e-mails, custody (${sweeps} sweeps mined); e-mails re-sent with the same Message-ID: ${mailResent}`,
   );
   const report = await reconcile(three.db);
   log(

@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CustodyNetworkReport, custodyCheck, custodyLines } from '../server/src/modules/custody/custody-check.ts';
 import { reconcile } from '../server/src/modules/ledger/reconcile.ts';
 import {
   alive,
   countDuplicateEffects,
+  custodySettled,
   type Drill,
   fundClients,
   killFollowerLeaderAndSigner,
@@ -62,15 +61,9 @@ describe('kill drill', () => {
     expect(duplicateEffects).toBe(0);
     expect((await reconcile(db)).ok).toBe(true);
     // Deposits were swept through the killed signers too, and each hot wallet still equals its custody account.
-    let custody: CustodyNetworkReport[] = [];
-    await waitUntil('no transaction in flight', async () => {
-      custody = await custodyCheck(db, drill?.dataDir ?? '', {});
-      return custody.every((r) => r.skipped === undefined);
-    });
-    expect(custodyLines(custody).ok).toBe(true);
-    const swept = await sql<{ n: number }>`
-      select count(*)::int as n from sweep_transactions where kind = 'sweep' and state = 'mined'`.execute(db);
-    expect(swept.rows[0]?.n).toBeGreaterThan(0);
+    const { custodyOk, sweeps } = await custodySettled(drill);
+    expect(custodyOk).toBe(true);
+    expect(sweeps).toBeGreaterThan(0);
     console.log(
       JSON.stringify({
         drill: {
@@ -79,7 +72,7 @@ describe('kill drill', () => {
           converted: drill.converted.length,
           takeoverMs,
           mailResent,
-          sweeps: swept.rows[0]?.n,
+          sweeps,
         },
       }),
     );

@@ -8,6 +8,11 @@ import { freePort } from '../../server/src/db/embedded-postgres.ts';
 import type { Database } from '../../server/src/db/schema.ts';
 import { readChainsFile } from '../../server/src/modules/chain/chain-config.ts';
 import { devClient } from '../../server/src/modules/chain/local-chains.ts';
+import {
+  type CustodyNetworkReport,
+  custodyCheck,
+  custodyLines,
+} from '../../server/src/modules/custody/custody-check.ts';
 import { extractCode, type SmtpSink, startSmtpSink } from '../../server/src/modules/mail/smtp-sink.ts';
 import { type Cluster, startCluster } from './cluster.ts';
 import { DrillClient, type DrillStats, newStats, payDeposits } from './drill.ts';
@@ -248,6 +253,22 @@ export async function waitUntil(what: string, probe: () => Promise<boolean>, tim
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * The custody book once nothing is in flight: each hot wallet against its custody account (sweeps ran
+ * beside the kills), and how many sweeps were mined.
+ */
+export async function custodySettled(drill: Drill): Promise<{ custodyOk: boolean; sweeps: number; lines: string[] }> {
+  let reports: CustodyNetworkReport[] = [];
+  await waitUntil('no transaction in flight', async () => {
+    reports = await custodyCheck(drill.db, drill.dataDir, {});
+    return reports.every((r) => r.skipped === undefined);
+  });
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from sweep_transactions where kind = 'sweep' and state = 'mined'`.execute(drill.db);
+  const { lines, ok } = custodyLines(reports);
+  return { custodyOk: ok, sweeps: rows[0]?.n ?? 0, lines };
 }
 
 /**
