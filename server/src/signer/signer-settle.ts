@@ -15,18 +15,26 @@ export async function broadcast(
   attempt: { id: string; raw_tx: string },
 ): Promise<BroadcastOutcome> {
   const { db, now, log } = ctx;
-  let outcome: BroadcastOutcome = 'accepted';
-  let message: string | null = null;
-  try {
-    await sendFenced(ctx, client, attempt.raw_tx as Hex);
-  } catch (err) {
-    if (err instanceof LeaseLostError) throw err;
-    message = String((err as Error).message ?? err).slice(0, 500);
-    outcome = classifyBroadcastError(message);
-  }
+  const { outcome, message } = await sendRecorded(ctx, client, attempt.raw_tx as Hex);
   await noteBroadcast(db, attempt.id, outcome === 'accepted' || outcome === 'known' ? null : message, now());
   if (outcome === 'failed') log('broadcast failed; will retry', { signerTransactionId: attempt.id, error: message });
   return outcome;
+}
+
+/** Sends recorded bytes (fenced) and classifies the node's answer; a lost lease is thrown, never classified. */
+export async function sendRecorded(
+  ctx: SignerContext,
+  client: PublicClient,
+  raw: Hex,
+): Promise<{ outcome: BroadcastOutcome; message: string | null }> {
+  try {
+    await sendFenced(ctx, client, raw);
+    return { outcome: 'accepted', message: null };
+  } catch (err) {
+    if (err instanceof LeaseLostError) throw err;
+    const message = String((err as Error).message ?? err).slice(0, 500);
+    return { outcome: classifyBroadcastError(message), message };
+  }
 }
 
 /**
@@ -34,7 +42,7 @@ export async function broadcast(
  * lease row stays share-locked until the node has answered, so no successor can take over between the
  * check and the broadcast.
  */
-export async function sendFenced(ctx: SignerContext, client: PublicClient, raw: Hex): Promise<void> {
+async function sendFenced(ctx: SignerContext, client: PublicClient, raw: Hex): Promise<void> {
   const fence = ctx.options.fence;
   if (!fence) {
     await client.sendRawTransaction({ serializedTransaction: raw });

@@ -1,19 +1,16 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Address, type Hex, parseTransaction } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type EvmChainRuntime, loadChainConfig } from '../modules/chain/chain-config.ts';
-import { devClient, type LocalChains, startLocalChains } from '../modules/chain/local-chains.ts';
-import { creditDeposit, lockFunds } from '../modules/ledger/operations.ts';
+import type { EvmChainRuntime } from '../modules/chain/chain-config.ts';
+import type { devClient, LocalChains } from '../modules/chain/local-chains.ts';
+import { startTestChain } from '../modules/chain/test-chain.ts';
 import { balanceOf } from '../modules/ledger/test-helpers.ts';
-import { insertWithdrawal } from '../modules/withdrawals/repository.ts';
-import { approveWithdrawal } from '../modules/withdrawals/service.ts';
-import { createUser } from '../test/app.ts';
 import { useTestDatabase } from '../test/database.ts';
 import { bumpFee, classifyBroadcastError, createSigner, type SignerOptions } from './signer.ts';
 import { startSignerProcess } from './spawn.ts';
+import { approvedWithdrawal } from './test-helpers.ts';
 
 const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const hot = mnemonicToAccount(MNEMONIC, { accountIndex: 1 });
@@ -48,14 +45,9 @@ describe('signer replacements of stuck transactions on a real anvil', () => {
   let counter = 0;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'cw-signer-replace-'));
+    ({ dataDir, chains, runtime, client } = await startTestChain('cw-signer-replace-', hot.address));
     mkdirSync(path.join(dataDir, 'keys'), { mode: 0o700 });
     writeFileSync(path.join(dataDir, 'keys', 'dev-mnemonic.txt'), `${MNEMONIC}\n`, { mode: 0o600 });
-    chains = await startLocalChains({ dataDir, networks: ['ethereum'], hotWallets: { ethereum: hot.address } });
-    const loaded = loadChainConfig(dataDir, {}).ethereum;
-    if (!loaded) throw new Error('no ethereum chain');
-    runtime = loaded;
-    client = devClient(runtime.rpcUrl, runtime.chainId);
   }, 120_000);
   afterAll(() => chains?.stop());
   // Every test holds transactions in the mempool itself and mines when it wants them in a block.
@@ -73,30 +65,15 @@ describe('signer replacements of stuck transactions on a real anvil', () => {
     });
 
   async function approved(amountMinor: bigint) {
-    const db = database.db;
-    const userId = await createUser(db);
     counter += 1;
     const to = `0x${(0xbee000 + counter).toString(16).padStart(40, '0')}` as Address;
-    const id = await db.transaction().execute(async (trx) => {
-      const at = new Date();
-      await creditDeposit(trx, { idempotencyKey: `dep:${userId}`, userId, asset: 'ETH', amountMinor }, at);
-      const w = await insertWithdrawal(
-        trx,
-        {
-          userId,
-          idempotencyKey: `r-${counter}`,
-          coin: 'ETH',
-          network: 'ethereum',
-          address: to,
-          amountMinor,
-          feeMinor: FEE,
-        },
-        at,
-      );
-      if (!w) throw new Error('not inserted');
-      await lockFunds(trx, { idempotencyKey: `withdrawal:${w.id}:lock`, userId, asset: 'ETH', amountMinor }, at);
-      await approveWithdrawal(trx, w.id, at);
-      return w.id;
+    const { userId, id } = await approvedWithdrawal(database.db, {
+      coin: 'ETH',
+      network: 'ethereum',
+      to,
+      amountMinor,
+      feeMinor: FEE,
+      idempotencyKey: `r-${counter}`,
     });
     return { userId, id, to, amountMinor };
   }

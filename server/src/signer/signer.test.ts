@@ -8,14 +8,11 @@ import type { CoinCode } from '../modules/catalogue/catalogue.ts';
 import { type EvmChainRuntime, loadChainConfig } from '../modules/chain/chain-config.ts';
 import { devClient, type LocalChains, startLocalChains } from '../modules/chain/local-chains.ts';
 import { fence, LeaseLostError, release, tryAcquire } from '../modules/leases/lease.ts';
-import { creditDeposit, lockFunds } from '../modules/ledger/operations.ts';
 import { balanceOf } from '../modules/ledger/test-helpers.ts';
-import { insertWithdrawal } from '../modules/withdrawals/repository.ts';
-import { approveWithdrawal } from '../modules/withdrawals/service.ts';
-import { createUser } from '../test/app.ts';
 import { useTestDatabase } from '../test/database.ts';
 import { createSigner } from './signer.ts';
 import { startSignerProcess } from './spawn.ts';
+import { approvedWithdrawal } from './test-helpers.ts';
 
 const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const hot = mnemonicToAccount(MNEMONIC, { accountIndex: 1 });
@@ -59,22 +56,15 @@ describe('signer on a real anvil', () => {
     feeMinor: bigint,
     network: 'ethereum' | 'bsc' = 'ethereum',
   ) {
-    const db = database.db;
-    const userId = await createUser(db);
     counter += 1;
     const to = `0x${(0xabc000 + counter).toString(16).padStart(40, '0')}` as Address;
-    const id = await db.transaction().execute(async (trx) => {
-      const at = new Date();
-      await creditDeposit(trx, { idempotencyKey: `dep:${userId}`, userId, asset: coin, amountMinor }, at);
-      const w = await insertWithdrawal(
-        trx,
-        { userId, idempotencyKey: `k-${counter}`, coin, network, address: to, amountMinor, feeMinor },
-        at,
-      );
-      if (!w) throw new Error('not inserted');
-      await lockFunds(trx, { idempotencyKey: `withdrawal:${w.id}:lock`, userId, asset: coin, amountMinor }, at);
-      await approveWithdrawal(trx, w.id, at);
-      return w.id;
+    const { userId, id } = await approvedWithdrawal(database.db, {
+      coin,
+      network,
+      to,
+      amountMinor,
+      feeMinor,
+      idempotencyKey: `k-${counter}`,
     });
     return { userId, id, to };
   }

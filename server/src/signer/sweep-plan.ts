@@ -11,10 +11,9 @@ import {
   type SweepRow,
   sweepCandidates,
 } from '../modules/custody/sweeps-repository.ts';
-import { LeaseLostError } from '../modules/leases/lease.ts';
 import { lockHotWallet, maxRecordedNonce } from './repository.ts';
-import { sendFenced } from './signer-settle.ts';
-import { classifyBroadcastError, maxOf, NATIVE_GAS, type SignerContext, TOKEN_GAS } from './signer-types.ts';
+import { sendRecorded } from './signer-settle.ts';
+import { maxOf, NATIVE_GAS, type SignerContext, TOKEN_GAS } from './signer-types.ts';
 
 /**
  * Planning new sweeps: for each deposit address holding credited, unswept coins (at least one minimum
@@ -164,15 +163,9 @@ export async function broadcastSweep(
   client: PublicClient,
   row: Pick<SweepRow, 'id' | 'raw_tx'>,
 ): Promise<void> {
-  let message: string | null = null;
-  try {
-    await sendFenced(ctx, client, row.raw_tx as Hex);
-  } catch (err) {
-    if (err instanceof LeaseLostError) throw err;
-    message = String((err as Error).message ?? err).slice(0, 500);
-    // The node holds these bytes already, or one of them was mined: the receipt settles it next tick.
-    if (classifyBroadcastError(message) !== 'failed') message = null;
-  }
+  const sent = await sendRecorded(ctx, client, row.raw_tx as Hex);
+  // The node holds these bytes already, or they were mined: the receipt settles the row next tick.
+  const message = sent.outcome === 'failed' ? sent.message : null;
   await noteSweepBroadcast(ctx.db, row.id, message, ctx.now());
   if (message) ctx.log('sweep broadcast failed; will retry', { sweepId: row.id, error: message });
 }

@@ -1,27 +1,24 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { type Address, erc20Abi, parseEther } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import artifact from '../../contracts/test-token.json' with { type: 'json' };
-import { type EvmChainRuntime, loadChainConfig } from '../modules/chain/chain-config.ts';
+import type { EvmChainRuntime } from '../modules/chain/chain-config.ts';
 import { accountXpubFromSeed } from '../modules/chain/derive.ts';
 import { createEvmWatcher } from '../modules/chain/evm-watcher.ts';
-import { DEV_ACCOUNT, devClient, type LocalChains, startLocalChains } from '../modules/chain/local-chains.ts';
+import { DEV_ACCOUNT, type devClient, type LocalChains } from '../modules/chain/local-chains.ts';
+import { startTestChain } from '../modules/chain/test-chain.ts';
 import { custodyCheck, custodyLines } from '../modules/custody/custody-check.ts';
 import { runCustodyCommand } from '../modules/custody/refill.ts';
 import { depositAddressFor } from '../modules/deposits/addresses.ts';
-import { creditDeposit, lockFunds } from '../modules/ledger/operations.ts';
+import { creditDeposit } from '../modules/ledger/operations.ts';
 import { reconcile } from '../modules/ledger/reconcile.ts';
 import { balanceOf } from '../modules/ledger/test-helpers.ts';
-import { insertWithdrawal } from '../modules/withdrawals/repository.ts';
-import { approveWithdrawal } from '../modules/withdrawals/service.ts';
 import { createUser } from '../test/app.ts';
 import { useTestDatabase } from '../test/database.ts';
 import { depositKeys } from './deposit-keys.ts';
 import { createSigner } from './signer.ts';
+import { approvedWithdrawal } from './test-helpers.ts';
 
 const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const hot = mnemonicToAccount(MNEMONIC, { accountIndex: 1 });
@@ -37,12 +34,7 @@ describe('deposit sweeps', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'cw-sweeps-'));
-    chains = await startLocalChains({ dataDir, networks: ['ethereum'], hotWallets: { ethereum: hot.address } });
-    const loaded = loadChainConfig(dataDir, {}).ethereum;
-    if (!loaded) throw new Error('no ethereum chain');
-    runtime = loaded;
-    client = devClient(runtime.rpcUrl, runtime.chainId);
+    ({ dataDir, chains, runtime, client } = await startTestChain('cw-sweeps-', hot.address));
   }, 120_000);
   afterAll(() => chains?.stop());
 
@@ -250,28 +242,13 @@ describe('deposit sweeps', () => {
 
   async function payWithdrawal() {
     const db = database.db;
-    const userId = await createUser(db);
-    const amountMinor = parseEther('0.5');
-    const id = await db.transaction().execute(async (trx) => {
-      const at = new Date();
-      await creditDeposit(trx, { idempotencyKey: `dep:${userId}`, userId, asset: 'ETH', amountMinor }, at);
-      const w = await insertWithdrawal(
-        trx,
-        {
-          userId,
-          idempotencyKey: 'sweep-test',
-          coin: 'ETH',
-          network: 'ethereum',
-          address: '0x00000000000000000000000000000000000d0d0d',
-          amountMinor,
-          feeMinor: 2_000_000_000_000_000n,
-        },
-        at,
-      );
-      if (!w) throw new Error('not inserted');
-      await lockFunds(trx, { idempotencyKey: `withdrawal:${w.id}:lock`, userId, asset: 'ETH', amountMinor }, at);
-      await approveWithdrawal(trx, w.id, at);
-      return w.id;
+    const { id } = await approvedWithdrawal(db, {
+      coin: 'ETH',
+      network: 'ethereum',
+      to: '0x00000000000000000000000000000000000d0d0d',
+      amountMinor: parseEther('0.5'),
+      feeMinor: 2_000_000_000_000_000n,
+      idempotencyKey: 'sweep-test',
     });
     const s = signer();
     for (let i = 0; i < 5; i++) {

@@ -7,7 +7,7 @@ import { type EvmChainRuntime, loadChainConfig, localChainNetworks } from '../ch
 import { chainAsset, custodyBalances } from './custody-book.ts';
 
 /** Deposit addresses read per network (a bound on the check's work; the rest is reported as not read). */
-export const ADDRESSES_MAX = 5_000;
+const ADDRESSES_MAX = 5_000;
 
 /** On-chain balances summed over `addresses`, per coin of the network, in chain units. */
 export async function chainBalances(
@@ -29,6 +29,17 @@ export async function chainBalances(
     result.set(pair.coin, total);
   }
   return result;
+}
+
+/** The network's deposit addresses, at most ADDRESSES_MAX of them (the rest are not read). */
+export async function depositAddressesOf(db: Kysely<Database>, network: EvmNetwork): Promise<Address[]> {
+  const rows = await db
+    .selectFrom('deposit_addresses')
+    .select('address')
+    .where('network', '=', network)
+    .limit(ADDRESSES_MAX)
+    .execute();
+  return rows.map((r) => r.address as Address);
 }
 
 export interface CustodyNetworkReport {
@@ -61,18 +72,7 @@ async function checkNetwork(db: Kysely<Database>, runtime: EvmChainRuntime, netw
   const client = createPublicClient({ transport: http(runtime.rpcUrl) });
   const before = await custodyBalances(db, network);
   const hotChain = await chainBalances(client, runtime, network, [opening.address as Address]);
-  const addresses = await db
-    .selectFrom('deposit_addresses')
-    .select('address')
-    .where('network', '=', network)
-    .limit(ADDRESSES_MAX)
-    .execute();
-  const depositChain = await chainBalances(
-    client,
-    runtime,
-    network,
-    addresses.map((a) => a.address as Address),
-  );
+  const depositChain = await chainBalances(client, runtime, network, await depositAddressesOf(db, network));
   const after = await custodyBalances(db, network);
   if (bookKey(before) !== bookKey(after) || (await inFlight(db, network)) > 0)
     return { ...report, skipped: 'custody moved while it was read; run again' };

@@ -1,15 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { type Address, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
-import { type EvmChainRuntime, loadChainConfig } from '../chain/chain-config.ts';
+import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { accountXpubFromSeed } from '../chain/derive.ts';
 import { createEvmWatcher } from '../chain/evm-watcher.ts';
-import { DEV_ACCOUNT, devClient, type LocalChains, startLocalChains } from '../chain/local-chains.ts';
+import { DEV_ACCOUNT, type devClient, type LocalChains } from '../chain/local-chains.ts';
+import { startTestChain } from '../chain/test-chain.ts';
 import { lockFunds } from '../ledger/operations.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { insertWithdrawal, listApprovedForSigning } from '../withdrawals/repository.ts';
@@ -31,12 +29,7 @@ describe('deep reorg', () => {
   let client: ReturnType<typeof devClient>;
 
   beforeAll(async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'cw-deep-reorg-'));
-    chains = await startLocalChains({ dataDir, networks: ['ethereum'], hotWallets: {} });
-    const loaded = loadChainConfig(dataDir, {}).ethereum;
-    if (!loaded) throw new Error('no ethereum chain');
-    runtime = loaded;
-    client = devClient(runtime.rpcUrl, runtime.chainId);
+    ({ chains, runtime, client } = await startTestChain('cw-deep-reorg-'));
   }, 120_000);
   afterAll(() => chains?.stop());
 

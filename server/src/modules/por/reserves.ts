@@ -6,7 +6,7 @@ import { type CoinCode, coinDecimals, findCoinNetwork } from '../catalogue/catal
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import { loadChainConfig, localChainNetworks } from '../chain/chain-config.ts';
 import { keyFiles } from '../chain/keygen.ts';
-import { ADDRESSES_MAX, chainBalances } from '../custody/custody-check.ts';
+import { chainBalances, depositAddressesOf } from '../custody/custody-check.ts';
 import { LIABILITY_KINDS } from './snapshot.ts';
 
 export interface ReserveRow {
@@ -28,14 +28,8 @@ async function holdings(db: Kysely<Database>, network: EvmNetwork, dataDir: stri
   const runtime = loadChainConfig(dataDir, env)[network];
   if (!runtime) return new Map<CoinCode, bigint>();
   const client = createPublicClient({ transport: http(runtime.rpcUrl) });
-  const rows = await db
-    .selectFrom('deposit_addresses')
-    .select('address')
-    .where('network', '=', network)
-    .limit(ADDRESSES_MAX)
-    .execute();
   const hot = hotWallets(dataDir, env)[network];
-  const addresses = [...rows.map((r) => r.address), ...(hot ? [hot] : [])] as Address[];
+  const addresses = [...(await depositAddressesOf(db, network)), ...(hot ? [hot as Address] : [])];
   const result = new Map<CoinCode, bigint>();
   for (const [coin, chainTotal] of await chainBalances(client, runtime, network, addresses)) {
     const pair = findCoinNetwork(coin, network);
