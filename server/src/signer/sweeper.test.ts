@@ -11,13 +11,14 @@ import { startTestChain } from '../modules/chain/test-chain.ts';
 import { custodyCheck, custodyLines } from '../modules/custody/custody-check.ts';
 import { runCustodyCommand } from '../modules/custody/refill.ts';
 import { depositAddressFor } from '../modules/deposits/addresses.ts';
+import { fence, LeaseLostError, release, tryAcquire } from '../modules/leases/lease.ts';
 import { creditDeposit } from '../modules/ledger/operations.ts';
 import { reconcile } from '../modules/ledger/reconcile.ts';
 import { balanceOf } from '../modules/ledger/test-helpers.ts';
 import { createUser } from '../test/app.ts';
 import { useTestDatabase } from '../test/database.ts';
 import { depositKeys } from './deposit-keys.ts';
-import { createSigner } from './signer.ts';
+import { createSigner, type SignerOptions } from './signer.ts';
 import { approvedWithdrawal } from './test-helpers.ts';
 
 const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -39,7 +40,7 @@ describe('deposit sweeps', () => {
   afterAll(() => chains?.stop());
 
   /** A fresh signer each time: what a restarted signer process would be. */
-  const signer = () =>
+  const signer = (extra: Partial<SignerOptions> = {}) =>
     createSigner({
       db: database.db,
       now: () => new Date(),
@@ -47,6 +48,7 @@ describe('deposit sweeps', () => {
       chains: () => ({ ethereum: runtime }),
       depositAccount: depositKeys(MNEMONIC),
       sweepIntervalMs: 0,
+      ...extra,
     });
   const usdtOf = (owner: Address) =>
     client.readContract({
@@ -238,6 +240,55 @@ describe('deposit sweeps', () => {
     if (own) expect(await run('ethereum', own.tx_hash)).toBe(1);
     expect(await run('tron', eth)).toBe(2);
     expect(await run('ethereum', '0x12')).toBe(2);
+  });
+
+  it('a signer whose lease lapsed records no sweep, and one that lost it after recording sends nothing; the leader sends those bytes once', async () => {
+    const db = database.db;
+    const userId = await createUser(db);
+    const address = (await depositAddressFor(db, userId, 'ethereum', xpub)) as Address;
+    const watcher = createEvmWatcher({ db, runtime, startBlock: await client.getBlockNumber() });
+    const hash = await client.wallet.sendTransaction({
+      account: DEV_ACCOUNT,
+      to: address,
+      value: parseEther('2'),
+      chain: null,
+    });
+    await client.waitForTransactionReceipt({ hash });
+    await client.mine({ blocks: 8 });
+    await caughtUp(watcher);
+    expect(await balanceOf(db, 'user_available', userId, 'ETH')).toBe(parseEther('2'));
+
+    const old = await tryAcquire(db, 'signer', 'instance-a', 60_000);
+    if (old === null) throw new Error('no lease');
+    await release(db, 'signer', 'instance-a');
+    const current = await tryAcquire(db, 'signer', 'instance-b', 60_000);
+    if (current === null) throw new Error('no lease');
+    const rowsOf = () =>
+      db.selectFrom('sweep_transactions').selectAll().where('deposit_address', '=', address).execute();
+    await expect(signer({ fence: (trx) => fence(trx, 'signer', old) }).tick()).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await rowsOf()).toHaveLength(0);
+
+    // The lease lapses between recording and broadcasting: the sweep is recorded, never sent by this signer.
+    let fences = 0;
+    const losing = signer({
+      fence: async (trx) => {
+        fences += 1;
+        if (fences > 1) throw new LeaseLostError('signer');
+        await fence(trx, 'signer', current);
+      },
+    });
+    await expect(losing.tick()).rejects.toBeInstanceOf(LeaseLostError);
+    const [recorded] = await rowsOf();
+    expect(recorded?.state).toBe('signed');
+    await expect(client.getTransaction({ hash: recorded?.tx_hash as `0x${string}` })).rejects.toThrow();
+    const leader = signer({ fence: (trx) => fence(trx, 'signer', current) });
+    await leader.tick(); // broadcasts the recorded bytes (automine: mined at once)
+    await leader.tick(); // settles them in the custody book
+    const rows = await rowsOf();
+    expect(rows.map((r) => [r.kind, r.state, r.tx_hash])).toEqual([['sweep', 'mined', recorded?.tx_hash]]);
+    expect(await client.getBalance({ address })).toBe(0n);
+    expect(custodyLines(await custodyCheck(db, dataDir, {})).ok).toBe(true);
+    await release(db, 'signer', 'instance-b');
   });
 
   async function payWithdrawal() {
