@@ -1,143 +1,9 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Static, Type } from 'typebox';
-import { Compile } from 'typebox/compile';
 import { unsafeSettings } from './config-checks.ts';
+import { type Env, parseEnv } from './config-env.ts';
 import type { S3Options } from './modules/uploads/s3-store.ts';
 
-/** Repository root (two levels above server/src). */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-const Port = Type.Integer({ minimum: 1, maximum: 65535 });
-
-/**
- * Environment variables read at start-up. Every key is the variable's name.
- * Empty strings count as unset.
- */
-const EnvSchema = Type.Object({
-  NODE_ENV: Type.Enum(['development', 'production', 'test']),
-  HOST: Type.String({ minLength: 1 }),
-  PORT: Port,
-  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
-  DATA_DIR: Type.String({ minLength: 1 }),
-  PG_PORT: Type.Optional(Port),
-  DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200 }),
-  STATIC_DIR: Type.String({ minLength: 1 }),
-  BODY_LIMIT: Type.Integer({ minimum: 1024 }),
-  RATE_LIMIT_MAX: Type.Integer({ minimum: 1 }),
-  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000 }),
-  TRUST_PROXY: Type.Boolean(),
-  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
-  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
-  DEV_MAILBOX: Type.Optional(Type.Boolean()),
-  DEV_CLOCK: Type.Optional(Type.Boolean()),
-  MAIL_FROM: Type.String({ minLength: 3 }),
-  MAIL_DAILY_LIMIT: Type.Integer({ minimum: 1, maximum: 1000 }),
-  UPLOAD_QUOTA_BYTES: Type.Integer({ minimum: 1024 * 1024 }),
-  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
-  S3_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
-  S3_REGION: Type.Optional(Type.String({ minLength: 1 })),
-  S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
-  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1 }),
-  SESSION_ABSOLUTE_HOURS: Type.Integer({ minimum: 1 }),
-  SESSION_SECURE_COOKIE: Type.Enum(['auto', 'always', 'never']),
-  SESSION_MAX_PER_USER: Type.Integer({ minimum: 1, maximum: 100 }),
-  CODE_IP_HOURLY_LIMIT: Type.Integer({ minimum: 1 }),
-  SIGNER_ENABLED: Type.Boolean(),
-  SIGNER_MNEMONIC_FILE: Type.Optional(Type.String({ minLength: 1 })),
-  SIGNER_POLL_MS: Type.Integer({ minimum: 50, maximum: 600_000 }),
-  SIGNER_REPLACE_AFTER_MS: Type.Integer({ minimum: 0, maximum: 86_400_000 }),
-  SIGNER_MAX_REPLACEMENTS: Type.Integer({ minimum: 0, maximum: 32 }),
-  SIGNER_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 86_400_000 }),
-  SIGNER_MAX_FEE_PER_GAS_WEI: Type.Optional(Type.String({ pattern: '^\\d{1,30}$' })),
-  WITHDRAW_AUTO_REVIEW_LIMITS: Type.String({
-    pattern: '^([A-Z]{2,10}=\\d+(\\.\\d+)?(,[A-Z]{2,10}=\\d+(\\.\\d+)?)*)?$',
-  }),
-  PRICE_FEED_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  PRICE_FEED_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  PRICE_MAX_AGE_MS: Type.Integer({ minimum: 1000 }),
-  PRICE_REFRESH_MS: Type.Optional(Type.Integer({ minimum: 500 })),
-  PRICE_SANDBOX_PORT: Type.Optional(Port),
-  CONVERT_QUOTE_TTL_MS: Type.Integer({ minimum: 1000 }),
-  CONVERT_SEED_LIQUIDITY: Type.Optional(Type.Boolean()),
-  EXCHANGE_FIXED_WINDOW_MS: Type.Integer({ minimum: 10_000, maximum: 86_400_000 }),
-  EXCHANGE_MAX_UNPAID_ORDERS: Type.Integer({ minimum: 1, maximum: 100 }),
-  EXCHANGE_FLOAT_WINDOW_MS: Type.Integer({ minimum: 600_000, maximum: 7 * 86_400_000 }),
-  EXCHANGE_LATE_DEPOSIT_WATCH_MS: Type.Integer({ minimum: 3_600_000, maximum: 30 * 86_400_000 }),
-  ETHEREUM_RPC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  BSC_RPC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  TRONGRID_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  ESPLORA_BITCOIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  ESPLORA_DOGECOIN_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  LOCAL_CHAINS: Type.Optional(Type.Boolean()),
-  ANVIL_BLOCK_TIME_S: Type.Integer({ minimum: 0, maximum: 60 }),
-  WATCHER_POLL_MS: Type.Integer({ minimum: 20, maximum: 600_000 }),
-});
-
-type Env = Static<typeof EnvSchema>;
-
-type OptionalKeys =
-  | 'DATABASE_URL'
-  | 'S3_ENDPOINT'
-  | 'S3_BUCKET'
-  | 'S3_REGION'
-  | 'S3_ACCESS_KEY_ID'
-  | 'S3_SECRET_ACCESS_KEY'
-  | 'PG_PORT'
-  | 'SMTP_URL'
-  | 'DEV_MAILBOX'
-  | 'DEV_CLOCK'
-  | 'PRICE_FEED_URL'
-  | 'PRICE_FEED_API_KEY'
-  | 'PRICE_REFRESH_MS'
-  | 'PRICE_SANDBOX_PORT'
-  | 'CONVERT_SEED_LIQUIDITY'
-  | 'ETHEREUM_RPC_URL'
-  | 'BSC_RPC_URL'
-  | 'TRONGRID_URL'
-  | 'ESPLORA_BITCOIN_URL'
-  | 'ESPLORA_DOGECOIN_URL'
-  | 'LOCAL_CHAINS'
-  | 'SIGNER_MNEMONIC_FILE'
-  | 'SIGNER_MAX_FEE_PER_GAS_WEI';
-
-const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
-  NODE_ENV: 'development',
-  HOST: '127.0.0.1',
-  PORT: 8080,
-  DATA_DIR: path.join(repoRoot, '.data'),
-  STATIC_DIR: path.join(repoRoot, '.deploy'),
-  BODY_LIMIT: 1024 * 1024,
-  RATE_LIMIT_MAX: 1000,
-  DATABASE_POOL_MAX: 10,
-  RATE_LIMIT_WINDOW_MS: 60_000,
-  TRUST_PROXY: false,
-  SHUTDOWN_TIMEOUT_MS: 10_000,
-  MAIL_FROM: 'CW Wallet <no-reply@localhost>',
-  MAIL_DAILY_LIMIT: 20,
-  UPLOAD_QUOTA_BYTES: 200 * 1024 * 1024,
-  SESSION_IDLE_MINUTES: 30,
-  SESSION_ABSOLUTE_HOURS: 7 * 24,
-  SESSION_SECURE_COOKIE: 'auto',
-  SESSION_MAX_PER_USER: 10,
-  CODE_IP_HOURLY_LIMIT: 10,
-  SIGNER_ENABLED: true,
-  SIGNER_POLL_MS: 1000,
-  SIGNER_REPLACE_AFTER_MS: 60_000,
-  SIGNER_MAX_REPLACEMENTS: 5,
-  SIGNER_SWEEP_INTERVAL_MS: 30_000,
-  WITHDRAW_AUTO_REVIEW_LIMITS: '',
-  PRICE_MAX_AGE_MS: 120_000,
-  CONVERT_QUOTE_TTL_MS: 10_000,
-  EXCHANGE_FIXED_WINDOW_MS: 20 * 60_000,
-  EXCHANGE_MAX_UNPAID_ORDERS: 5,
-  EXCHANGE_FLOAT_WINDOW_MS: 24 * 3_600_000,
-  EXCHANGE_LATE_DEPOSIT_WATCH_MS: 7 * 86_400_000,
-  ANVIL_BLOCK_TIME_S: 1,
-  WATCHER_POLL_MS: 250,
-};
+export { repoRoot } from './config-env.ts';
 
 export interface Config {
   nodeEnv: Env['NODE_ENV'];
@@ -248,66 +114,6 @@ export class ConfigError extends Error {
   }
 }
 
-const check = Compile(EnvSchema);
-const integerKeys = new Set([
-  'MAIL_DAILY_LIMIT',
-  'UPLOAD_QUOTA_BYTES',
-  'PORT',
-  'PG_PORT',
-  'DATABASE_POOL_MAX',
-  'BODY_LIMIT',
-  'RATE_LIMIT_MAX',
-  'RATE_LIMIT_WINDOW_MS',
-  'SHUTDOWN_TIMEOUT_MS',
-  'SESSION_IDLE_MINUTES',
-  'SESSION_ABSOLUTE_HOURS',
-  'SESSION_MAX_PER_USER',
-  'CODE_IP_HOURLY_LIMIT',
-  'PRICE_MAX_AGE_MS',
-  'PRICE_REFRESH_MS',
-  'PRICE_SANDBOX_PORT',
-  'CONVERT_QUOTE_TTL_MS',
-  'EXCHANGE_FIXED_WINDOW_MS',
-  'EXCHANGE_MAX_UNPAID_ORDERS',
-  'EXCHANGE_FLOAT_WINDOW_MS',
-  'EXCHANGE_LATE_DEPOSIT_WATCH_MS',
-  'ANVIL_BLOCK_TIME_S',
-  'WATCHER_POLL_MS',
-  'SIGNER_POLL_MS',
-  'SIGNER_REPLACE_AFTER_MS',
-  'SIGNER_MAX_REPLACEMENTS',
-  'SIGNER_SWEEP_INTERVAL_MS',
-]);
-const booleanKeys = new Set(['TRUST_PROXY', 'CONVERT_SEED_LIQUIDITY', 'LOCAL_CHAINS', 'DEV_MAILBOX', 'DEV_CLOCK']);
-booleanKeys.add('SIGNER_ENABLED');
-
-function convert(key: string, raw: string): unknown {
-  if (integerKeys.has(key)) return /^-?\d+$/.test(raw) ? Number(raw) : raw;
-  if (booleanKeys.has(key)) {
-    if (raw === 'true' || raw === '1') return true;
-    if (raw === 'false' || raw === '0') return false;
-    return raw;
-  }
-  return raw;
-}
-
-function describe(key: string, schema: Record<string, unknown> | undefined): string {
-  if (!schema) return 'is not a known variable';
-  if (Array.isArray(schema.enum)) return `must be one of ${schema.enum.join(', ')}`;
-  if (schema.type === 'integer') {
-    const range = [
-      schema.minimum === undefined ? '' : `>= ${schema.minimum}`,
-      schema.maximum === undefined ? '' : `<= ${schema.maximum}`,
-    ]
-      .filter(Boolean)
-      .join(' and ');
-    return `must be an integer${range ? ` ${range}` : ''}`;
-  }
-  if (schema.type === 'boolean') return 'must be true, false, 1 or 0';
-  if (typeof schema.pattern === 'string') return `must match ${schema.pattern}`;
-  return `is invalid (${key})`;
-}
-
 export { isLoopbackHost, PRODUCTION_REQUIRED } from './config-checks.ts';
 
 /** S3 storage is all of S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or none. */
@@ -337,24 +143,9 @@ function assertSafeDefaults(e: Env, env: NodeJS.ProcessEnv): void {
  * Throws ConfigError naming every bad variable.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // Development logs every request (at debug); production keeps to info and above.
-  const nodeEnv = env.NODE_ENV?.trim() || defaults.NODE_ENV;
-  const input: Record<string, unknown> = { ...defaults, LOG_LEVEL: nodeEnv === 'production' ? 'info' : 'debug' };
-  for (const key of Object.keys(EnvSchema.properties)) {
-    const raw = env[key];
-    if (raw !== undefined && raw.trim() !== '') input[key] = convert(key, raw.trim());
-  }
-  if (!check.Check(input)) {
-    const issues = new Map<string, string>();
-    for (const error of check.Errors(input)) {
-      const key = error.instancePath.replace(/^\//, '');
-      if (!key || issues.has(key)) continue;
-      const schema = (EnvSchema.properties as unknown as Record<string, Record<string, unknown> | undefined>)[key];
-      issues.set(key, `${key} ${describe(key, schema)} (got ${JSON.stringify(env[key] ?? '')})`);
-    }
-    throw new ConfigError([...issues.values()]);
-  }
-  const e = input as Env;
+  const parsed = parseEnv(env);
+  if (parsed.settings === undefined) throw new ConfigError(parsed.issues);
+  const e = parsed.settings;
   assertSafeDefaults(e, env);
   return {
     nodeEnv: e.NODE_ENV,
