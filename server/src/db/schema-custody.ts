@@ -1,6 +1,10 @@
 import type { ColumnType, Generated } from 'kysely';
 
-/** Tables of migration 0037 (the custody book's openings and the signer's deposit sweeps). */
+/** Tables of migration 0037 (the custody book's openings and the signer's deposit sweeps); `Database` extends it. */
+export interface CustodyDatabase {
+  custody_openings: CustodyOpeningsTable;
+  sweep_transactions: SweepTransactionsTable;
+}
 
 /** The block at which a network's hot wallet was read into the custody book (one row per network). */
 export interface CustodyOpeningsTable {

@@ -1,6 +1,11 @@
 import type { ColumnType, Generated } from 'kysely';
 
-/** Tables of migration 0036 (deep reorgs: alerts and the withdrawal freezes they hold). */
+/** Tables of migration 0036 (deep reorgs: alerts and the withdrawal freezes they hold); `Database` extends it. */
+export interface ReorgsDatabase {
+  reorg_alerts: ReorgAlertsTable;
+  withdrawal_freezes: WithdrawalFreezesTable;
+}
+
 export interface ReorgAlertsTable {
   id: Generated<string>;
   network: string;

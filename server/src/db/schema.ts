@@ -2,19 +2,18 @@ import type { ColumnType, Generated } from 'kysely';
 import type { walletTypes } from '../modules/address-book/schemas.ts';
 import type { CodePurposeValue } from '../modules/auth/schemas.ts';
 import type { CoinCode, NetworkCode } from '../modules/catalogue/catalogue.ts';
-import type { depositReasons, depositStates } from '../modules/deposits/schemas.ts';
-import type { RateType } from '../modules/exchange/pricing.ts';
-import type { ExchangeState } from '../modules/exchange/states.ts';
 import type { AccountKind, ChainAsset, TransferKind } from '../modules/ledger/model.ts';
 import type { recipientKinds } from '../modules/sends/schemas.ts';
 import type { fiatCurrencies, languages, priceColors, quickBuyCoins } from '../modules/settings/schemas.ts';
 import type { WithdrawalState } from '../modules/withdrawals/state-machine.ts';
-import type { CustodyOpeningsTable, SweepTransactionsTable } from './schema-custody.ts';
+import type { CustodyDatabase } from './schema-custody.ts';
+import type { DepositsDatabase } from './schema-deposits.ts';
+import type { ExchangeDatabase } from './schema-exchange.ts';
 import type { NoticesDatabase } from './schema-notices.ts';
 import type { PayoutsDatabase } from './schema-payouts.ts';
 import type { PorDatabase } from './schema-por.ts';
 import type { RampDatabase } from './schema-ramp.ts';
-import type { ReorgAlertsTable, WithdrawalFreezesTable } from './schema-reorgs.ts';
+import type { ReorgsDatabase } from './schema-reorgs.ts';
 import type { RewardsDatabase } from './schema-rewards.ts';
 import type { SupportDatabase } from './schema-support.ts';
 
@@ -32,7 +31,11 @@ export interface Database
     RewardsDatabase,
     PayoutsDatabase,
     RampDatabase,
-    PorDatabase {
+    PorDatabase,
+    DepositsDatabase,
+    ReorgsDatabase,
+    CustodyDatabase,
+    ExchangeDatabase {
   users: UsersTable;
   user_settings: UserSettingsTable;
   accounts: AccountsTable;
@@ -46,26 +49,10 @@ export interface Database
   ledger_entries: LedgerEntriesTable;
   convert_quotes: ConvertQuotesTable;
   conversions: ConversionsTable;
-  deposit_addresses: DepositAddressesTable;
-  deposit_address_counters: DepositAddressCountersTable;
-  chain_cursors: ChainCursorsTable;
-  chain_blocks: ChainBlocksTable;
-  deposits: DepositsTable;
-  reorg_alerts: ReorgAlertsTable;
-  withdrawal_freezes: WithdrawalFreezesTable;
-  deposit_confirm_clicks: DepositConfirmClicksTable;
   withdrawals: WithdrawalsTable;
   signer_transactions: SignerTransactionsTable;
-  sweep_transactions: SweepTransactionsTable;
-  custody_openings: CustodyOpeningsTable;
   sends: SendsTable;
   address_book: AddressBookTable;
-  exchange_rate_locks: ExchangeRateLocksTable;
-  exchange_orders: ExchangeOrdersTable;
-  exchange_order_transitions: ExchangeOrderTransitionsTable;
-  exchange_order_events: ExchangeOrderEventsTable;
-  exchange_deposit_cursors: ExchangeDepositCursorsTable;
-  exchange_native_deposits: ExchangeNativeDepositsTable;
 }
 
 /** Convert quotes (modules/convert, migration 0009). NUMERIC(78,0) columns read as decimal strings. */
@@ -244,77 +231,6 @@ export interface LedgerEntriesTable {
   created_at: Date;
 }
 
-/** Chain deposits (migration 0007, modules/chain + modules/deposits). bigint columns read as strings. */
-export interface DepositAddressesTable {
-  id: Generated<string>;
-  user_id: string;
-  network: NetworkCode;
-  address: string;
-  derivation_index: number;
-  created_at: ColumnType<Date, Date | undefined, never>;
-}
-
-export interface DepositAddressCountersTable {
-  network: NetworkCode;
-  next_index: number;
-}
-
-export interface ChainCursorsTable {
-  network: NetworkCode;
-  /** bigint, read as a decimal string. */
-  block_number: ColumnType<string, string | number, string | number>;
-  block_hash: string;
-  updated_at: ColumnType<Date, Date | undefined, Date>;
-}
-
-export interface ChainBlocksTable {
-  network: NetworkCode;
-  block_number: ColumnType<string, string | number, string | number>;
-  block_hash: string;
-  parent_hash: string | null;
-}
-
-/** state: 'confirming' | 'successful' | 'failed'; output_index: log index, vout, or -1 for a native transfer. */
-export interface DepositsTable {
-  id: Generated<string>;
-  user_id: string;
-  network: NetworkCode;
-  coin: CoinCode;
-  tx_hash: string;
-  output_index: number;
-  from_address: string | null;
-  to_address: string;
-  /** NUMERIC(78,0) in the chain's unit. */
-  chain_amount: string;
-  /** NUMERIC(78,0) in the ledger's minor unit (what is credited). */
-  amount_minor: string;
-  block_number: ColumnType<string, string | number, string | number>;
-  block_hash: string;
-  confirmations: Generated<number>;
-  required_confirmations: number;
-  state: (typeof depositStates)[number];
-  reason: (typeof depositReasons)[number] | null;
-  credited_transfer_id: string | null;
-  created_at: ColumnType<Date, Date | undefined, never>;
-  updated_at: ColumnType<Date, Date | undefined, Date>;
-  completed_at: Date | null;
-  /** Set when a deeper-than-confirmations reorg took the deposit's block away (migration 0036). */
-  reorg_alert_id: ColumnType<string | null, never, string>;
-  /** The deposit's custody posting (migration 0037); null until booked. */
-  custody_transfer_id: ColumnType<string | null, never, string>;
-}
-
-export interface DepositConfirmClicksTable {
-  id: Generated<string>;
-  user_id: string;
-  coin: CoinCode;
-  network: NetworkCode;
-  /** date, YYYY-MM-DD in UTC. */
-  utc_day: ColumnType<Date, string, never>;
-  matched_deposit_id: string | null;
-  created_at: ColumnType<Date, Date | undefined, never>;
-}
-
 /** Withdrawals (modules/withdrawals, migration 0008). NUMERIC(78,0) columns read as decimal strings. */
 export interface WithdrawalsTable {
   id: Generated<string>;
@@ -385,96 +301,4 @@ export interface AddressBookTable {
   remark: string | null;
   created_at: Date;
   updated_at: Date;
-}
-
-/** Exchange (modules/exchange, migration 0010). NUMERIC(78,0) columns are read as decimal strings. */
-export interface ExchangeRateLocksTable {
-  id: Generated<string>;
-  user_id: string;
-  send_coin: CoinCode;
-  send_network: NetworkCode;
-  receive_coin: CoinCode;
-  receive_network: NetworkCode;
-  send_amount_minor: string;
-  rate_scaled: string;
-  created_at: Date;
-  expires_at: Date;
-}
-
-/** `state` changes only along exchange_order_transitions (trigger); each change appends an event. */
-export interface ExchangeOrdersTable {
-  id: Generated<string>;
-  user_id: string;
-  state: Generated<ExchangeState>;
-  state_reason: string | null;
-  rate_type: RateType;
-  send_coin: CoinCode;
-  send_network: NetworkCode;
-  receive_coin: CoinCode;
-  receive_network: NetworkCode;
-  send_amount_minor: string;
-  rate_scaled: string;
-  estimated_receive_minor: string;
-  service_charge_minor: string;
-  network_fee_minor: string;
-  rate_lock_id: string | null;
-  deadline_at: Date | null;
-  receive_address: string;
-  refund_address: string | null;
-  deposit_address: string | null;
-  deposit_index: number | null;
-  deposit_tx_hash: string | null;
-  deposit_amount_minor: string | null;
-  deposit_confirmations: number | null;
-  deposit_seen_at: Date | null;
-  deposit_confirmed_at: Date | null;
-  final_rate_scaled: string | null;
-  receive_amount_minor: string | null;
-  payout_address: string | null;
-  payout_coin: CoinCode | null;
-  payout_network: NetworkCode | null;
-  payout_amount_minor: string | null;
-  payout_request_id: string | null;
-  payout_tx_hash: string | null;
-  payout_sent_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** Frozen after migration: the allowed state changes (copied from modules/exchange/states.ts). */
-export interface ExchangeOrderTransitionsTable {
-  from_state: ExchangeState;
-  to_state: ExchangeState;
-}
-
-/** Append-only, written by a trigger on exchange_orders. */
-export interface ExchangeOrderEventsTable {
-  id: Generated<string>;
-  order_id: string;
-  from_state: ExchangeState | null;
-  to_state: ExchangeState;
-  reason: string | null;
-  occurred_at: Date;
-}
-
-/** Order scanner's cursor per EVM network (modules/exchange, migration 0014). */
-export interface ExchangeDepositCursorsTable {
-  network: NetworkCode;
-  /** bigint, read as a decimal string. */
-  block_number: ColumnType<string, string | number, string | number>;
-  block_hash: string;
-  updated_at: ColumnType<Date, Date | undefined, Date>;
-}
-
-/** Native-coin transfers to order deposit addresses (migration 0014). chain_amount in wei. */
-export interface ExchangeNativeDepositsTable {
-  network: NetworkCode;
-  tx_hash: string;
-  to_address: string;
-  chain_amount: string;
-  block_number: ColumnType<string, string | number, string | number>;
-  block_hash: string;
-  tx_index: number;
-  block_time: Date;
-  seen_at: ColumnType<Date, Date | undefined, Date>;
 }

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { Database, DepositsTable } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { DepositsTable } from '../../db/schema-deposits.ts';
 import { NotFoundError, ServiceUnavailableError } from '../../errors/app-error.ts';
 import { type CoinCode, findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
 import { depositAddressFor } from './addresses.ts';

@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
-import type { Database, ExchangeOrdersTable, ExchangeRateLocksTable } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { ExchangeOrdersTable, ExchangeRateLocksTable } from '../../db/schema-exchange.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
 import type { ExchangeState } from './states.ts';
 
