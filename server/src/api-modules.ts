@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppDeps } from './app-deps.ts';
+import type { createAuthModule } from './modules/auth/auth-module.ts';
+import { meRoutes } from './modules/auth/me-routes.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import type { PlatformAddresses } from './modules/catalogue/platform-addresses.ts';
+import { type ChatHub, createChatHub } from './modules/chat/hub.ts';
+import { chatRoutes } from './modules/chat/routes.ts';
+import { createChatService } from './modules/chat/service.ts';
+import { convertRoutes } from './modules/convert/routes.ts';
+import { createConvertService } from './modules/convert/service.ts';
+import { depositsRoutes } from './modules/deposits/routes.ts';
+import { createDepositsService } from './modules/deposits/service.ts';
+import { exchangeRoutes } from './modules/exchange/routes.ts';
+import { createExchangeService } from './modules/exchange/service.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { ledgerRoutes } from './modules/ledger/routes.ts';
+import { createLedgerService } from './modules/ledger/service.ts';
+import type { createMailModule } from './modules/mail/mail-module.ts';
+import { noticesOpsRoutes } from './modules/notices/ops-routes.ts';
+import { noticesRoutes } from './modules/notices/routes.ts';
+import { createNoticesService } from './modules/notices/service.ts';
+import { operatorGuard } from './modules/operators/guard.ts';
+import { operatorSessionRoutes } from './modules/operators/routes.ts';
+import { createOperatorsService } from './modules/operators/service.ts';
+import { paymentMethodsRoutes } from './modules/payment-methods/routes.ts';
+import { createSealer } from './modules/payment-methods/sealing.ts';
+import { createPaymentMethodsService } from './modules/payment-methods/service.ts';
+import { porRoutes } from './modules/por/routes.ts';
+import { priceRoutes } from './modules/prices/routes.ts';
+import { createPriceService } from './modules/prices/service.ts';
+import { rampRoutes } from './modules/ramp/routes.ts';
+import { createRampService } from './modules/ramp/service.ts';
+import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
+import { rewardsRoutes } from './modules/rewards/routes.ts';
+import { createRewardsService } from './modules/rewards/service.ts';
+import { settingsRoutes } from './modules/settings/routes.ts';
+import { createSettingsService } from './modules/settings/service.ts';
+import { supportRoutes } from './modules/support/routes.ts';
+import { createSupportService } from './modules/support/service.ts';
+import { ticketsRoutes } from './modules/tickets/routes.ts';
+import { createTicketsService } from './modules/tickets/service.ts';
+import { uploadsRoutes } from './modules/uploads/routes.ts';
+import { createUploadsService } from './modules/uploads/service.ts';
+import type { ObjectStore } from './modules/uploads/storage.ts';
+import { userMailRoutes } from './modules/user-mail/routes.ts';
+import { createUserMailService } from './modules/user-mail/service.ts';
+import { walletRoutes } from './modules/wallet/wallet-module.ts';
+
+/** What the API modules share with the app around them (app.ts builds these once). */
+export interface ApiModulesContext {
+  deps: AppDeps;
+  now: () => Date;
+  auth: AuthModule;
+  mail: MailModule;
+  uploadStore: ObjectStore;
+  uploadsDir: string;
+  platform: PlatformAddresses;
+}
+
+type AuthModule = ReturnType<typeof createAuthModule>;
+type MailModule = ReturnType<typeof createMailModule>;
+
+/** The chat's fan-out: a LISTEN connection of this app's own, a given hub, or none. */
+function chatHubOf(deps: AppDeps, onError: (err: unknown) => void): ChatHub | null {
+  const n = deps.notifications;
+  if (!n) return null;
+  return 'hub' in n ? n.hub : createChatHub({ connectionString: n.databaseUrl, onError });
+}
+
+/** The API modules under /api, each a plugin taking its services: route -> service -> repository. */
+export function apiModules(ctx: ApiModulesContext): FastifyPluginAsync {
+  const { deps, now, auth, mail, uploadStore, uploadsDir, platform } = ctx;
+  return async (api) => {
+    const typed = api.withTypeProvider<TypeBoxTypeProvider>();
+    await typed.register(healthRoutes, { db: deps.db });
+    await typed.register(settingsRoutes, { service: createSettingsService({ db: deps.db, now }) });
+    await typed.register(authRoutes, { accounts: auth.accounts, sessions: auth.sessions });
+    await typed.register(meRoutes, { ...auth });
+    await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
+    await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet });
+    await typed.register(depositsRoutes, {
+      service: createDepositsService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {} }),
+    });
+    const notices = createNoticesService({ db: deps.db, now });
+    await typed.register(userMailRoutes, {
+      service: createUserMailService({
+        db: deps.db,
+        now,
+        ...(deps.mailDailyLimit === undefined ? {} : { dailyLimit: deps.mailDailyLimit }),
+        onQueued: () => mail.worker.nudge(),
+      }),
+    });
+    const operators = createOperatorsService({ db: deps.db, now, hasher: auth.hasher });
+    await typed.register(noticesRoutes, { service: notices });
+    await typed.register(operatorSessionRoutes, { service: operators });
+    const requireOperator = operatorGuard(operators);
+    await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
+    const uploads = createUploadsService({
+      db: deps.db,
+      now,
+      store: uploadStore,
+      tmpDir: deps.uploads?.tmpDir ?? path.join(uploadsDir, 'tmp'),
+      quotaBytes: deps.uploads?.quotaBytes ?? 200 * 1024 * 1024,
+    });
+    await typed.register(uploadsRoutes, { service: uploads, requireOperator });
+    await typed.register(supportRoutes, {
+      service: createSupportService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
+      uploads,
+      requireOperator,
+    });
+    await typed.register(ticketsRoutes, {
+      service: createTicketsService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
+      requireOperator,
+    });
+    const hub = chatHubOf(deps, (err) => api.log.warn({ err }, 'chat notifications connection failed'));
+    if (hub && deps.notifications && 'databaseUrl' in deps.notifications) api.addHook('onClose', () => hub.close());
+    await typed.register(chatRoutes, {
+      service: createChatService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
+      hub,
+      now,
+      requireOperator,
+    });
+    await typed.register(exchangeRoutes, {
+      service: createExchangeService({
+        db: deps.db,
+        now,
+        prices: deps.exchange?.prices ?? deps.prices ?? null,
+        xpubs: deps.exchange?.xpubs ?? null,
+        ...(deps.exchange?.fixedWindowMs === undefined ? {} : { fixedWindowMs: deps.exchange.fixedWindowMs }),
+        ...(deps.exchange?.availability ? { availability: deps.exchange.availability } : {}),
+        ...(deps.exchange?.maxUnpaidOrders === undefined ? {} : { maxUnpaidOrders: deps.exchange.maxUnpaidOrders }),
+        ...(deps.exchange?.floatWindowMs === undefined ? {} : { floatWindowMs: deps.exchange.floatWindowMs }),
+        platform,
+      }),
+    });
+    await typed.register(rewardsRoutes, {
+      service: createRewardsService({
+        db: deps.db,
+        now,
+        config: deps.rewards?.config ?? rewardsConfigFromEnv({}),
+        chains: deps.rewards?.chains ?? (() => ({ ethereum: undefined, bsc: undefined })),
+      }),
+    });
+    await typed.register(paymentMethodsRoutes, {
+      service: createPaymentMethodsService({
+        db: deps.db,
+        now,
+        sealer: createSealer(deps.payouts?.key ?? randomBytes(32)),
+      }),
+    });
+    await typed.register(porRoutes, { db: deps.db });
+    await typed.register(
+      rampRoutes,
+      createRampService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {}, ...deps.ramp }),
+    );
+    const prices = deps.prices ?? createPriceService({ source: null, now });
+    await typed.register(priceRoutes, { prices });
+    await typed.register(convertRoutes, {
+      service: createConvertService({ db: deps.db, now, prices, quoteTtlMs: deps.convertQuoteTtlMs }),
+    });
+  };
+}

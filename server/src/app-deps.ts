@@ -1,0 +1,86 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Registry } from 'prom-client';
+import type { Database } from './db/schema.ts';
+import type { DevClock } from './dev/clock.ts';
+import type { SessionResolver } from './http/authenticate.ts';
+import type { AuthOptions } from './modules/auth/auth-module.ts';
+import type { NetworkCode } from './modules/catalogue/catalogue.ts';
+import type { ChatHub } from './modules/chat/hub.ts';
+import type { ExchangeServiceOptions } from './modules/exchange/service.ts';
+import type { MailOptions } from './modules/mail/mail-module.ts';
+import type { PriceService } from './modules/prices/service.ts';
+import type { RampServiceOptions } from './modules/ramp/service.ts';
+import type { RewardsServiceOptions } from './modules/rewards/service.ts';
+import type { ObjectStore } from './modules/uploads/storage.ts';
+import type { WalletOptions } from './modules/wallet/wallet-module.ts';
+
+/** What buildApp (app.ts) is built from: the database, the clock, and each module's options. */
+export interface AppDeps {
+  /** Kysely over PostgreSQL (`createDb`), or `createOfflineDb()` when no database is needed. */
+  db: Kysely<Database>;
+  /** The clock. Inject a fixed one in tests. */
+  now?: () => Date;
+  /** Who is signed in. Default: the auth module's cookie sessions. */
+  sessionResolver?: SessionResolver;
+  /** Sessions, code limits, password hasher (modules/auth). */
+  auth?: AuthOptions;
+  /** SMTP or dev mailbox, outbox worker (modules/mail). */
+  mail?: MailOptions;
+  /** A pino logger; default: no logging. */
+  logger?: FastifyBaseLogger;
+  /** Prometheus registry; default: a new one with default process metrics. */
+  metrics?: Registry;
+  /** With a token, the app port serves /metrics to `Authorization: Bearer <token>`; else not at all. */
+  metricsToken?: string | null;
+  /** Serve the deployed front end from this folder (host/, remotes/, remotes.json); null/unset: API only. */
+  staticDir?: string | null;
+  /** Max request body in bytes; default 1 MiB. */
+  bodyLimit?: number;
+  /** Per client IP; default 1000 requests a minute. */
+  rateLimit?: { max: number; windowMs: number };
+  /**
+   * Where the global rate limit counts: 'database' (PostgreSQL, shared by every instance; what the
+   * server runs with) or 'memory' (this process; the default for tests of one app).
+   */
+  rateLimitStore?: 'database' | 'memory';
+  /** Trust X-Forwarded-* (client IP for rate limiting, host for the CSRF check). */
+  trustProxy?: boolean;
+  /** Wallet (modules/wallet/wallet-module.ts): running EVM chains, auto-review limits. */
+  wallet?: WalletOptions;
+  /** The hot wallet address per network (modules/chain keys): refused, like token contracts, as a target. */
+  hotWallets?: Partial<Record<NetworkCode, string>>;
+  /** Deposits (modules/deposits): account xpubs per network (public keys only); unset: no deposit addresses. */
+  deposits?: { xpubs: Partial<Record<NetworkCode, string>> };
+  /** Exchange orders (modules/exchange): USD prices and the deposit xpubs; unset: no prices, no keys. */
+  exchange?: Partial<
+    Pick<
+      ExchangeServiceOptions,
+      'prices' | 'xpubs' | 'fixedWindowMs' | 'floatWindowMs' | 'availability' | 'maxUnpaidOrders'
+    >
+  >;
+  /** Price cache (modules/prices); default: no source, so prices and quotes answer PRICE_UNAVAILABLE. */
+  prices?: PriceService;
+  /** Mails a user may send in 24 hours (MAIL_DAILY_LIMIT, default 20). */
+  mailDailyLimit?: number;
+  /**
+   * Uploads (modules/uploads): where objects go (default: a local store under the OS temp folder,
+   * main.ts passes DATA_DIR/uploads or S3), its temp folder, and the bytes a user may keep (200 MiB).
+   */
+  uploads?: { store?: ObjectStore; tmpDir?: string; quotaBytes?: number };
+  /**
+   * PostgreSQL URL for LISTEN/NOTIFY (live chat fan-out between instances), or a hub of one's own;
+   * unset: the chat's event streams answer 503.
+   */
+  notifications?: { databaseUrl: string } | { hub: ChatHub };
+  /** Convert quote lifetime in ms (default 10 s). */
+  convertQuoteTtlMs?: number;
+  /** Rewards (modules/rewards): the programme's numbers and the chains with a check-in contract. */
+  rewards?: Partial<Pick<RewardsServiceOptions, 'config' | 'chains'>>;
+  /** Payout methods (modules/payment-methods): the 32-byte key sealing their numbers; default a random one (tests). */
+  payouts?: { key: Buffer };
+  /** Buy/sell (modules/ramp): the provider adapter and the networks it delivers on; unset: unavailable. */
+  ramp?: Partial<Omit<RampServiceOptions, 'db' | 'now'>>;
+  /** DEV_CLOCK: POST /dev/clock (loopback only) moves `now` and the local chains forward. */
+  devClock?: { clock: DevClock; advanceChains: (seconds: number) => Promise<void> };
+}
