@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from './app-deps.ts';
 import type { createAuthModule } from './modules/auth/auth-module.ts';
 import { meRoutes } from './modules/auth/me-routes.ts';
@@ -73,94 +73,107 @@ function chatHubOf(deps: AppDeps, onError: (err: unknown) => void): ChatHub | nu
 
 /** The API modules under /api, each a plugin taking its services: route -> service -> repository. */
 export function apiModules(ctx: ApiModulesContext): FastifyPluginAsync {
-  const { deps, now, auth, mail, uploadStore, uploadsDir, platform } = ctx;
   return async (api) => {
-    const typed = api.withTypeProvider<TypeBoxTypeProvider>();
-    await typed.register(healthRoutes, { db: deps.db });
-    await typed.register(settingsRoutes, { service: createSettingsService({ db: deps.db, now }) });
-    await typed.register(authRoutes, { accounts: auth.accounts, sessions: auth.sessions });
-    await typed.register(meRoutes, { ...auth });
-    await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
-    await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet });
-    await typed.register(depositsRoutes, {
-      service: createDepositsService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {} }),
-    });
-    const notices = createNoticesService({ db: deps.db, now });
-    await typed.register(userMailRoutes, {
-      service: createUserMailService({
-        db: deps.db,
-        now,
-        ...(deps.mailDailyLimit === undefined ? {} : { dailyLimit: deps.mailDailyLimit }),
-        onQueued: () => mail.worker.nudge(),
-      }),
-    });
-    const operators = createOperatorsService({ db: deps.db, now, hasher: auth.hasher });
-    await typed.register(noticesRoutes, { service: notices });
-    await typed.register(operatorSessionRoutes, { service: operators });
-    const requireOperator = operatorGuard(operators);
-    await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
-    const uploads = createUploadsService({
+    // In this order: the OpenAPI document lists the routes as they were registered.
+    await accountAndSupportModules(api, ctx);
+    await moneyModules(api, ctx);
+  };
+}
+
+/** Health, settings, sign-in, balances, wallet, deposits, mail, notices, operators, uploads, support, chat. */
+async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesContext): Promise<void> {
+  const { deps, now, auth, mail, uploadStore, uploadsDir, platform } = ctx;
+  const typed = api.withTypeProvider<TypeBoxTypeProvider>();
+  await typed.register(healthRoutes, { db: deps.db });
+  await typed.register(settingsRoutes, { service: createSettingsService({ db: deps.db, now }) });
+  await typed.register(authRoutes, { accounts: auth.accounts, sessions: auth.sessions });
+  await typed.register(meRoutes, { ...auth });
+  await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
+  await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet });
+  await typed.register(depositsRoutes, {
+    service: createDepositsService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {} }),
+  });
+  const notices = createNoticesService({ db: deps.db, now });
+  await typed.register(userMailRoutes, {
+    service: createUserMailService({
       db: deps.db,
       now,
-      store: uploadStore,
-      tmpDir: deps.uploads?.tmpDir ?? path.join(uploadsDir, 'tmp'),
-      quotaBytes: deps.uploads?.quotaBytes ?? 200 * 1024 * 1024,
-    });
-    await typed.register(uploadsRoutes, { service: uploads, requireOperator });
-    await typed.register(supportRoutes, {
-      service: createSupportService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
-      uploads,
-      requireOperator,
-    });
-    await typed.register(ticketsRoutes, {
-      service: createTicketsService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
-      requireOperator,
-    });
-    const hub = chatHubOf(deps, (err) => api.log.warn({ err }, 'chat notifications connection failed'));
-    if (hub && deps.notifications && 'databaseUrl' in deps.notifications) api.addHook('onClose', () => hub.close());
-    await typed.register(chatRoutes, {
-      service: createChatService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
-      hub,
+      ...(deps.mailDailyLimit === undefined ? {} : { dailyLimit: deps.mailDailyLimit }),
+      onQueued: () => mail.worker.nudge(),
+    }),
+  });
+  const operators = createOperatorsService({ db: deps.db, now, hasher: auth.hasher });
+  await typed.register(noticesRoutes, { service: notices });
+  await typed.register(operatorSessionRoutes, { service: operators });
+  const requireOperator = operatorGuard(operators);
+  await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
+  const uploads = createUploadsService({
+    db: deps.db,
+    now,
+    store: uploadStore,
+    tmpDir: deps.uploads?.tmpDir ?? path.join(uploadsDir, 'tmp'),
+    quotaBytes: deps.uploads?.quotaBytes ?? 200 * 1024 * 1024,
+  });
+  await typed.register(uploadsRoutes, { service: uploads, requireOperator });
+  await typed.register(supportRoutes, {
+    service: createSupportService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
+    uploads,
+    requireOperator,
+  });
+  await typed.register(ticketsRoutes, {
+    service: createTicketsService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
+    requireOperator,
+  });
+  const hub = chatHubOf(deps, (err) => api.log.warn({ err }, 'chat notifications connection failed'));
+  if (hub && deps.notifications && 'databaseUrl' in deps.notifications) api.addHook('onClose', () => hub.close());
+  await typed.register(chatRoutes, {
+    service: createChatService({ db: deps.db, now, uploads, onMailQueued: () => mail.worker.nudge() }),
+    hub,
+    now,
+    requireOperator,
+  });
+}
+
+/** Exchange, rewards, payout methods, proof of liabilities, buy/sell, prices and convert. */
+async function moneyModules(api: FastifyInstance, ctx: ApiModulesContext): Promise<void> {
+  const { deps, now, platform } = ctx;
+  const typed = api.withTypeProvider<TypeBoxTypeProvider>();
+  await typed.register(exchangeRoutes, {
+    service: createExchangeService({
+      db: deps.db,
       now,
-      requireOperator,
-    });
-    await typed.register(exchangeRoutes, {
-      service: createExchangeService({
-        db: deps.db,
-        now,
-        prices: deps.exchange?.prices ?? deps.prices ?? null,
-        xpubs: deps.exchange?.xpubs ?? null,
-        ...(deps.exchange?.fixedWindowMs === undefined ? {} : { fixedWindowMs: deps.exchange.fixedWindowMs }),
-        ...(deps.exchange?.availability ? { availability: deps.exchange.availability } : {}),
-        ...(deps.exchange?.maxUnpaidOrders === undefined ? {} : { maxUnpaidOrders: deps.exchange.maxUnpaidOrders }),
-        ...(deps.exchange?.floatWindowMs === undefined ? {} : { floatWindowMs: deps.exchange.floatWindowMs }),
-        platform,
-      }),
-    });
-    await typed.register(rewardsRoutes, {
-      service: createRewardsService({
-        db: deps.db,
-        now,
-        config: deps.rewards?.config ?? rewardsConfigFromEnv({}),
-        chains: deps.rewards?.chains ?? (() => ({ ethereum: undefined, bsc: undefined })),
-      }),
-    });
-    await typed.register(paymentMethodsRoutes, {
-      service: createPaymentMethodsService({
-        db: deps.db,
-        now,
-        sealer: createSealer(deps.payouts?.key ?? randomBytes(32)),
-      }),
-    });
-    await typed.register(porRoutes, { db: deps.db });
-    await typed.register(
-      rampRoutes,
-      createRampService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {}, ...deps.ramp }),
-    );
-    const prices = deps.prices ?? createPriceService({ source: null, now });
-    await typed.register(priceRoutes, { prices });
-    await typed.register(convertRoutes, {
-      service: createConvertService({ db: deps.db, now, prices, quoteTtlMs: deps.convertQuoteTtlMs }),
-    });
-  };
+      prices: deps.exchange?.prices ?? deps.prices ?? null,
+      xpubs: deps.exchange?.xpubs ?? null,
+      ...(deps.exchange?.fixedWindowMs === undefined ? {} : { fixedWindowMs: deps.exchange.fixedWindowMs }),
+      ...(deps.exchange?.availability ? { availability: deps.exchange.availability } : {}),
+      ...(deps.exchange?.maxUnpaidOrders === undefined ? {} : { maxUnpaidOrders: deps.exchange.maxUnpaidOrders }),
+      ...(deps.exchange?.floatWindowMs === undefined ? {} : { floatWindowMs: deps.exchange.floatWindowMs }),
+      platform,
+    }),
+  });
+  await typed.register(rewardsRoutes, {
+    service: createRewardsService({
+      db: deps.db,
+      now,
+      config: deps.rewards?.config ?? rewardsConfigFromEnv({}),
+      chains: deps.rewards?.chains ?? (() => ({ ethereum: undefined, bsc: undefined })),
+    }),
+  });
+  await typed.register(paymentMethodsRoutes, {
+    service: createPaymentMethodsService({
+      db: deps.db,
+      now,
+      sealer: createSealer(deps.payouts?.key ?? randomBytes(32)),
+    }),
+  });
+  await typed.register(porRoutes, { db: deps.db });
+  await typed.register(
+    rampRoutes,
+    createRampService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {}, ...deps.ramp }),
+  );
+  const prices = deps.prices ?? createPriceService({ source: null, now });
+  await typed.register(priceRoutes, { prices });
+  await typed.register(convertRoutes, {
+    service: createConvertService({ db: deps.db, now, prices, quoteTtlMs: deps.convertQuoteTtlMs }),
+  });
 }

@@ -69,26 +69,10 @@ function answerMalformedRequest(error: FastifyError, request: FastifyRequest, re
 }
 
 /**
- * Builds the Fastify app without listening: plugins load on `app.ready()`,
- * `app.inject()` or `app.listen()`. Closing the app does not close `deps.db`.
+ * What every request meets before a module: its id, the draining refusal, no caching of API answers,
+ * the shared schemas, cookies and multipart.
  */
-export function buildApp(deps: AppDeps): App {
-  const now = deps.now ?? (() => new Date());
-  const staticDir = deps.staticDir ?? null;
-
-  const app: App = Fastify({
-    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
-    bodyLimit: deps.bodyLimit ?? 1024 * 1024,
-    trustProxy: deps.trustProxy ?? false,
-    genReqId: () => randomUUID(),
-    logController: new DebugRequestLog(),
-    frameworkErrors: answerMalformedRequest,
-    // While draining, answer late requests ourselves (below) so they get the one error shape.
-    return503OnClosing: false,
-  });
-  // Control characters, lone surrogates and loose integers are refused in every field, for every route.
-  app.setValidatorCompiler(withStrictInput(TypeBoxValidatorCompiler));
-
+function registerBase(app: App): void {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -114,6 +98,30 @@ export function buildApp(deps: AppDeps): App {
   app.register(cookie);
   // Multipart bodies are only read by the upload routes, as streams, with per-place limits there.
   app.register(multipart, { limits: { files: 1, fields: 0, parts: 1, headerPairs: 100 } });
+}
+
+/**
+ * Builds the Fastify app without listening: plugins load on `app.ready()`,
+ * `app.inject()` or `app.listen()`. Closing the app does not close `deps.db`.
+ */
+export function buildApp(deps: AppDeps): App {
+  const now = deps.now ?? (() => new Date());
+  const staticDir = deps.staticDir ?? null;
+
+  const app: App = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    bodyLimit: deps.bodyLimit ?? 1024 * 1024,
+    trustProxy: deps.trustProxy ?? false,
+    genReqId: () => randomUUID(),
+    logController: new DebugRequestLog(),
+    frameworkErrors: answerMalformedRequest,
+    // While draining, answer late requests ourselves (below) so they get the one error shape.
+    return503OnClosing: false,
+  });
+  // Control characters, lone surrogates and loose integers are refused in every field, for every route.
+  app.setValidatorCompiler(withStrictInput(TypeBoxValidatorCompiler));
+
+  registerBase(app);
 
   // One upload store for the upload routes and for mail attachments read from it.
   const uploadsDir = path.join(os.tmpdir(), 'cw-uploads');
@@ -157,8 +165,7 @@ export function buildApp(deps: AppDeps): App {
     isOrderDepositAddress: (network, address) => isOrderDepositAddress(deps.db, network, address),
   });
 
-  // API modules: route -> service -> repository. Each module is a plugin taking its services.
-  // API modules: route -> service -> repository (api-modules.ts).
+  // API modules: route -> service -> repository, each a plugin taking its services (api-modules.ts).
   app.register(apiModules({ deps, now, auth, mail, uploadStore, uploadsDir, platform }), { prefix: '/api' });
   app.register(async (scope) => {
     await scope
