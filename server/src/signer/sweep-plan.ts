@@ -35,10 +35,15 @@ export async function planSweeps(ctx: SignerContext, network: EvmNetwork): Promi
   const client = ctx.clientFor(network);
   if (!client || !ctx.options.depositAccount) return 0;
   const busy = await addressesInFlight(ctx.db, network);
+  const minimums = minimumsOf(network);
+  const candidates = await sweepCandidates(ctx.db, network, minimums, CANDIDATES_LIMIT);
+  if (candidates.length === 0) return 0;
+  // One price for the round: every transaction of it is priced alike.
+  const round = { minimums, gasPrice: await client.getGasPrice() };
   let recorded = 0;
-  for (const candidate of await sweepCandidates(ctx.db, network, minimumsOf(network), CANDIDATES_LIMIT)) {
+  for (const candidate of candidates) {
     if (busy.has(candidate.address)) continue;
-    if (await planOne(ctx, client, network, candidate)) {
+    if (await planOne(ctx, client, network, candidate, round)) {
       busy.add(candidate.address);
       recorded += 1;
     }
@@ -55,15 +60,21 @@ function minimumsOf(network: EvmNetwork): Map<CoinCode, bigint> {
   );
 }
 
-async function planOne(ctx: SignerContext, client: PublicClient, network: EvmNetwork, c: SweepCandidate) {
+async function planOne(
+  ctx: SignerContext,
+  client: PublicClient,
+  network: EvmNetwork,
+  c: SweepCandidate,
+  round: { minimums: ReadonlyMap<CoinCode, bigint>; gasPrice: bigint },
+) {
+  const { gasPrice } = round;
   const chain = ctx.options.chains()[network];
-  const threshold = minimumsOf(network).get(c.coin);
+  const threshold = round.minimums.get(c.coin);
   if (!chain || threshold === undefined) return false;
   const isNative = c.coin === nativeCoinOf(network);
   const token = isNative ? undefined : chain.tokens[c.coin];
   if (!isNative && !token) return false;
   const address = c.address as Address;
-  const gasPrice = await client.getGasPrice();
   const nativeBalance = await client.getBalance({ address });
   if (isNative) {
     const amount = minOf(c.unsweptChainAmount, nativeBalance - NATIVE_GAS * gasPrice);

@@ -1,5 +1,5 @@
-import { erc20Abi, type Hex, type PublicClient } from 'viem';
-import { type CoinCode, coinNetworks, nativeCoinOf } from '../modules/catalogue/catalogue.ts';
+import type { Hex } from 'viem';
+import { type CoinCode, nativeCoinOf } from '../modules/catalogue/catalogue.ts';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import {
   bookDepositCustody,
@@ -12,6 +12,7 @@ import {
   postCustody,
   unbookedDeposits,
 } from '../modules/custody/custody-book.ts';
+import { chainBalances } from '../modules/custody/custody-check.ts';
 import {
   markSweepMined,
   openSweeps,
@@ -51,28 +52,6 @@ export function createSweeper(ctx: SignerContext, intervalMs: number) {
   };
 }
 
-/** Balances of the hot wallet at `block`, per coin of the network, in chain units. */
-async function hotBalancesAt(ctx: SignerContext, client: PublicClient, network: EvmNetwork, block: bigint) {
-  const chain = ctx.options.chains()[network];
-  const hot = ctx.account.address;
-  const balances = new Map<CoinCode, bigint>();
-  for (const pair of coinNetworks.filter((p) => p.network === network)) {
-    const token = pair.tokenContract === null ? undefined : chain?.tokens[pair.coin];
-    if (pair.tokenContract !== null && !token) continue;
-    const balance = token
-      ? await client.readContract({
-          address: token,
-          abi: erc20Abi,
-          functionName: 'balanceOf',
-          args: [hot],
-          blockNumber: block,
-        })
-      : await client.getBalance({ address: hot, blockNumber: block });
-    balances.set(pair.coin, balance);
-  }
-  return balances;
-}
-
 /** Opens the network's hot wallet in the custody book unless it is open; true once it is. */
 async function ensureOpening(ctx: SignerContext, network: EvmNetwork): Promise<boolean> {
   const client = ctx.clientFor(network);
@@ -81,7 +60,7 @@ async function ensureOpening(ctx: SignerContext, network: EvmNetwork): Promise<b
   if ((await openingBlock(ctx.db, network)) !== undefined) return true;
   // Every transaction this key sends later is mined after `block`, and only those are booked.
   const block = await client.getBlockNumber({ cacheTime: 0 });
-  const balances = await hotBalancesAt(ctx, client, network, block);
+  const balances = await chainBalances(client, chain, network, [ctx.account.address], block);
   const opened = await ctx.db.transaction().execute(async (trx) => {
     await ctx.options.fence?.(trx);
     await lockHotWallet(trx, chain.chainId, ctx.account.address);

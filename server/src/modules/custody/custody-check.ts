@@ -9,22 +9,30 @@ import { chainAsset, custodyBalances } from './custody-book.ts';
 /** Deposit addresses read per network (a bound on the check's work; the rest is reported as not read). */
 const ADDRESSES_MAX = 5_000;
 
-/** On-chain balances summed over `addresses`, per coin of the network, in chain units. */
+/** On-chain balances summed over `addresses`, per coin of the network, in chain units (at `block`, or the latest). */
 export async function chainBalances(
-  client: PublicClient,
-  runtime: EvmChainRuntime,
+  client: Pick<PublicClient, 'readContract' | 'getBalance'>,
+  runtime: Pick<EvmChainRuntime, 'tokens'>,
   network: EvmNetwork,
   addresses: readonly Address[],
+  block?: bigint,
 ): Promise<Map<CoinCode, bigint>> {
+  const at = block === undefined ? {} : { blockNumber: block };
   const result = new Map<CoinCode, bigint>();
   for (const pair of coinNetworks.filter((p) => p.network === network)) {
-    const token = runtime.tokens[pair.coin];
+    const token = pair.tokenContract === null ? undefined : runtime.tokens[pair.coin];
     if (pair.tokenContract !== null && !token) continue;
     let total = 0n;
     for (const address of addresses) {
       total += token
-        ? await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
-        : await client.getBalance({ address });
+        ? await client.readContract({
+            address: token,
+            abi: erc20Abi,
+            functionName: 'balanceOf',
+            args: [address],
+            ...at,
+          })
+        : await client.getBalance({ address, ...at });
     }
     result.set(pair.coin, total);
   }
