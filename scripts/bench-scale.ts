@@ -20,15 +20,8 @@
  * effect is duplicated or lost.
  */
 import { reconcile } from '../server/src/modules/ledger/reconcile.ts';
-import {
-  countDuplicateEffects,
-  custodySettled,
-  type Drill,
-  fundClients,
-  killFollowerLeaderAndSigner,
-  startDrill,
-  startWork,
-} from './lib/drill-scenario.ts';
+import { countDuplicateEffects, custodySettled } from './lib/drill-checks.ts';
+import { type Drill, fundClients, killFollowerLeaderAndSigner, startDrill, startWork } from './lib/drill-scenario.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 64);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);

@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { reconcile } from '../server/src/modules/ledger/reconcile.ts';
+import { countDuplicateEffects, custodySettled } from './lib/drill-checks.ts';
 import {
   alive,
-  countDuplicateEffects,
-  custodySettled,
   type Drill,
   fundClients,
   killFollowerLeaderAndSigner,
