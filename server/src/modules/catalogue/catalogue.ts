@@ -220,6 +220,15 @@ export function findCoinNetwork(coin: CoinCode, network: NetworkCode): CoinNetwo
   return coinNetworks.find((p) => p.coin === coin && p.network === network);
 }
 
+/** Chain units -> ledger minor units (floor). A deposit keeps the exact chain amount beside it. */
+export function toLedgerMinor(coin: CoinCode, network: NetworkCode, chainAmount: bigint): bigint {
+  const pair = findCoinNetwork(coin, network);
+  if (!pair) throw new Error(`no catalogue pair ${coin}/${network}`);
+  const shift = pair.chainDecimals - coinDecimals(coin);
+  if (shift < 0) throw new Error(`${coin}/${network}: chain decimals below ledger decimals`);
+  return chainAmount / 10n ** BigInt(shift);
+}
+
 /** Ledger minor units -> the chain's unit of the coin on the network (exact: chain decimals >= ledger decimals). */
 export function toChainUnits(coin: CoinCode, network: NetworkCode, amountMinor: bigint): bigint {
   const pair = findCoinNetwork(coin, network);

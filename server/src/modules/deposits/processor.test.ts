@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
+import { toLedgerMinor } from '../catalogue/catalogue.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
-import { advanceConfirmations, depositIdempotencyKey, recordObserved, toLedgerMinor } from './processor.ts';
+import { advanceConfirmations, depositIdempotencyKey, recordObserved } from './processor.ts';
 
 const NOW = new Date('2030-01-02T03:04:05.000Z');
 

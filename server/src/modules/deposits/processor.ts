@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { type CoinCode, coinDecimals, findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
+import { findCoinNetwork, type NetworkCode, toLedgerMinor } from '../catalogue/catalogue.ts';
 import type { ObservedTransfer } from '../chain/watcher.ts';
 import { bookDepositCustody } from '../custody/custody-book.ts';
 import { sweepTransactionHashes } from '../custody/sweeps-repository.ts';
@@ -18,15 +18,6 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 export const depositIdempotencyKey = (network: NetworkCode, txHash: string, outputIndex: number) =>
   `deposit:${network}:${txHash}:${outputIndex}`;
-
-/** Chain units -> ledger minor units (floor). The exact chain amount is kept in `chain_amount`. */
-export function toLedgerMinor(coin: CoinCode, network: NetworkCode, chainAmount: bigint): bigint {
-  const pair = findCoinNetwork(coin, network);
-  if (!pair) throw new Error(`no catalogue pair ${coin}/${network}`);
-  const shift = pair.chainDecimals - coinDecimals(coin);
-  if (shift < 0) throw new Error(`${coin}/${network}: chain decimals below ledger decimals`);
-  return chainAmount / 10n ** BigInt(shift);
-}
 
 /** Unconfirmed deposits of the network, lowest block first: the ones a reorg could still remove. */
 export function confirmingDeposits(db: Db, network: NetworkCode, limit: number) {

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import { getAddress, type PublicClient, parseAbiItem } from 'viem';
 import type { Database } from '../../db/schema.ts';
-import { type CoinCode, type NetworkCode, nativeCoinOf } from '../catalogue/catalogue.ts';
+import { type CoinCode, type NetworkCode, nativeCoinOf, toLedgerMinor } from '../catalogue/catalogue.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { createEvmClient } from '../chain/evm-client.ts';
-import { toLedgerMinor } from '../deposits/processor.ts';
 import type { ObservedOrderDeposit, OrderDepositObserver } from './engine.ts';
 import { evmNativeOrderDeposits } from './evm-native-deposits.ts';
 

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import { type Block, getAddress, type Hash, type PublicClient } from 'viem';
 import type { Database } from '../../db/schema.ts';
-import { coinNetworks, nativeCoinOf } from '../catalogue/catalogue.ts';
+import { coinNetworks, nativeCoinOf, toLedgerMinor } from '../catalogue/catalogue.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { linkedPrefix } from '../chain/evm-watcher.ts';
-import { toLedgerMinor } from '../deposits/processor.ts';
 import type { ObservedOrderDeposit } from './engine.ts';
 import { LATE_DEPOSIT_WATCH_MS, lateWatchSince } from './pricing.ts';
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { type Kysely, sql } from 'kysely';
 import { type Address, createPublicClient, http } from 'viem';
 import type { Database } from '../../db/schema.ts';
-import { type CoinCode, coinDecimals, findCoinNetwork } from '../catalogue/catalogue.ts';
+import { type CoinCode, toLedgerMinor } from '../catalogue/catalogue.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import { loadChainConfig, localChainNetworks } from '../chain/chain-config.ts';
 import { keyFiles } from '../chain/keygen.ts';
@@ -32,9 +32,8 @@ async function holdings(db: Kysely<Database>, network: EvmNetwork, dataDir: stri
   const addresses = [...(await depositAddressesOf(db, network)), ...(hot ? [hot as Address] : [])];
   const result = new Map<CoinCode, bigint>();
   for (const [coin, chainTotal] of await chainBalances(client, runtime, network, addresses)) {
-    const pair = findCoinNetwork(coin, network);
     // Chain units -> ledger units, rounded down (what the ledger could honour).
-    if (pair) result.set(coin, chainTotal / 10n ** BigInt(pair.chainDecimals - coinDecimals(coin)));
+    result.set(coin, toLedgerMinor(coin, network, chainTotal));
   }
   return result;
 }
