@@ -20,9 +20,10 @@ const BATCH_MAX = 500;
 /**
  * Batches written at the same time. A quote arriving while a writer is free goes at once; under
  * load the writers are busy and quotes gather into the next batches, so a quote waits for about
- * one INSERT, not for a queue of them.
+ * one INSERT, not for a queue of them. Two, not more: fewer, bigger batches cost less per quote
+ * (each INSERT is a round trip and a wake-up of the database; see accept-batcher.ts for figures).
  */
-const WRITERS_MAX = 4;
+const WRITERS_MAX = 2;
 
 interface Pending {
   record: QuoteRecord;
