@@ -213,9 +213,6 @@ function startInstance(index: number, port: number, databaseUrl: string, options
       DATABASE_URL: databaseUrl,
       LOCAL_CHAINS: 'false',
       TRUST_PROXY: 'true',
-      // The one instance's pool split among N (unless set): N pools of 10 would put 3x the backends
-      // on the same PostgreSQL, which then spends its cores switching between them.
-      DATABASE_POOL_MAX: options.env.DATABASE_POOL_MAX ?? String(Math.max(3, Math.ceil(10 / options.instances))),
       // One metrics listener per instance would collide on the default port; scrape through METRICS_TOKEN.
       METRICS_PORT: 'off',
     },
