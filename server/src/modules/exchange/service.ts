@@ -1,18 +1,13 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../errors/app-error.ts';
 import { decodeTimeIdCursor, encodeTimeIdCursor } from '../../http/cursor.ts';
-import {
-  type CoinCode,
-  type CoinNetwork,
-  coinNetworks,
-  findCoinNetwork,
-  type NetworkCode,
-} from '../catalogue/catalogue.ts';
+import { type CoinNetwork, coinNetworks, type NetworkCode } from '../catalogue/catalogue.ts';
 import type { PlatformAddresses } from '../catalogue/platform-addresses.ts';
 import { checkedAddresses } from './addresses.ts';
 import { deriveOrderDepositAddress } from './deposit-address.ts';
-import { RateExpiredError } from './errors.ts';
+import { assertUnpaidBelowLimit, lockFixedRate } from './order-rules.ts';
+import { type ExchangeAvailability, iso, resolvePair, toApiOrder } from './order-view.ts';
 import {
   FIXED_WINDOW_MS,
   FLOAT_WINDOW_MS,
@@ -22,7 +17,7 @@ import {
   receiveFor,
   type UsdPrices,
 } from './pricing.ts';
-import { findOrder, insertRateLock, listOrders, nextDepositIndex, type OrderRow } from './repository.ts';
+import { findOrder, insertRateLock, listOrders, nextDepositIndex } from './repository.ts';
 import type {
   CreateOrderRequest,
   ExchangeOrder,
@@ -32,6 +27,8 @@ import type {
   RateRequest,
 } from './schemas.ts';
 import { transitionOrder } from './transition.ts';
+
+export type { ExchangeAvailability } from './order-view.ts';
 
 export interface ExchangeServiceOptions {
   db: Kysely<Database>;
@@ -55,16 +52,6 @@ export interface ExchangeServiceOptions {
 /** Default cap on a user's unpaid orders (EXCHANGE_MAX_UNPAID_ORDERS). */
 export const MAX_UNPAID_ORDERS = 5;
 
-/**
- * Sides of an order the running system can serve: a deposit the engine can see on chain, and a
- * payout (or refund) the signer can send. An order needs the send side to accept deposits AND to
- * pay refunds, and the receive side to pay out; anything else would wait forever.
- */
-export interface ExchangeAvailability {
-  canObserveDeposit(coin: CoinCode, network: NetworkCode): boolean;
-  canPayOut(coin: CoinCode, network: NetworkCode): boolean;
-}
-
 export interface ExchangeService {
   /** Which sides an order can have right now (the catalogue filtered by availability). */
   pairs(): ExchangePairs;
@@ -74,93 +61,7 @@ export interface ExchangeService {
   listOrders(userId: string, query: { cursor?: string; limit?: number }): Promise<OrderList>;
 }
 
-interface PairInput {
-  sendCoin: CoinCode;
-  sendNetwork: NetworkCode;
-  receiveCoin: CoinCode;
-  receiveNetwork: NetworkCode;
-}
-
-/** The two catalogue entries of an order, or EXCHANGE_PAIR_UNAVAILABLE. */
-export function resolvePair(
-  input: PairInput,
-  availability?: ExchangeAvailability,
-): { send: CoinNetwork; receive: CoinNetwork } {
-  const send = findCoinNetwork(input.sendCoin, input.sendNetwork);
-  const receive = findCoinNetwork(input.receiveCoin, input.receiveNetwork);
-  const same = input.sendCoin === input.receiveCoin && input.sendNetwork === input.receiveNetwork;
-  const served =
-    !availability ||
-    (availability.canObserveDeposit(input.sendCoin, input.sendNetwork) &&
-      availability.canPayOut(input.sendCoin, input.sendNetwork) &&
-      availability.canPayOut(input.receiveCoin, input.receiveNetwork));
-  if (!send || !receive || same || !send.depositEnabled || !receive.withdrawEnabled || !served) {
-    throw new AppError(
-      'EXCHANGE_PAIR_UNAVAILABLE',
-      `${input.sendCoin}/${input.sendNetwork} -> ${input.receiveCoin}/${input.receiveNetwork} is not offered`,
-    );
-  }
-  return { send, receive };
-}
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export function toApiOrder(row: OrderRow): ExchangeOrder {
-  const send = findCoinNetwork(row.send_coin, row.send_network);
-  return {
-    id: row.id,
-    status: row.state,
-    statusReason: row.state_reason,
-    rateType: row.rate_type,
-    sendCoin: row.send_coin,
-    sendNetwork: row.send_network,
-    receiveCoin: row.receive_coin,
-    receiveNetwork: row.receive_network,
-    sendAmountMinor: row.send_amount_minor,
-    depositAmountMinor: row.deposit_amount_minor,
-    rate: formatRate(BigInt(row.rate_scaled)),
-    finalRate: row.final_rate_scaled === null ? null : formatRate(BigInt(row.final_rate_scaled)),
-    estimatedReceiveMinor: row.estimated_receive_minor,
-    receiveAmountMinor: row.receive_amount_minor,
-    serviceChargeMinor: row.service_charge_minor,
-    networkFeeMinor: row.network_fee_minor,
-    receiveAddress: row.receive_address,
-    refundAddress: row.refund_address,
-    depositAddress: row.deposit_address,
-    depositTxHash: row.deposit_tx_hash,
-    depositConfirmations: row.deposit_confirmations,
-    requiredConfirmations: send?.confirmations ?? 1,
-    payoutTxHash: row.payout_tx_hash,
-    payoutAddress: row.payout_address,
-    createdAt: row.created_at.toISOString(),
-    sendAt: iso(row.deposit_seen_at),
-    receiveAt: iso(row.payout_sent_at),
-    deadlineAt: iso(row.deadline_at),
-    updatedAt: row.updated_at.toISOString(),
-  };
-}
-
 const LIST_LIMIT_DEFAULT = 20;
-
-/**
- * Refuses a new order while the user holds `limit` unpaid ones: every order watches a fresh deposit
- * address, so their number must be bounded. Serialised per user (an advisory lock until the
- * transaction ends), so concurrent requests cannot pass the count together.
- */
-async function assertUnpaidBelowLimit(trx: Kysely<Database>, userId: string, limit: number): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`exchange-orders:${userId}`}))`.execute(trx);
-  const { n } = await trx
-    .selectFrom('exchange_orders')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('user_id', '=', userId)
-    .where('state', 'in', ['new', 'waiting'])
-    .executeTakeFirstOrThrow();
-  if (Number(n) >= limit) {
-    throw new AppError('EXCHANGE_TOO_MANY_OPEN_ORDERS', `At most ${limit} unpaid orders at a time`, {
-      details: { limit },
-    });
-  }
-}
 
 export function createExchangeService(options: ExchangeServiceOptions): ExchangeService {
   const { db, now } = options;
@@ -265,31 +166,7 @@ export function createExchangeService(options: ExchangeServiceOptions): Exchange
         let deadline = new Date(at.getTime() + (options.floatWindowMs ?? FLOAT_WINDOW_MS));
         let rateLockId: string | null = null;
         if (request.rateType === 'fixed') {
-          const lock = await trx
-            .selectFrom('exchange_rate_locks')
-            .selectAll()
-            .where('id', '=', request.rateId as string)
-            .where('user_id', '=', userId)
-            .forUpdate()
-            .executeTakeFirst();
-          if (!lock || lock.expires_at.getTime() <= at.getTime()) throw new RateExpiredError();
-          const used = await trx
-            .selectFrom('exchange_orders')
-            .select('id')
-            .where('rate_lock_id', '=', lock.id)
-            .executeTakeFirst();
-          if (used) throw new RateExpiredError('This fixed rate was already used by an order');
-          const samePair =
-            lock.send_coin === request.sendCoin &&
-            lock.send_network === request.sendNetwork &&
-            lock.receive_coin === request.receiveCoin &&
-            lock.receive_network === request.receiveNetwork &&
-            lock.send_amount_minor === request.amountMinor;
-          if (!samePair) {
-            throw new ValidationError('The rate id is for another pair or amount', [
-              { field: 'rateId', message: 'rate id does not match the order', rule: 'match' },
-            ]);
-          }
+          const lock = await lockFixedRate(trx, userId, request, at);
           lockedRate = BigInt(lock.rate_scaled);
           deadline = lock.expires_at;
           rateLockId = lock.id;
