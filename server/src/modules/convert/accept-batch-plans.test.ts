@@ -1,11 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../app.ts';
+import { describe, expect, it } from 'vitest';
 import { createUser, TEST_USER_HEADER } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
-import type { SandboxPriceServer } from '../prices/sandbox/sandbox-price-server.ts';
-import { seedLiquidity } from './liquidity.ts';
-import { buildConvertApp, type Clock, createClock, credit, startTestPrices, T0 } from './test-helpers.ts';
+import { credit, T0, useConvertApp } from './test-helpers.ts';
 
 /**
  * Migration 0038: the money functions find rows by key whatever the statistics say. Their generic
@@ -13,24 +10,10 @@ import { buildConvertApp, type Clock, createClock, credit, startTestPrices, T0 }
  * used to scan every conversion of the table for each batch from then on.
  */
 const database = useTestDatabase();
-let clock: Clock;
-let sandbox: SandboxPriceServer;
-let app: App;
-
-beforeAll(async () => {
-  clock = createClock();
-  let prices: Awaited<ReturnType<typeof startTestPrices>>['prices'];
-  ({ prices, sandbox } = await startTestPrices(clock));
-  app = buildConvertApp(database.db, clock, prices);
-  await seedLiquidity(database.db, T0);
-});
-afterAll(async () => {
-  await app.close();
-  await sandbox.close();
-});
+const convert = useConvertApp(database);
 
 const quote = async (userId: string, to: 'BTC' | 'USDC') => {
-  const res = await app.inject({
+  const res = await convert.app.inject({
     method: 'POST',
     url: '/api/convert/quotes',
     headers: { [TEST_USER_HEADER]: userId },
@@ -55,9 +38,9 @@ describe('convert_accept_batch plans', () => {
       expect(rows.map((r) => r.outcome)).toEqual(['converted', 'converted']);
       // This transaction's own scan counts, per table.
       return (
-        await sql<{ relname: string }>`select relname from pg_stat_xact_user_tables where seq_scan > 0 order by relname`.execute(
-          trx,
-        )
+        await sql<{
+          relname: string;
+        }>`select relname from pg_stat_xact_user_tables where seq_scan > 0 order by relname`.execute(trx)
       ).rows.map((r) => r.relname);
     });
     expect(scanned).toEqual([]);

@@ -1,34 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../app.ts';
+import { describe, expect, it } from 'vitest';
 import { createUser, TEST_USER_HEADER } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { reconcile } from '../ledger/reconcile.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
-import type { SandboxPriceServer } from '../prices/sandbox/sandbox-price-server.ts';
 import { seedLiquidity } from './liquidity.ts';
-import { buildConvertApp, type Clock, createClock, credit, startTestPrices, T0 } from './test-helpers.ts';
+import { credit, T0, useConvertApp } from './test-helpers.ts';
 
 const database = useTestDatabase();
-let clock: Clock;
-let sandbox: SandboxPriceServer;
-let app: App;
-let prices: Awaited<ReturnType<typeof startTestPrices>>['prices'];
-
-beforeAll(async () => {
-  clock = createClock();
-  ({ prices, sandbox } = await startTestPrices(clock));
-  app = buildConvertApp(database.db, clock, prices);
-  await seedLiquidity(database.db, T0);
-});
-afterAll(async () => {
-  await app.close();
-  await sandbox.close();
-});
+const convert = useConvertApp(database);
 
 const as = (userId: string) => ({ [TEST_USER_HEADER]: userId });
 
 async function quote(userId: string, from: string, to: string, amountMinor: string) {
-  return app.inject({
+  return convert.app.inject({
     method: 'POST',
     url: '/api/convert/quotes',
     headers: as(userId),
@@ -36,7 +20,7 @@ async function quote(userId: string, from: string, to: string, amountMinor: stri
   });
 }
 async function accept(userId: string, quoteId: string) {
-  return app.inject({ method: 'POST', url: `/api/convert/quotes/${quoteId}/accept`, headers: as(userId) });
+  return convert.app.inject({ method: 'POST', url: `/api/convert/quotes/${quoteId}/accept`, headers: as(userId) });
 }
 
 describe('development liquidity', () => {
@@ -87,7 +71,7 @@ describe('quotes', () => {
     // receive = floor((12345677 - 12346) * 89550 * 10^6 / 10^8) = floor(11044497910.5)
     expect(body.receiveMinor).toBe('11044497910');
     expect(body.source).toBe('sandbox');
-    expect(new Date(body.expiresAt).getTime() - clock.now().getTime()).toBe(10_000);
+    expect(new Date(body.expiresAt).getTime() - convert.clock.now().getTime()).toBe(10_000);
     expect(BigInt(body.minMinor)).toBeLessThan(BigInt(body.maxMinor));
   });
 
@@ -98,11 +82,11 @@ describe('quotes', () => {
     expect(tooSmall.json().code).toBe('CONVERT_AMOUNT_OUT_OF_RANGE');
     expect(tooSmall.json().details.map((d: { rule: string }) => d.rule)).toEqual(['min', 'max']);
     expect((await quote(user, 'BTC', 'BTC', '100000')).json().code).toBe('CONVERT_PAIR_UNSUPPORTED');
-    clock.advance(60_001);
+    convert.clock.advance(60_001);
     const stale = await quote(user, 'BTC', 'USDT', '100000');
     expect(stale.statusCode).toBe(503);
     expect(stale.json().code).toBe('PRICE_UNAVAILABLE');
-    await prices.refresh();
+    await convert.prices.refresh();
     expect((await quote(user, 'BTC', 'USDT', '100000')).statusCode).toBe(200);
   });
 });
@@ -112,24 +96,24 @@ describe('accept', () => {
     const user = await createUser(database.db);
     await credit(database.db, user, 'ETH', 10n ** 18n, `t:${user}`);
     const first = (await quote(user, 'ETH', 'USDC', '500000000000000000')).json();
-    clock.advance(10_000); // exactly at expiry: expired
+    convert.clock.advance(10_000); // exactly at expiry: expired
     const res = await accept(user, first.quoteId);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.outcome).toBe('requoted');
     expect(body.quote.quoteId).not.toBe(first.quoteId);
     expect(body.quote.amountMinor).toBe(first.amountMinor);
-    expect(new Date(body.quote.expiresAt).getTime()).toBe(clock.now().getTime() + 10_000);
+    expect(new Date(body.quote.expiresAt).getTime()).toBe(convert.clock.now().getTime() + 10_000);
     expect(await balanceOf(database.db, 'user_available', user, 'ETH')).toBe(10n ** 18n);
     expect(await balanceOf(database.db, 'user_available', user, 'USDC')).toBe(0n);
 
-    clock.advance(9_999); // one millisecond before the new quote's expiry
+    convert.clock.advance(9_999); // one millisecond before the new quote's expiry
     const done = (await accept(user, body.quote.quoteId)).json();
     expect(done.outcome).toBe('converted');
     expect(done.conversion.receiveMinor).toBe(body.quote.receiveMinor);
     expect(await balanceOf(database.db, 'user_available', user, 'ETH')).toBe(5n * 10n ** 17n);
     expect(await balanceOf(database.db, 'user_available', user, 'USDC')).toBe(BigInt(body.quote.receiveMinor));
-    await prices.refresh();
+    await convert.prices.refresh();
   });
 
   it('two accepts of one quote convert once (sequential and 12 concurrent)', async () => {
@@ -222,9 +206,15 @@ describe('accept', () => {
     const q = (await quote(owner, 'USDT', 'USDC', '2000000')).json();
     expect((await accept(other, q.quoteId)).statusCode).toBe(404);
     const done = (await accept(owner, q.quoteId)).json();
-    const mine = await app.inject({ url: `/api/convert/conversions/${done.conversion.id}`, headers: as(owner) });
+    const mine = await convert.app.inject({
+      url: `/api/convert/conversions/${done.conversion.id}`,
+      headers: as(owner),
+    });
     expect(mine.json()).toMatchObject({ id: done.conversion.id, from: 'USDT', to: 'USDC', status: 'completed' });
-    const theirs = await app.inject({ url: `/api/convert/conversions/${done.conversion.id}`, headers: as(other) });
+    const theirs = await convert.app.inject({
+      url: `/api/convert/conversions/${done.conversion.id}`,
+      headers: as(other),
+    });
     expect(theirs.statusCode).toBe(404);
   });
 });
@@ -235,20 +225,20 @@ describe('history', () => {
     await credit(database.db, user, 'USDT', 10_000_000n, `t:${user}`);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      clock.advance(1000);
+      convert.clock.advance(1000);
       const q = (await quote(user, 'USDT', 'USDC', '1000000')).json();
       ids.push((await accept(user, q.quoteId)).json().conversion.id);
     }
-    const page1 = (await app.inject({ url: '/api/convert/history?limit=2', headers: as(user) })).json();
+    const page1 = (await convert.app.inject({ url: '/api/convert/history?limit=2', headers: as(user) })).json();
     expect(page1.items.map((c: { id: string }) => c.id)).toEqual([ids[2], ids[1]]);
     expect(page1.nextCursor).toBeTypeOf('string');
     const page2 = (
-      await app.inject({ url: `/api/convert/history?limit=2&cursor=${page1.nextCursor}`, headers: as(user) })
+      await convert.app.inject({ url: `/api/convert/history?limit=2&cursor=${page1.nextCursor}`, headers: as(user) })
     ).json();
     expect(page2.items.map((c: { id: string }) => c.id)).toEqual([ids[0]]);
     expect(page2.nextCursor).toBeNull();
-    const pair = (await app.inject({ url: '/api/convert/history?from=USDC', headers: as(user) })).json();
+    const pair = (await convert.app.inject({ url: '/api/convert/history?from=USDC', headers: as(user) })).json();
     expect(pair.items).toEqual([]);
-    await prices.refresh();
+    await convert.prices.refresh();
   });
 });

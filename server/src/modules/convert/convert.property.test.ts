@@ -1,17 +1,13 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { App } from '../../app.ts';
+import { expect, it } from 'vitest';
 import { createUser, TEST_USER_HEADER } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { type CoinCode, coinCodes, coinDecimals } from '../catalogue/catalogue.ts';
 import { reconcile } from '../ledger/reconcile.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
-import type { SandboxPriceServer } from '../prices/sandbox/sandbox-price-server.ts';
-import type { PriceService } from '../prices/service.ts';
-import { seedLiquidity } from './liquidity.ts';
 import { FEE_BPS, isStablePair } from './pricing.ts';
-import { buildConvertApp, type Clock, createClock, credit, startTestPrices, T0 } from './test-helpers.ts';
+import { credit, useConvertApp } from './test-helpers.ts';
 
 /**
  * Property: no sequence of quotes, accepts (repeated, late, concurrent) and clock moves creates or
@@ -22,10 +18,7 @@ import { buildConvertApp, type Clock, createClock, credit, startTestPrices, T0 }
  */
 
 const database = useTestDatabase();
-let clock: Clock;
-let sandbox: SandboxPriceServer;
-let prices: PriceService;
-let app: App;
+const convert = useConvertApp(database);
 
 const START: Partial<Record<CoinCode, bigint>> = {
   USDT: 50_000n * 10n ** 6n,
@@ -33,17 +26,6 @@ const START: Partial<Record<CoinCode, bigint>> = {
   BTC: 10n ** 8n,
   ETH: 5n * 10n ** 18n,
 };
-
-beforeAll(async () => {
-  clock = createClock();
-  ({ prices, sandbox } = await startTestPrices(clock));
-  app = buildConvertApp(database.db, clock, prices);
-  await seedLiquidity(database.db, T0);
-});
-afterAll(async () => {
-  await app.close();
-  await sandbox.close();
-});
 
 type Command =
   | { type: 'convert'; from: CoinCode; to: CoinCode; permille: number; accepts: number }
@@ -103,7 +85,7 @@ it('quotes and accepts never create or destroy value, and rounding never favours
         expected.set(c.to, (expected.get(c.to) ?? 0n) + BigInt(c.receiveMinor));
       };
       const accept = async (quoteId: string) => {
-        const res = await app.inject({ method: 'POST', url: `/api/convert/quotes/${quoteId}/accept`, headers });
+        const res = await convert.app.inject({ method: 'POST', url: `/api/convert/quotes/${quoteId}/accept`, headers });
         if (res.statusCode === 200) record(res.json());
         else
           expect(['INSUFFICIENT_BALANCE', 'CONVERT_AMOUNT_OUT_OF_RANGE', 'LIQUIDITY_SHORT']).toContain(res.json().code);
@@ -115,7 +97,7 @@ it('quotes and accepts never create or destroy value, and rounding never favours
         const drop = coinDecimals(from) - coinDecimals(to);
         if (isStablePair(from, to) && drop > 0) amount -= amount % 10n ** BigInt(drop);
         if (amount <= 0n) return undefined;
-        const res = await app.inject({
+        const res = await convert.app.inject({
           method: 'POST',
           url: '/api/convert/quotes',
           headers,
@@ -131,8 +113,8 @@ it('quotes and accepts never create or destroy value, and rounding never favours
 
       for (const c of commands) {
         if (c.type === 'wait') {
-          clock.advance(c.ms);
-          await prices.refresh();
+          convert.clock.advance(c.ms);
+          await convert.prices.refresh();
         } else if (c.type === 'quoteOnly') {
           await quote(c.from, c.to, c.permille);
         } else if (c.type === 'acceptOld') {

@@ -1,37 +1,20 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../app.ts';
+import { describe, expect, it } from 'vitest';
 import { createUser, TEST_USER_HEADER } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { reconcile } from '../ledger/reconcile.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
-import type { SandboxPriceServer } from '../prices/sandbox/sandbox-price-server.ts';
-import { seedLiquidity } from './liquidity.ts';
-import { buildConvertApp, type Clock, createClock, credit, startTestPrices, T0 } from './test-helpers.ts';
+import { credit, useConvertApp } from './test-helpers.ts';
 
 /** Liquidity lanes (migrations 0034, 0035): batches post through sub-accounts, rebalanced against lane 0. */
 const database = useTestDatabase();
-let clock: Clock;
-let sandbox: SandboxPriceServer;
-let app: App;
+const convert = useConvertApp(database, { BTC: '1', USDT: '10000000' });
 
 const BTC_LIQUIDITY_MINOR = 100_000_000n; // 1 BTC
 
-beforeAll(async () => {
-  clock = createClock();
-  let prices: Awaited<ReturnType<typeof startTestPrices>>['prices'];
-  ({ prices, sandbox } = await startTestPrices(clock));
-  app = buildConvertApp(database.db, clock, prices);
-  await seedLiquidity(database.db, T0, { BTC: '1', USDT: '10000000' });
-});
-afterAll(async () => {
-  await app.close();
-  await sandbox.close();
-});
-
 const as = (userId: string) => ({ [TEST_USER_HEADER]: userId });
 const quote = (userId: string, amountMinor: string) =>
-  app
+  convert.app
     .inject({
       method: 'POST',
       url: '/api/convert/quotes',
@@ -40,7 +23,7 @@ const quote = (userId: string, amountMinor: string) =>
     })
     .then((r) => r.json<{ quoteId: string; receiveMinor: string }>());
 const accept = (userId: string, quoteId: string) =>
-  app.inject({ method: 'POST', url: `/api/convert/quotes/${quoteId}/accept`, headers: as(userId) });
+  convert.app.inject({ method: 'POST', url: `/api/convert/quotes/${quoteId}/accept`, headers: as(userId) });
 
 const btcLanes = () =>
   database.db
