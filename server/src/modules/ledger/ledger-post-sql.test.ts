@@ -127,14 +127,14 @@ describe('ledger_post (SQL) refuses on its own', () => {
     expect((await reconcile(db)).ok).toBe(true);
   });
 
-  it('uses generic plans (custom plans would be re-planned on every call)', async () => {
+  it('uses generic plans (custom plans would be re-planned on every call) that follow the keys (0038)', async () => {
     const { rows } = await sql<{ proname: string; proconfig: string[] | null }>`
       select proname, proconfig from pg_proc where proname in ('ledger_post', 'ledger_account_ids') order by proname`.execute(
       database.db,
     );
     expect(rows).toEqual([
-      { proname: 'ledger_account_ids', proconfig: ['plan_cache_mode=force_generic_plan'] },
-      { proname: 'ledger_post', proconfig: ['plan_cache_mode=force_generic_plan'] },
+      { proname: 'ledger_account_ids', proconfig: ['plan_cache_mode=force_generic_plan', 'enable_seqscan=off'] },
+      { proname: 'ledger_post', proconfig: ['plan_cache_mode=force_generic_plan', 'enable_seqscan=off'] },
     ]);
   });
 });
