@@ -220,20 +220,23 @@ export function findCoinNetwork(coin: CoinCode, network: NetworkCode): CoinNetwo
   return coinNetworks.find((p) => p.coin === coin && p.network === network);
 }
 
-/** Chain units -> ledger minor units (floor). A deposit keeps the exact chain amount beside it. */
-export function toLedgerMinor(coin: CoinCode, network: NetworkCode, chainAmount: bigint): bigint {
+/** 10^(chain decimals - ledger decimals) of the coin on the network: how many chain units make one minor unit. */
+function chainUnitsPerMinor(coin: CoinCode, network: NetworkCode): bigint {
   const pair = findCoinNetwork(coin, network);
   if (!pair) throw new Error(`no catalogue pair ${coin}/${network}`);
   const shift = pair.chainDecimals - coinDecimals(coin);
   if (shift < 0) throw new Error(`${coin}/${network}: chain decimals below ledger decimals`);
-  return chainAmount / 10n ** BigInt(shift);
+  return 10n ** BigInt(shift);
+}
+
+/** Chain units -> ledger minor units (floor). A deposit keeps the exact chain amount beside it. */
+export function toLedgerMinor(coin: CoinCode, network: NetworkCode, chainAmount: bigint): bigint {
+  return chainAmount / chainUnitsPerMinor(coin, network);
 }
 
 /** Ledger minor units -> the chain's unit of the coin on the network (exact: chain decimals >= ledger decimals). */
 export function toChainUnits(coin: CoinCode, network: NetworkCode, amountMinor: bigint): bigint {
-  const pair = findCoinNetwork(coin, network);
-  if (!pair) throw new Error(`no catalogue pair ${coin}/${network}`);
-  return amountMinor * 10n ** BigInt(pair.chainDecimals - coinDecimals(coin));
+  return amountMinor * chainUnitsPerMinor(coin, network);
 }
 
 export function networksOf(coin: CoinCode): CoinNetwork[] {
