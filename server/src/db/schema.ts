@@ -6,6 +6,7 @@ import type { AccountKind, ChainAsset, TransferKind } from '../modules/ledger/mo
 import type { recipientKinds } from '../modules/sends/schemas.ts';
 import type { fiatCurrencies, languages, priceColors, quickBuyCoins } from '../modules/settings/schemas.ts';
 import type { WithdrawalState } from '../modules/withdrawals/state-machine.ts';
+import type { ConvertDatabase } from './schema-convert.ts';
 import type { CustodyDatabase } from './schema-custody.ts';
 import type { DepositsDatabase } from './schema-deposits.ts';
 import type { ExchangeDatabase } from './schema-exchange.ts';
@@ -35,7 +36,8 @@ export interface Database
     DepositsDatabase,
     ReorgsDatabase,
     CustodyDatabase,
-    ExchangeDatabase {
+    ExchangeDatabase,
+    ConvertDatabase {
   users: UsersTable;
   user_settings: UserSettingsTable;
   accounts: AccountsTable;
@@ -47,49 +49,10 @@ export interface Database
   ledger_accounts: LedgerAccountsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_entries: LedgerEntriesTable;
-  convert_quotes: ConvertQuotesTable;
-  conversions: ConversionsTable;
   withdrawals: WithdrawalsTable;
   signer_transactions: SignerTransactionsTable;
   sends: SendsTable;
   address_book: AddressBookTable;
-}
-
-/** Convert quotes (modules/convert, migration 0009). NUMERIC(78,0) columns read as decimal strings. */
-export interface ConvertQuotesTable {
-  id: Generated<string>;
-  user_id: string;
-  from_asset: CoinCode;
-  to_asset: CoinCode;
-  amount_minor: string;
-  fee_minor: string;
-  receive_minor: string;
-  /** The rate as an exact rational: whole `to` coins per whole `from` coin. */
-  rate_num: string;
-  rate_den: string;
-  min_minor: string;
-  max_minor: string;
-  price_source: string;
-  created_at: Date;
-  expires_at: Date;
-  replaced_by: string | null;
-}
-
-/** One per accepted quote (quote_id unique); the two linked ledger transfers. */
-export interface ConversionsTable {
-  id: Generated<string>;
-  quote_id: string;
-  user_id: string;
-  from_asset: CoinCode;
-  to_asset: CoinCode;
-  amount_minor: string;
-  fee_minor: string;
-  receive_minor: string;
-  rate_num: string;
-  rate_den: string;
-  give_transfer_id: string;
-  get_transfer_id: string;
-  created_at: Date;
 }
 
 /** Minimal for now; the auth module extends it in later migrations. */

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { ConversionsTable, Database } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
+import type { ConversionsTable } from '../../db/schema-convert.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import { type Rational, rational } from '../prices/rational.ts';
 
