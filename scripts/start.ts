@@ -11,7 +11,7 @@ import { isLoopbackHost } from '../server/src/config.ts';
 import { startCluster } from './lib/cluster.ts';
 import { deployHost, deployOpsConsole } from './lib/deploy-host.ts';
 import { deployRemote } from './lib/deploy-remote.ts';
-import { ensureNginx } from './lib/ensure-nginx.ts';
+import { ensureNginx } from './lib/ensure-servers.ts';
 import { DEPLOY_DIR, REMOTE_NAMES, ROOT } from './lib/paths.ts';
 import { readRegistry } from './lib/registry.ts';
 

@@ -1,6 +1,6 @@
 /**
  * npm test: the one test command (also what CI runs).
- * ensure chromium and nginx → lint → typecheck → unit tests → e2e, stopping at the
+ * ensure chromium, nginx and redis → lint → typecheck → unit tests → e2e, stopping at the
  * first failure, with a timing summary at the end. The e2e stage starts from
  * an empty .e2e/ (fresh deploy folder and database); its web server builds
  * whatever is missing.
@@ -34,7 +34,7 @@ const tsx = (script: string) => exec(path.join(BIN, 'tsx'), [script]);
 
 const stages: Stage[] = [
   { name: 'chromium', run: () => tsx('scripts/ensure-chromium.ts') },
-  { name: 'nginx', run: () => tsx('scripts/ensure-nginx.ts') },
+  { name: 'nginx, redis', run: () => tsx('scripts/ensure-servers.ts') },
   { name: 'lint: biome', run: () => exec(path.join(BIN, 'biome'), ['check', '.']) },
   {
     name: 'lint: import boundaries',

@@ -9,7 +9,7 @@ import type { Database } from '../../server/src/db/schema.ts';
 import { extractCode, type SmtpSink, startSmtpSink } from '../../server/src/modules/mail/smtp-sink.ts';
 import { type Cluster, startCluster } from './cluster.ts';
 import { DrillClient, type DrillStats, newStats, payDeposits } from './drill.ts';
-import { ensureNginx } from './ensure-nginx.ts';
+import { ensureNginx } from './ensure-servers.ts';
 import { REMOTE_NAMES, ROOT } from './paths.ts';
 
 /**

@@ -102,7 +102,7 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
       onQueued: () => mail.worker.nudge(),
     }),
   });
-  const operators = createOperatorsService({ db: deps.db, now, hasher: auth.hasher });
+  const operators = createOperatorsService({ db: deps.db, now, hasher: auth.hasher, throttles: auth.throttles });
   await typed.register(noticesRoutes, { service: notices });
   await typed.register(operatorSessionRoutes, { service: operators });
   const requireOperator = operatorGuard(operators);

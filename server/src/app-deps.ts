@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/schema.ts';
@@ -44,6 +45,11 @@ export interface AppDeps {
    * server runs with) or 'memory' (this process; the default for tests of one app).
    */
   rateLimitStore?: 'database' | 'memory';
+  /**
+   * REDIS_URL's client: the global rate limit and the failed-attempt throttles count there instead
+   * (rateLimitStore is then ignored). Sessions stay in PostgreSQL. The caller closes it.
+   */
+  redis?: Redis;
   /** Trust X-Forwarded-* (client IP for rate limiting, host for the CSRF check). */
   trustProxy?: boolean;
   /** Wallet (modules/wallet/wallet-module.ts): running EVM chains, auto-review limits. */

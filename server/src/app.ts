@@ -28,6 +28,7 @@ import { registerSecurity } from './http/security.ts';
 import { registerStatic } from './http/static.ts';
 import { createAuthModule } from './modules/auth/auth-module.ts';
 import { Me } from './modules/auth/schemas.ts';
+import { redisThrottleStore } from './modules/auth/throttles-redis.ts';
 import { platformAddresses } from './modules/catalogue/platform-addresses.ts';
 import { Conversion, Quote } from './modules/convert/schemas.ts';
 import { isOrderDepositAddress } from './modules/exchange/repository.ts';
@@ -133,7 +134,13 @@ export function buildApp(deps: AppDeps): App {
     ...deps.mail,
     onError: (err) => app.log.warn({ err }, 'outbox delivery failed'),
   });
-  const auth = createAuthModule({ db: deps.db, now, ...deps.auth, onMailQueued: () => mail.worker.nudge() });
+  const auth = createAuthModule({
+    db: deps.db,
+    now,
+    ...deps.auth,
+    ...(deps.redis ? { throttles: redisThrottleStore(deps.redis) } : {}),
+    onMailQueued: () => mail.worker.nudge(),
+  });
   if (mail.autoStart) {
     app.addHook('onReady', async () => mail.worker.start());
     app.addHook('onClose', async () => {
@@ -151,7 +158,9 @@ export function buildApp(deps: AppDeps): App {
   );
   registerSecurity(app, {
     rateLimit: deps.rateLimit ?? { max: 1000, windowMs: 60_000 },
-    rateLimitStore: deps.rateLimitStore === 'database' ? pgRateLimitStore(createRateLimitCounter(deps.db)) : undefined,
+    rateLimitStore:
+      deps.redis || deps.rateLimitStore !== 'database' ? undefined : pgRateLimitStore(createRateLimitCounter(deps.db)),
+    redis: deps.redis,
     remoteOrigins,
   });
   registerOpenApi(app);

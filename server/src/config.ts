@@ -12,6 +12,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** When unset, an embedded PostgreSQL is started in `<dataDir>/pg`. */
   databaseUrl: string | undefined;
+  /** REDIS_URL: the rate limit and failed-attempt counters go there; unset: PostgreSQL. */
+  redisUrl: string | undefined;
   dataDir: string;
   /** Port for the embedded PostgreSQL; a free port when unset. */
   pgPort: number | undefined;
@@ -153,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
     dataDir: path.resolve(e.DATA_DIR),
     pgPort: e.PG_PORT,
     databasePoolMax: e.DATABASE_POOL_MAX,

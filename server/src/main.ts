@@ -9,6 +9,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createDb } from './db/create-db.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { createRedis } from './db/redis.ts';
 import { advanceAnvil, startDevClock } from './dev/clock.ts';
 import { createMetricsRegistry, startMetricsServer } from './http/metrics.ts';
 import { type MetricsConfig, metricsConfigFromEnv } from './http/metrics-config.ts';
@@ -99,6 +100,8 @@ try {
 
   const db = createDb(databaseUrl, { logger, max: config.databasePoolMax });
   closers.push({ name: 'database pool', close: () => db.destroy() });
+  const redis = config.redisUrl === undefined ? undefined : createRedis(config.redisUrl, logger);
+  if (redis) closers.push({ name: 'redis', close: async () => void (await redis.quit()) });
   await migrateToLatest(db, logger);
 
   // Deposit watchers on the chains prepared above. This process never loads a private key.
@@ -173,6 +176,7 @@ try {
     bodyLimit: config.bodyLimit,
     rateLimit: config.rateLimit,
     rateLimitStore: 'database',
+    ...(redis ? { redis } : {}),
     trustProxy: config.trustProxy,
     wallet: walletOptionsFromConfig(config, signer !== undefined),
     deposits: { xpubs: chain.keys.xpubs },

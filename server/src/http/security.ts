@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import type { Redis } from 'ioredis';
 import { AppError } from '../errors/app-error.ts';
 import { csrfGuard } from './csrf.ts';
 import type { RemoteOrigins } from './remote-registry.ts';
@@ -9,6 +10,8 @@ export interface SecurityOptions {
   rateLimit: { max: number; windowMs: number };
   /** The counters' store class (rate-limit-store.ts, PostgreSQL); default: this process's memory. */
   rateLimitStore?: (new () => unknown) | undefined;
+  /** REDIS_URL's client: the plugin's own Redis store counts there (and rateLimitStore is not used). */
+  redis?: Redis | undefined;
   remoteOrigins: RemoteOrigins;
 }
 
@@ -49,7 +52,13 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
     global: true,
     max: options.rateLimit.max,
     timeWindow: options.rateLimit.windowMs,
-    ...(options.rateLimitStore ? { store: options.rateLimitStore as never } : {}),
+    ...(options.redis
+      ? // A Redis outage lets requests through rather than failing them: this limit is coarse (the
+        // sign-in and fund-password throttles, also in Redis, fail closed).
+        { redis: options.redis, nameSpace: 'rate-limit:', skipOnError: true }
+      : options.rateLimitStore
+        ? { store: options.rateLimitStore as never }
+        : {}),
     // The wait travels in details too (the UI says it in words) and becomes the Retry-After header.
     errorResponseBuilder: (_request, context) =>
       new AppError('RATE_LIMITED', `Rate limit exceeded, retry in ${context.after}`, {

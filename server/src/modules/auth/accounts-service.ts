@@ -31,7 +31,7 @@ import type { Me } from './schemas.ts';
 import type { Sessions } from './sessions.ts';
 import { revokeSession, type SessionRow } from './sessions-repository.ts';
 import { accountLoginPolicy, ipLoginPolicy } from './throttle-schedule.ts';
-import { clearThrottle, lockedFor, loginThrottled, loginThrottleKey, recordFailure } from './throttles.ts';
+import { loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -91,8 +91,9 @@ export function createAccountsService(deps: {
   hasher: PasswordHasher;
   sessions: Sessions;
   codes: VerificationCodes;
+  throttles: ThrottleStore;
 }): AccountsService {
-  const { db, now, hasher, sessions, codes } = deps;
+  const { db, now, hasher, sessions, codes, throttles } = deps;
 
   async function accountOf(userId: string): Promise<AccountRow> {
     const account = await findAccountById(db, userId);
@@ -101,7 +102,7 @@ export function createAccountsService(deps: {
   }
 
   return {
-    ...createPasswordChanges({ db, now, hasher, codes, accountOf }),
+    ...createPasswordChanges({ db, now, hasher, codes, throttles, accountOf }),
 
     async sendCode(client, { email, purpose, language }) {
       if (loggedInPurposes.has(purpose)) {
@@ -204,7 +205,7 @@ export function createAccountsService(deps: {
       // Unknown identifiers get their own counter with the same schedule: the answers never tell them apart.
       const accountKey = account ? loginThrottleKey(account.user_id) : `identifier:${ident}`;
       const ipKey = `ip:${client.ip}`;
-      const wait = await lockedFor(db, [accountKey, ipKey], now());
+      const wait = await throttles.lockedFor([accountKey, ipKey], now());
       if (wait > 0) {
         await appendAudit(db, {
           event: 'login_throttled',
@@ -218,8 +219,8 @@ export function createAccountsService(deps: {
       const ok = account ? await hasher.verify(account.password_hash, password) : await hasher.verifyDummy(password);
       if (!account || !ok) {
         const at = now();
-        await recordFailure(db, accountKey, accountLoginPolicy, at);
-        await recordFailure(db, ipKey, ipLoginPolicy, at);
+        await throttles.recordFailure(accountKey, accountLoginPolicy, at);
+        await throttles.recordFailure(ipKey, ipLoginPolicy, at);
         await appendAudit(db, {
           event: 'login_failed',
           at,
@@ -229,8 +230,9 @@ export function createAccountsService(deps: {
         });
         throw new AppError('INVALID_CREDENTIALS', 'Wrong account or password');
       }
+      // Cleared before the session starts: a store outside the transaction (Redis) cannot roll back with it.
+      await throttles.clear(accountKey);
       return db.transaction().execute(async (trx) => {
-        await clearThrottle(trx, accountKey);
         const { token, session } = await sessions.start(trx, account.user_id, client);
         await appendAudit(trx, {
           event: 'login_succeeded',

@@ -5,6 +5,7 @@ import { createFundPasswordService, type FundPasswordService } from './fund-pass
 import { createPasswordHasher, type PasswordHasher } from './password-hashing.ts';
 import { createSessions, type SessionOptions, type Sessions } from './sessions.ts';
 import { createSessionsService, type SessionsService } from './sessions-service.ts';
+import { pgThrottleStore, type ThrottleStore } from './throttles.ts';
 import { type CodeLimits, createVerificationCodes, type VerificationCodes } from './verification-codes.ts';
 
 export interface AuthOptions {
@@ -12,6 +13,8 @@ export interface AuthOptions {
   codeLimits?: Partial<CodeLimits>;
   /** Default: argon2id with the OWASP parameters. */
   hasher?: PasswordHasher;
+  /** Failed-attempt counters; default: in PostgreSQL (Redis when REDIS_URL is set: app.ts). */
+  throttles?: ThrottleStore;
 }
 
 export interface AuthModule {
@@ -20,6 +23,8 @@ export interface AuthModule {
   accounts: AccountsService;
   fundPassword: FundPasswordService;
   sessionsService: SessionsService;
+  /** The failed-attempt counters, shared with the operators module. */
+  throttles: ThrottleStore;
   /** The argon2id hasher, shared with the operators module (one pool of hashing threads). */
   hasher: PasswordHasher;
   /** Releases the hashing threads (when the module created the hasher). */
@@ -32,6 +37,7 @@ export function createAuthModule(
 ): AuthModule {
   const { db, now } = deps;
   const hasher = deps.hasher ?? createPasswordHasher();
+  const throttles = deps.throttles ?? pgThrottleStore(db);
   const sessions = createSessions({ db, now, ...(deps.session ? { options: deps.session } : {}) });
   const codes = createVerificationCodes({
     db,
@@ -42,9 +48,10 @@ export function createAuthModule(
   return {
     sessions,
     codes,
-    accounts: createAccountsService({ db, now, hasher, sessions, codes }),
-    fundPassword: createFundPasswordService({ db, now, hasher, codes }),
+    accounts: createAccountsService({ db, now, hasher, sessions, codes, throttles }),
+    fundPassword: createFundPasswordService({ db, now, hasher, codes, throttles }),
     sessionsService: createSessionsService({ db, now, sessions }),
+    throttles,
     hasher,
     close: () => (deps.hasher ? Promise.resolve() : hasher.close()),
   };

@@ -8,7 +8,7 @@ import type { Client } from './client.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { checkCode, FieldChecks, FUND_PASSWORD_PATTERN } from './rules.ts';
 import { attemptsLeft, fundPasswordPolicy, retryAfterSeconds } from './throttle-schedule.ts';
-import { clearThrottle, getThrottle, recordFailure } from './throttles.ts';
+import type { ThrottleStore } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
 
 export interface FundPasswordService {
@@ -29,8 +29,9 @@ export function createFundPasswordService(deps: {
   now: () => Date;
   hasher: PasswordHasher;
   codes: VerificationCodes;
+  throttles: ThrottleStore;
 }): FundPasswordService {
-  const { db, now, hasher, codes } = deps;
+  const { db, now, hasher, codes, throttles } = deps;
 
   const locked = (seconds: number) =>
     new AppError('FUND_PASSWORD_LOCKED', `Fund password locked; retry in ${seconds} s`, {
@@ -61,7 +62,6 @@ export function createFundPasswordService(deps: {
       await db.transaction().execute(async (trx) => {
         await codes.consume(trx, code);
         await updateFundPasswordHash(trx, userId, hash, now());
-        await clearThrottle(trx, fundKey(userId));
         await appendAudit(trx, {
           event: account.fund_password_hash === null ? 'fund_password_set' : 'fund_password_changed',
           at: now(),
@@ -69,6 +69,8 @@ export function createFundPasswordService(deps: {
           ip: client.ip,
         });
       });
+      // A new fund password starts with no failures (after the commit: the counters may be in Redis).
+      await throttles.clear(fundKey(userId));
     },
 
     async verify(client, userId, fundPassword) {
@@ -76,15 +78,15 @@ export function createFundPasswordService(deps: {
       if (!account) throw new UnauthenticatedError('User no longer exists');
       if (account.fund_password_hash === null)
         throw new AppError('FUND_PASSWORD_NOT_SET', 'No fund password has been set');
-      const wait = retryAfterSeconds(await getThrottle(db, fundKey(userId)), now());
+      const wait = retryAfterSeconds(await throttles.get(fundKey(userId)), now());
       if (wait > 0) throw locked(wait);
       if (await hasher.verify(account.fund_password_hash, fundPassword)) {
-        await clearThrottle(db, fundKey(userId));
+        await throttles.clear(fundKey(userId));
         await appendAudit(db, { event: 'fund_password_verified', at: now(), userId, ip: client.ip });
         return;
       }
       const at = now();
-      const state = await recordFailure(db, fundKey(userId), fundPasswordPolicy, at);
+      const state = await throttles.recordFailure(fundKey(userId), fundPasswordPolicy, at);
       const lockedSeconds = retryAfterSeconds(state, at);
       await appendAudit(db, {
         event: 'fund_password_failed',

@@ -9,7 +9,7 @@ import type { PasswordHasher } from './password-hashing.ts';
 import { assertNewPassword, checkCode, checkEmail, FieldChecks, normalizeEmail } from './rules.ts';
 import { revokeUserSessions } from './sessions-repository.ts';
 import { accountLoginPolicy, attemptsLeft, retryAfterSeconds } from './throttle-schedule.ts';
-import { clearThrottle, lockedFor, loginThrottled, loginThrottleKey, recordFailure } from './throttles.ts';
+import { loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
 
 /** The two ways a login password changes: reset by an e-mail code, or changed knowing the old one. */
@@ -31,10 +31,11 @@ export function createPasswordChanges(deps: {
   now: () => Date;
   hasher: PasswordHasher;
   codes: VerificationCodes;
+  throttles: ThrottleStore;
   /** The signed-in user's account (UNAUTHENTICATED when it no longer exists). */
   accountOf: (userId: string) => Promise<AccountRow>;
 }): PasswordChanges {
-  const { db, now, hasher, codes, accountOf } = deps;
+  const { db, now, hasher, codes, throttles, accountOf } = deps;
   return {
     async resetPassword(client, input) {
       const email = normalizeEmail(input.email);
@@ -73,11 +74,11 @@ export function createPasswordChanges(deps: {
       // A wrong current password is a wrong login password: it counts on the account's login
       // throttle, so guessing from inside a session locks exactly as guessing at the login form does.
       const accountKey = loginThrottleKey(userId);
-      const wait = await lockedFor(db, [accountKey], now());
+      const wait = await throttles.lockedFor([accountKey], now());
       if (wait > 0) throw loginThrottled(wait);
       if (!(await hasher.verify(account.password_hash, input.oldPassword))) {
         const at = now();
-        const state = await recordFailure(db, accountKey, accountLoginPolicy, at);
+        const state = await throttles.recordFailure(accountKey, accountLoginPolicy, at);
         await appendAudit(db, {
           event: 'login_failed',
           at,
@@ -91,7 +92,7 @@ export function createPasswordChanges(deps: {
           details: { attemptsLeft: attemptsLeft(accountLoginPolicy, state, at) },
         });
       }
-      await clearThrottle(db, accountKey);
+      await throttles.clear(accountKey);
       assertNewPassword(input.password, input.confirmPassword, { username: account.username, email: account.email });
       // The old one was just verified against the stored hash: the same text is the same password.
       if (input.password === input.oldPassword) {

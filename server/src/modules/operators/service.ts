@@ -6,7 +6,7 @@ import type { PasswordHasher } from '../auth/password-hashing.ts';
 import { passwordProblem } from '../auth/rules.ts';
 import { hashToken, newSessionToken } from '../auth/secrets.ts';
 import { accountLoginPolicy, retryAfterSeconds } from '../auth/throttle-schedule.ts';
-import { clearThrottle, lockedFor, loginThrottled, recordFailure } from '../auth/throttles.ts';
+import { loginThrottled, pgThrottleStore, type ThrottleStore } from '../auth/throttles.ts';
 import {
   findLiveOperatorSession,
   findOperatorByName,
@@ -50,8 +50,11 @@ export function createOperatorsService(deps: {
   db: Kysely<Database>;
   now: () => Date;
   hasher: PasswordHasher;
+  /** Default: in PostgreSQL. */
+  throttles?: ThrottleStore;
 }): OperatorsService {
   const { db, now, hasher } = deps;
+  const throttles = deps.throttles ?? pgThrottleStore(db);
   // Operators share the login throttle schedule; their keys cannot meet a user's.
   const throttleKey = (name: string) => `operator:${name}`;
 
@@ -73,7 +76,7 @@ export function createOperatorsService(deps: {
     async signIn(name, password, ip) {
       const at = now();
       const keys = [throttleKey(name), `operator-ip:${ip}`];
-      const wait = await lockedFor(db, keys, at);
+      const wait = await throttles.lockedFor(keys, at);
       if (wait > 0) throw loginThrottled(wait);
       const operator = OPERATOR_NAME_PATTERN.test(name) ? await findOperatorByName(db, name) : undefined;
       const ok =
@@ -81,12 +84,12 @@ export function createOperatorsService(deps: {
           ? await hasher.verify(operator.password_hash, password)
           : await hasher.verifyDummy(password);
       if (!ok || !operator) {
-        const states = await Promise.all(keys.map((k) => recordFailure(db, k, accountLoginPolicy, at)));
+        const states = await Promise.all(keys.map((k) => throttles.recordFailure(k, accountLoginPolicy, at)));
         const locked = Math.max(...states.map((s) => retryAfterSeconds(s, at)));
         if (locked > 0) throw loginThrottled(locked);
         throw new AppError('INVALID_CREDENTIALS', 'Wrong operator name or password');
       }
-      await clearThrottle(db, throttleKey(name));
+      await throttles.clear(throttleKey(name));
       const token = newSessionToken();
       const expiresAt = new Date(at.getTime() + ABSOLUTE_MS);
       await insertOperatorSession(db, { operatorId: operator.id, tokenHash: hashToken(token), expiresAt }, at);
