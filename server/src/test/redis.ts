@@ -54,14 +54,15 @@ function readyLine(child: ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`redis-server not ready: ${out.slice(-500)}`)), READY_TIMEOUT_MS);
-    child.stdout?.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        child.stdout?.resume();
-        resolve();
-      }
-    });
+      if (!out.includes('Ready to accept connections')) return;
+      clearTimeout(timer);
+      // Keep draining its log without keeping it.
+      child.stdout?.off('data', onData).resume();
+      resolve();
+    };
+    child.stdout?.on('data', onData);
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`redis-server exited with ${code}: ${out.slice(-500)}`));

@@ -60,7 +60,7 @@ export function redisThrottleStore(redis: Redis): ThrottleStore {
     async recordFailure(key, policy, now) {
       for (let attempt = 0; attempt < CAS_ATTEMPTS_MAX; attempt++) {
         const raw = await redis.get(PREFIX + key);
-        const next = afterFailure(policy, decode(raw) ?? undefined, now);
+        const next = afterFailure(policy, decode(raw), now);
         // Kept while it matters: until the lock ends or the run resets, whichever is later.
         const endMs = Math.max(
           next.lockedUntil?.getTime() ?? 0,
