@@ -58,6 +58,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
+  // A sender that dies mid-session (an instance SIGKILLed by the kill drill) resets its connection, and
+  // SMTPServer emits that as 'error': without a listener it would crash the test process. The sender
+  // retries from its outbox; the sink has nothing to do.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
 
