@@ -1,9 +1,13 @@
 import type { ColumnType, Generated } from 'kysely';
 
-/** Tables of migration 0037 (the custody book's openings and the signer's deposit sweeps); `Database` extends it. */
+/**
+ * Tables of migrations 0037 and 0039 (the custody book's openings, the signer's deposit sweeps and their
+ * replacements); `Database` extends it.
+ */
 export interface CustodyDatabase {
   custody_openings: CustodyOpeningsTable;
   sweep_transactions: SweepTransactionsTable;
+  sweep_attempts: SweepAttemptsTable;
 }
 
 /** The block at which a network's hot wallet was read into the custody book (one row per network). */
@@ -27,11 +31,11 @@ export interface SweepTransactionsTable {
   deposit_address: string;
   from_address: string;
   to_address: string;
-  /** NUMERIC(78,0), chain units of `coin` (wei for the native coin). */
-  chain_amount: ColumnType<string, string, never>;
+  /** NUMERIC(78,0), chain units of `coin` (wei for the native coin); the mined attempt's once settled. */
+  chain_amount: string;
   nonce: ColumnType<string, string, never>;
   gas_limit: ColumnType<string, string, never>;
-  gas_price_wei: ColumnType<string, string, never>;
+  gas_price_wei: string;
   tx_hash: string;
   raw_tx: string;
   state: 'signed' | 'mined' | 'reverted';
@@ -41,6 +45,28 @@ export interface SweepTransactionsTable {
   /** Gas paid, wei, from the receipt (set when mined or reverted). */
   fee_wei: string | null;
   custody_transfer_id: string | null;
+  /** When a node first took the first signing's bytes (migration 0039): the replacement timer starts there. */
+  broadcast_at: Date | null;
+  /** The attempt that was mined: `tx_hash` or one of its replacements' (0039). */
+  mined_tx_hash: string | null;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+/** A fee-bumped replacement of a row of sweep_transactions (migration 0039): same nonce, higher gasPrice. */
+export interface SweepAttemptsTable {
+  id: Generated<string>;
+  sweep_id: string;
+  /** 1 for the first replacement (the row itself is attempt 0). */
+  attempt: number;
+  /** NUMERIC(78,0): what this attempt sends (a native sweep sends less when it pays more gas). */
+  chain_amount: string;
+  gas_price_wei: string;
+  tx_hash: string;
+  raw_tx: string;
+  broadcast_count: Generated<number>;
+  last_error: string | null;
+  broadcast_at: Date | null;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }

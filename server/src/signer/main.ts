@@ -131,7 +131,13 @@ while (!stopping) {
     try {
       const result = await signer.tick();
       const done =
-        result.signed + result.settled + result.failed + result.replaced + result.sweeps + result.sweepsSettled;
+        result.signed +
+        result.settled +
+        result.failed +
+        result.replaced +
+        result.sweeps +
+        result.sweepsSettled +
+        result.sweepsReplaced;
       if (done > 0) log('tick', { ...result });
     } catch (err) {
       if (err instanceof LeaseLostError) log('lease lost during a tick: nothing more recorded or sent');

@@ -45,6 +45,8 @@ export interface TickResult {
   /** Gas top-ups and sweeps recorded, and settled (mined or reverted), this tick. */
   sweeps: number;
   sweepsSettled: number;
+  /** Fee-bumped replacements of stuck top-ups and sweeps recorded this tick. */
+  sweepsReplaced: number;
 }
 
 /** What a node's answer to eth_sendRawTransaction means for an attempt. */

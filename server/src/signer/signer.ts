@@ -44,6 +44,7 @@ export function createSigner(options: SignerOptions) {
         replaced: 0,
         sweeps: 0,
         sweepsSettled: 0,
+        sweepsReplaced: 0,
       };
       // First the recorded ones (resume after a restart), then new work.
       await followUp(result);

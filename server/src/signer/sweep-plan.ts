@@ -6,14 +6,12 @@ import {
   addressesInFlight,
   insertSweep,
   maxSweepNonce,
-  noteSweepBroadcast,
   type SweepCandidate,
-  type SweepRow,
   sweepCandidates,
 } from '../modules/custody/sweeps-repository.ts';
 import { lockHotWallet, maxRecordedNonce } from './repository.ts';
-import { sendRecorded } from './signer-settle.ts';
 import { maxOf, NATIVE_GAS, type SignerContext, TOKEN_GAS } from './signer-types.ts';
+import { firstTry, sendTry } from './sweep-tries.ts';
 
 /**
  * Planning new sweeps: for each deposit address holding credited, unswept coins (at least one minimum
@@ -52,7 +50,7 @@ export async function planSweeps(ctx: SignerContext, network: EvmNetwork): Promi
 }
 
 /** One minimum deposit of each coin of the network, in chain units: below it a sweep is not worth its gas. */
-function minimumsOf(network: EvmNetwork): Map<CoinCode, bigint> {
+export function minimumsOf(network: EvmNetwork): Map<CoinCode, bigint> {
   return new Map(
     coinNetworks
       .filter((p) => p.network === network)
@@ -164,19 +162,6 @@ async function record(ctx: SignerContext, client: PublicClient, network: EvmNetw
     coin: row.coin,
     chainAmount: row.chain_amount,
   });
-  await broadcastSweep(ctx, client, row);
+  await sendTry(ctx, client, firstTry(row));
   return true;
-}
-
-/** Sends a recorded row's bytes (fenced, like a withdrawal) and notes the node's answer. */
-export async function broadcastSweep(
-  ctx: SignerContext,
-  client: PublicClient,
-  row: Pick<SweepRow, 'id' | 'raw_tx'>,
-): Promise<void> {
-  const sent = await sendRecorded(ctx, client, row.raw_tx as Hex);
-  // The node holds these bytes already, or they were mined: the receipt settles the row next tick.
-  const message = sent.outcome === 'failed' ? sent.message : null;
-  await noteSweepBroadcast(ctx.db, row.id, message, ctx.now());
-  if (message) ctx.log('sweep broadcast failed; will retry', { sweepId: row.id, error: message });
 }

@@ -5,6 +5,7 @@ import { type CoinCode, coinNetworks, nativeCoinOf } from '../catalogue/catalogu
 import { type EvmNetwork, evmNetworks } from '../catalogue/chains-file.ts';
 import { loadChainConfig } from '../chain/chain-config.ts';
 import { chainAsset, move, postCustody } from './custody-book.ts';
+import { sweepTransactionHashes } from './sweeps-repository.ts';
 
 /**
  * `npm run ops -- custody refill <network> <txHash>`: books coins sent to a hot wallet from outside (an
@@ -23,9 +24,9 @@ interface Incoming {
 }
 
 async function ours(db: Kysely<Database>, hash: string): Promise<boolean> {
-  const sweep = await db.selectFrom('sweep_transactions').select('id').where('tx_hash', '=', hash).executeTakeFirst();
+  if ((await sweepTransactionHashes(db, [hash])).has(hash)) return true;
   const paid = await db.selectFrom('signer_transactions').select('id').where('tx_hash', '=', hash).executeTakeFirst();
-  return sweep !== undefined || paid !== undefined;
+  return paid !== undefined;
 }
 
 /** What the mined transaction brought to `hot` (native value and catalogue-token Transfers), or why nothing. */

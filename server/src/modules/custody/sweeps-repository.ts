@@ -11,11 +11,16 @@ import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 type Db = Kysely<Database>;
 export type SweepRow = Selectable<SweepTransactionsTable>;
 
-/** Which of these transaction hashes are our own top-ups or sweeps. */
+/** Which of these transaction hashes are our own top-ups or sweeps, first signings or replacements. */
 export async function sweepTransactionHashes(db: Db, hashes: readonly string[]): Promise<Set<string>> {
   const unique = [...new Set(hashes)];
   if (unique.length === 0) return new Set();
-  const rows = await db.selectFrom('sweep_transactions').select('tx_hash').where('tx_hash', 'in', unique).execute();
+  const rows = await db
+    .selectFrom('sweep_transactions')
+    .select('tx_hash')
+    .where('tx_hash', 'in', unique)
+    .unionAll(db.selectFrom('sweep_attempts').select('tx_hash').where('tx_hash', 'in', unique))
+    .execute();
   return new Set(rows.map((r) => r.tx_hash));
 }
 
@@ -46,27 +51,42 @@ export async function addressesInFlight(db: Db, network: NetworkCode): Promise<S
   return new Set(rows.map((r) => r.deposit_address));
 }
 
+/** Notes a node's answer to the row's first signing; `broadcast_at` keeps the first time it was taken. */
 export async function noteSweepBroadcast(db: Db, id: string, error: string | null, at: Date): Promise<void> {
   await db
     .updateTable('sweep_transactions')
-    .set((eb) => ({ broadcast_count: eb('broadcast_count', '+', 1), last_error: error, updated_at: at }))
+    .set((eb) => ({
+      broadcast_count: eb('broadcast_count', '+', 1),
+      last_error: error,
+      broadcast_at: error === null ? eb.fn.coalesce('broadcast_at', eb.val(at)) : eb.ref('broadcast_at'),
+      updated_at: at,
+    }))
     .where('id', '=', id)
     .execute();
 }
 
-/** Marks a recorded row mined or reverted, once: false when another tick settled it first. */
-export async function markSweepMined(
-  trx: Db,
-  id: string,
-  outcome: { ok: boolean; blockNumber: bigint; feeWei: bigint },
-  at: Date,
-): Promise<boolean> {
+/** The attempt a receipt was found for: the row's first signing or one of its replacements. */
+export interface MinedSweep {
+  ok: boolean;
+  blockNumber: bigint;
+  feeWei: bigint;
+  txHash: string;
+  /** What that attempt sent, and at which price (a replacement's may differ from the first signing's). */
+  chainAmount: bigint;
+  gasPriceWei: bigint;
+}
+
+/** Marks a recorded row mined or reverted by one of its attempts, once: false when another tick settled it first. */
+export async function markSweepMined(trx: Db, id: string, outcome: MinedSweep, at: Date): Promise<boolean> {
   const updated = await trx
     .updateTable('sweep_transactions')
     .set({
       state: outcome.ok ? 'mined' : 'reverted',
       block_number: outcome.blockNumber.toString(),
       fee_wei: outcome.feeWei.toString(),
+      mined_tx_hash: outcome.txHash,
+      chain_amount: outcome.chainAmount.toString(),
+      gas_price_wei: outcome.gasPriceWei.toString(),
       updated_at: at,
     })
     .where('id', '=', id)
@@ -133,4 +153,15 @@ export async function sweepCandidates(
     coin: r.coin,
     unsweptChainAmount: BigInt(r.unswept),
   }));
+}
+
+/** The derivation index of one of the network's deposit addresses (the key that signs its sweeps). */
+export async function derivationIndexOf(db: Db, network: NetworkCode, address: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('deposit_addresses')
+    .select('derivation_index')
+    .where('network', '=', network)
+    .where('address', '=', address)
+    .executeTakeFirst();
+  return row?.derivation_index;
 }

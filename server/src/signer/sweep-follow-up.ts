@@ -1,0 +1,114 @@
+import type { Hex, PublicClient } from 'viem';
+import { type CoinCode, nativeCoinOf } from '../modules/catalogue/catalogue.ts';
+import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
+import { type CustodyDelta, chainAsset, gas, move, postCustody } from '../modules/custody/custody-book.ts';
+import { sweepAttemptsOf } from '../modules/custody/sweep-attempts.ts';
+import {
+  type MinedSweep,
+  markSweepMined,
+  openSweeps,
+  type SweepRow,
+  setSweepCustodyTransfer,
+} from '../modules/custody/sweeps-repository.ts';
+import type { SignerContext, TickResult } from './signer-types.ts';
+import { replacementDue, replaceSweep } from './sweep-replace.ts';
+import { type SweepTry, sendTry, triesOf } from './sweep-tries.ts';
+
+/**
+ * Recorded top-ups and sweeps not mined yet, each tick: settle by a receipt of any of its attempts (same
+ * nonce: at most one is mined); else replace the newest with a higher fee when it is due; then rebroadcast
+ * the newest (and, when a node refuses it, the older ones, so one stays in the mempool).
+ */
+
+/** Recorded rows followed per network and tick (a bound on a tick's work). */
+const FOLLOW_UP_LIMIT = 50;
+
+export async function followUpSweeps(ctx: SignerContext, network: EvmNetwork, result: TickResult): Promise<void> {
+  const client = ctx.clientFor(network);
+  if (!client) return;
+  const rows = await openSweeps(ctx.db, network, FOLLOW_UP_LIMIT);
+  const replacements = await sweepAttemptsOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  for (const row of rows) {
+    const tries = triesOf(row, replacements.get(row.id) ?? []);
+    const mined = await findMined(client, tries);
+    if (mined) {
+      if (await settleSweep(ctx, row, mined)) result.sweepsSettled += 1;
+      continue;
+    }
+    const latest = tries[tries.length - 1];
+    if (latest && replacementDue(ctx, latest)) {
+      const next = await replaceSweep(ctx, client, row, latest);
+      if (next) {
+        tries.push(next);
+        result.sweepsReplaced += 1;
+      }
+    }
+    for (const t of [...tries].reverse()) if ((await sendTry(ctx, client, t)) !== 'failed') break;
+  }
+}
+
+/** The attempt with a receipt, newest first (the likeliest to be mined), with what it sent and paid. */
+async function findMined(client: PublicClient, tries: readonly SweepTry[]): Promise<MinedSweep | undefined> {
+  for (const t of [...tries].reverse()) {
+    const receipt = await client.getTransactionReceipt({ hash: t.txHash as Hex }).catch(() => undefined);
+    if (!receipt) continue;
+    return {
+      ok: receipt.status === 'success',
+      blockNumber: receipt.blockNumber,
+      feeWei: receipt.gasUsed * receipt.effectiveGasPrice,
+      txHash: t.txHash,
+      chainAmount: t.chainAmount,
+      gasPriceWei: t.gasPriceWei,
+    };
+  }
+  return undefined;
+}
+
+/** Custody changes of a mined top-up or sweep (a reverted one moved only its gas). */
+function sweepDeltas(row: SweepRow, mined: MinedSweep): CustodyDelta[] {
+  const network = row.network as EvmNetwork;
+  const asset = chainAsset(row.coin as CoinCode, network);
+  const amount = mined.ok ? mined.chainAmount : 0n;
+  if (row.kind === 'gas_topup')
+    return [
+      ...move('system_hot_wallet', 'system_deposit_addresses', asset, amount),
+      ...gas('system_hot_wallet', network, mined.feeWei),
+    ];
+  return [
+    ...move('system_deposit_addresses', 'system_hot_wallet', asset, amount),
+    ...gas('system_deposit_addresses', network, mined.feeWei),
+  ];
+}
+
+async function settleSweep(ctx: SignerContext, row: SweepRow, mined: MinedSweep): Promise<boolean> {
+  const done = await ctx.db.transaction().execute(async (trx) => {
+    await ctx.options.fence?.(trx);
+    const at = ctx.now();
+    if (!(await markSweepMined(trx, row.id, mined, at))) return false;
+    const posted = await postCustody(
+      trx,
+      `custody:sweep:${row.id}`,
+      sweepDeltas(row, mined),
+      { sweepId: row.id, kind: row.kind, txHash: mined.txHash, block: mined.blockNumber.toString() },
+      at,
+    );
+    const first = posted[0];
+    if (first) await setSweepCustodyTransfer(trx, row.id, first.transfer.id);
+    return true;
+  });
+  if (done) {
+    const native = nativeCoinOf(row.network as EvmNetwork);
+    ctx.log(mined.ok ? `${row.kind} mined` : `${row.kind} reverted`, {
+      sweepId: row.id,
+      address: row.deposit_address,
+      coin: row.coin,
+      chainAmount: mined.chainAmount.toString(),
+      txHash: mined.txHash,
+      [`fee${native}Wei`]: mined.feeWei.toString(),
+    });
+  }
+  return done;
+}
