@@ -174,6 +174,12 @@ async function moneyModules(api: FastifyInstance, ctx: ApiModulesContext): Promi
   const prices = deps.prices ?? createPriceService({ source: null, now });
   await typed.register(priceRoutes, { prices });
   await typed.register(convertRoutes, {
-    service: createConvertService({ db: deps.db, now, prices, quoteTtlMs: deps.convertQuoteTtlMs }),
+    service: createConvertService({
+      db: deps.db,
+      now,
+      prices,
+      quoteTtlMs: deps.convertQuoteTtlMs,
+      instances: deps.apiInstances,
+    }),
   });
 }

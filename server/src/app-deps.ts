@@ -81,6 +81,8 @@ export interface AppDeps {
   notifications?: { databaseUrl: string } | { hub: ChatHub };
   /** Convert quote lifetime in ms (default 10 s). */
   convertQuoteTtlMs?: number;
+  /** API instances sharing the database (config.convert.instances); 1 when absent. */
+  apiInstances?: number;
   /** Rewards (modules/rewards): the programme's numbers and the chains with a check-in contract. */
   rewards?: Partial<Pick<RewardsServiceOptions, 'config' | 'chains'>>;
   /** Payout methods (modules/payment-methods): the 32-byte key sealing their numbers; default a random one (tests). */

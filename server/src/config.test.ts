@@ -90,6 +90,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SIGNER_MAX_REPLACEMENTS: '33' })).toThrow(/SIGNER_MAX_REPLACEMENTS must be an integer/);
   });
 
+  it('reads how many API instances share the database (1 unless the launcher or the operator says)', () => {
+    expect(loadConfig({}).convert.instances).toBe(1);
+    expect(loadConfig({ API_INSTANCES: '3' }).convert.instances).toBe(3);
+    expect(() => loadConfig({ API_INSTANCES: '0' })).toThrow(/API_INSTANCES/);
+    expect(() => loadConfig({ API_INSTANCES: 'three' })).toThrow(/API_INSTANCES/);
+  });
+
   it('serves the dev mailbox only when asked, never in production nor on a non-loopback address', () => {
     expect(loadConfig({}).devMailbox).toBe(false);
     expect(loadConfig({ DEV_MAILBOX: 'true' }).devMailbox).toBe(true);

@@ -79,6 +79,11 @@ export interface Config {
   };
   convert: {
     quoteTtlMs: number;
+    /**
+     * API instances sharing the database (`API_INSTANCES`, the launcher sets it): each instance keeps
+     * 1/N of the database's accept batches and quote writers in flight (accept-batcher.ts).
+     */
+    instances: number;
     /** Fund system_liquidity from system_external once at start-up; default: on unless production. */
     seedLiquidity: boolean;
   };
@@ -195,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     convert: {
       quoteTtlMs: e.CONVERT_QUOTE_TTL_MS,
+      instances: e.API_INSTANCES,
       seedLiquidity: e.CONVERT_SEED_LIQUIDITY ?? e.NODE_ENV !== 'production',
     },
     exchange: {

@@ -173,6 +173,7 @@ try {
     staticDir: config.staticDir,
     prices: priceFeed.prices,
     convertQuoteTtlMs: config.convert.quoteTtlMs,
+    apiInstances: config.convert.instances,
     bodyLimit: config.bodyLimit,
     rateLimit: config.rateLimit,
     rateLimitStore: 'database',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { inFlightShare } from './accept-batcher.ts';
 import type { QuoteRecord } from './repository.ts';
 
 /**
@@ -20,10 +21,11 @@ const BATCH_MAX = 500;
 /**
  * Batches written at the same time. A quote arriving while a writer is free goes at once; under
  * load the writers are busy and quotes gather into the next batches, so a quote waits for about
- * one INSERT, not for a queue of them. Two, not more: fewer, bigger batches cost less per quote
- * (each INSERT is a round trip and a wake-up of the database; see accept-batcher.ts for figures).
+ * one INSERT, not for a queue of them. Two in the whole database, not more: fewer, bigger batches
+ * cost less per quote (each INSERT is a round trip and a wake-up of the database; see
+ * accept-batcher.ts for figures); N instances run a share each (inFlightShare).
  */
-const WRITERS_MAX = 2;
+const DATABASE_WRITERS = 2;
 
 interface Pending {
   record: QuoteRecord;
@@ -31,7 +33,9 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-export function createQuoteWriter(db: Kysely<Database>): QuoteWriter {
+/** `instances`: API instances sharing the database; this one runs its share of the writers. */
+export function createQuoteWriter(db: Kysely<Database>, instances = 1): QuoteWriter {
+  const writersMax = inFlightShare(DATABASE_WRITERS, instances);
   const queue: Pending[] = [];
   let inFlight = 0;
 
@@ -59,9 +63,9 @@ export function createQuoteWriter(db: Kysely<Database>): QuoteWriter {
     }
   }
 
-  /** Starts a writer for what is queued, unless WRITERS_MAX batches are already on their way. */
+  /** Starts a writer for what is queued, unless `writersMax` batches are already on their way. */
   function kick(): void {
-    if (queue.length === 0 || inFlight >= WRITERS_MAX) return;
+    if (queue.length === 0 || inFlight >= writersMax) return;
     const batch = queue.splice(0, BATCH_MAX);
     inFlight++;
     void writeBatch(batch).finally(() => {

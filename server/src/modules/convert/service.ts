@@ -46,6 +46,8 @@ export interface ConvertServiceDeps {
   prices: PriceService;
   /** Quote lifetime; default 10 s. */
   quoteTtlMs?: number;
+  /** API instances sharing the database (API_INSTANCES; 1 when absent): the batchers take their share. */
+  instances?: number;
 }
 
 const toQuoteDto = (q: QuoteRecord): Quote => ({
@@ -76,11 +78,12 @@ export const toConversionDto = (c: ConversionRecord): Conversion => ({
   createdAt: c.createdAt.toISOString(),
 });
 
-export function createConvertService({ db, now, prices, quoteTtlMs }: ConvertServiceDeps): ConvertService {
+export function createConvertService(deps: ConvertServiceDeps): ConvertService {
+  const { db, now, prices, quoteTtlMs, instances } = deps;
   const ttlMs = quoteTtlMs ?? DEFAULT_QUOTE_TTL_MS;
-  const quotes = createQuoteWriter(db);
+  const quotes = createQuoteWriter(db, instances);
   // Accepts travel in batches (one statement and one commit for many; migration 0031).
-  const accepts = createAcceptBatcher({ db, now });
+  const accepts = createAcceptBatcher({ db, now, instances });
 
   async function newQuote(userId: string, from: CoinCode, to: CoinCode, amountMinor: bigint): Promise<QuoteRecord> {
     if (from === to) throw new PairUnsupportedError('Pick two different coins');
