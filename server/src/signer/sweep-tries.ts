@@ -1,5 +1,5 @@
 import type { Hex, PublicClient } from 'viem';
-import { noteAttemptBroadcast, type SweepAttemptRow } from '../modules/custody/sweep-attempts.ts';
+import type { SweepAttemptRow } from '../modules/custody/sweep-attempts.ts';
 import { noteSweepBroadcast, type SweepRow } from '../modules/custody/sweeps-repository.ts';
 import { sendRecorded } from './signer-settle.ts';
 import type { BroadcastOutcome, SignerContext } from './signer-types.ts';
@@ -55,8 +55,8 @@ export async function sendTry(ctx: SignerContext, client: PublicClient, t: Sweep
   const sent = await sendRecorded(ctx, client, t.raw as Hex);
   // The node holds these bytes already, or a sibling was mined: the receipt settles the row next tick.
   const message = sent.outcome === 'failed' ? sent.message : null;
-  if (t.attempt === 0) await noteSweepBroadcast(ctx.db, t.id, message, ctx.now());
-  else await noteAttemptBroadcast(ctx.db, t.id, message, ctx.now());
+  const table = t.attempt === 0 ? 'sweep_transactions' : 'sweep_attempts';
+  await noteSweepBroadcast(ctx.db, table, t.id, message, ctx.now());
   if (message) ctx.log('sweep broadcast failed; will retry', { id: t.id, attempt: t.attempt, error: message });
   return sent.outcome;
 }

@@ -39,17 +39,3 @@ export async function lockOpenSweep(trx: Db, sweepId: string): Promise<number | 
     for update of s`.execute(trx);
   return rows[0]?.newest;
 }
-
-/** Notes a node's answer to a replacement; `broadcast_at` keeps the first time it was taken. */
-export async function noteAttemptBroadcast(db: Db, id: string, error: string | null, at: Date): Promise<void> {
-  await db
-    .updateTable('sweep_attempts')
-    .set((eb) => ({
-      broadcast_count: eb('broadcast_count', '+', 1),
-      last_error: error,
-      broadcast_at: error === null ? eb.fn.coalesce('broadcast_at', eb.val(at)) : eb.ref('broadcast_at'),
-      updated_at: at,
-    }))
-    .where('id', '=', id)
-    .execute();
-}

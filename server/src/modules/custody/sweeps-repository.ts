@@ -51,18 +51,22 @@ export async function addressesInFlight(db: Db, network: NetworkCode): Promise<S
   return new Set(rows.map((r) => r.deposit_address));
 }
 
-/** Notes a node's answer to the row's first signing; `broadcast_at` keeps the first time it was taken. */
-export async function noteSweepBroadcast(db: Db, id: string, error: string | null, at: Date): Promise<void> {
-  await db
-    .updateTable('sweep_transactions')
-    .set((eb) => ({
-      broadcast_count: eb('broadcast_count', '+', 1),
-      last_error: error,
-      broadcast_at: error === null ? eb.fn.coalesce('broadcast_at', eb.val(at)) : eb.ref('broadcast_at'),
-      updated_at: at,
-    }))
-    .where('id', '=', id)
-    .execute();
+/**
+ * Notes a node's answer (null: taken) to a row's first signing (`sweep_transactions`) or to one of its
+ * replacements (`sweep_attempts`); `broadcast_at` keeps the first time a node took the bytes.
+ */
+export async function noteSweepBroadcast(
+  db: Db,
+  table: 'sweep_transactions' | 'sweep_attempts',
+  id: string,
+  error: string | null,
+  at: Date,
+): Promise<void> {
+  await sql`
+    update ${sql.table(table)} set broadcast_count = broadcast_count + 1, last_error = ${error}::text,
+      broadcast_at = case when ${error}::text is null then coalesce(broadcast_at, ${at}) else broadcast_at end,
+      updated_at = ${at}
+    where id = ${id}::bigint`.execute(db);
 }
 
 /** The attempt a receipt was found for: the row's first signing or one of its replacements. */
