@@ -16,7 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table sweep_transactions
     add column broadcast_at timestamptz,
     add column mined_tx_hash text`.execute(db);
-  // Rows broadcast before this migration: their timer starts now.
+  // Rows broadcast before this migration: their timer starts at their last broadcast.
   await sql`update sweep_transactions set broadcast_at = updated_at
     where state = 'signed' and broadcast_count > 0 and last_error is null`.execute(db);
   await sql`
