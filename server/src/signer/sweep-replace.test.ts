@@ -1,10 +1,7 @@
-import { mnemonicToSeedSync } from '@scure/bip39';
 import { type Address, erc20Abi, type Hex, parseEther, parseTransaction } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import artifact from '../../contracts/test-token.json' with { type: 'json' };
 import type { EvmChainRuntime } from '../modules/chain/chain-config.ts';
-import { accountXpubFromSeed } from '../modules/chain/derive.ts';
 import { createEvmWatcher } from '../modules/chain/evm-watcher.ts';
 import { DEV_ACCOUNT, type devClient, type LocalChains } from '../modules/chain/local-chains.ts';
 import { startTestChain } from '../modules/chain/test-chain.ts';
@@ -15,12 +12,10 @@ import { reconcile } from '../modules/ledger/reconcile.ts';
 import { balanceOf } from '../modules/ledger/test-helpers.ts';
 import { createUser } from '../test/app.ts';
 import { useTestDatabase } from '../test/database.ts';
-import { depositKeys } from './deposit-keys.ts';
 import { bumpFee, createSigner, type SignerOptions } from './signer.ts';
+import { sweepKeys } from './test-helpers.ts';
 
-const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
-const hot = mnemonicToAccount(MNEMONIC, { accountIndex: 1 });
-const xpub = accountXpubFromSeed(mnemonicToSeedSync(MNEMONIC), 'ethereum');
+const { hot, xpub } = sweepKeys;
 const USDT = 10n ** 6n;
 const WAIT_MS = 60_000;
 
@@ -44,7 +39,7 @@ describe('stuck sweeps', () => {
       now: () => new Date(clock),
       account: hot,
       chains: () => ({ ethereum: runtime }),
-      depositAccount: depositKeys(MNEMONIC),
+      depositAccount: sweepKeys.depositAccount,
       sweepIntervalMs: 0,
       replaceAfterMs: WAIT_MS,
       maxReplacements: 2,

@@ -1,10 +1,14 @@
+import { mnemonicToSeedSync } from '@scure/bip39';
 import type { Kysely } from 'kysely';
+import { mnemonicToAccount } from 'viem/accounts';
 import type { Database } from '../db/schema.ts';
 import type { CoinCode } from '../modules/catalogue/catalogue.ts';
+import { accountXpubFromSeed } from '../modules/chain/derive.ts';
 import { creditDeposit, lockFunds } from '../modules/ledger/operations.ts';
 import { insertWithdrawal } from '../modules/withdrawals/repository.ts';
 import { approveWithdrawal } from '../modules/withdrawals/service.ts';
 import { createUser } from '../test/app.ts';
+import { depositKeys } from './deposit-keys.ts';
 
 /** Tests only: a new user credited `amountMinor` of the coin, with it in an approved withdrawal to `to`. */
 export async function approvedWithdrawal(
@@ -43,3 +47,12 @@ export async function approvedWithdrawal(
   });
   return { userId, id };
 }
+
+const SWEEP_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+
+/** Tests only: the sweep tests' keys, from one test mnemonic: the hot wallet, the deposit xpub and the deposit keys. */
+export const sweepKeys = {
+  hot: mnemonicToAccount(SWEEP_MNEMONIC, { accountIndex: 1 }),
+  xpub: accountXpubFromSeed(mnemonicToSeedSync(SWEEP_MNEMONIC), 'ethereum'),
+  depositAccount: depositKeys(SWEEP_MNEMONIC),
+};
