@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { type Binaries, clusterDataDir, type Ids, reachableBinaries } from './embedded-postgres-reach.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -45,11 +46,6 @@ export interface EmbeddedPostgres {
 
 const SUPERUSER = 'postgres';
 
-interface Binaries {
-  postgres: string;
-  initdb: string;
-}
-
 async function loadBinaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   try {
@@ -57,11 +53,6 @@ async function loadBinaries(): Promise<Binaries> {
   } catch (cause) {
     throw new Error(`PostgreSQL binaries not found (${name}); is embedded-postgres installed?`, { cause });
   }
-}
-
-interface Ids {
-  uid: number;
-  gid: number;
 }
 
 /** PostgreSQL refuses to run as root: run it as the `postgres` system user, created if needed. */
@@ -162,7 +153,7 @@ async function runInitdb(bin: Binaries, dataDir: string, password: string, ids: 
         '--no-instructions',
         ...(ephemeral ? ['--no-sync'] : []),
       ],
-      { ...ids, env: { ...process.env, LC_ALL: 'C' } },
+      { ...ids, cwd: '/', env: { ...process.env, LC_ALL: 'C' } },
     );
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr ?? '';
@@ -206,16 +197,16 @@ async function waitUntilReady(url: string, child: ChildProcess, logFile: string,
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => undefined);
   const dir = path.resolve(options.dir);
-  const dataDir = path.join(dir, 'pg');
   const passwordFile = path.join(dir, 'pg-password');
   const logFile = path.join(dir, 'pg.log');
   const ephemeral = options.ephemeral ?? false;
-  const bin = await loadBinaries();
   const ids = await postgresUser();
+  const bin = await reachableBinaries(await loadBinaries(), ids, log);
 
   await mkdir(dir, { recursive: true });
   // The postgres user must be able to reach the cluster directory (mkdtemp makes 0700 folders).
   if (ids) await chmod(dir, 0o755);
+  const dataDir = await clusterDataDir(dir, ids, log);
 
   let password: string;
   if (existsSync(path.join(dataDir, 'PG_VERSION'))) {
@@ -251,6 +242,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const child = spawn(bin.postgres, args, {
     ...ids,
     detached: true,
+    cwd: '/',
     stdio: ['ignore', logHandle.fd, logHandle.fd],
     env: { ...process.env, LC_MESSAGES: 'C' },
   });
