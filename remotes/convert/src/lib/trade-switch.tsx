@@ -1,5 +1,6 @@
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
+import { Fragment } from 'react';
 import { NAMESPACE } from '../i18n.ts';
 import * as styles from './trade-switch.module.css';
 
@@ -9,6 +10,21 @@ const MODES = [
   { value: 'exchange', path: '/exchange', titleKey: 'exchange.title' },
   { value: 'buySell', path: '/buySell', titleKey: 'ramp.switch' },
 ] as const;
+
+/** "Comprar/Vender" may wrap after its slash on a narrow screen (a slash is no break opportunity by itself). */
+function breakAfterSlashes(label: string) {
+  const parts = label.split('/');
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 ? (
+        <>
+          /<wbr />
+        </>
+      ) : null}
+    </Fragment>
+  ));
+}
 
 export type TradeMode = (typeof MODES)[number]['value'];
 
@@ -32,7 +48,7 @@ export function TradeSwitch({ current }: { current: TradeMode }) {
             if (mode.value !== current) void navigate(mode.path, { replace: true });
           }}
         >
-          {t(mode.titleKey)}
+          {breakAfterSlashes(t(mode.titleKey))}
         </button>
       ))}
     </nav>
