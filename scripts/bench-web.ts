@@ -111,6 +111,9 @@ async function measureLanding() {
     scripts.push(`${r.url} ${bytes} B gzip`);
   }
   const requests = responses.length;
+  // The self-hosted UI font is part of the landing cost too (woff2 is already compressed: bytes as sent).
+  let fontBytes = 0;
+  for (const r of responses.filter((r) => r.type === 'font')) fontBytes += (await r.body).length;
   for (const hub of REMOTE_HUBS) {
     await page.evaluate((to) => {
       history.pushState(null, '', to);
@@ -122,6 +125,7 @@ async function measureLanding() {
   await browser.close();
   return {
     jsGzipBytes,
+    fontBytes,
     requests,
     reactCopies,
     scripts,
@@ -163,6 +167,7 @@ try {
   console.log(`[bench:web] landing scripts:\n  ${landing.scripts.join('\n  ')}`);
   const lh = await runLighthouse();
   figure('landing_js_gzip_bytes', landing.jsGzipBytes, 'bytes');
+  figure('landing_font_bytes', landing.fontBytes, 'bytes');
   figure('landing_requests', landing.requests, 'requests');
   figure('react_copies', landing.reactCopies, 'copies');
   figure('lighthouse_performance', lh.performance, 'score');
