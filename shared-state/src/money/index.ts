@@ -23,5 +23,5 @@ export {
   fullPrecision,
   isRounded,
 } from './display.ts';
-export { countdown, secondsLeft, shortRate } from './rate.ts';
+export { countdown, invertRate, RATE_SIGNIFICANT_DIGITS, secondsLeft, shortRate } from './rate.ts';
 export { type AmountFormat, useAmountFormat } from './use-amount-format.ts';

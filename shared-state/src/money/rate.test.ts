@@ -1,16 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { countdown, secondsLeft, shortRate } from './rate.ts';
+import { countdown, invertRate, secondsLeft, shortRate } from './rate.ts';
 
 describe('shortRate', () => {
-  it('keeps 8 significant digits (leading zeros not counted, the whole part never cut), truncating', () => {
-    expect(shortRate('0.000011166945840312')).toBe('0.000011166945');
-    expect(shortRate('0.001113414653500095')).toBe('0.0011134146');
+  it('keeps 6 significant digits (leading zeros not counted, the whole part never cut), truncating', () => {
+    expect(shortRate('0.000011119361840312')).toBe('0.0000111193');
+    expect(shortRate('0.001113414653500095')).toBe('0.00111341');
     expect(shortRate('89550')).toBe('89550');
     expect(shortRate('1')).toBe('1');
-    expect(shortRate('1234.56789012345')).toBe('1234.5678');
-    expect(shortRate('3012.123456789')).toBe('3012.1234');
+    expect(shortRate('1234.56789012345')).toBe('1234.56');
+    expect(shortRate('3012.123456789')).toBe('3012.12');
     expect(shortRate('123456789.5')).toBe('123456789');
     expect(shortRate('0.5000000000')).toBe('0.5');
+    expect(shortRate('0.000011166945840312', 8)).toBe('0.000011166945');
+  });
+});
+
+describe('invertRate', () => {
+  it('turns 1 USDT ≈ x BTC into 1 BTC ≈ 1/x USDT exactly', () => {
+    expect(shortRate(invertRate('0.000011119361') ?? '')).toBe('89933.2');
+    expect(invertRate('0.5')).toBe('2');
+    expect(invertRate('4')).toBe('0.25');
+    expect(invertRate('1')).toBe('1');
+    expect(shortRate(invertRate('3') ?? '')).toBe('0.333333');
+    expect(shortRate(invertRate('89550') ?? '')).toBe('0.0000111669');
+    expect(shortRate(invertRate('0.000000000000000001') ?? '')).toBe('1000000000000000000');
+  });
+
+  it('refuses zero and what is not a plain decimal', () => {
+    for (const bad of ['0', '0.000', '', '-1', '1e5', '1.', 'abc']) expect(invertRate(bad)).toBeNull();
   });
 });
 

@@ -3,6 +3,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
+import { RateText } from '../../../lib/rate-text.tsx';
 import { useNow } from '../../../lib/use-now.ts';
 import type { ConvertFormState } from '../hooks/use-convert-form.ts';
 import type { ConvertCoinInfo } from '../utils/coins.ts';
@@ -28,7 +29,7 @@ function Countdown({ expiresAtMs }: { expiresAtMs: number }) {
 export function QuoteDetails({ form, coins }: { form: ConvertFormState; coins: readonly ConvertCoinInfo[] }) {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
-  const { display, rate } = useAmountFormat();
+  const { display } = useAmountFormat();
   const { from, to, quote, range, quoteQuery } = form;
   const fromDisplay = coinDisplay(from, coins);
   const limits =
@@ -45,7 +46,7 @@ export function QuoteDetails({ form, coins }: { form: ConvertFormState; coins: r
               {t('convert.sandbox')}
             </Tag>
           ) : null}{' '}
-          <span data-testid="convert-rate">{quote ? `1 ${from} ≈ ${rate(quote.rate)} ${to}` : '--'}</span>
+          {quote ? <RateText from={from} to={to} rate={quote.rate} testId="convert-rate" /> : '--'}
         </span>
       </div>
       <div className={styles.row}>

@@ -43,7 +43,7 @@ describe('rate expired and updated dialog', () => {
       </Suspense>,
     );
     expect((await screen.findByTestId('rate-expired-title')).textContent).toBe('Rate expired and updated');
-    expect(screen.getByTestId('rate-expired-rate').textContent).toBe('1 USDT ≈ 0.000011357881 BTC');
+    expect(screen.getByTestId('rate-expired-rate').textContent).toBe('1 USDT ≈ 0.0000113578 BTC');
     expect(screen.getByTestId('rate-expired-receive').textContent).toBe('0.00028366 BTC');
     fireEvent.click(screen.getByTestId('rate-expired-cancel'));
     expect(onCancel).toHaveBeenCalledTimes(1);

@@ -3,6 +3,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { NAMESPACE } from '../../../i18n.ts';
+import { RateText } from '../../../lib/rate-text.tsx';
 import * as ui from '../../../lib/trade.module.css';
 import type { ExchangeRate, RateType } from '../api/exchange-api.ts';
 import type { CataloguePairs } from '../hooks/use-catalogue-pairs.ts';
@@ -11,7 +12,7 @@ import type { ExchangeForm } from '../hooks/use-exchange-form.ts';
 /** The estimate's rows: rate, service charge and network fee (rounded up), and what arrives. */
 function EstimateRows({ quote, pairs, form }: { quote: ExchangeRate; pairs: CataloguePairs; form: ExchangeForm }) {
   const { t } = useTranslation(NAMESPACE);
-  const { display, rate } = useAmountFormat();
+  const { display } = useAmountFormat();
   const { sendCoin, receiveCoin } = form;
   const float = quote.rateType === 'float';
   const receiveDisplay = pairs.displayOf(receiveCoin);
@@ -19,9 +20,7 @@ function EstimateRows({ quote, pairs, form }: { quote: ExchangeRate; pairs: Cata
     <div data-testid="exchange-estimate">
       <div className={ui.row}>
         <span className={ui.label}>{t('exchange.rate')}</span>
-        <span>
-          1 {sendCoin} {float ? '≈' : '='} {rate(quote.rate)} {receiveCoin}
-        </span>
+        <RateText from={sendCoin} to={receiveCoin} rate={quote.rate} exact={!float} testId="exchange-rate" />
       </div>
       <div className={ui.row}>
         <span className={ui.label}>{t('exchange.serviceCharge')}</span>
