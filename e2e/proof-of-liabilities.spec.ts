@@ -9,6 +9,10 @@ test('verify my balance: the browser recomputes the path from the user leaf to t
   const chains = readChains();
   test.skip(!chains?.ethereum, 'no local chains (chains.json) on this server');
   const { page, context } = await signedInPage(browser, 'porcheck');
+  // A new account is in no snapshot yet: a normal state that says when the next is due, not an error.
+  await page.goto('/coinTopup/verify');
+  await expect(page.getByTestId('proof-not-yet')).toBeVisible();
+  await expect(page.getByTestId('proof-not-yet')).toContainText('您的余额尚未纳入快照');
   const own = (await (await page.request.get('/api/wallet/deposit-address?coin=USDT&network=ethereum')).json()) as {
     address: string;
   };
@@ -49,6 +53,7 @@ test('verify my balance: the browser recomputes the path from the user leaf to t
   await page.getByTestId('wallet-verify').click();
   await expect(page).toHaveURL(/\/coinTopup\/verify/);
   await expect(page.getByTestId('proof-result')).toHaveAttribute('data-ok', 'true');
+  await expect(page.getByTestId('proof-as-of')).toBeVisible();
   await expect(page.getByTestId('proof-result')).toContainText('您的余额包含在已公布的总额中');
   await expect(page.getByTestId('proof-balance-USDT')).toHaveText('12 USDT');
   const published = (await (await page.request.get('/api/por')).json()) as { latest: { rootHash: string } };

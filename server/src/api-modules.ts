@@ -29,6 +29,7 @@ import { createOperatorsService } from './modules/operators/service.ts';
 import { paymentMethodsRoutes } from './modules/payment-methods/routes.ts';
 import { createSealer } from './modules/payment-methods/sealing.ts';
 import { createPaymentMethodsService } from './modules/payment-methods/service.ts';
+import { porIntervalFromEnv } from './modules/por/por-module.ts';
 import { porRoutes } from './modules/por/routes.ts';
 import { priceRoutes } from './modules/prices/routes.ts';
 import { createPriceService } from './modules/prices/service.ts';
@@ -166,7 +167,7 @@ async function moneyModules(api: FastifyInstance, ctx: ApiModulesContext): Promi
       sealer: createSealer(deps.payouts?.key ?? randomBytes(32)),
     }),
   });
-  await typed.register(porRoutes, { db: deps.db });
+  await typed.register(porRoutes, { db: deps.db, now, intervalMs: deps.por?.intervalMs ?? porIntervalFromEnv({}) });
   await typed.register(
     rampRoutes,
     createRampService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {}, ...deps.ramp }),

@@ -85,6 +85,8 @@ export interface AppDeps {
   apiInstances?: number;
   /** Rewards (modules/rewards): the programme's numbers and the chains with a check-in contract. */
   rewards?: Partial<Pick<RewardsServiceOptions, 'config' | 'chains'>>;
+  /** Proof of liabilities (modules/por): the time between snapshots, to say when the next is due. */
+  por?: { intervalMs: number };
   /** Payout methods (modules/payment-methods): the 32-byte key sealing their numbers; default a random one (tests). */
   payouts?: { key: Buffer };
   /** Buy/sell (modules/ramp): the provider adapter and the networks it delivers on; unset: unavailable. */

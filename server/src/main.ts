@@ -20,7 +20,7 @@ import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
 import { fenceOf, instanceName, ROLE_LEASE_MS, runAsLeader } from './modules/leases/leader.ts';
 import { loadPayoutKey } from './modules/payment-methods/sealing.ts';
-import { startPorSchedule } from './modules/por/por-module.ts';
+import { porIntervalFromEnv, startPorSchedule } from './modules/por/por-module.ts';
 import { startPrices } from './modules/prices/start-prices.ts';
 import { type RampConfig, rampConfigFromEnv } from './modules/ramp/ramp-config.ts';
 import { startRamp, startRampSweep } from './modules/ramp/ramp-module.ts';
@@ -51,11 +51,6 @@ try {
 
 const logger = createLogger(config);
 
-/** POR_INTERVAL_MS: time between proof-of-liabilities snapshots; at least a minute, default 6 hours. */
-function porIntervalMs(env: NodeJS.ProcessEnv): number {
-  const n = Number(env.POR_INTERVAL_MS ?? 6 * 3_600_000);
-  return Number.isInteger(n) && n >= 60_000 ? n : 6 * 3_600_000;
-}
 /** Resources to release on shutdown, released last-in first-out. */
 const closers: { name: string; close: () => Promise<unknown> }[] = [];
 
@@ -193,6 +188,7 @@ try {
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.devMailbox },
     mailDailyLimit: config.mailDailyLimit,
     rewards: { config: rewardsConfig, chains: chain.evmChains },
+    por: { intervalMs: porIntervalFromEnv(process.env) },
     payouts: { key: loadPayoutKey(config.dataDir, process.env) },
     ramp: {
       config: rampConfig,
@@ -236,7 +232,7 @@ try {
     start: (token) => {
       logger.info({ token: token.toString() }, 'this instance runs the background roles');
       const stopWatchers = chain.watch(fenceOf('background', token));
-      const por = startPorSchedule(db, now, porIntervalMs(process.env), logger);
+      const por = startPorSchedule(db, now, porIntervalFromEnv(process.env), logger);
       return async () => {
         await Promise.all([stopWatchers(), por.close()]);
         logger.warn({}, 'background roles stopped here (lease lost or shutting down)');

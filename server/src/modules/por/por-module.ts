@@ -7,6 +7,14 @@ interface Log {
   warn(obj: unknown, msg?: string): void;
 }
 
+const DEFAULT_INTERVAL_MS = 6 * 3_600_000;
+
+/** POR_INTERVAL_MS: time between proof-of-liabilities snapshots; at least a minute, default 6 hours. */
+export function porIntervalFromEnv(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.POR_INTERVAL_MS ?? DEFAULT_INTERVAL_MS);
+  return Number.isInteger(n) && n >= 60_000 ? n : DEFAULT_INTERVAL_MS;
+}
+
 /** How often to look whether a snapshot is due (the interval itself is POR_INTERVAL_MS). */
 const CHECK_MS = 60_000;
 

@@ -81,3 +81,38 @@ describe('proof of liabilities', () => {
     await expect(h.db.deleteFrom('por_snapshots').execute()).rejects.toThrow(/append-only/);
   });
 });
+
+describe('proof of liabilities status', () => {
+  const h = useAuthHarness();
+  const ledger = () => createLedgerService({ db: h.db, now: h.clock.now });
+
+  it('status: a new account is "not in the latest snapshot yet" (no error), with when the next is due', async () => {
+    const u = await registerUser(h);
+    const status = async () =>
+      (await h.app.inject({ method: 'GET', url: '/api/por/status', headers: { cookie: u.cookie } })).json();
+    // Nothing published yet: due now.
+    expect(await status()).toEqual({ latest: null, included: false, nextDueAt: h.clock.now().toISOString() });
+    // Published 7 h ago, before this user held anything: a normal state, not a 404; overdue, so due now.
+    const first = await publishSnapshot(h.db, new Date(h.clock.now().getTime() - 7 * 3_600_000));
+    expect(await status()).toEqual({
+      latest: { id: first.id, createdAt: first.createdAt.toISOString() },
+      included: false,
+      nextDueAt: h.clock.now().toISOString(),
+    });
+    await ledger().deposit({
+      idempotencyKey: `por:new:${u.user.id}`,
+      userId: u.user.id,
+      asset: 'USDT',
+      amountMinor: 5n,
+    });
+    expect((await status()).included).toBe(false);
+    const second = await publishSnapshot(h.db, h.clock.now());
+    // Included now; the next one the default interval (6 h) after it.
+    expect(await status()).toEqual({
+      latest: { id: second.id, createdAt: second.createdAt.toISOString() },
+      included: true,
+      nextDueAt: new Date(second.createdAt.getTime() + 6 * 3_600_000).toISOString(),
+    });
+    expect((await h.app.inject({ method: 'GET', url: '/api/por/status' })).statusCode).toBe(401);
+  });
+});

@@ -3,14 +3,21 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
-import { InclusionProof, PorRoots } from './schemas.ts';
-import { listSnapshots, proofOf, type Snapshot } from './snapshot.ts';
+import { InclusionProof, PorRoots, PorStatus } from './schemas.ts';
+import { isIncluded, listSnapshots, proofOf, type Snapshot } from './snapshot.ts';
 
 const HISTORY_MAX = 30;
 const view = (s: Snapshot) => ({ ...s, createdAt: s.createdAt.toISOString() });
 
 /** Proof of liabilities: the published roots (public) and the signed-in user's inclusion proof. */
-export const porRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = async (app, { db }) => {
+interface PorRoutesOptions {
+  db: Kysely<Database>;
+  now: () => Date;
+  /** Time between snapshots (POR_INTERVAL_MS). */
+  intervalMs: number;
+}
+
+export const porRoutes: FastifyPluginAsyncTypebox<PorRoutesOptions> = async (app, { db, now, intervalMs }) => {
   app.get(
     '/por',
     {
@@ -23,6 +30,29 @@ export const porRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = as
     async () => {
       const [latest, ...history] = await listSnapshots(db, HISTORY_MAX + 1);
       return { latest: latest ? view(latest) : null, history: history.map(view) };
+    },
+  );
+  app.get(
+    '/por/status',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags: ['por'],
+        summary:
+          'Whether your balance is in the latest snapshot (a new account is not until the next) and when that is due',
+        response: { 200: PorStatus, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const [latest] = await listSnapshots(db, 1);
+      if (!latest) return { latest: null, included: false, nextDueAt: now().toISOString() };
+      // A schedule that is late (every instance down) is due now, not in the past.
+      const dueMs = Math.max(latest.createdAt.getTime() + intervalMs, now().getTime());
+      return {
+        latest: { id: latest.id, createdAt: latest.createdAt.toISOString() },
+        included: await isIncluded(db, latest.id, currentUser(request).userId),
+        nextDueAt: new Date(dueMs).toISOString(),
+      };
     },
   );
   app.get(

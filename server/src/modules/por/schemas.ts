@@ -29,4 +29,14 @@ export const InclusionProof = Type.Object({
   ),
   root: Type.Object({ hash, sums: amounts }),
 });
+/** Whether the signed-in user's balance is in the latest snapshot, and when the next one is due. */
+export const PorStatus = Type.Object({
+  latest: Type.Union([
+    Type.Object({ id: Type.String({ format: 'uuid' }), createdAt: Type.String({ format: 'date-time' }) }),
+    Type.Null(),
+  ]),
+  included: Type.Boolean({ description: 'The latest snapshot holds a leaf for you (you held something then).' }),
+  nextDueAt: Type.String({ format: 'date-time', description: 'When the next snapshot is due (at the latest).' }),
+});
+
 export type InclusionProofBody = Static<typeof InclusionProof>;

@@ -155,3 +155,14 @@ export async function proofOf(db: Kysely<Database>, userId: string, snapshotId?:
     root: { hash: snapshot.rootHash, sums: snapshot.rootSums },
   };
 }
+
+/** Whether `userId` has a leaf in the snapshot (no tree is rebuilt: the status screen asks this first). */
+export async function isIncluded(db: Kysely<Database>, snapshotId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('por_leaves')
+    .select('position')
+    .where('snapshot_id', '=', snapshotId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

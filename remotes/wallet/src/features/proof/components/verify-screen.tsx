@@ -1,16 +1,15 @@
 import { isApiError } from '@cw/shared-state/api';
-import { catalogueQuery } from '@cw/shared-state/catalogue';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { type InclusionProof, verifyProof } from '@cw/shared-state/por';
 import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Result } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { DetailRows } from '../../../lib/detail-rows.tsx';
 import * as ui from '../../../lib/wallet-page.module.css';
 import { WalletPage } from '../../../lib/wallet-page.tsx';
-import { type Proof, usePorRoots, useProof } from '../api/proof-api.ts';
+import { type PorStatus, type Proof, usePorRoots, usePorStatus, useProof } from '../api/proof-api.ts';
 
 /** Saves the proof as a JSON file the user can check with any other tool. */
 function download(proof: Proof) {
@@ -22,6 +21,24 @@ function download(proof: Proof) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** Not in the latest snapshot (a new account, or nothing held then): when it was taken and when the next is due. */
+function NotYet({ status }: { status: PorStatus }) {
+  const { t, i18n } = useTranslation(NAMESPACE);
+  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language);
+  return (
+    <Result
+      status="waiting"
+      title={t('proof.notYet')}
+      description={
+        status.latest
+          ? t('proof.notYetHint', { snapshot: when(status.latest.createdAt), next: when(status.nextDueAt) })
+          : t('proof.noneYetHint', { next: when(status.nextDueAt) })
+      }
+      data-testid="proof-not-yet"
+    />
+  );
+}
+
 /**
  * /coinTopup/verify: "Verify my balance". The proof is checked HERE, in the browser, with the same
  * Merkle-sum code the server built the tree with: the user's leaf is hashed and walked up to the
@@ -31,15 +48,18 @@ export default function VerifyScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
   const format = useAmountFormat();
   const roots = usePorRoots();
-  const proof = useProof();
-  const catalogue = useQuery(catalogueQuery);
+  const status = usePorStatus();
+  const proof = useProof(status.data?.included === true);
+  const catalogue = useCatalogue();
   const amount = (minor: string, asset: string) =>
     `${format.display(minor, coinDisplay(asset, catalogue.data?.coins ?? []))} ${asset}`;
 
   let body = <LoadingState />;
-  if (proof.isError && isApiError(proof.error) && proof.error.code === 'NOT_FOUND') body = <EmptyState />;
-  else if (proof.isError || roots.isError)
-    body = <ErrorState onRetry={() => void Promise.all([proof.refetch(), roots.refetch()])} />;
+  if (status.data && !status.data.included) body = <NotYet status={status.data} />;
+  // A snapshot published between the status and the proof: the next visit shows it.
+  else if (proof.isError && isApiError(proof.error) && proof.error.code === 'NOT_FOUND') body = <EmptyState />;
+  else if (status.isError || proof.isError || roots.isError)
+    body = <ErrorState onRetry={() => void Promise.all([status.refetch(), proof.refetch(), roots.refetch()])} />;
   else if (proof.data && roots.data) {
     const p = proof.data;
     const published = [roots.data.latest, ...roots.data.history].find((r) => r?.id === p.snapshotId) ?? null;
@@ -78,6 +98,14 @@ export default function VerifyScreen() {
           ]}
         />
         <p className={ui.muted}>{t('proof.explain', { steps: p.path.length })}</p>
+        {published && status.data ? (
+          <p className={ui.muted} data-testid="proof-as-of">
+            {t('proof.asOf', {
+              snapshot: new Date(published.createdAt).toLocaleString(i18n.language),
+              next: new Date(status.data.nextDueAt).toLocaleString(i18n.language),
+            })}
+          </p>
+        ) : null}
         <Button block data-testid="proof-download" onClick={() => download(p)}>
           {t('proof.download')}
         </Button>
