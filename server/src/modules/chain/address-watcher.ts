@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
 import { depositAddressesPage } from '../deposits/addresses.ts';
-import { advanceConfirmations, confirmingDeposits, dropAboveFork, recordObserved } from '../deposits/processor.ts';
+import { advanceConfirmations, confirmingDeposits, dropAboveFork } from '../deposits/processor.ts';
+import { recordObserved } from '../deposits/record-observed.ts';
 import type { ChainWatcher, ObservedTransfer, TickReport, WatcherFence } from './watcher.ts';
 
 /**

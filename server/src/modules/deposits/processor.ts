@@ -1,9 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { findCoinNetwork, type NetworkCode, toLedgerMinor } from '../catalogue/catalogue.ts';
-import type { ObservedTransfer } from '../chain/watcher.ts';
+import { findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
 import { bookDepositCustody } from '../custody/custody-book.ts';
-import { sweepTransactionHashes } from '../custody/sweeps-repository.ts';
 import { creditDeposit } from '../ledger/operations.ts';
 import { recordUserNotice } from '../notices/repository.ts';
 import { raiseDeepReorgAlert } from './reorg-alerts.ts';
@@ -52,70 +50,6 @@ export async function depositAddressOwners(
     for (const r of rows) owners.set(r.address, r.user_id);
   }
   return owners;
-}
-
-/**
- * Inserts the observed transfers as confirming deposits (owner looked up by address). A transfer
- * already recorded is left alone unless a reorg had dropped it, in which case it is revived in
- * its new block.
- */
-export async function recordObserved(trx: Db, transfers: readonly ObservedTransfer[], now: Date): Promise<number> {
-  const network = transfers[0]?.network;
-  if (network === undefined) return 0;
-  const owners = await depositAddressOwners(
-    trx,
-    network,
-    transfers.map((t) => t.toAddress),
-  );
-  const ownTransactions = await sweepTransactionHashes(
-    trx,
-    transfers.map((t) => t.txHash),
-  );
-  let recorded = 0;
-  for (const t of transfers) {
-    // Gas the hot wallet sent to a deposit address for a sweep is ours, not the user's deposit.
-    if (ownTransactions.has(t.txHash)) continue;
-    const userId = owners.get(t.toAddress);
-    const pair = findCoinNetwork(t.coin, t.network);
-    if (!userId || !pair || t.chainAmount <= 0n) continue;
-    const result = await trx
-      .insertInto('deposits')
-      .values({
-        user_id: userId,
-        network: t.network,
-        coin: t.coin,
-        tx_hash: t.txHash,
-        output_index: t.outputIndex,
-        from_address: t.fromAddress,
-        to_address: t.toAddress,
-        chain_amount: t.chainAmount.toString(),
-        amount_minor: toLedgerMinor(t.coin, t.network, t.chainAmount).toString(),
-        block_number: t.blockNumber.toString(),
-        block_hash: t.blockHash,
-        confirmations: 0,
-        required_confirmations: pair.confirmations,
-        state: 'confirming',
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['network', 'tx_hash', 'output_index'])
-          .doUpdateSet({
-            state: 'confirming',
-            reason: null,
-            block_number: t.blockNumber.toString(),
-            block_hash: t.blockHash,
-            confirmations: 0,
-            updated_at: now,
-          })
-          .where('deposits.state', '=', 'failed')
-          .where('deposits.reason', '=', 'reorged'),
-      )
-      .executeTakeFirst();
-    recorded += Number(result.numInsertedOrUpdatedRows ?? 0n);
-  }
-  return recorded;
 }
 
 /**
