@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
 import { depositAddressesPage } from '../deposits/addresses.ts';
-import { advanceConfirmations, confirmingDeposits, dropAboveFork } from '../deposits/processor.ts';
+import { advanceConfirmations, depositsToRecheck, dropAboveFork } from '../deposits/processor.ts';
 import { recordObserved } from '../deposits/record-observed.ts';
 import type { ChainWatcher, ObservedTransfer, TickReport, WatcherFence } from './watcher.ts';
 
@@ -10,13 +10,16 @@ import type { ChainWatcher, ObservedTransfer, TickReport, WatcherFence } from '.
  * Watcher for chains read through an indexer by ADDRESS (TronGrid, Esplora) rather than block by
  * block: each tick asks for the recent confirmed transfers of a bounded batch of deposit addresses
  * (rotating through all of them), records them, re-checks the block hashes of unconfirmed
- * deposits (a mismatch is a reorg: those deposits are dropped until seen again), and counts
- * confirmations from the indexer's tip. The tip (number + hash) is stored as the cursor.
+ * deposits and of recently credited ones (a mismatch is a reorg: unconfirmed deposits above it are
+ * dropped until seen again, credited ones raise a deep-reorg alert), and counts confirmations from
+ * the indexer's tip. Each deposit's block hash is asked again, uncached, in the transaction that
+ * credits it. The tip (number + hash) is stored as the cursor.
  */
 export interface AddressSource {
   tip(): Promise<{ height: bigint; hash: string }>;
   /** Confirmed transfers to this deposit address (most recent first page; bounded). */
   transfersTo(address: string): Promise<ObservedTransfer[]>;
+  /** The node's hash at a height, never from a cache; undefined only when it has no such block (errors throw). */
   blockHashAt(height: bigint): Promise<string | undefined>;
 }
 
@@ -31,8 +34,6 @@ export interface AddressWatcherOptions {
 }
 
 const DEFAULT_ADDRESSES_PER_TICK = 20;
-/** Unconfirmed deposits whose block hash is re-checked per tick. */
-const REORG_CHECKS_PER_TICK = 20;
 
 export function createAddressWatcher(options: AddressWatcherOptions): ChainWatcher {
   const { db, network, source } = options;
@@ -41,9 +42,8 @@ export function createAddressWatcher(options: AddressWatcherOptions): ChainWatch
   /** Rotation through deposit_addresses by id; restarts at 0 after a full pass. */
   let afterId = '0';
 
-  async function checkReorg(): Promise<bigint | undefined> {
-    const confirming = await confirmingDeposits(db, network, REORG_CHECKS_PER_TICK);
-    for (const d of confirming) {
+  async function checkReorg(tip: bigint): Promise<bigint | undefined> {
+    for (const d of await depositsToRecheck(db, network, tip)) {
       const height = BigInt(d.block_number);
       const hash = await source.blockHashAt(height);
       if (hash !== undefined && hash !== d.block_hash) {
@@ -61,7 +61,7 @@ export function createAddressWatcher(options: AddressWatcherOptions): ChainWatch
     network,
     async tick(): Promise<TickReport> {
       const tip = await source.tip();
-      const reorgForkBlock = await checkReorg();
+      const reorgForkBlock = await checkReorg(tip.height);
       const batch = await depositAddressesPage(db, network, afterId, perTick);
       const transfers: ObservedTransfer[] = [];
       for (const { address } of batch) {
@@ -86,7 +86,7 @@ export function createAddressWatcher(options: AddressWatcherOptions): ChainWatch
       });
       const full = batch.length === perTick;
       afterId = full ? (batch.at(-1)?.id ?? '0') : '0';
-      const credited = await advanceConfirmations(db, network, tip.height, now());
+      const credited = await advanceConfirmations(db, network, tip.height, now(), source.blockHashAt);
       return {
         network,
         scannedTo: tip.height,

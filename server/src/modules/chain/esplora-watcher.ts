@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { createAddressWatcher } from './address-watcher.ts';
-import { asArray, asBigInt, asString, at, fetchJson, fetchText } from './http-json.ts';
+import { asArray, asBigInt, asString, at, fetchJson, fetchText, HttpStatusError } from './http-json.ts';
 import type { ChainWatcher, ObservedTransfer, WatcherFence } from './watcher.ts';
 
 /**
@@ -63,8 +63,10 @@ export function esploraSource(network: 'bitcoin' | 'dogecoin', baseUrl: string) 
     async blockHashAt(height: bigint) {
       try {
         return (await fetchText(`${base}/block-height/${height}`)).trim();
-      } catch {
-        return undefined;
+      } catch (err) {
+        // Only "no such block" is absent; a 429 or a timeout fails the tick (a reorg check never passes on an error).
+        if (err instanceof HttpStatusError && err.status === 404) return undefined;
+        throw err;
       }
     },
   };

@@ -48,15 +48,24 @@ function defaultTokens(env: NodeJS.ProcessEnv): Partial<Record<CoinCode, string>
 export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, string>>) {
   const base = baseUrl.replace(/\/+$/, '');
   const coinOfContract = new Map(Object.entries(tokens).map(([coin, contract]) => [contract, coin as CoinCode]));
-  const blockHashes = new Map<string, string>();
-
+  /** The node's hash at a height, asked every time (an empty answer: no such block). */
   async function blockHashAt(height: bigint): Promise<string | undefined> {
-    const key = height.toString();
-    const known = blockHashes.get(key);
-    if (known) return known;
-    const hash = asString(at(await postJson(`${base}/wallet/getblockbynum`, { num: Number(height) }), 'blockID'));
-    if (hash && blockHashes.size < 10_000) blockHashes.set(key, hash);
-    return hash;
+    return (
+      asString(at(await postJson(`${base}/wallet/getblockbynum`, { num: Number(height) }), 'blockID')) || undefined
+    );
+  }
+
+  /** Hashes looked up for the transfers of ONE address read (never kept across reads, never used by a check). */
+  function blockHashCache() {
+    const known = new Map<bigint, Promise<string | undefined>>();
+    return (height: bigint) => {
+      let hash = known.get(height);
+      if (!hash) {
+        hash = blockHashAt(height);
+        known.set(height, hash);
+      }
+      return hash;
+    };
   }
 
   return {
@@ -68,6 +77,7 @@ export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, str
       return { height, hash };
     },
     async transfersTo(address: string): Promise<ObservedTransfer[]> {
+      const cachedBlockHashAt = blockHashCache();
       const query = `only_to=true&only_confirmed=true&limit=${PAGE_LIMIT}`;
       const enc = encodeURIComponent(address);
       const [native, trc20] = await Promise.all([
@@ -85,7 +95,7 @@ export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, str
         const txHash = asString(at(tx, 'txID'));
         const blockNumber = asBigInt(at(tx, 'blockNumber'));
         if (to !== address || !amount || !txHash || blockNumber === undefined) continue;
-        const blockHash = await blockHashAt(blockNumber);
+        const blockHash = await cachedBlockHashAt(blockNumber);
         if (!blockHash) continue;
         out.push({
           network: 'tron',
@@ -114,7 +124,7 @@ export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, str
         const info = await postJson(`${base}/wallet/gettransactioninfobyid`, { value: txHash });
         const blockNumber = asBigInt(at(info, 'blockNumber'));
         if (blockNumber === undefined || asString(at(info, 'receipt', 'result')) !== 'SUCCESS') continue;
-        const blockHash = await blockHashAt(blockNumber);
+        const blockHash = await cachedBlockHashAt(blockNumber);
         if (!blockHash) continue;
         out.push({
           network: 'tron',

@@ -17,17 +17,36 @@ type Db = Kysely<Database> | Transaction<Database>;
 export const depositIdempotencyKey = (network: NetworkCode, txHash: string, outputIndex: number) =>
   `deposit:${network}:${txHash}:${outputIndex}`;
 
-/** Unconfirmed deposits of the network, lowest block first: the ones a reorg could still remove. */
-export function confirmingDeposits(db: Db, network: NetworkCode, limit: number) {
+/** Deposits whose blocks a watcher re-checks this many blocks below the tip once credited (deep reorgs). */
+export const CREDITED_RECHECK_BLOCKS = 100n;
+/** Distinct heights re-checked per tick (bounded work; the lowest first: the fork point is the lowest mismatch). */
+const RECHECK_HEIGHTS = 200;
+
+/**
+ * Heights and block hashes a reorg could still remove: every unconfirmed deposit's, and those of
+ * credited deposits within CREDITED_RECHECK_BLOCKS of the tip not alerted yet (a reorg deeper than
+ * the confirmations must raise a deep-reorg alert on address-indexed chains too). Lowest first.
+ */
+export function depositsToRecheck(db: Db, network: NetworkCode, tip: bigint) {
+  const floor = (tip - CREDITED_RECHECK_BLOCKS).toString();
   return db
     .selectFrom('deposits')
     .select(['block_number', 'block_hash'])
+    .distinct()
     .where('network', '=', network)
-    .where('state', '=', 'confirming')
+    .where((eb) =>
+      eb.or([
+        eb('state', '=', 'confirming'),
+        eb.and([eb('state', '=', 'successful'), eb('block_number', '>', floor), eb('reorg_alert_id', 'is', null)]),
+      ]),
+    )
     .orderBy('block_number')
-    .limit(limit)
+    .limit(RECHECK_HEIGHTS)
     .execute();
 }
+
+/** The chain's hash at a height now, from the node (never a cache); undefined: the node has no such block. */
+export type BlockHashCheck = (height: bigint) => Promise<string | undefined>;
 
 const OWNER_LOOKUP_CHUNK = 1000;
 
@@ -94,6 +113,7 @@ export async function advanceConfirmations(
   network: NetworkCode,
   verifiedHeight: bigint,
   now: Date,
+  checkHash?: BlockHashCheck,
 ): Promise<number> {
   const count = sql<number>`least(greatest(${verifiedHeight.toString()}::bigint - block_number + 1, 0), 2147483647)::int`;
   await db
@@ -118,7 +138,7 @@ export async function advanceConfirmations(
   const errors: unknown[] = [];
   for (const { id } of ready) {
     try {
-      if (await finishDeposit(db, id, now)) credited++;
+      if (await finishDeposit(db, id, now, checkHash)) credited++;
     } catch (err) {
       errors.push(err);
     }
@@ -128,11 +148,30 @@ export async function advanceConfirmations(
   return credited;
 }
 
-/** Credits (or fails below the minimum) one confirmed deposit; true when it was credited now. */
-async function finishDeposit(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
+/**
+ * Credits (or fails below the minimum) one confirmed deposit; true when it was credited now. With
+ * `checkHash` (watchers that read by address, whose confirmations are not counted on a verified chain
+ * of blocks) the deposit's block hash is asked of the node in the crediting transaction: a different
+ * hash is a reorg, the deposit and those above are dropped instead; no answer credits nothing yet.
+ */
+async function finishDeposit(
+  db: Kysely<Database>,
+  id: string,
+  now: Date,
+  checkHash?: BlockHashCheck,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const d = await trx.selectFrom('deposits').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     if (d?.state !== 'confirming' || d.confirmations < d.required_confirmations) return false;
+    if (checkHash) {
+      const height = BigInt(d.block_number);
+      const hash = await checkHash(height);
+      if (hash === undefined) return false;
+      if (hash !== d.block_hash) {
+        await dropAboveFork(trx, d.network, height - 1n, now);
+        return false;
+      }
+    }
     const coin = d.coin;
     const network = d.network;
     const pair = findCoinNetwork(coin, network);
