@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
 import { depositAddressesPage } from '../deposits/addresses.ts';
-import { advanceConfirmations, depositsToRecheck, dropAboveFork } from '../deposits/processor.ts';
+import { advanceConfirmations, depositsToRecheck, dropAboveFork, recordedTxHashes } from '../deposits/processor.ts';
 import { recordObserved } from '../deposits/record-observed.ts';
 import type { ChainWatcher, ObservedTransfer, TickReport, WatcherFence } from './watcher.ts';
 
@@ -17,11 +17,21 @@ import type { ChainWatcher, ObservedTransfer, TickReport, WatcherFence } from '.
  */
 export interface AddressSource {
   tip(): Promise<{ height: bigint; hash: string }>;
-  /** Confirmed transfers to this deposit address (most recent first page; bounded). */
-  transfersTo(address: string): Promise<ObservedTransfer[]>;
+  /**
+   * Confirmed transfers to this deposit address, newest first, page after page until a page holds a
+   * transaction `recorded` knows (everything older was read before) or MAX_HISTORY_PAGES: spam
+   * ("address poisoning") cannot push a real deposit off the first page.
+   */
+  transfersTo(address: string, recorded: RecordedCheck): Promise<ObservedTransfer[]>;
   /** The node's hash at a height, never from a cache; undefined only when it has no such block (errors throw). */
   blockHashAt(height: bigint): Promise<string | undefined>;
 }
+
+/** Which of these transaction hashes are recorded deposits of the address. */
+export type RecordedCheck = (txHashes: readonly string[]) => Promise<Set<string>>;
+
+/** Pages of one address's history read per tick at most (a first scan of a busy address spreads over ticks' re-reads). */
+export const MAX_HISTORY_PAGES = 40;
 
 export interface AddressWatcherOptions {
   db: Kysely<Database>;
@@ -65,7 +75,8 @@ export function createAddressWatcher(options: AddressWatcherOptions): ChainWatch
       const batch = await depositAddressesPage(db, network, afterId, perTick);
       const transfers: ObservedTransfer[] = [];
       for (const { address } of batch) {
-        for (const t of await source.transfersTo(address)) {
+        const recorded: RecordedCheck = (hashes) => recordedTxHashes(db, network, address, hashes);
+        for (const t of await source.transfersTo(address, recorded)) {
           // Only what the indexer's tip covers; a later block is seen on the next tick.
           if (t.toAddress === address && t.blockNumber <= tip.height) transfers.push(t);
         }

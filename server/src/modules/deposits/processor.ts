@@ -50,6 +50,26 @@ export type BlockHashCheck = (height: bigint) => Promise<string | undefined>;
 
 const OWNER_LOOKUP_CHUNK = 1000;
 
+/** The given transaction hashes that are recorded deposits to the address (any state). */
+export async function recordedTxHashes(
+  db: Db,
+  network: NetworkCode,
+  address: string,
+  txHashes: readonly string[],
+): Promise<Set<string>> {
+  const unique = [...new Set(txHashes)].slice(0, OWNER_LOOKUP_CHUNK);
+  if (unique.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('deposits')
+    .select('tx_hash')
+    .distinct()
+    .where('network', '=', network)
+    .where('to_address', '=', address)
+    .where('tx_hash', 'in', unique)
+    .execute();
+  return new Set(rows.map((r) => r.tx_hash));
+}
+
 /** userId of each of the given addresses that is one of our deposit addresses on the network. */
 export async function depositAddressOwners(
   db: Db,
