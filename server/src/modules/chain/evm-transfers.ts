@@ -3,6 +3,7 @@ import { type Address, type Block, getAddress, type Hash, type Log, type PublicC
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, type NetworkCode, nativeCoinOf } from '../catalogue/catalogue.ts';
 import { depositAddressOwners } from '../deposits/processor.ts';
+import { internalNativeTransfers } from './evm-internal.ts';
 import { blockEventLogs } from './evm-logs.ts';
 import type { ObservedTransfer } from './watcher.ts';
 
@@ -27,6 +28,8 @@ export interface TransferContext {
   network: NetworkCode;
   /** Token contracts by coin. */
   tokens: Partial<Record<CoinCode, Address>>;
+  /** Also native coin sent by contracts (internal calls, evm-internal.ts). */
+  traceInternal?: boolean;
 }
 
 /** Native transfers (top-level value) and catalogue-token Transfer logs of the blocks, to any address. */
@@ -56,6 +59,10 @@ async function candidates(ctx: TransferContext, blocks: FullBlock[]): Promise<Ca
         },
       });
     }
+  }
+  if (ctx.traceInternal) {
+    const internal = await Promise.all(blocks.map((b) => internalNativeTransfers(client, b, network, nativeCoin)));
+    for (const transfer of internal.flat()) out.push({ logIndex: null, transfer });
   }
   const perBlock = await Promise.all(blocks.map((b) => blockEventLogs(client, b, tokenAddresses, transferEvent)));
   for (const l of perBlock.flat() as TransferLog[]) {

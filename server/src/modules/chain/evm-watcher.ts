@@ -262,7 +262,10 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
         const blocks = linkedPrefix(await fetchBlocks(from, to), cursor?.hash);
         const last = blocks.at(-1);
         if (last) {
-          const transfers = await observeTransfers({ db, client, network, tokens: runtime.tokens }, blocks);
+          const transfers = await observeTransfers(
+            { db, client, network, tokens: runtime.tokens, traceInternal: runtime.traceInternal === true },
+            blocks,
+          );
           const events = await observerLogs(blocks);
           observed = await recordScan(blocks, transfers, events);
           scannedTo = last.number as bigint;

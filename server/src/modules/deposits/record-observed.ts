@@ -14,7 +14,7 @@ import { depositAddressOwners } from './processor.ts';
  * changes). A matched row that a reorg had dropped is revived in its new block; user, coin, recipient
  * and amount are never rewritten. A transfer that matches nothing where a row already holds its
  * position (the re-mined transaction pays differently) becomes a row of its own, at
- * `position + k * REMINED_INDEX_STRIDE`, and a chain alert.
+ * `position ± k * REMINED_INDEX_STRIDE` (away from zero), and a chain alert.
  */
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -33,7 +33,9 @@ interface RecordedRow {
   reason: string | null;
 }
 
-const positionOf = (outputIndex: number) => (outputIndex < 0 ? outputIndex : outputIndex % REMINED_INDEX_STRIDE);
+/** A row's position within its transaction (negative: native transfers, -1 the value, -2 - k internal calls). */
+const positionOf = (outputIndex: number) => Math.sign(outputIndex) * (Math.abs(outputIndex) % REMINED_INDEX_STRIDE);
+const variantOf = (outputIndex: number) => Math.floor(Math.abs(outputIndex) / REMINED_INDEX_STRIDE);
 const sameTransfer = (r: RecordedRow, t: ObservedTransfer) =>
   r.coin === t.coin && r.to_address === t.toAddress && r.chain_amount === t.chainAmount.toString();
 
@@ -147,12 +149,8 @@ async function insertNew(
   const pair = findCoinNetwork(t.coin, t.network);
   if (!pair) return 0;
   const atPosition = rows.filter((r) => positionOf(r.output_index) === t.outputIndex);
-  const outputIndex =
-    atPosition.length === 0 || t.outputIndex < 0
-      ? t.outputIndex
-      : t.outputIndex +
-        REMINED_INDEX_STRIDE *
-          (1 + Math.max(...atPosition.map((r) => Math.floor(r.output_index / REMINED_INDEX_STRIDE))));
+  const variant = atPosition.length === 0 ? 0 : 1 + Math.max(...atPosition.map((r) => variantOf(r.output_index)));
+  const outputIndex = t.outputIndex + Math.sign(t.outputIndex || 1) * REMINED_INDEX_STRIDE * variant;
   const result = await trx
     .insertInto('deposits')
     .values({
