@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { findCoinNetwork, toLedgerMinor } from '../catalogue/catalogue.ts';
+import { findCoinNetwork, type NetworkCode, toLedgerMinor } from '../catalogue/catalogue.ts';
 import type { ObservedTransfer } from '../chain/watcher.ts';
 import { sweepTransactionHashes } from '../custody/sweeps-repository.ts';
 import { raiseChainAlert } from './chain-alerts.ts';
@@ -39,14 +39,18 @@ const variantOf = (outputIndex: number) => Math.floor(Math.abs(outputIndex) / RE
 const sameTransfer = (r: RecordedRow, t: ObservedTransfer) =>
   r.coin === t.coin && r.to_address === t.toAddress && r.chain_amount === t.chainAmount.toString();
 
-async function recordedRows(trx: Db, network: string, hashes: readonly string[]): Promise<Map<string, RecordedRow[]>> {
+async function recordedRows(
+  trx: Db,
+  network: NetworkCode,
+  hashes: readonly string[],
+): Promise<Map<string, RecordedRow[]>> {
   const unique = [...new Set(hashes)];
   const byTx = new Map<string, RecordedRow[]>();
   for (let i = 0; i < unique.length; i += TX_LOOKUP_CHUNK) {
     const rows = await trx
       .selectFrom('deposits')
       .select(['id', 'tx_hash', 'output_index', 'coin', 'to_address', 'chain_amount', 'state', 'reason'])
-      .where('network', '=', network as never)
+      .where('network', '=', network)
       .where('tx_hash', 'in', unique.slice(i, i + TX_LOOKUP_CHUNK))
       .orderBy('output_index')
       .forUpdate()
