@@ -61,7 +61,7 @@ describe('Esplora watcher (bitcoin, dogecoin) on recorded responses', () => {
         const hash = chain.hashes.get(Number(height[1]));
         return hash ? { body: hash } : { status: 404, body: 'Block not found' };
       }
-      const txs = /^\/address\/([^/]+)\/txs$/.exec(url.pathname);
+      const txs = /^\/address\/([^/]+)\/txs\/chain$/.exec(url.pathname);
       if (txs) return { body: chain.txs.get(decodeURIComponent(txs[1] ?? '')) ?? '[]' };
       return undefined;
     });

@@ -20,6 +20,13 @@ export interface EvmChainRuntime {
    * its RPC port); unset: the watcher polls only.
    */
   wsUrl?: string;
+  /**
+   * Native coin sent to deposit addresses by contracts (Safe and smart-account wallets, multisends,
+   * batch payouts) is found by tracing each block's calls (`debug_traceBlockByHash`, callTracer): on
+   * for the local anvil, `<NETWORK>_TRACE_INTERNAL=1` for a node that serves the debug API. Off: only a
+   * transaction's own value is seen (README).
+   */
+  traceInternal?: boolean;
 }
 
 /** What DATA_DIR/chains.json holds (written by local-chains.ts, read by the signer and the faucet). */
@@ -83,6 +90,7 @@ export function loadChainConfig(
         confirmations: networkConfirmations(network),
         ...(checkIn && /^0x[0-9a-fA-F]{40}$/.test(checkIn) ? { checkInContract: checkIn as `0x${string}` } : {}),
         ...(wsUrl && /^wss?:\/\//.test(wsUrl) ? { wsUrl } : {}),
+        ...(env[`${upper}_TRACE_INTERNAL`]?.trim() === '1' ? { traceInternal: true } : {}),
       };
     } else if (entry) {
       const tokens = Object.fromEntries(Object.entries(entry.tokens).filter(([coin]) => isCoinCode(coin)));
@@ -94,6 +102,7 @@ export function loadChainConfig(
         confirmations: networkConfirmations(network),
         ...(entry.checkIn ? { checkInContract: entry.checkIn } : {}),
         wsUrl: wsUrlOf(entry.rpcUrl),
+        traceInternal: true,
       };
     } else {
       result[network] = undefined;

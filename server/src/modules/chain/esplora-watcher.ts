@@ -1,14 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { createAddressWatcher } from './address-watcher.ts';
-import { asArray, asBigInt, asString, at, fetchJson, fetchText } from './http-json.ts';
+import { createAddressWatcher, MAX_HISTORY_PAGES, type RecordedCheck } from './address-watcher.ts';
+import { asArray, asBigInt, asString, at, fetchJson, fetchText, HttpStatusError, type Json } from './http-json.ts';
 import type { ChainWatcher, ObservedTransfer, WatcherFence } from './watcher.ts';
 
 /**
  * Bitcoin / Dogecoin deposits through an Esplora HTTP API:
  * - GET /blocks/tip/height, GET /blocks/tip/hash  -> tip
- * - GET /address/:address/txs                     -> recent transactions (confirmed ones carry
- *   status.block_height/block_hash); each vout paying the address is one deposit (output index = vout)
+ * - GET /address/:address/txs/chain[/:last_seen_txid] -> confirmed transactions, newest first, 25 a
+ *   page (status.block_height/block_hash); each vout paying the address is one deposit (output index =
+ *   vout). Paged until a page holds a recorded transaction (address-watcher.ts).
  * - GET /block-height/:height                     -> block hash (reorg check)
  */
 export interface EsploraWatcherOptions {
@@ -20,6 +21,35 @@ export interface EsploraWatcherOptions {
 }
 
 const coinOf = { bitcoin: 'BTC', dogecoin: 'DOGE' } as const;
+/** Confirmed transactions per page of /address/:address/txs/chain (fewer: the last page). */
+const ESPLORA_PAGE = 25;
+
+/** The outputs of one confirmed transaction that pay the address. */
+function outputsTo(network: 'bitcoin' | 'dogecoin', address: string, tx: Json): ObservedTransfer[] {
+  const txid = asString(at(tx, 'txid'));
+  if (!txid || at(tx, 'status', 'confirmed') !== true) return [];
+  const blockNumber = asBigInt(at(tx, 'status', 'block_height'));
+  const blockHash = asString(at(tx, 'status', 'block_hash'));
+  if (blockNumber === undefined || !blockHash) return [];
+  const from = asString(at(tx, 'vin', 0, 'prevout', 'scriptpubkey_address')) ?? null;
+  const out: ObservedTransfer[] = [];
+  asArray(at(tx, 'vout')).forEach((vout, index) => {
+    const value = asBigInt(at(vout, 'value'));
+    if (asString(at(vout, 'scriptpubkey_address')) !== address || value === undefined || value <= 0n) return;
+    out.push({
+      network,
+      coin: coinOf[network],
+      txHash: txid,
+      outputIndex: index,
+      fromAddress: from,
+      toAddress: address,
+      chainAmount: value,
+      blockNumber,
+      blockHash,
+    });
+  });
+  return out;
+}
 
 export function esploraSource(network: 'bitcoin' | 'dogecoin', baseUrl: string) {
   const base = baseUrl.replace(/\/+$/, '');
@@ -32,39 +62,26 @@ export function esploraSource(network: 'bitcoin' | 'dogecoin', baseUrl: string) 
       if (!/^\d+$/.test(height.trim())) throw new Error(`esplora: bad tip height ${height.slice(0, 40)}`);
       return { height: BigInt(height.trim()), hash: hash.trim() };
     },
-    async transfersTo(address: string): Promise<ObservedTransfer[]> {
-      const txs = asArray(await fetchJson(`${base}/address/${encodeURIComponent(address)}/txs`));
+    async transfersTo(address: string, recorded: RecordedCheck): Promise<ObservedTransfer[]> {
       const out: ObservedTransfer[] = [];
-      for (const tx of txs) {
-        const txid = asString(at(tx, 'txid'));
-        if (!txid || at(tx, 'status', 'confirmed') !== true) continue;
-        const blockNumber = asBigInt(at(tx, 'status', 'block_height'));
-        const blockHash = asString(at(tx, 'status', 'block_hash'));
-        if (blockNumber === undefined || !blockHash) continue;
-        const from = asString(at(tx, 'vin', 0, 'prevout', 'scriptpubkey_address')) ?? null;
-        asArray(at(tx, 'vout')).forEach((vout, index) => {
-          const value = asBigInt(at(vout, 'value'));
-          if (asString(at(vout, 'scriptpubkey_address')) !== address || value === undefined || value <= 0n) return;
-          out.push({
-            network,
-            coin: coinOf[network],
-            txHash: txid,
-            outputIndex: index,
-            fromAddress: from,
-            toAddress: address,
-            chainAmount: value,
-            blockNumber,
-            blockHash,
-          });
-        });
+      const chain = `${base}/address/${encodeURIComponent(address)}/txs/chain`;
+      let lastSeen: string | undefined;
+      for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
+        const txs = asArray(await fetchJson(lastSeen ? `${chain}/${lastSeen}` : chain));
+        for (const tx of txs) out.push(...outputsTo(network, address, tx));
+        const ids = txs.flatMap((tx) => asString(at(tx, 'txid')) ?? []);
+        lastSeen = ids.at(-1);
+        if (txs.length < ESPLORA_PAGE || !lastSeen || (await recorded(ids)).size > 0) break;
       }
       return out;
     },
     async blockHashAt(height: bigint) {
       try {
         return (await fetchText(`${base}/block-height/${height}`)).trim();
-      } catch {
-        return undefined;
+      } catch (err) {
+        // Only "no such block" is absent; a 429 or a timeout fails the tick (a reorg check never passes on an error).
+        if (err instanceof HttpStatusError && err.status === 404) return undefined;
+        throw err;
       }
     },
   };

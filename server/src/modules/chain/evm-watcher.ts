@@ -1,10 +1,13 @@
 import type { Kysely } from 'kysely';
-import { type Block, getAddress, type Hash, type Log, type PublicClient, parseAbiItem, type Transaction } from 'viem';
+import { type Block, BlockNotFoundError, type Hash, type Log, type PublicClient } from 'viem';
 import type { Database } from '../../db/schema.ts';
-import { type CoinCode, nativeCoinOf } from '../catalogue/catalogue.ts';
-import { advanceConfirmations, depositAddressOwners, dropAboveFork, recordObserved } from '../deposits/processor.ts';
+import { raiseChainAlert } from '../deposits/chain-alerts.ts';
+import { advanceConfirmations, dropAboveFork } from '../deposits/processor.ts';
+import { recordObserved } from '../deposits/record-observed.ts';
 import type { EvmChainRuntime } from './chain-config.ts';
 import { createEvmClient } from './evm-client.ts';
+import { blockEventLogs } from './evm-logs.ts';
+import { type FullBlock, observeTransfers } from './evm-transfers.ts';
 import type { ChainWatcher, EvmLogObserver, ObservedTransfer, TickReport, WatcherFence } from './watcher.ts';
 
 /**
@@ -14,9 +17,11 @@ import type { ChainWatcher, EvmLogObserver, ObservedTransfer, TickReport, Watche
  * verified chain. Resumable: the cursor (number + hash) and recent block hashes live in the DB.
  * A cursor hash that no longer matches the chain is a reorg: the fork point is found from the
  * stored hashes, unconfirmed deposits above it are dropped and the blocks rescanned.
+ * A node is not trusted to be in sync (issue 39): a tip below the cursor means waiting, an RPC error
+ * fails the tick (retried with back-off) and never counts as "no block", only a stored hash the node
+ * confirms is a fork point (none: a chain alert and a halt, never a jump to the tip), and the node's
+ * chain id must be the configured one.
  */
-
-const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 /** Blocks scanned per tick (bounded work per tick; the runner ticks again at once while behind). */
 const DEFAULT_BATCH_BLOCKS = 25;
@@ -38,7 +43,12 @@ export interface EvmWatcherOptions {
   fence?: WatcherFence;
 }
 
-type FullBlock = Block<bigint, true, 'latest'>;
+/** No stored block hash is on the node's chain: the watcher stops rather than skip blocks (chain alert raised). */
+export class ForkNotFoundError extends Error {
+  constructor(network: string, tip: bigint) {
+    super(`${network}: no stored block hash is on the node's chain (tip ${tip}); watcher halted, see chain alerts`);
+  }
+}
 
 /** The longest prefix of blocks that links to the cursor and to each other (also used by modules/exchange). */
 export function linkedPrefix<B extends Pick<Block, 'hash' | 'parentHash'>>(
@@ -62,11 +72,6 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
   const now = options.now ?? (() => new Date());
   const log = options.log ?? (() => {});
   const batch = BigInt(options.batchBlocks ?? DEFAULT_BATCH_BLOCKS);
-  const nativeCoin = nativeCoinOf(network);
-  const tokenCoins = new Map(
-    Object.entries(runtime.tokens).map(([coin, address]) => [address.toLowerCase(), coin as CoinCode]),
-  );
-  const tokenAddresses = Object.values(runtime.tokens);
   const observers = options.observers ?? [];
 
   async function readCursor() {
@@ -74,16 +79,18 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
     return row ? { number: BigInt(row.block_number), hash: row.block_hash } : undefined;
   }
 
+  /** The node's hash at height n; undefined only when the node has no such block. Other errors propagate. */
   async function hashAt(n: bigint): Promise<Hash | undefined> {
     try {
       return (await client.getBlock({ blockNumber: n })).hash ?? undefined;
-    } catch {
-      return undefined; // above the tip after the chain got shorter
+    } catch (err) {
+      if (err instanceof BlockNotFoundError) return undefined;
+      throw err; // a 429 or a timeout says nothing about the chain: the tick fails and is retried
     }
   }
 
-  /** Walks back the stored hashes to the highest block still on the chain; rewinds there. */
-  async function rewind(tip: bigint): Promise<bigint> {
+  /** The highest stored block still on the node's chain (a block the node lacks is skipped, not a mismatch). */
+  async function findFork(tip: bigint): Promise<{ number: bigint; hash: string } | undefined> {
     const stored = await db
       .selectFrom('chain_blocks')
       .select(['block_number', 'block_hash'])
@@ -91,25 +98,35 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
       .orderBy('block_number', 'desc')
       .limit(KEEP_BLOCK_HASHES)
       .execute();
-    let fork: { number: bigint; hash: string } | undefined;
     for (const row of stored) {
       const n = BigInt(row.block_number);
       if (n > tip) continue;
-      if ((await hashAt(n)) === row.block_hash) {
-        fork = { number: n, hash: row.block_hash };
-        break;
-      }
+      if ((await hashAt(n)) === row.block_hash) return { number: n, hash: row.block_hash };
     }
-    if (!fork) {
-      // Deeper than what is stored: go back to just below the oldest stored block (or the tip).
-      const oldest = stored.at(-1);
-      let n = oldest ? BigInt(oldest.block_number) - 1n : tip;
-      if (n > tip) n = tip;
-      if (n < 0n) n = 0n;
-      fork = { number: n, hash: (await hashAt(n)) ?? '' };
-    }
+    return undefined;
+  }
+
+  /** Rewinds to the fork point; with none, alerts and stops (the cursor never jumps over unscanned blocks). */
+  async function rewind(tip: bigint): Promise<bigint> {
+    const forkPoint = await findFork(tip);
     const at = now();
-    const forkPoint = fork;
+    if (!forkPoint) {
+      const cursor = await readCursor();
+      await db.transaction().execute(async (trx) => {
+        await options.fence?.(trx);
+        await raiseChainAlert(
+          trx,
+          {
+            network,
+            kind: 'fork_not_found',
+            dedupeKey: `cursor:${cursor?.number}:${cursor?.hash}`,
+            detail: `no stored block hash (the last ${KEEP_BLOCK_HASHES}) is on the node's chain (tip ${tip}); the watcher stops until one is`,
+          },
+          at,
+        );
+      });
+      throw new ForkNotFoundError(network, tip);
+    }
     const result = await db.transaction().execute(async (trx) => {
       await options.fence?.(trx);
       const dropped = await dropAboveFork(trx, network, forkPoint.number, at);
@@ -139,107 +156,103 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
     return Promise.all(numbers.map((n) => client.getBlock({ blockNumber: n, includeTransactions: true })));
   }
 
-  /** Each observer's events in the blocks, checked against the blocks' hashes like the token logs. */
+  /** Each observer's events in the blocks, read per block by hash like the token logs. */
   async function observerLogs(blocks: FullBlock[]): Promise<Log[][]> {
-    const first = blocks[0];
-    const last = blocks.at(-1);
-    if (!first || !last || observers.length === 0) return observers.map(() => []);
-    const hashes = new Map(blocks.map((b) => [b.number, b.hash]));
     return Promise.all(
-      observers.map(async (o) => {
-        const logs = await client.getLogs({
-          address: o.address,
-          event: o.event,
-          fromBlock: first.number as bigint,
-          toBlock: last.number as bigint,
-        });
-        for (const l of logs) {
-          if (hashes.get(l.blockNumber) !== l.blockHash) throw new Error('logs and blocks disagree (reorg under way)');
-        }
-        return logs as Log[];
-      }),
+      observers.map(async (o) =>
+        (await Promise.all(blocks.map((b) => blockEventLogs(client, b, [o.address], o.event)))).flat(),
+      ),
     );
   }
 
-  async function observe(blocks: FullBlock[]): Promise<ObservedTransfer[]> {
-    const first = blocks[0];
+  /** Records the scanned blocks' transfers and events, their hashes and the cursor, in one transaction. */
+  async function recordScan(blocks: FullBlock[], transfers: ObservedTransfer[], events: Log[][]): Promise<number> {
+    const at = now();
     const last = blocks.at(-1);
-    if (!first || !last) return [];
-    const hashes = new Map(blocks.map((b) => [b.number, b.hash]));
-    const candidates: ObservedTransfer[] = [];
-    const nativeTxs = new Map<string, Transaction>();
-    for (const b of blocks) {
-      for (const tx of b.transactions) {
-        if (!tx.to || tx.value <= 0n) continue;
-        const to = getAddress(tx.to);
-        nativeTxs.set(tx.hash, tx);
-        candidates.push({
+    if (!last) return 0;
+    const lastNumber = (last.number as bigint).toString();
+    return db.transaction().execute(async (trx) => {
+      await options.fence?.(trx);
+      let n = await recordObserved(trx, transfers, at);
+      for (const [i, o] of observers.entries()) n += await o.record(trx, events[i] ?? [], at);
+      await trx
+        .insertInto('chain_blocks')
+        .values(
+          blocks.map((b) => ({
+            network,
+            block_number: (b.number as bigint).toString(),
+            block_hash: b.hash as string,
+            parent_hash: b.parentHash,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['network', 'block_number']).doUpdateSet((eb) => ({
+            block_hash: eb.ref('excluded.block_hash'),
+            parent_hash: eb.ref('excluded.parent_hash'),
+          })),
+        )
+        .execute();
+      await trx
+        .insertInto('chain_cursors')
+        .values({ network, block_number: lastNumber, block_hash: last.hash as string, updated_at: at })
+        .onConflict((oc) =>
+          oc
+            .column('network')
+            .doUpdateSet({ block_number: lastNumber, block_hash: last.hash as string, updated_at: at }),
+        )
+        .execute();
+      await trx
+        .deleteFrom('chain_blocks')
+        .where('network', '=', network)
+        .where('block_number', '<=', ((last.number as bigint) - BigInt(KEEP_BLOCK_HASHES)).toString())
+        .execute();
+      return n;
+    });
+  }
+
+  /** A node on another chain (a testnet URL) must not credit anything: alert and stop. */
+  async function wrongChain(chainId: number): Promise<never> {
+    await db.transaction().execute(async (trx) => {
+      await options.fence?.(trx);
+      await raiseChainAlert(
+        trx,
+        {
           network,
-          coin: nativeCoin,
-          txHash: tx.hash,
-          outputIndex: -1,
-          fromAddress: getAddress(tx.from),
-          toAddress: to,
-          chainAmount: tx.value,
-          blockNumber: b.number as bigint,
-          blockHash: b.hash as string,
-        });
-      }
-    }
-    if (tokenAddresses.length > 0) {
-      const logs = await client.getLogs({
-        address: tokenAddresses,
-        event: transferEvent,
-        fromBlock: first.number as bigint,
-        toBlock: last.number as bigint,
-      });
-      for (const l of logs) {
-        // A log from another fork of the chain than the blocks we read: retry the whole range.
-        if (hashes.get(l.blockNumber) !== l.blockHash) throw new Error('logs and blocks disagree (reorg under way)');
-        const coin = tokenCoins.get(l.address.toLowerCase());
-        const { from, to, value } = l.args;
-        if (!coin || !to || value === undefined || value <= 0n) continue;
-        candidates.push({
-          network,
-          coin,
-          txHash: l.transactionHash,
-          outputIndex: l.logIndex,
-          fromAddress: from ? getAddress(from) : null,
-          toAddress: getAddress(to),
-          chainAmount: value,
-          blockNumber: l.blockNumber,
-          blockHash: l.blockHash,
-        });
-      }
-    }
-    const owners = await depositAddressOwners(
-      db,
-      network,
-      candidates.map((c) => c.toAddress),
-    );
-    const ours = candidates.filter((c) => owners.has(c.toAddress));
-    // A reverted transaction still carries its value field: only successful ones moved coins.
-    const kept: ObservedTransfer[] = [];
-    for (const c of ours) {
-      if (c.outputIndex === -1 && nativeTxs.has(c.txHash)) {
-        const receipt = await client.getTransactionReceipt({ hash: c.txHash as Hash });
-        if (receipt.status !== 'success') continue;
-      }
-      kept.push(c);
-    }
-    return kept;
+          kind: 'chain_id_mismatch',
+          dedupeKey: `chain:${chainId}`,
+          detail: `the node answers for chain ${chainId}, configured ${runtime.chainId}`,
+        },
+        now(),
+      );
+    });
+    throw new Error(`${network}: the node is on chain ${chainId}, configured ${runtime.chainId}; not scanning`);
+  }
+
+  /** The node has not reached the cursor: nothing scanned, nothing dropped, nothing credited. */
+  let waitingLogged = false; // one log line per wait, not one per poll
+  function waiting(cursor: bigint): TickReport {
+    if (!waitingLogged) log('node behind the cursor: waiting for it', { network, cursor: cursor.toString() });
+    waitingLogged = true;
+    return { network, scannedTo: cursor, observed: 0, credited: 0, behind: false, nodeBehind: true };
   }
 
   return {
     network,
     async tick(): Promise<TickReport> {
-      const tip = await client.getBlockNumber({ cacheTime: 0 });
+      const [tip, chainId] = await Promise.all([client.getBlockNumber({ cacheTime: 0 }), client.getChainId()]);
+      if (chainId !== runtime.chainId) await wrongChain(chainId);
       let cursor = await readCursor();
       let reorgForkBlock: bigint | undefined;
-      if (cursor && (cursor.number > tip || (await hashAt(cursor.number)) !== cursor.hash)) {
-        reorgForkBlock = await rewind(tip);
-        cursor = await readCursor();
+      if (cursor) {
+        // A node below the cursor is behind (failover, syncing), not a reorg: wait for it.
+        const hash = cursor.number > tip ? undefined : await hashAt(cursor.number);
+        if (hash === undefined) return waiting(cursor.number);
+        if (hash !== cursor.hash) {
+          reorgForkBlock = await rewind(tip);
+          cursor = await readCursor();
+        }
       }
+      waitingLogged = false;
       const from = cursor ? cursor.number + 1n : options.startBlock === 'tip' ? tip : options.startBlock;
       let to = from + batch - 1n;
       if (to > tip) to = tip;
@@ -249,47 +262,12 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
         const blocks = linkedPrefix(await fetchBlocks(from, to), cursor?.hash);
         const last = blocks.at(-1);
         if (last) {
-          const transfers = await observe(blocks);
+          const transfers = await observeTransfers(
+            { db, client, network, tokens: runtime.tokens, traceInternal: runtime.traceInternal === true },
+            blocks,
+          );
           const events = await observerLogs(blocks);
-          const at = now();
-          observed = await db.transaction().execute(async (trx) => {
-            await options.fence?.(trx);
-            let n = await recordObserved(trx, transfers, at);
-            for (const [i, o] of observers.entries()) n += await o.record(trx, events[i] ?? [], at);
-            await trx
-              .insertInto('chain_blocks')
-              .values(
-                blocks.map((b) => ({
-                  network,
-                  block_number: (b.number as bigint).toString(),
-                  block_hash: b.hash as string,
-                  parent_hash: b.parentHash,
-                })),
-              )
-              .onConflict((oc) =>
-                oc.columns(['network', 'block_number']).doUpdateSet((eb) => ({
-                  block_hash: eb.ref('excluded.block_hash'),
-                  parent_hash: eb.ref('excluded.parent_hash'),
-                })),
-              )
-              .execute();
-            const lastNumber = (last.number as bigint).toString();
-            await trx
-              .insertInto('chain_cursors')
-              .values({ network, block_number: lastNumber, block_hash: last.hash as string, updated_at: at })
-              .onConflict((oc) =>
-                oc
-                  .column('network')
-                  .doUpdateSet({ block_number: lastNumber, block_hash: last.hash as string, updated_at: at }),
-              )
-              .execute();
-            await trx
-              .deleteFrom('chain_blocks')
-              .where('network', '=', network)
-              .where('block_number', '<=', ((last.number as bigint) - BigInt(KEEP_BLOCK_HASHES)).toString())
-              .execute();
-            return n;
-          });
+          observed = await recordScan(blocks, transfers, events);
           scannedTo = last.number as bigint;
         }
       }

@@ -10,11 +10,22 @@ const TIMEOUT_MS = 10_000;
 /** Larger answers are refused rather than buffered (a limit on every input). */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
+/** A non-2xx answer; `status` 404 is how an indexer says "no such block", anything else is a fault. */
+export class HttpStatusError extends Error {
+  constructor(
+    url: string,
+    readonly status: number,
+    text: string,
+  ) {
+    super(`${url}: HTTP ${status} ${text.slice(0, 200)}`);
+  }
+}
+
 export async function fetchText(url: string, init: RequestInit = {}): Promise<string> {
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
   const text = await res.text();
   if (text.length > MAX_BODY_BYTES) throw new Error(`${url}: answer too large`);
-  if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${text.slice(0, 200)}`);
+  if (!res.ok) throw new HttpStatusError(url, res.status, text);
   return text;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startWatchers } from './runner.ts';
+import { errorBackoff, MAX_ERROR_BACKOFF_MS, startWatchers } from './runner.ts';
 import type { ChainWatcher, TickReport } from './watcher.ts';
 
 const report = (behind: boolean): TickReport => ({
@@ -76,5 +76,10 @@ describe('watcher runner', () => {
     await wait(3);
     expect(ticks).toBe(3);
     await runner.stop();
+  });
+
+  it('backs off longer after each failed tick in a row (a node answering 429 is not hammered), capped', () => {
+    expect([1, 2, 3, 4].map((n) => errorBackoff(2_000, n))).toEqual([2_000, 4_000, 8_000, 16_000]);
+    expect(errorBackoff(2_000, 50)).toBe(MAX_ERROR_BACKOFF_MS);
   });
 });

@@ -3,7 +3,7 @@ import { base58check } from '@scure/base';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, coinNetworks } from '../catalogue/catalogue.ts';
-import { createAddressWatcher } from './address-watcher.ts';
+import { createAddressWatcher, MAX_HISTORY_PAGES, type RecordedCheck } from './address-watcher.ts';
 import { asArray, asBigInt, asString, at, fetchJson, type Json, postJson } from './http-json.ts';
 import type { ChainWatcher, ObservedTransfer, WatcherFence } from './watcher.ts';
 
@@ -12,8 +12,10 @@ import type { ChainWatcher, ObservedTransfer, WatcherFence } from './watcher.ts'
  * - POST /wallet/getnowblock                                   -> tip (block_header.raw_data.number, blockID)
  * - GET  /v1/accounts/:address/transactions?only_to=true&only_confirmed=true
  *                                                              -> native TRX TransferContract (amount in sun)
- * - GET  /v1/accounts/:address/transactions/trc20?only_to=true&only_confirmed=true
- *                                                              -> TRC-20 transfers (value in token units)
+ * - GET  /v1/accounts/:address/transactions/trc20?only_to=true&only_confirmed=true&contract_address=T...
+ *                                                              -> TRC-20 transfers of ONE catalogue contract
+ *                                                                 (value in token units; spam tokens never listed)
+ *   Both paged (limit=200, meta.fingerprint) until a page holds a recorded transaction (address-watcher.ts).
  * - POST /wallet/gettransactioninfobyid { value }              -> blockNumber of a TRC-20 transfer
  * - POST /wallet/getblockbynum { num }                         -> blockID (block hash)
  */
@@ -29,7 +31,8 @@ export interface TronWatcherOptions {
 const b58c = base58check(sha256);
 /** USDT's TRC-20 contract on TRON mainnet (public, well known). */
 const MAINNET_USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const PAGE_LIMIT = 50;
+/** TronGrid's largest page. */
+const PAGE_LIMIT = 200;
 
 export function tronHexToBase58(hex: string): string | undefined {
   if (!/^41[0-9a-fA-F]{40}$/.test(hex)) return undefined;
@@ -48,15 +51,41 @@ function defaultTokens(env: NodeJS.ProcessEnv): Partial<Record<CoinCode, string>
 export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, string>>) {
   const base = baseUrl.replace(/\/+$/, '');
   const coinOfContract = new Map(Object.entries(tokens).map(([coin, contract]) => [contract, coin as CoinCode]));
-  const blockHashes = new Map<string, string>();
+  /** The items of a listing, newest first, page after page until a recorded transaction or MAX_HISTORY_PAGES. */
+  async function pages(url: string, idField: string, recorded: RecordedCheck): Promise<Json[]> {
+    const items: Json[] = [];
+    let fingerprint: string | undefined;
+    for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
+      const answer = await fetchJson(
+        `${url}&limit=${PAGE_LIMIT}${fingerprint ? `&fingerprint=${encodeURIComponent(fingerprint)}` : ''}`,
+      );
+      const data = asArray(at(answer, 'data'));
+      items.push(...data);
+      fingerprint = asString(at(answer, 'meta', 'fingerprint'));
+      const ids = data.flatMap((d) => asString(at(d, idField)) ?? []);
+      if (!fingerprint || ids.length === 0 || (await recorded(ids)).size > 0) break;
+    }
+    return items;
+  }
 
+  /** The node's hash at a height, asked every time (an empty answer: no such block). */
   async function blockHashAt(height: bigint): Promise<string | undefined> {
-    const key = height.toString();
-    const known = blockHashes.get(key);
-    if (known) return known;
-    const hash = asString(at(await postJson(`${base}/wallet/getblockbynum`, { num: Number(height) }), 'blockID'));
-    if (hash && blockHashes.size < 10_000) blockHashes.set(key, hash);
-    return hash;
+    return (
+      asString(at(await postJson(`${base}/wallet/getblockbynum`, { num: Number(height) }), 'blockID')) || undefined
+    );
+  }
+
+  /** Hashes looked up for the transfers of ONE address read (never kept across reads, never used by a check). */
+  function blockHashCache() {
+    const known = new Map<bigint, Promise<string | undefined>>();
+    return (height: bigint) => {
+      let hash = known.get(height);
+      if (!hash) {
+        hash = blockHashAt(height);
+        known.set(height, hash);
+      }
+      return hash;
+    };
   }
 
   return {
@@ -67,15 +96,18 @@ export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, str
       if (height === undefined || !hash) throw new Error('trongrid: bad getnowblock answer');
       return { height, hash };
     },
-    async transfersTo(address: string): Promise<ObservedTransfer[]> {
-      const query = `only_to=true&only_confirmed=true&limit=${PAGE_LIMIT}`;
+    async transfersTo(address: string, recorded: RecordedCheck): Promise<ObservedTransfer[]> {
+      const cachedBlockHashAt = blockHashCache();
       const enc = encodeURIComponent(address);
-      const [native, trc20] = await Promise.all([
-        fetchJson(`${base}/v1/accounts/${enc}/transactions?${query}`),
-        fetchJson(`${base}/v1/accounts/${enc}/transactions/trc20?${query}`),
-      ]);
+      const query = 'only_to=true&only_confirmed=true';
+      const native = await pages(`${base}/v1/accounts/${enc}/transactions?${query}`, 'txID', recorded);
+      const trc20Transfers: Json[] = [];
+      for (const contract of coinOfContract.keys()) {
+        const url = `${base}/v1/accounts/${enc}/transactions/trc20?${query}&contract_address=${encodeURIComponent(contract)}`;
+        trc20Transfers.push(...(await pages(url, 'transaction_id', recorded)));
+      }
       const out: ObservedTransfer[] = [];
-      for (const tx of asArray(at(native, 'data'))) {
+      for (const tx of native) {
         const contract = at(tx, 'raw_data', 'contract', 0);
         if (asString(at(contract, 'type')) !== 'TransferContract') continue;
         if (asString(at(tx, 'ret', 0, 'contractRet')) !== 'SUCCESS') continue;
@@ -85,7 +117,7 @@ export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, str
         const txHash = asString(at(tx, 'txID'));
         const blockNumber = asBigInt(at(tx, 'blockNumber'));
         if (to !== address || !amount || !txHash || blockNumber === undefined) continue;
-        const blockHash = await blockHashAt(blockNumber);
+        const blockHash = await cachedBlockHashAt(blockNumber);
         if (!blockHash) continue;
         out.push({
           network: 'tron',
@@ -99,7 +131,6 @@ export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, str
           blockHash,
         });
       }
-      const trc20Transfers: Json[] = asArray(at(trc20, 'data'));
       // One transaction may hold several Transfer events to us: index them within the transaction.
       const perTx = new Map<string, number>();
       for (const t of trc20Transfers) {
@@ -114,7 +145,7 @@ export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, str
         const info = await postJson(`${base}/wallet/gettransactioninfobyid`, { value: txHash });
         const blockNumber = asBigInt(at(info, 'blockNumber'));
         if (blockNumber === undefined || asString(at(info, 'receipt', 'result')) !== 'SUCCESS') continue;
-        const blockHash = await blockHashAt(blockNumber);
+        const blockHash = await cachedBlockHashAt(blockNumber);
         if (!blockHash) continue;
         out.push({
           network: 'tron',

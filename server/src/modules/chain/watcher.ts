@@ -13,7 +13,12 @@ export interface ObservedTransfer {
   network: NetworkCode;
   coin: CoinCode;
   txHash: string;
-  /** Log index of a token Transfer, vout of a UTXO output, -1 for a native EVM/TRON transfer. */
+  /**
+   * Position of the transfer within its transaction, stable when a reorg re-mines the transaction in
+   * another block: a token Transfer log's index within the transaction's logs (EVM), the ordinal of a
+   * TRC-20 transfer to the address within the transaction (TRON), the vout (UTXO); -1 for a native
+   * EVM/TRON transfer. (Rows recorded before issue 39 hold an EVM log's index in its block.)
+   */
   outputIndex: number;
   fromAddress: string | null;
   /** The deposit address, as stored in deposit_addresses. */
@@ -34,6 +39,8 @@ export interface TickReport {
   reorgForkBlock?: bigint;
   /** True when the watcher is behind the chain tip and should tick again at once. */
   behind: boolean;
+  /** Set when the node's tip is below the stored cursor (a lagging node): the tick waited. */
+  nodeBehind?: true;
 }
 
 export interface ChainWatcher {

@@ -3,7 +3,8 @@ import { createUser } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { toLedgerMinor } from '../catalogue/catalogue.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
-import { advanceConfirmations, depositIdempotencyKey, recordObserved } from './processor.ts';
+import { advanceConfirmations, depositIdempotencyKey } from './processor.ts';
+import { recordObserved } from './record-observed.ts';
 
 const NOW = new Date('2030-01-02T03:04:05.000Z');
 

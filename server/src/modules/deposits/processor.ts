@@ -1,9 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { findCoinNetwork, type NetworkCode, toLedgerMinor } from '../catalogue/catalogue.ts';
-import type { ObservedTransfer } from '../chain/watcher.ts';
+import { findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
 import { bookDepositCustody } from '../custody/custody-book.ts';
-import { sweepTransactionHashes } from '../custody/sweeps-repository.ts';
 import { creditDeposit } from '../ledger/operations.ts';
 import { recordUserNotice } from '../notices/repository.ts';
 import { raiseDeepReorgAlert } from './reorg-alerts.ts';
@@ -19,19 +17,58 @@ type Db = Kysely<Database> | Transaction<Database>;
 export const depositIdempotencyKey = (network: NetworkCode, txHash: string, outputIndex: number) =>
   `deposit:${network}:${txHash}:${outputIndex}`;
 
-/** Unconfirmed deposits of the network, lowest block first: the ones a reorg could still remove. */
-export function confirmingDeposits(db: Db, network: NetworkCode, limit: number) {
+/** Deposits whose blocks a watcher re-checks this many blocks below the tip once credited (deep reorgs). */
+export const CREDITED_RECHECK_BLOCKS = 100n;
+/** Distinct heights re-checked per tick (bounded work; the lowest first: the fork point is the lowest mismatch). */
+const RECHECK_HEIGHTS = 200;
+
+/**
+ * Heights and block hashes a reorg could still remove: every unconfirmed deposit's, and those of
+ * credited deposits within CREDITED_RECHECK_BLOCKS of the tip not alerted yet (a reorg deeper than
+ * the confirmations must raise a deep-reorg alert on address-indexed chains too). Lowest first.
+ */
+export function depositsToRecheck(db: Db, network: NetworkCode, tip: bigint) {
+  const floor = (tip - CREDITED_RECHECK_BLOCKS).toString();
   return db
     .selectFrom('deposits')
     .select(['block_number', 'block_hash'])
+    .distinct()
     .where('network', '=', network)
-    .where('state', '=', 'confirming')
+    .where((eb) =>
+      eb.or([
+        eb('state', '=', 'confirming'),
+        eb.and([eb('state', '=', 'successful'), eb('block_number', '>', floor), eb('reorg_alert_id', 'is', null)]),
+      ]),
+    )
     .orderBy('block_number')
-    .limit(limit)
+    .limit(RECHECK_HEIGHTS)
     .execute();
 }
 
+/** The chain's hash at a height now, from the node (never a cache); undefined: the node has no such block. */
+export type BlockHashCheck = (height: bigint) => Promise<string | undefined>;
+
 const OWNER_LOOKUP_CHUNK = 1000;
+
+/** The given transaction hashes that are recorded deposits to the address (any state). */
+export async function recordedTxHashes(
+  db: Db,
+  network: NetworkCode,
+  address: string,
+  txHashes: readonly string[],
+): Promise<Set<string>> {
+  const unique = [...new Set(txHashes)].slice(0, OWNER_LOOKUP_CHUNK);
+  if (unique.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('deposits')
+    .select('tx_hash')
+    .distinct()
+    .where('network', '=', network)
+    .where('to_address', '=', address)
+    .where('tx_hash', 'in', unique)
+    .execute();
+  return new Set(rows.map((r) => r.tx_hash));
+}
 
 /** userId of each of the given addresses that is one of our deposit addresses on the network. */
 export async function depositAddressOwners(
@@ -52,70 +89,6 @@ export async function depositAddressOwners(
     for (const r of rows) owners.set(r.address, r.user_id);
   }
   return owners;
-}
-
-/**
- * Inserts the observed transfers as confirming deposits (owner looked up by address). A transfer
- * already recorded is left alone unless a reorg had dropped it, in which case it is revived in
- * its new block.
- */
-export async function recordObserved(trx: Db, transfers: readonly ObservedTransfer[], now: Date): Promise<number> {
-  const network = transfers[0]?.network;
-  if (network === undefined) return 0;
-  const owners = await depositAddressOwners(
-    trx,
-    network,
-    transfers.map((t) => t.toAddress),
-  );
-  const ownTransactions = await sweepTransactionHashes(
-    trx,
-    transfers.map((t) => t.txHash),
-  );
-  let recorded = 0;
-  for (const t of transfers) {
-    // Gas the hot wallet sent to a deposit address for a sweep is ours, not the user's deposit.
-    if (ownTransactions.has(t.txHash)) continue;
-    const userId = owners.get(t.toAddress);
-    const pair = findCoinNetwork(t.coin, t.network);
-    if (!userId || !pair || t.chainAmount <= 0n) continue;
-    const result = await trx
-      .insertInto('deposits')
-      .values({
-        user_id: userId,
-        network: t.network,
-        coin: t.coin,
-        tx_hash: t.txHash,
-        output_index: t.outputIndex,
-        from_address: t.fromAddress,
-        to_address: t.toAddress,
-        chain_amount: t.chainAmount.toString(),
-        amount_minor: toLedgerMinor(t.coin, t.network, t.chainAmount).toString(),
-        block_number: t.blockNumber.toString(),
-        block_hash: t.blockHash,
-        confirmations: 0,
-        required_confirmations: pair.confirmations,
-        state: 'confirming',
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['network', 'tx_hash', 'output_index'])
-          .doUpdateSet({
-            state: 'confirming',
-            reason: null,
-            block_number: t.blockNumber.toString(),
-            block_hash: t.blockHash,
-            confirmations: 0,
-            updated_at: now,
-          })
-          .where('deposits.state', '=', 'failed')
-          .where('deposits.reason', '=', 'reorged'),
-      )
-      .executeTakeFirst();
-    recorded += Number(result.numInsertedOrUpdatedRows ?? 0n);
-  }
-  return recorded;
 }
 
 /**
@@ -160,6 +133,7 @@ export async function advanceConfirmations(
   network: NetworkCode,
   verifiedHeight: bigint,
   now: Date,
+  checkHash?: BlockHashCheck,
 ): Promise<number> {
   const count = sql<number>`least(greatest(${verifiedHeight.toString()}::bigint - block_number + 1, 0), 2147483647)::int`;
   await db
@@ -184,7 +158,7 @@ export async function advanceConfirmations(
   const errors: unknown[] = [];
   for (const { id } of ready) {
     try {
-      if (await finishDeposit(db, id, now)) credited++;
+      if (await finishDeposit(db, id, now, checkHash)) credited++;
     } catch (err) {
       errors.push(err);
     }
@@ -194,11 +168,30 @@ export async function advanceConfirmations(
   return credited;
 }
 
-/** Credits (or fails below the minimum) one confirmed deposit; true when it was credited now. */
-async function finishDeposit(db: Kysely<Database>, id: string, now: Date): Promise<boolean> {
+/**
+ * Credits (or fails below the minimum) one confirmed deposit; true when it was credited now. With
+ * `checkHash` (watchers that read by address, whose confirmations are not counted on a verified chain
+ * of blocks) the deposit's block hash is asked of the node in the crediting transaction: a different
+ * hash is a reorg, the deposit and those above are dropped instead; no answer credits nothing yet.
+ */
+async function finishDeposit(
+  db: Kysely<Database>,
+  id: string,
+  now: Date,
+  checkHash?: BlockHashCheck,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const d = await trx.selectFrom('deposits').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     if (d?.state !== 'confirming' || d.confirmations < d.required_confirmations) return false;
+    if (checkHash) {
+      const height = BigInt(d.block_number);
+      const hash = await checkHash(height);
+      if (hash === undefined) return false;
+      if (hash !== d.block_hash) {
+        await dropAboveFork(trx, d.network, height - 1n, now);
+        return false;
+      }
+    }
     const coin = d.coin;
     const network = d.network;
     const pair = findCoinNetwork(coin, network);

@@ -38,14 +38,20 @@ const transferArb: fc.Arbitrary<Transfer> = fc.record({
   linked: fc.boolean(),
 });
 
-/** Group number per transfer: a new group unless linked to the previous one (never twice a key in one). */
+/**
+ * Group number per transfer: a new group unless linked to the previous one. Only transfers whose key
+ * is new in the batch are linked, so a group never mixes repeats with new transfers (refused whole
+ * since issue 39, tested on its own below) and never holds a key twice.
+ */
 function groupsOf(transfers: Transfer[]): number[] {
   const groups: number[] = [];
-  let keys = new Set<number>();
+  const seen = new Set<number>();
+  let fresh = false; // the current group's transfers all have keys new in the batch
   for (const [i, t] of transfers.entries()) {
-    const joins = i > 0 && t.linked && !keys.has(t.key);
-    if (!joins) keys = new Set();
-    keys.add(t.key);
+    const isNew = !seen.has(t.key);
+    seen.add(t.key);
+    const joins = i > 0 && t.linked && isNew && fresh;
+    if (!joins) fresh = isNew;
     groups.push(joins ? (groups[i - 1] as number) : i + 1);
   }
   return groups;
@@ -215,5 +221,31 @@ describe('ledger_post_batch (SQL) equals posting one by one', () => {
       n: string;
     }>`select count(*)::text as n from ledger_transfers where idempotency_key like 'm-%'`.execute(database.db);
     expect(transfers.rows[0]?.n).toBe('0');
+  });
+
+  it('refuses a linked group that mixes a key posted before with new ones, as one error (issue 39)', async () => {
+    const [a, b] = (await world([10, 0, 0, 0, 0])) as [string, string];
+    const post = (keys: string[], groups: number[]) =>
+      sql`select status, created from ledger_post_batch(${keys}::text[], ${keys.map(() => 'internal_send')}::text[], ${at},
+        ${keys.map(() => '{}')}::jsonb[], ${keys.map(() => 2)}::integer[], ${keys.flatMap(() => [a, b])}::bigint[],
+        ${keys.flatMap(() => ['-1', '1'])}::numeric[], ${groups}::integer[]) order by ord`.execute(database.db);
+    await post(['g-1'], [1]);
+    // g-1 posted before, g-2 new, linked: the old answer would post g-2 alone and call g-1 a repeat.
+    await expect(post(['g-1', 'g-2'], [1, 1])).rejects.toMatchObject({ code: 'LG003' });
+    // In one batch too: g-3 accepted in the first group, then linked with the new g-4.
+    await expect(post(['g-3', 'g-3', 'g-4'], [1, 2, 2])).rejects.toMatchObject({ code: 'LG003' });
+    const posted = await sql<{ k: string }>`
+      select idempotency_key as k from ledger_transfers where idempotency_key like 'g-%' order by 1`.execute(
+      database.db,
+    );
+    expect(posted.rows.map((r) => r.k)).toEqual(['g-1']);
+    // A group that is all repeats is answered as repeats.
+    await post(['g-5', 'g-6'], [1, 1]);
+    const again = await post(['g-5', 'g-6'], [1, 1]);
+    expect(again.rows).toEqual([
+      { status: 'ok', created: false },
+      { status: 'ok', created: false },
+    ]);
+    expect((await books([a, b])).map((x) => x.balance)).toEqual(['7', '3']);
   });
 });

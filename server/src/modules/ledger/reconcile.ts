@@ -12,8 +12,11 @@ export interface ReconcileReport {
   /** Accounts whose balance is not the sum of their entries. */
   balanceMismatches: { accountId: string; balanceMinor: string; entriesSumMinor: string }[];
   balanceMismatchCount: number;
-  /** Transfers whose entries do not sum to zero, or that have fewer than two entries. */
-  unbalancedTransfers: { transferId: string; sumMinor: string; entries: number }[];
+  /**
+   * Transfers whose entries do not sum to zero in every asset, or that have fewer than two entries
+   * (`assets`: the assets that do not balance; +5 USDT and -5 ETH sum to 0 but balance in neither).
+   */
+  unbalancedTransfers: { transferId: string; sumMinor: string; entries: number; assets: string[] }[];
   unbalancedTransferCount: number;
   /** Entries whose balance_before is not the previous entry's balance_after on the same account. */
   brokenChains: number;
@@ -48,11 +51,17 @@ export async function reconcile(db: Kysely<Database>): Promise<ReconcileReport> 
           on e.account_id = a.id
         where a.balance <> coalesce(e.total, 0)
         order by a.id`.execute(trx);
-      const unbalanced = await sql<{ transfer_id: string; total: string; entries: string }>`
-        select t.id as transfer_id, coalesce(sum(e.amount), 0)::text as total, count(e.id)::text as entries
-        from ledger_transfers t left join ledger_entries e on e.transfer_id = t.id
+      const unbalanced = await sql<{ transfer_id: string; total: string; entries: string; assets: string[] | null }>`
+        with per_asset as (
+          select e.transfer_id, a.asset, sum(e.amount) as total, count(*) as n
+          from ledger_entries e join ledger_accounts a on a.id = e.account_id
+          group by e.transfer_id, a.asset
+        )
+        select t.id as transfer_id, coalesce(sum(p.total), 0)::text as total, coalesce(sum(p.n), 0)::text as entries,
+               array_agg(p.asset order by p.asset) filter (where p.total <> 0) as assets
+        from ledger_transfers t left join per_asset p on p.transfer_id = t.id
         group by t.id
-        having coalesce(sum(e.amount), 0) <> 0 or count(e.id) < 2
+        having coalesce(sum(p.n), 0) < 2 or coalesce(bool_or(p.total <> 0), false)
         order by t.id`.execute(trx);
       const chains = await sql<{ n: string }>`
         select count(*)::text as n from (
@@ -87,6 +96,7 @@ export async function reconcile(db: Kysely<Database>): Promise<ReconcileReport> 
           transferId: r.transfer_id,
           sumMinor: r.total,
           entries: Number(r.entries),
+          assets: r.assets ?? [],
         })),
         unbalancedTransferCount: unbalanced.rows.length,
         brokenChains,
@@ -107,7 +117,10 @@ export function formatReport(report: ReconcileReport): string[] {
       (m) => `  account ${m.accountId}: balance ${m.balanceMinor}, entries sum ${m.entriesSumMinor}`,
     ),
     `unbalanced transfers: ${report.unbalancedTransferCount}`,
-    ...report.unbalancedTransfers.map((t) => `  transfer ${t.transferId}: sum ${t.sumMinor}, ${t.entries} entries`),
+    ...report.unbalancedTransfers.map(
+      (t) =>
+        `  transfer ${t.transferId}: sum ${t.sumMinor}, ${t.entries} entries${t.assets.length > 0 ? `, unbalanced in ${t.assets.join(', ')}` : ''}`,
+    ),
     `broken before/after chains: ${report.brokenChains}`,
     report.ok ? 'RECONCILED' : 'MISMATCH',
   ];
