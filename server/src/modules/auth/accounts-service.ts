@@ -31,7 +31,7 @@ import type { Me } from './schemas.ts';
 import type { Sessions } from './sessions.ts';
 import { revokeSession, type SessionRow } from './sessions-repository.ts';
 import { accountLoginPolicy, ipLoginPolicy } from './throttle-schedule.ts';
-import { loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
+import { chargeKeys, loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -205,8 +205,17 @@ export function createAccountsService(deps: {
       // Unknown identifiers get their own counter with the same schedule: the answers never tell them apart.
       const accountKey = account ? loginThrottleKey(account.user_id) : `identifier:${ident}`;
       const ipKey = `ip:${client.ip}`;
-      const wait = await throttles.lockedFor([accountKey, ipKey], now());
-      if (wait > 0) {
+      // Charged before argon2 runs, refunded when right: a burst of guesses cannot all pass one check.
+      const charged = await chargeKeys(
+        throttles,
+        [
+          { key: accountKey, policy: accountLoginPolicy },
+          { key: ipKey, policy: ipLoginPolicy },
+        ],
+        now(),
+      );
+      if (!('states' in charged)) {
+        const wait = charged.retryAfterSeconds;
         await appendAudit(db, {
           event: 'login_throttled',
           at: now(),
@@ -216,20 +225,24 @@ export function createAccountsService(deps: {
         });
         throw loginThrottled(wait);
       }
-      const ok = account ? await hasher.verify(account.password_hash, password) : await hasher.verifyDummy(password);
+      let ok: boolean;
+      try {
+        ok = account ? await hasher.verify(account.password_hash, password) : await hasher.verifyDummy(password);
+      } catch (err) {
+        await charged.refund(); // never verified (the hashing queue was full)
+        throw err;
+      }
       if (!account || !ok) {
-        const at = now();
-        await throttles.recordFailure(accountKey, accountLoginPolicy, at);
-        await throttles.recordFailure(ipKey, ipLoginPolicy, at);
         await appendAudit(db, {
           event: 'login_failed',
-          at,
+          at: now(),
           userId: account?.user_id ?? null,
           ip: client.ip,
           details: account ? {} : { identifier: ident.slice(0, 320) },
         });
         throw new AppError('INVALID_CREDENTIALS', 'Wrong account or password');
       }
+      await charged.refund([ipKey]);
       // Cleared before the session starts: a store outside the transaction (Redis) cannot roll back with it.
       await throttles.clear(accountKey);
       return db.transaction().execute(async (trx) => {

@@ -6,7 +6,7 @@ import type { PasswordHasher } from '../auth/password-hashing.ts';
 import { passwordProblem } from '../auth/rules.ts';
 import { hashToken, newSessionToken } from '../auth/secrets.ts';
 import { accountLoginPolicy, retryAfterSeconds } from '../auth/throttle-schedule.ts';
-import { loginThrottled, pgThrottleStore, type ThrottleStore } from '../auth/throttles.ts';
+import { chargeKeys, loginThrottled, pgThrottleStore, type ThrottleStore } from '../auth/throttles.ts';
 import {
   findLiveOperatorSession,
   findOperatorByName,
@@ -75,20 +75,31 @@ export function createOperatorsService(deps: {
 
     async signIn(name, password, ip) {
       const at = now();
-      const keys = [throttleKey(name), `operator-ip:${ip}`];
-      const wait = await throttles.lockedFor(keys, at);
-      if (wait > 0) throw loginThrottled(wait);
+      const ipKey = `operator-ip:${ip}`;
+      // Charged before argon2 runs, refunded when right: a burst of guesses cannot all pass one check.
+      const charged = await chargeKeys(
+        throttles,
+        [throttleKey(name), ipKey].map((key) => ({ key, policy: accountLoginPolicy })),
+        at,
+      );
+      if (!('states' in charged)) throw loginThrottled(charged.retryAfterSeconds);
       const operator = OPERATOR_NAME_PATTERN.test(name) ? await findOperatorByName(db, name) : undefined;
-      const ok =
-        operator && operator.disabled_at === null
-          ? await hasher.verify(operator.password_hash, password)
-          : await hasher.verifyDummy(password);
+      let ok: boolean;
+      try {
+        ok =
+          operator && operator.disabled_at === null
+            ? await hasher.verify(operator.password_hash, password)
+            : await hasher.verifyDummy(password);
+      } catch (err) {
+        await charged.refund(); // never verified (the hashing queue was full)
+        throw err;
+      }
       if (!ok || !operator) {
-        const states = await Promise.all(keys.map((k) => throttles.recordFailure(k, accountLoginPolicy, at)));
-        const locked = Math.max(...states.map((s) => retryAfterSeconds(s, at)));
+        const locked = Math.max(...charged.states.map((s) => retryAfterSeconds(s, at)));
         if (locked > 0) throw loginThrottled(locked);
         throw new AppError('INVALID_CREDENTIALS', 'Wrong operator name or password');
       }
+      await charged.refund([ipKey]);
       await throttles.clear(throttleKey(name));
       const token = newSessionToken();
       const expiresAt = new Date(at.getTime() + ABSOLUTE_MS);
