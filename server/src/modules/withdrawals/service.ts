@@ -9,12 +9,12 @@ import { type CoinCode, findCoinNetwork } from '../catalogue/catalogue.ts';
 import type { ChainsProvider } from '../catalogue/chains-file.ts';
 import type { PlatformAddresses } from '../catalogue/platform-addresses.ts';
 import { runtimePair } from '../catalogue/runtime.ts';
-import { withdrawalsFrozen } from '../deposits/reorg-alerts.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { assert } from '../ledger/model.ts';
 import { lockFunds, settleWithdrawal, unlockFunds } from '../ledger/operations.ts';
 import { userBalances } from '../ledger/repository.ts';
 import { recordUserNotice } from '../notices/repository.ts';
+import { assertOutflowAllowed } from './outflow-holds.ts';
 import {
   findByKey,
   findWithdrawal,
@@ -113,8 +113,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
 
       if (!runtimePair(pair, deps.chains(), deps.signerRunning).withdrawEnabled)
         throw new AppError('WITHDRAW_DISABLED', `Withdrawals of ${pair.coin} on ${pair.network} are not enabled`);
-      if (await withdrawalsFrozen(db, userId))
-        throw new AppError('WITHDRAW_FROZEN', 'Withdrawals are on hold until an operator resolves a deep chain reorg');
+      await assertOutflowAllowed(db, userId, now());
       const amountMinor = BigInt(input.amountMinor);
       if (amountMinor < pair.withdrawMinMinor) throw new AppError('AMOUNT_BELOW_MINIMUM', 'Below minimum limit');
       if (amountMinor > pair.withdrawMaxMinor) throw new AppError('AMOUNT_ABOVE_MAXIMUM', 'Exceeds maximum limit');
