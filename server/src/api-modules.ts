@@ -10,6 +10,8 @@ import type { PlatformAddresses } from './modules/catalogue/platform-addresses.t
 import { type ChatHub, createChatHub } from './modules/chat/hub.ts';
 import { chatRoutes } from './modules/chat/routes.ts';
 import { createChatService } from './modules/chat/service.ts';
+import { HEARTBEAT_MS } from './modules/chat/stream.ts';
+import { createStreamSlots } from './modules/chat/stream-slots.ts';
 import { convertRoutes } from './modules/convert/routes.ts';
 import { createConvertService } from './modules/convert/service.ts';
 import { depositsRoutes } from './modules/deposits/routes.ts';
@@ -131,6 +133,10 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
     hub,
     now,
     requireOperator,
+    userSessionLive: (id) => auth.sessions.isLive(id),
+    operatorSessionLive: (id) => operators.isLive(id),
+    slots: createStreamSlots({ db: deps.db, now, heartbeatMs: deps.chat?.heartbeatMs ?? HEARTBEAT_MS }),
+    heartbeatMs: deps.chat?.heartbeatMs ?? HEARTBEAT_MS,
   });
 }
 

@@ -8,6 +8,7 @@ import {
   insertSession,
   revokeBeyondNewest,
   type SessionRow,
+  sessionLive,
   touchSession,
 } from './sessions-repository.ts';
 
@@ -59,6 +60,8 @@ export interface Sessions {
   setCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date): void;
   clearCookie(request: FastifyRequest, reply: FastifyReply): void;
   idleSince(now: Date): Date;
+  /** Whether the session still holds (a long-lived stream asks again), without counting as activity. */
+  isLive(sessionId: string): Promise<boolean>;
 }
 
 function readToken(request: FastifyRequest): string | undefined {
@@ -95,6 +98,10 @@ export function createSessions(deps: {
     options,
     resolver,
     idleSince,
+    isLive: (sessionId) => {
+      const at = now();
+      return sessionLive(db, sessionId, at, idleSince(at));
+    },
     async start(trx, userId, client) {
       const at = now();
       const token = newSessionToken();

@@ -12,6 +12,7 @@ import {
   findOperatorByName,
   insertOperator,
   insertOperatorSession,
+  operatorSessionLive,
   revokeOperatorSession,
   setOperatorPassword,
   touchOperatorSession,
@@ -39,6 +40,8 @@ export interface OperatorsService {
   signIn(name: string, password: string, ip: string): Promise<{ token: string; expiresAt: Date; name: string }>;
   resolve(request: FastifyRequest): Promise<SignedInOperator | null>;
   signOut(sessionId: string): Promise<void>;
+  /** Whether an operator session still holds (a long-lived stream asks again), without touching it. */
+  isLive(sessionId: string): Promise<boolean>;
 }
 
 function checkedPassword(password: string): void {
@@ -116,6 +119,11 @@ export function createOperatorsService(deps: {
       if (at.getTime() - found.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS)
         await touchOperatorSession(db, found.sessionId, at);
       return { operatorId: found.operatorId, name: found.name, sessionId: found.sessionId };
+    },
+
+    isLive(sessionId) {
+      const at = now();
+      return operatorSessionLive(db, sessionId, at, new Date(at.getTime() - IDLE_MS));
     },
 
     async signOut(sessionId) {
