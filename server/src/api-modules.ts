@@ -104,7 +104,13 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
       onQueued: () => mail.worker.nudge(),
     }),
   });
-  const operators = createOperatorsService({ db: deps.db, now, hasher: auth.hasher, throttles: auth.throttles });
+  const operators = createOperatorsService({
+    db: deps.db,
+    now,
+    hasher: auth.hasher,
+    throttles: auth.throttles,
+    secureCookie: auth.sessions.options.secureCookie,
+  });
   await typed.register(noticesRoutes, { service: notices });
   await typed.register(operatorSessionRoutes, { service: operators });
   const requireOperator = operatorGuard(operators);

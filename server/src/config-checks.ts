@@ -47,6 +47,10 @@ function productionIssues(e: CheckedSettings, env: NodeJS.ProcessEnv): string[] 
   );
   if (e.SIGNER_ENABLED && !e.SIGNER_MNEMONIC_FILE)
     issues.push('SIGNER_MNEMONIC_FILE must be set in production (or SIGNER_ENABLED=false): no generated key is used');
+  // `auto` trusts the request's protocol: behind a proxy that is not trusted, or on a plain hop, the
+  // session cookie would go out without Secure and a plain `sid` would be read.
+  if (e.SESSION_SECURE_COOKIE !== 'always')
+    issues.push('SESSION_SECURE_COOKIE must be always in production (session cookies Secure, __Host-sid only)');
   if (e.DEV_MAILBOX === true)
     issues.push("DEV_MAILBOX must not be on in production (it shows every user's verification codes)");
   if (e.DEV_CLOCK === true) issues.push('DEV_CLOCK must not be on in production (it moves the server clock)');

@@ -64,9 +64,13 @@ export interface Sessions {
   isLive(sessionId: string): Promise<boolean>;
 }
 
-function readToken(request: FastifyRequest): string | undefined {
-  const cookies = request.cookies ?? {};
-  const token = cookies[SECURE_COOKIE_NAME] ?? cookies[COOKIE_NAME];
+/**
+ * The session token of the cookie this request may carry: only `__Host-sid` on a secure request. A
+ * plain `sid` there could have been planted by a sibling subdomain (a login CSRF into the attacker's
+ * account, whose deposit address the victim then pays); `__Host-` cookies can only be set by this host.
+ */
+function readToken(request: FastifyRequest, secure: boolean): string | undefined {
+  const token = request.cookies?.[secure ? SECURE_COOKIE_NAME : COOKIE_NAME];
   return typeof token === 'string' && /^[A-Za-z0-9_-]{22}$/.test(token) ? token : undefined;
 }
 
@@ -83,7 +87,7 @@ export function createSessions(deps: {
 
   const resolver: SessionResolver = {
     async resolve(request): Promise<AuthenticatedUser | null> {
-      const token = readToken(request);
+      const token = readToken(request, secure(request));
       if (token === undefined) return null;
       const at = now();
       const session = await findLiveSession(db, hashToken(token), at, idleSince(at));

@@ -20,6 +20,8 @@ import {
 
 /** The operator console's cookie: its own name, sent only to /api/ops, never a user's session. */
 export const OPERATOR_COOKIE = 'ops_sid';
+/** Its name when Secure: a `__Secure-` cookie cannot be set over plain HTTP or without Secure. */
+export const SECURE_OPERATOR_COOKIE = '__Secure-ops_sid';
 export const OPERATOR_COOKIE_PATH = '/api/ops';
 /** Operators are signed out after 30 idle minutes and 12 hours after signing in, whatever they do. */
 const IDLE_MS = 30 * 60_000;
@@ -40,6 +42,8 @@ export interface OperatorsService {
   signIn(name: string, password: string, ip: string): Promise<{ token: string; expiresAt: Date; name: string }>;
   resolve(request: FastifyRequest): Promise<SignedInOperator | null>;
   signOut(sessionId: string): Promise<void>;
+  /** The cookie for this request: `__Secure-ops_sid` (Secure) as SESSION_SECURE_COOKIE says, else `ops_sid`. */
+  cookieFor(request: FastifyRequest): { name: string; secure: boolean };
   /** Whether an operator session still holds (a long-lived stream asks again), without touching it. */
   isLive(sessionId: string): Promise<boolean>;
 }
@@ -55,8 +59,15 @@ export function createOperatorsService(deps: {
   hasher: PasswordHasher;
   /** Default: in PostgreSQL. */
   throttles?: ThrottleStore;
+  /** SESSION_SECURE_COOKIE, as for users' sessions; default `auto` (Secure when the request is HTTPS). */
+  secureCookie?: 'auto' | 'always' | 'never';
 }): OperatorsService {
   const { db, now, hasher } = deps;
+  const secureCookie = deps.secureCookie ?? 'auto';
+  const cookieFor = (request: FastifyRequest) => {
+    const secure = secureCookie === 'always' || (secureCookie === 'auto' && request.protocol === 'https');
+    return { name: secure ? SECURE_OPERATOR_COOKIE : OPERATOR_COOKIE, secure };
+  };
   const throttles = deps.throttles ?? pgThrottleStore(db);
   // Operators share the login throttle schedule; their keys cannot meet a user's.
   const throttleKey = (name: string) => `operator:${name}`;
@@ -111,7 +122,8 @@ export function createOperatorsService(deps: {
     },
 
     async resolve(request) {
-      const token = request.cookies?.[OPERATOR_COOKIE];
+      // Only the cookie of this request's kind: a plain one over HTTPS may have been planted.
+      const token = request.cookies?.[cookieFor(request).name];
       if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{22}$/.test(token)) return null;
       const at = now();
       const found = await findLiveOperatorSession(db, hashToken(token), at, new Date(at.getTime() - IDLE_MS));
@@ -120,6 +132,8 @@ export function createOperatorsService(deps: {
         await touchOperatorSession(db, found.sessionId, at);
       return { operatorId: found.operatorId, name: found.name, sessionId: found.sessionId };
     },
+
+    cookieFor,
 
     isLive(sessionId) {
       const at = now();
