@@ -83,6 +83,17 @@ export async function touchOperatorSession(db: Db, id: string, now: Date): Promi
   await db.updateTable('operator_sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
 }
 
+/** Ends every live session of the operator named `name` (a new password); returns how many. */
+export async function revokeOperatorSessions(db: Db, name: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('operator_sessions')
+    .set({ revoked_at: now })
+    .where('operator_id', 'in', db.selectFrom('operators').select('id').where('name', '=', name))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export async function revokeOperatorSession(db: Db, id: string, now: Date): Promise<void> {
   await db
     .updateTable('operator_sessions')

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { appendAudit } from '../audit/repository.ts';
 import type { PasswordHasher } from '../auth/password-hashing.ts';
 import { passwordProblem } from '../auth/rules.ts';
 import { hashToken, newSessionToken } from '../auth/secrets.ts';
@@ -14,6 +15,7 @@ import {
   insertOperatorSession,
   operatorSessionLive,
   revokeOperatorSession,
+  revokeOperatorSessions,
   setOperatorPassword,
   touchOperatorSession,
 } from './repository.ts';
@@ -83,8 +85,18 @@ export function createOperatorsService(deps: {
 
     async setPassword(name, password) {
       checkedPassword(password);
-      if (!(await setOperatorPassword(db, name, await hasher.hash(password))))
-        throw new AppError('NOT_FOUND', `No operator ${name}`);
+      const passwordHash = await hasher.hash(password);
+      // A new password ends every session: one stolen before the change must not outlive it.
+      await db.transaction().execute(async (trx) => {
+        if (!(await setOperatorPassword(trx, name, passwordHash)))
+          throw new AppError('NOT_FOUND', `No operator ${name}`);
+        const ended = await revokeOperatorSessions(trx, name, now());
+        await appendAudit(trx, {
+          event: 'operator_password_set',
+          at: now(),
+          details: { operator: name, sessionsEnded: ended },
+        });
+      });
     },
 
     async signIn(name, password, ip) {
@@ -109,6 +121,12 @@ export function createOperatorsService(deps: {
         throw err;
       }
       if (!ok || !operator) {
+        await appendAudit(db, {
+          event: 'operator_sign_in_failed',
+          at,
+          ip,
+          details: { operator: name.slice(0, 64) },
+        });
         const locked = Math.max(...charged.states.map((s) => retryAfterSeconds(s, at)));
         if (locked > 0) throw loginThrottled(locked);
         throw new AppError('INVALID_CREDENTIALS', 'Wrong operator name or password');
@@ -117,7 +135,19 @@ export function createOperatorsService(deps: {
       await throttles.clear(throttleKey(name));
       const token = newSessionToken();
       const expiresAt = new Date(at.getTime() + ABSOLUTE_MS);
-      await insertOperatorSession(db, { operatorId: operator.id, tokenHash: hashToken(token), expiresAt }, at);
+      await db.transaction().execute(async (trx) => {
+        const session = await insertOperatorSession(
+          trx,
+          { operatorId: operator.id, tokenHash: hashToken(token), expiresAt },
+          at,
+        );
+        await appendAudit(trx, {
+          event: 'operator_signed_in',
+          at,
+          ip,
+          details: { operator: operator.name, operatorId: operator.id, sessionId: session.id },
+        });
+      });
       return { token, expiresAt, name: operator.name };
     },
 

@@ -2,6 +2,7 @@ import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
@@ -192,16 +193,63 @@ export async function placeWithdrawal(
 
 /** Operator and signer moves. Each takes the caller's transaction: state and money change together. */
 
-export async function approveWithdrawal(trx: Trx, id: string, now: Date): Promise<WithdrawalRow> {
-  const row = await transition(trx, id, 'in_review', 'review_approved', { review: 'manual' }, now);
+/**
+ * Who decided a review: recorded on the withdrawal's event and in the audit log. `npm run ops --
+ * withdrawals approve|reject` always names one; only tests of other modules leave it out.
+ */
+export interface Reviewer {
+  operatorId: string;
+  name: string;
+}
+const unnamed: Reviewer = { operatorId: '', name: '(unnamed)' };
+
+export async function approveWithdrawal(
+  trx: Trx,
+  id: string,
+  now: Date,
+  by: Reviewer = unnamed,
+): Promise<WithdrawalRow> {
+  const row = await transition(
+    trx,
+    id,
+    'in_review',
+    'review_approved',
+    { review: 'manual', operator: by.name, operatorId: by.operatorId },
+    now,
+  );
   if (!row) throw new ConflictError('Only a withdrawal in review can be approved');
+  await appendAudit(trx, {
+    event: 'withdrawal_approved',
+    at: now,
+    userId: row.user_id,
+    details: { withdrawalId: id, operator: by.name, operatorId: by.operatorId },
+  });
   return row;
 }
 
-export async function rejectWithdrawal(trx: Trx, id: string, reason: string, now: Date): Promise<WithdrawalRow> {
+export async function rejectWithdrawal(
+  trx: Trx,
+  id: string,
+  reason: string,
+  now: Date,
+  by: Reviewer = unnamed,
+): Promise<WithdrawalRow> {
   if (reason.trim() === '') throw new ValidationError('A rejection needs a reason');
-  const row = await transition(trx, id, 'in_review', 'review_rejected', { review: 'manual', reason }, now);
+  const row = await transition(
+    trx,
+    id,
+    'in_review',
+    'review_rejected',
+    { review: 'manual', reason, operator: by.name, operatorId: by.operatorId },
+    now,
+  );
   if (!row) throw new ConflictError('Only a withdrawal in review can be rejected');
+  await appendAudit(trx, {
+    event: 'withdrawal_rejected',
+    at: now,
+    userId: row.user_id,
+    details: { withdrawalId: id, reason, operator: by.name, operatorId: by.operatorId },
+  });
   await unlockFunds(
     trx,
     {
