@@ -13,6 +13,7 @@ export interface CheckedSettings {
   CONVERT_SEED_LIQUIDITY?: boolean | undefined;
   SIGNER_ENABLED: boolean;
   SIGNER_MNEMONIC_FILE?: string | undefined;
+  SESSION_SECURE_COOKIE: string;
 }
 
 /** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */

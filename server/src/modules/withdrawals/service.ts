@@ -209,14 +209,7 @@ export async function approveWithdrawal(
   now: Date,
   by: Reviewer = unnamed,
 ): Promise<WithdrawalRow> {
-  const row = await transition(
-    trx,
-    id,
-    'in_review',
-    'review_approved',
-    { review: 'manual', operator: by.name, operatorId: by.operatorId },
-    now,
-  );
+  const row = await transition(trx, id, 'in_review', 'review_approved', { review: 'manual', reviewedBy: by.name }, now);
   if (!row) throw new ConflictError('Only a withdrawal in review can be approved');
   await appendAudit(trx, {
     event: 'withdrawal_approved',
@@ -240,7 +233,7 @@ export async function rejectWithdrawal(
     id,
     'in_review',
     'review_rejected',
-    { review: 'manual', reason, operator: by.name, operatorId: by.operatorId },
+    { review: 'manual', reason, reviewedBy: by.name },
     now,
   );
   if (!row) throw new ConflictError('Only a withdrawal in review can be rejected');

@@ -155,6 +155,12 @@ describe('npm run ops -- withdrawals', () => {
       withdrawalId: approveMe.id,
       operator: 'review_ops',
     });
+    const approved = await database.db
+      .selectFrom('withdrawals')
+      .select('reviewed_by')
+      .where('id', '=', approveMe.id)
+      .executeTakeFirstOrThrow();
+    expect(approved.reviewed_by).toBe('review_ops');
     expect((await run('approve', approveMe.id, '--operator', 'review_ops')).code).toBe(1);
     expect((await run('reject', rejectMe.id, '--operator', 'review_ops')).code).toBe(2); // no reason
     const rejected = await run('reject', rejectMe.id, '--operator', 'review_ops', '--reason', 'destination flagged');
