@@ -9,6 +9,35 @@ import { countSentSince, findUserMail, insertUserMail, listUserMails, type UserM
 import { DAILY_LIMIT_DEFAULT, type SendMailBody, type UserMail } from './schemas.ts';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * Mail a user writes leaves from our own address (it passes SPF and DKIM), so it must never pass for
+ * ours — a code or a withdrawal mail (issue 38): every subject starts with this, the text with a block
+ * naming the sending account, it is plain text only, and its links are written so that no mail client
+ * makes them clickable.
+ */
+export const USER_MAIL_SUBJECT_PREFIX = '[Message from a CW Wallet user] ';
+
+/** `https://evil.example` -> `hxxps[:]//evil[.]example`, `www.x.io` -> `www[.]x[.]io`: readable, not a link. */
+export function defangLinks(text: string): string {
+  return text
+    .replace(
+      /\b(h)(tt)(ps?):\/\/([^\s/?#]+)/gi,
+      (_m, h: string, _tt: string, p: string, host: string) => `${h}xx${p}[:]//${host.replace(/\./g, '[.]')}`,
+    )
+    .replace(/\b(www)\.([^\s/?#]+)/gi, (_m, w: string, rest: string) => `${w}[.]${rest.replace(/\./g, '[.]')}`);
+}
+
+/** The text that goes out: who wrote it first, then the user's words with links defanged. */
+export function userMailText(username: string, replyTo: string, body: string): string {
+  return [
+    `This message was written by the CW Wallet user "${username}" (replies go to ${defangLinks(replyTo)}).`,
+    'It was not written by CW Wallet: we never ask for codes, passwords or payments by e-mail.',
+    '----------------------------------------------------------------------',
+    '',
+    defangLinks(body),
+  ].join('\n');
+}
 const PAGE_DEFAULT = 20;
 
 export interface UserMailService {
@@ -80,7 +109,12 @@ export function createUserMailService(deps: {
       }
       const outboxId = await enqueueMail(
         trx,
-        { to: mail.recipients.join(', '), subject: mail.subject, text: mail.body, replyTo: account.email },
+        {
+          to: mail.recipients.join(', '),
+          subject: USER_MAIL_SUBJECT_PREFIX + mail.subject,
+          text: userMailText(account.username, account.email, mail.body),
+          replyTo: account.email,
+        },
         at,
       );
       return insertUserMail(trx, { userId, ...mail, outboxId, resentFrom }, at);
