@@ -13,7 +13,8 @@ export interface CheckedSettings {
   CONVERT_SEED_LIQUIDITY?: boolean | undefined;
   SIGNER_ENABLED: boolean;
   SIGNER_MNEMONIC_FILE?: string | undefined;
-  SESSION_SECURE_COOKIE: string;
+  /** Absent (tests of other checks): as `auto`. */
+  SESSION_SECURE_COOKIE?: string | undefined;
 }
 
 /** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */

@@ -42,9 +42,9 @@ const PAGE_DEFAULT = 20;
 
 export interface UserMailService {
   /** Queues the mail (From: the service, Reply-To: the user) and records it; 201 with the record. */
-  send(userId: string, input: SendMailBody): Promise<UserMail>;
+  send(userId: string, input: SendMailBody, ip: string): Promise<UserMail>;
   /** A failed mail, sent again as a new record. */
-  resend(userId: string, id: string): Promise<UserMail>;
+  resend(userId: string, id: string, ip: string): Promise<UserMail>;
   get(userId: string, id: string): Promise<UserMail>;
   list(
     userId: string,
@@ -93,20 +93,28 @@ export function createUserMailService(deps: {
   const { db, now } = deps;
   const dailyLimit = deps.dailyLimit ?? DAILY_LIMIT_DEFAULT;
 
-  async function queue(userId: string, mail: SendMailBody, resentFrom: string | null): Promise<UserMail> {
+  /** MAIL_DAILY_LIMIT when `count` already holds the limit; the wait is until its oldest mail leaves the window. */
+  function assertUnderLimit(count: { n: number; oldest: Date | null }, at: Date): void {
+    if (count.n < dailyLimit) return;
+    const free = count.oldest ? count.oldest.getTime() + DAY_MS : at.getTime() + DAY_MS;
+    throw new AppError('MAIL_DAILY_LIMIT', `At most ${dailyLimit} mails in 24 hours`, {
+      details: { limit: dailyLimit, retryAfterSeconds: Math.max(1, Math.ceil((free - at.getTime()) / 1000)) },
+    });
+  }
+
+  async function queue(userId: string, mail: SendMailBody, resentFrom: string | null, ip: string): Promise<UserMail> {
     const account = await findAccountById(db, userId);
     if (!account) throw new UnauthenticatedError('User no longer exists');
     const id = await db.transaction().execute(async (trx) => {
-      // One user's sends in order, so the daily count holds under concurrency.
+      // One user's sends in order, then one IP's, so both daily counts hold under concurrency (always
+      // in this order: no two sends wait for each other's lock).
       await sql`select pg_advisory_xact_lock(hashtext(${`user-mail:${userId}`}))`.execute(trx);
+      await sql`select pg_advisory_xact_lock(hashtext(${`user-mail-ip:${ip}`}))`.execute(trx);
       const at = now();
-      const sent = await countSentSince(trx, userId, new Date(at.getTime() - DAY_MS));
-      if (sent.n >= dailyLimit) {
-        const free = sent.oldest ? sent.oldest.getTime() + DAY_MS : at.getTime() + DAY_MS;
-        throw new AppError('MAIL_DAILY_LIMIT', `At most ${dailyLimit} mails in 24 hours`, {
-          details: { limit: dailyLimit, retryAfterSeconds: Math.max(1, Math.ceil((free - at.getTime()) / 1000)) },
-        });
-      }
+      const since = new Date(at.getTime() - DAY_MS);
+      // Per account and per IP: fresh accounts on one machine do not multiply the limit.
+      assertUnderLimit(await countSentSince(trx, { userId }, since), at);
+      assertUnderLimit(await countSentSince(trx, { ip }, since), at);
       const outboxId = await enqueueMail(
         trx,
         {
@@ -117,20 +125,20 @@ export function createUserMailService(deps: {
         },
         at,
       );
-      return insertUserMail(trx, { userId, ...mail, outboxId, resentFrom }, at);
+      return insertUserMail(trx, { userId, ...mail, outboxId, resentFrom, ip }, at);
     });
     deps.onQueued?.();
     return toMail((await findUserMail(db, userId, id)) as UserMailRow);
   }
 
   return {
-    send: (userId, input) => queue(userId, checked(input), null),
+    send: (userId, input, ip) => queue(userId, checked(input), null, ip),
 
-    async resend(userId, id) {
+    async resend(userId, id, ip) {
       const row = await findUserMail(db, userId, id);
       if (!row) throw new NotFoundError('No such mail');
       if (!row.failed_at) throw new AppError('CONFLICT', 'Only a failed mail can be sent again');
-      return queue(userId, { recipients: row.recipients, subject: row.subject, body: row.body }, row.id);
+      return queue(userId, { recipients: row.recipients, subject: row.subject, body: row.body }, row.id, ip);
     },
 
     async get(userId, id) {

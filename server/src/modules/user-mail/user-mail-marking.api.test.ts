@@ -35,3 +35,24 @@ describe('mail a user sends is marked as user-sent', () => {
     expect(raw).not.toMatch(/^Content-Type: text\/html/im);
   });
 });
+
+describe('user mail counts per IP as well as per account', () => {
+  const limited = useAuthHarness({ mailDailyLimit: 3 });
+  it('a fourth mail from one IP in 24 h is refused even from a fresh account', async () => {
+    const ip = nextIp();
+    const answers: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const account = await registerUser(limited);
+      const res = await limited.app.inject({
+        method: 'POST',
+        url: '/api/mail/messages',
+        remoteAddress: ip,
+        headers: { cookie: account.cookie },
+        payload: { recipients: ['someone@example.org'], subject: 'Hi', body: 'Hello' },
+      });
+      answers.push(res.statusCode);
+      if (i === 3) expect(res.json()).toMatchObject({ code: 'MAIL_DAILY_LIMIT', details: { limit: 3 } });
+    }
+    expect(answers).toEqual([201, 201, 201, 429]);
+  }, 60_000);
+});
