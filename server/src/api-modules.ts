@@ -10,6 +10,8 @@ import type { PlatformAddresses } from './modules/catalogue/platform-addresses.t
 import { type ChatHub, createChatHub } from './modules/chat/hub.ts';
 import { chatRoutes } from './modules/chat/routes.ts';
 import { createChatService } from './modules/chat/service.ts';
+import { HEARTBEAT_MS } from './modules/chat/stream.ts';
+import { createStreamSlots } from './modules/chat/stream-slots.ts';
 import { convertRoutes } from './modules/convert/routes.ts';
 import { createConvertService } from './modules/convert/service.ts';
 import { depositsRoutes } from './modules/deposits/routes.ts';
@@ -103,7 +105,13 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
       onQueued: () => mail.worker.nudge(),
     }),
   });
-  const operators = createOperatorsService({ db: deps.db, now, hasher: auth.hasher, throttles: auth.throttles });
+  const operators = createOperatorsService({
+    db: deps.db,
+    now,
+    hasher: auth.hasher,
+    throttles: auth.throttles,
+    secureCookie: auth.sessions.options.secureCookie,
+  });
   await typed.register(noticesRoutes, { service: notices });
   await typed.register(operatorSessionRoutes, { service: operators });
   const requireOperator = operatorGuard(operators);
@@ -132,6 +140,10 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
     hub,
     now,
     requireOperator,
+    userSessionLive: (id) => auth.sessions.isLive(id),
+    operatorSessionLive: (id) => operators.isLive(id),
+    slots: createStreamSlots({ db: deps.db, now, heartbeatMs: deps.chat?.heartbeatMs ?? HEARTBEAT_MS }),
+    heartbeatMs: deps.chat?.heartbeatMs ?? HEARTBEAT_MS,
   });
 }
 

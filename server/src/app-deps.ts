@@ -79,6 +79,8 @@ export interface AppDeps {
    * unset: the chat's event streams answer 503.
    */
   notifications?: { databaseUrl: string } | { hub: ChatHub };
+  /** Live chat: the event streams' heartbeat (default chat/stream.ts's HEARTBEAT_MS; tests shorten it). */
+  chat?: { heartbeatMs?: number };
   /** Convert quote lifetime in ms (default 10 s). */
   convertQuoteTtlMs?: number;
   /** API instances sharing the database (config.convert.instances); 1 when absent. */

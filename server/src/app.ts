@@ -17,6 +17,7 @@ import { devClockRoutes } from './dev/clock-routes.ts';
 import { ServiceUnavailableError } from './errors/app-error.ts';
 import { ErrorResponse } from './errors/schema.ts';
 import { registerAuthentication } from './http/authenticate.ts';
+import { isApiRequest } from './http/csrf.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { createMetricsRegistry, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -85,7 +86,7 @@ function registerBase(app: App): void {
   // API answers are about someone's account (or could be): no browser or proxy keeps a copy, unless a
   // route says otherwise (the catalogue may be revalidated). Static files set their own policy.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (isApiRequest(request) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
   app.addSchema(ErrorResponse);

@@ -13,6 +13,8 @@ export interface CheckedSettings {
   CONVERT_SEED_LIQUIDITY?: boolean | undefined;
   SIGNER_ENABLED: boolean;
   SIGNER_MNEMONIC_FILE?: string | undefined;
+  /** Absent (tests of other checks): as `auto`. */
+  SESSION_SECURE_COOKIE?: string | undefined;
 }
 
 /** 127.0.0.0/8, ::1 and localhost: reachable from this machine only. */
@@ -47,6 +49,10 @@ function productionIssues(e: CheckedSettings, env: NodeJS.ProcessEnv): string[] 
   );
   if (e.SIGNER_ENABLED && !e.SIGNER_MNEMONIC_FILE)
     issues.push('SIGNER_MNEMONIC_FILE must be set in production (or SIGNER_ENABLED=false): no generated key is used');
+  // `auto` trusts the request's protocol: behind a proxy that is not trusted, or on a plain hop, the
+  // session cookie would go out without Secure and a plain `sid` would be read.
+  if (e.SESSION_SECURE_COOKIE !== 'always')
+    issues.push('SESSION_SECURE_COOKIE must be always in production (session cookies Secure, __Host-sid only)');
   if (e.DEV_MAILBOX === true)
     issues.push("DEV_MAILBOX must not be on in production (it shows every user's verification codes)");
   if (e.DEV_CLOCK === true) issues.push('DEV_CLOCK must not be on in production (it moves the server clock)');

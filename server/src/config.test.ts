@@ -17,6 +17,7 @@ const PRODUCTION = {
   HOT_WALLET_BSC: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   SIGNER_MNEMONIC_FILE: '/run/secrets/hot-wallet-mnemonic',
   PAYOUT_DATA_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
+  SESSION_SECURE_COOKIE: 'always',
 };
 
 function issuesOf(env: Record<string, string>): string[] {
@@ -109,7 +110,10 @@ describe('loadConfig', () => {
     const issues = issuesOf({ NODE_ENV: 'production' });
     for (const key of [...PRODUCTION_REQUIRED, 'SIGNER_MNEMONIC_FILE'])
       expect(issues.some((i) => i.startsWith(`${key} must be set in production`))).toBe(true);
-    expect(issues).toHaveLength(PRODUCTION_REQUIRED.length + 1);
+    expect(issues).toContain(
+      'SESSION_SECURE_COOKIE must be always in production (session cookies Secure, __Host-sid only)',
+    );
+    expect(issues).toHaveLength(PRODUCTION_REQUIRED.length + 2);
     // One missing (or blank) variable is named alone.
     expect(issuesOf({ ...PRODUCTION, PRICE_FEED_URL: ' ' })).toEqual([
       'PRICE_FEED_URL must be set in production (no development stand-in is used there)',

@@ -44,6 +44,8 @@ export interface UserMailsTable {
   outbox_id: string;
   resent_from: string | null;
   created_at: Date;
+  /** The sender's IP (migration 0052): the daily limit counts per IP too; null for older rows. */
+  ip: Generated<string | null>;
 }
 
 /** People who answer support and publish announcements (modules/operators); never users. */

@@ -10,6 +10,18 @@ export interface SupportDatabase {
   ticket_messages: TicketMessagesTable;
   chat_conversations: ChatConversationsTable;
   chat_messages: ChatMessagesTable;
+  chat_streams: ChatStreamsTable;
+}
+
+/** An open chat event stream (migration 0050): counted per holder and per session, renewed by heartbeats. */
+export interface ChatStreamsTable {
+  id: Generated<string>;
+  /** `user:<uuid>` or `operator:<uuid>`. */
+  holder: string;
+  /** The session that opened it (`user:<uuid>` or `operator:<uuid>` of the session row). */
+  session: string;
+  opened_at: Date;
+  seen_at: Date;
 }
 
 export type UploadPlace = 'ticket' | 'chat' | 'message';

@@ -209,6 +209,8 @@ export interface WithdrawalsTable {
   /** Moves only along the transitions of withdrawals/state-machine.ts (a trigger enforces them too). */
   state: WithdrawalState;
   review: string | null;
+  /** The operator who decided a manual review (migration 0051); null for automatic ones. */
+  reviewed_by: Generated<string | null>;
   reason: string | null;
   tx_hash: string | null;
   created_at: Date;

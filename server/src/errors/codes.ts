@@ -81,6 +81,8 @@ export const errorStatus = {
   WITHDRAW_DISABLED: 409,
   /** A deposit the user was credited left the chain in a deep reorg: withdrawals wait for an operator. */
   WITHDRAW_FROZEN: 423,
+  /** 24 hours after a password reset or fund-password change nothing leaves the account (details.retryAfterSeconds). */
+  OUTFLOW_HOLD: 423,
   /** A send names no user (e-mail or deposit address). */
   RECIPIENT_NOT_FOUND: 404,
   SEND_TO_SELF: 400,

@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { COOKIE_NAME, SECURE_COOKIE_NAME } from '../modules/auth/sessions.ts';
 import { OPERATOR_GUARD } from '../modules/operators/guard.ts';
-import { OPERATOR_COOKIE } from '../modules/operators/service.ts';
+import { OPERATOR_COOKIE, SECURE_OPERATOR_COOKIE } from '../modules/operators/service.ts';
 import { requireUser } from './authenticate.ts';
 
 export const openApiInfo = {
@@ -15,7 +15,8 @@ export const openApiInfo = {
 
 /**
  * The session cookie, under either of its names: `__Host-sid` over HTTPS, `sid` on plain-HTTP
- * loopback development. A signed-in operation accepts either.
+ * loopback development; a request reads only the name of its kind (a plain `sid` over HTTPS may have
+ * been planted by a sibling subdomain). The operator's: `__Secure-ops_sid` when Secure, else `ops_sid`.
  */
 const securitySchemes = {
   sessionCookie: { type: 'apiKey', in: 'cookie', name: COOKIE_NAME, description: 'Session (plain HTTP)' },
@@ -24,11 +25,17 @@ const securitySchemes = {
     type: 'apiKey',
     in: 'cookie',
     name: OPERATOR_COOKIE,
-    description: 'Operator session (the console at /ops; never a user session)',
+    description: 'Operator session (the console at /ops; never a user session), plain HTTP',
+  },
+  secureOperatorCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SECURE_OPERATOR_COOKIE,
+    description: 'Operator session over HTTPS',
   },
 } as const;
 const SIGNED_IN: Record<string, string[]>[] = [{ sessionCookie: [] }, { secureSessionCookie: [] }];
-const OPERATOR: Record<string, string[]>[] = [{ operatorCookie: [] }];
+const OPERATOR: Record<string, string[]>[] = [{ operatorCookie: [] }, { secureOperatorCookie: [] }];
 
 /**
  * A stable operationId from the method and path, so generated clients get names that change only

@@ -22,6 +22,13 @@ export const auditEvents = [
   'payment_method_added',
   'payment_method_activated',
   'payment_method_deactivated',
+  // Operators (user_id null, or the user the act concerns; details.operator names the operator).
+  'operator_signed_in',
+  'operator_sign_in_failed',
+  'operator_password_set',
+  'announcement_withdrawn',
+  'withdrawal_approved',
+  'withdrawal_rejected',
 ] as const;
 
 export type AuditEvent = (typeof auditEvents)[number];

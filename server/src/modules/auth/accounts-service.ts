@@ -31,7 +31,7 @@ import type { Me } from './schemas.ts';
 import type { Sessions } from './sessions.ts';
 import { revokeSession, type SessionRow } from './sessions-repository.ts';
 import { accountLoginPolicy, ipLoginPolicy } from './throttle-schedule.ts';
-import { loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
+import { chargeKeys, loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
 
 const UNIQUE_VIOLATION = '23505';
@@ -123,9 +123,11 @@ export function createAccountsService(deps: {
       if (address !== '') checkEmail(checks, address);
       checks.throwIfAny();
       if (purpose === 'register') {
-        if (await emailTaken(db, address))
-          throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
-        await codes.issue({ email: address, purpose, userId: null, ip: client.ip, language, send: true });
+        // A taken address is recorded like a code (never mailed) before the answer says so: asking
+        // about addresses counts in the per-address and per-IP code limits like asking for codes.
+        const taken = await emailTaken(db, address);
+        await codes.issue({ email: address, purpose, userId: null, ip: client.ip, language, send: !taken });
+        if (taken) throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
         return;
       }
       // reset_password: same answer whether or not the account exists; mail only if it does.
@@ -166,12 +168,12 @@ export function createAccountsService(deps: {
       if (input.agreementAccepted !== true)
         throw new AppError('AGREEMENT_REQUIRED', 'The user agreement must be accepted');
       assertNewPassword(input.password, input.confirmPassword, { username, email });
+      // The code first (its tries are limited): without it, nothing tells whether a name or address is taken.
+      const code = await codes.check(email, ['register'], input.code, client.ip);
       if (await emailTaken(db, email)) throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
       if (await usernameTaken(db, username)) throw new AppError('USERNAME_EXISTS', 'This user name is taken');
-
       // Checked before the code is spent: a wrong invite code changes nothing.
       const inviterId = input.inviteCode?.trim() ? await inviterOf(db, input.inviteCode) : null;
-      const code = await codes.check(email, ['register'], input.code, client.ip);
       const passwordHash = await hasher.hash(input.password);
       try {
         return await db.transaction().execute(async (trx) => {
@@ -202,36 +204,51 @@ export function createAccountsService(deps: {
     async login(client, { identifier, password }) {
       const ident = identifier.trim().toLowerCase();
       const account = ident === '' ? undefined : await findAccountByIdentifier(db, ident);
-      // Unknown identifiers get their own counter with the same schedule: the answers never tell them apart.
-      const accountKey = account ? loginThrottleKey(account.user_id) : `identifier:${ident}`;
+      const auditLogin = (event: 'login_failed' | 'login_throttled', details: Record<string, unknown>) =>
+        appendAudit(db, { event, at: now(), userId: account?.user_id ?? null, ip: client.ip, details });
+      // The answers follow the identifier as typed and the IP, the same for known and unknown names;
+      // the account's own counter (shared by its e-mail and user name) is charged too, but its lock
+      // answers as a wrong password: a 429 never tells that an e-mail and a user name are one account.
+      const identKey = `identifier:${ident}`;
       const ipKey = `ip:${client.ip}`;
-      const wait = await throttles.lockedFor([accountKey, ipKey], now());
-      if (wait > 0) {
-        await appendAudit(db, {
-          event: 'login_throttled',
-          at: now(),
-          userId: account?.user_id ?? null,
-          ip: client.ip,
-          details: { retryAfterSeconds: wait },
-        });
-        throw loginThrottled(wait);
+      const charged = await chargeKeys(
+        throttles,
+        [
+          { key: identKey, policy: accountLoginPolicy },
+          { key: ipKey, policy: ipLoginPolicy },
+        ],
+        now(),
+      );
+      if (!('states' in charged)) {
+        await auditLogin('login_throttled', { retryAfterSeconds: charged.retryAfterSeconds });
+        throw loginThrottled(charged.retryAfterSeconds);
       }
-      const ok = account ? await hasher.verify(account.password_hash, password) : await hasher.verifyDummy(password);
+      const accountKey = account ? loginThrottleKey(account.user_id) : undefined;
+      const accountCharge = accountKey ? await throttles.charge(accountKey, accountLoginPolicy, now()) : undefined;
+      const accountLocked = accountCharge !== undefined && accountCharge.state === undefined;
+      let ok: boolean;
+      try {
+        // A locked account is not verified (its guesses stay bounded), at the same cost in time.
+        ok =
+          account && !accountLocked
+            ? await hasher.verify(account.password_hash, password)
+            : await hasher.verifyDummy(password);
+      } catch (err) {
+        await charged.refund(); // never verified (the hashing queue was full)
+        if (accountKey && accountCharge?.state) await throttles.refund(accountKey, accountCharge.state);
+        throw err;
+      }
       if (!account || !ok) {
-        const at = now();
-        await throttles.recordFailure(accountKey, accountLoginPolicy, at);
-        await throttles.recordFailure(ipKey, ipLoginPolicy, at);
-        await appendAudit(db, {
-          event: 'login_failed',
-          at,
-          userId: account?.user_id ?? null,
-          ip: client.ip,
-          details: account ? {} : { identifier: ident.slice(0, 320) },
+        await auditLogin(accountLocked ? 'login_throttled' : 'login_failed', {
+          ...(account ? {} : { identifier: ident.slice(0, 320) }),
+          ...(accountLocked ? { retryAfterSeconds: accountCharge?.retryAfterSeconds } : {}),
         });
         throw new AppError('INVALID_CREDENTIALS', 'Wrong account or password');
       }
+      await throttles.clear(identKey);
+      await charged.refund([ipKey]);
       // Cleared before the session starts: a store outside the transaction (Redis) cannot roll back with it.
-      await throttles.clear(accountKey);
+      if (accountKey) await throttles.clear(accountKey);
       return db.transaction().execute(async (trx) => {
         const { token, session } = await sessions.start(trx, account.user_id, client);
         await appendAudit(trx, {

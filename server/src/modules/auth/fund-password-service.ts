@@ -78,15 +78,23 @@ export function createFundPasswordService(deps: {
       if (!account) throw new UnauthenticatedError('User no longer exists');
       if (account.fund_password_hash === null)
         throw new AppError('FUND_PASSWORD_NOT_SET', 'No fund password has been set');
-      const wait = retryAfterSeconds(await throttles.get(fundKey(userId)), now());
-      if (wait > 0) throw locked(wait);
-      if (await hasher.verify(account.fund_password_hash, fundPassword)) {
+      // Charged before argon2 runs, cleared when right: a burst of guesses cannot all pass one check.
+      const at = now();
+      const charge = await throttles.charge(fundKey(userId), fundPasswordPolicy, at);
+      if (charge.state === undefined) throw locked(charge.retryAfterSeconds);
+      let ok: boolean;
+      try {
+        ok = await hasher.verify(account.fund_password_hash, fundPassword);
+      } catch (err) {
+        await throttles.refund(fundKey(userId), charge.state);
+        throw err;
+      }
+      if (ok) {
         await throttles.clear(fundKey(userId));
         await appendAudit(db, { event: 'fund_password_verified', at: now(), userId, ip: client.ip });
         return;
       }
-      const at = now();
-      const state = await throttles.recordFailure(fundKey(userId), fundPasswordPolicy, at);
+      const state = charge.state;
       const lockedSeconds = retryAfterSeconds(state, at);
       await appendAudit(db, {
         event: 'fund_password_failed',

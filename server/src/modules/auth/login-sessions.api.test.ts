@@ -301,7 +301,9 @@ describe('sessions', () => {
     expect(sixth.headers['retry-after']).toBe('30');
     // Locked: the right password is refused too, here and at the login form (one counter per account).
     expect((await change(account.password)).json().code).toBe('LOGIN_THROTTLED');
-    expect((await login(h, account.username, account.password)).json().code).toBe('LOGIN_THROTTLED');
+    // At the login form the account's lock answers as a wrong password (issue 38: a 429 there would tell
+    // that this user name and the e-mail locked elsewhere are one account); nothing is verified.
+    expect((await login(h, account.username, account.password)).json().code).toBe('INVALID_CREDENTIALS');
     h.clock.advance(30_000);
     expect((await change(account.password)).statusCode).toBe(204);
     h.clock.advance(3_600_000);

@@ -74,11 +74,18 @@ export function createPasswordChanges(deps: {
       // A wrong current password is a wrong login password: it counts on the account's login
       // throttle, so guessing from inside a session locks exactly as guessing at the login form does.
       const accountKey = loginThrottleKey(userId);
-      const wait = await throttles.lockedFor([accountKey], now());
-      if (wait > 0) throw loginThrottled(wait);
-      if (!(await hasher.verify(account.password_hash, input.oldPassword))) {
-        const at = now();
-        const state = await throttles.recordFailure(accountKey, accountLoginPolicy, at);
+      const at = now();
+      const charge = await throttles.charge(accountKey, accountLoginPolicy, at);
+      if (charge.state === undefined) throw loginThrottled(charge.retryAfterSeconds);
+      let ok: boolean;
+      try {
+        ok = await hasher.verify(account.password_hash, input.oldPassword);
+      } catch (err) {
+        await throttles.refund(accountKey, charge.state);
+        throw err;
+      }
+      if (!ok) {
+        const state = charge.state;
         await appendAudit(db, {
           event: 'login_failed',
           at,

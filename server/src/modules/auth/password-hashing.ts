@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
+import { AppError } from '../../errors/app-error.ts';
 
 /**
  * argon2id with the OWASP minimum (19 MiB, 2 passes, 1 lane). Never on the event loop: by default on
@@ -25,13 +26,34 @@ export function defaultHashConcurrency(): number {
   return Math.max(1, availableParallelism() - 1);
 }
 
-/** A tiny FIFO semaphore. */
-export function createLimiter(max: number) {
+/**
+ * At most this many hashes wait for a thread (default `ARGON2_QUEUE_MAX` or 64); more are refused at
+ * once. An unbounded queue turns a burst of guesses into minutes of latency for every sign-in.
+ */
+export function defaultHashQueueMax(): number {
+  const fromEnv = Number(process.env.ARGON2_QUEUE_MAX);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 64;
+}
+
+/** The hashing queue is full: SERVICE_UNAVAILABLE (503) with Retry-After; nothing was verified. */
+export class HasherBusyError extends AppError {
+  constructor() {
+    super('SERVICE_UNAVAILABLE', 'Too many password checks at once; retry shortly', {
+      details: { retryAfterSeconds: 2 },
+    });
+    this.name = 'HasherBusyError';
+  }
+}
+
+/** A tiny FIFO semaphore; past `maxWaiting` waiting tasks it refuses with HasherBusyError. */
+export function createLimiter(max: number, maxWaiting = Number.POSITIVE_INFINITY) {
   let active = 0;
   const waiting: (() => void)[] = [];
   return async function run<T>(task: () => Promise<T>): Promise<T> {
-    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
-    else active += 1;
+    if (active >= max) {
+      if (waiting.length >= maxWaiting) throw new HasherBusyError();
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    } else active += 1;
     try {
       return await task();
     } finally {
@@ -59,8 +81,8 @@ interface Engine {
 }
 
 /** argon2 on the libuv pool via napi AsyncTask, at most `concurrency` at once. */
-function napiEngine(concurrency: number): Engine {
-  const limit = createLimiter(concurrency);
+function napiEngine(concurrency: number, queueMax: number): Engine {
+  const limit = createLimiter(concurrency, queueMax);
   return {
     run: (job) =>
       limit<string | boolean>(() =>
@@ -74,7 +96,7 @@ function napiEngine(concurrency: number): Engine {
  * argon2 on `size` worker threads running at a lower CPU priority (nice 10), so a burst of
  * sign-ins cannot starve the event loop: requests such as GET /api/me keep their latency.
  */
-function workerEngine(size: number, nice: number): Engine {
+function workerEngine(size: number, nice: number, queueMax: number): Engine {
   const workers = Array.from({ length: size }, () => {
     const worker = new Worker(new URL('./argon2-worker.mjs', import.meta.url), { workerData: { nice } });
     worker.unref();
@@ -120,6 +142,7 @@ function workerEngine(size: number, nice: number): Engine {
   return {
     run: (job) =>
       new Promise((resolve, reject) => {
+        if (idle.length === 0 && queue.length >= queueMax) return reject(new HasherBusyError());
         queue.push({ job, resolve, reject });
         pump();
       }),
@@ -134,23 +157,27 @@ export interface HasherOptions {
   concurrency?: number;
   /** `workers` (default): niced worker threads; `napi`: the libuv thread pool. */
   engine?: 'workers' | 'napi';
+  /** Hashes waiting for a thread at most; default `ARGON2_QUEUE_MAX` or 64. */
+  queueMax?: number;
 }
 
 export function createPasswordHasher(options: HasherOptions | number = {}): PasswordHasher {
   const opts = typeof options === 'number' ? { concurrency: options } : options;
   const concurrency = opts.concurrency ?? defaultHashConcurrency();
   const kind = opts.engine ?? (process.env.ARGON2_ENGINE === 'napi' ? 'napi' : 'workers');
+  const queueMax = opts.queueMax ?? defaultHashQueueMax();
   let engine: Engine;
   try {
-    engine = kind === 'workers' ? workerEngine(concurrency, 10) : napiEngine(concurrency);
+    engine = kind === 'workers' ? workerEngine(concurrency, 10, queueMax) : napiEngine(concurrency, queueMax);
   } catch {
-    engine = napiEngine(concurrency);
+    engine = napiEngine(concurrency, queueMax);
   }
   let dummy: Promise<string> | undefined;
   const verifyHash = async (passwordHash: string, password: string) => {
     try {
       return (await engine.run({ kind: 'verify', hash: passwordHash, password })) === true;
-    } catch {
+    } catch (err) {
+      if (err instanceof HasherBusyError) throw err;
       return false;
     }
   };
@@ -159,7 +186,11 @@ export function createPasswordHasher(options: HasherOptions | number = {}): Pass
     hash: hashPassword,
     verify: verifyHash,
     async verifyDummy(password) {
-      dummy ??= hashPassword('dummy-password-never-matches');
+      // A busy queue must not leave a rejected dummy behind for good.
+      dummy ??= hashPassword('dummy-password-never-matches').catch((err: unknown) => {
+        dummy = undefined;
+        throw err;
+      });
       await verifyHash(await dummy, password);
       return false;
     },

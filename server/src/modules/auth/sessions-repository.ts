@@ -45,6 +45,19 @@ export async function findLiveSession(
     .executeTakeFirst();
 }
 
+/** Whether session `id` is still live (as findLiveSession), without touching it. */
+export async function sessionLive(db: Db, id: string, now: Date, idleSince: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('last_seen_at', '>', idleSince)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function touchSession(db: Db, id: string, now: Date): Promise<void> {
   await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
 }

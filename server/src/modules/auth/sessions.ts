@@ -8,6 +8,7 @@ import {
   insertSession,
   revokeBeyondNewest,
   type SessionRow,
+  sessionLive,
   touchSession,
 } from './sessions-repository.ts';
 
@@ -59,11 +60,17 @@ export interface Sessions {
   setCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date): void;
   clearCookie(request: FastifyRequest, reply: FastifyReply): void;
   idleSince(now: Date): Date;
+  /** Whether the session still holds (a long-lived stream asks again), without counting as activity. */
+  isLive(sessionId: string): Promise<boolean>;
 }
 
-function readToken(request: FastifyRequest): string | undefined {
-  const cookies = request.cookies ?? {};
-  const token = cookies[SECURE_COOKIE_NAME] ?? cookies[COOKIE_NAME];
+/**
+ * The session token of the cookie this request may carry: only `__Host-sid` on a secure request. A
+ * plain `sid` there could have been planted by a sibling subdomain (a login CSRF into the attacker's
+ * account, whose deposit address the victim then pays); `__Host-` cookies can only be set by this host.
+ */
+function readToken(request: FastifyRequest, secure: boolean): string | undefined {
+  const token = request.cookies?.[secure ? SECURE_COOKIE_NAME : COOKIE_NAME];
   return typeof token === 'string' && /^[A-Za-z0-9_-]{22}$/.test(token) ? token : undefined;
 }
 
@@ -80,7 +87,7 @@ export function createSessions(deps: {
 
   const resolver: SessionResolver = {
     async resolve(request): Promise<AuthenticatedUser | null> {
-      const token = readToken(request);
+      const token = readToken(request, secure(request));
       if (token === undefined) return null;
       const at = now();
       const session = await findLiveSession(db, hashToken(token), at, idleSince(at));
@@ -95,6 +102,10 @@ export function createSessions(deps: {
     options,
     resolver,
     idleSince,
+    isLive: (sessionId) => {
+      const at = now();
+      return sessionLive(db, sessionId, at, idleSince(at));
+    },
     async start(trx, userId, client) {
       const at = now();
       const token = newSessionToken();

@@ -72,6 +72,20 @@ export function afterFailure(policy: ThrottlePolicy, state: ThrottleState | unde
   };
 }
 
+/**
+ * The state after taking back one charged attempt (throttles.ts `charge`) that turned out right or was
+ * never verified; undefined when nothing is left. `charged` is the state the charge wrote. A lock that
+ * charge set is lifted (later charges were refused while it stood, so it was ours); a lock another
+ * failure set stays. A run that started afresh since then no longer holds the charge: nothing changes.
+ */
+export function afterRefund(state: ThrottleState, charged: ThrottleState): ThrottleState | undefined {
+  if (state.firstFailureAt.getTime() !== charged.firstFailureAt.getTime()) return state;
+  const failures = state.failures - 1;
+  if (failures <= 0) return undefined;
+  const ownLock = state.lockedUntil !== null && state.lockedUntil.getTime() === charged.lockedUntil?.getTime();
+  return { ...state, failures, lockedUntil: ownLock ? null : state.lockedUntil };
+}
+
 /** Tries left before the next failure locks the key (for WRONG_FUND_PASSWORD's attemptsLeft). */
 export function attemptsLeft(policy: ThrottlePolicy, state: ThrottleState | undefined, now: Date): number {
   const stale = !state || now.getTime() - state.firstFailureAt.getTime() >= policy.resetAfterSeconds * 1000;

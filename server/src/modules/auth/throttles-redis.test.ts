@@ -38,6 +38,22 @@ describe.each([
     const later = new Date(at.getTime() + fundPasswordPolicy.resetAfterSeconds * 1000);
     expect((await store().recordFailure(key, fundPasswordPolicy, later)).failures).toBe(1);
   });
+
+  it('charges concurrent attempts atomically: only the unlocked ones pass, a refund lifts its own lock', async () => {
+    const key = `charge:${_name}`;
+    const charges = await Promise.all(Array.from({ length: 40 }, () => store().charge(key, accountLoginPolicy, at)));
+    const passed = charges.filter((c) => c.state !== undefined);
+    expect(passed).toHaveLength(accountLoginPolicy.freeFailures + 1);
+    expect(charges.filter((c) => c.retryAfterSeconds === 30)).toHaveLength(40 - passed.length);
+    // The last one charged set the lock; refunding it (the guess was right) lifts it.
+    const last = passed.find((c) => c.state?.failures === accountLoginPolicy.freeFailures + 1);
+    await store().refund(key, last?.state as NonNullable<typeof last>['state'] & object);
+    expect(await store().lockedFor([key], at)).toBe(0);
+    expect((await store().get(key))?.failures).toBe(accountLoginPolicy.freeFailures);
+    // Refunding every other charge leaves nothing.
+    for (const c of passed) if (c !== last && c.state) await store().refund(key, c.state);
+    expect(await store().get(key)).toBeUndefined();
+  });
 });
 
 describe('throttle keys in Redis', () => {

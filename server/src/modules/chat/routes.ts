@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ServiceUnavailableError } from '../../errors/app-error.ts';
+import { ServiceUnavailableError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import { NoContent } from '../auth/schemas.ts';
+import { sessionIdOf } from '../auth/sessions.ts';
 import { IdParams } from '../notices/schemas.ts';
 import { currentOperator, type operatorGuard } from '../operators/guard.ts';
 import type { ChatHub } from './hub.ts';
@@ -19,6 +20,7 @@ import {
 } from './schemas.ts';
 import type { ChatService } from './service.ts';
 import { createStreamRegistry, HEARTBEAT_MS, resumeId, serveStream } from './stream.ts';
+import type { StreamSlots } from './stream-slots.ts';
 
 /** Presence outlives one missed heartbeat. */
 const PRESENCE_MS = HEARTBEAT_MS * 3;
@@ -29,7 +31,7 @@ const streamSchema = (tags: string[], summary: string) => ({
   description: 'Server-sent events: `message` (with its id: reconnect with Last-Event-ID to resume), `typing`, `read`.',
   querystring: StreamQuery,
   produces: ['text/event-stream'],
-  response: { 200: EventStream, ...errorResponses(400, 401) },
+  response: { 200: EventStream, ...errorResponses(400, 401, 429) },
 });
 
 /** Live support chat: the user's side under /api/chat, the operators' under /api/ops/chat(s). */
@@ -38,8 +40,19 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
   hub: ChatHub | null;
   now: () => Date;
   requireOperator: ReturnType<typeof operatorGuard>;
-}> = async (app, { service, hub, now, requireOperator }) => {
+  /** Whether a user session still holds (chat streams end with their session). */
+  userSessionLive: (sessionId: string) => Promise<boolean>;
+  /** Whether an operator session still holds (and its operator is not disabled). */
+  operatorSessionLive: (sessionId: string) => Promise<boolean>;
+  slots: StreamSlots;
+  heartbeatMs: number;
+}> = async (app, { service, hub, now, requireOperator, userSessionLive, operatorSessionLive, slots, heartbeatMs }) => {
   const registry = createStreamRegistry();
+  /** The stream's slot, and what a stream does at each heartbeat and at its end. */
+  const slotted = async (holder: string, session: string) => {
+    const slot = await slots.take(holder, session);
+    return { heartbeatMs, onHeartbeat: () => slots.renew(slot), onClose: () => slots.release(slot) };
+  };
   app.addHook('preClose', async () => registry.endAll());
   const needHub = () => {
     if (!hub) throw new ServiceUnavailableError('Live chat needs the database notifications');
@@ -117,12 +130,18 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const live = needHub();
       await live.ready();
-      const conversation = await service.conversationOf(currentUser(request).userId);
+      const { userId } = currentUser(request);
+      const sessionId = sessionIdOf(request);
+      if (sessionId === undefined) throw new UnauthenticatedError();
+      const conversation = await service.conversationOf(userId);
       const afterId = resumeId(request, request.query.after) ?? (await service.latestId(conversation.id));
+      const slot = await slotted(`user:${userId}`, `user:${sessionId}`);
       serveStream(
         request,
         reply,
         {
+          ...slot,
+          stillLive: () => userSessionLive(sessionId),
           hub: live,
           scope: conversation.id,
           afterId,
@@ -223,11 +242,15 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const live = needHub();
       await live.ready();
+      const { operatorId, sessionId } = currentOperator(request);
       const afterId = resumeId(request, request.query.after) ?? (await service.latestId(null));
+      const slot = await slotted(`operator:${operatorId}`, `operator:${sessionId}`);
       serveStream(
         request,
         reply,
         {
+          ...slot,
+          stillLive: () => operatorSessionLive(sessionId),
           hub: live,
           scope: '*',
           afterId,

@@ -8,15 +8,19 @@ export interface SseEvent {
 /**
  * A minimal EventSource for Node (tests and the bench): opens `url` with the cookie, optionally
  * resuming with Last-Event-ID, and hands each event to `onEvent`. `close()` drops the connection,
- * as a lost network would.
+ * as a lost network would; `ended` settles when the stream is over (either side ended it).
  */
 export function openEventStream(options: {
   url: string;
   cookie: string;
   lastEventId?: string;
   onEvent: (event: SseEvent) => void;
-}): { opened: Promise<void>; close: () => void } {
+}): { opened: Promise<void>; ended: Promise<void>; close: () => void } {
   const controller = new AbortController();
+  let markEnded: () => void = () => undefined;
+  const ended = new Promise<void>((resolve) => {
+    markEnded = resolve;
+  });
   const opened = (async () => {
     const response = await fetch(options.url, {
       headers: {
@@ -32,7 +36,7 @@ export function openEventStream(options: {
       let buffer = '';
       for (;;) {
         const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
-        if (done) return;
+        if (done) return markEnded();
         buffer += value;
         let end = buffer.indexOf('\n\n');
         while (end >= 0) {
@@ -50,5 +54,6 @@ export function openEventStream(options: {
       }
     })();
   })();
-  return { opened, close: () => controller.abort() };
+  opened.catch(() => markEnded());
+  return { opened, ended, close: () => controller.abort() };
 }

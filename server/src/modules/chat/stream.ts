@@ -17,6 +17,16 @@ export interface StreamOptions {
   messagesAfter: (afterId: string) => Promise<ChatMessage[]>;
   /** Presence: called at open and on each heartbeat, and with false at close. */
   onPresence?: (online: boolean) => Promise<void>;
+  /**
+   * Whether the session that opened the stream still holds (not signed out, revoked, expired, nor its
+   * operator disabled): asked before any message goes out and on every heartbeat; false ends the stream.
+   */
+  stillLive: () => Promise<boolean>;
+  /** Every heartbeat (the stream's slot keeps counting); default HEARTBEAT_MS apart. */
+  onHeartbeat?: () => Promise<void>;
+  /** Once, when the stream ends (its slot is given back). */
+  onClose?: () => Promise<void>;
+  heartbeatMs?: number;
 }
 
 /** The streams open in this process, so shutdown can end them (they never go idle by themselves). */
@@ -78,11 +88,13 @@ export function serveStream(
       .then(async () => {
         while (!closed) {
           const batch = await options.messagesAfter(cursor);
+          if (batch.length === 0) return;
+          // A session that ended since the stream opened reads nothing more (issue 38).
+          if (!(await options.stillLive())) return close();
           for (const message of batch) {
             raw.write(frame('message', message, message.id));
             cursor = message.id;
           }
-          if (batch.length === 0) return;
         }
       })
       .catch((err: unknown) => request.log.warn({ err }, 'chat stream catch-up failed'));
@@ -95,10 +107,15 @@ export function serveStream(
   const unsubscribe = options.hub.subscribe(options.scope, onEvent);
   pump();
   void options.onPresence?.(true).catch(() => undefined);
-  const heartbeat = setInterval(() => {
+  const beat = async () => {
+    if (!(await options.stillLive())) return close();
+    if (closed) return;
     raw.write(': ping\n\n');
-    void options.onPresence?.(true).catch(() => undefined);
-  }, HEARTBEAT_MS);
+    await Promise.all([options.onPresence?.(true), options.onHeartbeat?.()]);
+  };
+  const heartbeat = setInterval(() => {
+    beat().catch((err: unknown) => request.log.warn({ err }, 'chat stream heartbeat failed'));
+  }, options.heartbeatMs ?? HEARTBEAT_MS);
   const close = () => {
     if (closed) return;
     closed = true;
@@ -106,6 +123,7 @@ export function serveStream(
     unsubscribe();
     forget();
     void options.onPresence?.(false).catch(() => undefined);
+    void options.onClose?.().catch(() => undefined);
     raw.end();
   };
   const forget = registry.add(close);

@@ -42,7 +42,7 @@ export async function runNoticesCommand(
   }
   if (sub === 'withdraw' && arg) {
     try {
-      await service.withdraw(arg);
+      await service.withdraw(arg, null);
     } catch (err) {
       out((err as Error).message);
       return 1;

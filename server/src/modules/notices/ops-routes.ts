@@ -68,7 +68,8 @@ export const noticesOpsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      await service.withdraw(request.params.id);
+      const { operatorId, name } = currentOperator(request);
+      await service.withdraw(request.params.id, { operatorId, name });
       return reply.code(204).send(null);
     },
   );

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { NotFoundError, ValidationError } from '../../errors/app-error.ts';
 import { decodeCursor, decodeTimeIdCursor, encodeCursor, encodeTimeIdCursor } from '../../http/cursor.ts';
+import { appendAudit } from '../audit/repository.ts';
 import { renderMarkdown } from './markdown.ts';
 import {
   type AnnouncementKey,
@@ -49,7 +50,8 @@ export interface NoticesService {
   unread(userId: string | null): Promise<UnreadCounts>;
   /** Operators (console or `npm run ops -- notices publish`): render, check and store; returns the id. */
   publish(input: AnnouncementInput, operatorId: string | null): Promise<string>;
-  withdraw(id: string): Promise<void>;
+  /** `by`: the operator (console), or null from `npm run ops` (audited as the command line). */
+  withdraw(id: string, by: { operatorId: string; name: string } | null): Promise<void>;
   /** The operator console's list: every announcement, scheduled and withdrawn too. */
   all(): Promise<OpsAnnouncement[]>;
 }
@@ -186,8 +188,15 @@ export function createNoticesService(deps: { db: Kysely<Database>; now: () => Da
       );
     },
 
-    async withdraw(id) {
-      if (!(await withdrawAnnouncement(db, id, now()))) throw new NotFoundError('No such announcement to withdraw');
+    async withdraw(id, by) {
+      await db.transaction().execute(async (trx) => {
+        if (!(await withdrawAnnouncement(trx, id, now()))) throw new NotFoundError('No such announcement to withdraw');
+        await appendAudit(trx, {
+          event: 'announcement_withdrawn',
+          at: now(),
+          details: { announcementId: id, ...(by ? { operator: by.name, operatorId: by.operatorId } : { via: 'cli' }) },
+        });
+      });
     },
 
     async all() {

@@ -64,8 +64,34 @@ export async function findLiveOperatorSession(
     .executeTakeFirst();
 }
 
+/** Whether operator session `id` still holds (as findLiveOperatorSession), without touching it. */
+export async function operatorSessionLive(db: Db, id: string, now: Date, idleSince: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('operator_sessions as s')
+    .innerJoin('operators as o', 'o.id', 's.operator_id')
+    .select('s.id')
+    .where('s.id', '=', id)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now)
+    .where('s.last_seen_at', '>', idleSince)
+    .where('o.disabled_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function touchOperatorSession(db: Db, id: string, now: Date): Promise<void> {
   await db.updateTable('operator_sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+}
+
+/** Ends every live session of the operator named `name` (a new password); returns how many. */
+export async function revokeOperatorSessions(db: Db, name: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('operator_sessions')
+    .set({ revoked_at: now })
+    .where('operator_id', 'in', db.selectFrom('operators').select('id').where('name', '=', name))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 export async function revokeOperatorSession(db: Db, id: string, now: Date): Promise<void> {

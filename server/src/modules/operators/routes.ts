@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponses } from '../../errors/schema.ts';
 import { NoContent } from '../auth/schemas.ts';
 import { currentOperator, operatorGuard } from './guard.ts';
 import { OperatorSession, OperatorSignInBody } from './schemas.ts';
-import { OPERATOR_COOKIE, OPERATOR_COOKIE_PATH, type OperatorsService } from './service.ts';
+import { OPERATOR_COOKIE_PATH, type OperatorsService } from './service.ts';
 
 /** /api/ops/session: the operator console's sign-in, its check and sign-out. */
 export const operatorSessionRoutes: FastifyPluginAsyncTypebox<{ service: OperatorsService }> = async (
@@ -13,6 +14,10 @@ export const operatorSessionRoutes: FastifyPluginAsyncTypebox<{ service: Operato
   const requireOperator = operatorGuard(service);
   const cookie = (secure: boolean) =>
     ({ path: OPERATOR_COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure }) as const;
+  const setOperatorCookie = (request: FastifyRequest, reply: FastifyReply, token: string, expires: Date) => {
+    const { name, secure } = service.cookieFor(request);
+    reply.setCookie(name, token, { ...cookie(secure), expires });
+  };
 
   app.post(
     '/ops/session',
@@ -27,7 +32,7 @@ export const operatorSessionRoutes: FastifyPluginAsyncTypebox<{ service: Operato
     },
     async (request, reply) => {
       const { token, expiresAt, name } = await service.signIn(request.body.name, request.body.password, request.ip);
-      reply.setCookie(OPERATOR_COOKIE, token, { ...cookie(request.protocol === 'https'), expires: expiresAt });
+      setOperatorCookie(request, reply, token, expiresAt);
       return { operator: { name } };
     },
   );
@@ -59,7 +64,8 @@ export const operatorSessionRoutes: FastifyPluginAsyncTypebox<{ service: Operato
     },
     async (request, reply) => {
       await service.signOut(currentOperator(request).sessionId);
-      reply.clearCookie(OPERATOR_COOKIE, cookie(request.protocol === 'https'));
+      const { name, secure } = service.cookieFor(request);
+      reply.clearCookie(name, cookie(secure));
       return reply.code(204).send(null);
     },
   );

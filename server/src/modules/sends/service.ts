@@ -11,6 +11,7 @@ import { type NetworkCode, networkCodes } from '../catalogue/catalogue.ts';
 import { ownerOfDepositAddress } from '../deposits/addresses.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { internalSend } from '../ledger/operations.ts';
+import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
 import { availableOf } from '../withdrawals/service.ts';
 import { verifyWalletAction } from '../withdrawals/verification.ts';
 import { findSend, findSendByKey, insertSend, type NewSend, type SendRow } from './repository.ts';
@@ -99,6 +100,7 @@ export function createSendsService(deps: {
         if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key already names another send');
         return toSend(earlier, userId);
       }
+      await assertOutflowAllowed(db, userId, now());
       if (amountMinor > (await availableOf(db, userId, coin))) throw exceedsAvailable();
 
       const code = await verifyWalletAction(deps, client, userId, input, 'transfer');

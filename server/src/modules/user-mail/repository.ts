@@ -42,6 +42,7 @@ export async function insertUserMail(
     body: string;
     outboxId: string;
     resentFrom: string | null;
+    ip: string;
   },
   at: Date,
 ): Promise<string> {
@@ -54,6 +55,7 @@ export async function insertUserMail(
       body: mail.body,
       outbox_id: mail.outboxId,
       resent_from: mail.resentFrom,
+      ip: mail.ip,
       created_at: at,
     })
     .returning('id')
@@ -79,12 +81,16 @@ export async function listUserMails(
   return q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(query.limit).execute();
 }
 
-/** Mails the user sent since `since`, and the oldest of them (when the window frees a place). */
-export async function countSentSince(db: Db, userId: string, since: Date): Promise<{ n: number; oldest: Date | null }> {
+/** Mails the user (or the IP) sent since `since`, and the oldest of them (when the window frees a place). */
+export async function countSentSince(
+  db: Db,
+  by: { userId: string } | { ip: string },
+  since: Date,
+): Promise<{ n: number; oldest: Date | null }> {
   const row = await db
     .selectFrom('user_mails')
     .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('oldest')])
-    .where('user_id', '=', userId)
+    .where((eb) => ('userId' in by ? eb('user_id', '=', by.userId) : eb('ip', '=', by.ip)))
     .where('created_at', '>', since)
     .executeTakeFirstOrThrow();
   return { n: Number(row.n), oldest: row.oldest ? new Date(row.oldest as Date) : null };

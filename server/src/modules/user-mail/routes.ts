@@ -15,12 +15,13 @@ export const userMailRoutes: FastifyPluginAsyncTypebox<{ service: UserMailServic
         tags: ['mail'],
         summary: 'Send an e-mail from the service with Reply-To the user (up to 5 recipients)',
         description:
-          'CR/LF in the subject: VALIDATION_FAILED (rule header). More than MAIL_DAILY_LIMIT in 24 h: MAIL_DAILY_LIMIT.',
+          'CR/LF in the subject: VALIDATION_FAILED (rule header). More than MAIL_DAILY_LIMIT in 24 h from the account or from the IP: MAIL_DAILY_LIMIT.',
         body: SendMailBody,
         response: { 201: UserMail, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.send(currentUser(request).userId, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await service.send(currentUser(request).userId, request.body, request.ip)),
   );
 
   app.get(
@@ -63,6 +64,6 @@ export const userMailRoutes: FastifyPluginAsyncTypebox<{ service: UserMailServic
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await service.resend(currentUser(request).userId, request.params.id)),
+      reply.code(201).send(await service.resend(currentUser(request).userId, request.params.id, request.ip)),
   );
 };

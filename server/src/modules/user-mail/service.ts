@@ -9,13 +9,42 @@ import { countSentSince, findUserMail, insertUserMail, listUserMails, type UserM
 import { DAILY_LIMIT_DEFAULT, type SendMailBody, type UserMail } from './schemas.ts';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * Mail a user writes leaves from our own address (it passes SPF and DKIM), so it must never pass for
+ * ours — a code or a withdrawal mail (issue 38): every subject starts with this, the text with a block
+ * naming the sending account, it is plain text only, and its links are written so that no mail client
+ * makes them clickable.
+ */
+export const USER_MAIL_SUBJECT_PREFIX = '[Message from a CW Wallet user] ';
+
+/** `https://evil.example` -> `hxxps[:]//evil[.]example`, `www.x.io` -> `www[.]x[.]io`: readable, not a link. */
+export function defangLinks(text: string): string {
+  return text
+    .replace(
+      /\b(h)(tt)(ps?):\/\/([^\s/?#]+)/gi,
+      (_m, h: string, _tt: string, p: string, host: string) => `${h}xx${p}[:]//${host.replace(/\./g, '[.]')}`,
+    )
+    .replace(/\b(www)\.([^\s/?#]+)/gi, (_m, w: string, rest: string) => `${w}[.]${rest.replace(/\./g, '[.]')}`);
+}
+
+/** The text that goes out: who wrote it first, then the user's words with links defanged. */
+export function userMailText(username: string, replyTo: string, body: string): string {
+  return [
+    `This message was written by the CW Wallet user "${username}" (replies go to ${defangLinks(replyTo)}).`,
+    'It was not written by CW Wallet: we never ask for codes, passwords or payments by e-mail.',
+    '----------------------------------------------------------------------',
+    '',
+    defangLinks(body),
+  ].join('\n');
+}
 const PAGE_DEFAULT = 20;
 
 export interface UserMailService {
   /** Queues the mail (From: the service, Reply-To: the user) and records it; 201 with the record. */
-  send(userId: string, input: SendMailBody): Promise<UserMail>;
+  send(userId: string, input: SendMailBody, ip: string): Promise<UserMail>;
   /** A failed mail, sent again as a new record. */
-  resend(userId: string, id: string): Promise<UserMail>;
+  resend(userId: string, id: string, ip: string): Promise<UserMail>;
   get(userId: string, id: string): Promise<UserMail>;
   list(
     userId: string,
@@ -64,39 +93,52 @@ export function createUserMailService(deps: {
   const { db, now } = deps;
   const dailyLimit = deps.dailyLimit ?? DAILY_LIMIT_DEFAULT;
 
-  async function queue(userId: string, mail: SendMailBody, resentFrom: string | null): Promise<UserMail> {
+  /** MAIL_DAILY_LIMIT when `count` already holds the limit; the wait is until its oldest mail leaves the window. */
+  function assertUnderLimit(count: { n: number; oldest: Date | null }, at: Date): void {
+    if (count.n < dailyLimit) return;
+    const free = count.oldest ? count.oldest.getTime() + DAY_MS : at.getTime() + DAY_MS;
+    throw new AppError('MAIL_DAILY_LIMIT', `At most ${dailyLimit} mails in 24 hours`, {
+      details: { limit: dailyLimit, retryAfterSeconds: Math.max(1, Math.ceil((free - at.getTime()) / 1000)) },
+    });
+  }
+
+  async function queue(userId: string, mail: SendMailBody, resentFrom: string | null, ip: string): Promise<UserMail> {
     const account = await findAccountById(db, userId);
     if (!account) throw new UnauthenticatedError('User no longer exists');
     const id = await db.transaction().execute(async (trx) => {
-      // One user's sends in order, so the daily count holds under concurrency.
+      // One user's sends in order, then one IP's, so both daily counts hold under concurrency (always
+      // in this order: no two sends wait for each other's lock).
       await sql`select pg_advisory_xact_lock(hashtext(${`user-mail:${userId}`}))`.execute(trx);
+      await sql`select pg_advisory_xact_lock(hashtext(${`user-mail-ip:${ip}`}))`.execute(trx);
       const at = now();
-      const sent = await countSentSince(trx, userId, new Date(at.getTime() - DAY_MS));
-      if (sent.n >= dailyLimit) {
-        const free = sent.oldest ? sent.oldest.getTime() + DAY_MS : at.getTime() + DAY_MS;
-        throw new AppError('MAIL_DAILY_LIMIT', `At most ${dailyLimit} mails in 24 hours`, {
-          details: { limit: dailyLimit, retryAfterSeconds: Math.max(1, Math.ceil((free - at.getTime()) / 1000)) },
-        });
-      }
+      const since = new Date(at.getTime() - DAY_MS);
+      // Per account and per IP: fresh accounts on one machine do not multiply the limit.
+      assertUnderLimit(await countSentSince(trx, { userId }, since), at);
+      assertUnderLimit(await countSentSince(trx, { ip }, since), at);
       const outboxId = await enqueueMail(
         trx,
-        { to: mail.recipients.join(', '), subject: mail.subject, text: mail.body, replyTo: account.email },
+        {
+          to: mail.recipients.join(', '),
+          subject: USER_MAIL_SUBJECT_PREFIX + mail.subject,
+          text: userMailText(account.username, account.email, mail.body),
+          replyTo: account.email,
+        },
         at,
       );
-      return insertUserMail(trx, { userId, ...mail, outboxId, resentFrom }, at);
+      return insertUserMail(trx, { userId, ...mail, outboxId, resentFrom, ip }, at);
     });
     deps.onQueued?.();
     return toMail((await findUserMail(db, userId, id)) as UserMailRow);
   }
 
   return {
-    send: (userId, input) => queue(userId, checked(input), null),
+    send: (userId, input, ip) => queue(userId, checked(input), null, ip),
 
-    async resend(userId, id) {
+    async resend(userId, id, ip) {
       const row = await findUserMail(db, userId, id);
       if (!row) throw new NotFoundError('No such mail');
       if (!row.failed_at) throw new AppError('CONFLICT', 'Only a failed mail can be sent again');
-      return queue(userId, { recipients: row.recipients, subject: row.subject, body: row.body }, row.id);
+      return queue(userId, { recipients: row.recipients, subject: row.subject, body: row.body }, row.id, ip);
     },
 
     async get(userId, id) {

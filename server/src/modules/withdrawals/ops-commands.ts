@@ -1,16 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { findOperatorByName } from '../operators/repository.ts';
 import { listByState } from './repository.ts';
 import { approveWithdrawal, rejectWithdrawal } from './service.ts';
 import { type WithdrawalState, withdrawalStates } from './state-machine.ts';
 
 /**
- * `npm run ops -- withdrawals list [--state <state>]`, `... approve <id>`, `... reject <id> --reason "..."`.
+ * `npm run ops -- withdrawals list [--state <state>]`, `... approve <id> --operator <name>`,
+ * `... reject <id> --operator <name> --reason "..."`. The operator (an enabled one) is who decided: it is
+ * recorded on the withdrawal and in the audit log.
  * Returns the exit code: 0 done, 1 refused (not in review, unknown id), 2 usage.
  */
 export const withdrawalsUsage =
-  'usage: npm run ops -- withdrawals list [--state <state>] | approve <id> | reject <id> --reason "<text>"';
+  'usage: npm run ops -- withdrawals list [--state <state>] | approve <id> --operator <name> | reject <id> --operator <name> --reason "<text>"';
 
 const LIST_LIMIT = 200;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -52,15 +55,24 @@ export async function runWithdrawalsCommand(
   }
   if ((sub === 'approve' || sub === 'reject') && id && uuid.test(id)) {
     const reason = option(args, '--reason')?.trim();
-    if (sub === 'reject' && !reason) {
+    const operatorName = option(args, '--operator')?.trim();
+    if ((sub === 'reject' && !reason) || !operatorName) {
       out(withdrawalsUsage);
       return 2;
     }
+    const operator = await findOperatorByName(db, operatorName);
+    if (!operator || operator.disabled_at !== null) {
+      out(`refused: no enabled operator ${operatorName}`);
+      return 1;
+    }
+    const by = { operatorId: operator.id, name: operator.name };
     try {
       const row = await db
         .transaction()
         .execute((trx) =>
-          sub === 'approve' ? approveWithdrawal(trx, id, now()) : rejectWithdrawal(trx, id, reason ?? '', now()),
+          sub === 'approve'
+            ? approveWithdrawal(trx, id, now(), by)
+            : rejectWithdrawal(trx, id, reason ?? '', now(), by),
         );
       out(`withdrawal ${row.id}: ${row.state}${sub === 'reject' ? ' (funds returned to the user)' : ''}`);
       return 0;

@@ -63,7 +63,7 @@ export async function transition(
   id: string,
   from: WithdrawalState,
   to: WithdrawalState,
-  patch: { review?: 'auto' | 'manual'; reason?: string; txHash?: string },
+  patch: { review?: 'auto' | 'manual'; reason?: string; txHash?: string; reviewedBy?: string },
   now: Date,
 ): Promise<WithdrawalRow | undefined> {
   assertTransition(from, to);
@@ -73,6 +73,7 @@ export async function transition(
       state: to,
       updated_at: now,
       ...(patch.review ? { review: patch.review } : {}),
+      ...(patch.reviewedBy ? { reviewed_by: patch.reviewedBy } : {}),
       ...(patch.reason !== undefined ? { reason: patch.reason } : {}),
       ...(patch.txHash ? { tx_hash: patch.txHash } : {}),
     })

@@ -2,6 +2,7 @@ import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
@@ -9,12 +10,12 @@ import { type CoinCode, findCoinNetwork } from '../catalogue/catalogue.ts';
 import type { ChainsProvider } from '../catalogue/chains-file.ts';
 import type { PlatformAddresses } from '../catalogue/platform-addresses.ts';
 import { runtimePair } from '../catalogue/runtime.ts';
-import { withdrawalsFrozen } from '../deposits/reorg-alerts.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { assert } from '../ledger/model.ts';
 import { lockFunds, settleWithdrawal, unlockFunds } from '../ledger/operations.ts';
 import { userBalances } from '../ledger/repository.ts';
 import { recordUserNotice } from '../notices/repository.ts';
+import { assertOutflowAllowed } from './outflow-holds.ts';
 import {
   findByKey,
   findWithdrawal,
@@ -113,8 +114,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
 
       if (!runtimePair(pair, deps.chains(), deps.signerRunning).withdrawEnabled)
         throw new AppError('WITHDRAW_DISABLED', `Withdrawals of ${pair.coin} on ${pair.network} are not enabled`);
-      if (await withdrawalsFrozen(db, userId))
-        throw new AppError('WITHDRAW_FROZEN', 'Withdrawals are on hold until an operator resolves a deep chain reorg');
+      await assertOutflowAllowed(db, userId, now());
       const amountMinor = BigInt(input.amountMinor);
       if (amountMinor < pair.withdrawMinMinor) throw new AppError('AMOUNT_BELOW_MINIMUM', 'Below minimum limit');
       if (amountMinor > pair.withdrawMaxMinor) throw new AppError('AMOUNT_ABOVE_MAXIMUM', 'Exceeds maximum limit');
@@ -193,16 +193,56 @@ export async function placeWithdrawal(
 
 /** Operator and signer moves. Each takes the caller's transaction: state and money change together. */
 
-export async function approveWithdrawal(trx: Trx, id: string, now: Date): Promise<WithdrawalRow> {
-  const row = await transition(trx, id, 'in_review', 'review_approved', { review: 'manual' }, now);
+/**
+ * Who decided a review: recorded on the withdrawal's event and in the audit log. `npm run ops --
+ * withdrawals approve|reject` always names one; only tests of other modules leave it out.
+ */
+export interface Reviewer {
+  operatorId: string;
+  name: string;
+}
+const unnamed: Reviewer = { operatorId: '', name: '(unnamed)' };
+
+export async function approveWithdrawal(
+  trx: Trx,
+  id: string,
+  now: Date,
+  by: Reviewer = unnamed,
+): Promise<WithdrawalRow> {
+  const row = await transition(trx, id, 'in_review', 'review_approved', { review: 'manual', reviewedBy: by.name }, now);
   if (!row) throw new ConflictError('Only a withdrawal in review can be approved');
+  await appendAudit(trx, {
+    event: 'withdrawal_approved',
+    at: now,
+    userId: row.user_id,
+    details: { withdrawalId: id, operator: by.name, operatorId: by.operatorId },
+  });
   return row;
 }
 
-export async function rejectWithdrawal(trx: Trx, id: string, reason: string, now: Date): Promise<WithdrawalRow> {
+export async function rejectWithdrawal(
+  trx: Trx,
+  id: string,
+  reason: string,
+  now: Date,
+  by: Reviewer = unnamed,
+): Promise<WithdrawalRow> {
   if (reason.trim() === '') throw new ValidationError('A rejection needs a reason');
-  const row = await transition(trx, id, 'in_review', 'review_rejected', { review: 'manual', reason }, now);
+  const row = await transition(
+    trx,
+    id,
+    'in_review',
+    'review_rejected',
+    { review: 'manual', reason, reviewedBy: by.name },
+    now,
+  );
   if (!row) throw new ConflictError('Only a withdrawal in review can be rejected');
+  await appendAudit(trx, {
+    event: 'withdrawal_rejected',
+    at: now,
+    userId: row.user_id,
+    details: { withdrawalId: id, reason, operator: by.name, operatorId: by.operatorId },
+  });
   await unlockFunds(
     trx,
     {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
+import { listAudit } from '../audit/repository.ts';
 import { creditDeposit, lockFunds } from '../ledger/operations.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { runWithdrawalsCommand } from './ops-commands.ts';
@@ -130,6 +131,11 @@ describe('npm run ops -- withdrawals', () => {
   };
 
   it('lists, approves and rejects (with a reason, funds returned); a second decision is refused', async () => {
+    await database.db
+      .insertInto('operators')
+      .values({ name: 'review_ops', password_hash: 'x', created_at: new Date() })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
     const approveMe = await withdrawalIn('in_review', { locked: true });
     const rejectMe = await withdrawalIn('in_review', { locked: true });
     const listed = await run('list');
@@ -137,17 +143,31 @@ describe('npm run ops -- withdrawals', () => {
     expect(listed.text).toContain(approveMe.id);
     expect(listed.text).toContain(rejectMe.id);
 
-    expect(await run('approve', approveMe.id)).toEqual({
+    expect((await run('approve', approveMe.id)).code).toBe(2); // no approver named
+    expect((await run('approve', approveMe.id, '--operator', 'nobody_ops')).code).toBe(1);
+    expect(await run('approve', approveMe.id, '--operator', 'review_ops')).toEqual({
       code: 0,
       text: `withdrawal ${approveMe.id}: review_approved`,
     });
-    expect((await run('approve', approveMe.id)).code).toBe(1);
-    expect((await run('reject', rejectMe.id)).code).toBe(2); // no reason
-    const rejected = await run('reject', rejectMe.id, '--reason', 'destination flagged');
+    // Issue 38 item 9: the approval names its approver, on the withdrawal and in the audit log.
+    const audit = await listAudit(database.db, { userId: approveMe.userId });
+    expect(audit.find((e) => e.event === 'withdrawal_approved')?.details).toMatchObject({
+      withdrawalId: approveMe.id,
+      operator: 'review_ops',
+    });
+    const approved = await database.db
+      .selectFrom('withdrawals')
+      .select('reviewed_by')
+      .where('id', '=', approveMe.id)
+      .executeTakeFirstOrThrow();
+    expect(approved.reviewed_by).toBe('review_ops');
+    expect((await run('approve', approveMe.id, '--operator', 'review_ops')).code).toBe(1);
+    expect((await run('reject', rejectMe.id, '--operator', 'review_ops')).code).toBe(2); // no reason
+    const rejected = await run('reject', rejectMe.id, '--operator', 'review_ops', '--reason', 'destination flagged');
     expect(rejected.code).toBe(0);
     expect(await balanceOf(database.db, 'user_available', rejectMe.userId, 'USDT')).toBe(50_000_000n);
     expect(await balanceOf(database.db, 'user_locked', rejectMe.userId, 'USDT')).toBe(0n);
-    expect((await run('reject', rejectMe.id, '--reason', 'again')).code).toBe(1);
+    expect((await run('reject', rejectMe.id, '--operator', 'review_ops', '--reason', 'again')).code).toBe(1);
     expect((await run('list', '--state', 'review_rejected')).text).toContain(rejectMe.id);
     expect((await run('bogus')).code).toBe(2);
     expect((await run('approve', 'not-a-uuid')).code).toBe(2);

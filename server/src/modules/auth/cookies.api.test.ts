@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import { createOperatorsService } from '../operators/service.ts';
+import { createPasswordHasher } from './password-hashing.ts';
+import { login, nextIp, registerUser, sessionCookie, useAuthHarness } from './test-helpers.ts';
+
+/**
+ * Issue 38 item 7. Over HTTPS only `__Host-sid` is read: a plain `sid` can be planted by a sibling
+ * subdomain (login CSRF into the attacker's account). The operator cookie follows SESSION_SECURE_COOKIE
+ * and is `__Secure-ops_sid` when Secure. Production insists on SESSION_SECURE_COOKIE=always.
+ */
+const h = useAuthHarness();
+const https = { 'x-forwarded-proto': 'https' };
+
+describe('session cookies over HTTPS', () => {
+  it('a plain sid cookie is not a session on an HTTPS request; __Host-sid is', async () => {
+    const account = await registerUser(h);
+    const app = buildApp({ db: h.db, now: h.clock.now, trustProxy: true, mail: { worker: false } });
+    try {
+      const token = sessionCookie(await login(h, account.username, account.password)).split('=')[1];
+      const planted = await app.inject({
+        method: 'GET',
+        url: '/api/me',
+        headers: { ...https, cookie: `sid=${token}` },
+      });
+      expect(planted.statusCode).toBe(401);
+      const real = await app.inject({
+        method: 'GET',
+        url: '/api/me',
+        headers: { ...https, cookie: `__Host-sid=${token}` },
+      });
+      expect(real.statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('the operator cookie is __Secure-ops_sid with Secure over HTTPS, and with SESSION_SECURE_COOKIE=always', async () => {
+    const hasher = createPasswordHasher({ concurrency: 1 });
+    await createOperatorsService({ db: h.db, now: h.clock.now, hasher }).add('cookie_ops', 'Ops-Pass-2030');
+    await hasher.close();
+    const signIn = (app: ReturnType<typeof buildApp>, headers: Record<string, string>) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/ops/session',
+        remoteAddress: nextIp(),
+        headers,
+        payload: { name: 'cookie_ops', password: 'Ops-Pass-2030' },
+      });
+    const proxied = buildApp({ db: h.db, now: h.clock.now, trustProxy: true, mail: { worker: false } });
+    const always = buildApp({
+      db: h.db,
+      now: h.clock.now,
+      auth: { session: { secureCookie: 'always' } },
+      mail: { worker: false },
+    });
+    try {
+      for (const [app, headers] of [
+        [proxied, https],
+        [always, {}],
+      ] as const) {
+        const res = await signIn(app, headers);
+        expect(res.statusCode, res.body).toBe(200);
+        const cookie = String(res.headers['set-cookie']);
+        expect(cookie).toMatch(/^__Secure-ops_sid=[A-Za-z0-9_-]{22};/);
+        expect(cookie).toContain('Secure');
+        const value = cookie.split(';')[0]?.split('=')[1];
+        const ok = await app.inject({
+          method: 'GET',
+          url: '/api/ops/session',
+          headers: { ...headers, cookie: `__Secure-ops_sid=${value}` },
+        });
+        expect(ok.json().operator).toMatchObject({ name: 'cookie_ops' });
+        const plain = await app.inject({
+          method: 'GET',
+          url: '/api/ops/session',
+          headers: { ...headers, cookie: `ops_sid=${value}` },
+        });
+        expect(plain.json().operator).toBeNull();
+      }
+    } finally {
+      await proxied.close();
+      await always.close();
+    }
+  });
+});
+
+describe('production', () => {
+  it('refuses to start unless SESSION_SECURE_COOKIE=always', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', SESSION_SECURE_COOKIE: 'auto' })).toThrow(
+      /SESSION_SECURE_COOKIE must be always in production/,
+    );
+  });
+});

@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
+import type { AuditEvent } from '../audit/repository.ts';
+import { withdrawalsFrozen } from '../deposits/reorg-alerts.ts';
+
+/**
+ * What stops coins leaving an account, for withdrawals and sends alike: a send to another user is a
+ * withdrawal one step later (the recipient withdraws under its own limits), so a hold that only
+ * withdrawals met would be skipped by sending to a mule account first (issue 38).
+ *
+ * - A deep-reorg freeze (deposits/reorg-alerts.ts): WITHDRAW_FROZEN until an operator resolves it.
+ * - For OUTFLOW_HOLD_MS after a password reset or a fund-password change — how a taken-over account is
+ *   made the attacker's — OUTFLOW_HOLD with details.retryAfterSeconds; the owner, warned by the mails
+ *   those changes send, has a day to act.
+ */
+export const OUTFLOW_HOLD_MS = 24 * 3_600_000;
+const holdingEvents: readonly AuditEvent[] = ['password_reset', 'fund_password_changed'];
+
+/** When the hold of the latest holding event ends; null when none holds at `now`. */
+export async function outflowHeldUntil(db: Kysely<Database>, userId: string, now: Date): Promise<Date | null> {
+  const latest = await db
+    .selectFrom('audit_events')
+    .select('occurred_at')
+    .where('user_id', '=', userId)
+    .where('occurred_at', '>', new Date(now.getTime() - OUTFLOW_HOLD_MS))
+    .where('event', 'in', holdingEvents)
+    .orderBy('occurred_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return latest ? new Date(latest.occurred_at.getTime() + OUTFLOW_HOLD_MS) : null;
+}
+
+/** Throws WITHDRAW_FROZEN or OUTFLOW_HOLD when no coins may leave the user's account now. */
+export async function assertOutflowAllowed(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
+  if (await withdrawalsFrozen(db, userId))
+    throw new AppError('WITHDRAW_FROZEN', 'Withdrawals are on hold until an operator resolves a deep chain reorg');
+  const until = await outflowHeldUntil(db, userId, now);
+  if (until) {
+    const retryAfterSeconds = Math.ceil((until.getTime() - now.getTime()) / 1000);
+    throw new AppError('OUTFLOW_HOLD', 'Nothing leaves the account for 24 hours after a password change', {
+      details: { retryAfterSeconds },
+    });
+  }
+}
