@@ -18,7 +18,7 @@ import {
   watchConnectors,
 } from 'wagmi/actions';
 import { toWeb3Error, web3Error } from './errors.ts';
-import { type AllowedTransaction, assertAllowed, checkInAbi, tokenTransferAbi } from './safety.ts';
+import { type AllowedTransaction, assertAllowed, checkInAbi, depositIntent, tokenTransferAbi } from './safety.ts';
 import type { WalletOption, Web3ChainInfo, Web3Kit, Web3Snapshot } from './types.ts';
 
 /**
@@ -100,8 +100,14 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
     return address;
   };
 
+  const chainInfo = (chainId: number): Web3ChainInfo => {
+    const info = chains.find((c) => c.chainId === chainId);
+    if (!info) throw web3Error('WALLET_WRONG_NETWORK');
+    return info;
+  };
+
   async function send(intent: AllowedTransaction, chainId: number, request: { to: Hex; value: bigint; data?: Hex }) {
-    assertAllowed(intent, { to: request.to, value: request.value, data: request.data });
+    assertAllowed(intent, { to: request.to, value: request.value, data: request.data }, chainInfo(chainId));
     const from = account();
     if (getConnection(config).chainId !== chainId) throw web3Error('WALLET_WRONG_NETWORK');
     return sendTransaction(config, {
@@ -179,21 +185,15 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
     },
     async deposit(input) {
       try {
-        if (input.token) {
+        const intent = depositIntent(chainInfo(input.chainId), input);
+        if (intent.kind === 'token-deposit') {
           const data = encodeFunctionData({
             abi: tokenTransferAbi,
             functionName: 'transfer',
             args: [input.depositAddress, input.amount],
           });
-          const intent = {
-            kind: 'token-deposit',
-            token: input.token,
-            depositAddress: input.depositAddress,
-            amount: input.amount,
-          } as const;
-          return await send(intent, input.chainId, { to: input.token, value: 0n, data });
+          return await send(intent, input.chainId, { to: intent.token, value: 0n, data });
         }
-        const intent = { kind: 'native-deposit', depositAddress: input.depositAddress, amount: input.amount } as const;
         return await send(intent, input.chainId, { to: input.depositAddress, value: input.amount });
       } catch (err) {
         throw toWeb3Error(err, 'WALLET_TX_FAILED');
