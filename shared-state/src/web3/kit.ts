@@ -18,6 +18,7 @@ import {
   watchConnectors,
 } from 'wagmi/actions';
 import { toWeb3Error, web3Error } from './errors.ts';
+import { guardConnector } from './guard.ts';
 import { type AllowedTransaction, assertAllowed, checkInAbi, depositIntent, tokenTransferAbi } from './safety.ts';
 import type { WalletOption, Web3ChainInfo, Web3Kit, Web3Snapshot } from './types.ts';
 
@@ -84,9 +85,16 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
       wallets: walletOptions(config),
     };
   };
+  // Every wallet the page offers (injected, or announced later by EIP-6963) is reached only through the
+  // guard: a method outside the allowlist throws before the wallet sees it.
+  const guardAll = () => {
+    for (const c of getConnectors(config)) guardConnector(c);
+  };
+  guardAll();
   let snapshot = read();
   const listeners = new Set<() => void>();
   const changed = () => {
+    guardAll();
     snapshot = read();
     for (const l of listeners) l();
   };
@@ -127,6 +135,7 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
       return () => listeners.delete(listener);
     },
     async connect(walletId) {
+      guardAll();
       const connector = getConnectors(config).find((c) => c.id === walletId);
       if (!connector) throw web3Error('WALLET_NOT_FOUND');
       try {
