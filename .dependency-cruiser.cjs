@@ -86,6 +86,20 @@ module.exports = {
       },
     },
     {
+      name: 'wallet-calls-only-in-web3-kit',
+      comment:
+        'Only the web3 kit (shared-state/src/web3), where every request is checked by assertAllowed, talks to a wallet: ' +
+        'nothing else of the front end imports wagmi or viem account/wallet actions (the wallet-safety rule).',
+      severity: 'error',
+      from: { path: FRONT_END, pathNot: '^shared-state/src/web3/' },
+      to: {
+        path: [
+          '(^|/)node_modules/(wagmi|@wagmi/[^/]+)/',
+          '(^|/)node_modules/viem/(_esm|_cjs|_types)/(actions|accounts|clients/decorators/wallet)',
+        ],
+      },
+    },
+    {
       name: 'no-circular',
       comment: 'No circular dependencies anywhere.',
       severity: 'error',

@@ -1,6 +1,6 @@
 /** npm run rollback -- <remote> [version]: switch the registry back to an earlier version. */
 import { isRemoteName, REMOTE_NAMES } from './lib/paths.ts';
-import { activate, readHistory, setCurrent } from './lib/registry.ts';
+import { activate, RegistryConflictError, readHistory, readRegistry } from './lib/registry.ts';
 
 const [name, wanted] = process.argv.slice(2);
 if (!isRemoteName(name)) {
@@ -22,6 +22,19 @@ if (!target) {
   );
   process.exit(1);
 }
-await activate(name, target.version, target.routes);
-await setCurrent(name, target.version);
+// Compare-and-swap: only if what is live is still what this rollback was decided from.
+const live = (await readRegistry()).remotes[name]?.version ?? null;
+if (live !== history.current) {
+  console.error(
+    `${name} is live at ${live ?? '(none)'} but its history says ${history.current ?? '(none)'}: not rolled back`,
+  );
+  process.exit(1);
+}
+try {
+  await activate(name, target.version, target.routes, live);
+} catch (error) {
+  if (!(error instanceof RegistryConflictError)) throw error;
+  console.error(`a deploy or rollback of ${name} landed meanwhile (${error.message}): not rolled back, run it again`);
+  process.exit(1);
+}
 console.log(`rolled back ${name} to ${target.version}`);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { buildApp } from './build.ts';
 import { precompress } from './compress.ts';
 import { DEPLOY_DIR, ROOT } from './paths.ts';
+import { retainPrevious } from './retain-previous.ts';
 
 /** Build the host and swap it into place (the host never needs rebuilding for a remote deploy). */
 export function deployHost(): Promise<void> {
@@ -23,6 +24,8 @@ async function deployApp(appDir: string, targetName: string): Promise<void> {
   await rm(staging, { recursive: true, force: true });
   await cp(dist, staging, { recursive: true, filter: (src) => !src.endsWith('.map') });
   await precompress(staging);
+  // Open tabs of the live version load its lazy chunks later: they stay (for a grace period).
+  await retainPrevious(target, staging);
   await rename(target, old).catch(() => undefined);
   await rename(staging, target);
   await rm(old, { recursive: true, force: true });

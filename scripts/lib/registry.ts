@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEPLOY_DIR, type RemoteName } from './paths.ts';
 
@@ -32,7 +32,8 @@ async function readJson<T>(file: string, fallback: T): Promise<T> {
 /** Write-then-rename: readers see the old file or the new one, never half of one. */
 async function writeAtomic(file: string, value: unknown): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
+  // Unique per write: two writers in one process never share a temporary file.
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   await writeFile(temp, `${JSON.stringify(value, null, 2)}\n`);
   await rename(temp, file);
 }
@@ -40,25 +41,84 @@ async function writeAtomic(file: string, value: unknown): Promise<void> {
 export const readRegistry = () => readJson<Registry>(registryFile(), { remotes: {} });
 export const readHistory = (name: RemoteName) => readJson<History>(historyFile(name), { versions: [], current: null });
 
-export async function activate(name: RemoteName, version: string, routes: string[]): Promise<void> {
-  const registry = await readRegistry();
-  registry.remotes[name] = { version, manifest: `/remotes/${name}/${version}/mf-manifest.json`, routes };
-  await writeAtomic(registryFile(), registry);
+/** How long a deploy or rollback waits for another one's registry lock before it gives up. */
+const LOCK_WAIT_MS = 60_000;
+const LOCK_POLL_MS = 50;
+/** A lock older than this was left by a process that died mid-write: taken over. */
+const LOCK_STALE_MS = 120_000;
+
+/** The registry changed under a rollback (a deploy or another rollback won the race): nothing was written. */
+export class RegistryConflictError extends Error {
+  override readonly name = 'RegistryConflictError';
 }
 
-export async function recordDeploy(name: RemoteName, version: string, routes: string[]): Promise<void> {
-  const history = await readHistory(name);
-  if (!history.versions.some((v) => v.version === version)) {
-    history.versions.push({ version, routes, deployedAt: new Date().toISOString() });
+/**
+ * Runs `fn` holding the registry's lock file (created exclusively), so deploys and rollbacks of any
+ * remotes read-modify-write remotes.json one after another: without it, two at once each wrote the
+ * registry they had read and one change was lost.
+ */
+export async function withRegistryLock<T>(fn: () => Promise<T>): Promise<T> {
+  const lock = `${registryFile()}.lock`;
+  await mkdir(path.dirname(lock), { recursive: true });
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const handle = await open(lock, 'wx');
+      await handle.writeFile(`${process.pid}\n`);
+      await handle.close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = await stat(lock).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
+      if (age > LOCK_STALE_MS) await unlink(lock).catch(() => {});
+      else if (Date.now() > until) throw new Error(`remotes.json is locked by another deploy (${lock})`);
+      else await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
   }
-  history.current = version;
-  await writeAtomic(historyFile(name), history);
+  try {
+    return await fn();
+  } finally {
+    await unlink(lock).catch(() => {});
+  }
 }
 
-export async function setCurrent(name: RemoteName, version: string): Promise<void> {
-  const history = await readHistory(name);
-  history.current = version;
-  await writeAtomic(historyFile(name), history);
+/**
+ * Makes `version` the live one of `name` (registry entry and history's current, under the lock).
+ * `expectedLive` (compare-and-swap): refused with RegistryConflictError unless the live version is still
+ * the one the caller decided from (a rollback chosen before a deploy landed must not undo that deploy).
+ */
+export async function activate(
+  name: RemoteName,
+  version: string,
+  routes: string[],
+  expectedLive?: string | null,
+): Promise<void> {
+  await withRegistryLock(async () => {
+    const registry = await readRegistry();
+    const live = registry.remotes[name]?.version ?? null;
+    if (expectedLive !== undefined && live !== expectedLive) {
+      throw new RegistryConflictError(`${name} is live at ${live ?? '(none)'}, not ${expectedLive ?? '(none)'}`);
+    }
+    registry.remotes[name] = { version, manifest: `/remotes/${name}/${version}/mf-manifest.json`, routes };
+    await writeAtomic(registryFile(), registry);
+    const history = await readHistory(name);
+    history.current = version;
+    await writeAtomic(historyFile(name), history);
+  });
+}
+
+/** Adds a deployed version to the remote's history (under the lock; activate makes it live). */
+export async function recordDeploy(name: RemoteName, version: string, routes: string[]): Promise<void> {
+  await withRegistryLock(async () => {
+    const history = await readHistory(name);
+    if (!history.versions.some((v) => v.version === version)) {
+      history.versions.push({ version, routes, deployedAt: new Date().toISOString() });
+    }
+    await writeAtomic(historyFile(name), history);
+  });
 }
 
 /** A version is named by the package version and a hash of the built files. */

@@ -18,6 +18,18 @@ const FIXTURE: Record<string, string> = {
   'node_modules/react-router/package.json': '{"name":"react-router","main":"index.js"}',
   'node_modules/react-router/index.js': 'export const Link = 1;',
   'node_modules/react/package.json': '{"name":"react","main":"index.js"}',
+  'node_modules/wagmi/package.json': '{"name":"wagmi","main":"index.js"}',
+  'node_modules/wagmi/index.js': 'export const connect = 1;',
+  'node_modules/viem/package.json':
+    '{"name":"viem","exports":{".":"./_esm/index.js","./actions":"./_esm/actions/index.js","./accounts":"./_esm/accounts/index.js"}}',
+  'node_modules/viem/_esm/index.js': 'export const getAddress = 1;',
+  'node_modules/viem/_esm/actions/index.js': 'export const sendTransaction = 1;',
+  'node_modules/viem/_esm/accounts/index.js': 'export const signMessage = 1;',
+  'remotes/a/src/to-wagmi.ts': "import 'wagmi';",
+  'remotes/a/src/to-viem-actions.ts': "import 'viem/actions';",
+  'shared-ui/src/to-viem-accounts.ts': "import 'viem/accounts';",
+  'shared-state/src/web3/kit.ts': "import 'wagmi'; import 'viem/actions';",
+  'shared-state/src/address/to-viem.ts': "import 'viem';",
   'node_modules/react/index.js': 'export const useState = 1;',
   'remotes/a/src/to-other-remote.ts': "import '../../b/src/index.ts';",
   'remotes/a/src/to-host.ts': "import '../../../host/src/index.ts';",
@@ -97,6 +109,15 @@ describe('dependency-cruiser rules', () => {
       'server-not-to-front-end',
       'server-shared-stays-pure',
       'shared-not-to-apps',
+      'wallet-calls-only-in-web3-kit',
+    ]);
+  });
+
+  it('only the web3 kit imports wagmi or viem wallet/account actions (issue 40 item 6)', () => {
+    expect(violations('wallet-calls-only-in-web3-kit')).toEqual([
+      'remotes/a/src/to-viem-actions.ts -> node_modules/viem/_esm/actions/index.js',
+      'remotes/a/src/to-wagmi.ts -> node_modules/wagmi/index.js',
+      'shared-ui/src/to-viem-accounts.ts -> node_modules/viem/_esm/accounts/index.js',
     ]);
   });
 

@@ -17,7 +17,9 @@ describe('wallet-safety bundle check', () => {
   it('passes a bundle with only the allowed wallet calls', () => {
     const dir = bundle({
       'main.js': 'request({method:"eth_requestAccounts"});request({method:"eth_sendTransaction"});x="0xa9059cbb"',
-      'chunk/1.js': 'request({method:"wallet_switchEthereumChain"});y="eth_signTransactionX".length',
+      'chunk/1.js':
+        'request({method:"wallet_switchEthereumChain"});y="eth_signTransactionX".length;' +
+        'abi=[{name:"transfer"},{name:"balanceOf"},{name:"checkIn"}];f="function transfer(address to, uint256 amount)"',
       'main.js.map': '{"mappings":"095ea7b3 personal_sign"}',
     });
     expect(scanBundles([dir])).toEqual({ files: 2, findings: [] });
@@ -33,6 +35,21 @@ describe('wallet-safety bundle check', () => {
     ['personal_sign', 'method:"personal_sign"'],
     ['eth_signTypedData', 'method:"eth_signTypedData_v4"'],
     ['wallet_sendCalls', 'method:"wallet_sendCalls"'],
+    ['eth_signTransaction', 'request({method:"eth_signTransaction",params:[tx]})'],
+    ['wallet_grantPermissions', 'method:"wallet_grantPermissions"'],
+    ['Permit2 permit single', 'sel="0x2b67b570"'],
+    ['Permit2 permit batch', 'sel="0x2A2D80D1"'],
+    ['DAI permit', '"0x8fcbaf0c"+x'],
+    ['safeTransferFrom', 'd="0x42842e0e"'],
+    ['safeTransferFrom', 'd="0xb88d4fde"'],
+    ['safeTransferFrom', 'd="0xf242432a"'],
+    // viem's erc20Abi, minified: the name is there, the selector 095ea7b3 is not.
+    ['ABI names', 'const e=[{type:"function",name:"approve",stateMutability:"nonpayable"}]'],
+    ['ABI names', '{"type":"function","name":"transferFrom"}'],
+    ['ABI names', 'parseAbi(["function setApprovalForAll(address o, bool a)"])'],
+    ['ABI names', "{name:'permit',inputs:[]}"],
+    ['direct window.ethereum.request', 'window.ethereum.request({method:m})'],
+    ['direct window.ethereum.request', 'window.ethereum?.request ({method:m})'],
   ])('fails a fixture bundle that contains %s', (name, code) => {
     const dir = bundle({ 'ok.js': 'fine()', 'nested/bad.mjs': code });
     const { findings } = scanBundles([dir]);
@@ -52,6 +69,14 @@ describe('wallet-safety bundle check', () => {
       'personal_sign',
       'eth_signTypedData*',
       'wallet_sendCalls',
+      'eth_signTransaction',
+      'wallet_grantPermissions',
+      'Permit2',
+      'Permit2',
+      'DAI',
+      'safeTransferFrom',
+      'ABI',
+      'direct',
     ]);
   });
 });

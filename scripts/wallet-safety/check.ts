@@ -2,7 +2,9 @@
  * The wallet-safety check: no built bundle of the apps may contain the function selectors of token
  * allowances and transfers-on-behalf (approve, increaseAllowance, permit, setApprovalForAll,
  * transferFrom) or the wallet methods that sign (eth_sign, personal_sign, eth_signTypedData*) or
- * batch calls (wallet_sendCalls). Drainers need exactly these; this app never does, so a bundle that
+ * batch calls (wallet_sendCalls), nor their ABI names, Permit2/DAI permits, safeTransferFrom,
+ * eth_signTransaction, wallet_grantPermissions or a direct window.ethereum.request. Names built at run
+ * time cannot be found by reading: the kit's runtime guard (web3/guard.ts) refuses those. Drainers need exactly these; this app never does, so a bundle that
  * has one fails the build. Run on built output: `npm run check:wallet-safety` (after `npm run build`),
  * and by the e2e suite on the bundles it serves (e2e/rewards/wallet-safety.spec.ts).
  */
@@ -20,6 +22,21 @@ export const FORBIDDEN: readonly { name: string; pattern: RegExp }[] = [
   { name: 'personal_sign', pattern: /\bpersonal_sign\b/ },
   { name: 'eth_signTypedData*', pattern: /\beth_signTypedData\w*/ },
   { name: 'wallet_sendCalls', pattern: /\bwallet_sendCalls\b/ },
+  // Issue 40 item 6: what the selectors alone missed.
+  { name: 'eth_signTransaction', pattern: /\beth_signTransaction\b/ },
+  { name: 'wallet_grantPermissions', pattern: /\bwallet_grantPermissions\b/ },
+  { name: 'Permit2 permit single (2b67b570)', pattern: /2b67b570/i },
+  { name: 'Permit2 permit batch (2a2d80d1)', pattern: /2a2d80d1/i },
+  { name: 'DAI permit (8fcbaf0c)', pattern: /8fcbaf0c/i },
+  { name: 'safeTransferFrom (42842e0e, b88d4fde, f242432a)', pattern: /42842e0e|b88d4fde|f242432a/i },
+  {
+    // An ABI object or a human-readable signature (viem's erc20Abi has name:"approve"; its selector never appears).
+    name: 'ABI names of allowance and on-behalf functions',
+    pattern:
+      /["']?name["']?\s*:\s*["'](?:approve|increaseAllowance|permit|setApprovalForAll|transferFrom|safeTransferFrom)["']|\bfunction\s+(?:approve|increaseAllowance|permit|setApprovalForAll|transferFrom|safeTransferFrom)\s*\(/,
+  },
+  // The wallet is reached only through the kit's guarded wagmi instance, never window.ethereum directly.
+  { name: 'direct window.ethereum.request', pattern: /\bethereum\s*\??\.\s*request\s*\(/ },
 ];
 
 export interface Finding {

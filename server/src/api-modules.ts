@@ -94,7 +94,12 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
   await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet });
   await typed.register(depositsRoutes, {
-    service: createDepositsService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {} }),
+    service: createDepositsService({
+      db: deps.db,
+      now,
+      xpubs: deps.deposits?.xpubs ?? {},
+      ...(deps.wallet?.chains ? { chains: deps.wallet.chains } : {}),
+    }),
   });
   const notices = createNoticesService({ db: deps.db, now });
   await typed.register(userMailRoutes, {

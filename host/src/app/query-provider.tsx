@@ -1,6 +1,10 @@
 import { queryClient } from '@cw/shared-state/api';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { clearQueriesOnUserChange } from './user-caches.ts';
+
+// Registered once, with the cache it clears (this module loads before any screen that queries).
+clearQueriesOnUserChange(queryClient);
 
 /**
  * The app's one react-query cache around every screen that reads the API through it: each remote's

@@ -1,6 +1,7 @@
 import { isRemoteRoutesModule, type RegistryEntry, type RemoteRoutesModule } from '@cw/shared-state/contracts';
 import type { ModuleFederation } from '@module-federation/runtime';
 import { wantOverlays } from '../app/overlay-demand.ts';
+import { markRegistryStale } from './registry.ts';
 
 let federationPromise: Promise<ModuleFederation> | null = null;
 
@@ -39,7 +40,11 @@ export function loadRemoteRoutes(name: string, entry: RegistryEntry): Promise<Re
   if (!pending) {
     pending = loadFresh(name, entry);
     cache.set(key, pending);
-    pending.catch(() => failed.add(key));
+    pending.catch(() => {
+      failed.add(key);
+      // The version may be gone (a rollback, a newer deploy): the retry reads the registry again.
+      markRegistryStale();
+    });
   }
   return pending;
 }

@@ -38,7 +38,7 @@ export function isRemoteRoutesModule(value: unknown): value is RemoteRoutesModul
 /** One entry of /remotes.json, written by scripts/deploy.ts. */
 export interface RegistryEntry {
   version: string;
-  /** URL of the version's mf-manifest.json (absolute or origin-relative). */
+  /** `/remotes/<name>/<version>/mf-manifest.json` on this origin (isRegistry refuses anything else). */
   manifest: string;
   /** Path prefixes the remote owns, e.g. ['/coinTopup', '/addressBook']. */
   routes: string[];
@@ -48,16 +48,32 @@ export interface Registry {
   remotes: Record<string, RegistryEntry>;
 }
 
+const REMOTE_NAME = /^[a-z][a-z0-9-]{0,40}$/;
+const REMOTE_VERSION = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,80}$/;
+
+/**
+ * The only manifest a remote may be loaded from: its own version's folder on this origin. A registry
+ * naming another URL (a poisoned remotes.json pointing at someone's server) is refused as a whole.
+ */
+export function isLocalManifest(name: string, entry: Pick<RegistryEntry, 'version' | 'manifest'>): boolean {
+  return (
+    REMOTE_NAME.test(name) &&
+    REMOTE_VERSION.test(entry.version) &&
+    entry.manifest === `/remotes/${name}/${entry.version}/mf-manifest.json`
+  );
+}
+
 export function isRegistry(value: unknown): value is Registry {
   if (typeof value !== 'object' || value === null) return false;
   const remotes = (value as { remotes?: unknown }).remotes;
   if (typeof remotes !== 'object' || remotes === null) return false;
-  return Object.values(remotes).every(
-    (entry: Partial<RegistryEntry>) =>
+  return Object.entries(remotes).every(
+    ([name, entry]: [string, Partial<RegistryEntry>]) =>
       typeof entry.version === 'string' &&
       typeof entry.manifest === 'string' &&
+      isLocalManifest(name, { version: entry.version, manifest: entry.manifest }) &&
       Array.isArray(entry.routes) &&
-      entry.routes.every((r) => typeof r === 'string'),
+      entry.routes.every((r) => typeof r === 'string' && r.startsWith('/')),
   );
 }
 

@@ -26,6 +26,18 @@ export interface SessionState {
 let pending: Promise<Me | null> | null = null;
 const logoutListeners = new Set<() => void>();
 
+const userChangeListeners = new Set<() => void>();
+
+/**
+ * Run `listener` whenever the signed-in user ends or changes: signed out (a logout, a 401, an expiry, a
+ * password reset) or another user id answered. Whatever is cached of the previous user (queries, a
+ * deposit address) must go, or the next account on this tab would be shown it.
+ */
+export function onUserChanged(listener: () => void): () => void {
+  userChangeListeners.add(listener);
+  return () => userChangeListeners.delete(listener);
+}
+
 /** Run `listener` whenever the user signs out (e.g. clear cached queries). */
 export function onSignedOut(listener: () => void): () => void {
   logoutListeners.add(listener);
@@ -86,6 +98,16 @@ export const useSession = create<SessionState>()((set, get) => ({
     }
   },
 }));
+
+// Every path that sets the user (refresh, check, signedIn, signedOut) goes through the store: one
+// subscription sees each change of user id, however it came.
+useSession.subscribe((state, previous) => {
+  const before = previous.me?.id ?? null;
+  if (before !== null && before !== (state.me?.id ?? null)) for (const listener of userChangeListeners) listener();
+});
+
+/** The signed-in user's id ('' when nobody is): part of every user-scoped query key. */
+export const useUserId = (): string => useSession((state) => state.me?.id ?? '');
 
 // Any call answering 401 UNAUTHENTICATED means the session ended (logged out
 // elsewhere, password changed, expired): forget the user so guards react.

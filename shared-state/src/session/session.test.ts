@@ -6,9 +6,8 @@ const fetchMock = vi.hoisted(() => {
   return mock;
 });
 
-const { rememberReturnTo, takeReturnTo, useSession, useUserStore, onSignedOut, USER_STORAGE_KEY } = await import(
-  './index.ts'
-);
+const { rememberReturnTo, takeReturnTo, useSession, useUserStore, onSignedOut, onUserChanged, USER_STORAGE_KEY } =
+  await import('./index.ts');
 
 const ME = {
   id: 'u1',
@@ -64,6 +63,32 @@ describe('useSession', () => {
     await useSession.getState().logout();
     expect(fetchMock.mock.calls[0]?.[0].method).toBe('POST');
     expect(useSession.getState()).toMatchObject({ status: 'anonymous', me: null });
+    expect(listener).toHaveBeenCalledOnce();
+    stop();
+  });
+});
+
+describe('onUserChanged (issue 40 item 1: nothing of one account is shown to the next)', () => {
+  const BOB = { ...ME, id: 'u2', username: 'bob', email: 'bob@example.com' };
+
+  it('fires when a session ends by a 401 (expiry, password reset elsewhere), not only on logout', async () => {
+    const listener = vi.fn();
+    const stop = onUserChanged(listener);
+    useSession.getState().signedIn(ME);
+    fetchMock.mockResolvedValueOnce(json(401, { code: 'UNAUTHENTICATED', message: 'no' }));
+    await useSession.getState().refresh();
+    expect(listener).toHaveBeenCalledOnce();
+    stop();
+  });
+
+  it('fires when another user signs in without a sign-out in between; not when the same user is re-read', async () => {
+    const listener = vi.fn();
+    const stop = onUserChanged(listener);
+    useSession.getState().signedIn(ME);
+    fetchMock.mockResolvedValueOnce(json(200, ME));
+    await useSession.getState().refresh();
+    expect(listener).not.toHaveBeenCalled();
+    useSession.getState().signedIn(BOB);
     expect(listener).toHaveBeenCalledOnce();
     stop();
   });

@@ -18,7 +18,8 @@ import {
   watchConnectors,
 } from 'wagmi/actions';
 import { toWeb3Error, web3Error } from './errors.ts';
-import { type AllowedTransaction, assertAllowed, checkInAbi, tokenTransferAbi } from './safety.ts';
+import { guardConnector } from './guard.ts';
+import { type AllowedTransaction, assertAllowed, checkInAbi, depositIntent, tokenTransferAbi } from './safety.ts';
 import type { WalletOption, Web3ChainInfo, Web3Kit, Web3Snapshot } from './types.ts';
 
 /**
@@ -84,9 +85,16 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
       wallets: walletOptions(config),
     };
   };
+  // Every wallet the page offers (injected, or announced later by EIP-6963) is reached only through the
+  // guard: a method outside the allowlist throws before the wallet sees it.
+  const guardAll = () => {
+    for (const c of getConnectors(config)) guardConnector(c);
+  };
+  guardAll();
   let snapshot = read();
   const listeners = new Set<() => void>();
   const changed = () => {
+    guardAll();
     snapshot = read();
     for (const l of listeners) l();
   };
@@ -100,8 +108,14 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
     return address;
   };
 
+  const chainInfo = (chainId: number): Web3ChainInfo => {
+    const info = chains.find((c) => c.chainId === chainId);
+    if (!info) throw web3Error('WALLET_WRONG_NETWORK');
+    return info;
+  };
+
   async function send(intent: AllowedTransaction, chainId: number, request: { to: Hex; value: bigint; data?: Hex }) {
-    assertAllowed(intent, { to: request.to, value: request.value, data: request.data });
+    assertAllowed(intent, { to: request.to, value: request.value, data: request.data }, chainInfo(chainId));
     const from = account();
     if (getConnection(config).chainId !== chainId) throw web3Error('WALLET_WRONG_NETWORK');
     return sendTransaction(config, {
@@ -121,6 +135,7 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
       return () => listeners.delete(listener);
     },
     async connect(walletId) {
+      guardAll();
       const connector = getConnectors(config).find((c) => c.id === walletId);
       if (!connector) throw web3Error('WALLET_NOT_FOUND');
       try {
@@ -179,21 +194,15 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
     },
     async deposit(input) {
       try {
-        if (input.token) {
+        const intent = depositIntent(chainInfo(input.chainId), input);
+        if (intent.kind === 'token-deposit') {
           const data = encodeFunctionData({
             abi: tokenTransferAbi,
             functionName: 'transfer',
             args: [input.depositAddress, input.amount],
           });
-          const intent = {
-            kind: 'token-deposit',
-            token: input.token,
-            depositAddress: input.depositAddress,
-            amount: input.amount,
-          } as const;
-          return await send(intent, input.chainId, { to: input.token, value: 0n, data });
+          return await send(intent, input.chainId, { to: intent.token, value: 0n, data });
         }
-        const intent = { kind: 'native-deposit', depositAddress: input.depositAddress, amount: input.amount } as const;
         return await send(intent, input.chainId, { to: input.depositAddress, value: input.amount });
       } catch (err) {
         throw toWeb3Error(err, 'WALLET_TX_FAILED');

@@ -14,6 +14,12 @@ const NATIVE_NAMES: Record<string, string> = { ethereum: 'Ethereum', bsc: 'BNB S
 async function chainsFromCatalogue(): Promise<Web3ChainInfo[]> {
   const { data } = await api.GET('/api/catalogue');
   if (!data) throw new Error('catalogue unavailable');
+  const tokensOf = (network: string) =>
+    Object.fromEntries(
+      data.pairs.flatMap((p) =>
+        p.network === network && p.tokenContract !== null ? [[p.coin, p.tokenContract as `0x${string}`]] : [],
+      ),
+    );
   return data.networks.flatMap((n) =>
     n.chainId === null
       ? []
@@ -24,6 +30,7 @@ async function chainsFromCatalogue(): Promise<Web3ChainInfo[]> {
             name: NATIVE_NAMES[n.code] ?? n.code,
             nativeSymbol: n.nativeCoin,
             checkInContract: (n.checkInContract as `0x${string}` | null) ?? null,
+            tokens: tokensOf(n.code),
           },
         ],
   );

@@ -7,6 +7,8 @@ export interface Web3ChainInfo {
   name: string;
   nativeSymbol: string;
   checkInContract: Hex | null;
+  /** Coin -> its token contract on this chain, for the tokens whose contract the server has configured. */
+  tokens: Readonly<Record<string, Hex>>;
 }
 
 export interface Web3State {
@@ -42,7 +44,10 @@ export interface Web3Kit {
   tokenBalance(chainId: number, token: Hex): Promise<bigint>;
   /** Checks gas and simulates first; resolves with the transaction hash once the wallet sent it. */
   checkIn(input: { chainId: number; contract: Hex; memberTag: Hex }): Promise<Hex>;
-  /** Native coin (no `token`) or a token's transfer, to the user's own deposit address. */
-  deposit(input: { chainId: number; depositAddress: Hex; amount: bigint; token?: Hex | null }): Promise<Hex>;
+  /**
+   * The coin to the user's own deposit address: native value when `coin` is the chain's native coin, a
+   * transfer on the catalogue's contract of `coin` otherwise; refused when the catalogue knows neither.
+   */
+  deposit(input: { chainId: number; coin: string; depositAddress: Hex; amount: bigint }): Promise<Hex>;
   waitForReceipt(chainId: number, hash: Hex): Promise<'success' | 'reverted'>;
 }

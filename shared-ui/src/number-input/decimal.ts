@@ -1,3 +1,5 @@
+import { parseLocaleDecimal } from './locale-decimal.ts';
+
 /**
  * Decimal strings for money amounts: never parsed to floats. Values are
  * non-negative decimals like "0", "12", "0.015".
@@ -31,7 +33,7 @@ export function sanitizeDecimalInput(raw: string, decimals: number): string {
 }
 
 /** A keystroke or paste into an amount field: the amount it makes, or why it is refused. */
-export type DecimalInput = { ok: true; value: string } | { ok: false; reason: 'characters' | 'decimals' };
+export type DecimalInput = { ok: true; value: string } | { ok: false; reason: 'characters' | 'decimals' | 'separator' };
 
 /** Characters an amount may be typed with: digits (any width), a point or comma, spaces. */
 const AMOUNT_CHARACTERS = /^[\d.,\s]*$/u;
@@ -39,12 +41,20 @@ const AMOUNT_CHARACTERS = /^[\d.,\s]*$/u;
 /**
  * Typed text checked, not repaired: anything but digits, one decimal separator and spaces (a letter,
  * "1e5", a sign) is refused rather than stripped into another number ("1e5" never becomes 15), and
- * so is a fraction longer than the coin has. Otherwise the sanitised amount.
+ * so is a fraction longer than the coin has. Otherwise the sanitised amount. With `locale` (what
+ * NumberInput passes), separators are read as that language writes them and misplaced ones refused.
  */
-export function checkDecimalInput(raw: string, decimals: number): DecimalInput {
+export function checkDecimalInput(raw: string, decimals: number, locale?: string): DecimalInput {
   const text = raw.normalize('NFKC');
   if (!AMOUNT_CHARACTERS.test(text)) return { ok: false, reason: 'characters' };
-  const value = sanitizeDecimalInput(text, Number.MAX_SAFE_INTEGER);
+  let value: string;
+  if (locale === undefined) value = sanitizeDecimalInput(text, Number.MAX_SAFE_INTEGER);
+  else {
+    // In the user's language: its separators, each where it belongs, or refused (parseLocaleDecimal).
+    const read = parseLocaleDecimal(text, locale);
+    if (!read.ok) return read;
+    value = read.value;
+  }
   const fraction = value.split('.')[1];
   if (fraction !== undefined && (decimals === 0 || fraction.length > decimals))
     return { ok: false, reason: 'decimals' };

@@ -93,8 +93,32 @@ describe('NumberInput', () => {
     fireEvent.change(input, { target: { value: '1.234' } });
     expect(input.value).toBe('1');
     expect(toastStore.getState().items.at(-1)?.message).toBe('最多 2 位小数');
+    // In Chinese "," groups thousands: "1,25" is a misplaced separator, refused (issue 40 item 4).
     fireEvent.change(input, { target: { value: '1,25' } });
-    expect(input.value).toBe('1.25');
+    expect(input.value).toBe('1');
+    expect(toastStore.getState().items.at(-1)?.message).toBe('小数点请用“.”；“,”只能用于每三位数字之间');
+    fireEvent.change(input, { target: { value: '1,250.5' } });
+    expect(input.value).toBe('1250.5');
+  });
+
+  it('in Spanish: shows the decimal comma, and a point typed after "1,5" is refused, never read as 15', () => {
+    function Spanish() {
+      const [value, setValue] = useState('');
+      return (
+        <>
+          <NumberInput data-testid="amount" value={value} onChange={setValue} decimals={8} locale="es" />
+          <output data-testid="plain">{value}</output>
+        </>
+      );
+    }
+    render(<Spanish />);
+    const input = screen.getByTestId('amount') as HTMLInputElement;
+    fireEvent.change(input, { target: { value: '1,5' } });
+    expect([input.value, screen.getByTestId('plain').textContent]).toEqual(['1,5', '1.5']);
+    fireEvent.change(input, { target: { value: '1,5.' } });
+    expect([input.value, screen.getByTestId('plain').textContent]).toEqual(['1,5', '1.5']);
+    fireEvent.change(input, { target: { value: '1.000,5' } });
+    expect([input.value, screen.getByTestId('plain').textContent]).toEqual(['1000,5', '1000.5']);
   });
 });
 

@@ -2,6 +2,7 @@ import type { InputHTMLAttributes, Ref } from 'react';
 import { useUiTranslation } from '../i18n/index.ts';
 import { toast } from '../toast/toast.ts';
 import { checkDecimalInput, clampDecimal } from './decimal.ts';
+import { localeSeparators } from './locale-decimal.ts';
 import '../internal/input.css';
 
 export interface NumberInputProps
@@ -15,6 +16,11 @@ export interface NumberInputProps
   /** Decimal strings; the value is clamped to them on blur. */
   min?: string;
   max?: string;
+  /**
+   * The language amounts are typed in (its decimal and grouping separators); default the app's. A
+   * misplaced separator is refused, never reinterpreted (parseLocaleDecimal).
+   */
+  locale?: string;
 }
 
 /**
@@ -30,9 +36,21 @@ export function NumberInput({
   max,
   onBlur,
   className = '',
+  locale,
   ...inputProps
 }: NumberInputProps) {
-  const { t } = useUiTranslation();
+  const { t, i18n } = useUiTranslation();
+  const language = locale ?? i18n.language;
+  const separators = localeSeparators(language);
+  // A plain value ("1.5") is shown with the language's decimal separator ("1,5"); one the caller
+  // localised already has no point left to replace.
+  const shown = (plain: string) => (separators.decimal === '.' ? plain : plain.replace('.', separators.decimal));
+  const refusal = (reason: 'characters' | 'decimals' | 'separator') =>
+    reason === 'characters'
+      ? t('amount.digitsOnly')
+      : reason === 'decimals'
+        ? t('amount.tooManyDecimals', { count: decimals })
+        : t('amount.separator', { decimal: separators.decimal, group: separators.group });
   return (
     <input
       inputMode={decimals > 0 ? 'decimal' : 'numeric'}
@@ -40,18 +58,16 @@ export function NumberInput({
       {...inputProps}
       type="text"
       className={`cw-input ${className}`}
-      value={value}
+      value={shown(value)}
       onChange={(event) => {
-        const checked = checkDecimalInput(event.target.value, decimals);
+        const checked = checkDecimalInput(event.target.value, decimals, language);
         if (!checked.ok) {
-          event.target.value = value;
-          toast.text(
-            checked.reason === 'characters' ? t('amount.digitsOnly') : t('amount.tooManyDecimals', { count: decimals }),
-          );
+          event.target.value = shown(value);
+          toast.text(refusal(checked.reason));
           return;
         }
         onChange(checked.value);
-        if (checked.value !== event.target.value) event.target.value = checked.value;
+        if (shown(checked.value) !== event.target.value) event.target.value = shown(checked.value);
       }}
       onBlur={(event) => {
         const clamped = clampDecimal(value, min, max);

@@ -49,3 +49,26 @@ describe('GET /api/catalogue: which networks are live', () => {
     await app.close();
   });
 });
+
+describe('GET /api/catalogue: a token without a configured contract (issue 40, item 2)', () => {
+  type Pair = { coin: string; network: string; depositEnabled: boolean; tokenContract: string | null };
+
+  it('is not offered for deposit (a wallet would be asked for the native coin, a watcher would never see it)', async () => {
+    // BSC runs, but its USDT contract (BSC_TOKEN_USDT) is not configured.
+    const chains = { ...TEST_CHAINS, bsc: { chainId: 5631337, rpcUrl: 'http://127.0.0.1:9', tokens: {} } };
+    const app = buildTestApp({ db: createOfflineDb(), wallet: { chains: () => chains } });
+    const body = (await app.inject({ method: 'GET', url: '/api/catalogue' })).json();
+    const pair = (coin: string, network: string) =>
+      (body.pairs as Pair[]).find((p) => p.coin === coin && p.network === network);
+    expect(pair('USDT', 'bsc')).toMatchObject({ tokenContract: null, depositEnabled: false });
+    expect(pair('BNB', 'bsc')).toMatchObject({ tokenContract: null, depositEnabled: true });
+    expect(pair('USDT', 'ethereum')?.depositEnabled).toBe(true);
+    // Every EVM token offered for deposit has its contract.
+    const evm = (body.pairs as Pair[]).filter(
+      (p) => (p.network === 'ethereum' || p.network === 'bsc') && p.depositEnabled,
+    );
+    const natives = new Set(['ETH', 'BNB']);
+    expect(evm.filter((p) => !natives.has(p.coin) && p.tokenContract === null)).toEqual([]);
+    await app.close();
+  });
+});

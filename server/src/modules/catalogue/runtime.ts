@@ -41,8 +41,27 @@ export function evmWatched(chains: EvmChains): ReadonlySet<NetworkCode> {
 }
 
 /**
+ * The contract of an EVM token as configured now (chains file or `<NETWORK>_TOKEN_<COIN>`); null for a
+ * native coin, a non-EVM network, or a token whose contract is missing.
+ */
+export function configuredTokenContract(pair: CoinNetwork, chains: EvmChains): string | null {
+  if (pair.tokenContract === null || !isEvmNetwork(pair.network)) return null;
+  return chains[pair.network]?.tokens[pair.coin] ?? null;
+}
+
+/**
+ * An EVM token whose contract is not configured takes no deposit: no watcher would see its transfers,
+ * and a wallet asked to pay it has nothing to call (a client reading `tokenContract: null` as "native"
+ * would ask for the native coin instead).
+ */
+export function evmTokenWithoutContract(pair: CoinNetwork, chains: EvmChains): boolean {
+  return pair.tokenContract !== null && isEvmNetwork(pair.network) && configuredTokenContract(pair, chains) === null;
+}
+
+/**
  * `signerRunning` false: no withdrawal is enabled (approved ones would wait for a signer that is not there).
- * A deposit is enabled only on a watched network: an address nobody watches would take coins never credited.
+ * A deposit is enabled only on a watched network, and for an EVM token only with its contract: an address
+ * nobody watches would take coins never credited.
  */
 export function runtimePair(
   pair: CoinNetwork,
@@ -52,12 +71,12 @@ export function runtimePair(
 ): RuntimePair {
   const chain = isEvmNetwork(pair.network) ? chains[pair.network] : undefined;
   const isNative = pair.tokenContract === null;
-  const contract = isNative ? null : (chain?.tokens[pair.coin] ?? null);
+  const contract = configuredTokenContract(pair, chains);
   const signable = signerRunning && chain !== undefined && (isNative || contract !== null);
   return {
     ...pair,
     tokenContract: contract,
-    depositEnabled: pair.depositEnabled && watched.has(pair.network),
+    depositEnabled: pair.depositEnabled && watched.has(pair.network) && !evmTokenWithoutContract(pair, chains),
     withdrawEnabled: pair.withdrawEnabled && signable,
   };
 }

@@ -4,7 +4,9 @@ import type { App } from '../../app.ts';
 import { buildTestApp, createUser, TEST_USER_HEADER } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { networkCodes } from '../catalogue/catalogue.ts';
+import type { EvmChains } from '../catalogue/chains-file.ts';
 import { accountXpubFromSeed, deriveDepositAddress } from '../chain/derive.ts';
+import { TEST_CHAINS } from '../withdrawals/test-helpers.ts';
 
 const seed = mnemonicToSeedSync(
   'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
@@ -16,8 +18,10 @@ const NOW = new Date('2030-01-02T03:04:05.000Z');
 describe('deposit API', () => {
   const database = useTestDatabase();
   let app: App;
+  // Changed by the test of a contract that is not configured (read on every request, as chains.json is).
+  let chains: EvmChains = TEST_CHAINS;
   beforeAll(async () => {
-    app = buildTestApp({ db: database.db, deposits: { xpubs } });
+    app = buildTestApp({ db: database.db, deposits: { xpubs }, wallet: { chains: () => chains } });
     await app.ready();
   });
   afterAll(() => app.close());
@@ -79,6 +83,29 @@ describe('deposit API', () => {
     expect(r.json().code).toBe('DEPOSIT_DISABLED');
     const anon = await app.inject({ method: 'GET', url: '/api/wallet/deposit-address?coin=BTC&network=bitcoin' });
     expect(anon.statusCode).toBe(401);
+  });
+
+  it('a token whose contract is not configured gets no address: its deposits would never be seen (issue 40)', async () => {
+    const gina = await createUser(database.db);
+    const get = (coin: string) =>
+      app.inject({ method: 'GET', url: `/api/wallet/deposit-address?coin=${coin}&network=bsc`, headers: as(gina) });
+    chains = { ...TEST_CHAINS, bsc: { chainId: 5631337, rpcUrl: 'http://127.0.0.1:9', tokens: {} } };
+    try {
+      const refused = await get('USDT');
+      expect([refused.statusCode, refused.json().code]).toEqual([409, 'DEPOSIT_DISABLED']);
+      const click = await app.inject({
+        method: 'POST',
+        url: '/api/wallet/deposits/confirm-click',
+        headers: as(gina),
+        payload: { coin: 'USDT', network: 'bsc' },
+      });
+      expect([click.statusCode, click.json().code]).toEqual([409, 'DEPOSIT_DISABLED']);
+      // The native coin of the same network is not affected.
+      expect((await get('BNB')).statusCode).toBe(200);
+    } finally {
+      chains = TEST_CHAINS;
+    }
+    expect((await get('USDT')).statusCode).toBe(200);
   });
 
   it('GET /api/wallet/deposits/:id: the owner sees state and confirmations; others get 404', async () => {

@@ -2,7 +2,9 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DepositsTable } from '../../db/schema-deposits.ts';
 import { NotFoundError, ServiceUnavailableError } from '../../errors/app-error.ts';
-import { type CoinCode, findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
+import { type CoinCode, type CoinNetwork, findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
+import type { ChainsProvider } from '../catalogue/chains-file.ts';
+import { evmTokenWithoutContract } from '../catalogue/runtime.ts';
 import { depositAddressFor } from './addresses.ts';
 import { DepositConfirmLimitError, DepositDisabledError } from './errors.ts';
 import type { ConfirmClickResult, Deposit, DepositAddress } from './schemas.ts';
@@ -25,6 +27,8 @@ export interface DepositsServiceDeps {
   now: () => Date;
   /** Account xpubs per network (public keys only); a network without one has no deposit address. */
   xpubs: Partial<Record<NetworkCode, string>>;
+  /** The running EVM chains (their token contracts), read per request; default none. */
+  chains?: ChainsProvider;
 }
 
 function toDeposit(d: Selectable<DepositsTable>): Deposit {
@@ -54,11 +58,16 @@ function secondsToNextUtcDay(at: Date): number {
   return Math.max(1, Math.ceil((next - at.getTime()) / 1000));
 }
 
-export function createDepositsService({ db, now, xpubs }: DepositsServiceDeps): DepositsService {
+export function createDepositsService({ db, now, xpubs, chains = () => ({}) }: DepositsServiceDeps): DepositsService {
+  /** The pair if it takes deposits now: offered, and an EVM token only with its configured contract. */
+  const depositable = (coin: CoinCode, network: NetworkCode): CoinNetwork => {
+    const pair = findCoinNetwork(coin, network);
+    if (!pair?.depositEnabled || evmTokenWithoutContract(pair, chains())) throw new DepositDisabledError(coin, network);
+    return pair;
+  };
   return {
     async address(userId, coin, network) {
-      const pair = findCoinNetwork(coin, network);
-      if (!pair?.depositEnabled) throw new DepositDisabledError(coin, network);
+      const pair = depositable(coin, network);
       const xpub = xpubs[network];
       if (!xpub) throw new ServiceUnavailableError(`No deposit key configured for ${network}`);
       const address = await depositAddressFor(db, userId, network, xpub);
@@ -97,7 +106,7 @@ export function createDepositsService({ db, now, xpubs }: DepositsServiceDeps): 
     },
 
     async confirmClick(userId, coin, network) {
-      if (!findCoinNetwork(coin, network)?.depositEnabled) throw new DepositDisabledError(coin, network);
+      depositable(coin, network);
       const at = now();
       const day = utcDay(at);
       return db.transaction().execute(async (trx) => {

@@ -1,4 +1,5 @@
 import { api, unwrap } from '@cw/shared-state/api';
+import { useUserId } from '@cw/shared-state/session';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 export function fetchSignStatus() {
@@ -8,14 +9,17 @@ export type SignStatus = Awaited<ReturnType<typeof fetchSignStatus>>;
 export type SignRecord = SignStatus['records'][number];
 export type ClaimRecord = SignStatus['claims'][number];
 
+/** Prefix of the sign status; the user id follows it (the memberTag is the user's own: issue 40). */
 const signKey = ['rewards', 'sign'] as const;
 /** While a check-in waits for its confirmations, the screen asks this often (the record appears live). */
 const SIGNING_POLL_MS = 1_000;
 
 export function useSignStatus(waitingForTx: string | null) {
+  const userId = useUserId();
   return useQuery({
-    queryKey: signKey,
+    queryKey: [...signKey, userId],
     queryFn: fetchSignStatus,
+    enabled: userId !== '',
     refetchInterval: (query) => {
       const data = query.state.data;
       if (waitingForTx !== null) return SIGNING_POLL_MS;

@@ -12,18 +12,8 @@ import { useEffect, useRef, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/wallet-page.module.css';
 import { FIND_POLL_MS, FIND_TIMEOUT_MS, findDepositByTransaction } from '../api/by-transaction.ts';
+import { depositTarget, type DepositTarget as Target } from '../utils/deposit-target.ts';
 import { walletAmount, walletAmountProblem } from '../utils/wallet-amount.ts';
-
-interface Target {
-  coin: string;
-  network: string;
-  chainId: number;
-  depositAddress: `0x${string}`;
-  token: `0x${string}` | null;
-  chainDecimals: number;
-  minDepositMinor: bigint;
-  view: CatalogueView;
-}
 
 /** The wallet's balance of the coin on the chain (native or token), re-read when the wallet changes. */
 function useWalletBalance(kit: Web3Kit, target: Target, address: string | null): bigint | null {
@@ -102,11 +92,12 @@ function DepositForm({ kit, target, address, text, setText }: FormProps) {
     }
     setPhase('prompt');
     try {
+      // The kit decides native or token from the coin and its own catalogue, and checks both agree.
       const hash = await kit.deposit({
         chainId: target.chainId,
+        coin: target.coin,
         depositAddress: target.depositAddress,
         amount: amount.chainAmount,
-        token: target.token,
       });
       setPhase('waiting');
       const opened = await followDeposit(
@@ -131,6 +122,7 @@ function DepositForm({ kit, target, address, text, setText }: FormProps) {
       <NumberInput
         value={localizeDecimal(text, format.locale, { grouping: false })}
         onChange={(next) => setText(delocalizeAmount(next, format.locale))}
+        locale={format.locale}
         decimals={decimals}
         placeholder={t('walletDeposit.placeholder', { min: shown(target.minDepositMinor) })}
         maxLength={40}
@@ -144,7 +136,8 @@ function DepositForm({ kit, target, address, text, setText }: FormProps) {
       {amount && !problem ? (
         <p className={ui.muted} data-testid="wallet-deposit-preview">
           {t('walletDeposit.preview', {
-            amount: shown(amount.ledgerMinor),
+            // Exactly what the wallet will be asked for, never rounded to the display precision.
+            amount: `${format.amount(amount.chainAmount, target.chainDecimals)} ${target.coin}`,
             address: shortAddress(target.depositAddress),
           })}
         </p>
@@ -186,19 +179,15 @@ export function WalletDeposit({
   const { t } = useTranslation(NAMESPACE);
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
-  const pair = view.pair(coin, network);
-  const chainId = view.catalogue.networks.find((n) => n.code === network)?.chainId ?? null;
-  if (!pair || chainId === null || !/^0x[0-9a-fA-F]{40}$/.test(address)) return null;
-  const target: Target = {
-    coin,
-    network,
-    chainId,
-    depositAddress: address as `0x${string}`,
-    token: (pair.tokenContract as `0x${string}` | null) ?? null,
-    chainDecimals: pair.chainDecimals,
-    minDepositMinor: BigInt(pair.minDepositMinor),
-    view,
-  };
+  const target = depositTarget(view, coin, network, address);
+  if (target === null) return null;
+  if (target === 'no-contract') {
+    return (
+      <p className={`${ui.card} ${ui.muted}`} role="status" data-testid="wallet-deposit-unavailable">
+        {t('walletDeposit.noContract', { coin })}
+      </p>
+    );
+  }
   if (!open) {
     return (
       <Button block fill="outline" color="primary" data-testid="wallet-deposit-open" onClick={() => setOpen(true)}>
@@ -208,7 +197,7 @@ export function WalletDeposit({
   }
   return (
     <section data-testid="wallet-deposit">
-      <WalletConnectPanel chainId={chainId}>
+      <WalletConnectPanel chainId={target.chainId}>
         {({ kit, state }) => (
           <DepositForm kit={kit} target={target} address={state.address} text={text} setText={setText} />
         )}

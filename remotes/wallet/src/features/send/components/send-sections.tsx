@@ -44,6 +44,14 @@ export function CoinSection({ form }: { form: SendForm }) {
   );
 }
 
+/** The selected network's chain id and the coin's contract there: a scanned request must match both. */
+function paymentContext(form: SendForm) {
+  const network = form.view?.catalogue.networks.find((n) => n.code === form.network);
+  const pair = form.view?.pair(form.coin, form.network);
+  const native = network?.nativeCoin === form.coin;
+  return { chainId: network?.chainId ?? null, token: native ? null : (pair?.tokenContract ?? null) };
+}
+
 /** Where it goes: an address (with the address book) or another user, checked as it is typed. */
 export function TargetField({ form, onPickFromBook }: { form: SendForm; onPickFromBook: () => void }) {
   const { t } = useTranslation(NAMESPACE);
@@ -65,6 +73,7 @@ export function TargetField({ form, onPickFromBook }: { form: SendForm; onPickFr
         placeholder={withdrawal ? t('send.addressPlaceholder') : t('send.recipientPlaceholder')}
         testId="send-address"
         onPickFromBook={withdrawal ? onPickFromBook : undefined}
+        payment={withdrawal ? paymentContext(form) : undefined}
       />
       {form.targetError && (
         <p className={ui.error} role="alert" data-testid="send-address-error">

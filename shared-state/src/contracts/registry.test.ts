@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { isRegistry } from './index.ts';
+
+const entry = (manifest: string) => ({
+  remotes: { wallet: { version: '0.1.0-3e0fe8cd3a', manifest, routes: ['/coinTopup'] } },
+});
+
+describe('isRegistry: where a remote may be loaded from (issue 40 item 7)', () => {
+  it("accepts the version's own folder on this origin", () => {
+    expect(isRegistry(entry('/remotes/wallet/0.1.0-3e0fe8cd3a/mf-manifest.json'))).toBe(true);
+  });
+
+  it.each([
+    'https://evil.example/mf-manifest.json',
+    '//evil.example/remotes/wallet/0.1.0-3e0fe8cd3a/mf-manifest.json',
+    '/remotes/wallet/0.1.0-other/mf-manifest.json',
+    '/remotes/convert/0.1.0-3e0fe8cd3a/mf-manifest.json',
+    '/remotes/wallet/0.1.0-3e0fe8cd3a/../../../evil/mf-manifest.json',
+    'data:application/json,{}',
+  ])('refuses a registry naming %s', (manifest) => {
+    expect(isRegistry(entry(manifest))).toBe(false);
+  });
+
+  it('refuses a version that would leave its folder', () => {
+    const registry = {
+      remotes: { wallet: { version: '../x', manifest: '/remotes/wallet/../x/mf-manifest.json', routes: [] } },
+    };
+    expect(isRegistry(registry)).toBe(false);
+  });
+});
