@@ -40,6 +40,7 @@ import { createRampService } from './modules/ramp/service.ts';
 import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
 import { rewardsRoutes } from './modules/rewards/routes.ts';
 import { createRewardsService } from './modules/rewards/service.ts';
+import { sbomRoutes } from './modules/sbom/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { createSettingsService } from './modules/settings/service.ts';
 import { supportRoutes } from './modules/support/routes.ts';
@@ -121,6 +122,7 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
   await typed.register(operatorSessionRoutes, { service: operators });
   const requireOperator = operatorGuard(operators);
   await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
+  await typed.register(sbomRoutes, { staticDir: deps.staticDir ?? null, requireOperator });
   const uploads = createUploadsService({
     db: deps.db,
     now,

@@ -3,7 +3,7 @@
  * Provably fair: before a day's first draw the server publishes SHA-256(seed); draw n of user u on
  * day d is HMAC-SHA256(seed, "u:d:n"), mapped onto the prize table's weights without modulo bias;
  * after the day the seed is revealed and anyone can recompute every draw. WebCrypto only (browsers
- * and Node 20 both have `crypto.subtle`), so both sides run this very code.
+ * and Node both have `crypto.subtle`), so both sides run this very code.
  */
 
 /** A prize table row: its relative weight (a positive integer). */

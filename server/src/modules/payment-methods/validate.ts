@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import {
   bankAccountRule,
   chatHandleRule,
@@ -14,18 +13,18 @@ import {
 import type { PaymentMethodKind } from '../../db/schema-payouts.ts';
 import type { ErrorDetail } from '../../errors/app-error.ts';
 import { ValidationError } from '../../errors/app-error.ts';
+import { ifscBranches } from './ifsc-data.ts';
 import type { NewPaymentMethod } from './schemas.ts';
 
 /**
  * Checks a new payout method with the rules the forms use (@cw/shared-state/payouts) plus what only
- * the server knows (an IFSC must be a branch in the `ifsc` package's offline bank list), and splits
+ * the server knows (an IFSC must be a branch in the offline bank list, ifsc-data.ts), and splits
  * it into what may be shown and what is sealed.
  */
-const branches = createRequire(import.meta.url)('ifsc/src/IFSC.json') as Record<string, (string | number)[]>;
 
-/** True when the IFSC names a known branch (the package's data: bank code -> branch codes). */
+/** True when the IFSC names a known branch (bank code -> branch codes). */
 export function knownIfsc(code: string): boolean {
-  const list = branches[code.slice(0, 4)];
+  const list = ifscBranches()[code.slice(0, 4)];
   if (!list) return false;
   const branch = code.slice(5);
   return /^\d+$/.test(branch) ? list.includes(Number(branch)) : list.includes(branch);
