@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { UploadPlace } from '../../db/schema-support.ts';
 import { AppError, NotFoundError } from '../../errors/app-error.ts';
@@ -120,6 +120,13 @@ export function mailAttachmentOf(row: UploadRow): MailAttachment {
   };
 }
 
+/** Whose uploads queue behind one lock: the user, the operator, or the visitor's IP. */
+function uploaderKey(uploader: Uploader): string {
+  if ('userId' in uploader) return `user:${uploader.userId}`;
+  if ('operatorId' in uploader) return `operator:${uploader.operatorId}`;
+  return `ip:${uploader.ip}`;
+}
+
 export function createUploadsService(deps: {
   db: Kysely<Database>;
   now: () => Date;
@@ -130,17 +137,17 @@ export function createUploadsService(deps: {
 }): UploadsService {
   const { db, now, store } = deps;
 
-  async function checkUsage(uploader: Uploader, incoming: number): Promise<void> {
+  async function checkUsage(uploader: Uploader, incoming: number, conn: Kysely<Database> = db): Promise<void> {
     const at = now();
     if ('visitor' in uploader) {
-      if ((await visitorUploadsSince(db, uploader.ip, new Date(at.getTime() - HOUR_MS))) >= VISITOR_UPLOADS_PER_HOUR)
+      if ((await visitorUploadsSince(conn, uploader.ip, new Date(at.getTime() - HOUR_MS))) >= VISITOR_UPLOADS_PER_HOUR)
         throw new AppError('RATE_LIMITED', `At most ${VISITOR_UPLOADS_PER_HOUR} uploads an hour`, {
           details: { limit: VISITOR_UPLOADS_PER_HOUR, retryAfterSeconds: 3600 },
         });
       return;
     }
     if (!('userId' in uploader)) return;
-    const usage = await usageOf(db, uploader.userId, new Date(at.getTime() - HOUR_MS));
+    const usage = await usageOf(conn, uploader.userId, new Date(at.getTime() - HOUR_MS));
     if (usage.recent >= UPLOADS_PER_HOUR)
       throw new AppError('RATE_LIMITED', `At most ${UPLOADS_PER_HOUR} uploads an hour`, {
         details: { limit: UPLOADS_PER_HOUR, retryAfterSeconds: 3600 },
@@ -163,17 +170,24 @@ export function createUploadsService(deps: {
         // The bytes decide; a name that claims another type (a PNG called .svg, HTML called .png) is refused.
         if (type === null || !rules.types.includes(type) || (received.claimed !== null && received.claimed !== type))
           throw new AppError('FILE_TYPE_REFUSED', `Allowed here: ${rules.types.join(', ')}`);
-        await checkUsage(uploader, received.bytes);
-        const stored = await storeChecked(store, received, type);
-        const { sizeBytes, ...facts } = stored;
-        const row = await insertUpload(db, {
-          id: randomBytes(16).toString('base64url'),
-          ...ownerOf(uploader),
-          place,
-          name: received.name,
-          size_bytes: String(sizeBytes),
-          created_at: now(),
-          ...facts,
+        // The last check, the store and the insert under a lock on the uploader: unlocked, concurrent
+        // uploads all passed both checks and each was kept (issue 38). One uploader's files queue here.
+        const row = await db.transaction().execute(async (trx) => {
+          await sql`select pg_advisory_xact_lock(hashtextextended(${`uploads:${uploaderKey(uploader)}`}, 0))`.execute(
+            trx,
+          );
+          await checkUsage(uploader, received.bytes, trx);
+          const stored = await storeChecked(store, received, type);
+          const { sizeBytes, ...facts } = stored;
+          return insertUpload(trx, {
+            id: randomBytes(16).toString('base64url'),
+            ...ownerOf(uploader),
+            place,
+            name: received.name,
+            size_bytes: String(sizeBytes),
+            created_at: now(),
+            ...facts,
+          });
         });
         return service.view(row, 'operatorId' in uploader ? 'ops' : 'user');
       } finally {
