@@ -9648,7 +9648,7 @@ export interface operations {
                             /** @enum {string} */
                             side: "buy" | "sell";
                             /** @enum {string} */
-                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                             reason: string | null;
                             /** @enum {string} */
                             coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
@@ -9692,7 +9692,7 @@ export interface operations {
                             updatedAt: string;
                             events: {
                                 /** @enum {string} */
-                                state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                                state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                                 reason: string | null;
                                 /** Format: date-time */
                                 at: string;
@@ -9774,7 +9774,7 @@ export interface operations {
                         /** @enum {string} */
                         side: "buy" | "sell";
                         /** @enum {string} */
-                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                         reason: string | null;
                         /** @enum {string} */
                         coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
@@ -9818,7 +9818,7 @@ export interface operations {
                         updatedAt: string;
                         events: {
                             /** @enum {string} */
-                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                             reason: string | null;
                             /** Format: date-time */
                             at: string;
@@ -9924,7 +9924,7 @@ export interface operations {
                         /** @enum {string} */
                         side: "buy" | "sell";
                         /** @enum {string} */
-                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                         reason: string | null;
                         /** @enum {string} */
                         coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
@@ -9968,7 +9968,7 @@ export interface operations {
                         updatedAt: string;
                         events: {
                             /** @enum {string} */
-                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                             reason: string | null;
                             /** Format: date-time */
                             at: string;
@@ -10053,7 +10053,7 @@ export interface operations {
                         /** @enum {string} */
                         side: "buy" | "sell";
                         /** @enum {string} */
-                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                         reason: string | null;
                         /** @enum {string} */
                         coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
@@ -10097,7 +10097,7 @@ export interface operations {
                         updatedAt: string;
                         events: {
                             /** @enum {string} */
-                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                             reason: string | null;
                             /** Format: date-time */
                             at: string;
