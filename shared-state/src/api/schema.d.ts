@@ -9005,8 +9005,10 @@ export interface operations {
                     "application/json": {
                         code: string;
                         asset: string;
-                        /** @description Paid when an invitee is first credited a deposit; decimal string of minor units */
+                        /** @description Paid when an invitee is credited a qualifying deposit; decimal string of minor units */
                         rewardMinor: string;
+                        /** @description The smallest single deposit of `asset` that qualifies an invitee; decimal string of minor units */
+                        qualifyingMinor: string;
                         invitations: {
                             /** @description Masked user name */
                             invitee: string;
