@@ -37,6 +37,11 @@ export interface RewardsConfig {
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * Days looked back when counting a streak (sign-repository.ts, claims.ts): longer than any reward
+ * schedule, and the bound of STREAK_DAYS_FOR_DRAW (a longer streak could never be counted).
+ */
+export const STREAK_LOOKBACK_DAYS = 62;
 /** The default qualifying deposit, in invite rewards. */
 const INVITE_QUALIFYING_FACTOR = 10n;
 
@@ -91,7 +96,7 @@ export function rewardsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Rewa
     checkInConfirmations: positiveInt(env, 'CHECKIN_CONFIRMATIONS', 1, 1000),
     likesPerDraw: positiveInt(env, 'LIKES_PER_DRAW', 3, 100),
     drawsPerDay: positiveInt(env, 'DRAWS_PER_DAY', 3, 50),
-    streakDaysForDraw: positiveInt(env, 'STREAK_DAYS_FOR_DRAW', 3, 365),
+    streakDaysForDraw: positiveInt(env, 'STREAK_DAYS_FOR_DRAW', 3, STREAK_LOOKBACK_DAYS),
     prizes: [
       { weight: 55, amountMinor: 0n },
       { weight: 30, amountMinor: unit / 100n },

@@ -4,7 +4,7 @@ import { type CoinCode, findCoinNetwork, nativeCoinOf } from '../catalogue/catal
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import { reverseReward } from '../ledger/operations.ts';
 import { addDays } from './days.ts';
-import { type RewardsConfig, rewardForStreakDay } from './rewards-config.ts';
+import { type RewardsConfig, rewardForStreakDay, STREAK_LOOKBACK_DAYS } from './rewards-config.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -54,8 +54,8 @@ export async function reverseUnclaimedAbove(
 
 /** Sign records confirmed per tick and network (bounded work; the next tick takes the rest). */
 const CONFIRM_BATCH = 100;
-/** Days looked back when counting a streak: longer than any reward schedule. */
-export const STREAK_LOOKBACK_DAYS = 62;
+
+export { STREAK_LOOKBACK_DAYS };
 
 /** Consecutive days before `day` (exclusive) present in `days`. */
 function streakBefore(days: ReadonlySet<string>, day: string): number {
