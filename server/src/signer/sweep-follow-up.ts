@@ -1,7 +1,14 @@
 import type { Hex, PublicClient } from 'viem';
 import { type CoinCode, nativeCoinOf } from '../modules/catalogue/catalogue.ts';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
-import { type CustodyDelta, chainAsset, gas, move, postCustody } from '../modules/custody/custody-book.ts';
+import {
+  type CustodyDelta,
+  chainAsset,
+  gas,
+  move,
+  openingBlock,
+  postCustody,
+} from '../modules/custody/custody-book.ts';
 import { sweepAttemptsOf } from '../modules/custody/sweep-attempts.ts';
 import {
   type MinedSweep,
@@ -10,6 +17,7 @@ import {
   type SweepRow,
   setSweepCustodyTransfer,
 } from '../modules/custody/sweeps-repository.ts';
+import { LeaseLostError } from '../modules/leases/lease.ts';
 import type { SignerContext, TickResult } from './signer-types.ts';
 import { replacementDue, replaceSweep } from './sweep-replace.ts';
 import { type SweepTry, sendTry, triesOf } from './sweep-tries.ts';
@@ -32,22 +40,43 @@ export async function followUpSweeps(ctx: SignerContext, network: EvmNetwork, re
     rows.map((r) => r.id),
   );
   for (const row of rows) {
-    const tries = triesOf(row, replacements.get(row.id) ?? []);
-    const mined = await findMined(client, tries);
-    if (mined) {
-      if (await settleSweep(ctx, row, mined)) result.sweepsSettled += 1;
-      continue;
+    // One row's trouble (a settlement the book refuses, an RPC error) must not hold up the others'.
+    try {
+      await followUpOne(ctx, client, row, triesOf(row, replacements.get(row.id) ?? []), result);
+    } catch (err) {
+      if (err instanceof LeaseLostError) throw err;
+      ctx.log('ALERT: sweep follow-up failed; will retry', {
+        sweepId: row.id,
+        network,
+        kind: row.kind,
+        address: row.deposit_address,
+        error: String((err as Error).message ?? err),
+      });
     }
-    const latest = tries[tries.length - 1];
-    if (latest && replacementDue(ctx, latest)) {
-      const next = await replaceSweep(ctx, client, row, latest);
-      if (next) {
-        tries.push(next);
-        result.sweepsReplaced += 1;
-      }
-    }
-    for (const t of [...tries].reverse()) if ((await sendTry(ctx, client, t)) !== 'failed') break;
   }
+}
+
+async function followUpOne(
+  ctx: SignerContext,
+  client: PublicClient,
+  row: SweepRow,
+  tries: SweepTry[],
+  result: TickResult,
+) {
+  const mined = await findMined(client, tries);
+  if (mined) {
+    if (await settleSweep(ctx, row, mined)) result.sweepsSettled += 1;
+    return;
+  }
+  const latest = tries[tries.length - 1];
+  if (latest && replacementDue(ctx, latest)) {
+    const next = await replaceSweep(ctx, client, row, latest);
+    if (next) {
+      tries.push(next);
+      result.sweepsReplaced += 1;
+    }
+  }
+  for (const t of [...tries].reverse()) if ((await sendTry(ctx, client, t)) !== 'failed') break;
 }
 
 /** The attempt with a receipt, newest first (the likeliest to be mined), with what it sent and paid. */
@@ -67,18 +96,24 @@ async function findMined(client: PublicClient, tries: readonly SweepTry[]): Prom
   return undefined;
 }
 
-/** Custody changes of a mined top-up or sweep (a reverted one moved only its gas). */
-function sweepDeltas(row: SweepRow, mined: MinedSweep): CustodyDelta[] {
+/**
+ * Custody changes of a mined top-up or sweep (a reverted one moved only its gas). The hot wallet's
+ * side is booked only for a transaction mined after its opening block (as bookHotWalletOut does):
+ * the opening balance, read on chain at that block, already has what was mined at or before it, so
+ * there the world stands in for the hot wallet (a top-up's gas, paid by the hot wallet, is not booked).
+ */
+function sweepDeltas(row: SweepRow, mined: MinedSweep, hotBooked: boolean): CustodyDelta[] {
   const network = row.network as EvmNetwork;
   const asset = chainAsset(row.coin as CoinCode, network);
   const amount = mined.ok ? mined.chainAmount : 0n;
+  const hot = hotBooked ? 'system_hot_wallet' : 'system_external';
   if (row.kind === 'gas_topup')
     return [
-      ...move('system_hot_wallet', 'system_deposit_addresses', asset, amount),
-      ...gas('system_hot_wallet', network, mined.feeWei),
+      ...move(hot, 'system_deposit_addresses', asset, amount),
+      ...(hotBooked ? gas('system_hot_wallet', network, mined.feeWei) : []),
     ];
   return [
-    ...move('system_deposit_addresses', 'system_hot_wallet', asset, amount),
+    ...move('system_deposit_addresses', hot, asset, amount),
     ...gas('system_deposit_addresses', network, mined.feeWei),
   ];
 }
@@ -88,10 +123,12 @@ async function settleSweep(ctx: SignerContext, row: SweepRow, mined: MinedSweep)
     await ctx.options.fence?.(trx);
     const at = ctx.now();
     if (!(await markSweepMined(trx, row.id, mined, at))) return false;
+    const opened = await openingBlock(trx, row.network as EvmNetwork);
+    const hotBooked = opened !== undefined && mined.blockNumber > opened;
     const posted = await postCustody(
       trx,
       `custody:sweep:${row.id}`,
-      sweepDeltas(row, mined),
+      sweepDeltas(row, mined, hotBooked),
       { sweepId: row.id, kind: row.kind, txHash: mined.txHash, block: mined.blockNumber.toString() },
       at,
     );

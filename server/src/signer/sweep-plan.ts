@@ -4,6 +4,7 @@ import { type CoinCode, coinNetworks, nativeCoinOf, toChainUnits } from '../modu
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import {
   addressesInFlight,
+  bookedNativeOf,
   insertSweep,
   maxSweepNonce,
   type SweepCandidate,
@@ -75,7 +76,8 @@ async function planOne(
   const address = c.address as Address;
   const nativeBalance = await client.getBalance({ address });
   if (isNative) {
-    const amount = minOf(c.unsweptChainAmount, nativeBalance - NATIVE_GAS * gasPrice);
+    // The sweep pays its own gas out of the coins it sweeps (unswept is net of gas paid before).
+    const amount = minOf(c.unsweptChainAmount, nativeBalance) - NATIVE_GAS * gasPrice;
     if (amount < threshold) return false;
     return record(ctx, client, network, c, { kind: 'sweep', amount, gasPrice, gas: NATIVE_GAS });
   }
@@ -88,8 +90,11 @@ async function planOne(
   const amount = minOf(c.unsweptChainAmount, held);
   if (amount < threshold) return false;
   const gasNeeded = TOKEN_GAS * gasPrice;
-  if (nativeBalance < gasNeeded) {
-    const topUp = gasNeeded * TOPUP_SWEEPS - nativeBalance;
+  // Gas is booked against the deposit addresses' custody account: decide from the coins booked for
+  // this address (never from native coins no one credited), and from the chain when it holds less.
+  const gasHeld = minOf(await bookedNativeOf(ctx.db, network, c.address), nativeBalance);
+  if (gasHeld < gasNeeded) {
+    const topUp = gasNeeded * TOPUP_SWEEPS - (gasHeld > 0n ? gasHeld : 0n);
     return record(ctx, client, network, c, { kind: 'gas_topup', amount: topUp, gasPrice, gas: NATIVE_GAS });
   }
   return record(ctx, client, network, c, { kind: 'sweep', amount, gasPrice, gas: TOKEN_GAS, token });

@@ -9110,8 +9110,10 @@ export interface operations {
                     "application/json": {
                         code: string;
                         asset: string;
-                        /** @description Paid when an invitee is first credited a deposit; decimal string of minor units */
+                        /** @description Paid when an invitee is credited a qualifying deposit; decimal string of minor units */
                         rewardMinor: string;
+                        /** @description The smallest single deposit of `asset` that qualifies an invitee; decimal string of minor units */
+                        qualifyingMinor: string;
                         invitations: {
                             /** @description Masked user name */
                             invitee: string;
@@ -9814,7 +9816,7 @@ export interface operations {
                             /** @enum {string} */
                             side: "buy" | "sell";
                             /** @enum {string} */
-                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                             reason: string | null;
                             /** @enum {string} */
                             coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
@@ -9858,7 +9860,7 @@ export interface operations {
                             updatedAt: string;
                             events: {
                                 /** @enum {string} */
-                                state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                                state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                                 reason: string | null;
                                 /** Format: date-time */
                                 at: string;
@@ -9940,7 +9942,7 @@ export interface operations {
                         /** @enum {string} */
                         side: "buy" | "sell";
                         /** @enum {string} */
-                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                         reason: string | null;
                         /** @enum {string} */
                         coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
@@ -9984,7 +9986,7 @@ export interface operations {
                         updatedAt: string;
                         events: {
                             /** @enum {string} */
-                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                             reason: string | null;
                             /** Format: date-time */
                             at: string;
@@ -10090,7 +10092,7 @@ export interface operations {
                         /** @enum {string} */
                         side: "buy" | "sell";
                         /** @enum {string} */
-                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                         reason: string | null;
                         /** @enum {string} */
                         coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
@@ -10134,7 +10136,7 @@ export interface operations {
                         updatedAt: string;
                         events: {
                             /** @enum {string} */
-                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                             reason: string | null;
                             /** Format: date-time */
                             at: string;
@@ -10219,7 +10221,7 @@ export interface operations {
                         /** @enum {string} */
                         side: "buy" | "sell";
                         /** @enum {string} */
-                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                         reason: string | null;
                         /** @enum {string} */
                         coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
@@ -10263,7 +10265,7 @@ export interface operations {
                         updatedAt: string;
                         events: {
                             /** @enum {string} */
-                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired";
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
                             reason: string | null;
                             /** Format: date-time */
                             at: string;

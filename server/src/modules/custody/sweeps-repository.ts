@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SweepTransactionsTable } from '../../db/schema-custody.ts';
-import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
+import { type CoinCode, type NetworkCode, nativeCoinOf } from '../catalogue/catalogue.ts';
 
 /**
  * `sweep_transactions` (migration 0037): the signer's gas top-ups and sweeps, each recorded before its
@@ -121,9 +121,13 @@ export interface SweepCandidate {
 
 /**
  * Deposit addresses of the network holding credited, unswept coins of at least `minimums[coin]` chain
- * units (coins without a minimum are not swept): credited deposits minus sweeps recorded (signed or mined).
- * What a native sweep leaves for its own gas stays below the minimum, so it is not read again and again. Only credited coins are swept, never
- * a deposit still confirming, so the custody account of deposit addresses can always give them.
+ * units (coins without a minimum are not swept): credited deposits minus sweeps recorded (signed or mined),
+ * and for the native coin minus the gas the address paid (mined or reverted: the receipt's fee; signed:
+ * gas limit x price), so what a native sweep paid for its own gas is not a phantom amount listed again
+ * and again at high gas prices. Gas top-ups are not the users' coins and are not swept back.
+ * Only credited coins are swept, never a deposit still confirming, so the custody account of deposit
+ * addresses can always give them. Ranked within each coin and interleaved across coins (raw chain units
+ * of different coins do not compare: 1e15 wei would outrank any 6-decimal token amount).
  */
 export async function sweepCandidates(
   db: Db,
@@ -132,6 +136,7 @@ export async function sweepCandidates(
   limit: number,
 ): Promise<SweepCandidate[]> {
   if (minimums.size === 0) return [];
+  const native = nativeCoinOf(network);
   const floors = sql.join([...minimums].map(([coin, min]) => sql`(${coin}::text, ${min.toString()}::numeric)`));
   const { rows } = await sql<{ address: string; derivation_index: number; coin: CoinCode; unswept: string }>`
     with credited as (
@@ -142,14 +147,25 @@ export async function sweepCandidates(
       select deposit_address as address, coin, sum(chain_amount) as amount
       from sweep_transactions where network = ${network} and kind = 'sweep' and state in ('signed', 'mined')
       group by deposit_address, coin
+    ), gas_paid as (
+      select deposit_address as address, ${native}::text as coin,
+        sum(case when state = 'signed' then gas_limit * gas_price_wei else fee_wei end) as amount
+      from sweep_transactions where network = ${network} and kind = 'sweep'
+      group by deposit_address
+    ), unswept as (
+      select c.address, c.coin, c.amount - coalesce(s.amount, 0) - coalesce(g.amount, 0) as amount
+      from credited c
+      left join swept s on s.address = c.address and s.coin = c.coin
+      left join gas_paid g on g.address = c.address and g.coin = c.coin
+    ), ranked as (
+      select u.address, u.coin, u.amount, row_number() over (partition by u.coin order by u.amount desc, u.address) as rank
+      from unswept u join (values ${floors}) f (coin, minimum) on f.coin = u.coin
+      where u.amount >= f.minimum
     )
-    select c.address, a.derivation_index, c.coin, (c.amount - coalesce(s.amount, 0))::text as unswept
-    from credited c
-    join (values ${floors}) f (coin, minimum) on f.coin = c.coin
-    join deposit_addresses a on a.network = ${network} and a.address = c.address
-    left join swept s on s.address = c.address and s.coin = c.coin
-    where c.amount - coalesce(s.amount, 0) >= f.minimum
-    order by c.amount - coalesce(s.amount, 0) desc
+    select r.address, a.derivation_index, r.coin, r.amount::text as unswept
+    from ranked r
+    join deposit_addresses a on a.network = ${network} and a.address = r.address
+    order by r.rank, r.coin
     limit ${limit}`.execute(db);
   return rows.map((r) => ({
     address: r.address,
@@ -157,6 +173,29 @@ export async function sweepCandidates(
     coin: r.coin,
     unsweptChainAmount: BigInt(r.unswept),
   }));
+}
+
+/**
+ * The native coin the custody book holds for one deposit address (chain units): its credited native
+ * deposits, plus gas top-ups mined to it, minus its native sweeps (signed or mined) and all the gas
+ * it paid. Gas decisions use this, not the raw chain balance: a sweep's gas is booked against the
+ * deposit addresses' custody account, which must never go below zero, and native coins the address
+ * holds but no one credited (below the minimum, still confirming) are not in it.
+ */
+export async function bookedNativeOf(db: Db, network: NetworkCode, address: string): Promise<bigint> {
+  const native = nativeCoinOf(network);
+  const { rows } = await sql<{ amount: string }>`
+    select (
+      (select coalesce(sum(chain_amount), 0) from deposits where network = ${network} and to_address = ${address}
+         and coin = ${native} and state = 'successful' and custody_transfer_id is not null)
+      + (select coalesce(sum(chain_amount), 0) from sweep_transactions where network = ${network}
+         and deposit_address = ${address} and kind = 'gas_topup' and state = 'mined')
+      - (select coalesce(sum(chain_amount), 0) from sweep_transactions where network = ${network}
+         and deposit_address = ${address} and kind = 'sweep' and coin = ${native} and state in ('signed', 'mined'))
+      - (select coalesce(sum(case when state = 'signed' then gas_limit * gas_price_wei else fee_wei end), 0)
+         from sweep_transactions where network = ${network} and deposit_address = ${address} and kind = 'sweep')
+    )::text as amount`.execute(db);
+  return BigInt(rows[0]?.amount ?? '0');
 }
 
 /** The derivation index of one of the network's deposit addresses (the key that signs its sweeps). */

@@ -154,6 +154,21 @@ export function payReward(trx: Trx, m: UserMovement & { to: 'rewards' | 'availab
   );
 }
 
+/**
+ * A pending reward taken back (its cause, a check-in, left the chain in a reorg before it was
+ * claimed): the user's pending rewards -> system_rewards.
+ */
+export function reverseReward(trx: Trx, m: UserMovement, now: Date): Promise<PostResult> {
+  return move(
+    trx,
+    'reward',
+    m,
+    userAccount('user_rewards', m.userId, m.asset),
+    systemAccount('system_rewards', m.asset),
+    now,
+  );
+}
+
 /** Claimed rewards delivered: the user's pending rewards -> available. */
 export function deliverRewards(trx: Trx, m: UserMovement, now: Date): Promise<PostResult> {
   return move(

@@ -1,11 +1,8 @@
-import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
-import { unlockFunds } from '../ledger/operations.ts';
-import { placeApprovedPayout } from '../withdrawals/payouts.ts';
 import type { ProviderTransaction } from './moonpay/client.ts';
-import { lockOrder, type OrderPatch, type OrderRow, patchOrder, transitionOrder } from './repository.ts';
+import { lockOrder, type OrderPatch, transitionOrder } from './repository.ts';
+import { applySellEvent, releaseSell } from './sell-events.ts';
 import { canTransition, isRampState, isStale, type RampState } from './states.ts';
 
 type Trx = Transaction<Database>;
@@ -33,8 +30,9 @@ export type ApplyResult = 'applied' | 'stale' | 'unknown_order' | 'ignored';
 /**
  * One provider event (webhook or look-up) applied to its order under the order's row lock. Each
  * event has at most one effect whatever the order of arrival: a status at or behind the order's
- * is stale; a sell's payout is placed once (keyed by the order); a failed sell whose coins never
- * left gets its lock released once (keyed by the order).
+ * is stale; a sell's payout is placed once (keyed by the order) and only on a status that says the
+ * provider waits for the coins; a failed sell gets its lock released or its payout cancelled once
+ * (sell-events.ts).
  */
 export async function applyProviderTransaction(
   trx: Trx,
@@ -44,67 +42,19 @@ export async function applyProviderTransaction(
 ): Promise<ApplyResult> {
   const orderId = tx.externalTransactionId;
   if (!orderId || !/^[0-9a-f-]{36}$/i.test(orderId)) return 'unknown_order';
-  let order = await lockOrder(trx, orderId);
+  const order = await lockOrder(trx, orderId);
   if (!order || order.side !== flow) return 'unknown_order';
   if (order.provider_tx_id && order.provider_tx_id !== tx.id) return 'ignored';
   const target = statusMap[flow][tx.status];
   if (!target) return 'ignored';
-  if (flow === 'sell' && tx.depositWalletAddress && !order.withdrawal_id && order.state === 'pending') {
-    order = await placeSellPayout(trx, order, tx, now);
-    if (target === 'waiting_deposit') return 'applied';
-  }
+  if (flow === 'sell') return applySellEvent(trx, order, tx, target, now);
   const from = order.state as RampState;
   if (!isRampState(from) || isStale(from, target) || !canTransition(from, target)) return 'stale';
   const patch: OrderPatch = { provider_tx_id: tx.id, provider_status: tx.status };
   if (tx.cryptoTransactionId && /^0x[0-9a-fA-F]{64}$/.test(tx.cryptoTransactionId))
     patch.tx_hash = tx.cryptoTransactionId;
-  if (target === 'failed' && order.side === 'sell' && !order.withdrawal_id) await releaseSell(trx, order, now);
   await transitionOrder(trx, order, target, { reason: tx.failureReason, patch, now });
   return 'applied';
-}
-
-/** Our coins go to the provider's deposit address through the withdrawal pipeline and the signer. */
-async function placeSellPayout(trx: Trx, order: OrderRow, tx: ProviderTransaction, now: Date): Promise<OrderRow> {
-  const address = tx.depositWalletAddress ?? '';
-  if (!isValidAddress(order.network, address)) {
-    await releaseSell(trx, order, now);
-    return transitionOrder(trx, order, 'failed', { reason: 'provider_address_invalid', now });
-  }
-  const fee = BigInt(order.network_fee_minor);
-  const withdrawalId = await placeApprovedPayout(
-    trx,
-    {
-      userId: order.user_id,
-      key: `ramp:${order.id}:payout`,
-      coin: order.coin as CoinCode,
-      network: order.network as NetworkCode,
-      address: canonicalAddress(order.network as never, address),
-      amountMinor: BigInt(order.crypto_amount_minor) + fee,
-      feeMinor: fee,
-    },
-    now,
-  );
-  const patched = await patchOrder(
-    trx,
-    order.id,
-    { deposit_address: address, withdrawal_id: withdrawalId, provider_tx_id: tx.id, provider_status: tx.status },
-    now,
-  );
-  return transitionOrder(trx, patched, 'waiting_deposit', { now });
-}
-
-/** The sell's lock back to the available balance (the coins never left). */
-async function releaseSell(trx: Trx, order: OrderRow, now: Date) {
-  await unlockFunds(
-    trx,
-    {
-      idempotencyKey: `ramp:${order.id}:unlock`,
-      userId: order.user_id,
-      asset: order.coin as CoinCode,
-      amountMinor: BigInt(order.crypto_amount_minor) + BigInt(order.network_fee_minor),
-    },
-    now,
-  );
 }
 
 export function attachSellDeposit(db: Kysely<Database>, now: Date, tx: ProviderTransaction) {
@@ -133,13 +83,16 @@ export async function expireAbandoned(db: Kysely<Database>, now: Date, batch = 1
   return expired;
 }
 
-/** A sell whose transfer to the provider failed on chain (the signer already unlocked it): failed. */
+/**
+ * A sell whose transfer to the provider failed on chain (the signer already unlocked it): failed,
+ * also from refund_pending (the provider failed it, but our coins never arrived after all).
+ */
 export async function failBrokenTransfers(db: Kysely<Database>, now: Date, batch = 100): Promise<number> {
   const broken = await db
     .selectFrom('ramp_orders as o')
     .innerJoin('withdrawals as w', 'w.id', 'o.withdrawal_id')
     .select('o.id')
-    .where('o.state', 'in', ['waiting_deposit', 'processing'])
+    .where('o.state', 'in', ['waiting_deposit', 'processing', 'refund_pending'])
     .where('w.state', 'in', ['transfer_failed', 'review_rejected'])
     .limit(batch)
     .execute();
@@ -152,4 +105,26 @@ export async function failBrokenTransfers(db: Kysely<Database>, now: Date, batch
     });
   }
   return broken.length;
+}
+
+/**
+ * Operator alert: sells the provider failed after our coins left (refund_pending), and sells refused
+ * because the provider's transaction did not match the order, that changed since `since`. Read by the
+ * ramp sweep, which logs them at error level; the orders stay listed by state and reason.
+ */
+export function sellAlertsSince(db: Kysely<Database>, since: Date, limit = 100) {
+  return db
+    .selectFrom('ramp_orders')
+    .select(['id', 'user_id', 'state', 'state_reason', 'withdrawal_id', 'updated_at'])
+    .where('side', '=', 'sell')
+    .where('updated_at', '>', since)
+    .where((eb) =>
+      eb.or([
+        eb('state', '=', 'refund_pending'),
+        eb.and([eb('state', '=', 'failed'), eb('state_reason', 'like', 'provider_terms_mismatch%')]),
+      ]),
+    )
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
 }

@@ -15,8 +15,9 @@ import { createUserIn, signedWebhook, startTestProvider } from './test-helpers.t
  * Property: whatever the provider sends about a user's sells (each status possibly twice, in any
  * order, failures before and after the deposit) and whenever abandoned checkouts expire, no value is
  * made or lost: available + locked stays what the user had (the signer is not running, so nothing
- * left custody); locked is exactly the amount + fee of sells whose payout was placed; each sell was
- * locked once and released at most once, never both released and paid out; the ledger reconciles.
+ * left custody); locked is exactly the amount + fee of sells whose payout was placed and not cancelled;
+ * a failed sell has no payout left to sign; each sell was locked once and released at most once; the
+ * ledger reconciles.
  */
 const database = useTestDatabase();
 const XPUB =
@@ -72,7 +73,7 @@ async function place(userId: string, amount: number, method: string, n: number) 
   return order.json() as { id: string; cryptoAmountMinor: string; networkFeeMinor: string };
 }
 
-function event(orderId: string, step: Step) {
+function event(orderId: string, amount: number, step: Step) {
   const type =
     step === 'failed'
       ? 'sell_transaction_failed'
@@ -91,6 +92,8 @@ function event(orderId: string, step: Step) {
     status,
     externalTransactionId: orderId,
     depositWalletAddress: DEPOSIT_ADDRESS,
+    baseCurrencyCode: 'usdt',
+    baseCurrencyAmount: String(amount),
     updatedAt: step,
   });
 }
@@ -123,8 +126,10 @@ it('sells conserve value across random, duplicated and reordered provider events
           .executeTakeFirstOrThrow();
         const placed = [];
         for (const [n, o] of orders.entries())
-          placed.push({ ...(await place(userId, o.amount, method.id, n)), steps: o.steps });
-        const deliveries = placed.flatMap((p) => p.steps.flatMap((s) => [event(p.id, s), event(p.id, s)]));
+          placed.push({ ...(await place(userId, o.amount, method.id, n)), amount: o.amount, steps: o.steps });
+        const deliveries = placed.flatMap((p) =>
+          p.steps.flatMap((s) => [event(p.id, p.amount, s), event(p.id, p.amount, s)]),
+        );
         const rand = noise[Symbol.iterator]();
         deliveries.sort(() => ((rand.next().value as number) % 3) - 1);
         for (const d of deliveries) {
@@ -139,24 +144,44 @@ it('sells conserve value across random, duplicated and reordered provider events
         if (expire) await expireAbandoned(database.db, new Date(at.getTime() + 3_600_000));
 
         const rows = await database.db
-          .selectFrom('ramp_orders')
-          .select(['id', 'state', 'withdrawal_id', 'crypto_amount_minor', 'network_fee_minor'])
-          .where('user_id', '=', userId)
+          .selectFrom('ramp_orders as o')
+          .leftJoin('withdrawals as w', 'w.id', 'o.withdrawal_id')
+          .select([
+            'o.id',
+            'o.state',
+            'o.withdrawal_id',
+            'w.state as w_state',
+            'o.crypto_amount_minor',
+            'o.network_fee_minor',
+          ])
+          .where('o.user_id', '=', userId)
           .execute();
         const available = await balanceOf(database.db, 'user_available', userId, 'USDT');
         const locked = await balanceOf(database.db, 'user_locked', userId, 'USDT');
         expect(available + locked).toBe(FUNDS);
-        const held = rows.filter((r) => r.withdrawal_id || r.state === 'pending');
+        // Held: sells still waiting (pending), and payouts placed and not cancelled.
+        const held = rows.filter((r) => (r.withdrawal_id && r.w_state !== 'review_rejected') || r.state === 'pending');
+        // A payout is never placed for an order the provider failed first, nor left to be signed once it failed.
+        for (const r of rows) if (r.state === 'failed') expect(r.w_state ?? 'review_rejected').toBe('review_rejected');
         expect(locked).toBe(held.reduce((s, r) => s + BigInt(r.crypto_amount_minor) + BigInt(r.network_fee_minor), 0n));
         const keys = await database.db
           .selectFrom('ledger_transfers')
           .select('idempotency_key')
-          .where('idempotency_key', 'like', 'ramp:%')
+          .where((eb) =>
+            eb.or([eb('idempotency_key', 'like', 'ramp:%'), eb('idempotency_key', 'like', 'withdrawal:%')]),
+          )
           .execute();
         for (const r of rows) {
-          const mine = keys.map((k) => k.idempotency_key).filter((k) => k.startsWith(`ramp:${r.id}:`));
-          expect(mine.filter((k) => k.endsWith(':lock'))).toHaveLength(1);
-          expect(r.withdrawal_id !== null && mine.some((k) => k.endsWith(':unlock'))).toBe(false);
+          const mine = keys
+            .map((k) => k.idempotency_key)
+            .filter(
+              (k) =>
+                k.startsWith(`ramp:${r.id}:`) || (r.withdrawal_id && k.startsWith(`withdrawal:${r.withdrawal_id}:`)),
+            );
+          expect(mine.filter((k) => k.endsWith(':lock') && k.startsWith('ramp:'))).toHaveLength(1);
+          // Released at most once: by the order (no payout) or by the payout's cancellation, never both.
+          expect(mine.filter((k) => k.endsWith(':unlock')).length).toBeLessThanOrEqual(1);
+          expect(r.withdrawal_id !== null && mine.includes(`ramp:${r.id}:unlock`)).toBe(false);
         }
         expect((await reconcile(database.db)).ok).toBe(true);
         at = new Date(at.getTime() + 1000);
@@ -164,4 +189,4 @@ it('sells conserve value across random, duplicated and reordered provider events
     ),
     { numRuns: 25, seed: 20261126 },
   );
-});
+}, 60_000);

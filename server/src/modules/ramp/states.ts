@@ -4,6 +4,8 @@
  *
  * pending -> waiting_payment (buy) | waiting_deposit (sell) -> processing -> completed
  * failures: failed (then refunded when the provider returns the coins), expired (checkout never done).
+ * refund_pending: the provider failed a sell whose coins had already left us (the payout was signed);
+ * it waits for the provider's on-chain refund (refunded) or for the transfer to fail after all (failed).
  * The provider's events arrive at least once and in any order, so each state has a rank: an event
  * that would move an order back (a late "pending" after "completed") is stale and changes nothing.
  */
@@ -16,18 +18,20 @@ export const rampStates = [
   'failed',
   'refunded',
   'expired',
+  'refund_pending',
 ] as const;
 export type RampState = (typeof rampStates)[number];
 
 export const rampTransitions: Readonly<Record<RampState, readonly RampState[]>> = {
   pending: ['waiting_payment', 'waiting_deposit', 'processing', 'completed', 'failed', 'expired'],
   waiting_payment: ['processing', 'completed', 'failed', 'expired'],
-  waiting_deposit: ['processing', 'completed', 'failed'],
-  processing: ['completed', 'failed', 'refunded'],
+  waiting_deposit: ['processing', 'completed', 'failed', 'refund_pending'],
+  processing: ['completed', 'failed', 'refunded', 'refund_pending'],
   completed: [],
   failed: ['refunded'],
   refunded: [],
   expired: [],
+  refund_pending: ['refunded', 'failed'],
 };
 
 const rank: Readonly<Record<RampState, number>> = {
@@ -38,6 +42,7 @@ const rank: Readonly<Record<RampState, number>> = {
   completed: 3,
   failed: 3,
   expired: 3,
+  refund_pending: 3,
   refunded: 4,
 };
 

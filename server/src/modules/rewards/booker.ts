@@ -8,7 +8,8 @@ import type { RewardsConfig } from './rewards-config.ts';
 /**
  * Books what the rewards programme owes, after the fact and exactly once: confirmed check-ins'
  * rewards (system_rewards -> user_rewards, key `reward:sign:<id>`) and inviters' rewards once an
- * invitee's first deposit is credited (-> available, key `reward:invite:<invitee>`). Separate from
+ * invitee is credited a qualifying deposit (one deposit of the reward asset of at least
+ * `inviteQualifyingMinor`; dust does not qualify) (-> available, key `reward:invite:<invitee>`). Separate from
  * the chain watcher and the deposit processor, so a short rewards pool delays these bookings and
  * never a deposit or a block scan; each booking is its own transaction, and the ledger key makes a
  * repeat harmless.
@@ -66,6 +67,8 @@ async function bookInvite(db: Kysely<Database>, inviteeId: string, config: Rewar
       .select((eb) => eb.fn.min('completed_at').as('at'))
       .where('user_id', '=', inviteeId)
       .where('state', '=', 'successful')
+      .where('coin', '=', config.asset)
+      .where('amount_minor', '>=', config.inviteQualifyingMinor.toString())
       .executeTakeFirst();
     if (!first?.at) return false;
     if (config.inviteRewardMinor > 0n) {
@@ -116,7 +119,9 @@ export async function bookPendingRewards(db: Kysely<Database>, config: RewardsCo
           selectFrom('deposits as d')
             .select(sql`1`.as('one'))
             .whereRef('d.user_id', '=', 'i.invitee_id')
-            .where('d.state', '=', 'successful'),
+            .where('d.state', '=', 'successful')
+            .where('d.coin', '=', config.asset)
+            .where('d.amount_minor', '>=', config.inviteQualifyingMinor.toString()),
         ),
       )
       .limit(BOOK_BATCH)

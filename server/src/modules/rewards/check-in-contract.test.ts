@@ -10,10 +10,14 @@ import { useTestDatabase } from '../../test/database.ts';
 import { type EvmChainRuntime, loadChainConfig } from '../chain/chain-config.ts';
 import { createEvmWatcher } from '../chain/evm-watcher.ts';
 import { devClient, type LocalChains, startLocalChains } from '../chain/local-chains.ts';
+import { reconcile } from '../ledger/reconcile.ts';
+import { balanceOf } from '../ledger/test-helpers.ts';
+import { bookPendingRewards } from './booker.ts';
 import { checkedInEvent } from './check-in-abi.ts';
 import { checkInObserver } from './check-in-observer.ts';
 import { dayFromNumber } from './days.ts';
 import { rewardsConfigFromEnv } from './rewards-config.ts';
+import { seedRewardsPool } from './rewards-module.ts';
 import { memberTagOf } from './sign-repository.ts';
 
 /** anvil's second dev account (unlocked): a user's wallet. */
@@ -161,7 +165,11 @@ describe('check-ins on a real anvil', () => {
     });
     await catchUp();
     expect((await records())[0]).toMatchObject({ state: 'seen', tx_hash: receipt.transactionHash });
+    // CHECKIN_CONFIRMATIONS 3 is below Ethereum's deposit confirmations (6): those count.
     await client.mine({ blocks: 2 });
+    await catchUp();
+    expect((await records())[0]).toMatchObject({ state: 'seen' });
+    await client.mine({ blocks: 3 });
     await catchUp();
     const block = await client.getBlock({ blockNumber: receipt.blockNumber });
     const [confirmed] = await records();
@@ -179,5 +187,39 @@ describe('check-ins on a real anvil', () => {
     await client.mine({ blocks: 3 });
     await catchUp();
     expect(await records()).toHaveLength(1);
+  });
+
+  it('a confirmed, booked, unclaimed check-in above a fork is taken back (record and pending reward); the books reconcile', async () => {
+    const config = rewardsConfigFromEnv({ REWARDS_SEED_POOL: '100' });
+    await seedRewardsPool(database.db, config, new Date());
+    const userId = await createUser(database.db);
+    const tag = (await memberTagOf(database.db, userId, () => `0x${'ef'.repeat(32)}`, new Date())) as Hex;
+    const watcher = createEvmWatcher({
+      db: database.db,
+      runtime,
+      startBlock: await client.getBlockNumber(),
+      observers: [checkInObserver({ network: 'ethereum', contract, config })],
+    });
+    const catchUp = async () => {
+      for (let i = 0; i < 50; i++) if (!(await watcher.tick()).behind) return;
+    };
+    await catchUp();
+    const records = () => database.db.selectFrom('sign_records').selectAll().where('user_id', '=', userId).execute();
+    const snapshot = await client.snapshot();
+    await client.increaseTime({ seconds: 5 * 86_400 });
+    await checkIn(tag, OTHER);
+    await client.mine({ blocks: 6 });
+    await catchUp();
+    expect((await records()).map((r) => r.state)).toEqual(['confirmed']);
+    expect((await bookPendingRewards(database.db, config, new Date())).signs).toBeGreaterThanOrEqual(1);
+    expect(await balanceOf(database.db, 'user_rewards', userId, config.asset)).toBe(config.scheduleMinor[0]);
+
+    // A reorg deeper than the confirmations drops the block that held it.
+    await client.revert({ id: snapshot });
+    await client.mine({ blocks: 10 });
+    for (let i = 0; i < 20; i++) if (!(await watcher.tick()).behind) break;
+    expect(await records()).toEqual([]);
+    expect(await balanceOf(database.db, 'user_rewards', userId, config.asset)).toBe(0n);
+    expect((await reconcile(database.db)).ok).toBe(true);
   });
 });

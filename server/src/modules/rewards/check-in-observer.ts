@@ -6,13 +6,16 @@ import type { EvmLogObserver } from '../chain/watcher.ts';
 import { checkedInEvent } from './check-in-abi.ts';
 import { dayFromNumber } from './days.ts';
 import type { RewardsConfig } from './rewards-config.ts';
-import { confirmSigns } from './sign-repository.ts';
+import { confirmSigns, reverseUnclaimedAbove } from './sign-repository.ts';
 
 /**
  * Check-ins seen on chain: a `CheckedIn` event whose member tag is one we issued becomes the user's
- * sign record for the event's UTC day ('seen'), confirmed at `checkInConfirmations` (its reward set
- * from the streak then). A second check-in of the same user on the same day (another wallet) is not
- * a second record. Events with unknown tags (someone else's call) are ignored.
+ * sign record for the event's UTC day ('seen'), confirmed at the network's deposit confirmations
+ * (`checkInConfirmationsOf`; its reward set from the streak then). A second check-in of the same user
+ * on the same day (another wallet) is not a second record, nor is the same transaction re-mined at
+ * another log index (unique network + tx_hash, migration 0041). Events with unknown tags (someone
+ * else's call) are ignored. A reorg takes back check-ins above the fork, confirmed ones included
+ * while their reward is unclaimed.
  */
 export function checkInObserver(options: {
   network: EvmNetwork;
@@ -68,20 +71,24 @@ export function checkInObserver(options: {
       }
       return recorded;
     },
-    async dropAbove(trx, forkBlock) {
+    async dropAbove(trx, forkBlock, at) {
       await trx
         .deleteFrom('sign_records')
         .where('network', '=', network)
         .where('state', '=', 'seen')
         .where('block_number', '>', forkBlock.toString())
         .execute();
+      // Confirmed check-ins above the fork, like credited deposits: reversed while the reward is
+      // unclaimed (its booking taken back from pending rewards; the day no longer counts); a claimed
+      // one stays and is counted for the watcher's alert.
+      const reversed = await reverseUnclaimedAbove(trx, network, forkBlock, at);
       const confirmedAbove = await trx
         .selectFrom('sign_records')
         .select(sql<string>`count(*)`.as('n'))
         .where('network', '=', network)
         .where('block_number', '>', forkBlock.toString())
         .executeTakeFirstOrThrow();
-      return Number(confirmedAbove.n);
+      return Number(confirmedAbove.n) + reversed;
     },
     async confirm(db: Kysely<Database>, verifiedHeight: bigint, at: Date): Promise<number> {
       const confirmed = await confirmSigns(db, { network, verifiedHeight, config, at });

@@ -58,14 +58,15 @@ describe('invitations', () => {
     ]);
   });
 
-  it("pays the inviter once, when the invitee's first deposit is credited", async () => {
+  it("pays the inviter once, when the invitee's qualifying deposit is credited; dust does not qualify", async () => {
     await seedRewardsPool(h.db, config, h.clock.now());
     const inviter = await registerUser(h);
-    const { code } = (await invite(inviter.cookie)).json();
+    const { code, qualifyingMinor } = (await invite(inviter.cookie)).json();
+    expect(qualifyingMinor).toBe((10n * config.inviteRewardMinor).toString());
     const invitee = await registerUser(h, { inviteCode: code });
     expect((await bookPendingRewards(h.db, config, h.clock.now())).invites).toBe(0);
-    for (const i of [1, 2]) {
-      await h.db
+    const deposit = (i: number, amountMinor: string) =>
+      h.db
         .insertInto('deposits')
         .values({
           user_id: invitee.user.id,
@@ -75,8 +76,8 @@ describe('invitations', () => {
           output_index: 0,
           from_address: null,
           to_address: `0x${'1'.repeat(40)}`,
-          chain_amount: '1000000',
-          amount_minor: '1000000',
+          chain_amount: amountMinor,
+          amount_minor: amountMinor,
           block_number: i,
           block_hash: `0x${String(i).padStart(64, '0')}`,
           required_confirmations: 1,
@@ -88,8 +89,14 @@ describe('invitations', () => {
           completed_at: null,
         })
         .execute();
-    }
+    // Dust (the 0.001 USDT minimum, and one unit short of the rule), credited: no invite reward.
+    await deposit(1, '1000');
+    await deposit(2, (10n * config.inviteRewardMinor - 1n).toString());
     // Credited by the deposit processor, as the watcher would at the deposits' confirmations.
+    expect(await advanceConfirmations(h.db, 'ethereum', 10n, h.clock.now())).toBe(2);
+    expect((await bookPendingRewards(h.db, config, h.clock.now())).invites).toBe(0);
+    await deposit(3, (10n * config.inviteRewardMinor).toString());
+    await deposit(4, (10n * config.inviteRewardMinor).toString());
     expect(await advanceConfirmations(h.db, 'ethereum', 10n, h.clock.now())).toBe(2);
     expect((await bookPendingRewards(h.db, config, h.clock.now())).invites).toBe(1);
     expect((await bookPendingRewards(h.db, config, h.clock.now())).invites).toBe(0);

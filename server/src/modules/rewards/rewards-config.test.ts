@@ -25,5 +25,8 @@ describe('rewards configuration', () => {
     expect(message({ REWARDS_SCHEDULE: '0' })).toBe('REWARDS_SCHEDULE must be 1..31 positive amounts');
     expect(message({ REWARDS_ASSET: 'XYZ' })).toBe('REWARDS_ASSET must be a catalogue coin');
     expect(message({ LIKES_PER_DRAW: '0' })).toBe('LIKES_PER_DRAW must be an integer 1..100');
+    // A streak longer than the look-back could never be counted (issue 36, item 12).
+    expect(message({ STREAK_DAYS_FOR_DRAW: '63' })).toBe('STREAK_DAYS_FOR_DRAW must be an integer 1..62');
+    expect(rewardsConfigFromEnv({ STREAK_DAYS_FOR_DRAW: '62' }).streakDaysForDraw).toBe(62);
   });
 });

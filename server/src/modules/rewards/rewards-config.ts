@@ -24,13 +24,26 @@ export interface RewardsConfig {
   streakDaysForDraw: number;
   /** Lottery prizes: weight and amount (0: no prize). */
   prizes: readonly { weight: number; amountMinor: bigint }[];
-  /** Paid to the inviter when an invitee's first deposit is credited; 0: no reward. */
+  /** Paid to the inviter when an invitee's qualifying deposit is credited; 0: no reward. */
   inviteRewardMinor: bigint;
+  /**
+   * The smallest single credited deposit of `asset` that qualifies an invitee (INVITE_QUALIFYING_DEPOSIT,
+   * default 10x the invite reward, never below it): a dust deposit (the minimum is 0.001 USDT) must not
+   * earn the inviter 1000x its cost from fake accounts.
+   */
+  inviteQualifyingMinor: bigint;
   /** Fund system_rewards from system_external at start (development only, like convert liquidity). */
   seedPoolMinor: bigint;
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * Days looked back when counting a streak (sign-repository.ts, claims.ts): longer than any reward
+ * schedule, and the bound of STREAK_DAYS_FOR_DRAW (a longer streak could never be counted).
+ */
+export const STREAK_LOOKBACK_DAYS = 62;
+/** The default qualifying deposit, in invite rewards. */
+const INVITE_QUALIFYING_FACTOR = 10n;
 
 /** A bad setting stops the start with the config's own error (named, no stack trace). */
 function invalid(message: string): never {
@@ -65,6 +78,12 @@ export function rewardsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Rewa
   }
   const [claimMinMinor = 0n] = amounts('REWARDS_CLAIM_MIN', env.REWARDS_CLAIM_MIN?.trim() || '0.2', asset);
   const [inviteRewardMinor = 0n] = amounts('INVITE_REWARD', env.INVITE_REWARD?.trim() || '1', asset);
+  const qualifyingText = env.INVITE_QUALIFYING_DEPOSIT?.trim();
+  const [inviteQualifyingMinor = 0n] = qualifyingText
+    ? amounts('INVITE_QUALIFYING_DEPOSIT', qualifyingText, asset)
+    : [inviteRewardMinor * INVITE_QUALIFYING_FACTOR];
+  if (inviteQualifyingMinor <= 0n || inviteQualifyingMinor < inviteRewardMinor)
+    invalid('INVITE_QUALIFYING_DEPOSIT must be positive and at least INVITE_REWARD');
   const seed = env.NODE_ENV === 'production' ? '0' : env.REWARDS_SEED_POOL?.trim() || '100000';
   const [seedPoolMinor = 0n] = amounts('REWARDS_SEED_POOL', seed, asset);
   const unit = 10n ** BigInt(coinDecimals(asset));
@@ -77,7 +96,7 @@ export function rewardsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Rewa
     checkInConfirmations: positiveInt(env, 'CHECKIN_CONFIRMATIONS', 1, 1000),
     likesPerDraw: positiveInt(env, 'LIKES_PER_DRAW', 3, 100),
     drawsPerDay: positiveInt(env, 'DRAWS_PER_DAY', 3, 50),
-    streakDaysForDraw: positiveInt(env, 'STREAK_DAYS_FOR_DRAW', 3, 365),
+    streakDaysForDraw: positiveInt(env, 'STREAK_DAYS_FOR_DRAW', 3, STREAK_LOOKBACK_DAYS),
     prizes: [
       { weight: 55, amountMinor: 0n },
       { weight: 30, amountMinor: unit / 100n },
@@ -85,6 +104,7 @@ export function rewardsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Rewa
       { weight: 3, amountMinor: unit },
     ],
     inviteRewardMinor,
+    inviteQualifyingMinor,
     seedPoolMinor,
   };
 }

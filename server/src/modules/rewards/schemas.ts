@@ -163,7 +163,8 @@ export const InviteStatus = Type.Object(
   {
     code: Type.String({ pattern: '^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$' }),
     asset: Type.String(),
-    rewardMinor: minorUnits('Paid when an invitee is first credited a deposit'),
+    rewardMinor: minorUnits('Paid when an invitee is credited a qualifying deposit'),
+    qualifyingMinor: minorUnits('The smallest single deposit of `asset` that qualifies an invitee'),
     invitations: Type.Array(Invitation),
   },
   { additionalProperties: false },

@@ -139,6 +139,7 @@ export function createRewardsService(options: RewardsServiceOptions) {
       code,
       asset: config.asset,
       rewardMinor: config.inviteRewardMinor.toString(),
+      qualifyingMinor: config.inviteQualifyingMinor.toString(),
       invitations: invitations.map((i) => ({
         invitee: i.invitee,
         registeredAt: i.registeredAt.toISOString(),

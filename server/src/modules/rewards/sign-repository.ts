@@ -1,15 +1,61 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { type CoinCode, findCoinNetwork, nativeCoinOf } from '../catalogue/catalogue.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
+import { reverseReward } from '../ledger/operations.ts';
 import { addDays } from './days.ts';
-import { type RewardsConfig, rewardForStreakDay } from './rewards-config.ts';
+import { type RewardsConfig, rewardForStreakDay, STREAK_LOOKBACK_DAYS } from './rewards-config.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/**
+ * Blocks (the inclusion block counts as 1) before a check-in counts: the network's deposit
+ * confirmations (6 on Ethereum, 64 on BSC), or more when CHECKIN_CONFIRMATIONS asks for more. A reward
+ * must not outrun the chain's finality any more than a deposit does.
+ */
+export function checkInConfirmationsOf(config: RewardsConfig, network: EvmNetwork): number {
+  const pair = findCoinNetwork(nativeCoinOf(network), network);
+  return Math.max(config.checkInConfirmations, pair?.confirmations ?? 1);
+}
+
+/**
+ * Confirmed, unclaimed check-ins of the network above a fork block: their booked reward taken back
+ * from the user's pending rewards (key `reward:sign:<id>:reorg`), the records deleted (the day no
+ * longer counts; a check-in re-mined later is recorded again). Returns how many.
+ */
+export async function reverseUnclaimedAbove(
+  trx: Transaction<Database>,
+  network: string,
+  forkBlock: bigint,
+  at: Date,
+): Promise<number> {
+  const rows = await trx
+    .selectFrom('sign_records')
+    .select(['id', 'user_id', 'asset', 'reward_minor', 'booked_at'])
+    .where('network', '=', network)
+    .where('state', '=', 'confirmed')
+    .where('claim_id', 'is', null)
+    .where('block_number', '>', forkBlock.toString())
+    .forUpdate()
+    .execute();
+  for (const r of rows) {
+    const amountMinor = BigInt(r.reward_minor);
+    if (r.booked_at !== null && amountMinor > 0n) {
+      await reverseReward(
+        trx,
+        { idempotencyKey: `reward:sign:${r.id}:reorg`, userId: r.user_id, asset: r.asset as CoinCode, amountMinor },
+        at,
+      );
+    }
+    await trx.deleteFrom('sign_records').where('id', '=', r.id).execute();
+  }
+  return rows.length;
+}
+
 /** Sign records confirmed per tick and network (bounded work; the next tick takes the rest). */
 const CONFIRM_BATCH = 100;
-/** Days looked back when counting a streak: longer than any reward schedule. */
-export const STREAK_LOOKBACK_DAYS = 62;
+
+export { STREAK_LOOKBACK_DAYS };
 
 /** Consecutive days before `day` (exclusive) present in `days`. */
 function streakBefore(days: ReadonlySet<string>, day: string): number {
@@ -39,7 +85,7 @@ export async function confirmSigns(
   db: Kysely<Database>,
   input: { network: EvmNetwork; verifiedHeight: bigint; config: RewardsConfig; at: Date },
 ): Promise<number> {
-  const highest = input.verifiedHeight - BigInt(input.config.checkInConfirmations) + 1n;
+  const highest = input.verifiedHeight - BigInt(checkInConfirmationsOf(input.config, input.network)) + 1n;
   const ready = await db
     .selectFrom('sign_records')
     .select(['id', 'user_id', 'day'])

@@ -15,7 +15,8 @@ export type WithdrawalState = (typeof withdrawalStates)[number];
 
 export const withdrawalTransitions: Readonly<Record<WithdrawalState, readonly WithdrawalState[]>> = {
   in_review: ['review_approved', 'review_rejected'],
-  review_approved: ['transfer_in_progress'],
+  // -> review_rejected: a payout cancelled before the signer took it (a failed ramp sell, migration 0040).
+  review_approved: ['transfer_in_progress', 'review_rejected'],
   review_rejected: [],
   transfer_in_progress: ['transfer_successful', 'transfer_failed'],
   transfer_successful: [],

@@ -90,6 +90,7 @@ describe('withdrawal state machine', () => {
         'in_review->review_approved',
         'in_review->review_rejected',
         'review_approved->transfer_in_progress',
+        'review_approved->review_rejected',
         'transfer_in_progress->transfer_successful',
         'transfer_in_progress->transfer_failed',
       ].sort(),

@@ -74,6 +74,14 @@ export interface ProviderTransaction {
   cryptoTransactionId: string | null;
   depositWalletAddress: string | null;
   failureReason: string | null;
+  /**
+   * The crypto side of a sell as the provider holds it: its currency code (`baseCurrency.code`, or
+   * the sandbox's `baseCurrencyCode`), network (`baseCurrency.metadata.networkCode`, when sent) and
+   * amount (`baseCurrencyAmount`). A sell's payout is placed only when these match the order.
+   */
+  baseCurrencyCode: string | null;
+  baseNetworkCode: string | null;
+  baseCurrencyAmount: Rational | null;
 }
 
 export type MoonPayClient = ReturnType<typeof createMoonPayClient>;
@@ -202,6 +210,30 @@ export function toTransaction(a: Json): ProviderTransaction {
     cryptoTransactionId: optionalStringOf(a, 'cryptoTransactionId'),
     depositWalletAddress: optionalStringOf(a, 'depositWalletAddress'),
     failureReason: optionalStringOf(a, 'failureReason'),
+    ...baseCurrencyOf(a),
+  };
+}
+
+function baseCurrencyOf(
+  a: Json,
+): Pick<ProviderTransaction, 'baseCurrencyCode' | 'baseNetworkCode' | 'baseCurrencyAmount'> {
+  const base = a.baseCurrency;
+  const baseObject = typeof base === 'object' && base !== null && !Array.isArray(base) ? (base as Json) : null;
+  const metadata = baseObject?.metadata;
+  const metadataObject =
+    typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? (metadata as Json) : null;
+  let amount: Rational | null = null;
+  try {
+    amount = optionalDecimalOf(a, 'baseCurrencyAmount');
+  } catch (err) {
+    // An unreadable amount is no amount: a sell's payout then refuses (it must match the order).
+    if (!(err instanceof ProviderAnswerError)) throw err;
+  }
+  return {
+    baseCurrencyCode:
+      (baseObject ? optionalStringOf(baseObject, 'code') : null) ?? optionalStringOf(a, 'baseCurrencyCode'),
+    baseNetworkCode: metadataObject ? optionalStringOf(metadataObject, 'networkCode') : null,
+    baseCurrencyAmount: amount,
   };
 }
 

@@ -7,6 +7,7 @@ const COLORS: Partial<Record<RampState, string>> = {
   completed: 'success',
   expired: 'default',
   refunded: 'warning',
+  refund_pending: 'warning',
   failed: 'danger',
 };
 

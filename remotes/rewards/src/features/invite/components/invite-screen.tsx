@@ -17,6 +17,7 @@ function Poster({ data }: { data: InviteStatus }) {
   const { view } = useCatalogue();
   const link = inviteLink(window.location.origin, data.code);
   const reward = view ? `${format.display(data.rewardMinor, view.displayOf(data.asset))} ${data.asset}` : '…';
+  const minimum = view ? `${format.display(data.qualifyingMinor, view.displayOf(data.asset))} ${data.asset}` : '…';
   const canShare = typeof navigator.share === 'function';
   return (
     <section className={ui.card} data-testid="invite-poster" style={{ alignItems: 'center' }}>
@@ -28,7 +29,9 @@ function Poster({ data }: { data: InviteStatus }) {
       <span className={`${ui.muted} ${ui.mono}`} data-testid="invite-link">
         {link}
       </span>
-      <p className={ui.muted}>{t('invite.howItWorks', { reward })}</p>
+      <p className={ui.muted} data-testid="invite-rule">
+        {t('invite.howItWorks', { reward, minimum })}
+      </p>
       <div className={ui.actions} style={{ width: '100%' }}>
         <Button fill="outline" color="primary" data-testid="copy-code" onClick={() => void copyText(data.code)}>
           {t('invite.copyCode')}
