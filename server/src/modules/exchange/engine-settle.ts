@@ -107,7 +107,7 @@ export async function settle(ctx: EngineContext, report: TickReport) {
       if (paid) report.sent++;
     } catch (err) {
       if (!(err instanceof InsufficientBalanceError)) {
-        if (!(err instanceof IllegalTransitionError)) onError(err, order.id);
+        if (!(err instanceof IllegalTransitionError && err.raced)) onError(err, order.id);
         continue;
       }
       const ok = await step(order, (trx) =>

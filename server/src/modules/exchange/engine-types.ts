@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 import type { UsdPrices } from './pricing.ts';
@@ -19,6 +19,14 @@ export interface ObservedOrderDeposit {
 export interface OrderDepositObserver {
   /** Reads what is new on the chains (a block scanner's step); called once at the start of each tick. */
   refresh?(): Promise<void>;
+  /**
+   * The block time of the newest block whose transfers of `coin` on `network` observe() has read (the
+   * chain head for a log query, the scanner's cursor for native coins), or null when unknown (chain not
+   * running, scanner not started). Read BEFORE observe(): an order whose observe() then finds nothing
+   * had no deposit up to that time. The engine expires an order only when this is past its deadline,
+   * so a watcher behind the chain never turns an in-time deposit into a late one. Absent: the wall clock.
+   */
+  headTime?(order: { network: NetworkCode; coin: CoinCode }): Promise<Date | null>;
   /** The first transfer of `coin` to `address`, or null when none is seen (yet, or any more after a reorg). */
   observe(order: { network: NetworkCode; coin: CoinCode; address: string }): Promise<ObservedOrderDeposit | null>;
 }
@@ -88,6 +96,9 @@ export const OPERATOR_REFUND = 'operator_refund';
 
 export type Trx = Transaction<Database>;
 
+/** Which orders a step looks at (a where clause on exchange_orders). */
+export type OrderFilter = (eb: ExpressionBuilder<Database, 'exchange_orders'>) => Expression<SqlBool>;
+
 /** The part of an order a deposit look-up needs. */
 export interface OrderDepositRef {
   id: string;
@@ -109,6 +120,8 @@ export interface EngineContext {
   batch: number;
   onError: (err: unknown, orderId?: string) => void;
   lateWatchMs: number;
+  /** Up to `batch` orders matching `where`, the least recently checked first (each stamped as checked). */
+  fairBatch(where: OrderFilter): Promise<OrderRow[]>;
   inStates(states: ExchangeState[]): Promise<OrderRow[]>;
   step(order: OrderRow, fn: (trx: Trx) => Promise<void>): Promise<boolean>;
   pairOf(order: OrderRow): {

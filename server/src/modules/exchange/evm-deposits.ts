@@ -51,6 +51,15 @@ export function evmOrderDeposits(
     async refresh() {
       await native?.refresh();
     },
+    async headTime({ network, coin }: { network: NetworkCode; coin: CoinCode }) {
+      if (network !== 'ethereum' && network !== 'bsc') return null;
+      if (coin === nativeCoinOf(network)) return native ? native.headTime(network) : null;
+      const runtime = chains()[network];
+      if (!runtime) return null;
+      // The latest block: observe() then reads the logs up to a tip at or above it.
+      const block = await clientFor(runtime).getBlock({ blockTag: 'latest' });
+      return new Date(Number(block.timestamp) * 1000);
+    },
     async observe({ network, coin, address }: { network: NetworkCode; coin: CoinCode; address: string }) {
       if (network !== 'ethereum' && network !== 'bsc') return null;
       if (coin === nativeCoinOf(network)) return native ? native.observe(network, address) : null;
@@ -67,8 +76,15 @@ export function evmOrderDeposits(
         fromBlock: tip > LOOKBACK_BLOCKS ? tip - LOOKBACK_BLOCKS : 0n,
         toBlock: tip,
       });
+      // Dust below the ledger's unit (BSC tokens: 18 chain decimals, 6 in the ledger) is no deposit: it
+      // would book 0 and hide the real one behind it.
       const first = logs
-        .filter((l) => l.blockNumber !== null && l.transactionHash !== null && (l.args.value ?? 0n) > 0n)
+        .filter(
+          (l) =>
+            l.blockNumber !== null &&
+            l.transactionHash !== null &&
+            toLedgerMinor(coin, network, l.args.value ?? 0n) > 0n,
+        )
         .sort((a, b) =>
           a.blockNumber === b.blockNumber
             ? (a.logIndex ?? 0) - (b.logIndex ?? 0)

@@ -40,6 +40,8 @@ type FullBlock = Block<bigint, true, 'latest'>;
 export interface NativeOrderDeposits {
   /** Reads the blocks since the cursor of each running EVM network. */
   refresh(): Promise<void>;
+  /** The block time of the scanner's cursor (every native transfer up to it is stored), or null before its first read. */
+  headTime(network: EvmNetwork): Promise<Date | null>;
   /** The first native transfer to `address` still on the chain, or null. */
   observe(network: EvmNetwork, address: string): Promise<ObservedOrderDeposit | null>;
 }
@@ -213,6 +215,23 @@ export function evmNativeOrderDeposits(options: {
       }
     },
 
+    async headTime(network) {
+      const runtime = chains()[network];
+      if (!runtime) return null;
+      const cursor = await db
+        .selectFrom('exchange_deposit_cursors')
+        .select('block_hash')
+        .where('network', '=', network)
+        .executeTakeFirst();
+      if (!cursor) return null;
+      try {
+        const block = await clientFor(runtime).getBlock({ blockHash: cursor.block_hash as Hash });
+        return new Date(Number(block.timestamp) * 1000);
+      } catch {
+        return null; // the cursor's block left the chain: the next refresh rewinds it
+      }
+    },
+
     async observe(network, address) {
       const runtime = chains()[network];
       if (!runtime) return null;
@@ -230,10 +249,12 @@ export function evmNativeOrderDeposits(options: {
       const tip = await client.getBlockNumber({ cacheTime: 0 });
       for (const row of rows) {
         const n = BigInt(row.block_number);
+        const amountMinor = toLedgerMinor(nativeCoinOf(network), network, BigInt(row.chain_amount));
+        if (amountMinor <= 0n) continue; // dust below the ledger's unit: not the order's deposit
         if (n > tip || (await hashAt(client, n)) !== row.block_hash) continue; // reorged away
         return {
           txHash: row.tx_hash,
-          amountMinor: toLedgerMinor(nativeCoinOf(network), network, BigInt(row.chain_amount)),
+          amountMinor,
           confirmations: Number(tip - n + 1n),
           blockTime: row.block_time,
         };
