@@ -10,6 +10,7 @@ export interface ExchangeDatabase {
   exchange_order_transitions: ExchangeOrderTransitionsTable;
   exchange_order_events: ExchangeOrderEventsTable;
   exchange_deposit_cursors: ExchangeDepositCursorsTable;
+  exchange_extra_deposits: ExchangeExtraDepositsTable;
   exchange_native_deposits: ExchangeNativeDepositsTable;
 }
 
@@ -108,4 +109,20 @@ export interface ExchangeNativeDepositsTable {
   tx_index: number;
   block_time: Date;
   seen_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** Transfers to an order address besides its counted deposit, each booked once (migration 0047). */
+export interface ExchangeExtraDepositsTable {
+  id: Generated<string>;
+  order_id: string;
+  network: NetworkCode;
+  coin: CoinCode;
+  tx_hash: string;
+  /** -1 for a native transfer. */
+  log_index: number;
+  amount_minor: string;
+  block_number: ColumnType<string, string | number, string | number>;
+  outcome: 'refund' | 'to_wallet';
+  payout_request_id: string | null;
+  created_at: Date;
 }

@@ -15,6 +15,18 @@ export interface ObservedOrderDeposit {
   blockTime?: Date;
 }
 
+/** Any transfer to an order address: every configured token and the native coin (issue 37, item 2). */
+export interface ObservedTransfer {
+  coin: CoinCode;
+  txHash: string;
+  /** The log's index in its block; -1 for a native transfer. */
+  logIndex: number;
+  /** Ledger minor units of `coin` (0 for dust below the ledger's unit). */
+  amountMinor: bigint;
+  confirmations: number;
+  blockNumber: bigint;
+}
+
 /** Reads the chain for transfers to an order's deposit address (modules/chain). */
 export interface OrderDepositObserver {
   /** Reads what is new on the chains (a block scanner's step); called once at the start of each tick. */
@@ -27,6 +39,11 @@ export interface OrderDepositObserver {
    * so a watcher behind the chain never turns an in-time deposit into a late one. Absent: the wall clock.
    */
   headTime?(order: { network: NetworkCode; coin: CoinCode }): Promise<Date | null>;
+  /**
+   * Every transfer to `address` still on the chain, of every configured token and the native coin (the
+   * engine books all but the order's counted deposit as late deposits). Absent: none are looked for.
+   */
+  transfers?(order: { network: NetworkCode; address: string }): Promise<ObservedTransfer[]>;
   /** The first transfer of `coin` to `address`, or null when none is seen (yet, or any more after a reorg). */
   observe(order: { network: NetworkCode; coin: CoinCode; address: string }): Promise<ObservedOrderDeposit | null>;
 }
@@ -83,6 +100,8 @@ export interface TickReport {
   suspended: number;
   completed: number;
   failed: number;
+  /** Transfers besides an order's counted deposit, booked (refunded or credited to the wallet). */
+  extraDeposits: number;
 }
 
 export interface ExchangeEngine {

@@ -18,10 +18,14 @@
  *   exchanging -> suspended    not enough liquidity (risk hold for an operator)
  *   sending    -> completed    payout transaction mined (both hashes known)
  *   expired    -> refunded     a deposit arrived after the window: returned once confirmed
+ *
+ * Any other transfer to an order address (a second or partial payment, another token, the native coin)
+ * is booked once confirmed as a late deposit, whatever the order's state (engine-extra-deposits.ts).
  */
 
 import { createEngineContext } from './engine-context.ts';
 import { confirmDeposits, observeDeposits } from './engine-deposits.ts';
+import { bookExtraDeposits } from './engine-extra-deposits.ts';
 import { trackPayouts } from './engine-payouts.ts';
 import { settle } from './engine-settle.ts';
 import type { ExchangeEngine, ExchangeEngineOptions, TickReport } from './engine-types.ts';
@@ -30,6 +34,7 @@ export {
   type ExchangeEngine,
   type ExchangeEngineOptions,
   type ObservedOrderDeposit,
+  type ObservedTransfer,
   OPERATOR_REFUND,
   type OrderDepositObserver,
   type PayoutGateway,
@@ -56,6 +61,7 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       suspended: 0,
       completed: 0,
       failed: 0,
+      extraDeposits: 0,
     };
     try {
       await deposits.refresh?.();
@@ -67,6 +73,7 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
     await confirmDeposits(ctx, report);
     await settle(ctx, report);
     await trackPayouts(ctx, report);
+    await bookExtraDeposits(ctx, report);
     return report;
   }
 

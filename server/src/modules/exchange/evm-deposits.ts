@@ -5,7 +5,7 @@ import { type CoinCode, type NetworkCode, nativeCoinOf, toLedgerMinor } from '..
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { createEvmClient } from '../chain/evm-client.ts';
-import type { ObservedOrderDeposit, OrderDepositObserver } from './engine.ts';
+import type { ObservedOrderDeposit, ObservedTransfer, OrderDepositObserver } from './engine.ts';
 import { evmNativeOrderDeposits } from './evm-native-deposits.ts';
 
 /**
@@ -13,6 +13,9 @@ import { evmNativeOrderDeposits } from './evm-native-deposits.ts';
  * contract to the order's deposit address, read over the same JSON-RPC endpoints and chain config
  * as the wallet's deposit watcher. Confirmations count the deposit's block: tip - block + 1.
  * A reorg that drops the transfer makes it unseen again (the engine then waits).
+ *
+ * `transfers()` lists every transfer to an order address, of every configured token and the native
+ * coin (the engine books those besides the counted deposit as late deposits).
  *
  * Native-coin deposits (ETH, BNB) leave no log: with `db` given they are read by the block scanner
  * of evm-native-deposits.ts (refreshed once per engine tick); without it they are not seen.
@@ -50,6 +53,41 @@ export function evmOrderDeposits(
   return {
     async refresh() {
       await native?.refresh();
+    },
+    async transfers({ network, address }: { network: NetworkCode; address: string }) {
+      if (network !== 'ethereum' && network !== 'bsc') return [];
+      const runtime = chains()[network];
+      if (!runtime) return [];
+      const client = clientFor(runtime);
+      const coinOf = new Map<string, CoinCode>();
+      for (const [coin, token] of Object.entries(runtime.tokens))
+        if (token) coinOf.set(getAddress(token), coin as CoinCode);
+      const tip = await client.getBlockNumber({ cacheTime: 0 });
+      const logs =
+        coinOf.size === 0
+          ? []
+          : await client.getLogs({
+              address: [...coinOf.keys()] as `0x${string}`[],
+              event: transferEvent,
+              args: { to: getAddress(address) },
+              fromBlock: tip > LOOKBACK_BLOCKS ? tip - LOOKBACK_BLOCKS : 0n,
+              toBlock: tip,
+            });
+      const tokens: ObservedTransfer[] = logs.flatMap((l) => {
+        const coin = coinOf.get(getAddress(l.address));
+        if (!coin || l.blockNumber === null || l.transactionHash === null || l.logIndex === null) return [];
+        return [
+          {
+            coin,
+            txHash: l.transactionHash,
+            logIndex: l.logIndex,
+            amountMinor: toLedgerMinor(coin, network, l.args.value ?? 0n),
+            confirmations: Number(tip - l.blockNumber + 1n),
+            blockNumber: l.blockNumber,
+          },
+        ];
+      });
+      return [...tokens, ...(native ? await native.transfers(network, address) : [])];
     },
     async headTime({ network, coin }: { network: NetworkCode; coin: CoinCode }) {
       if (network !== 'ethereum' && network !== 'bsc') return null;
