@@ -101,4 +101,39 @@ describe('signer settles only confirmed receipts (anvil, reorg by snapshot)', ()
     expect((await reconcile(database.db)).ok).toBe(true);
     expect((await s.tick()).settled).toBe(0);
   }, 120_000);
+
+  it('broadcast_at is set only when a node took the bytes, never on a refused broadcast (issue 37, item 7)', async () => {
+    const w = await approvedWithdrawal(database.db, {
+      coin: 'ETH',
+      network: 'ethereum',
+      to: '0x00000000000000000000000000000000000c0f1f',
+      amountMinor: 10n ** 17n,
+      feeMinor: 10n ** 15n,
+      idempotencyKey: 'confirm-2',
+    });
+    const s = createSigner({
+      db: database.db,
+      now: () => new Date(),
+      account: hot,
+      chains: () => ({ ethereum: runtime }),
+    });
+    const balance = await client.getBalance({ address: hot.address });
+    await client.setBalance({ address: hot.address, value: 1000n }); // too little for value + gas: refused
+    await s.tick();
+    const attempt = () =>
+      database.db
+        .selectFrom('signer_transactions')
+        .selectAll()
+        .where('withdrawal_id', '=', w.id)
+        .executeTakeFirstOrThrow();
+    const refused = await attempt();
+    expect(refused.last_error).not.toBeNull();
+    expect(refused.broadcast_at).toBeNull();
+
+    await client.setBalance({ address: hot.address, value: balance });
+    await s.tick(); // rebroadcast: accepted
+    const accepted = await attempt();
+    expect(accepted.last_error).toBeNull();
+    expect(accepted.broadcast_at).not.toBeNull();
+  }, 60_000);
 });
