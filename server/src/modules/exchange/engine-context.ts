@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { findCoinNetwork } from '../catalogue/catalogue.ts';
-import { external, post, system } from './engine-ledger.ts';
+import { InsufficientBalanceError } from '../ledger/errors.ts';
+import { consolidateLanes, external, post, system } from './engine-ledger.ts';
 import { observeOrderDeposit, refund } from './engine-refund.ts';
 import type { EngineContext, ExchangeEngineOptions, OrderFilter, Trx } from './engine-types.ts';
 import { IllegalTransitionError } from './errors.ts';
@@ -49,7 +50,16 @@ export function createEngineContext(options: ExchangeEngineOptions): EngineConte
   /** Runs one order's step in its own transaction; an error is reported and the order retried next tick. */
   async function step(order: OrderRow, fn: (trx: Trx) => Promise<void>): Promise<boolean> {
     try {
-      await db.transaction().execute(fn);
+      await db
+        .transaction()
+        .execute(fn)
+        .catch(async (err: unknown) => {
+          // A refund (or deposit leg) short on lane 0 while convert's lanes hold the coin: consolidate, retry once.
+          if (!(err instanceof InsufficientBalanceError)) throw err;
+          const at = now();
+          for (const coin of new Set([order.send_coin, order.receive_coin])) await consolidateLanes(db, coin, at);
+          await db.transaction().execute(fn);
+        });
       return true;
     } catch (err) {
       // Another engine moved the order first (its state is no longer the one this step read): not an
