@@ -128,6 +128,9 @@ export default defineConfig({
       RATE_LIMIT_MAX: '20000',
       // A 1-minute fixed-rate window (production: 20 minutes) so the expiry spec can watch one run out.
       EXCHANGE_FIXED_WINDOW_MS: '60000',
+      // The local chains mine a block a second: a withdrawal settles on its first block, as before issue 37
+      // (production waits for the catalogue's confirmations; bsc's 64 would hold a spec for a minute).
+      SIGNER_SETTLE_CONFIRMATIONS: '1',
       // The rewards specs move the clock a day forward (claims after 24 hours, a lottery seed revealed).
       DEV_CLOCK: 'true',
     },

@@ -10,6 +10,7 @@ export interface ExchangeDatabase {
   exchange_order_transitions: ExchangeOrderTransitionsTable;
   exchange_order_events: ExchangeOrderEventsTable;
   exchange_deposit_cursors: ExchangeDepositCursorsTable;
+  exchange_extra_deposits: ExchangeExtraDepositsTable;
   exchange_native_deposits: ExchangeNativeDepositsTable;
 }
 
@@ -63,6 +64,11 @@ export interface ExchangeOrdersTable {
   payout_request_id: string | null;
   payout_tx_hash: string | null;
   payout_sent_at: Date | null;
+  /** The engine's fair queue (migration 0045): stamped from a sequence each time a step takes the order. */
+  engine_checked_seq: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A refund whose payout failed (0045): the amount went back to the user's wallet. */
+  payout_failed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  payout_failed_reason: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Date;
   updated_at: Date;
 }
@@ -103,4 +109,20 @@ export interface ExchangeNativeDepositsTable {
   tx_index: number;
   block_time: Date;
   seen_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** Transfers to an order address besides its counted deposit, each booked once (migration 0047). */
+export interface ExchangeExtraDepositsTable {
+  id: Generated<string>;
+  order_id: string;
+  network: NetworkCode;
+  coin: CoinCode;
+  tx_hash: string;
+  /** -1 for a native transfer. */
+  log_index: number;
+  amount_minor: string;
+  block_number: ColumnType<string, string | number, string | number>;
+  outcome: 'refund' | 'to_wallet';
+  payout_request_id: string | null;
+  created_at: Date;
 }

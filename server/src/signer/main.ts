@@ -21,6 +21,7 @@ import { instanceName, ROLE_LEASE_MS, runAsLeader } from '../modules/leases/lead
 import { fence, LeaseLostError } from '../modules/leases/lease.ts';
 import { depositKeys } from './deposit-keys.ts';
 import { createSigner } from './signer.ts';
+import { withdrawalConfirmations } from './signer-types.ts';
 
 const env = process.env;
 const log = (msg: string, details: Record<string, unknown> = {}) =>
@@ -42,6 +43,21 @@ if (!databaseUrl) {
 }
 const { dataDir } = config;
 const { mnemonicFile, pollMs, replaceAfterMs, maxReplacements, maxFeePerGasWei, sweepIntervalMs } = config.signer;
+
+/**
+ * Blocks on a withdrawal's receipt before it settles: the catalogue's per network, or
+ * SIGNER_SETTLE_CONFIRMATIONS (1..1000) for local chains that mine a block per transaction (tests, e2e).
+ */
+function settleConfirmations(): (network: 'ethereum' | 'bsc') => number {
+  const raw = env.SIGNER_SETTLE_CONFIRMATIONS;
+  if (raw === undefined || raw === '') return withdrawalConfirmations;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) {
+    process.stderr.write('signer: SIGNER_SETTLE_CONFIRMATIONS must be an integer from 1 to 1000\n');
+    process.exit(2);
+  }
+  return () => n;
+}
 
 // m/44'/60'/1'/0/0: account 1 is the hot wallet (account 0 holds the deposit addresses).
 const mnemonic = readFileSync(mnemonicFile, 'utf8').trim();
@@ -78,6 +94,8 @@ const signer = createSigner({
   log,
   replaceAfterMs,
   maxReplacements,
+  // A receipt settles a withdrawal only once it is as deep as a deposit must be (issue 37, item 6).
+  confirmations: settleConfirmations(),
   // Deposit sweeps into the hot wallet (signer/sweeper.ts); SIGNER_SWEEP_INTERVAL_MS=0 turns them off.
   ...(sweepIntervalMs > 0 ? { depositAccount: depositKeys(mnemonic), sweepIntervalMs } : {}),
   ...(maxFeePerGasWei !== undefined ? { maxFeePerGasCapWei: maxFeePerGasWei } : {}),

@@ -33,7 +33,9 @@ export async function noteBroadcast(db: Db, id: string, error: string | null, at
     .set((eb) => ({
       broadcast_count: eb('broadcast_count', '+', 1),
       last_error: error,
-      broadcast_at: eb.fn.coalesce('broadcast_at', eb.val(at)),
+      // Only a node that took the bytes (accepted, or already knew them) starts the replacement timer:
+      // a refused broadcast (insufficient funds, say) is not "in a mempool" (issue 37, item 7).
+      broadcast_at: error === null ? eb.fn.coalesce('broadcast_at', eb.val(at)) : eb.ref('broadcast_at'),
       updated_at: at,
     }))
     .where('id', '=', id)

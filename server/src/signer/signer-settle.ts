@@ -1,10 +1,17 @@
-import type { Hex, PublicClient, TransactionReceipt } from 'viem';
+import type { Hex, PublicClient } from 'viem';
 import { toChainUnits } from '../modules/catalogue/catalogue.ts';
+import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { bookHotWalletOut } from '../modules/custody/custody-book.ts';
 import { LeaseLostError } from '../modules/leases/lease.ts';
 import { markTransferFailed, markTransferSuccessful, showTxHash } from '../modules/withdrawals/signing.ts';
 import { type Attempt, markMined, noteBroadcast } from './repository.ts';
-import { type BroadcastOutcome, classifyBroadcastError, type SignerContext, type TickResult } from './signer-types.ts';
+import {
+  type BroadcastOutcome,
+  classifyBroadcastError,
+  type MinedAttempt,
+  type SignerContext,
+  type TickResult,
+} from './signer-types.ts';
 
 /** Broadcasting recorded bytes, and settling a withdrawal by whichever attempt of its nonce was mined. */
 
@@ -54,27 +61,37 @@ async function sendFenced(ctx: SignerContext, client: PublicClient, raw: Hex): P
   });
 }
 
-/** The receipt of whichever attempt was mined (they share a nonce: at most one exists). */
+/** The receipt of whichever attempt was mined (they share a nonce: at most one exists), with its confirmations. */
 export async function findMined(
   _ctx: SignerContext,
   client: PublicClient,
   attempts: readonly Attempt[],
-): Promise<{ attempt: Attempt; receipt: TransactionReceipt } | undefined> {
+): Promise<MinedAttempt | undefined> {
   for (const attempt of [...attempts].reverse()) {
     const receipt = await client.getTransactionReceipt({ hash: attempt.tx_hash as Hex }).catch(() => undefined);
-    if (receipt) return { attempt, receipt };
+    if (!receipt) continue;
+    // No cached tip: confirmations must count every block.
+    const tip = await client.getBlockNumber({ cacheTime: 0 });
+    const confirmations = tip >= receipt.blockNumber ? Number(tip - receipt.blockNumber + 1n) : 0;
+    return { attempt, receipt, confirmations };
   }
   return undefined;
 }
 
-/** Settles (or fails) the withdrawal by the mined attempt, exactly once; the other attempts become replaced. */
-export async function settle(
-  ctx: SignerContext,
-  mined: { attempt: Attempt; receipt: TransactionReceipt },
-  result: TickResult,
-): Promise<void> {
+/**
+ * Settles (or fails) the withdrawal by the mined attempt, exactly once; the other attempts become
+ * replaced. Only once the receipt has the network's confirmations: before that a reorg can drop it and
+ * the same signed bytes land on the other branch with the other outcome (paid after an unlock, or
+ * booked as paid while reverted). Until then nothing is settled, replaced or rebroadcast.
+ */
+export async function settle(ctx: SignerContext, mined: MinedAttempt, result: TickResult): Promise<void> {
   const { db, now, log } = ctx;
   const { attempt, receipt } = mined;
+  const needed = ctx.options.confirmations?.(attempt.network as EvmNetwork) ?? 1;
+  if (mined.confirmations < needed) {
+    result.awaitingConfirmations += 1;
+    return;
+  }
   const ok = receipt.status === 'success';
   const done = await db.transaction().execute(async (trx) => {
     await ctx.options.fence?.(trx);

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Account, Hex, PublicClient, TransactionReceipt } from 'viem';
 import type { Database } from '../db/schema.ts';
-import type { CoinCode, NetworkCode } from '../modules/catalogue/catalogue.ts';
+import { type CoinCode, coinNetworks, type NetworkCode } from '../modules/catalogue/catalogue.ts';
 import type { EvmChains, EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import type { Attempt } from './repository.ts';
 
@@ -17,6 +17,13 @@ export interface SignerOptions {
   replaceAfterMs?: number;
   /** Replacements per withdrawal at most (5); then the last attempt is only rebroadcast. */
   maxReplacements?: number;
+  /**
+   * Blocks a withdrawal's mined attempt must have (its own included) before it is settled or failed: a
+   * receipt can leave the chain in a reorg, and the signed bytes, still in other mempools, can land on
+   * the other branch with the other outcome. Default 1 (tests); the signer process passes the
+   * catalogue's count per network (withdrawalConfirmations).
+   */
+  confirmations?: (network: EvmNetwork) => number;
   /** Optional ceiling on maxFeePerGas of a replacement, in wei: above it no replacement is signed. */
   maxFeePerGasCapWei?: bigint;
   /** Test hook: called after an attempt is recorded, before it is broadcast (attempt 0 = first signing). */
@@ -42,6 +49,8 @@ export interface TickResult {
   failed: number;
   rebroadcast: number;
   replaced: number;
+  /** Withdrawals whose attempt is mined but has fewer blocks on it than the network's confirmations. */
+  awaitingConfirmations: number;
   /** Gas top-ups and sweeps recorded, and settled (mined or reverted), this tick. */
   sweeps: number;
   sweepsSettled: number;
@@ -77,11 +86,23 @@ export function maxOf(first: bigint, ...rest: bigint[]): bigint {
   return largest;
 }
 
+/** A network's settle depth for withdrawals: the most confirmations any of its coins needs for a deposit. */
+export function withdrawalConfirmations(network: EvmNetwork): number {
+  return Math.max(1, ...coinNetworks.filter((p) => p.network === network).map((p) => p.confirmations));
+}
+
 /** Gas for a plain transfer and a generous cap for an ERC-20 transfer (refunded if unused). */
 export const NATIVE_GAS = 21_000n;
 /** Withdrawals followed up per tick (a bound on the work of one tick). */
 export const FOLLOW_UP_LIMIT = 100;
 export const TOKEN_GAS = 100_000n;
+
+/** The attempt of a nonce that has a receipt, and how many blocks the chain has on it (its own included). */
+export interface MinedAttempt {
+  attempt: Attempt;
+  receipt: TransactionReceipt;
+  confirmations: number;
+}
 
 /** A withdrawal ready to sign, as listApprovedForSigning reads it. */
 export interface ApprovedWithdrawal {
@@ -108,11 +129,8 @@ export interface SignerContext {
   options: SignerOptions;
   clientFor(network: EvmNetwork): PublicClient | undefined;
   broadcast(client: PublicClient, attempt: { id: string; raw_tx: string }): Promise<BroadcastOutcome>;
-  findMined(
-    client: PublicClient,
-    attempts: readonly Attempt[],
-  ): Promise<{ attempt: Attempt; receipt: TransactionReceipt } | undefined>;
-  settle(mined: { attempt: Attempt; receipt: TransactionReceipt }, result: TickResult): Promise<void>;
+  findMined(client: PublicClient, attempts: readonly Attempt[]): Promise<MinedAttempt | undefined>;
+  settle(mined: MinedAttempt, result: TickResult): Promise<void>;
   onNonceUsed(client: PublicClient, attempts: readonly Attempt[], result: TickResult): Promise<void>;
   rebroadcast(client: PublicClient, attempts: readonly Attempt[]): Promise<BroadcastOutcome>;
   replace(client: PublicClient, latest: Attempt, result: TickResult): Promise<boolean>;

@@ -239,6 +239,7 @@ describe('signer replacements of stuck transactions on a real anvil', () => {
       dataDir,
       env: {
         ...process.env,
+        SIGNER_SETTLE_CONFIRMATIONS: '1',
         SIGNER_POLL_MS: '100',
         SIGNER_REPLACE_AFTER_MS: '300',
         SIGNER_CRASH_AFTER_REPLACEMENT_RECORD: '1',
@@ -266,7 +267,12 @@ describe('signer replacements of stuck transactions on a real anvil', () => {
       databaseUrl: database.url,
       dataDir,
       // No further replacement in this run: what is checked is the recorded one.
-      env: { ...process.env, SIGNER_POLL_MS: '100', SIGNER_REPLACE_AFTER_MS: '600000' },
+      env: {
+        ...process.env,
+        SIGNER_SETTLE_CONFIRMATIONS: '1',
+        SIGNER_POLL_MS: '100',
+        SIGNER_REPLACE_AFTER_MS: '600000',
+      },
       onLine: (l) => lines.push(l),
     });
   }

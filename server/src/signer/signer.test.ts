@@ -153,7 +153,11 @@ describe('signer on a real anvil', () => {
     const wrong = startSignerProcess({
       databaseUrl: database.url,
       dataDir,
-      env: { ...process.env, HOT_WALLET_ETHEREUM: '0x000000000000000000000000000000000000dEaD' },
+      env: {
+        ...process.env,
+        SIGNER_SETTLE_CONFIRMATIONS: '1',
+        HOT_WALLET_ETHEREUM: '0x000000000000000000000000000000000000dEaD',
+      },
       onLine: (l) => lines.push(l),
     });
     // A bound on the wait: a signer that started anyway is stopped, and the assertion below fails.
@@ -170,7 +174,7 @@ describe('signer on a real anvil', () => {
     const crashing = startSignerProcess({
       databaseUrl: database.url,
       dataDir,
-      env: { ...process.env, SIGNER_CRASH_AFTER_RECORD: '1', SIGNER_POLL_MS: '100' },
+      env: { ...process.env, SIGNER_SETTLE_CONFIRMATIONS: '1', SIGNER_CRASH_AFTER_RECORD: '1', SIGNER_POLL_MS: '100' },
       onLine: (l) => lines.push(l),
     });
     await crashing.exited;
@@ -185,7 +189,7 @@ describe('signer on a real anvil', () => {
     const restarted = startSignerProcess({
       databaseUrl: database.url,
       dataDir,
-      env: { ...process.env, SIGNER_POLL_MS: '100' },
+      env: { ...process.env, SIGNER_SETTLE_CONFIRMATIONS: '1', SIGNER_POLL_MS: '100' },
       onLine: (l) => lines.push(l),
     });
     try {

@@ -42,6 +42,7 @@ export function createSigner(options: SignerOptions) {
         failed: 0,
         rebroadcast: 0,
         replaced: 0,
+        awaitingConfirmations: 0,
         sweeps: 0,
         sweepsSettled: 0,
         sweepsReplaced: 0,

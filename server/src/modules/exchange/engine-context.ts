@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import { findCoinNetwork } from '../catalogue/catalogue.ts';
-import { external, post, system } from './engine-ledger.ts';
+import { InsufficientBalanceError } from '../ledger/errors.ts';
+import { consolidateLanes, external, post, system } from './engine-ledger.ts';
 import { observeOrderDeposit, refund } from './engine-refund.ts';
-import type { EngineContext, ExchangeEngineOptions, Trx } from './engine-types.ts';
+import type { EngineContext, ExchangeEngineOptions, OrderFilter, Trx } from './engine-types.ts';
 import { IllegalTransitionError } from './errors.ts';
 import { LATE_DEPOSIT_WATCH_MS } from './pricing.ts';
 import type { OrderRow } from './repository.ts';
@@ -15,23 +17,54 @@ export function createEngineContext(options: ExchangeEngineOptions): EngineConte
   const onError = options.onError ?? (() => {});
   const lateWatchMs = options.lateDepositWatchMs ?? LATE_DEPOSIT_WATCH_MS;
 
-  const inStates = (states: ExchangeState[]) =>
-    db
+  /**
+   * One step's batch, taken fairly: never-checked orders first, then the longest unchecked; each order
+   * taken is stamped from a database sequence, so an order that needs no action (an expired one inside
+   * the late-deposit watch) goes to the back of the queue instead of hiding the ones behind it.
+   */
+  async function fairBatch(where: OrderFilter): Promise<OrderRow[]> {
+    const orders = await db
       .selectFrom('exchange_orders')
       .selectAll()
-      .where('state', 'in', states)
-      .orderBy('updated_at')
+      .where(where)
+      .orderBy(sql`engine_checked_seq asc nulls first`)
+      .orderBy('id')
       .limit(batch)
       .execute();
+    if (orders.length > 0) {
+      await db
+        .updateTable('exchange_orders')
+        .set({ engine_checked_seq: sql<string>`nextval('exchange_engine_check_seq')` })
+        .where(
+          'id',
+          'in',
+          orders.map((o) => o.id),
+        )
+        .execute();
+    }
+    return orders;
+  }
+
+  const inStates = (states: ExchangeState[]) => fairBatch((eb) => eb('state', 'in', states));
 
   /** Runs one order's step in its own transaction; an error is reported and the order retried next tick. */
   async function step(order: OrderRow, fn: (trx: Trx) => Promise<void>): Promise<boolean> {
     try {
-      await db.transaction().execute(fn);
+      await db
+        .transaction()
+        .execute(fn)
+        .catch(async (err: unknown) => {
+          // A refund (or deposit leg) short on lane 0 while convert's lanes hold the coin: consolidate, retry once.
+          if (!(err instanceof InsufficientBalanceError)) throw err;
+          const at = now();
+          for (const coin of new Set([order.send_coin, order.receive_coin])) await consolidateLanes(db, coin, at);
+          await db.transaction().execute(fn);
+        });
       return true;
     } catch (err) {
-      // Another engine moved the order first (its state is no longer the one this step read): not an error.
-      if (!(err instanceof IllegalTransitionError)) onError(err, order.id);
+      // Another engine moved the order first (its state is no longer the one this step read): not an
+      // error. Any other illegal transition is a defect of the engine: reported loudly (onError alerts).
+      if (!(err instanceof IllegalTransitionError && err.raced)) onError(err, order.id);
       return false;
     }
   }
@@ -65,6 +98,7 @@ export function createEngineContext(options: ExchangeEngineOptions): EngineConte
     batch,
     onError,
     lateWatchMs,
+    fairBatch,
     inStates,
     step,
     pairOf,

@@ -1,3 +1,5 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import type { AccountRef, Leg } from '../ledger/model.ts';
 import { postTransfer } from '../ledger/post-transfer.ts';
@@ -32,4 +34,12 @@ export async function post(trx: Trx, key: string, legs: Array<[AccountRef, bigin
   );
   const ledgerLegs: Leg[] = nonZero.map(([, amountMinor], i) => ({ accountId: ids[i] as string, amountMinor }));
   await postTransfer(trx, { idempotencyKey: key, kind: 'exchange', legs: ledgerLegs, metadata: { ...metadata } }, now);
+}
+
+/**
+ * Moves the coin's liquidity parked in convert's lanes back to lane 0 (migration 0035's function, the one
+ * convert calls on a short lane), where the engine's legs post. Its own transaction: the caller retries after.
+ */
+export async function consolidateLanes(db: Kysely<Database>, coin: CoinCode, at: Date): Promise<void> {
+  await sql`select convert_liquidity_consolidate(${coin}, ${at})`.execute(db);
 }

@@ -6,17 +6,17 @@ import { transitionOrder } from './transition.ts';
 
 /** Sending orders (and refunds): record the payout transaction when the signer reports it. */
 export async function trackPayouts(ctx: EngineContext, report: TickReport) {
-  const { db, now, payouts, batch, onError, step } = ctx;
-  const orders = await db
-    .selectFrom('exchange_orders')
-    .selectAll()
-    .where((eb) =>
-      eb.or([eb('state', '=', 'sending'), eb.and([eb('state', '=', 'refunded'), eb('payout_tx_hash', 'is', null)])]),
-    )
-    .where('payout_request_id', 'is not', null)
-    .orderBy('updated_at')
-    .limit(batch)
-    .execute();
+  const { now, payouts, onError, step, fairBatch } = ctx;
+  // A refund whose payout failed is recorded (payout_failed_at) and read no more.
+  const orders = await fairBatch((eb) =>
+    eb.and([
+      eb('payout_request_id', 'is not', null),
+      eb.or([
+        eb('state', '=', 'sending'),
+        eb.and([eb('state', '=', 'refunded'), eb('payout_tx_hash', 'is', null), eb('payout_failed_at', 'is', null)]),
+      ]),
+    ]),
+  );
   for (const order of orders) {
     let status: PayoutStatus;
     try {
@@ -32,6 +32,14 @@ export async function trackPayouts(ctx: EngineContext, report: TickReport) {
       if (order.state === 'refunded') {
         if (done.state === 'sent')
           await updateFields(trx, order.id, { payout_tx_hash: done.txHash, payout_sent_at: at }, at);
+        // The signer unlocked the refund back to the user's wallet balance: the order says so.
+        else
+          await updateFields(
+            trx,
+            order.id,
+            { payout_failed_at: at, payout_failed_reason: `refund_failed: ${done.reason}; to_wallet`.slice(0, 500) },
+            at,
+          );
         return;
       }
       if (done.state === 'sent') {

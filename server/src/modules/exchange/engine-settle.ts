@@ -1,6 +1,6 @@
 import { findCoinNetwork } from '../catalogue/catalogue.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
-import { locked, post, system } from './engine-ledger.ts';
+import { consolidateLanes, locked, post, system } from './engine-ledger.ts';
 import type { EngineContext, TickReport } from './engine-types.ts';
 import { OPERATOR_REFUND } from './engine-types.ts';
 import { IllegalTransitionError } from './errors.ts';
@@ -60,8 +60,8 @@ export async function settle(ctx: EngineContext, report: TickReport) {
       continue;
     }
     const pay = decision;
-    try {
-      const paid = await db.transaction().execute(async (trx) => {
+    const payOnce = () =>
+      db.transaction().execute(async (trx) => {
         // Another engine may be settling the same order: the row lock decides who pays.
         const current = await lockOrder(trx, order.id);
         if (current?.state !== 'exchanging') return false;
@@ -104,10 +104,18 @@ export async function settle(ctx: EngineContext, report: TickReport) {
         });
         return true;
       });
+    try {
+      // Liquidity parked in convert's lanes is the engine's too: on a short lane 0, the coin's lanes are
+      // consolidated into it and the payout tried once more before the order is held (as convert does).
+      const paid = await payOnce().catch(async (err: unknown) => {
+        if (!(err instanceof InsufficientBalanceError)) throw err;
+        await consolidateLanes(db, receive.coin, at);
+        return payOnce();
+      });
       if (paid) report.sent++;
     } catch (err) {
       if (!(err instanceof InsufficientBalanceError)) {
-        if (!(err instanceof IllegalTransitionError)) onError(err, order.id);
+        if (!(err instanceof IllegalTransitionError && err.raced)) onError(err, order.id);
         continue;
       }
       const ok = await step(order, (trx) =>

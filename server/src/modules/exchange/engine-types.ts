@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 import type { UsdPrices } from './pricing.ts';
@@ -15,10 +15,35 @@ export interface ObservedOrderDeposit {
   blockTime?: Date;
 }
 
+/** Any transfer to an order address: every configured token and the native coin (issue 37, item 2). */
+export interface ObservedTransfer {
+  coin: CoinCode;
+  txHash: string;
+  /** The log's index in its block; -1 for a native transfer. */
+  logIndex: number;
+  /** Ledger minor units of `coin` (0 for dust below the ledger's unit). */
+  amountMinor: bigint;
+  confirmations: number;
+  blockNumber: bigint;
+}
+
 /** Reads the chain for transfers to an order's deposit address (modules/chain). */
 export interface OrderDepositObserver {
   /** Reads what is new on the chains (a block scanner's step); called once at the start of each tick. */
   refresh?(): Promise<void>;
+  /**
+   * The block time of the newest block whose transfers of `coin` on `network` observe() has read (the
+   * chain head for a log query, the scanner's cursor for native coins), or null when unknown (chain not
+   * running, scanner not started). Read BEFORE observe(): an order whose observe() then finds nothing
+   * had no deposit up to that time. The engine expires an order only when this is past its deadline,
+   * so a watcher behind the chain never turns an in-time deposit into a late one. Absent: the wall clock.
+   */
+  headTime?(order: { network: NetworkCode; coin: CoinCode }): Promise<Date | null>;
+  /**
+   * Every transfer to `address` still on the chain, of every configured token and the native coin (the
+   * engine books all but the order's counted deposit as late deposits). Absent: none are looked for.
+   */
+  transfers?(order: { network: NetworkCode; address: string }): Promise<ObservedTransfer[]>;
   /** The first transfer of `coin` to `address`, or null when none is seen (yet, or any more after a reorg). */
   observe(order: { network: NetworkCode; coin: CoinCode; address: string }): Promise<ObservedOrderDeposit | null>;
 }
@@ -75,6 +100,8 @@ export interface TickReport {
   suspended: number;
   completed: number;
   failed: number;
+  /** Transfers besides an order's counted deposit, booked (refunded or credited to the wallet). */
+  extraDeposits: number;
 }
 
 export interface ExchangeEngine {
@@ -87,6 +114,9 @@ export interface ExchangeEngine {
 export const OPERATOR_REFUND = 'operator_refund';
 
 export type Trx = Transaction<Database>;
+
+/** Which orders a step looks at (a where clause on exchange_orders). */
+export type OrderFilter = (eb: ExpressionBuilder<Database, 'exchange_orders'>) => Expression<SqlBool>;
 
 /** The part of an order a deposit look-up needs. */
 export interface OrderDepositRef {
@@ -109,6 +139,8 @@ export interface EngineContext {
   batch: number;
   onError: (err: unknown, orderId?: string) => void;
   lateWatchMs: number;
+  /** Up to `batch` orders matching `where`, the least recently checked first (each stamped as checked). */
+  fairBatch(where: OrderFilter): Promise<OrderRow[]>;
   inStates(states: ExchangeState[]): Promise<OrderRow[]>;
   step(order: OrderRow, fn: (trx: Trx) => Promise<void>): Promise<boolean>;
   pairOf(order: OrderRow): {

@@ -6,8 +6,10 @@
  *
  *   waiting    -> confirming   a deposit to the order's address is seen
  *   waiting    -> expired      the deadline passed without a deposit (fixed: the rate window; float:
- *                              EXCHANGE_FLOAT_WINDOW_MS); the address is still watched for
- *                              EXCHANGE_LATE_DEPOSIT_WATCH_MS after the deadline, then no longer
+ *                              EXCHANGE_FLOAT_WINDOW_MS) by the chain head's time, not the wall clock
+ *                              alone; the address is still watched for EXCHANGE_LATE_DEPOSIT_WATCH_MS
+ *                              after the deadline, then no longer
+ *   expired    -> confirming   a deposit mined before the deadline (block time) seen after the expiry
  *   confirming -> exchanging   the deposit has its confirmations: ledger leg in (external -> liquidity)
  *   exchanging -> sending      receive amount settled (fixed: locked rate; float: rate now), ledger leg
  *                              out (liquidity -> user_locked + service charge to fees), payout handed to
@@ -16,10 +18,14 @@
  *   exchanging -> suspended    not enough liquidity (risk hold for an operator)
  *   sending    -> completed    payout transaction mined (both hashes known)
  *   expired    -> refunded     a deposit arrived after the window: returned once confirmed
+ *
+ * Any other transfer to an order address (a second or partial payment, another token, the native coin)
+ * is booked once confirmed as a late deposit, whatever the order's state (engine-extra-deposits.ts).
  */
 
 import { createEngineContext } from './engine-context.ts';
-import { confirmDeposits, expireOverdue, observeDeposits } from './engine-deposits.ts';
+import { confirmDeposits, observeDeposits } from './engine-deposits.ts';
+import { bookExtraDeposits } from './engine-extra-deposits.ts';
 import { trackPayouts } from './engine-payouts.ts';
 import { settle } from './engine-settle.ts';
 import type { ExchangeEngine, ExchangeEngineOptions, TickReport } from './engine-types.ts';
@@ -28,6 +34,7 @@ export {
   type ExchangeEngine,
   type ExchangeEngineOptions,
   type ObservedOrderDeposit,
+  type ObservedTransfer,
   OPERATOR_REFUND,
   type OrderDepositObserver,
   type PayoutGateway,
@@ -54,18 +61,19 @@ export function createExchangeEngine(options: ExchangeEngineOptions): ExchangeEn
       suspended: 0,
       completed: 0,
       failed: 0,
+      extraDeposits: 0,
     };
     try {
       await deposits.refresh?.();
     } catch (err) {
       onError(err); // a chain that does not answer: orders on the others still move
     }
-    // Deposits first, so a deposit seen just before the deadline wins over the expiry.
+    // Deposits first; an order expires in the same look, only once the chain's head is past its deadline.
     await observeDeposits(ctx, report);
-    await expireOverdue(ctx, report);
     await confirmDeposits(ctx, report);
     await settle(ctx, report);
     await trackPayouts(ctx, report);
+    await bookExtraDeposits(ctx, report);
     return report;
   }
 

@@ -5,6 +5,11 @@ export class IllegalTransitionError extends AppError {
   constructor(
     readonly from: ExchangeState,
     readonly to: ExchangeState,
+    /**
+     * The order was no longer in the state the caller read (another worker moved it first): a lost race,
+     * not a defect. False: the caller asked for a change the state table does not have (a defect).
+     */
+    readonly raced = false,
   ) {
     super('EXCHANGE_ILLEGAL_TRANSITION', `An exchange order may not go from ${from} to ${to}`);
     this.name = 'IllegalTransitionError';

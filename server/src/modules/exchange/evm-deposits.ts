@@ -5,7 +5,7 @@ import { type CoinCode, type NetworkCode, nativeCoinOf, toLedgerMinor } from '..
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { createEvmClient } from '../chain/evm-client.ts';
-import type { ObservedOrderDeposit, OrderDepositObserver } from './engine.ts';
+import type { ObservedOrderDeposit, ObservedTransfer, OrderDepositObserver } from './engine.ts';
 import { evmNativeOrderDeposits } from './evm-native-deposits.ts';
 
 /**
@@ -13,6 +13,9 @@ import { evmNativeOrderDeposits } from './evm-native-deposits.ts';
  * contract to the order's deposit address, read over the same JSON-RPC endpoints and chain config
  * as the wallet's deposit watcher. Confirmations count the deposit's block: tip - block + 1.
  * A reorg that drops the transfer makes it unseen again (the engine then waits).
+ *
+ * `transfers()` lists every transfer to an order address, of every configured token and the native
+ * coin (the engine books those besides the counted deposit as late deposits).
  *
  * Native-coin deposits (ETH, BNB) leave no log: with `db` given they are read by the block scanner
  * of evm-native-deposits.ts (refreshed once per engine tick); without it they are not seen.
@@ -51,6 +54,50 @@ export function evmOrderDeposits(
     async refresh() {
       await native?.refresh();
     },
+    async transfers({ network, address }: { network: NetworkCode; address: string }) {
+      if (network !== 'ethereum' && network !== 'bsc') return [];
+      const runtime = chains()[network];
+      if (!runtime) return [];
+      const client = clientFor(runtime);
+      const coinOf = new Map<string, CoinCode>();
+      for (const [coin, token] of Object.entries(runtime.tokens))
+        if (token) coinOf.set(getAddress(token), coin as CoinCode);
+      const tip = await client.getBlockNumber({ cacheTime: 0 });
+      const logs =
+        coinOf.size === 0
+          ? []
+          : await client.getLogs({
+              address: [...coinOf.keys()] as `0x${string}`[],
+              event: transferEvent,
+              args: { to: getAddress(address) },
+              fromBlock: tip > LOOKBACK_BLOCKS ? tip - LOOKBACK_BLOCKS : 0n,
+              toBlock: tip,
+            });
+      const tokens: ObservedTransfer[] = logs.flatMap((l) => {
+        const coin = coinOf.get(getAddress(l.address));
+        if (!coin || l.blockNumber === null || l.transactionHash === null || l.logIndex === null) return [];
+        return [
+          {
+            coin,
+            txHash: l.transactionHash,
+            logIndex: l.logIndex,
+            amountMinor: toLedgerMinor(coin, network, l.args.value ?? 0n),
+            confirmations: Number(tip - l.blockNumber + 1n),
+            blockNumber: l.blockNumber,
+          },
+        ];
+      });
+      return [...tokens, ...(native ? await native.transfers(network, address) : [])];
+    },
+    async headTime({ network, coin }: { network: NetworkCode; coin: CoinCode }) {
+      if (network !== 'ethereum' && network !== 'bsc') return null;
+      if (coin === nativeCoinOf(network)) return native ? native.headTime(network) : null;
+      const runtime = chains()[network];
+      if (!runtime) return null;
+      // The latest block: observe() then reads the logs up to a tip at or above it.
+      const block = await clientFor(runtime).getBlock({ blockTag: 'latest' });
+      return new Date(Number(block.timestamp) * 1000);
+    },
     async observe({ network, coin, address }: { network: NetworkCode; coin: CoinCode; address: string }) {
       if (network !== 'ethereum' && network !== 'bsc') return null;
       if (coin === nativeCoinOf(network)) return native ? native.observe(network, address) : null;
@@ -67,8 +114,15 @@ export function evmOrderDeposits(
         fromBlock: tip > LOOKBACK_BLOCKS ? tip - LOOKBACK_BLOCKS : 0n,
         toBlock: tip,
       });
+      // Dust below the ledger's unit (BSC tokens: 18 chain decimals, 6 in the ledger) is no deposit: it
+      // would book 0 and hide the real one behind it.
       const first = logs
-        .filter((l) => l.blockNumber !== null && l.transactionHash !== null && (l.args.value ?? 0n) > 0n)
+        .filter(
+          (l) =>
+            l.blockNumber !== null &&
+            l.transactionHash !== null &&
+            toLedgerMinor(coin, network, l.args.value ?? 0n) > 0n,
+        )
         .sort((a, b) =>
           a.blockNumber === b.blockNumber
             ? (a.logIndex ?? 0) - (b.logIndex ?? 0)

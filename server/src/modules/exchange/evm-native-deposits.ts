@@ -5,7 +5,7 @@ import { coinNetworks, nativeCoinOf, toLedgerMinor } from '../catalogue/catalogu
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { linkedPrefix } from '../chain/evm-watcher.ts';
-import type { ObservedOrderDeposit } from './engine.ts';
+import type { ObservedOrderDeposit, ObservedTransfer } from './engine.ts';
 import { LATE_DEPOSIT_WATCH_MS, lateWatchSince } from './pricing.ts';
 
 /**
@@ -40,6 +40,10 @@ type FullBlock = Block<bigint, true, 'latest'>;
 export interface NativeOrderDeposits {
   /** Reads the blocks since the cursor of each running EVM network. */
   refresh(): Promise<void>;
+  /** The block time of the scanner's cursor (every native transfer up to it is stored), or null before its first read. */
+  headTime(network: EvmNetwork): Promise<Date | null>;
+  /** Every native transfer to `address` still on the chain (bounded), oldest first. */
+  transfers(network: EvmNetwork, address: string): Promise<ObservedTransfer[]>;
   /** The first native transfer to `address` still on the chain, or null. */
   observe(network: EvmNetwork, address: string): Promise<ObservedOrderDeposit | null>;
 }
@@ -74,7 +78,8 @@ export function evmNativeOrderDeposits(options: {
   }
 
   /**
-   * Orders of this network paid in its native coin whose deposit may still come or move (a reorg can
+   * Orders of this network whose address may still receive (any order until its late-deposit watch
+   * ends), or paid in its native coin and whose deposit may still come or move (a reorg can
    * put a confirming order's deposit into another block): the engine still reads their deposit.
    */
   async function hasOpenOrders(network: EvmNetwork): Promise<boolean> {
@@ -82,12 +87,14 @@ export function evmNativeOrderDeposits(options: {
       .selectFrom('exchange_orders')
       .select('id')
       .where('send_network', '=', network)
-      .where('send_coin', '=', nativeCoinOf(network))
       .where('deposit_address', 'is not', null)
       .where((eb) =>
         eb.or([
-          eb('state', 'in', ['waiting', 'confirming']),
+          // Any order's address is watched until its late-deposit watch ends (engine-extra-deposits.ts).
+          eb('deadline_at', '>', lateWatchSince(now(), lateWatchMs)),
+          eb.and([eb('send_coin', '=', nativeCoinOf(network)), eb('state', 'in', ['waiting', 'confirming'])]),
           eb.and([
+            eb('send_coin', '=', nativeCoinOf(network)),
             eb('state', '=', 'expired'),
             eb('deposit_confirmed_at', 'is', null),
             // A late deposit already seen is followed to its confirmations; an empty address only for the watch.
@@ -155,11 +162,11 @@ export function evmNativeOrderDeposits(options: {
     const orderAddresses = new Set<string>();
     // Bounded IN lists: a block can hold thousands of transfers.
     for (let i = 0; i < addresses.length; i += 500) {
+      // Any order's address, whatever its send coin: a native transfer to a token order is a late deposit.
       const rows = await db
         .selectFrom('exchange_orders')
         .select('deposit_address')
         .where('send_network', '=', network)
-        .where('send_coin', '=', nativeCoinOf(network))
         .where('deposit_address', 'in', addresses.slice(i, i + 500))
         .execute();
       for (const r of rows) if (r.deposit_address) orderAddresses.add(r.deposit_address);
@@ -213,6 +220,55 @@ export function evmNativeOrderDeposits(options: {
       }
     },
 
+    async transfers(network, address) {
+      const runtime = chains()[network];
+      if (!runtime) return [];
+      const client = clientFor(runtime);
+      const rows = await db
+        .selectFrom('exchange_native_deposits')
+        .selectAll()
+        .where('network', '=', network)
+        .where('to_address', '=', getAddress(address))
+        .orderBy('block_number')
+        .orderBy('tx_index')
+        .limit(MAX_ROWS_PER_ADDRESS)
+        .execute();
+      if (rows.length === 0) return [];
+      const tip = await client.getBlockNumber({ cacheTime: 0 });
+      const found: ObservedTransfer[] = [];
+      for (const row of rows) {
+        const n = BigInt(row.block_number);
+        if (n > tip || (await hashAt(client, n)) !== row.block_hash) continue; // reorged away
+        const coin = nativeCoinOf(network);
+        found.push({
+          coin,
+          txHash: row.tx_hash,
+          logIndex: -1,
+          amountMinor: toLedgerMinor(coin, network, BigInt(row.chain_amount)),
+          confirmations: Number(tip - n + 1n),
+          blockNumber: n,
+        });
+      }
+      return found;
+    },
+
+    async headTime(network) {
+      const runtime = chains()[network];
+      if (!runtime) return null;
+      const cursor = await db
+        .selectFrom('exchange_deposit_cursors')
+        .select('block_hash')
+        .where('network', '=', network)
+        .executeTakeFirst();
+      if (!cursor) return null;
+      try {
+        const block = await clientFor(runtime).getBlock({ blockHash: cursor.block_hash as Hash });
+        return new Date(Number(block.timestamp) * 1000);
+      } catch {
+        return null; // the cursor's block left the chain: the next refresh rewinds it
+      }
+    },
+
     async observe(network, address) {
       const runtime = chains()[network];
       if (!runtime) return null;
@@ -230,10 +286,12 @@ export function evmNativeOrderDeposits(options: {
       const tip = await client.getBlockNumber({ cacheTime: 0 });
       for (const row of rows) {
         const n = BigInt(row.block_number);
+        const amountMinor = toLedgerMinor(nativeCoinOf(network), network, BigInt(row.chain_amount));
+        if (amountMinor <= 0n) continue; // dust below the ledger's unit: not the order's deposit
         if (n > tip || (await hashAt(client, n)) !== row.block_hash) continue; // reorged away
         return {
           txHash: row.tx_hash,
-          amountMinor: toLedgerMinor(nativeCoinOf(network), network, BigInt(row.chain_amount)),
+          amountMinor,
           confirmations: Number(tip - n + 1n),
           blockTime: row.block_time,
         };

@@ -5,6 +5,7 @@ import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import { runtimePair } from '../catalogue/runtime.ts';
 import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { createExchangeEngine, type ExchangeEngine } from './engine.ts';
+import { IllegalTransitionError } from './errors.ts';
 import { evmOrderDeposits } from './evm-deposits.ts';
 import { withdrawalPayouts } from './payouts.ts';
 import type { UsdPrices } from './pricing.ts';
@@ -43,7 +44,10 @@ export interface ExchangeEngineStartOptions {
   intervalMs?: number;
   /** EXCHANGE_LATE_DEPOSIT_WATCH_MS: how long an expired order's address is still watched. */
   lateDepositWatchMs?: number;
-  log: { warn(details: Record<string, unknown>, msg: string): void };
+  log: {
+    warn(details: Record<string, unknown>, msg: string): void;
+    error(details: Record<string, unknown>, msg: string): void;
+  };
 }
 
 /**
@@ -61,7 +65,15 @@ export function startExchangeEngine(options: ExchangeEngineStartOptions): { name
     payouts: withdrawalPayouts(options.db, now),
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     ...lateWatch,
-    onError: (err, orderId) => options.log.warn({ err, orderId }, 'exchange engine step failed; retried next tick'),
+    onError: (err, orderId) => {
+      // A transition the state table does not have is a defect of the engine, never a lost race: alert.
+      if (err instanceof IllegalTransitionError) {
+        options.log.error(
+          { err, orderId, alert: 'exchange_illegal_transition' },
+          'ALERT: exchange engine illegal transition',
+        );
+      } else options.log.warn({ err, orderId }, 'exchange engine step failed; retried next tick');
+    },
   });
   engine.start();
   return { name: 'exchange engine', close: () => engine.stop() };

@@ -153,6 +153,11 @@ describe('npm run ops -- exchange', () => {
       state: 'suspended',
       state_reason: 'insufficient_liquidity',
     });
+    // Issue 37 item 9: a booked deposit is never failed by hand (that would keep the money, refund nothing).
+    const failing = await runExchangeOps(database.db, ['resolve', order.id, '--to', 'failed'], now);
+    expect(failing.code).toBe(1);
+    expect(failing.lines.join(' ')).toContain('booked');
+    expect((await findOrder(database.db, order.id))?.state).toBe('suspended');
     const resolved = await ops(database.url, 'exchange', 'resolve', order.id, '--to', 'refunded');
     expect(resolved.code).toBe(0);
     await engine.tick();

@@ -59,7 +59,8 @@ function releaseProblem(order: OrderRow, to: ExchangeState): string | null {
     case 'refunded':
       return booked ? null : 'the deposit is not booked yet: resolve to waiting or confirming';
     case 'failed':
-      return null;
+      // Failing a booked deposit would keep the user's money and refund nothing: refund it instead.
+      return booked ? 'the deposit is booked: resolve to refunded (failed would return nothing)' : null;
     default:
       return `a suspended order cannot be resolved to ${to}`;
   }

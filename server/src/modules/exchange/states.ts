@@ -19,7 +19,10 @@ export const exchangeStates = [
   'sending',
   /** Payout transaction mined. Terminal. */
   'completed',
-  /** The deadline passed without a deposit. Terminal unless a late deposit arrives (-> refunded). */
+  /**
+   * The deadline passed without a deposit. Terminal unless a deposit arrives: late -> refunded; mined
+   * before the deadline but seen after the expiry -> confirming.
+   */
   'expired',
   /** The deposit went back to the refund address (outside limits, rate moved, late deposit). Terminal. */
   'refunded',
@@ -37,8 +40,9 @@ export const exchangeTransitions: Readonly<Record<ExchangeState, readonly Exchan
   exchanging: ['sending', 'refunded', 'suspended', 'failed'],
   sending: ['completed', 'failed'],
   completed: [],
-  // A deposit that arrives after the deadline is returned, never exchanged.
-  expired: ['refunded'],
+  // A deposit that arrives after the deadline is returned, never exchanged; one mined before the
+  // deadline (by block time) but seen after the expiry is the order's deposit (migration 0046).
+  expired: ['refunded', 'confirming'],
   refunded: [],
   failed: [],
   // The operator releases a hold back into the flow, or ends it.

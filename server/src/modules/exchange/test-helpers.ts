@@ -41,8 +41,14 @@ export function memoryChain() {
     string,
     { request: import('./engine.ts').PayoutRequest; status: import('./engine.ts').PayoutStatus }
   >();
+  // The chain head's time (what the watcher has read); unset: caught up (the engine also needs the wall clock past).
+  const chainState: { head: Date | null | undefined; failing: Set<string> } = { head: undefined, failing: new Set() };
   const deposits: import('./engine.ts').OrderDepositObserver = {
+    async headTime() {
+      return chainState.head === undefined ? new Date(8.64e15) : chainState.head;
+    },
     async observe({ address }) {
+      if (chainState.failing.has(address)) throw new Error(`test: look-up of ${address} failed`);
       return seen.get(address) ?? null;
     },
   };
@@ -59,6 +65,15 @@ export function memoryChain() {
     deposits,
     gateway,
     payouts,
+    /** The watcher's head time (null: unknown; undefined: caught up). */
+    setHead(head: Date | null | undefined) {
+      chainState.head = head;
+    },
+    /** Look-ups of this address throw (an RPC error) until cleared. */
+    failLookups(address: string, failing = true) {
+      if (failing) chainState.failing.add(address);
+      else chainState.failing.delete(address);
+    },
     deposit(
       address: string,
       amountMinor: bigint,
@@ -131,4 +146,49 @@ export function pathTo(target: ExchangeState): ExchangeState[] {
   const path: ExchangeState[] = [];
   for (let s: ExchangeState | null = target; s !== null && s !== 'new'; s = previous.get(s) ?? null) path.unshift(s);
   return path;
+}
+
+const placeOrderApps = new WeakMap<Kysely<Database>, ReturnType<typeof import('../../test/app.ts').buildTestApp>>();
+
+/** Test-only: places an order through the API (fixed: on a fresh rate); 100 USDT on ethereum -> BNB on bsc by default. */
+export async function placeOrder(
+  setup: { db: Kysely<Database>; now: () => Date; prices: UsdPrices; userId: string },
+  rateType: 'float' | 'fixed',
+  overrides: Record<string, unknown> = {},
+) {
+  const { buildTestApp, TEST_USER_HEADER } = await import('../../test/app.ts');
+  // One app per test file's setup (building one per order is slow).
+  let app = placeOrderApps.get(setup.db);
+  if (!app) {
+    app = buildTestApp({ db: setup.db, now: setup.now, exchange: { prices: setup.prices, xpubs: testXpubs } });
+    placeOrderApps.set(setup.db, app);
+  }
+  const headers = { [TEST_USER_HEADER]: setup.userId };
+  const pair = {
+    sendCoin: 'USDT',
+    sendNetwork: 'ethereum',
+    receiveCoin: 'BNB',
+    receiveNetwork: 'bsc',
+    amountMinor: '100000000',
+    ...overrides,
+  };
+  const body: Record<string, unknown> = {
+    ...pair,
+    rateType,
+    receiveAddress: EVM_ADDRESS_A,
+    refundAddress: EVM_ADDRESS_B,
+    termsAccepted: true,
+  };
+  if (rateType === 'fixed') {
+    const rate = await app.inject({
+      method: 'POST',
+      url: '/api/exchange/rates',
+      payload: { ...pair, rateType },
+      headers,
+    });
+    body.rateId = rate.json().rateId;
+  }
+  const res = await app.inject({ method: 'POST', url: '/api/exchange/orders', payload: body, headers });
+  if (res.statusCode !== 200) throw new Error(`order refused: ${res.body}`);
+  return res.json() as { id: string; depositAddress: string; estimatedReceiveMinor: string; deadlineAt: string | null };
 }

@@ -29,7 +29,7 @@ export async function transitionOrder(
   if (!order) throw new NotFoundError('Exchange order not found');
   const from = order.state;
   if (!isExchangeState(from)) throw new Error(`exchange order ${orderId} has unknown state ${from}`);
-  if (options.expectFrom !== undefined && options.expectFrom !== from) throw new IllegalTransitionError(from, to);
+  if (options.expectFrom !== undefined && options.expectFrom !== from) throw new IllegalTransitionError(from, to, true);
   if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
   const updated = await updateState(trx, orderId, from, to, options.reason ?? null, options.now, options.patch);
   // The row is locked, so the conditional update cannot miss.

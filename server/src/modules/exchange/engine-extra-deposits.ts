@@ -1,0 +1,122 @@
+import { findCoinNetwork } from '../catalogue/catalogue.ts';
+import { available, external, locked, post } from './engine-ledger.ts';
+import type { EngineContext, ObservedTransfer, TickReport, Trx } from './engine-types.ts';
+import { lateWatchSince } from './pricing.ts';
+import type { OrderRow } from './repository.ts';
+
+/**
+ * Transfers to an order address besides the one the order counts (issue 37, item 2): a user who sends a
+ * test amount and then the rest, another token, or the native coin. Each one, once it has its coin's
+ * confirmations, is booked as a late deposit: refunded to the order's refund address less the network
+ * fee, or credited whole to the user's wallet (no refund address, or not more than the fee). The row
+ * in exchange_extra_deposits (unique per transfer) and its ledger transfer are one transaction.
+ *
+ * Looked at once the order has counted its deposit or stopped waiting for one, until the late-deposit
+ * watch ends. While an order has no counted deposit, transfers of its send coin are left to the deposit
+ * steps (the first one becomes the order's deposit).
+ */
+export async function bookExtraDeposits(ctx: EngineContext, report: TickReport) {
+  const { deposits, now, lateWatchMs, onError, step, fairBatch } = ctx;
+  if (!deposits.transfers) return;
+  const watchedSince = lateWatchSince(now(), lateWatchMs);
+  const orders = await fairBatch((eb) =>
+    eb.and([
+      eb('deposit_address', 'is not', null),
+      eb('state', 'not in', ['new', 'waiting']),
+      eb('deadline_at', '>', watchedSince),
+    ]),
+  );
+  for (const order of orders) {
+    let transfers: ObservedTransfer[];
+    try {
+      transfers = await deposits.transfers({ network: order.send_network, address: order.deposit_address as string });
+    } catch (err) {
+      onError(err, order.id);
+      continue;
+    }
+    for (const transfer of transfers.filter((t) => isExtra(order, t))) {
+      let booked = false;
+      const ok = await step(order, async (trx) => {
+        booked = await bookExtra(ctx, trx, order, transfer);
+      });
+      if (ok && booked) report.extraDeposits++;
+    }
+  }
+}
+
+/** Confirmed, not dust, and not the order's counted deposit (nor a send-coin transfer that may become it). */
+function isExtra(order: OrderRow, t: ObservedTransfer): boolean {
+  if (t.amountMinor <= 0n) return false;
+  if (t.confirmations < (findCoinNetwork(t.coin, order.send_network)?.confirmations ?? Number.MAX_SAFE_INTEGER))
+    return false;
+  if (t.coin !== order.send_coin) return true;
+  return order.deposit_tx_hash !== null && t.txHash.toLowerCase() !== order.deposit_tx_hash.toLowerCase();
+}
+
+/** Records and books one transfer; false when it was booked before. */
+async function bookExtra(ctx: EngineContext, trx: Trx, order: OrderRow, t: ObservedTransfer): Promise<boolean> {
+  const at = ctx.now();
+  const network = order.send_network;
+  const fee = findCoinNetwork(t.coin, network)?.withdrawFeeMinor ?? 0n;
+  const address = order.refund_address;
+  const toRefund = address !== null && t.amountMinor > fee;
+  const row = await trx
+    .insertInto('exchange_extra_deposits')
+    .values({
+      order_id: order.id,
+      network,
+      coin: t.coin,
+      tx_hash: t.txHash.toLowerCase(),
+      log_index: t.logIndex,
+      amount_minor: t.amountMinor.toString(),
+      block_number: t.blockNumber.toString(),
+      outcome: toRefund ? 'refund' : 'to_wallet',
+      payout_request_id: null, // a refund's, set below in this transaction
+      created_at: at,
+    })
+    .onConflict((oc) => oc.columns(['network', 'tx_hash', 'log_index']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!row) return false;
+  const key = `exchange:${order.id}:extra:${row.id}`;
+  const meta = { orderId: order.id, leg: 'extra_deposit', txHash: t.txHash, logIndex: t.logIndex };
+  if (!toRefund) {
+    await post(
+      trx,
+      key,
+      [
+        [external(t.coin), -t.amountMinor],
+        [available(order.user_id, t.coin), t.amountMinor],
+      ],
+      at,
+      { ...meta, outcome: 'to_wallet' },
+    );
+    return true;
+  }
+  await post(
+    trx,
+    key,
+    [
+      [external(t.coin), -t.amountMinor],
+      [locked(order.user_id, t.coin), t.amountMinor],
+    ],
+    at,
+    { ...meta, outcome: 'refund' },
+  );
+  const requestId = await ctx.payouts.request(trx, {
+    key,
+    orderId: order.id,
+    userId: order.user_id,
+    coin: t.coin,
+    network,
+    address: address as string,
+    amountMinor: t.amountMinor,
+    feeMinor: fee,
+  });
+  await trx
+    .updateTable('exchange_extra_deposits')
+    .set({ payout_request_id: requestId })
+    .where('id', '=', row.id)
+    .execute();
+  return true;
+}
