@@ -32,6 +32,8 @@ export interface SupportMessagesTable {
   answer: string | null;
   answered_at: Date | null;
   answered_by: string | null;
+  /** The page's language when it was written (migration 0060); the answer is mailed in it. */
+  language: Generated<string | null>;
 }
 
 /** Mail a user sent from the app (migration 0017); its state is its outbox row's. */

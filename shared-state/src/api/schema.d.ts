@@ -6366,6 +6366,8 @@ export interface operations {
                     phone?: string;
                     email?: string;
                     content: string;
+                    /** @description The page's language: the answer is e-mailed in it */
+                    language?: "zh-CN" | "zh-TW" | "en" | "es";
                     /** @description Ids from POST /api/support/uploads */
                     uploadIds?: string[];
                 };

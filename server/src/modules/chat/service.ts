@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
 import { findAccountById } from '../auth/accounts-repository.ts';
 import { enqueueMail } from '../mail/outbox.ts';
+import { mailLanguageOfUser, supportMail } from '../mail/support-templates.ts';
 import { attachUploads, findUploads } from '../uploads/repository.ts';
 import type { Audience, UploadsService } from '../uploads/service.ts';
 import {
@@ -99,8 +100,7 @@ export function createChatService(deps: {
       trx,
       {
         to: account.email,
-        subject: 'CW Wallet support replied in your chat',
-        text: `${text || '(a file)'}\n\n(Open the app's live chat to answer.)`,
+        ...supportMail(await mailLanguageOfUser(trx, conversation.user_id), 'chat_reply', { text }),
       },
       at,
     );

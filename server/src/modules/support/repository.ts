@@ -16,6 +16,7 @@ export async function insertSupportMessage(
     email: string | null;
     content: string;
     ip: string;
+    language: string | null;
   },
   at: Date,
 ): Promise<SupportMessageRow> {
@@ -28,6 +29,7 @@ export async function insertSupportMessage(
       email: row.email,
       content: row.content,
       ip: row.ip,
+      language: row.language,
       created_at: at,
     })
     .returningAll()

@@ -16,6 +16,11 @@ export const LeaveMessageBody = Type.Object(
     phone: Type.Optional(Type.String({ maxLength: 32 })),
     email: Type.Optional(Type.String({ maxLength: 254 })),
     content: Type.String({ minLength: 1, maxLength: CONTENT_MAX }),
+    language: Type.Optional(
+      Type.Union([Type.Literal('zh-CN'), Type.Literal('zh-TW'), Type.Literal('en'), Type.Literal('es')], {
+        description: "The page's language: the answer is e-mailed in it",
+      }),
+    ),
     uploadIds: Type.Optional(
       Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]{22}$' }), {
         maxItems: PICTURES_MAX,

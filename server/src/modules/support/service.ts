@@ -4,6 +4,8 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
 import { isValidEmail, normalizeEmail } from '../auth/rules.ts';
 import { enqueueMail } from '../mail/outbox.ts';
+import { mailLanguageOfUser, supportMail } from '../mail/support-templates.ts';
+import { isMailLanguage } from '../mail/templates.ts';
 import { recordUserNotice } from '../notices/repository.ts';
 import { attachedTo, attachUploads, type Uploader } from '../uploads/repository.ts';
 import { mailAttachmentOf, type UploadsService } from '../uploads/service.ts';
@@ -110,7 +112,13 @@ export function createSupportService(deps: {
       const row = await db.transaction().execute(async (trx) => {
         const left = await insertSupportMessage(
           trx,
-          { userId: client.userId, ...contact, content: input.content.trim(), ip: client.ip },
+          {
+            userId: client.userId,
+            ...contact,
+            content: input.content.trim(),
+            ip: client.ip,
+            language: input.language ?? null,
+          },
           at,
         );
         const attached =
@@ -154,17 +162,13 @@ export function createSupportService(deps: {
             { field: 'uploadIds', message: 'not your unused pictures', rule: 'ownership' },
           ]);
         const pictures = (await attachedTo(trx, [answerTarget(id)])).map(mailAttachmentOf);
-        if (answered.email)
-          await enqueueMail(
-            trx,
-            {
-              to: answered.email,
-              subject: 'CW Wallet support',
-              text: `${text.trim()}\n\n> ${answered.content.replace(/\n/g, '\n> ')}`,
-              attachments: pictures,
-            },
-            at,
-          );
+        if (answered.email) {
+          const language = isMailLanguage(answered.language)
+            ? answered.language
+            : await mailLanguageOfUser(trx, answered.user_id);
+          const mail = supportMail(language, 'message_answer', { text, quoted: answered.content });
+          await enqueueMail(trx, { to: answered.email, ...mail, attachments: pictures }, at);
+        }
         if (answered.user_id)
           await recordUserNotice(
             trx,

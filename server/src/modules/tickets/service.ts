@@ -5,6 +5,7 @@ import { decodeTimeIdCursor, encodeTimeIdCursor } from '../../http/cursor.ts';
 import { isValidEmail, normalizeEmail } from '../auth/rules.ts';
 import { isOwnTransactionRef } from '../history/transaction-ref.ts';
 import { enqueueMail } from '../mail/outbox.ts';
+import { mailLanguageOfUser, supportMail } from '../mail/support-templates.ts';
 import { recordUserNotice } from '../notices/repository.ts';
 import { attachedTo, attachUploads, type Uploader } from '../uploads/repository.ts';
 import type { Audience, UploadsService } from '../uploads/service.ts';
@@ -209,8 +210,7 @@ export function createTicketsService(deps: {
           trx,
           {
             to: ticket.email,
-            subject: 'CW Wallet support: a reply to your ticket',
-            text: `${input.text.trim()}\n\n(Open the app's support mailbox to see the whole conversation and answer.)`,
+            ...supportMail(await mailLanguageOfUser(trx, ticket.user_id), 'ticket_reply', { text: input.text }),
           },
           at,
         );

@@ -1,7 +1,8 @@
 import { api, unwrap } from '@cw/shared-state/api';
+import { currentLanguage } from '@cw/shared-state/i18n';
 import type { MessageValues } from '../utils/contact.ts';
 
-/** Only what the writer filled in is sent; the server checks the same rules. */
+/** Only what the writer filled in is sent (and the page's language, for the answer's e-mail); the server checks the same rules. */
 export function leaveMessage(values: MessageValues & { uploadIds: string[] }) {
   const phone = values.phone.trim();
   const email = values.email.trim();
@@ -11,6 +12,7 @@ export function leaveMessage(values: MessageValues & { uploadIds: string[] }) {
         ...(phone ? { phone, phoneCountry: values.phoneCountry } : {}),
         ...(email ? { email } : {}),
         content: values.content.trim(),
+        language: currentLanguage(),
         ...(values.uploadIds.length > 0 ? { uploadIds: values.uploadIds } : {}),
       },
     }),
