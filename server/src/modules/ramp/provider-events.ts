@@ -108,6 +108,34 @@ export async function failBrokenTransfers(db: Kysely<Database>, now: Date, batch
 }
 
 /**
+ * Sells the provider completed while our transfer was still on its way (held in processing with the
+ * provider's status `completed`): completed once the transfer succeeded. A transfer that fails
+ * instead is `failBrokenTransfers`' (failed, the signer released the lock).
+ */
+export async function completeSettledSells(db: Kysely<Database>, now: Date, batch = 100): Promise<number> {
+  const settled = await db
+    .selectFrom('ramp_orders as o')
+    .innerJoin('withdrawals as w', 'w.id', 'o.withdrawal_id')
+    .select('o.id')
+    .where('o.side', '=', 'sell')
+    .where('o.state', '=', 'processing')
+    .where('o.provider_status', '=', 'completed')
+    .where('w.state', '=', 'transfer_successful')
+    .limit(batch)
+    .execute();
+  let completed = 0;
+  for (const { id } of settled) {
+    completed += await db.transaction().execute(async (trx) => {
+      const order = await lockOrder(trx, id);
+      if (order?.state !== 'processing' || order.provider_status !== 'completed') return 0;
+      await transitionOrder(trx, order, 'completed', { now });
+      return 1;
+    });
+  }
+  return completed;
+}
+
+/**
  * Operator alert: sells the provider failed after our coins left (refund_pending), and sells refused
  * because the provider's transaction did not match the order, that changed since `since`. Read by the
  * ramp sweep, which logs them at error level; the orders stay listed by state and reason.
@@ -122,6 +150,20 @@ export function sellAlertsSince(db: Kysely<Database>, since: Date, limit = 100) 
       eb.or([
         eb('state', '=', 'refund_pending'),
         eb.and([eb('state', '=', 'failed'), eb('state_reason', 'like', 'provider_terms_mismatch%')]),
+        // Completed (before the hold, or by hand) though our transfer never arrived.
+        eb.and([
+          eb('state', '=', 'completed'),
+          eb.or([
+            eb('withdrawal_id', 'is', null),
+            eb.exists(
+              eb
+                .selectFrom('withdrawals as w')
+                .select('w.id')
+                .whereRef('w.id', '=', 'ramp_orders.withdrawal_id')
+                .where('w.state', 'in', ['transfer_failed', 'review_rejected']),
+            ),
+          ]),
+        ]),
       ]),
     )
     .orderBy('updated_at')

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { createMoonPayClient, type MoonPayClient } from './moonpay/client.ts';
-import { expireAbandoned, failBrokenTransfers, sellAlertsSince } from './provider-events.ts';
+import { completeSettledSells, expireAbandoned, failBrokenTransfers, sellAlertsSince } from './provider-events.ts';
 import type { RampConfig } from './ramp-config.ts';
 import { type SandboxRamp, startSandboxRamp } from './sandbox/sandbox-server.ts';
 
@@ -61,8 +61,12 @@ export function startRampSweep(db: Kysely<Database>, now: () => Date, log: Log):
       try {
         await expireAbandoned(db, now());
         await failBrokenTransfers(db, now());
+        await completeSettledSells(db, now());
         for (const o of await sellAlertsSince(db, alertedUntil)) {
-          log.error({ order: o }, 'ramp ALERT: sell failed after its coins left, or refused (provider terms mismatch)');
+          log.error(
+            { order: o },
+            'ramp ALERT: sell failed after its coins left, refused (provider terms mismatch), or completed without our transfer',
+          );
           alertedUntil = o.updated_at;
         }
       } catch (err) {
