@@ -6,6 +6,7 @@ import { createMoonPayClient, type MoonPayClient } from './moonpay/client.ts';
 import { completeSettledSells, expireAbandoned, failBrokenTransfers, sellAlertsSince } from './provider-events.ts';
 import type { RampConfig } from './ramp-config.ts';
 import { type SandboxRamp, startSandboxRamp } from './sandbox/sandbox-server.ts';
+import { repairFailedSells } from './sell-repair.ts';
 
 interface Log {
   info(obj: unknown, msg?: string): void;
@@ -59,6 +60,7 @@ export function startRampSweep(db: Kysely<Database>, now: () => Date, log: Log):
     if (running) return;
     running = (async () => {
       try {
+        await repairFailedSells(db, now());
         await expireAbandoned(db, now());
         await failBrokenTransfers(db, now());
         await completeSettledSells(db, now());

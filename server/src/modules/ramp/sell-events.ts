@@ -141,7 +141,7 @@ async function failSell(
 }
 
 /** A payout not yet signed: rejected (the signer only takes review_approved rows), its lock released. */
-async function cancelPayout(
+export async function cancelPayout(
   trx: Trx,
   w: NonNullable<Awaited<ReturnType<typeof findWithdrawal>>>,
   orderId: string,
