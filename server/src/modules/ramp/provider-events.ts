@@ -134,39 +134,3 @@ export async function completeSettledSells(db: Kysely<Database>, now: Date, batc
   }
   return completed;
 }
-
-/**
- * Operator alert: sells the provider failed after our coins left (refund_pending), and sells refused
- * because the provider's transaction did not match the order, that changed since `since`. Read by the
- * ramp sweep, which logs them at error level; the orders stay listed by state and reason.
- */
-export function sellAlertsSince(db: Kysely<Database>, since: Date, limit = 100) {
-  return db
-    .selectFrom('ramp_orders')
-    .select(['id', 'user_id', 'state', 'state_reason', 'withdrawal_id', 'updated_at'])
-    .where('side', '=', 'sell')
-    .where('updated_at', '>', since)
-    .where((eb) =>
-      eb.or([
-        eb('state', '=', 'refund_pending'),
-        eb.and([eb('state', '=', 'failed'), eb('state_reason', 'like', 'provider_terms_mismatch%')]),
-        // Completed (before the hold, or by hand) though our transfer never arrived.
-        eb.and([
-          eb('state', '=', 'completed'),
-          eb.or([
-            eb('withdrawal_id', 'is', null),
-            eb.exists(
-              eb
-                .selectFrom('withdrawals as w')
-                .select('w.id')
-                .whereRef('w.id', '=', 'ramp_orders.withdrawal_id')
-                .where('w.state', 'in', ['transfer_failed', 'review_rejected']),
-            ),
-          ]),
-        ]),
-      ]),
-    )
-    .orderBy('updated_at')
-    .limit(limit)
-    .execute();
-}

@@ -7,9 +7,10 @@ import { createLedgerService } from '../ledger/service.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { transition } from '../withdrawals/repository.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
-import { completeSettledSells, failBrokenTransfers, sellAlertsSince } from './provider-events.ts';
+import { completeSettledSells, failBrokenTransfers } from './provider-events.ts';
 import { lockOrder, transitionOrder } from './repository.ts';
 import type { SandboxRamp } from './sandbox/sandbox-server.ts';
+import { openSellAlerts } from './sell-alerts.ts';
 import { createUserIn, signedWebhook, startTestProvider } from './test-helpers.ts';
 
 /**
@@ -168,7 +169,7 @@ describe('a sell the provider fails', () => {
     await send(s.id, 'failed', { failureReason: 'deposit_expired' });
     expect(await state(s.id)).toMatchObject({ state: 'refund_pending', w_state: 'transfer_in_progress' });
     expect(await balances(s.userId)).toEqual({ available: FUNDS - s.held, locked: s.held });
-    const alerts = await sellAlertsSince(database.db, new Date(at.getTime() - 1));
+    const alerts = await openSellAlerts(database.db);
     expect(alerts.map((a) => a.id)).toContain(s.id);
     await send(s.id, 'refunded');
     expect((await state(s.id)).state).toBe('refunded');
@@ -226,7 +227,7 @@ describe('a sell status without the address, and a transaction that does not mat
     expect(o).toMatchObject({ state: 'failed', withdrawal_id: null });
     expect(o.state_reason).toMatch(/^provider_terms_mismatch:/);
     expect(await balances(s.userId)).toEqual({ available: FUNDS, locked: 0n });
-    expect((await sellAlertsSince(database.db, new Date(at.getTime() - 1))).map((a) => a.id)).toContain(s.id);
+    expect((await openSellAlerts(database.db)).map((a) => a.id)).toContain(s.id);
   });
 });
 
@@ -264,7 +265,7 @@ describe('a sell completes only once our transfer succeeded (H2)', () => {
       if (order) await transitionOrder(trx, order, 'completed', { now: at });
     });
     await transition(database.db, w, 'transfer_in_progress', 'transfer_failed', {}, at);
-    const alerts = await sellAlertsSince(database.db, new Date(at.getTime() - 1));
+    const alerts = await openSellAlerts(database.db);
     expect(alerts.map((a) => a.id)).toContain(s.id);
   });
 

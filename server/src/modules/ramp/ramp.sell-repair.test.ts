@@ -7,9 +7,10 @@ import { createLedgerService } from '../ledger/service.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { transition } from '../withdrawals/repository.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
-import { sellAlertsSince } from './provider-events.ts';
+import { runRampCommand } from './ops-commands.ts';
 import { lockOrder, transitionOrder } from './repository.ts';
 import type { SandboxRamp } from './sandbox/sandbox-server.ts';
+import { claimDueSellAlerts, openSellAlerts, SELL_REALERT_MS } from './sell-alerts.ts';
 import { repairFailedSells } from './sell-repair.ts';
 import { createUserIn, signedWebhook, startTestProvider } from './test-helpers.ts';
 
@@ -138,7 +139,109 @@ describe('repairing sells failed before the fix', () => {
     await oldFailure(s.id, 'failed');
     expect(await repairFailedSells(database.db, at)).toMatchObject({ refundPending: 1 });
     expect(await stateOf(s.id)).toEqual({ state: 'refund_pending', w_state: 'transfer_in_progress' });
-    expect((await sellAlertsSince(database.db, new Date(at.getTime() - 1))).map((a) => a.id)).toContain(s.id);
+    expect((await openSellAlerts(database.db)).map((a) => a.id)).toContain(s.id);
     expect(await balanceOf(database.db, 'user_locked', s.userId, 'USDT')).toBeGreaterThan(0n);
+  });
+});
+
+/** A refund_pending sell: its transfer was signed, then the provider failed it. */
+async function refundPending() {
+  const s = await sellWithPayout();
+  await transition(database.db, s.withdrawalId, 'review_approved', 'transfer_in_progress', {}, at);
+  await oldFailure(s.id, 'failed');
+  await repairFailedSells(database.db, at);
+  return s;
+}
+
+describe('sell alerts live in the database (M7)', () => {
+  it('each open alert is claimed once across instances and restarts, and again after the re-alert interval', async () => {
+    const s = await refundPending();
+    const mine = (list: { id: string }[]) => list.filter((a) => a.id === s.id);
+    expect(mine(await claimDueSellAlerts(database.db, at))).toHaveLength(1);
+    // Another instance, or this one restarted, in the same hour: nothing to log again.
+    expect(mine(await claimDueSellAlerts(database.db, new Date(at.getTime() + 60_000)))).toHaveLength(0);
+    const later = new Date(at.getTime() + SELL_REALERT_MS);
+    expect(mine(await claimDueSellAlerts(database.db, later))).toHaveLength(1);
+    const row = await database.db
+      .selectFrom('ramp_sell_alerts')
+      .selectAll()
+      .where('order_id', '=', s.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ kind: 'refund_pending', alerts: 2 });
+  });
+});
+
+describe('ops: ramp resolve-refund', () => {
+  async function creditRefund(userId: string, hash: string) {
+    await createLedgerService({ db: database.db, now: () => at }).deposit({
+      idempotencyKey: `refund:${hash}`,
+      userId,
+      asset: 'USDT',
+      amountMinor: AMOUNT,
+    });
+    const t = await database.db
+      .selectFrom('ledger_transfers')
+      .select('id')
+      .where('idempotency_key', '=', `refund:${hash}`)
+      .executeTakeFirstOrThrow();
+    await database.db
+      .insertInto('deposits')
+      .values({
+        user_id: userId,
+        network: 'ethereum',
+        coin: 'USDT',
+        tx_hash: hash,
+        output_index: 0,
+        from_address: null,
+        to_address: '0x0000000000000000000000000000000000000001',
+        chain_amount: AMOUNT.toString(),
+        amount_minor: AMOUNT.toString(),
+        block_number: 1,
+        block_hash: `0x${'b'.repeat(64)}`,
+        required_confirmations: 6,
+        state: 'successful',
+        reason: null,
+        credited_transfer_id: t.id,
+        completed_at: at,
+      })
+      .execute();
+  }
+  const run = async (args: string[]) => {
+    const lines: string[] = [];
+    const code = await runRampCommand(
+      database.db,
+      args,
+      (l) => lines.push(l),
+      () => at,
+    );
+    return { code, lines };
+  };
+
+  it('closes a refund_pending sell with the credited refund deposit, once; refuses anything else', async () => {
+    const s = await refundPending();
+    await claimDueSellAlerts(database.db, at);
+    const hash = `0x${'a'.repeat(64)}`;
+    // No such deposit yet: refused, nothing changes.
+    expect((await run(['resolve-refund', s.id, '--refund-tx', hash])).code).toBe(1);
+    expect((await stateOf(s.id)).state).toBe('refund_pending');
+    await creditRefund(s.userId, hash);
+    const ok = await run(['resolve-refund', s.id, '--refund-tx', hash]);
+    expect(ok.code).toBe(0);
+    expect((await stateOf(s.id)).state).toBe('refunded');
+    const alert = await database.db
+      .selectFrom('ramp_sell_alerts')
+      .select('resolved_at')
+      .where('order_id', '=', s.id)
+      .executeTakeFirstOrThrow();
+    expect(alert.resolved_at).not.toBeNull();
+    // The same refund cannot close a second order.
+    const other = await refundPending();
+    expect((await run(['resolve-refund', other.id, '--refund-tx', hash])).code).toBe(1);
+    // Another user's deposit is no refund of this sell.
+    const hash2 = `0x${'c'.repeat(64)}`;
+    await creditRefund(s.userId, hash2);
+    expect((await run(['resolve-refund', other.id, '--refund-tx', hash2])).code).toBe(1);
+    expect((await run(['resolve-refund', other.id])).code).toBe(2);
+    expect((await reconcile(database.db)).ok).toBe(true);
   });
 });
