@@ -16,6 +16,9 @@
  *   operators add <name> | password <name>     Operator accounts for the console at /ops (password on stdin).
  *   notices publish <file.md> | list | withdraw <id>   Announcements (see modules/notices/announcement-file.ts).
  *   por publish | list                         Proof of liabilities: a Merkle-sum snapshot now; the roots kept.
+ *   ramp alerts | resolve-refund <order id> --refund-tx <hash>   Sell alerts (refund_pending, terms
+ *               mismatch, completed without our transfer); a refund_pending sell closed by the provider's
+ *               credited on-chain refund (refunded; no posting: the deposit credited the user).
  *   reorgs list | resolve <id> --note "<text>" Reorgs deeper than the confirmation count: the open alerts
  *               (their users' withdrawals are frozen), and closing one once handled (lifts its freezes).
  *   custody refill <network> <txHash>          Coins sent to a hot wallet from outside (a refill), read from
@@ -45,11 +48,22 @@ import { runNoticesCommand } from '../src/modules/notices/ops-commands.ts';
 import { runOperatorsCommand } from '../src/modules/operators/ops-commands.ts';
 import { porReconcileLines, runPorCommand } from '../src/modules/por/ops-commands.ts';
 import { reserveCheck, reserveLines } from '../src/modules/por/reserves.ts';
+import { runRampCommand } from '../src/modules/ramp/ops-commands.ts';
 import { runRewardsCommand } from '../src/modules/rewards/ops-commands.ts';
 import { runWithdrawalsCommand } from '../src/modules/withdrawals/ops-commands.ts';
 
 const EMBEDDED_DATABASE = 'wallet';
-const commands = ['reconcile', 'withdrawals', 'operators', 'notices', 'rewards', 'por', 'reorgs', 'custody'] as const;
+const commands = [
+  'reconcile',
+  'withdrawals',
+  'operators',
+  'notices',
+  'rewards',
+  'por',
+  'reorgs',
+  'custody',
+  'ramp',
+] as const;
 const usage = `usage: npm run ops -- <${commands.join('|')}>`;
 const exchangeUsage =
   '       npm run ops -- exchange list [--state <state>] | suspend <id> | resolve <id> --to <state>';
@@ -153,6 +167,7 @@ async function main(): Promise<number> {
     if (command === 'rewards') return await runRewardsCommand(db, process.argv.slice(3), out);
     if (command === 'por') return await runPorCommand(db, process.argv.slice(3), out);
     if (command === 'reorgs') return await runReorgsCommand(db, process.argv.slice(3), out);
+    if (command === 'ramp') return await runRampCommand(db, process.argv.slice(3), out);
     const config = loadConfig();
     if (command === 'custody')
       return await runCustodyCommand(db, process.argv.slice(3), out, { dataDir: config.dataDir, env: process.env });

@@ -6,6 +6,7 @@ export interface RampDatabase {
   ramp_orders: RampOrdersTable;
   ramp_order_events: RampOrderEventsTable;
   ramp_webhook_events: RampWebhookEventsTable;
+  ramp_sell_alerts: RampSellAlertsTable;
 }
 
 type Numeric = ColumnType<string, string | bigint, string | bigint>;
@@ -51,6 +52,8 @@ export interface RampOrdersTable {
   provider_status: string | null;
   withdrawal_id: string | null;
   tx_hash: string | null;
+  /** Migration 0043: the provider's on-chain refund an operator matched to a refund_pending sell. */
+  refund_tx_hash: Generated<string | null>;
   checkout_expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -69,4 +72,15 @@ export interface RampWebhookEventsTable {
   event_key: string;
   order_id: string | null;
   received_at: Date;
+}
+
+/** Migration 0043: one row per (sell order, alert kind); the ramp sweep claims due rows (re-alerts). */
+export interface RampSellAlertsTable {
+  order_id: string;
+  kind: 'refund_pending' | 'terms_mismatch' | 'completed_without_transfer';
+  first_alerted_at: Date;
+  last_alerted_at: Date;
+  alerts: Generated<number>;
+  resolved_at: Date | null;
+  resolution: string | null;
 }

@@ -186,4 +186,28 @@ describe('stuck sweeps', () => {
     const [settled] = await rowOf(address);
     expect(settled).toMatchObject({ state: 'mined', mined_tx_hash: settled?.tx_hash });
   }, 120_000);
+
+  it('a native replacement pays its extra gas out of the booked coins, never from native coins no one credited', async () => {
+    const db = database.db;
+    const { address } = await credited((a) => sendEth(a, parseEther('2')));
+    // 0.5 ETH more arrives but is not credited (the watcher does not run again): not the book's.
+    await client.waitForTransactionReceipt({ hash: await sendEth(address, parseEther('0.5')) });
+    await client.setAutomine(false);
+    try {
+      await signer().tick();
+      const [row] = await rowOf(address);
+      if (!row) throw new Error('no sweep recorded');
+      clock += WAIT_MS;
+      expect((await signer().tick()).sweepsReplaced).toBe(1);
+      const [a] = await attemptsOf(row.id);
+      // Value + gas at the new price is the booked 2 ETH (before: the value stayed, the extra gas came from the 0.5).
+      expect(BigInt(a?.chain_amount ?? 0) + 21_000n * BigInt(a?.gas_price_wei ?? 0)).toBe(parseEther('2'));
+      await client.mine({ blocks: 1 });
+      await signer().tick();
+      expect((await rowOf(address))[0]?.state).toBe('mined');
+    } finally {
+      await client.setAutomine(true);
+    }
+    expect((await reconcile(db)).ok).toBe(true);
+  }, 120_000);
 });

@@ -2,7 +2,7 @@ import { type Address, type Hex, keccak256, type PublicClient, parseTransaction 
 import { type CoinCode, nativeCoinOf } from '../modules/catalogue/catalogue.ts';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { insertSweepAttempt, lockOpenSweep } from '../modules/custody/sweep-attempts.ts';
-import { derivationIndexOf, type SweepRow } from '../modules/custody/sweeps-repository.ts';
+import { bookedNativeOf, derivationIndexOf, type SweepRow } from '../modules/custody/sweeps-repository.ts';
 import { bumpFee, maxOf, type SignerContext } from './signer-types.ts';
 import { minimumsOf } from './sweep-plan.ts';
 import { type SweepTry, tryOfAttempt } from './sweep-tries.ts';
@@ -12,9 +12,10 @@ import { type SweepTry, tryOfAttempt } from './sweep-tries.ts';
  * nonce, to, data and gas, `gasPrice` raised by at least 12.5% (geth needs +10%) or to the node's current
  * price, signed and recorded (fenced) before it is broadcast. What each kind can pay:
  * - a gas top-up: the hot wallet pays, the value stays;
- * - a token sweep: the deposit address pays from its topped-up gas; without enough, no replacement;
+ * - a token sweep: the deposit address pays from its booked (topped-up) gas; without enough, no replacement;
  * - a native sweep pays its own gas out of what it sends: value + gas x new price must fit the address's
- *   balance, so the value shrinks by the extra gas; below one minimum deposit it is not worth replacing.
+ *   booked native coins (and its balance), so the value shrinks by the extra gas; below one minimum
+ *   deposit it is not worth replacing.
  * Without a replacement the newest attempt is rebroadcast, as before.
  */
 
@@ -38,7 +39,7 @@ export async function replaceSweep(
     ctx.log('sweep replacement would exceed the fee cap; rebroadcasting instead', details);
     return undefined;
   }
-  const chainAmount = await payableAmount(client, row, latest, gasPriceWei);
+  const chainAmount = await payableAmount(ctx, client, row, latest, gasPriceWei);
   if (chainAmount === undefined) {
     ctx.log('sweep cannot pay a higher fee; rebroadcasting instead', details);
     return undefined;
@@ -73,8 +74,16 @@ export async function replaceSweep(
   return tryOfAttempt(recorded);
 }
 
-/** What the replacement sends (chain units of the row's coin), or undefined when its sender cannot pay. */
+/**
+ * What the replacement sends (chain units of the row's coin), or undefined when its sender cannot pay.
+ * A sweep's gas is booked against the deposit addresses' custody account, so the extra gas must come
+ * out of the native coins the book holds for the address (`bookedNativeOf`, plus what this open sweep
+ * already reserved: its first signing's value and gas), never from native coins no one credited: a
+ * native sweep sends at most booked - gas x new price; a token sweep is replaced only when the booked
+ * coins cover gas x new price (else it is rebroadcast, and a top-up follows once it settles).
+ */
 async function payableAmount(
+  ctx: SignerContext,
   client: PublicClient,
   row: SweepRow,
   latest: SweepTry,
@@ -82,10 +91,14 @@ async function payableAmount(
 ): Promise<bigint | undefined> {
   if (row.kind === 'gas_topup') return latest.chainAmount;
   const network = row.network as EvmNetwork;
+  const native = row.coin === nativeCoinOf(network);
   const maxGasWei = BigInt(row.gas_limit) * gasPriceWei;
+  const reserved = (native ? BigInt(row.chain_amount) : 0n) + BigInt(row.gas_limit) * BigInt(row.gas_price_wei);
+  const booked = (await bookedNativeOf(ctx.db, network, row.deposit_address)) + reserved;
   const balance = await client.getBalance({ address: row.from_address as Address });
-  if (row.coin !== nativeCoinOf(network)) return balance >= maxGasWei ? latest.chainAmount : undefined;
-  const afterGas = balance - maxGasWei;
+  const held = booked < balance ? booked : balance;
+  if (!native) return held >= maxGasWei ? latest.chainAmount : undefined;
+  const afterGas = held - maxGasWei;
   const amount = afterGas < latest.chainAmount ? afterGas : latest.chainAmount;
   const minimum = minimumsOf(network).get(row.coin as CoinCode);
   return minimum !== undefined && amount >= minimum ? amount : undefined;

@@ -108,23 +108,29 @@ export async function failBrokenTransfers(db: Kysely<Database>, now: Date, batch
 }
 
 /**
- * Operator alert: sells the provider failed after our coins left (refund_pending), and sells refused
- * because the provider's transaction did not match the order, that changed since `since`. Read by the
- * ramp sweep, which logs them at error level; the orders stay listed by state and reason.
+ * Sells the provider completed while our transfer was still on its way (held in processing with the
+ * provider's status `completed`): completed once the transfer succeeded. A transfer that fails
+ * instead is `failBrokenTransfers`' (failed, the signer released the lock).
  */
-export function sellAlertsSince(db: Kysely<Database>, since: Date, limit = 100) {
-  return db
-    .selectFrom('ramp_orders')
-    .select(['id', 'user_id', 'state', 'state_reason', 'withdrawal_id', 'updated_at'])
-    .where('side', '=', 'sell')
-    .where('updated_at', '>', since)
-    .where((eb) =>
-      eb.or([
-        eb('state', '=', 'refund_pending'),
-        eb.and([eb('state', '=', 'failed'), eb('state_reason', 'like', 'provider_terms_mismatch%')]),
-      ]),
-    )
-    .orderBy('updated_at')
-    .limit(limit)
+export async function completeSettledSells(db: Kysely<Database>, now: Date, batch = 100): Promise<number> {
+  const settled = await db
+    .selectFrom('ramp_orders as o')
+    .innerJoin('withdrawals as w', 'w.id', 'o.withdrawal_id')
+    .select('o.id')
+    .where('o.side', '=', 'sell')
+    .where('o.state', '=', 'processing')
+    .where('o.provider_status', '=', 'completed')
+    .where('w.state', '=', 'transfer_successful')
+    .limit(batch)
     .execute();
+  let completed = 0;
+  for (const { id } of settled) {
+    completed += await db.transaction().execute(async (trx) => {
+      const order = await lockOrder(trx, id);
+      if (order?.state !== 'processing' || order.provider_status !== 'completed') return 0;
+      await transitionOrder(trx, order, 'completed', { now });
+      return 1;
+    });
+  }
+  return completed;
 }

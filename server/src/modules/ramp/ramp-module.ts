@@ -3,9 +3,11 @@ import type { Database } from '../../db/schema.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { createMoonPayClient, type MoonPayClient } from './moonpay/client.ts';
-import { expireAbandoned, failBrokenTransfers, sellAlertsSince } from './provider-events.ts';
+import { completeSettledSells, expireAbandoned, failBrokenTransfers } from './provider-events.ts';
 import type { RampConfig } from './ramp-config.ts';
 import { type SandboxRamp, startSandboxRamp } from './sandbox/sandbox-server.ts';
+import { claimDueSellAlerts } from './sell-alerts.ts';
+import { repairFailedSells } from './sell-repair.ts';
 
 interface Log {
   info(obj: unknown, msg?: string): void;
@@ -53,18 +55,17 @@ export async function startRamp(options: {
 
 export function startRampSweep(db: Kysely<Database>, now: () => Date, log: Log): { close: () => Promise<void> } {
   let running: Promise<void> | null = null;
-  // Only which alerts this instance already logged (a restart logs the last hour's again).
-  let alertedUntil = new Date(now().getTime() - 3_600_000);
   const timer = setInterval(() => {
     if (running) return;
     running = (async () => {
       try {
+        await repairFailedSells(db, now());
         await expireAbandoned(db, now());
         await failBrokenTransfers(db, now());
-        for (const o of await sellAlertsSince(db, alertedUntil)) {
-          log.error({ order: o }, 'ramp ALERT: sell failed after its coins left, or refused (provider terms mismatch)');
-          alertedUntil = o.updated_at;
-        }
+        await completeSettledSells(db, now());
+        // Claimed in the database (migration 0043): one instance logs each alert, again hourly while open.
+        for (const o of await claimDueSellAlerts(db, now()))
+          log.error({ order: o }, `ramp ALERT (${o.kind}): sell needs an operator (npm run ops -- ramp alerts)`);
       } catch (err) {
         log.warn({ err }, 'ramp sweep failed; retrying');
       } finally {

@@ -7,8 +7,10 @@ import { createLedgerService } from '../ledger/service.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { transition } from '../withdrawals/repository.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
-import { failBrokenTransfers, sellAlertsSince } from './provider-events.ts';
+import { completeSettledSells, failBrokenTransfers } from './provider-events.ts';
+import { lockOrder, transitionOrder } from './repository.ts';
 import type { SandboxRamp } from './sandbox/sandbox-server.ts';
+import { openSellAlerts } from './sell-alerts.ts';
 import { createUserIn, signedWebhook, startTestProvider } from './test-helpers.ts';
 
 /**
@@ -109,7 +111,7 @@ async function send(orderId: string, status: string, extra: Record<string, unkno
     headers: { 'content-type': 'application/json', 'moonpay-signature-v2': w.header },
     payload: w.body,
   });
-  expect(res.statusCode).toBe(200);
+  expect(res.statusCode, res.body).toBe(200);
   return res.json().outcome as string;
 }
 
@@ -167,7 +169,7 @@ describe('a sell the provider fails', () => {
     await send(s.id, 'failed', { failureReason: 'deposit_expired' });
     expect(await state(s.id)).toMatchObject({ state: 'refund_pending', w_state: 'transfer_in_progress' });
     expect(await balances(s.userId)).toEqual({ available: FUNDS - s.held, locked: s.held });
-    const alerts = await sellAlertsSince(database.db, new Date(at.getTime() - 1));
+    const alerts = await openSellAlerts(database.db);
     expect(alerts.map((a) => a.id)).toContain(s.id);
     await send(s.id, 'refunded');
     expect((await state(s.id)).state).toBe('refunded');
@@ -191,7 +193,18 @@ describe('a sell status without the address, and a transaction that does not mat
     await send(s.id, 'pending', { depositWalletAddress: null });
     expect(await state(s.id)).toMatchObject({ state: 'processing', withdrawal_id: null });
     await send(s.id, 'completed');
-    expect(await state(s.id)).toMatchObject({ state: 'completed', w_state: 'review_approved' });
+    // Placed, but not completed before our transfer succeeded (H2).
+    expect(await state(s.id)).toMatchObject({ state: 'processing', w_state: 'review_approved' });
+  });
+
+  it('"waitingForDeposit" without an address keeps the order pending; the address then places the payout', async () => {
+    const s = await placeSell();
+    // Before: a 500 (waiting_deposit requires the payout) the provider retries forever.
+    expect(await send(s.id, 'waitingForDeposit', { depositWalletAddress: null })).toBe('applied');
+    expect(await state(s.id)).toMatchObject({ state: 'pending', withdrawal_id: null });
+    await send(s.id, 'pending');
+    expect(await state(s.id)).toMatchObject({ state: 'processing', w_state: 'review_approved' });
+    expect(await balances(s.userId)).toEqual({ available: FUNDS - s.held, locked: s.held });
   });
 
   it('"completed" without an address and no payout: the order waits in processing for the address', async () => {
@@ -214,6 +227,70 @@ describe('a sell status without the address, and a transaction that does not mat
     expect(o).toMatchObject({ state: 'failed', withdrawal_id: null });
     expect(o.state_reason).toMatch(/^provider_terms_mismatch:/);
     expect(await balances(s.userId)).toEqual({ available: FUNDS, locked: 0n });
-    expect((await sellAlertsSince(database.db, new Date(at.getTime() - 1))).map((a) => a.id)).toContain(s.id);
+    expect((await openSellAlerts(database.db)).map((a) => a.id)).toContain(s.id);
+  });
+});
+
+describe('a sell completes only once our transfer succeeded (H2)', () => {
+  it('"completed" while the payout is unsigned holds the order in processing; the transfer settles it', async () => {
+    const s = await placeSell();
+    await send(s.id, 'waitingForDeposit');
+    expect(await send(s.id, 'completed')).toBe('applied');
+    const o = await state(s.id);
+    expect(o).toMatchObject({ state: 'processing', w_state: 'review_approved' });
+    const w = o.withdrawal_id as string;
+    expect(await completeSettledSells(database.db, at)).toBe(0);
+    await transition(database.db, w, 'review_approved', 'transfer_in_progress', {}, at);
+    await transition(database.db, w, 'transfer_in_progress', 'transfer_successful', {}, at);
+    expect(await completeSettledSells(database.db, at)).toBe(1);
+    expect((await state(s.id)).state).toBe('completed');
+  });
+
+  it('"completed" with no address and no payout never completes the order', async () => {
+    const s = await placeSell();
+    await send(s.id, 'waitingForDeposit', { depositWalletAddress: null });
+    await send(s.id, 'completed', { depositWalletAddress: null });
+    expect(await state(s.id)).toMatchObject({ state: 'processing', withdrawal_id: null });
+    expect(await completeSettledSells(database.db, at)).toBe(0);
+  });
+
+  it('alerts on a completed sell whose transfer failed', async () => {
+    const s = await placeSell();
+    await send(s.id, 'waitingForDeposit');
+    const w = (await state(s.id)).withdrawal_id as string;
+    await transition(database.db, w, 'review_approved', 'transfer_in_progress', {}, at);
+    // A row from before the hold (or an operator's move): completed, then the transfer failed on chain.
+    await database.db.transaction().execute(async (trx) => {
+      const order = await lockOrder(trx, s.id);
+      if (order) await transitionOrder(trx, order, 'completed', { now: at });
+    });
+    await transition(database.db, w, 'transfer_in_progress', 'transfer_failed', {}, at);
+    const alerts = await openSellAlerts(database.db);
+    expect(alerts.map((a) => a.id)).toContain(s.id);
+  });
+
+  it('a user frozen by a deep reorg: the payout is refused inside the transaction, the order fails, lock back', async () => {
+    const s = await placeSell();
+    const alert = await database.db
+      .insertInto('reorg_alerts')
+      .values({ network: 'ethereum', fork_block: '1', deposits: 1, created_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await database.db
+      .insertInto('withdrawal_freezes')
+      .values({ user_id: s.userId, alert_id: alert.id, created_at: at })
+      .execute();
+    await send(s.id, 'waitingForDeposit');
+    expect(await state(s.id)).toMatchObject({
+      state: 'failed',
+      withdrawal_id: null,
+      state_reason: 'withdrawals_frozen',
+    });
+    expect(await balances(s.userId)).toEqual({ available: FUNDS, locked: 0n });
+    await database.db
+      .updateTable('reorg_alerts')
+      .set({ resolved_at: at, resolution: 't' })
+      .where('id', '=', alert.id)
+      .execute();
   });
 });

@@ -7,7 +7,10 @@ export type QuoteRow = Selectable<RampQuotesTable>;
 export type OrderRow = Selectable<RampOrdersTable>;
 type Trx = Transaction<Database>;
 export type OrderPatch = Partial<
-  Pick<OrderRow, 'deposit_address' | 'provider_tx_id' | 'provider_status' | 'withdrawal_id' | 'tx_hash'>
+  Pick<
+    OrderRow,
+    'deposit_address' | 'provider_tx_id' | 'provider_status' | 'withdrawal_id' | 'tx_hash' | 'refund_tx_hash'
+  >
 >;
 
 /** The user's unused quote, locked until the transaction ends (an order takes it once). */

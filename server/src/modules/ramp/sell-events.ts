@@ -2,6 +2,7 @@ import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, coinDecimals, type NetworkCode } from '../catalogue/catalogue.ts';
+import { withdrawalsFrozen } from '../deposits/reorg-alerts.ts';
 import { unlockFunds } from '../ledger/operations.ts';
 import { placeApprovedPayout } from '../withdrawals/payouts.ts';
 import { findWithdrawal, transition } from '../withdrawals/repository.ts';
@@ -14,8 +15,11 @@ type Trx = Transaction<Database>;
 
 /** Provider states that mean the provider waits for, or has, our coins: only these place the payout. */
 const PAYOUT_TARGETS: ReadonlySet<RampState> = new Set(['waiting_deposit', 'processing', 'completed']);
-/** Order states from which the payout may still be placed (no withdrawal yet). */
-const PAYOUT_FROM: ReadonlySet<string> = new Set(['pending', 'processing']);
+/**
+ * Order states from which the payout may still be placed (no withdrawal yet): a status without the
+ * provider's address may have moved the order on already, and the lock must not be stranded there.
+ */
+const PAYOUT_FROM: ReadonlySet<string> = new Set(['pending', 'waiting_deposit', 'processing']);
 
 /** MoonPay's network codes for ours (`baseCurrency.metadata.networkCode`). */
 const networkAliases: Record<string, readonly string[]> = {
@@ -39,21 +43,48 @@ export async function applySellEvent(
   now: Date,
 ): Promise<SellOutcome> {
   let current = order;
-  let to = target;
-  if (!current.withdrawal_id && PAYOUT_FROM.has(current.state) && PAYOUT_TARGETS.has(to)) {
-    if (tx.depositWalletAddress) {
-      current = await placeSellPayout(trx, current, tx, now);
-      if (current.state === 'failed' || to === 'waiting_deposit' || current.state === to) return 'applied';
-    } else if (to === 'completed') {
-      // The provider cannot have coins we never sent: wait (processing) for the event naming its address.
-      to = 'processing';
-    }
+  if (
+    !current.withdrawal_id &&
+    PAYOUT_FROM.has(current.state) &&
+    PAYOUT_TARGETS.has(target) &&
+    tx.depositWalletAddress
+  ) {
+    current = await placeSellPayout(trx, current, tx, now);
+    if (current.state === 'failed' || target === 'waiting_deposit' || current.state === target) return 'applied';
   }
+  if (target === 'completed') return holdUntilTransferred(trx, current, tx, now);
+  if (target === 'waiting_deposit' && !current.withdrawal_id) {
+    // Waiting for coins we have not sent (no address yet): the order stays where it is (waiting_deposit
+    // requires the payout, migration 0025's check), so the event naming the address can still place it.
+    if (current.state !== 'pending') return 'stale';
+    await patchOrder(trx, current.id, eventPatch(tx), now);
+    return 'applied';
+  }
+  const to = target;
   const from = current.state as RampState;
   if (!isRampState(from) || isStale(from, to)) return 'stale';
   if (to === 'failed' || to === 'refunded') return failSell(trx, current, tx, to, now);
   if (!canTransition(from, to)) return 'stale';
   await transitionOrder(trx, current, to, { reason: tx.failureReason, patch: eventPatch(tx), now });
+  return 'applied';
+}
+
+/**
+ * The provider says "completed". Ours is completed only once our transfer to it succeeded (the
+ * signer may not have sent it yet, or it may still fail): until then the order waits in processing,
+ * the provider's status recorded, and `completeSettledSells` finishes it when the transfer settles.
+ */
+async function holdUntilTransferred(trx: Trx, order: OrderRow, tx: ProviderTransaction, now: Date) {
+  const from = order.state as RampState;
+  if (!isRampState(from) || isStale(from, 'completed')) return 'stale';
+  const w = order.withdrawal_id ? await findWithdrawal(trx, order.withdrawal_id) : undefined;
+  const patch = eventPatch(tx);
+  if (w?.state === 'transfer_successful') {
+    if (!canTransition(from, 'completed')) return 'stale';
+    await transitionOrder(trx, order, 'completed', { patch, now });
+  } else if (from === 'processing') await patchOrder(trx, order.id, patch, now);
+  else if (canTransition(from, 'processing')) await transitionOrder(trx, order, 'processing', { patch, now });
+  else return 'stale';
   return 'applied';
 }
 
@@ -110,7 +141,7 @@ async function failSell(
 }
 
 /** A payout not yet signed: rejected (the signer only takes review_approved rows), its lock released. */
-async function cancelPayout(
+export async function cancelPayout(
   trx: Trx,
   w: NonNullable<Awaited<ReturnType<typeof findWithdrawal>>>,
   orderId: string,
@@ -148,11 +179,15 @@ export function termsMismatch(order: OrderRow, tx: ProviderTransaction): string 
 /** Our coins go to the provider's deposit address through the withdrawal pipeline and the signer. */
 async function placeSellPayout(trx: Trx, order: OrderRow, tx: ProviderTransaction, now: Date): Promise<OrderRow> {
   const address = tx.depositWalletAddress ?? '';
+  const mismatch = termsMismatch(order, tx);
+  // The freeze is read again here, in the payout's transaction: it may have been raised since the sell.
   const refusal = !isValidAddress(order.network, address)
     ? 'provider_address_invalid'
-    : termsMismatch(order, tx) !== null
-      ? `provider_terms_mismatch:${termsMismatch(order, tx)}`
-      : null;
+    : mismatch !== null
+      ? `provider_terms_mismatch:${mismatch}`
+      : (await withdrawalsFrozen(trx, order.user_id))
+        ? 'withdrawals_frozen'
+        : null;
   if (refusal) {
     await releaseSell(trx, order, now);
     return transitionOrder(trx, order, 'failed', { reason: refusal, now });

@@ -28,7 +28,8 @@ export const rampTransitions: Readonly<Record<RampState, readonly RampState[]>> 
   waiting_deposit: ['processing', 'completed', 'failed', 'refund_pending'],
   processing: ['completed', 'failed', 'refunded', 'refund_pending'],
   completed: [],
-  failed: ['refunded'],
+  // failed -> refund_pending: the repair of sells failed before 0040 although their transfer was signed.
+  failed: ['refunded', 'refund_pending'],
   refunded: [],
   expired: [],
   refund_pending: ['refunded', 'failed'],
