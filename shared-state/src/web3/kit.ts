@@ -19,6 +19,7 @@ import {
 } from 'wagmi/actions';
 import { toWeb3Error, web3Error } from './errors.ts';
 import { guardConnector } from './guard.ts';
+import { expectTransaction } from './guard-transaction.ts';
 import { type AllowedTransaction, assertAllowed, checkInAbi, depositIntent, tokenTransferAbi } from './safety.ts';
 import type { WalletOption, Web3ChainInfo, Web3Kit, Web3Snapshot } from './types.ts';
 
@@ -115,16 +116,23 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
   };
 
   async function send(intent: AllowedTransaction, chainId: number, request: { to: Hex; value: bigint; data?: Hex }) {
-    assertAllowed(intent, { to: request.to, value: request.value, data: request.data }, chainInfo(chainId));
+    const chain = chainInfo(chainId);
+    assertAllowed(intent, { to: request.to, value: request.value, data: request.data }, chain);
     const from = account();
     if (getConnection(config).chainId !== chainId) throw web3Error('WALLET_WRONG_NETWORK');
-    return sendTransaction(config, {
-      account: from,
-      chainId,
-      to: request.to,
-      value: request.value,
-      ...(request.data ? { data: request.data } : {}),
-    });
+    // The guard lets exactly this transaction through to the wallet, once, and checks it again there.
+    const done = expectTransaction({ intent, chainId, chain, from });
+    try {
+      return await sendTransaction(config, {
+        account: from,
+        chainId,
+        to: request.to,
+        value: request.value,
+        ...(request.data ? { data: request.data } : {}),
+      });
+    } finally {
+      done();
+    }
   }
 
   return {
