@@ -20,6 +20,7 @@ import {
 import { toWeb3Error, web3Error } from './errors.ts';
 import { guardConnector } from './guard.ts';
 import { expectTransaction } from './guard-transaction.ts';
+import { guardPageProviders } from './page-guard.ts';
 import { type AllowedTransaction, assertAllowed, checkInAbi, depositIntent, tokenTransferAbi } from './safety.ts';
 import type { WalletOption, Web3ChainInfo, Web3Kit, Web3Snapshot } from './types.ts';
 
@@ -55,6 +56,8 @@ function walletOptions(config: Config): WalletOption[] {
 export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
   const [first, ...rest] = chains.map(toChain);
   if (!first) throw web3Error('WALLET_WRONG_NETWORK', 'no EVM chain is available');
+  // window.ethereum and every EIP-6963 announcement behind the guard, before wagmi asks wallets to announce.
+  if (typeof window !== 'undefined') guardPageProviders(window);
   // Reads go through the connected wallet's own provider (whichever was chosen), never an RPC URL of ours.
   const transport = custom({
     async request({ method, params }) {
