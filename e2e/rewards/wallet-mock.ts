@@ -97,38 +97,43 @@ export async function installRecordingWallet(
   };
   await page.addInitScript((marker: string) => {
     type Provider = { request: (a: unknown) => Promise<unknown>; on: unknown; removeListener: unknown; __cw?: true };
-    window.addEventListener('eip6963:announceProvider', (event) => {
-      const provider = (event as CustomEvent<{ provider: Provider }>).detail.provider;
-      if (provider.__cw) return;
-      provider.__cw = true;
-      const listeners = new Map<string, Set<(v: unknown) => void>>();
-      provider.on = (name: string, fn: (v: unknown) => void) => {
-        if (!listeners.has(name)) listeners.set(name, new Set());
-        listeners.get(name)?.add(fn);
-      };
-      provider.removeListener = (name: string, fn: (v: unknown) => void) => listeners.get(name)?.delete(fn);
-      const original = provider.request.bind(provider);
-      provider.request = async (args: unknown) => {
-        try {
-          const result = await original(args);
-          const { method, params } = args as { method: string; params?: [{ chainId: string }] };
-          if (method === 'wallet_switchEthereumChain' && params) {
-            for (const fn of listeners.get('chainChanged') ?? []) fn(params[0].chainId);
+    window.addEventListener(
+      'eip6963:announceProvider',
+      (event) => {
+        const provider = (event as CustomEvent<{ provider: Provider }>).detail.provider;
+        if (provider.__cw) return;
+        provider.__cw = true;
+        const listeners = new Map<string, Set<(v: unknown) => void>>();
+        provider.on = (name: string, fn: (v: unknown) => void) => {
+          if (!listeners.has(name)) listeners.set(name, new Set());
+          listeners.get(name)?.add(fn);
+        };
+        provider.removeListener = (name: string, fn: (v: unknown) => void) => listeners.get(name)?.delete(fn);
+        const original = provider.request.bind(provider);
+        provider.request = async (args: unknown) => {
+          try {
+            const result = await original(args);
+            const { method, params } = args as { method: string; params?: [{ chainId: string }] };
+            if (method === 'wallet_switchEthereumChain' && params) {
+              for (const fn of listeners.get('chainChanged') ?? []) fn(params[0].chainId);
+            }
+            return result;
+          } catch (err) {
+            const text = String((err as Error)?.message ?? err);
+            const at = text.indexOf(marker);
+            if (at < 0) throw err;
+            const failure = JSON.parse(text.slice(at + marker.length)) as {
+              code: number;
+              message: string;
+              data?: unknown;
+            };
+            throw Object.assign(new Error(failure.message), failure);
           }
-          return result;
-        } catch (err) {
-          const text = String((err as Error)?.message ?? err);
-          const at = text.indexOf(marker);
-          if (at < 0) throw err;
-          const failure = JSON.parse(text.slice(at + marker.length)) as {
-            code: number;
-            message: string;
-            data?: unknown;
-          };
-          throw Object.assign(new Error(failure.message), failure);
-        }
-      };
-    });
+        };
+        // Capture, registered first: the mock is fitted to the raw provider before the app's guard wraps it.
+      },
+      { capture: true },
+    );
   }, BRIDGE_ERROR);
   await installMockWallet({ page, wallet });
   return { address: account.address, privateKey, requests, rejectNext: (method) => rejecting.add(method) };

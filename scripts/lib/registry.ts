@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { link, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEPLOY_DIR, type RemoteName } from './paths.ts';
 
@@ -52,6 +52,38 @@ export class RegistryConflictError extends Error {
   override readonly name = 'RegistryConflictError';
 }
 
+const ageMs = (file: string) =>
+  stat(file).then(
+    (s) => Date.now() - s.mtimeMs,
+    () => 0,
+  );
+
+/**
+ * Removes a lock left by a dead process, so that only one waiter ever removes it: the lock is renamed
+ * to a name of this waiter's own (atomic: of several waiters only one moves a given file) and checked to
+ * still be stale. Deleting it by name let two waiters that both saw it stale each delete it, the second
+ * deleting the first one's new lock, and both ran. A fresh lock moved by mistake (another waiter took the
+ * stale one over meanwhile) is put back with link, which never overwrites. The caller then creates the
+ * lock exclusively as usual.
+ */
+async function takeOverStaleLock(lock: string): Promise<void> {
+  const aside = `${lock}.${process.pid}.${randomUUID()}.stale`;
+  try {
+    await rename(lock, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if ((await ageMs(aside)) <= LOCK_STALE_MS) await link(aside, lock).catch(() => {});
+  await unlink(aside).catch(() => {});
+}
+
+/** Releases the lock only if it is still ours (a lock taken over as stale belongs to its new owner). */
+async function releaseLock(lock: string, token: string): Promise<void> {
+  const owner = await readFile(lock, 'utf8').catch(() => null);
+  if (owner?.trim() === token) await unlink(lock).catch(() => {});
+}
+
 /**
  * Runs `fn` holding the registry's lock file (created exclusively), so deploys and rollbacks of any
  * remotes read-modify-write remotes.json one after another: without it, two at once each wrote the
@@ -59,21 +91,18 @@ export class RegistryConflictError extends Error {
  */
 export async function withRegistryLock<T>(fn: () => Promise<T>): Promise<T> {
   const lock = `${registryFile()}.lock`;
+  const token = `${process.pid}.${randomUUID()}`;
   await mkdir(path.dirname(lock), { recursive: true });
   const until = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
       const handle = await open(lock, 'wx');
-      await handle.writeFile(`${process.pid}\n`);
+      await handle.writeFile(`${token}\n`);
       await handle.close();
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const age = await stat(lock).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0,
-      );
-      if (age > LOCK_STALE_MS) await unlink(lock).catch(() => {});
+      if ((await ageMs(lock)) > LOCK_STALE_MS) await takeOverStaleLock(lock);
       else if (Date.now() > until) throw new Error(`remotes.json is locked by another deploy (${lock})`);
       else await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
     }
@@ -81,7 +110,7 @@ export async function withRegistryLock<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } finally {
-    await unlink(lock).catch(() => {});
+    await releaseLock(lock, token);
   }
 }
 

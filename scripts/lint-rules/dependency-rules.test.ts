@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { viemWalletImportViolations } from './viem-wallet-imports.ts';
 
 interface DepcruiseConfig {
   forbidden: IForbiddenRuleType[];
@@ -30,6 +31,13 @@ const FIXTURE: Record<string, string> = {
   'shared-ui/src/to-viem-accounts.ts': "import 'viem/accounts';",
   'shared-state/src/web3/kit.ts': "import 'wagmi'; import 'viem/actions';",
   'shared-state/src/address/to-viem.ts': "import 'viem';",
+  // Wallet-client APIs from the viem root (viemWalletImportViolations): forbidden outside the web3 kit.
+  'remotes/a/src/to-viem-wallet-client.ts': "import { createWalletClient, custom as eip1193 } from 'viem';",
+  'shared-ui/src/to-viem-namespace.ts': "import * as viem from 'viem'; export const v = viem;",
+  'host/src/to-viem-dynamic.ts': "export const v = import('viem').then((m) => m.walletActions);",
+  'remotes/a/src/re-export-viem.ts': "export { walletActions } from 'viem'; export * from 'viem';",
+  'remotes/a/src/viem-reads.ts': "import { getAddress, type Hex } from 'viem'; export const x: Hex = getAddress('0x');",
+  'shared-state/src/web3/client.ts': "import { createWalletClient, custom } from 'viem';",
   'node_modules/react/index.js': 'export const useState = 1;',
   'remotes/a/src/to-other-remote.ts': "import '../../b/src/index.ts';",
   'remotes/a/src/to-host.ts': "import '../../../host/src/index.ts';",
@@ -190,5 +198,22 @@ describe('dependency-cruiser rules', () => {
     const flagged = result.summary.violations.map((v) => v.from);
     expect(flagged).not.toContain('remotes/a/src/allowed.ts');
     expect(flagged).not.toContain('host/src/allowed.ts');
+  });
+});
+
+describe('viem wallet-client imports (security review of issue 40, item 2)', () => {
+  it('only the web3 kit takes createWalletClient, custom, walletActions… or all of viem from its root', () => {
+    expect(viemWalletImportViolations(dir)).toEqual([
+      "host/src/to-viem-dynamic.ts: import('viem') (line 1)",
+      "remotes/a/src/re-export-viem.ts: export * from 'viem' (line 1)",
+      'remotes/a/src/re-export-viem.ts: walletActions (line 1)',
+      'remotes/a/src/to-viem-wallet-client.ts: createWalletClient (line 1)',
+      'remotes/a/src/to-viem-wallet-client.ts: custom (line 1)',
+      "shared-ui/src/to-viem-namespace.ts: * as … from 'viem' (line 1)",
+    ]);
+  });
+
+  it("the repository's own front end takes none outside the web3 kit", () => {
+    expect(viemWalletImportViolations(path.resolve(import.meta.dirname, '../..'))).toEqual([]);
   });
 });

@@ -19,6 +19,8 @@ import {
 } from 'wagmi/actions';
 import { toWeb3Error, web3Error } from './errors.ts';
 import { guardConnector } from './guard.ts';
+import { expectTransaction } from './guard-transaction.ts';
+import { guardPageProviders } from './page-guard.ts';
 import { type AllowedTransaction, assertAllowed, checkInAbi, depositIntent, tokenTransferAbi } from './safety.ts';
 import type { WalletOption, Web3ChainInfo, Web3Kit, Web3Snapshot } from './types.ts';
 
@@ -54,6 +56,8 @@ function walletOptions(config: Config): WalletOption[] {
 export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
   const [first, ...rest] = chains.map(toChain);
   if (!first) throw web3Error('WALLET_WRONG_NETWORK', 'no EVM chain is available');
+  // window.ethereum and every EIP-6963 announcement behind the guard, before wagmi asks wallets to announce.
+  if (typeof window !== 'undefined') guardPageProviders(window);
   // Reads go through the connected wallet's own provider (whichever was chosen), never an RPC URL of ours.
   const transport = custom({
     async request({ method, params }) {
@@ -115,16 +119,23 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
   };
 
   async function send(intent: AllowedTransaction, chainId: number, request: { to: Hex; value: bigint; data?: Hex }) {
-    assertAllowed(intent, { to: request.to, value: request.value, data: request.data }, chainInfo(chainId));
+    const chain = chainInfo(chainId);
+    assertAllowed(intent, { to: request.to, value: request.value, data: request.data }, chain);
     const from = account();
     if (getConnection(config).chainId !== chainId) throw web3Error('WALLET_WRONG_NETWORK');
-    return sendTransaction(config, {
-      account: from,
-      chainId,
-      to: request.to,
-      value: request.value,
-      ...(request.data ? { data: request.data } : {}),
-    });
+    // The guard lets exactly this transaction through to the wallet, once, and checks it again there.
+    const done = expectTransaction({ intent, chainId, chain, from });
+    try {
+      return await sendTransaction(config, {
+        account: from,
+        chainId,
+        to: request.to,
+        value: request.value,
+        ...(request.data ? { data: request.data } : {}),
+      });
+    } finally {
+      done();
+    }
   }
 
   return {

@@ -31,13 +31,31 @@ export type LocaleDecimal = { ok: true; value: string } | { ok: false; reason: '
 
 const DIGITS = /^\d*$/;
 
-/** "1.234.567" with group "." -> "1234567"; null unless the groups are 1-3 digits then threes. */
+/** The first group of a grouped number: 1-3 digits, never starting with 0 ("0,001" is no grouping). */
+const FIRST_GROUP = /^[1-9]\d{0,2}$/;
+const LATER_GROUP = /^\d{3}$/;
+
+/**
+ * "1.234.567" with group "." -> "1234567"; null unless the groups are a first group of 1-3 digits not
+ * starting with 0, then threes. A leading 0 group ("0,001", "0,500") is refused: read as 1 or 500 it
+ * was 1000x what was meant (a pasted amount reaches onChange whole, unchecked key by key).
+ */
 function ungroup(integer: string, group: string): string | null {
   if (!integer.includes(group)) return DIGITS.test(integer) ? integer : null;
   const groups = integer.split(group);
   const [first = '', ...rest] = groups;
-  if (!/^\d{1,3}$/.test(first) || !rest.every((g) => /^\d{3}$/.test(g))) return null;
+  if (!FIRST_GROUP.test(first) || !rest.every((g) => LATER_GROUP.test(g))) return null;
   return groups.join('');
+}
+
+/**
+ * Where the point is both the grouping separator and a keypad's decimal point (es), "1.000" or
+ * "12.345" alone is a thousand times apart between the two readings (and Intl es never writes 1.000):
+ * refused, not guessed. With the decimal comma present ("1.000,5") or more groups ("1.000.000") the
+ * point can only be grouping.
+ */
+function ambiguousPoint(text: string, group: string, keypadPoint: string | null): boolean {
+  return keypadPoint !== null && group === keypadPoint && /^\d+\.\d{3}$/.test(text);
 }
 
 /** Leading zeros collapse ("007" -> "7", ".5" -> "0.5"); a trailing point stays while typing. */
@@ -68,6 +86,7 @@ export function parseLocaleDecimal(raw: string, locale: string): LocaleDecimal {
     const integer = ungroup(integerText, group);
     return integer === null ? { ok: false, reason: 'separator' } : { ok: true, value: tidy(integer, fraction) };
   }
+  if (ambiguousPoint(text, group, keypadPoint)) return { ok: false, reason: 'separator' };
   const grouped = ungroup(text, group);
   if (grouped !== null) return { ok: true, value: tidy(grouped, undefined) };
   if (keypadPoint !== null && text.split(keypadPoint).length === 2) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressFromScan } from './address-field.tsx';
-import { readPaymentFor, readPaymentUri } from './payment-uri.ts';
+import { networkPaymentContext, readPaymentFor, readPaymentUri } from './payment-uri.ts';
 
 const USDT = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
 const R = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -83,5 +83,30 @@ describe('readPaymentFor: against the selected network and coin', () => {
     expect(readPaymentFor('TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7', { chainId: null, token: null })).toMatchObject({
       ok: true,
     });
+  });
+});
+
+describe('networkPaymentContext: an address-book entry or an internal transfer (security review item 3)', () => {
+  const transfer56 = `ethereum:${USDT}@56/transfer?address=${R}&uint256=1`;
+
+  it('refuses a request for chain 56 while Ethereum is selected; any asset on the chain is read', () => {
+    expect(readPaymentFor(transfer56, networkPaymentContext(1))).toEqual({ ok: false, problem: 'chain' });
+    expect(readPaymentFor(`ethereum:${R}@56`, networkPaymentContext(1))).toEqual({ ok: false, problem: 'chain' });
+    expect(readPaymentFor(transfer56, networkPaymentContext(56))).toMatchObject({ ok: true, request: { address: R } });
+    expect(readPaymentFor(`ethereum:${R}@1?value=1`, networkPaymentContext(1))).toMatchObject({ ok: true });
+  });
+
+  it('without a chain id (TRON, or a transfer that names no chain) refuses every EVM request, reads a plain address', () => {
+    expect(readPaymentFor(transfer56, networkPaymentContext(null))).toEqual({ ok: false, problem: 'chain' });
+    expect(readPaymentFor(`ethereum:${R}`, networkPaymentContext(null))).toEqual({ ok: false, problem: 'chain' });
+    expect(readPaymentFor(R, networkPaymentContext(null))).toEqual({
+      ok: true,
+      request: { kind: 'address', address: R },
+    });
+  });
+
+  it('the function and malformed checks still apply', () => {
+    const approve = `ethereum:${USDT}@1/approve?address=${R}&uint256=1`;
+    expect(readPaymentFor(approve, networkPaymentContext(1))).toEqual({ ok: false, problem: 'function' });
   });
 });

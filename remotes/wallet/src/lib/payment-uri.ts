@@ -73,8 +73,19 @@ export function readPaymentUri(text: string, expectedChainId: number | null): Pa
 
 /** What the screen is paying: the selected network's chain id and the coin's contract (null: native). */
 export interface PaymentContext {
+  /** The selected network's EIP-155 chain id; null for a network without one (TRON, Bitcoin). */
   chainId: number | null;
-  token: string | null;
+  /** The selected coin's contract, null for the native coin; 'any' where no coin is chosen (an address-book entry). */
+  token: string | null | 'any';
+}
+
+/**
+ * Where only a network is chosen (an address-book entry): a request for another chain is refused, any
+ * asset on it is fine. `chainId` null (TRON, Bitcoin; or an internal transfer, which names no chain):
+ * every EVM payment request is refused, a plain address is read.
+ */
+export function networkPaymentContext(chainId: number | null): PaymentContext {
+  return { chainId, token: 'any' };
 }
 
 /**
@@ -87,6 +98,7 @@ export function readPaymentFor(text: string, context: PaymentContext | undefined
   const { request } = read;
   // An EVM payment request while a network without a chain id (TRON, Bitcoin) is selected.
   if (context.chainId === null) return { ok: false, problem: 'chain' };
+  if (context.token === 'any') return read;
   const wantsToken = request.kind === 'token' ? request.token.toLowerCase() : null;
   if (wantsToken !== (context.token?.toLowerCase() ?? null)) return { ok: false, problem: 'asset' };
   return read;

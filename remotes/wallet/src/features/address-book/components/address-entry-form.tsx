@@ -5,6 +5,7 @@ import { NetworkIcon } from '@cw/shared-ui/coin-icon';
 import { Button, Input } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { AddressField } from '../../../lib/address-field.tsx';
+import { networkPaymentContext } from '../../../lib/payment-uri.ts';
 import * as ui from '../../../lib/wallet-page.module.css';
 import { type AddressBookInput, WALLET_TYPES } from '../api/address-book.ts';
 import { useEntryForm } from '../hooks/use-entry-form.ts';
@@ -72,6 +73,11 @@ export function AddressEntryForm({ initial, save }: AddressEntryFormProps) {
         onChange={(address) => set({ address })}
         placeholder={t('send.addressPlaceholder')}
         testId="address-add-address"
+        // A scanned payment request for another chain than the selected network is refused, not saved
+        // under this network (a QR for chain 56 filed as an Ethereum address).
+        payment={networkPaymentContext(
+          view?.catalogue.networks.find((n) => n.code === values.network)?.chainId ?? null,
+        )}
       />
       {problem('address')}
       <span className={ui.label}>{t('addressBook.remark')}</span>

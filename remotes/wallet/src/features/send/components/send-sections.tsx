@@ -6,6 +6,7 @@ import { NumberInput } from '@cw/shared-ui/number-input';
 import { Button } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { AddressField } from '../../../lib/address-field.tsx';
+import { networkPaymentContext } from '../../../lib/payment-uri.ts';
 import * as ui from '../../../lib/wallet-page.module.css';
 import type { SendForm } from '../hooks/use-send-form.ts';
 import { maxAmountMinor } from '../utils/validate-send.ts';
@@ -73,7 +74,8 @@ export function TargetField({ form, onPickFromBook }: { form: SendForm; onPickFr
         placeholder={withdrawal ? t('send.addressPlaceholder') : t('send.recipientPlaceholder')}
         testId="send-address"
         onPickFromBook={withdrawal ? onPickFromBook : undefined}
-        payment={withdrawal ? paymentContext(form) : undefined}
+        // A transfer names no chain: a scanned payment request (which does) is refused, an address is read.
+        payment={withdrawal ? paymentContext(form) : networkPaymentContext(null)}
       />
       {form.targetError && (
         <p className={ui.error} role="alert" data-testid="send-address-error">

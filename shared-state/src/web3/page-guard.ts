@@ -1,0 +1,59 @@
+import { guardProvider } from './guard.ts';
+
+/**
+ * The page's own wallet entry points behind the guard too, not only the providers our connectors hand
+ * to wagmi: `window.ethereum` is replaced by its guarded proxy, and every EIP-6963 announcement is
+ * stopped and announced again with the guarded provider, so code that reaches for the raw provider
+ * (a remote, a script) gets only what the guard allows. Called when the web3 kit loads, before wagmi
+ * asks wallets to announce themselves.
+ */
+
+const ANNOUNCE = 'eip6963:announceProvider';
+
+interface Eip1193Like {
+  request(args: { method: string; params?: unknown }): Promise<unknown>;
+}
+interface Announcement {
+  info: unknown;
+  provider: Eip1193Like;
+}
+
+const isProvider = (value: unknown): value is Eip1193Like =>
+  typeof value === 'object' && value !== null && typeof (value as Eip1193Like).request === 'function';
+
+/** window.ethereum, now and when a wallet sets it later, read as the guarded provider. */
+function guardInjected(win: Window): void {
+  const descriptor = Object.getOwnPropertyDescriptor(win, 'ethereum');
+  // A wallet that defined it non-configurable cannot be replaced: its connector's provider is still guarded.
+  if (descriptor && !descriptor.configurable) return;
+  let current: unknown = descriptor && 'value' in descriptor ? descriptor.value : descriptor?.get?.call(win);
+  Object.defineProperty(win, 'ethereum', {
+    configurable: true,
+    enumerable: true,
+    get: () => (isProvider(current) ? guardProvider(current) : current),
+    set: (next: unknown) => {
+      current = next;
+    },
+  });
+}
+
+const pagesGuarded = new WeakSet<Window>();
+
+export function guardPageProviders(win: Window): void {
+  if (pagesGuarded.has(win)) return;
+  pagesGuarded.add(win);
+  guardInjected(win);
+  win.addEventListener(
+    ANNOUNCE,
+    (event) => {
+      const detail = (event as CustomEvent<Announcement>).detail;
+      if (!detail || !isProvider(detail.provider)) return;
+      const guarded = guardProvider(detail.provider);
+      if (guarded === detail.provider) return;
+      // Nobody sees the raw provider: the same announcement goes out again with the guard.
+      event.stopImmediatePropagation();
+      win.dispatchEvent(new CustomEvent(ANNOUNCE, { detail: Object.freeze({ info: detail.info, provider: guarded }) }));
+    },
+    { capture: true },
+  );
+}
