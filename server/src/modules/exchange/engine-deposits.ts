@@ -50,7 +50,7 @@ export async function observeDeposits(ctx: EngineContext, report: TickReport) {
   const { now, lateWatchMs, step, observeOrderDeposit, fairBatch } = ctx;
   const watchedSince = lateWatchSince(now(), lateWatchMs);
   const headOf = headClock(ctx);
-  const orders = await fairBatch((eb) =>
+  const orders = await fairBatch('observe', (eb) =>
     eb.and([
       eb('deposit_address', 'is not', null),
       eb.or([
@@ -113,7 +113,7 @@ function recordDeposit(ctx: EngineContext, order: OrderRow, deposit: ObservedOrd
 /** Confirming orders (and expired ones with a late deposit): count confirmations; book the deposit. */
 export async function confirmDeposits(ctx: EngineContext, report: TickReport) {
   const { now, step, requiredConfirmations, postIn, refund, observeOrderDeposit, fairBatch } = ctx;
-  const orders = await fairBatch((eb) =>
+  const orders = await fairBatch('confirm', (eb) =>
     eb.or([
       eb('state', '=', 'confirming'),
       eb.and([
