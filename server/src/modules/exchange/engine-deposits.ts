@@ -1,5 +1,5 @@
 import type { EngineContext, ObservedOrderDeposit, TickReport } from './engine-types.ts';
-import { lateWatchSince } from './pricing.ts';
+import { EXPIRY_WALL_CLOCK_MARGIN_MS, lateWatchSince } from './pricing.ts';
 import type { OrderPatch, OrderRow } from './repository.ts';
 import { findOrder, lockOrder, updateFields } from './repository.ts';
 import { transitionOrder } from './transition.ts';
@@ -33,9 +33,16 @@ function headClock(ctx: EngineContext) {
   };
 }
 
-/** Whether the deadline is behind both the chain's head (what was read) and the wall clock. */
-const overdue = (order: OrderRow, head: Date | null, at: Date) =>
-  order.deadline_at !== null && head !== null && head > order.deadline_at && at > order.deadline_at;
+/**
+ * Whether the deadline is behind both the chain's head (what was read) and the wall clock; or, when the
+ * head is unknown or stuck (a network with no runtime never has one), behind the wall clock by a margin:
+ * a waiting order must not count against its user's unpaid-order cap for ever.
+ */
+const overdue = (order: OrderRow, head: Date | null, at: Date) => {
+  const deadline = order.deadline_at;
+  if (deadline === null || at <= deadline) return false;
+  return (head !== null && head > deadline) || at.getTime() - deadline.getTime() > EXPIRY_WALL_CLOCK_MARGIN_MS;
+};
 
 /** Mined at or before the deadline (by block time): the order's deposit, even if seen after the expiry. */
 const inTime = (order: OrderRow, deposit: ObservedOrderDeposit) =>
