@@ -1,4 +1,5 @@
 import type { EngineContext, ObservedOrderDeposit, TickReport } from './engine-types.ts';
+import { DepositMismatchError } from './errors.ts';
 import { EXPIRY_WALL_CLOCK_MARGIN_MS, lateWatchSince } from './pricing.ts';
 import type { OrderPatch, OrderRow } from './repository.ts';
 import { findOrder, lockOrder, updateFields } from './repository.ts';
@@ -133,7 +134,13 @@ export async function confirmDeposits(ctx: EngineContext, report: TickReport) {
   for (const order of orders) {
     const seen = await observeOrderDeposit(order);
     // Lookup failed (retried next tick), or gone after a reorg: keep waiting for it to reappear (an operator can fail the order).
-    if (!seen || seen.txHash !== order.deposit_tx_hash) continue;
+    if (!seen) continue;
+    if (seen.txHash.toLowerCase() !== order.deposit_tx_hash?.toLowerCase()) {
+      // Another transfer than the recorded one (a dust one recorded before, a reorg's replacement): the
+      // order cannot move on by itself. Loud every time it is looked at (the module logs an ALERT).
+      ctx.onError(new DepositMismatchError(order.id, order.deposit_tx_hash ?? '', seen.txHash), order.id);
+      continue;
+    }
     const deposit = seen;
     const at = now();
     const confirmed = deposit.confirmations >= requiredConfirmations(order);
