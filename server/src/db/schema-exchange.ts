@@ -64,8 +64,12 @@ export interface ExchangeOrdersTable {
   payout_request_id: string | null;
   payout_tx_hash: string | null;
   payout_sent_at: Date | null;
-  /** The engine's fair queue (migration 0045): stamped from a sequence each time a step takes the order. */
-  engine_checked_seq: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Each engine step's fair queue (migration 0048): stamped from a sequence each time that step takes the order. */
+  queue_seq_observe: ColumnType<string | null, string | null | undefined, string | null>;
+  queue_seq_confirm: ColumnType<string | null, string | null | undefined, string | null>;
+  queue_seq_settle: ColumnType<string | null, string | null | undefined, string | null>;
+  queue_seq_payouts: ColumnType<string | null, string | null | undefined, string | null>;
+  queue_seq_extra: ColumnType<string | null, string | null | undefined, string | null>;
   /** A refund whose payout failed (0045): the amount went back to the user's wallet. */
   payout_failed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   payout_failed_reason: ColumnType<string | null, string | null | undefined, string | null>;

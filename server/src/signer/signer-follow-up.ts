@@ -1,7 +1,7 @@
 import type { PublicClient } from 'viem';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { type Attempt, listOpenWithdrawals, loadAttempts } from './repository.ts';
-import { FOLLOW_UP_LIMIT, type SignerContext, type TickResult } from './signer-types.ts';
+import { FOLLOW_UP_LIMIT, priceRefused, type SignerContext, type TickResult } from './signer-types.ts';
 
 /** Recorded, unsettled attempts: settle by a receipt, replace when due, else rebroadcast. */
 
@@ -17,11 +17,10 @@ export async function followUpOne(
   if (mined) return settle(mined, result);
   const latest = attempts[attempts.length - 1];
   if (!latest) return;
+  // Due once a node has held the bytes for replaceAfterMs, or at once when nodes refuse them for their price.
+  const waited = latest.broadcast_at !== null && now().getTime() - latest.broadcast_at.getTime() >= replaceAfterMs;
   const due =
-    latest.state === 'signed' &&
-    latest.broadcast_at !== null &&
-    now().getTime() - latest.broadcast_at.getTime() >= replaceAfterMs &&
-    latest.attempt < maxReplacements;
+    latest.state === 'signed' && (waited || priceRefused(latest.last_error)) && latest.attempt < maxReplacements;
   if (due && (await replace(client, latest, result))) {
     attempts = await loadAttempts(db, latest.withdrawal_id);
   }

@@ -73,6 +73,20 @@ export function classifyBroadcastError(message: string): BroadcastOutcome {
   return 'failed';
 }
 
+/**
+ * A node refused the bytes for their price: below its minimum ("transaction underpriced"), not enough
+ * above another transaction of the nonce in its pool ("replacement transaction underpriced"), or a
+ * fee cap under the block's base fee ("fee cap less than block base fee" / "max fee per gas less than
+ * block base fee"). No node holds them, so no replacement timer runs (broadcast_at stays null): the fee
+ * must be bumped now, or the nonce is dead (review of issue 37, M1).
+ */
+export function priceRefused(message: string | null): boolean {
+  if (message === null) return false;
+  return /underpriced|fee cap less than|max fee per gas less than|fee too low|gas price too low|less than block base fee/i.test(
+    message,
+  );
+}
+
 /** The smallest fee a node accepts as a replacement: +12.5% (geth needs +10%), and at least +1 wei. */
 export function bumpFee(previousWei: bigint): bigint {
   const step = (previousWei + 7n) / 8n;

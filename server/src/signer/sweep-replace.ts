@@ -3,7 +3,7 @@ import { type CoinCode, nativeCoinOf } from '../modules/catalogue/catalogue.ts';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { insertSweepAttempt, lockOpenSweep } from '../modules/custody/sweep-attempts.ts';
 import { bookedNativeOf, derivationIndexOf, type SweepRow } from '../modules/custody/sweeps-repository.ts';
-import { bumpFee, maxOf, type SignerContext } from './signer-types.ts';
+import { bumpFee, maxOf, priceRefused, type SignerContext } from './signer-types.ts';
 import { minimumsOf } from './sweep-plan.ts';
 import { type SweepTry, tryOfAttempt } from './sweep-tries.ts';
 
@@ -19,9 +19,14 @@ import { type SweepTry, tryOfAttempt } from './sweep-tries.ts';
  * Without a replacement the newest attempt is rebroadcast, as before.
  */
 
-/** True when `latest` has waited long enough since a node took it, and replacements are left. */
+/**
+ * True when replacements are left and `latest` has waited long enough since a node took it, or nodes
+ * refuse it for its price (then no node holds it and no timer would ever run).
+ */
 export function replacementDue(ctx: SignerContext, latest: SweepTry): boolean {
-  if (latest.broadcastAt === null || latest.attempt >= ctx.maxReplacements) return false;
+  if (latest.attempt >= ctx.maxReplacements) return false;
+  if (priceRefused(latest.lastError)) return true;
+  if (latest.broadcastAt === null) return false;
   return ctx.now().getTime() - latest.broadcastAt.getTime() >= ctx.replaceAfterMs;
 }
 

@@ -19,6 +19,8 @@ export interface SweepTry {
   gasPriceWei: bigint;
   /** When a node first took these bytes (null: never yet). */
   broadcastAt: Date | null;
+  /** The last broadcast's refusal (null: taken); a price refusal makes a replacement due at once. */
+  lastError: string | null;
 }
 
 export function triesOf(row: SweepRow, replacements: readonly SweepAttemptRow[]): SweepTry[] {
@@ -35,6 +37,7 @@ export function firstTry(row: SweepRow): SweepTry {
     chainAmount: BigInt(row.chain_amount),
     gasPriceWei: BigInt(row.gas_price_wei),
     broadcastAt: row.broadcast_at,
+    lastError: row.last_error,
   };
 }
 
@@ -47,6 +50,7 @@ export function tryOfAttempt(a: SweepAttemptRow): SweepTry {
     chainAmount: BigInt(a.chain_amount),
     gasPriceWei: BigInt(a.gas_price_wei),
     broadcastAt: a.broadcast_at,
+    lastError: a.last_error,
   };
 }
 

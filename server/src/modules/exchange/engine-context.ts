@@ -3,7 +3,7 @@ import { findCoinNetwork } from '../catalogue/catalogue.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { consolidateLanes, external, post, system } from './engine-ledger.ts';
 import { observeOrderDeposit, refund } from './engine-refund.ts';
-import type { EngineContext, ExchangeEngineOptions, OrderFilter, Trx } from './engine-types.ts';
+import type { EngineContext, EngineStep, ExchangeEngineOptions, OrderFilter, Trx } from './engine-types.ts';
 import { IllegalTransitionError } from './errors.ts';
 import { LATE_DEPOSIT_WATCH_MS } from './pricing.ts';
 import type { OrderRow } from './repository.ts';
@@ -18,34 +18,43 @@ export function createEngineContext(options: ExchangeEngineOptions): EngineConte
   const lateWatchMs = options.lateDepositWatchMs ?? LATE_DEPOSIT_WATCH_MS;
 
   /**
-   * One step's batch, taken fairly: never-checked orders first, then the longest unchecked; each order
-   * taken is stamped from a database sequence, so an order that needs no action (an expired one inside
-   * the late-deposit watch) goes to the back of the queue instead of hiding the ones behind it.
+   * One step's batch, taken fairly: orders this step never took first, then the ones it took longest
+   * ago; each order taken is stamped in the step's own column from a database sequence, so an order that
+   * needs no action goes to the back of that step's queue only (another step reading it does not move
+   * it), and a sequence, not a clock, rotates under a frozen test clock too. Taken and stamped in one
+   * statement (rows an order step holds are skipped, taken next tick), so two instances do not take the
+   * same batch.
    */
-  async function fairBatch(where: OrderFilter): Promise<OrderRow[]> {
-    const orders = await db
-      .selectFrom('exchange_orders')
-      .selectAll()
-      .where(where)
-      .orderBy(sql`engine_checked_seq asc nulls first`)
-      .orderBy('id')
-      .limit(batch)
-      .execute();
-    if (orders.length > 0) {
-      await db
+  async function fairBatch(stepName: EngineStep, where: OrderFilter): Promise<OrderRow[]> {
+    const column = `queue_seq_${stepName}` as const;
+    const taken = await db.transaction().execute(async (trx) => {
+      // One instance takes a step's batch at a time (held to commit): the next one's statement then reads
+      // the stamps just written. SKIP LOCKED alone is not enough: rows the other instance stamped and
+      // committed while this statement ran are re-read as still matching (no re-sort after a lock wait).
+      await sql`select pg_advisory_xact_lock(hashtext(${`exchange-engine-batch:${stepName}`}))`.execute(trx);
+      return trx
         .updateTable('exchange_orders')
-        .set({ engine_checked_seq: sql<string>`nextval('exchange_engine_check_seq')` })
-        .where(
-          'id',
-          'in',
-          orders.map((o) => o.id),
+        .set({ [column]: sql<string>`nextval('exchange_engine_check_seq')` })
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('exchange_orders')
+            .select('id')
+            .where(where)
+            .orderBy(sql`${sql.ref(column)} asc nulls first`)
+            .orderBy('id')
+            .limit(batch)
+            .forUpdate()
+            .skipLocked(),
         )
+        .returningAll()
         .execute();
-    }
-    return orders;
+    });
+    // RETURNING has no order: a stable one (the batch, not its order, is what is fair).
+    return taken.sort((a, b) => a.id.localeCompare(b.id));
   }
 
-  const inStates = (states: ExchangeState[]) => fairBatch((eb) => eb('state', 'in', states));
+  const inStates = (stepName: EngineStep, states: ExchangeState[]) =>
+    fairBatch(stepName, (eb) => eb('state', 'in', states));
 
   /** Runs one order's step in its own transaction; an error is reported and the order retried next tick. */
   async function step(order: OrderRow, fn: (trx: Trx) => Promise<void>): Promise<boolean> {

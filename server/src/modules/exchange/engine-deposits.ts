@@ -1,5 +1,6 @@
 import type { EngineContext, ObservedOrderDeposit, TickReport } from './engine-types.ts';
-import { lateWatchSince } from './pricing.ts';
+import { DepositMismatchError } from './errors.ts';
+import { EXPIRY_WALL_CLOCK_MARGIN_MS, lateWatchSince } from './pricing.ts';
 import type { OrderPatch, OrderRow } from './repository.ts';
 import { findOrder, lockOrder, updateFields } from './repository.ts';
 import { transitionOrder } from './transition.ts';
@@ -33,9 +34,16 @@ function headClock(ctx: EngineContext) {
   };
 }
 
-/** Whether the deadline is behind both the chain's head (what was read) and the wall clock. */
-const overdue = (order: OrderRow, head: Date | null, at: Date) =>
-  order.deadline_at !== null && head !== null && head > order.deadline_at && at > order.deadline_at;
+/**
+ * Whether the deadline is behind both the chain's head (what was read) and the wall clock; or, when the
+ * head is unknown or stuck (a network with no runtime never has one), behind the wall clock by a margin:
+ * a waiting order must not count against its user's unpaid-order cap for ever.
+ */
+const overdue = (order: OrderRow, head: Date | null, at: Date) => {
+  const deadline = order.deadline_at;
+  if (deadline === null || at <= deadline) return false;
+  return (head !== null && head > deadline) || at.getTime() - deadline.getTime() > EXPIRY_WALL_CLOCK_MARGIN_MS;
+};
 
 /** Mined at or before the deadline (by block time): the order's deposit, even if seen after the expiry. */
 const inTime = (order: OrderRow, deposit: ObservedOrderDeposit) =>
@@ -50,7 +58,7 @@ export async function observeDeposits(ctx: EngineContext, report: TickReport) {
   const { now, lateWatchMs, step, observeOrderDeposit, fairBatch } = ctx;
   const watchedSince = lateWatchSince(now(), lateWatchMs);
   const headOf = headClock(ctx);
-  const orders = await fairBatch((eb) =>
+  const orders = await fairBatch('observe', (eb) =>
     eb.and([
       eb('deposit_address', 'is not', null),
       eb.or([
@@ -113,7 +121,7 @@ function recordDeposit(ctx: EngineContext, order: OrderRow, deposit: ObservedOrd
 /** Confirming orders (and expired ones with a late deposit): count confirmations; book the deposit. */
 export async function confirmDeposits(ctx: EngineContext, report: TickReport) {
   const { now, step, requiredConfirmations, postIn, refund, observeOrderDeposit, fairBatch } = ctx;
-  const orders = await fairBatch((eb) =>
+  const orders = await fairBatch('confirm', (eb) =>
     eb.or([
       eb('state', '=', 'confirming'),
       eb.and([
@@ -126,7 +134,13 @@ export async function confirmDeposits(ctx: EngineContext, report: TickReport) {
   for (const order of orders) {
     const seen = await observeOrderDeposit(order);
     // Lookup failed (retried next tick), or gone after a reorg: keep waiting for it to reappear (an operator can fail the order).
-    if (!seen || seen.txHash !== order.deposit_tx_hash) continue;
+    if (!seen) continue;
+    if (seen.txHash.toLowerCase() !== order.deposit_tx_hash?.toLowerCase()) {
+      // Another transfer than the recorded one (a dust one recorded before, a reorg's replacement): the
+      // order cannot move on by itself. Loud every time it is looked at (the module logs an ALERT).
+      ctx.onError(new DepositMismatchError(order.id, order.deposit_tx_hash ?? '', seen.txHash), order.id);
+      continue;
+    }
     const deposit = seen;
     const at = now();
     const confirmed = deposit.confirmations >= requiredConfirmations(order);

@@ -19,7 +19,7 @@ export async function bookExtraDeposits(ctx: EngineContext, report: TickReport) 
   const { deposits, now, lateWatchMs, onError, step, fairBatch } = ctx;
   if (!deposits.transfers) return;
   const watchedSince = lateWatchSince(now(), lateWatchMs);
-  const orders = await fairBatch((eb) =>
+  const orders = await fairBatch('extra', (eb) =>
     eb.and([
       eb('deposit_address', 'is not', null),
       eb('state', 'not in', ['new', 'waiting']),

@@ -8,7 +8,7 @@ import { transitionOrder } from './transition.ts';
 export async function trackPayouts(ctx: EngineContext, report: TickReport) {
   const { now, payouts, onError, step, fairBatch } = ctx;
   // A refund whose payout failed is recorded (payout_failed_at) and read no more.
-  const orders = await fairBatch((eb) =>
+  const orders = await fairBatch('payouts', (eb) =>
     eb.and([
       eb('payout_request_id', 'is not', null),
       eb.or([

@@ -13,7 +13,7 @@ import { transitionOrder } from './transition.ts';
 /** Exchanging orders: settle the amount and pay out, or refund. */
 export async function settle(ctx: EngineContext, report: TickReport) {
   const { db, now, payouts, onError, inStates, step, pairOf, refund, requirePrices } = ctx;
-  for (const order of await inStates(['exchanging'])) {
+  for (const order of await inStates('settle', ['exchanging'])) {
     const at = now();
     const { send, receive } = pairOf(order);
     const rateType = order.rate_type;

@@ -118,6 +118,9 @@ export type Trx = Transaction<Database>;
 /** Which orders a step looks at (a where clause on exchange_orders). */
 export type OrderFilter = (eb: ExpressionBuilder<Database, 'exchange_orders'>) => Expression<SqlBool>;
 
+/** The engine's steps, each with its own queue cursor on exchange_orders (`queue_seq_<step>`, migration 0048). */
+export type EngineStep = 'observe' | 'confirm' | 'settle' | 'payouts' | 'extra';
+
 /** The part of an order a deposit look-up needs. */
 export interface OrderDepositRef {
   id: string;
@@ -139,9 +142,9 @@ export interface EngineContext {
   batch: number;
   onError: (err: unknown, orderId?: string) => void;
   lateWatchMs: number;
-  /** Up to `batch` orders matching `where`, the least recently checked first (each stamped as checked). */
-  fairBatch(where: OrderFilter): Promise<OrderRow[]>;
-  inStates(states: ExchangeState[]): Promise<OrderRow[]>;
+  /** Up to `batch` orders matching `where`, the ones `step` took least recently first (each stamped as taken). */
+  fairBatch(step: EngineStep, where: OrderFilter): Promise<OrderRow[]>;
+  inStates(step: EngineStep, states: ExchangeState[]): Promise<OrderRow[]>;
   step(order: OrderRow, fn: (trx: Trx) => Promise<void>): Promise<boolean>;
   pairOf(order: OrderRow): {
     send: { coin: CoinCode; network: OrderRow['send_network'] };

@@ -4,6 +4,7 @@ import { useTestDatabase } from '../../test/database.ts';
 import { seedLiquidity } from '../convert/liquidity.ts';
 import { reconcile } from '../ledger/reconcile.ts';
 import { createExchangeEngine, type ExchangeEngine } from './engine.ts';
+import { EXPIRY_WALL_CLOCK_MARGIN_MS } from './pricing.ts';
 import { findOrder, listEvents } from './repository.ts';
 import { fixedPrices, memoryChain, placeOrder } from './test-helpers.ts';
 
@@ -39,7 +40,8 @@ describe('exchange engine: deadlines by the chain', () => {
 
   it('fixed: a deposit at deadline minus 5 s is paid at the locked rate although the watcher was behind at the deadline', async () => {
     const order = await placeOrder(setup(), 'fixed');
-    clock = at(order.deadlineAt, 3_600_000); // the wall clock is an hour past the deadline
+    // The wall clock is 20 minutes past the deadline (inside EXPIRY_WALL_CLOCK_MARGIN_MS: the head decides).
+    clock = at(order.deadlineAt, 20 * 60_000);
     chain.setHead(at(order.deadlineAt, -60_000)); // the watcher has read the chain up to a minute before it
     await engine.tick();
     expect((await findOrder(database.db, order.id))?.state).toBe('waiting');
@@ -66,6 +68,19 @@ describe('exchange engine: deadlines by the chain', () => {
     await engine.tick();
     expect((await findOrder(database.db, order.id))?.state).toBe('expired');
     errors.length = 0; // the failed look-up was reported, as it should be
+  });
+
+  it('a network whose head is never known (no runtime) expires its orders by the wall clock plus a margin (review M8)', async () => {
+    const order = await placeOrder(setup(), 'fixed');
+    chain.setHead(null);
+    clock = at(order.deadlineAt, 60_000);
+    await engine.tick();
+    expect((await findOrder(database.db, order.id))?.state).toBe('waiting'); // within the margin
+    clock = at(order.deadlineAt, EXPIRY_WALL_CLOCK_MARGIN_MS + 1000);
+    await engine.tick();
+    expect((await findOrder(database.db, order.id))?.state).toBe('expired');
+    chain.setHead(undefined);
+    errors.length = 0;
   });
 
   it('fixed: expired before its in-time deposit was read, the order takes it (expired -> confirming), no late refund', async () => {

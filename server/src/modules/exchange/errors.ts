@@ -16,6 +16,22 @@ export class IllegalTransitionError extends AppError {
   }
 }
 
+/**
+ * The deposit the chain shows for an order is not the one recorded on it (a dust transfer recorded
+ * before dust was skipped, a reorg that replaced the recorded transfer): the order cannot move on by
+ * itself. An operator looks (the module logs it as an ALERT each time the engine looks at the order).
+ */
+export class DepositMismatchError extends Error {
+  constructor(
+    readonly orderId: string,
+    readonly recordedTxHash: string,
+    readonly observedTxHash: string,
+  ) {
+    super(`exchange order ${orderId}: recorded deposit ${recordedTxHash}, the chain shows ${observedTxHash}`);
+    this.name = 'DepositMismatchError';
+  }
+}
+
 export class RateExpiredError extends AppError {
   constructor(message = 'The fixed rate expired or was already used') {
     super('EXCHANGE_RATE_EXPIRED', message);

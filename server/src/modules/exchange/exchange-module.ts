@@ -5,7 +5,7 @@ import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import { runtimePair } from '../catalogue/runtime.ts';
 import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { createExchangeEngine, type ExchangeEngine } from './engine.ts';
-import { IllegalTransitionError } from './errors.ts';
+import { DepositMismatchError, IllegalTransitionError } from './errors.ts';
 import { evmOrderDeposits } from './evm-deposits.ts';
 import { withdrawalPayouts } from './payouts.ts';
 import type { UsdPrices } from './pricing.ts';
@@ -71,6 +71,17 @@ export function startExchangeEngine(options: ExchangeEngineStartOptions): { name
         options.log.error(
           { err, orderId, alert: 'exchange_illegal_transition' },
           'ALERT: exchange engine illegal transition',
+        );
+      } else if (err instanceof DepositMismatchError) {
+        options.log.error(
+          {
+            err,
+            orderId,
+            alert: 'exchange_deposit_mismatch',
+            recorded: err.recordedTxHash,
+            observed: err.observedTxHash,
+          },
+          'ALERT: exchange order deposit differs from the recorded one',
         );
       } else options.log.warn({ err, orderId }, 'exchange engine step failed; retried next tick');
     },

@@ -31,6 +31,14 @@ export const LATE_DEPOSIT_WATCH_MS = 7 * 24 * 3_600_000;
 export function lateWatchSince(now: Date, lateWatchMs: number): Date {
   return new Date(now.getTime() - lateWatchMs);
 }
+
+/**
+ * An order expires by the chain head's time; when that head is unknown (a network with no runtime, an
+ * RPC down, a scanner stuck), by the wall clock once this long past its deadline. Safe: a deposit mined
+ * before the deadline is still honoured after the expiry (expired -> confirming).
+ */
+export const EXPIRY_WALL_CLOCK_MARGIN_MS = 30 * 60_000;
+
 /** Service charge on the receive amount; a fixed rate costs more because we carry the price risk. */
 export const SERVICE_CHARGE_BPS = { float: 50n, fixed: 100n } as const;
 /** A float order is refunded when the rate at confirmation is this much worse than the estimate. */

@@ -35,7 +35,7 @@ export const EVM_ADDRESS_B = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
  * In-memory stand-ins for the chain watcher and the signer at the engine's two interfaces
  * (OrderDepositObserver, PayoutGateway): the test plays the chain by setting what is "seen".
  */
-export function memoryChain() {
+export function memoryChain(opts: { transfers?: boolean } = {}) {
   const seen = new Map<string, import('./engine.ts').ObservedOrderDeposit>();
   const payouts = new Map<
     string,
@@ -43,15 +43,25 @@ export function memoryChain() {
   >();
   // The chain head's time (what the watcher has read); unset: caught up (the engine also needs the wall clock past).
   const chainState: { head: Date | null | undefined; failing: Set<string> } = { head: undefined, failing: new Set() };
+  // Look-ups per address, per kind: which orders each engine step looked at.
+  const looks = { observe: new Map<string, number>(), transfers: new Map<string, number>() };
+  const count = (m: Map<string, number>, address: string) => m.set(address, (m.get(address) ?? 0) + 1);
+  const extra = new Map<string, import('./engine.ts').ObservedTransfer[]>();
   const deposits: import('./engine.ts').OrderDepositObserver = {
     async headTime() {
       return chainState.head === undefined ? new Date(8.64e15) : chainState.head;
     },
     async observe({ address }) {
+      count(looks.observe, address);
       if (chainState.failing.has(address)) throw new Error(`test: look-up of ${address} failed`);
       return seen.get(address) ?? null;
     },
   };
+  if (opts.transfers)
+    deposits.transfers = async ({ address }) => {
+      count(looks.transfers, address);
+      return extra.get(address) ?? [];
+    };
   const gateway: import('./engine.ts').PayoutGateway = {
     async request(_trx, payout) {
       if (!payouts.has(payout.key)) payouts.set(payout.key, { request: payout, status: { state: 'pending' } });
@@ -65,6 +75,11 @@ export function memoryChain() {
     deposits,
     gateway,
     payouts,
+    looks,
+    /** Transfers listed for an address by `transfers()` (with `{ transfers: true }`). */
+    setTransfers(address: string, list: import('./engine.ts').ObservedTransfer[]) {
+      extra.set(address, list);
+    },
     /** The watcher's head time (null: unknown; undefined: caught up). */
     setHead(head: Date | null | undefined) {
       chainState.head = head;
