@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { login, sessionCookie } from '../auth/test-helpers.ts';
+import { login, nextIp, receiveCode, sessionCookie, setFundPassword } from '../auth/test-helpers.ts';
 import {
   balance,
   ETH_ADDRESS,
@@ -16,13 +16,14 @@ import {
 /**
  * Issue 38 item 2 (part) and issue 37 item 4: what stops a withdrawal also stops a send, since a send to a
  * mule account is a withdrawal one step later. A deep-reorg freeze refuses sends as it refuses
- * withdrawals; and for 24 hours after a password reset or a fund-password change (how a taken-over
- * account is made the attacker's) nothing leaves the account.
+ * withdrawals; and for 24 hours after a password reset or change or a fund password set or changed (how
+ * a taken-over account is made the attacker's) nothing leaves the account.
  */
 const h = useWalletHarness();
 
-async function send(user: WalletUser, to: WalletUser, code?: string) {
+async function send(user: WalletUser, to: WalletUser, code?: string, extra: object = {}) {
   return post(h, user, '/api/wallet/sends', {
+    ...extra,
     coin: 'USDT',
     amountMinor: '1500000',
     recipientKind: 'email',
@@ -32,8 +33,9 @@ async function send(user: WalletUser, to: WalletUser, code?: string) {
   });
 }
 
-async function withdraw(user: WalletUser) {
+async function withdraw(user: WalletUser, extra: object = {}) {
   return post(h, user, '/api/wallet/withdrawals', {
+    ...extra,
     coin: 'USDT',
     network: 'ethereum',
     address: ETH_ADDRESS,
@@ -67,26 +69,73 @@ describe('outflow holds', () => {
     expect((await balance(h, b, 'USDT')).available).toBe(0n);
   });
 
-  it.each([['password_reset'], ['fund_password_changed']] as const)(
-    'for 24 hours after %s, sends and withdrawals are refused (OUTFLOW_HOLD)',
-    async (event) => {
-      const [a, b] = [await newUser(h), await newUser(h)];
-      await fund(h, a.user.id, 'USDT', 10_000_000n);
-      await h.db
-        .insertInto('audit_events')
-        .values({ occurred_at: h.clock.now(), event, user_id: a.user.id, ip: null, details: '{}' })
-        .execute();
-      const sent = await send(a, b);
-      expect(sent.statusCode).toBe(423);
-      expect(sent.json()).toMatchObject({ code: 'OUTFLOW_HOLD' });
-      expect(sent.json().details.retryAfterSeconds).toBeGreaterThan(23 * 3600);
-      const withdrawn = await withdraw(a);
-      expect(withdrawn.json().code).toBe('OUTFLOW_HOLD');
-      expect(await balance(h, a, 'USDT')).toEqual({ available: 10_000_000n, locked: 0n });
+  /**
+   * Each way an account is made someone else's, run through the API as a user would (not audit rows
+   * written by hand): a renamed event would leave its flow unheld, and this test would fail.
+   */
+  const NEW_PASSWORD = 'An0ther-Pass!';
+  const takeovers: [name: string, run: (u: WalletUser) => Promise<[WalletUser, string?]>][] = [
+    [
+      'a password reset',
+      async (u) => {
+        const code = await receiveCode(h, { email: u.email, purpose: 'reset_password' });
+        const res = await h.app.inject({
+          method: 'POST',
+          url: '/api/auth/password/reset',
+          remoteAddress: nextIp(),
+          payload: { email: u.email, code, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+        });
+        expect(res.statusCode).toBe(204);
+        return [{ ...u, password: NEW_PASSWORD, cookie: sessionCookie(await login(h, u.username, NEW_PASSWORD)) }];
+      },
+    ],
+    [
+      'a signed-in password change',
+      async (u) => {
+        const res = await post(h, u, '/api/me/password', {
+          oldPassword: u.password,
+          password: NEW_PASSWORD,
+          confirmPassword: NEW_PASSWORD,
+        });
+        expect(res.statusCode).toBe(204);
+        return [{ ...u, password: NEW_PASSWORD }];
+      },
+    ],
+    [
+      'setting the first fund password',
+      async (u) => {
+        await setFundPassword(h, u, '739164');
+        return [u, '739164'];
+      },
+    ],
+    [
+      'changing the fund password',
+      async (u) => {
+        await setFundPassword(h, u, '739164');
+        h.clock.advance(24 * 3_600_000 + 1000);
+        const fresh = { ...u, cookie: sessionCookie(await login(h, u.username, u.password)) };
+        h.clock.advance(1000);
+        await setFundPassword(h, fresh, '502817');
+        return [fresh, '502817'];
+      },
+    ],
+  ];
 
-      h.clock.advance(24 * 3_600_000 + 1000);
-      const again = { ...a, cookie: sessionCookie(await login(h, a.username, a.password)) };
-      expect((await send(again, b)).statusCode).toBe(201);
-    },
-  );
+  it.each(takeovers)('for 24 hours after %s, sends and withdrawals are refused (OUTFLOW_HOLD)', async (_, takeOver) => {
+    const [first, b] = [await newUser(h), await newUser(h)];
+    await fund(h, first.user.id, 'USDT', 10_000_000n);
+    const [a, pin] = await takeOver(first);
+    const fundPassword = pin === undefined ? {} : { fundPassword: pin };
+    const sent = await send(a, b, undefined, fundPassword);
+    expect(sent.statusCode).toBe(423);
+    expect(sent.json()).toMatchObject({ code: 'OUTFLOW_HOLD' });
+    expect(sent.json().details.retryAfterSeconds).toBeGreaterThan(23 * 3600);
+    const withdrawn = await withdraw(a, fundPassword);
+    expect(withdrawn.json().code).toBe('OUTFLOW_HOLD');
+    expect(await balance(h, a, 'USDT')).toEqual({ available: 10_000_000n, locked: 0n });
+
+    h.clock.advance(24 * 3_600_000 + 1000);
+    const again = { ...a, cookie: sessionCookie(await login(h, a.username, a.password)) };
+    expect((await send(again, b, undefined, fundPassword)).statusCode).toBe(201);
+  });
 });

@@ -10,12 +10,22 @@ import { withdrawalsFrozen } from '../deposits/reorg-alerts.ts';
  * withdrawals met would be skipped by sending to a mule account first (issue 38).
  *
  * - A deep-reorg freeze (deposits/reorg-alerts.ts): WITHDRAW_FROZEN until an operator resolves it.
- * - For OUTFLOW_HOLD_MS after a password reset or a fund-password change — how a taken-over account is
- *   made the attacker's — OUTFLOW_HOLD with details.retryAfterSeconds; the owner, warned by the mails
- *   those changes send, has a day to act.
+ * - For OUTFLOW_HOLD_MS after a password reset or change, or a fund password set or changed — how a
+ *   taken-over account is made the attacker's — OUTFLOW_HOLD with details.retryAfterSeconds; the
+ *   owner, warned by the mails those changes send, has a day to act.
  */
 export const OUTFLOW_HOLD_MS = 24 * 3_600_000;
-const holdingEvents: readonly AuditEvent[] = ['password_reset', 'fund_password_changed'];
+/**
+ * Every way an account's secrets become someone else's. The e-mail address cannot be changed (no
+ * such flow or event exists); when one is added, its event belongs here. outflow-holds.api.test.ts
+ * runs each flow through the API, so a renamed event fails a test rather than silently ending a hold.
+ */
+const holdingEvents: readonly AuditEvent[] = [
+  'password_reset',
+  'password_changed',
+  'fund_password_set',
+  'fund_password_changed',
+];
 
 /** When the hold of the latest holding event ends; null when none holds at `now`. */
 export async function outflowHeldUntil(db: Kysely<Database>, userId: string, now: Date): Promise<Date | null> {

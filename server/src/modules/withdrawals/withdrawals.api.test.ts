@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { receiveCode } from '../auth/test-helpers.ts';
+import { login, receiveCode, sessionCookie } from '../auth/test-helpers.ts';
 import { resolveAlert } from '../deposits/reorg-alerts.ts';
 import { insertBareOrder } from '../exchange/test-helpers.ts';
 import { approveWithdrawal, rejectWithdrawal } from './service.ts';
@@ -179,6 +179,9 @@ describe('POST /api/wallet/withdrawals', () => {
       confirmFundPassword: '135790',
     });
     expect(set.statusCode, set.body).toBe(204);
+    // A first fund password holds outflows for a day (outflow-holds.ts); the session idles out meanwhile.
+    h.clock.advance(24 * 3_600_000 + 1000);
+    user.cookie = sessionCookie(await login(h, user.username, user.password));
     const missing = await withdraw(user, {});
     expect(missing.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'fundPassword' }] });
     expect((await withdraw(user, { fundPassword: '111111' })).json().code).toBe('WRONG_FUND_PASSWORD');
