@@ -130,7 +130,9 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
     const result = await db.transaction().execute(async (trx) => {
       await options.fence?.(trx);
       const dropped = await dropAboveFork(trx, network, forkPoint.number, at);
-      for (const o of observers) dropped.creditedAbove += await o.dropAbove(trx, forkPoint.number, at);
+      // Observers' confirmed events (rewards check-ins) are counted apart: they are not deposits.
+      let confirmedEventsAbove = 0;
+      for (const o of observers) confirmedEventsAbove += await o.dropAbove(trx, forkPoint.number, at);
       await trx
         .deleteFrom('chain_blocks')
         .where('network', '=', network)
@@ -141,11 +143,14 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
         .set({ block_number: forkPoint.number.toString(), block_hash: forkPoint.hash, updated_at: at })
         .where('network', '=', network)
         .execute();
-      return dropped;
+      return { ...dropped, confirmedEventsAbove };
     });
     const details = { network, forkBlock: forkPoint.number.toString(), ...result };
-    if (result.creditedAbove > 0)
-      log('REORG DEEPER THAN THE CONFIRMATION COUNT: credited deposits above the fork', details);
+    const deep = [
+      ...(result.creditedAbove > 0 ? ['credited deposits'] : []),
+      ...(result.confirmedEventsAbove > 0 ? ['confirmed check-ins'] : []),
+    ];
+    if (deep.length > 0) log(`REORG DEEPER THAN THE CONFIRMATION COUNT: ${deep.join(' and ')} above the fork`, details);
     else log('chain reorganisation: rescanning from the fork point', details);
     return forkPoint.number;
   }
