@@ -12,6 +12,10 @@ import { type Kysely, sql } from 'kysely';
  * - `finished`: whether it did.
  * Written in the transaction that records what the read found, so a crash never moves past unread history.
  * The chain alert kind `history_page_cap` says a read hit the page cap (an address under a flood).
+ *
+ * Also (issue 39 item 5's fallback, chain/evm-balance-check.ts): an index on deposits by (network,
+ * to_address, coin), so the unexplained-balance check sums one address's native deposits without
+ * reading the network's whole deposit table each tick.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -28,9 +32,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table chain_alerts drop constraint chain_alerts_kind_check`.execute(db);
   await sql`alter table chain_alerts add constraint chain_alerts_kind_check check (kind in ('fork_not_found',
     'chain_id_mismatch', 'remined_transfer_differs', 'unexplained_balance', 'history_page_cap'))`.execute(db);
+  await sql`create index deposits_address_coin_idx on deposits (network, to_address, coin)`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop index deposits_address_coin_idx`.execute(db);
   await sql`delete from chain_alerts where kind = 'history_page_cap'`.execute(db);
   await sql`alter table chain_alerts drop constraint chain_alerts_kind_check`.execute(db);
   await sql`alter table chain_alerts add constraint chain_alerts_kind_check check (kind in ('fork_not_found',

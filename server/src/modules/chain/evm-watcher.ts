@@ -5,7 +5,9 @@ import { raiseChainAlert } from '../deposits/chain-alerts.ts';
 import { advanceConfirmations, dropAboveFork } from '../deposits/processor.ts';
 import { recordObserved } from '../deposits/record-observed.ts';
 import type { EvmChainRuntime } from './chain-config.ts';
+import { createUnexplainedBalanceCheck } from './evm-balance-check.ts';
 import { createEvmClient } from './evm-client.ts';
+import { tracingSupported } from './evm-internal.ts';
 import { blockEventLogs } from './evm-logs.ts';
 import { type FullBlock, observeTransfers } from './evm-transfers.ts';
 import type { ChainWatcher, EvmLogObserver, ObservedTransfer, TickReport, WatcherFence } from './watcher.ts';
@@ -73,6 +75,27 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
   const log = options.log ?? (() => {});
   const batch = BigInt(options.batchBlocks ?? DEFAULT_BATCH_BLOCKS);
   const observers = options.observers ?? [];
+  const balanceCheck = createUnexplainedBalanceCheck({
+    db,
+    client,
+    network,
+    now,
+    ...(options.fence ? { fence: options.fence } : {}),
+  });
+  /** Internal calls traced? Configured on: probed once (a node without the debug API falls back, with a warning). */
+  let tracing: boolean | undefined = runtime.traceInternal === true ? undefined : false;
+  async function traceInternal(): Promise<boolean> {
+    if (tracing === undefined) {
+      tracing = await tracingSupported(client);
+      if (!tracing) {
+        log(
+          'WARNING: internal-call tracing is configured but the node has no debug API; not tracing, checking deposit addresses for unexplained native balance instead',
+          { network },
+        );
+      }
+    }
+    return tracing;
+  }
 
   async function readCursor() {
     const row = await db.selectFrom('chain_cursors').selectAll().where('network', '=', network).executeTakeFirst();
@@ -268,7 +291,7 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
         const last = blocks.at(-1);
         if (last) {
           const transfers = await observeTransfers(
-            { db, client, network, tokens: runtime.tokens, traceInternal: runtime.traceInternal === true },
+            { db, client, network, tokens: runtime.tokens, traceInternal: await traceInternal() },
             blocks,
           );
           const events = await observerLogs(blocks);
@@ -278,6 +301,14 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
       }
       let credited = scannedTo === null ? 0 : await advanceConfirmations(db, network, scannedTo, now());
       if (scannedTo !== null) for (const o of observers) credited += await o.confirm(db, scannedTo, now());
+      // Untraced internal transfers: caught up, compare deposit addresses' balances with the books.
+      if (scannedTo !== null && scannedTo >= tip && !(await traceInternal())) {
+        try {
+          await balanceCheck(scannedTo);
+        } catch (err) {
+          log('unexplained-balance check failed (retried next tick)', { network, error: String(err) });
+        }
+      }
       return {
         network,
         scannedTo,
