@@ -4,6 +4,7 @@ import type { NetworkCode } from '../catalogue/catalogue.ts';
 import { depositAddressesPage } from '../deposits/addresses.ts';
 import { advanceConfirmations, depositsToRecheck, dropAboveFork, recordedTxHashes } from '../deposits/processor.ts';
 import { recordObserved } from '../deposits/record-observed.ts';
+import { type HistoryCursor, type HistoryUpdate, loadHistoryCursor, saveHistoryUpdates } from './address-history.ts';
 import type { ChainWatcher, ObservedTransfer, TickReport, WatcherFence } from './watcher.ts';
 
 /**
@@ -18,20 +19,17 @@ import type { ChainWatcher, ObservedTransfer, TickReport, WatcherFence } from '.
 export interface AddressSource {
   tip(): Promise<{ height: bigint; hash: string }>;
   /**
-   * Confirmed transfers to this deposit address, newest first, page after page until a page holds a
-   * transaction `recorded` knows (everything older was read before) or MAX_HISTORY_PAGES: spam
-   * ("address poisoning") cannot push a real deposit off the first page.
+   * Confirmed transfers to this deposit address, each listing read with `readHistory` (address-history.ts):
+   * newest first, page after page until a page holds a recorded transaction, or on from where the last
+   * read stopped at the page cap; spam ("address poisoning") and floods cannot push a deposit out of reach.
    */
-  transfersTo(address: string, recorded: RecordedCheck): Promise<ObservedTransfer[]>;
+  transfersTo(
+    address: string,
+    cursor: HistoryCursor,
+  ): Promise<{ transfers: ObservedTransfer[]; history: HistoryUpdate[] }>;
   /** The node's hash at a height, never from a cache; undefined only when it has no such block (errors throw). */
   blockHashAt(height: bigint): Promise<string | undefined>;
 }
-
-/** Which of these transaction hashes are recorded deposits of the address. */
-export type RecordedCheck = (txHashes: readonly string[]) => Promise<Set<string>>;
-
-/** Pages of one address's history read per tick at most (a first scan of a busy address spreads over ticks' re-reads). */
-export const MAX_HISTORY_PAGES = 40;
 
 export interface AddressWatcherOptions {
   db: Kysely<Database>;
@@ -74,17 +72,27 @@ export function createAddressWatcher(options: AddressWatcherOptions): ChainWatch
       const reorgForkBlock = await checkReorg(tip.height);
       const batch = await depositAddressesPage(db, network, afterId, perTick);
       const transfers: ObservedTransfer[] = [];
+      const reads: { address: string; history: HistoryUpdate[] }[] = [];
       for (const { address } of batch) {
-        const recorded: RecordedCheck = (hashes) => recordedTxHashes(db, network, address, hashes);
-        for (const t of await source.transfersTo(address, recorded)) {
+        const cursor = await loadHistoryCursor(db, network, address, (hashes) =>
+          recordedTxHashes(db, network, address, hashes),
+        );
+        const read = await source.transfersTo(address, cursor);
+        let aboveTip = false;
+        for (const t of read.transfers) {
           // Only what the indexer's tip covers; a later block is seen on the next tick.
-          if (t.toAddress === address && t.blockNumber <= tip.height) transfers.push(t);
+          if (t.toAddress !== address) continue;
+          if (t.blockNumber <= tip.height) transfers.push(t);
+          else aboveTip = true;
         }
+        // A transfer left for the next tick: the read state is not moved past it (read again the same way).
+        if (!aboveTip) reads.push({ address, history: read.history });
       }
       const at = now();
       const observed = await db.transaction().execute(async (trx) => {
         await options.fence?.(trx);
         const n = await recordObserved(trx, transfers, at);
+        for (const r of reads) await saveHistoryUpdates(trx, network, r.address, r.history, at);
         const height = tip.height.toString();
         await trx
           .insertInto('chain_cursors')

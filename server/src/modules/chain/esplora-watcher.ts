@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { createAddressWatcher, MAX_HISTORY_PAGES, type RecordedCheck } from './address-watcher.ts';
+import { type HistoryCursor, readHistory } from './address-history.ts';
+import { createAddressWatcher } from './address-watcher.ts';
 import { asArray, asBigInt, asString, at, fetchJson, fetchText, HttpStatusError, type Json } from './http-json.ts';
 import type { ChainWatcher, ObservedTransfer, WatcherFence } from './watcher.ts';
 
@@ -9,7 +10,7 @@ import type { ChainWatcher, ObservedTransfer, WatcherFence } from './watcher.ts'
  * - GET /blocks/tip/height, GET /blocks/tip/hash  -> tip
  * - GET /address/:address/txs/chain[/:last_seen_txid] -> confirmed transactions, newest first, 25 a
  *   page (status.block_height/block_hash); each vout paying the address is one deposit (output index =
- *   vout). Paged until a page holds a recorded transaction (address-watcher.ts).
+ *   vout). Paged until a page holds a recorded transaction, resumed after the page cap (address-history.ts).
  * - GET /block-height/:height                     -> block hash (reorg check)
  */
 export interface EsploraWatcherOptions {
@@ -62,18 +63,16 @@ export function esploraSource(network: 'bitcoin' | 'dogecoin', baseUrl: string) 
       if (!/^\d+$/.test(height.trim())) throw new Error(`esplora: bad tip height ${height.slice(0, 40)}`);
       return { height: BigInt(height.trim()), hash: hash.trim() };
     },
-    async transfersTo(address: string, recorded: RecordedCheck): Promise<ObservedTransfer[]> {
-      const out: ObservedTransfer[] = [];
+    async transfersTo(address: string, cursor: HistoryCursor) {
       const chain = `${base}/address/${encodeURIComponent(address)}/txs/chain`;
-      let lastSeen: string | undefined;
-      for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
+      const read = await readHistory(cursor, 'chain', async (lastSeen) => {
+        if (lastSeen !== undefined && !/^[0-9a-f]{64}$/.test(lastSeen)) throw new Error('esplora: bad resume txid');
         const txs = asArray(await fetchJson(lastSeen ? `${chain}/${lastSeen}` : chain));
-        for (const tx of txs) out.push(...outputsTo(network, address, tx));
         const ids = txs.flatMap((tx) => asString(at(tx, 'txid')) ?? []);
-        lastSeen = ids.at(-1);
-        if (txs.length < ESPLORA_PAGE || !lastSeen || (await recorded(ids)).size > 0) break;
-      }
-      return out;
+        const items = txs.flatMap((tx) => outputsTo(network, address, tx));
+        return { items, ids, next: txs.length < ESPLORA_PAGE ? undefined : ids.at(-1) };
+      });
+      return { transfers: read.items, history: [read.update] };
     },
     async blockHashAt(height: bigint) {
       try {

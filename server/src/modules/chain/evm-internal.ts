@@ -85,3 +85,31 @@ export async function internalNativeTransfers(
   });
   return out;
 }
+
+/** JSON-RPC codes of "no such method here" (-32601 method not found, -32004 method not supported). */
+const NO_METHOD_CODES = new Set([-32601, -32004]);
+const NO_METHOD_TEXT =
+  /method .*(not found|does not exist|not available|not supported|is not enabled)|unsupported method/i;
+
+/**
+ * Whether the node serves `debug_traceBlockByHash` (one call, at start, when tracing is configured): a
+ * node without the debug API answers "method not found"; one with it answers (an error about the
+ * made-up block hash is fine). Other failures (a 429, a timeout) throw: asked again next tick.
+ */
+export async function tracingSupported(client: PublicClient): Promise<boolean> {
+  try {
+    await client.request({
+      method: 'debug_traceBlockByHash' as never,
+      params: [`0x${'00'.repeat(32)}`, { tracer: 'callTracer' }] as never,
+    });
+    return true;
+  } catch (err) {
+    for (let e: unknown = err; e instanceof Error; e = e.cause) {
+      const code = (e as { code?: unknown }).code;
+      if (typeof code === 'number' && NO_METHOD_CODES.has(code)) return false;
+      if (NO_METHOD_TEXT.test(e.message)) return false;
+      if (typeof code === 'number' && code !== 0) return true; // the method ran and refused the block
+    }
+    throw err;
+  }
+}

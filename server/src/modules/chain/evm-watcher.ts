@@ -5,7 +5,9 @@ import { raiseChainAlert } from '../deposits/chain-alerts.ts';
 import { advanceConfirmations, dropAboveFork } from '../deposits/processor.ts';
 import { recordObserved } from '../deposits/record-observed.ts';
 import type { EvmChainRuntime } from './chain-config.ts';
+import { createUnexplainedBalanceCheck } from './evm-balance-check.ts';
 import { createEvmClient } from './evm-client.ts';
+import { tracingSupported } from './evm-internal.ts';
 import { blockEventLogs } from './evm-logs.ts';
 import { type FullBlock, observeTransfers } from './evm-transfers.ts';
 import type { ChainWatcher, EvmLogObserver, ObservedTransfer, TickReport, WatcherFence } from './watcher.ts';
@@ -73,6 +75,27 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
   const log = options.log ?? (() => {});
   const batch = BigInt(options.batchBlocks ?? DEFAULT_BATCH_BLOCKS);
   const observers = options.observers ?? [];
+  const balanceCheck = createUnexplainedBalanceCheck({
+    db,
+    client,
+    network,
+    now,
+    ...(options.fence ? { fence: options.fence } : {}),
+  });
+  /** Internal calls traced? Configured on: probed once (a node without the debug API falls back, with a warning). */
+  let tracing: boolean | undefined = runtime.traceInternal === true ? undefined : false;
+  async function traceInternal(): Promise<boolean> {
+    if (tracing === undefined) {
+      tracing = await tracingSupported(client);
+      if (!tracing) {
+        log(
+          'WARNING: internal-call tracing is configured but the node has no debug API; not tracing, checking deposit addresses for unexplained native balance instead',
+          { network },
+        );
+      }
+    }
+    return tracing;
+  }
 
   async function readCursor() {
     const row = await db.selectFrom('chain_cursors').selectAll().where('network', '=', network).executeTakeFirst();
@@ -130,7 +153,9 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
     const result = await db.transaction().execute(async (trx) => {
       await options.fence?.(trx);
       const dropped = await dropAboveFork(trx, network, forkPoint.number, at);
-      for (const o of observers) dropped.creditedAbove += await o.dropAbove(trx, forkPoint.number, at);
+      // Observers' confirmed events (rewards check-ins) are counted apart: they are not deposits.
+      let confirmedEventsAbove = 0;
+      for (const o of observers) confirmedEventsAbove += await o.dropAbove(trx, forkPoint.number, at);
       await trx
         .deleteFrom('chain_blocks')
         .where('network', '=', network)
@@ -141,11 +166,14 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
         .set({ block_number: forkPoint.number.toString(), block_hash: forkPoint.hash, updated_at: at })
         .where('network', '=', network)
         .execute();
-      return dropped;
+      return { ...dropped, confirmedEventsAbove };
     });
     const details = { network, forkBlock: forkPoint.number.toString(), ...result };
-    if (result.creditedAbove > 0)
-      log('REORG DEEPER THAN THE CONFIRMATION COUNT: credited deposits above the fork', details);
+    const deep = [
+      ...(result.creditedAbove > 0 ? ['credited deposits'] : []),
+      ...(result.confirmedEventsAbove > 0 ? ['confirmed check-ins'] : []),
+    ];
+    if (deep.length > 0) log(`REORG DEEPER THAN THE CONFIRMATION COUNT: ${deep.join(' and ')} above the fork`, details);
     else log('chain reorganisation: rescanning from the fork point', details);
     return forkPoint.number;
   }
@@ -263,7 +291,7 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
         const last = blocks.at(-1);
         if (last) {
           const transfers = await observeTransfers(
-            { db, client, network, tokens: runtime.tokens, traceInternal: runtime.traceInternal === true },
+            { db, client, network, tokens: runtime.tokens, traceInternal: await traceInternal() },
             blocks,
           );
           const events = await observerLogs(blocks);
@@ -273,6 +301,14 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
       }
       let credited = scannedTo === null ? 0 : await advanceConfirmations(db, network, scannedTo, now());
       if (scannedTo !== null) for (const o of observers) credited += await o.confirm(db, scannedTo, now());
+      // Untraced internal transfers: caught up, compare deposit addresses' balances with the books.
+      if (scannedTo !== null && scannedTo >= tip && !(await traceInternal())) {
+        try {
+          await balanceCheck(scannedTo);
+        } catch (err) {
+          log('unexplained-balance check failed (retried next tick)', { network, error: String(err) });
+        }
+      }
       return {
         network,
         scannedTo,

@@ -99,6 +99,8 @@ export interface TronNativeTx {
   to: string;
   amount: number;
   height: number;
+  /** Default TransferContract (TRX); e.g. TransferAssetContract for TRC-10 spam. */
+  type?: string;
 }
 export interface TronTokenTransfer {
   txID: string;
@@ -132,12 +134,15 @@ export async function startFakeTronGrid(tipHeight: number, toHex: (base58: strin
   };
   const hashAt = (h: number) => fakeHash(h, state.forks.get(h) ?? 0);
   const heights = new Map<string, number>();
-  const page = <T>(items: T[], url: URL) => {
+  // The fingerprint names the last item returned (stable when newer items arrive on top, like TronGrid's).
+  const page = <T extends { txID: string }>(items: T[], url: URL) => {
     const limit = Math.min(Number(url.searchParams.get('limit') ?? 20), TRON_MAX_LIMIT);
-    const from = Number(url.searchParams.get('fingerprint') ?? 0);
+    const fingerprint = url.searchParams.get('fingerprint');
+    const from = fingerprint ? items.findLastIndex((t) => t.txID === fingerprint) + 1 : 0;
     const slice = items.slice(from, from + limit);
     const more = from + limit < items.length;
-    return { slice, meta: { at: 1, page_size: slice.length, ...(more ? { fingerprint: String(from + limit) } : {}) } };
+    const next = more ? slice.at(-1)?.txID : undefined;
+    return { slice, meta: { at: 1, page_size: slice.length, ...(next ? { fingerprint: next } : {}) } };
   };
   const server = await loopback((req, url, body) => {
     state.requests.push(`${req.method} ${url.pathname}${url.search}`);
@@ -186,7 +191,7 @@ export async function startFakeTronGrid(tipHeight: number, toHex: (base58: strin
       raw_data: {
         contract: [
           {
-            type: 'TransferContract',
+            type: t.type ?? 'TransferContract',
             parameter: {
               value: {
                 amount: t.amount,

@@ -18,6 +18,8 @@ export interface RpcFaults {
   maxLogRange: number;
   /** Methods answered with a JSON-RPC error (-32000, not retried by viem) while listed. */
   failing: Set<string>;
+  /** Methods the node does not serve (-32601 method not found), e.g. the debug API. */
+  missing: Set<string>;
 }
 
 interface Call {
@@ -38,7 +40,14 @@ export interface FaultProxy {
 const hexToNumber = (v: unknown) => (typeof v === 'string' && v.startsWith('0x') ? Number.parseInt(v, 16) : undefined);
 
 export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
-  const faults: RpcFaults = { lagBlocks: 0, http429: 0, emptyLogs: 0, maxLogRange: 0, failing: new Set() };
+  const faults: RpcFaults = {
+    lagBlocks: 0,
+    http429: 0,
+    emptyLogs: 0,
+    maxLogRange: 0,
+    failing: new Set(),
+    missing: new Set(),
+  };
   const calls = new Map<string, number>();
 
   async function forward(call: Call): Promise<unknown> {
@@ -60,6 +69,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     const reply = (result: unknown) => ({ jsonrpc: '2.0', id: call.id, result });
     const error = (code: number, message: string) => ({ jsonrpc: '2.0', id: call.id, error: { code, message } });
     if (faults.failing.has(call.method)) return error(-32000, 'upstream request timed out');
+    if (faults.missing.has(call.method))
+      return error(-32601, `the method ${call.method} does not exist/is not available`);
     const params = call.params ?? [];
     if (faults.lagBlocks > 0) {
       const visible = (await realTip()) - faults.lagBlocks;

@@ -3,7 +3,8 @@ import { base58check } from '@scure/base';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, coinNetworks } from '../catalogue/catalogue.ts';
-import { createAddressWatcher, MAX_HISTORY_PAGES, type RecordedCheck } from './address-watcher.ts';
+import { type HistoryCursor, type HistoryUpdate, readHistory } from './address-history.ts';
+import { createAddressWatcher } from './address-watcher.ts';
 import { asArray, asBigInt, asString, at, fetchJson, type Json, postJson } from './http-json.ts';
 import type { ChainWatcher, ObservedTransfer, WatcherFence } from './watcher.ts';
 
@@ -15,7 +16,8 @@ import type { ChainWatcher, ObservedTransfer, WatcherFence } from './watcher.ts'
  * - GET  /v1/accounts/:address/transactions/trc20?only_to=true&only_confirmed=true&contract_address=T...
  *                                                              -> TRC-20 transfers of ONE catalogue contract
  *                                                                 (value in token units; spam tokens never listed)
- *   Both paged (limit=200, meta.fingerprint) until a page holds a recorded transaction (address-watcher.ts).
+ *   Both paged (limit=200, meta.fingerprint) until a page holds a recorded transaction, resumed after the
+ *   page cap (address-history.ts).
  * - POST /wallet/gettransactioninfobyid { value }              -> blockNumber of a TRC-20 transfer
  * - POST /wallet/getblockbynum { num }                         -> blockID (block hash)
  */
@@ -51,21 +53,24 @@ function defaultTokens(env: NodeJS.ProcessEnv): Partial<Record<CoinCode, string>
 export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, string>>) {
   const base = baseUrl.replace(/\/+$/, '');
   const coinOfContract = new Map(Object.entries(tokens).map(([coin, contract]) => [contract, coin as CoinCode]));
-  /** The items of a listing, newest first, page after page until a recorded transaction or MAX_HISTORY_PAGES. */
-  async function pages(url: string, idField: string, recorded: RecordedCheck): Promise<Json[]> {
-    const items: Json[] = [];
-    let fingerprint: string | undefined;
-    for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
+  /** The items of a listing, newest first, read with readHistory (paged by fingerprint, resumed after the cap). */
+  async function pages(
+    cursor: HistoryCursor,
+    listing: string,
+    url: string,
+    idField: string,
+    history: HistoryUpdate[],
+  ): Promise<Json[]> {
+    const read = await readHistory(cursor, listing, async (fingerprint) => {
       const answer = await fetchJson(
         `${url}&limit=${PAGE_LIMIT}${fingerprint ? `&fingerprint=${encodeURIComponent(fingerprint)}` : ''}`,
       );
       const data = asArray(at(answer, 'data'));
-      items.push(...data);
-      fingerprint = asString(at(answer, 'meta', 'fingerprint'));
       const ids = data.flatMap((d) => asString(at(d, idField)) ?? []);
-      if (!fingerprint || ids.length === 0 || (await recorded(ids)).size > 0) break;
-    }
-    return items;
+      return { items: data, ids, next: asString(at(answer, 'meta', 'fingerprint')) || undefined };
+    });
+    history.push(read.update);
+    return read.items;
   }
 
   /** The node's hash at a height, asked every time (an empty answer: no such block). */
@@ -96,15 +101,16 @@ export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, str
       if (height === undefined || !hash) throw new Error('trongrid: bad getnowblock answer');
       return { height, hash };
     },
-    async transfersTo(address: string, recorded: RecordedCheck): Promise<ObservedTransfer[]> {
+    async transfersTo(address: string, cursor: HistoryCursor) {
       const cachedBlockHashAt = blockHashCache();
       const enc = encodeURIComponent(address);
       const query = 'only_to=true&only_confirmed=true';
-      const native = await pages(`${base}/v1/accounts/${enc}/transactions?${query}`, 'txID', recorded);
+      const history: HistoryUpdate[] = [];
+      const native = await pages(cursor, 'native', `${base}/v1/accounts/${enc}/transactions?${query}`, 'txID', history);
       const trc20Transfers: Json[] = [];
       for (const contract of coinOfContract.keys()) {
         const url = `${base}/v1/accounts/${enc}/transactions/trc20?${query}&contract_address=${encodeURIComponent(contract)}`;
-        trc20Transfers.push(...(await pages(url, 'transaction_id', recorded)));
+        trc20Transfers.push(...(await pages(cursor, `trc20:${contract}`, url, 'transaction_id', history)));
       }
       const out: ObservedTransfer[] = [];
       for (const tx of native) {
@@ -159,7 +165,7 @@ export function tronSource(baseUrl: string, tokens: Partial<Record<CoinCode, str
           blockHash,
         });
       }
-      return out;
+      return { transfers: out, history };
     },
     blockHashAt,
   };
