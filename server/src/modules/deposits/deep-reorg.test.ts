@@ -12,6 +12,7 @@ import { lockFunds } from '../ledger/operations.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { insertWithdrawal, listApprovedForSigning } from '../withdrawals/repository.ts';
 import { approveWithdrawal } from '../withdrawals/service.ts';
+import { TEST_REVIEWER } from '../withdrawals/test-helpers.ts';
 import { depositAddressFor } from './addresses.ts';
 import { runReorgsCommand } from './ops-commands.ts';
 import { withdrawalsFrozen } from './reorg-alerts.ts';
@@ -77,7 +78,7 @@ describe('deep reorg', () => {
         { idempotencyKey: `withdrawal:${w.id}:lock`, userId, asset: 'ETH', amountMinor: parseEther('1') },
         at,
       );
-      await approveWithdrawal(trx, w.id, at);
+      await approveWithdrawal(trx, w.id, at, TEST_REVIEWER);
       return w.id;
     });
     const signable = async () =>

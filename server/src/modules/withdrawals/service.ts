@@ -194,21 +194,20 @@ export async function placeWithdrawal(
 /** Operator and signer moves. Each takes the caller's transaction: state and money change together. */
 
 /**
- * Who decided a review: recorded on the withdrawal's event and in the audit log. `npm run ops --
- * withdrawals approve|reject` always names one; only tests of other modules leave it out.
+ * Who decided a review: recorded on the withdrawal's row and event and in the audit log. Required:
+ * a review nobody can be held to is no review (`npm run ops -- withdrawals approve|reject --operator`).
  */
 export interface Reviewer {
   operatorId: string;
   name: string;
 }
-const unnamed: Reviewer = { operatorId: '', name: '(unnamed)' };
 
-export async function approveWithdrawal(
-  trx: Trx,
-  id: string,
-  now: Date,
-  by: Reviewer = unnamed,
-): Promise<WithdrawalRow> {
+function assertNamed(by: Reviewer): void {
+  assert(typeof by?.name === 'string' && by.name.trim() !== '', 'a withdrawal review names its reviewer');
+}
+
+export async function approveWithdrawal(trx: Trx, id: string, now: Date, by: Reviewer): Promise<WithdrawalRow> {
+  assertNamed(by);
   const row = await transition(trx, id, 'in_review', 'review_approved', { review: 'manual', reviewedBy: by.name }, now);
   if (!row) throw new ConflictError('Only a withdrawal in review can be approved');
   await appendAudit(trx, {
@@ -225,8 +224,9 @@ export async function rejectWithdrawal(
   id: string,
   reason: string,
   now: Date,
-  by: Reviewer = unnamed,
+  by: Reviewer,
 ): Promise<WithdrawalRow> {
+  assertNamed(by);
   if (reason.trim() === '') throw new ValidationError('A rejection needs a reason');
   const row = await transition(
     trx,

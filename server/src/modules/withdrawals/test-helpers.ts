@@ -80,3 +80,6 @@ export async function balance(h: Harness, user: WalletUser, asset: CoinCode) {
 }
 
 export const key = () => randomUUID();
+
+/** Test-only: the operator named on reviews that tests approve or reject directly. */
+export const TEST_REVIEWER = { operatorId: '00000000-0000-4000-8000-000000000001', name: 'test-reviewer' } as const;

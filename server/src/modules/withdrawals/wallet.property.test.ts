@@ -15,6 +15,7 @@ import {
   rejectWithdrawal,
 } from './service.ts';
 import type { WithdrawalState } from './state-machine.ts';
+import { TEST_REVIEWER } from './test-helpers.ts';
 
 /**
  * Random sequences of deposits, sends and withdrawals (placed, auto or manually reviewed, approved,
@@ -150,14 +151,14 @@ describe('wallet properties over random deposits, sends and withdrawals (Postgre
               case 'approve': {
                 const w = inState(['in_review'], o.pick);
                 if (!w) return;
-                await approveWithdrawal(trx, w.id, at);
+                await approveWithdrawal(trx, w.id, at, TEST_REVIEWER);
                 w.state = 'review_approved';
                 return;
               }
               case 'reject': {
                 const w = inState(['in_review'], o.pick);
                 if (!w) return;
-                await rejectWithdrawal(trx, w.id, 'model says no', at);
+                await rejectWithdrawal(trx, w.id, 'model says no', at, TEST_REVIEWER);
                 w.state = 'review_rejected';
                 available[w.user] = (available[w.user] ?? 0n) + w.amount;
                 return;

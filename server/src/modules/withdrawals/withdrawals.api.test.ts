@@ -12,6 +12,7 @@ import {
   newUser,
   post,
   TEST_HOT_WALLET,
+  TEST_REVIEWER,
   useWalletHarness,
   type WalletUser,
   withdrawCode,
@@ -196,10 +197,30 @@ describe('POST /api/wallet/withdrawals', () => {
     expect(big.json().state).toBe('in_review');
     const small = await withdraw(user, { amountMinor: ETH.toString() });
     expect(small.json().state).toBe('in_review'); // 6 + 1 ETH > 5 ETH within 24 h
+    // A review always names its operator: leaving it out does not compile, a blank name is refused.
+    await expect(
+      h.db
+        .transaction()
+        // @ts-expect-error the reviewer is required
+        .execute((trx) => approveWithdrawal(trx, small.json().id, h.clock.now())),
+    ).rejects.toThrow(/reviewer/);
+    await expect(
+      h.db
+        .transaction()
+        .execute((trx) => approveWithdrawal(trx, small.json().id, h.clock.now(), { operatorId: '', name: ' ' })),
+    ).rejects.toThrow(/reviewer/);
     await h.db
       .transaction()
-      .execute((trx) => rejectWithdrawal(trx, big.json().id, 'address on a sanctions list', h.clock.now()));
-    await h.db.transaction().execute((trx) => approveWithdrawal(trx, small.json().id, h.clock.now()));
+      .execute((trx) =>
+        rejectWithdrawal(trx, big.json().id, 'address on a sanctions list', h.clock.now(), TEST_REVIEWER),
+      );
+    await h.db.transaction().execute((trx) => approveWithdrawal(trx, small.json().id, h.clock.now(), TEST_REVIEWER));
+    const reviewed = await h.db
+      .selectFrom('withdrawals')
+      .select('reviewed_by')
+      .where('id', 'in', [big.json().id, small.json().id])
+      .execute();
+    expect(reviewed.map((r) => r.reviewed_by)).toEqual([TEST_REVIEWER.name, TEST_REVIEWER.name]);
     expect((await get(h, user, `/api/wallet/withdrawals/${big.json().id}`)).json()).toMatchObject({
       state: 'review_rejected',
       reason: 'address on a sanctions list',
