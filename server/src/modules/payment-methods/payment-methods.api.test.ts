@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/repository.ts';
-import { registerUser as registerNew, setFundPassword, useAuthHarness } from '../auth/test-helpers.ts';
+import { registerUser, useAuthHarness } from '../auth/test-helpers.ts';
 import { createSealer } from './sealing.ts';
 import { sealBinding } from './service.ts';
 import { knownIfsc } from './validate.ts';
@@ -19,24 +19,9 @@ const bank = {
 };
 
 describe('payment methods', () => {
-  const h = useAuthHarness({
-    payouts: { key },
-    auth: { codeLimits: { resendAfterSeconds: 0, perAddressPerHour: 10_000, perIpPerHour: 10_000 } },
-  });
-  /** Adding takes the fund password (issue 38): every user here sets FUND_PASSWORD first. */
-  const FUND_PASSWORD = '739164';
+  const h = useAuthHarness({ payouts: { key } });
   const add = (cookie: string, payload: object) =>
-    h.app.inject({
-      method: 'POST',
-      url: '/api/payment-methods',
-      headers: { cookie },
-      payload: { ...payload, fundPassword: FUND_PASSWORD },
-    });
-  const registerUser = async () => {
-    const u = await registerNew(h);
-    await setFundPassword(h, u, FUND_PASSWORD);
-    return u;
-  };
+    h.app.inject({ method: 'POST', url: '/api/payment-methods', headers: { cookie }, payload });
 
   it('checks the IFSC against the bank list offline', () => {
     expect(knownIfsc('HDFC0000001')).toBe(true);
@@ -45,7 +30,7 @@ describe('payment methods', () => {
   });
 
   it('adds an Indian bank account: numbers sealed, shown masked, audited', async () => {
-    const u = await registerUser();
+    const u = await registerUser(h);
     const res = await add(u.cookie, bank);
     expect(res.statusCode).toBe(201);
     const method = res.json();
@@ -72,7 +57,7 @@ describe('payment methods', () => {
   });
 
   it('refuses bad details field by field and stores nothing', async () => {
-    const u = await registerUser();
+    const u = await registerUser(h);
     const bad = await add(u.cookie, {
       ...bank,
       accountNumber: '12345678',
@@ -97,8 +82,8 @@ describe('payment methods', () => {
   });
 
   it('adds PIX (the 2026 alphanumeric CNPJ too), UPI and chat-app methods; activates and deactivates only your own', async () => {
-    const u = await registerUser();
-    const other = await registerUser();
+    const u = await registerUser(h);
+    const other = await registerUser(h);
     expect(
       (await add(u.cookie, { kind: 'pix', keyType: 'cnpj', key: '12.ABC.345/01DE-35', holder: 'Loja Azul' })).json(),
     ).toMatchObject({
@@ -129,7 +114,7 @@ describe('payment methods', () => {
   });
 
   it('keeps at most 20 methods a user', async () => {
-    const u = await registerUser();
+    const u = await registerUser(h);
     for (let i = 0; i < 20; i++) {
       expect((await add(u.cookie, { kind: 'chat_app', app: 'telegram', handle: `@user_${i}` })).statusCode).toBe(201);
     }
