@@ -171,3 +171,16 @@ export async function registerUser(h: Harness, options: { password?: string; ip?
 export async function login(h: Harness, identifier: string, password: string, ip = nextIp()) {
   return h.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { identifier, password } });
 }
+
+/** Sets the user's fund password through the API (with a `fund_password` code from the sink). */
+export async function setFundPassword(h: Harness, user: { cookie: string; email: string }, fundPassword: string) {
+  const code = await receiveCode(h, { purpose: 'fund_password', cookie: user.cookie, to: user.email });
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/api/me/fund-password',
+    remoteAddress: nextIp(),
+    headers: { cookie: user.cookie },
+    payload: { code, fundPassword, confirmFundPassword: fundPassword },
+  });
+  if (res.statusCode !== 204) throw new Error(`set fund password failed: ${res.statusCode} ${res.body}`);
+}

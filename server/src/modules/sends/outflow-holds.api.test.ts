@@ -102,13 +102,6 @@ describe('outflow holds', () => {
       },
     ],
     [
-      'setting the first fund password',
-      async (u) => {
-        await setFundPassword(h, u, '739164');
-        return [u, '739164'];
-      },
-    ],
-    [
       'changing the fund password',
       async (u) => {
         await setFundPassword(h, u, '739164');
@@ -120,6 +113,13 @@ describe('outflow holds', () => {
       },
     ],
   ];
+
+  it('setting a first fund password does not hold a first withdrawal or send', async () => {
+    const [a, b] = [await newUser(h), await newUser(h)];
+    await fund(h, a.user.id, 'USDT', 10_000_000n);
+    await setFundPassword(h, a, '739164');
+    expect((await send(a, b, undefined, { fundPassword: '739164' })).statusCode).toBe(201);
+  });
 
   it.each(takeovers)('for 24 hours after %s, sends and withdrawals are refused (OUTFLOW_HOLD)', async (_, takeOver) => {
     const [first, b] = [await newUser(h), await newUser(h)];

@@ -23,7 +23,9 @@ export const OUTFLOW_HOLD_MS = 24 * 3_600_000;
 const holdingEvents: readonly AuditEvent[] = [
   'password_reset',
   'password_changed',
-  'fund_password_set',
+  // Not 'fund_password_set': every new user sets a first fund password right before a first withdrawal;
+  // a hold there would delay every user a day while an attacker who holds the password and the mailbox
+  // can as well reset the password, which holds.
   'fund_password_changed',
 ];
 
