@@ -294,6 +294,7 @@ export function evmNativeOrderDeposits(options: {
           amountMinor,
           confirmations: Number(tip - n + 1n),
           blockTime: row.block_time,
+          logIndex: -1,
         };
       }
       return null;
