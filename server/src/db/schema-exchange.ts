@@ -64,6 +64,8 @@ export interface ExchangeOrdersTable {
   payout_request_id: string | null;
   payout_tx_hash: string | null;
   payout_sent_at: Date | null;
+  /** The counted deposit's log index (0049; -1 native; null: recorded before, the hash's lowest counts). */
+  deposit_log_index: ColumnType<number | null, number | null | undefined, number | null>;
   /** Each engine step's fair queue (migration 0048): stamped from a sequence each time that step takes the order. */
   queue_seq_observe: ColumnType<string | null, string | null | undefined, string | null>;
   queue_seq_confirm: ColumnType<string | null, string | null | undefined, string | null>;

@@ -89,6 +89,7 @@ function recordDeposit(ctx: EngineContext, order: OrderRow, deposit: ObservedOrd
   const at = ctx.now();
   const patch: OrderPatch = {
     deposit_tx_hash: deposit.txHash,
+    deposit_log_index: deposit.logIndex ?? null,
     deposit_amount_minor: deposit.amountMinor.toString(),
     deposit_confirmations: deposit.confirmations,
     deposit_seen_at: at,

@@ -34,7 +34,8 @@ export async function bookExtraDeposits(ctx: EngineContext, report: TickReport) 
       onError(err, order.id);
       continue;
     }
-    for (const transfer of transfers.filter((t) => isExtra(order, t))) {
+    const counted = countedTransfer(order, transfers);
+    for (const transfer of transfers.filter((t) => t !== counted && isExtra(order, t))) {
       let booked = false;
       const ok = await step(order, async (trx) => {
         booked = await bookExtra(ctx, trx, order, transfer);
@@ -44,13 +45,28 @@ export async function bookExtraDeposits(ctx: EngineContext, report: TickReport) 
   }
 }
 
-/** Confirmed, not dust, and not the order's counted deposit (nor a send-coin transfer that may become it). */
+/**
+ * The order's counted deposit among the transfers: its send coin, its hash and its log index; on an
+ * order recorded without a log index, the lowest-index transfer of that hash that is not dust (what the
+ * deposit look-up counts). Any other transfer in the same transaction is an extra deposit.
+ */
+function countedTransfer(order: OrderRow, transfers: ObservedTransfer[]): ObservedTransfer | undefined {
+  const hash = order.deposit_tx_hash?.toLowerCase();
+  if (hash === undefined) return undefined;
+  const same = transfers
+    .filter((t) => t.coin === order.send_coin && t.txHash.toLowerCase() === hash && t.amountMinor > 0n)
+    .sort((a, b) => a.logIndex - b.logIndex);
+  if (order.deposit_log_index === null) return same[0];
+  return same.find((t) => t.logIndex === order.deposit_log_index);
+}
+
+/** Confirmed, not dust, and not a send-coin transfer that may still become the order's deposit. */
 function isExtra(order: OrderRow, t: ObservedTransfer): boolean {
   if (t.amountMinor <= 0n) return false;
   if (t.confirmations < (findCoinNetwork(t.coin, order.send_network)?.confirmations ?? Number.MAX_SAFE_INTEGER))
     return false;
   if (t.coin !== order.send_coin) return true;
-  return order.deposit_tx_hash !== null && t.txHash.toLowerCase() !== order.deposit_tx_hash.toLowerCase();
+  return order.deposit_tx_hash !== null;
 }
 
 /** Records and books one transfer; false when it was booked before. */

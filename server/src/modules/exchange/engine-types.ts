@@ -13,6 +13,8 @@ export interface ObservedOrderDeposit {
   confirmations: number;
   /** When the chain says it happened (block time); a fixed order compares it with its deadline. */
   blockTime?: Date;
+  /** The transfer's log index in its block (-1 native): with the hash, which transfer is counted. */
+  logIndex?: number;
 }
 
 /** Any transfer to an order address: every configured token and the native coin (issue 37, item 2). */

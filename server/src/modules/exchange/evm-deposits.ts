@@ -137,6 +137,7 @@ export function evmOrderDeposits(
         amountMinor: toLedgerMinor(coin, network, first.args.value as bigint),
         confirmations: Number(tip - (first.blockNumber as bigint) + 1n),
         blockTime: new Date(Number(block.timestamp) * 1000),
+        logIndex: first.logIndex ?? 0,
       };
       return seen;
     },

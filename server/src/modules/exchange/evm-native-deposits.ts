@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Block, getAddress, type Hash, type PublicClient } from 'viem';
 import type { Database } from '../../db/schema.ts';
-import { coinNetworks, nativeCoinOf, toLedgerMinor } from '../catalogue/catalogue.ts';
+import { coinNetworks, nativeCoinOf, toChainUnits, toLedgerMinor } from '../catalogue/catalogue.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import type { EvmChainRuntime } from '../chain/chain-config.ts';
 import { linkedPrefix } from '../chain/evm-watcher.ts';
@@ -224,13 +224,28 @@ export function evmNativeOrderDeposits(options: {
       const runtime = chains()[network];
       if (!runtime) return [];
       const client = clientFor(runtime);
+      const dustBelow = toChainUnits(nativeCoinOf(network), network, 1n).toString();
+      // Bounded, so it pages past what no step needs: dust, and transfers already booked as extra
+      // deposits (20 tiny transfers must not hide the ones behind them for ever).
       const rows = await db
-        .selectFrom('exchange_native_deposits')
-        .selectAll()
-        .where('network', '=', network)
-        .where('to_address', '=', getAddress(address))
-        .orderBy('block_number')
-        .orderBy('tx_index')
+        .selectFrom('exchange_native_deposits as n')
+        .selectAll('n')
+        .where('n.network', '=', network)
+        .where('n.to_address', '=', getAddress(address))
+        .where('n.chain_amount', '>=', dustBelow)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('exchange_extra_deposits as e')
+                .select('e.id')
+                .whereRef('e.network', '=', 'n.network')
+                .whereRef('e.tx_hash', '=', 'n.tx_hash')
+                .where('e.log_index', '=', -1),
+            ),
+          ),
+        )
+        .orderBy('n.block_number')
+        .orderBy('n.tx_index')
         .limit(MAX_ROWS_PER_ADDRESS)
         .execute();
       if (rows.length === 0) return [];
@@ -294,6 +309,7 @@ export function evmNativeOrderDeposits(options: {
           amountMinor,
           confirmations: Number(tip - n + 1n),
           blockTime: row.block_time,
+          logIndex: -1,
         };
       }
       return null;

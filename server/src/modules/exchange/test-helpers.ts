@@ -95,8 +95,15 @@ export function memoryChain(opts: { transfers?: boolean } = {}) {
       confirmations: number,
       txHash = `0x${'ab'.repeat(32)}`,
       blockTime?: Date,
+      logIndex?: number,
     ) {
-      seen.set(address, { txHash, amountMinor, confirmations, ...(blockTime ? { blockTime } : {}) });
+      seen.set(address, {
+        txHash,
+        amountMinor,
+        confirmations,
+        ...(blockTime ? { blockTime } : {}),
+        ...(logIndex === undefined ? {} : { logIndex }),
+      });
     },
     mine(key: string, txHash = `0x${'cd'.repeat(32)}`) {
       const p = payouts.get(key);
