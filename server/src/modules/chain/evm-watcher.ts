@@ -9,7 +9,7 @@ import { createUnexplainedBalanceCheck } from './evm-balance-check.ts';
 import { createEvmClient } from './evm-client.ts';
 import { tracingSupported } from './evm-internal.ts';
 import { blockEventLogs } from './evm-logs.ts';
-import { type FullBlock, observeTransfers } from './evm-transfers.ts';
+import { createWatchedTopics, type FullBlock, observeTransfers } from './evm-transfers.ts';
 import type { ChainWatcher, EvmLogObserver, ObservedTransfer, TickReport, WatcherFence } from './watcher.ts';
 
 /**
@@ -75,6 +75,7 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
   const log = options.log ?? (() => {});
   const batch = BigInt(options.batchBlocks ?? DEFAULT_BATCH_BLOCKS);
   const observers = options.observers ?? [];
+  const watchedTopics = createWatchedTopics(db, network);
   const balanceCheck = createUnexplainedBalanceCheck({
     db,
     client,
@@ -291,7 +292,14 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
         const last = blocks.at(-1);
         if (last) {
           const transfers = await observeTransfers(
-            { db, client, network, tokens: runtime.tokens, traceInternal: await traceInternal() },
+            {
+              db,
+              client,
+              network,
+              tokens: runtime.tokens,
+              traceInternal: await traceInternal(),
+              watched: await watchedTopics(),
+            },
             blocks,
           );
           const events = await observerLogs(blocks);
