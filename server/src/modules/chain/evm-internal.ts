@@ -113,3 +113,19 @@ export async function tracingSupported(client: PublicClient): Promise<boolean> {
     throw err;
   }
 }
+
+/**
+ * Whether to trace internal calls, asked each tick: off unless configured; configured, the node is
+ * probed once (tracingSupported) and a node without the debug API turns it off (`onUnsupported` warns).
+ * A probe that failed for another reason is asked again next tick.
+ */
+export function tracingSwitch(client: PublicClient, configured: boolean, onUnsupported: () => void) {
+  let tracing: boolean | undefined = configured ? undefined : false;
+  return async function traceInternal(): Promise<boolean> {
+    if (tracing === undefined) {
+      tracing = await tracingSupported(client);
+      if (!tracing) onUnsupported();
+    }
+    return tracing;
+  };
+}

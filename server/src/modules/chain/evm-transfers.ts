@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely';
 import { type Address, type Block, getAddress, type Hash, type Log, type PublicClient, parseAbiItem } from 'viem';
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, type NetworkCode, nativeCoinOf } from '../catalogue/catalogue.ts';
+import { depositAddressesPage } from '../deposits/addresses.ts';
 import { depositAddressOwners } from '../deposits/processor.ts';
 import { internalNativeTransfers } from './evm-internal.ts';
-import { blockEventLogs } from './evm-logs.ts';
+import { addressTopic, blockEventLogs, bloomBits, type WatchedTopic } from './evm-logs.ts';
 import type { ObservedTransfer } from './watcher.ts';
 
 /**
@@ -30,6 +31,32 @@ export interface TransferContext {
   tokens: Partial<Record<CoinCode, Address>>;
   /** Also native coin sent by contracts (internal calls, evm-internal.ts). */
   traceInternal?: boolean;
+  /** The deposit addresses as Transfer `to` topics: a bloom holding one no returned log carries is a partial answer. */
+  watched?: readonly WatchedTopic[];
+}
+
+/** Deposit addresses read per page when the watched topics catch up with new addresses. */
+const ADDRESS_PAGE = 1000;
+
+/**
+ * The network's deposit addresses as watched topics (with their bloom bits, computed once). Addresses
+ * are never removed or reused, so each call reads only those added since the last one (a cache of the
+ * table, rebuilt from it by a new process).
+ */
+export function createWatchedTopics(db: Kysely<Database>, network: NetworkCode) {
+  const topics: WatchedTopic[] = [];
+  let afterId = '0';
+  return async function watchedTopics(): Promise<readonly WatchedTopic[]> {
+    for (;;) {
+      const page = await depositAddressesPage(db, network, afterId, ADDRESS_PAGE);
+      for (const a of page) {
+        const topic = addressTopic(a.address);
+        topics.push({ topic, bits: bloomBits(topic) });
+      }
+      afterId = page.at(-1)?.id ?? afterId;
+      if (page.length < ADDRESS_PAGE) return topics;
+    }
+  };
 }
 
 /** Native transfers (top-level value) and catalogue-token Transfer logs of the blocks, to any address. */
@@ -64,7 +91,9 @@ async function candidates(ctx: TransferContext, blocks: FullBlock[]): Promise<Ca
     const internal = await Promise.all(blocks.map((b) => internalNativeTransfers(client, b, network, nativeCoin)));
     for (const transfer of internal.flat()) out.push({ logIndex: null, transfer });
   }
-  const perBlock = await Promise.all(blocks.map((b) => blockEventLogs(client, b, tokenAddresses, transferEvent)));
+  const perBlock = await Promise.all(
+    blocks.map((b) => blockEventLogs(client, b, tokenAddresses, transferEvent, ctx.watched ?? [])),
+  );
   for (const l of perBlock.flat() as TransferLog[]) {
     const coin = tokenCoins.get(l.address.toLowerCase());
     const { from, to, value } = l.args;

@@ -42,7 +42,7 @@ describe('EVM watcher behind a faulty node', () => {
     await chains?.stop();
   });
   afterEach(() => {
-    Object.assign(proxy.faults, { lagBlocks: 0, http429: 0, emptyLogs: 0, maxLogRange: 0 });
+    Object.assign(proxy.faults, { lagBlocks: 0, http429: 0, emptyLogs: 0, partialLogs: 0, maxLogRange: 0 });
     proxy.faults.failing.clear();
   });
 
@@ -145,6 +145,37 @@ describe('EVM watcher behind a faulty node', () => {
     await client.mine({ blocks: 6 });
     await caughtUp(w);
     expect(await balanceOf(database.db, 'user_available', u.userId, 'USDT')).toBe(10_000_000n);
+  }, 120_000);
+
+  it('eth_getLogs dropping one log of a block (a partial answer): the deposit is found (bloom has its address)', async () => {
+    const u = await depositor();
+    const other: Address = '0x000000000000000000000000000000000000dEaD'; // not a deposit address
+    const w = watcher();
+    await caughtUp(w);
+    // Two USDT transfers in one block; the node's answer loses the second (ours), keeps the first.
+    await client.request({ method: 'evm_setAutomine' as never, params: [false] as never });
+    try {
+      const mint = (to: Address, units: bigint) =>
+        client.wallet.writeContract({
+          address: runtime.tokens.USDT as Address,
+          abi: artifact.abi,
+          functionName: 'mint',
+          args: [to, units],
+          account: DEV_ACCOUNT,
+          chain: null,
+        });
+      await mint(other, 1_000_000n);
+      const hash = await mint(u.address, 9_000_000n);
+      await client.mine({ blocks: 1 });
+      await client.waitForTransactionReceipt({ hash });
+    } finally {
+      await client.request({ method: 'evm_setAutomine' as never, params: [true] as never });
+    }
+    proxy.faults.partialLogs = 1;
+    await client.mine({ blocks: 7 });
+    await caughtUp(w);
+    expect(proxy.faults.partialLogs).toBe(0);
+    expect(await balanceOf(database.db, 'user_available', u.userId, 'USDT')).toBe(9_000_000n);
   }, 120_000);
 
   it('a block-range limit on eth_getLogs does not halt the network', async () => {

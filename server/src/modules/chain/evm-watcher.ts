@@ -7,9 +7,9 @@ import { recordObserved } from '../deposits/record-observed.ts';
 import type { EvmChainRuntime } from './chain-config.ts';
 import { createUnexplainedBalanceCheck } from './evm-balance-check.ts';
 import { createEvmClient } from './evm-client.ts';
-import { tracingSupported } from './evm-internal.ts';
+import { tracingSwitch } from './evm-internal.ts';
 import { blockEventLogs } from './evm-logs.ts';
-import { type FullBlock, observeTransfers } from './evm-transfers.ts';
+import { createWatchedTopics, type FullBlock, observeTransfers } from './evm-transfers.ts';
 import type { ChainWatcher, EvmLogObserver, ObservedTransfer, TickReport, WatcherFence } from './watcher.ts';
 
 /**
@@ -75,6 +75,7 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
   const log = options.log ?? (() => {});
   const batch = BigInt(options.batchBlocks ?? DEFAULT_BATCH_BLOCKS);
   const observers = options.observers ?? [];
+  const watchedTopics = createWatchedTopics(db, network);
   const balanceCheck = createUnexplainedBalanceCheck({
     db,
     client,
@@ -82,20 +83,12 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
     now,
     ...(options.fence ? { fence: options.fence } : {}),
   });
-  /** Internal calls traced? Configured on: probed once (a node without the debug API falls back, with a warning). */
-  let tracing: boolean | undefined = runtime.traceInternal === true ? undefined : false;
-  async function traceInternal(): Promise<boolean> {
-    if (tracing === undefined) {
-      tracing = await tracingSupported(client);
-      if (!tracing) {
-        log(
-          'WARNING: internal-call tracing is configured but the node has no debug API; not tracing, checking deposit addresses for unexplained native balance instead',
-          { network },
-        );
-      }
-    }
-    return tracing;
-  }
+  const traceInternal = tracingSwitch(client, runtime.traceInternal === true, () =>
+    log(
+      'WARNING: internal-call tracing is configured but the node has no debug API; not tracing, checking deposit addresses for unexplained native balance instead',
+      { network },
+    ),
+  );
 
   async function readCursor() {
     const row = await db.selectFrom('chain_cursors').selectAll().where('network', '=', network).executeTakeFirst();
@@ -291,7 +284,14 @@ export function createEvmWatcher(options: EvmWatcherOptions): ChainWatcher {
         const last = blocks.at(-1);
         if (last) {
           const transfers = await observeTransfers(
-            { db, client, network, tokens: runtime.tokens, traceInternal: await traceInternal() },
+            {
+              db,
+              client,
+              network,
+              tokens: runtime.tokens,
+              traceInternal: await traceInternal(),
+              watched: await watchedTopics(),
+            },
             blocks,
           );
           const events = await observerLogs(blocks);

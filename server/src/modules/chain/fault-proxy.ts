@@ -14,6 +14,8 @@ export interface RpcFaults {
   http429: number;
   /** The next N eth_getLogs calls answer [] whatever the range. */
   emptyLogs: number;
+  /** The next N eth_getLogs answers holding two or more logs lose their last one (a partial answer). */
+  partialLogs: number;
   /** eth_getLogs over more blocks than this fails with -32005 (0: no limit; a block-hash query has no range). */
   maxLogRange: number;
   /** Methods answered with a JSON-RPC error (-32000, not retried by viem) while listed. */
@@ -44,6 +46,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     lagBlocks: 0,
     http429: 0,
     emptyLogs: 0,
+    partialLogs: 0,
     maxLogRange: 0,
     failing: new Set(),
     missing: new Set(),
@@ -86,6 +89,14 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       const span = (hexToNumber(filter.toBlock) ?? 0) - (hexToNumber(filter.fromBlock) ?? 0) + 1;
       if (faults.maxLogRange > 0 && !filter.blockHash && span > faults.maxLogRange) {
         return error(-32005, `query exceeds max block range ${faults.maxLogRange}`);
+      }
+      if (faults.partialLogs > 0) {
+        const full = (await forward(call)) as { result?: unknown[] };
+        if (Array.isArray(full.result) && full.result.length >= 2) {
+          faults.partialLogs--;
+          return { ...full, result: full.result.slice(0, -1) };
+        }
+        return full;
       }
     }
     return forward(call);
