@@ -584,7 +584,7 @@ export interface paths {
         put?: never;
         /**
          * Send an e-mail from the service with Reply-To the user (up to 5 recipients)
-         * @description CR/LF in the subject: VALIDATION_FAILED (rule header). More than MAIL_DAILY_LIMIT in 24 h: MAIL_DAILY_LIMIT.
+         * @description CR/LF in the subject: VALIDATION_FAILED (rule header). More than MAIL_DAILY_LIMIT in 24 h from the account or from the IP: MAIL_DAILY_LIMIT.
          */
         post: operations["postMailMessages"];
         delete?: never;
