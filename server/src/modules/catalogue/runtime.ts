@@ -49,13 +49,26 @@ export function configuredTokenContract(pair: CoinNetwork, chains: EvmChains): s
   return chains[pair.network]?.tokens[pair.coin] ?? null;
 }
 
+/** USDT's TRC-20 contract on TRON mainnet (public, well known): the TRON watcher's default. */
+export const TRON_MAINNET_USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+
+/** The TRC-20 contract the TRON watcher reads for a coin: TRON_TOKEN_<COIN>, USDT's mainnet one by default. */
+export function tronTokenContract(coin: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const configured = env[`TRON_TOKEN_${coin}`]?.trim();
+  if (configured) return configured;
+  return coin === 'USDT' ? TRON_MAINNET_USDT : null;
+}
+
 /**
- * An EVM token whose contract is not configured takes no deposit: no watcher would see its transfers,
- * and a wallet asked to pay it has nothing to call (a client reading `tokenContract: null` as "native"
- * would ask for the native coin instead).
+ * A token whose contract is not configured takes no deposit: no watcher would see its transfers, and a
+ * wallet asked to pay it has nothing to call (a client reading `tokenContract: null` as "native" would ask
+ * for the native coin instead). EVM tokens read the chains file; TRON tokens what the TRON watcher reads.
  */
-export function evmTokenWithoutContract(pair: CoinNetwork, chains: EvmChains): boolean {
-  return pair.tokenContract !== null && isEvmNetwork(pair.network) && configuredTokenContract(pair, chains) === null;
+export function tokenWithoutContract(pair: CoinNetwork, chains: EvmChains, env: NodeJS.ProcessEnv = process.env) {
+  if (pair.tokenContract === null) return false;
+  if (isEvmNetwork(pair.network)) return configuredTokenContract(pair, chains) === null;
+  if (pair.network === 'tron') return tronTokenContract(pair.coin, env) === null;
+  return false;
 }
 
 /**
@@ -76,7 +89,7 @@ export function runtimePair(
   return {
     ...pair,
     tokenContract: contract,
-    depositEnabled: pair.depositEnabled && watched.has(pair.network) && !evmTokenWithoutContract(pair, chains),
+    depositEnabled: pair.depositEnabled && watched.has(pair.network) && !tokenWithoutContract(pair, chains),
     withdrawEnabled: pair.withdrawEnabled && signable,
   };
 }

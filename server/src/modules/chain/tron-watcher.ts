@@ -3,6 +3,7 @@ import { base58check } from '@scure/base';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, coinNetworks } from '../catalogue/catalogue.ts';
+import { tronTokenContract } from '../catalogue/runtime.ts';
 import { type HistoryCursor, type HistoryUpdate, readHistory } from './address-history.ts';
 import { createAddressWatcher } from './address-watcher.ts';
 import { asArray, asBigInt, asString, at, fetchJson, type Json, postJson } from './http-json.ts';
@@ -31,8 +32,6 @@ export interface TronWatcherOptions {
 }
 
 const b58c = base58check(sha256);
-/** USDT's TRC-20 contract on TRON mainnet (public, well known). */
-const MAINNET_USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 /** TronGrid's largest page. */
 const PAGE_LIMIT = 200;
 
@@ -41,11 +40,12 @@ export function tronHexToBase58(hex: string): string | undefined {
   return b58c.encode(Uint8Array.from(Buffer.from(hex, 'hex')));
 }
 
+/** The same contracts the catalogue offers deposits for (tronTokenContract): no address for an unwatched token. */
 function defaultTokens(env: NodeJS.ProcessEnv): Partial<Record<CoinCode, string>> {
-  const tokens: Partial<Record<CoinCode, string>> = { USDT: MAINNET_USDT };
+  const tokens: Partial<Record<CoinCode, string>> = {};
   for (const pair of coinNetworks) {
-    const value = env[`TRON_TOKEN_${pair.coin}`]?.trim();
-    if (pair.network === 'tron' && pair.tokenContract !== null && value) tokens[pair.coin] = value;
+    const contract = pair.network === 'tron' && pair.tokenContract !== null ? tronTokenContract(pair.coin, env) : null;
+    if (contract) tokens[pair.coin] = contract;
   }
   return tokens;
 }

@@ -4,7 +4,7 @@ import type { DepositsTable } from '../../db/schema-deposits.ts';
 import { NotFoundError, ServiceUnavailableError } from '../../errors/app-error.ts';
 import { type CoinCode, type CoinNetwork, findCoinNetwork, type NetworkCode } from '../catalogue/catalogue.ts';
 import type { ChainsProvider } from '../catalogue/chains-file.ts';
-import { evmTokenWithoutContract } from '../catalogue/runtime.ts';
+import { tokenWithoutContract } from '../catalogue/runtime.ts';
 import { depositAddressFor } from './addresses.ts';
 import { DepositConfirmLimitError, DepositDisabledError } from './errors.ts';
 import type { ConfirmClickResult, Deposit, DepositAddress } from './schemas.ts';
@@ -62,7 +62,7 @@ export function createDepositsService({ db, now, xpubs, chains = () => ({}) }: D
   /** The pair if it takes deposits now: offered, and an EVM token only with its configured contract. */
   const depositable = (coin: CoinCode, network: NetworkCode): CoinNetwork => {
     const pair = findCoinNetwork(coin, network);
-    if (!pair?.depositEnabled || evmTokenWithoutContract(pair, chains())) throw new DepositDisabledError(coin, network);
+    if (!pair?.depositEnabled || tokenWithoutContract(pair, chains())) throw new DepositDisabledError(coin, network);
     return pair;
   };
   return {
