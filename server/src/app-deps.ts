@@ -34,6 +34,8 @@ export interface AppDeps {
   metrics?: Registry;
   /** With a token, the app port serves /metrics to `Authorization: Bearer <token>`; else not at all. */
   metricsToken?: string | null;
+  /** Origins remotes may be served from besides ours (REMOTE_ORIGINS); default: read from the environment. */
+  remoteOrigins?: readonly string[];
   /** Serve the deployed front end from this folder (host/, remotes/, remotes.json); null/unset: API only. */
   staticDir?: string | null;
   /** Max request body in bytes; default 1 MiB. */

@@ -22,7 +22,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { createMetricsRegistry, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { createRateLimitCounter, pgRateLimitStore } from './http/rate-limit-store.ts';
-import { createRemoteOrigins } from './http/remote-registry.ts';
+import { createRemoteOrigins, pinnedRemoteOrigins } from './http/remote-registry.ts';
 import { trackApiRouteMethods } from './http/route-methods.ts';
 import { withStrictInput } from './http/safe-text.ts';
 import { registerSecurity } from './http/security.ts';
@@ -154,8 +154,10 @@ export function buildApp(deps: AppDeps): App {
   registerMetrics(app, deps.metrics ?? createMetricsRegistry(), { token: deps.metricsToken ?? null });
 
   const registryFile = staticDir === null ? null : path.join(staticDir, 'remotes.json');
-  const remoteOrigins = createRemoteOrigins(registryFile, (err) =>
-    app.log.warn({ err }, 'cannot read remotes.json; keeping the previous remote origins'),
+  const remoteOrigins = createRemoteOrigins(
+    registryFile,
+    (err) => app.log.warn({ err }, 'cannot read remotes.json; keeping the previous remote origins'),
+    deps.remoteOrigins ?? pinnedRemoteOrigins(process.env.REMOTE_ORIGINS),
   );
   registerSecurity(app, {
     rateLimit: deps.rateLimit ?? { max: 1000, windowMs: 60_000 },

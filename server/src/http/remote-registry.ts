@@ -6,11 +6,29 @@ export interface RemoteRegistry {
 }
 
 export interface RemoteOrigins {
-  /** Origins (`https://cdn.example`) of remotes whose manifest URL is absolute. Sorted, unique. */
+  /** Origins (`https://cdn.example`) of remotes whose manifest URL is absolute and pinned. Sorted, unique. */
   current(): string[];
 }
 
-export function originsOf(registry: unknown): string[] {
+/**
+ * REMOTE_ORIGINS: the only origins a remote may be served from besides our own (comma-separated, e.g.
+ * `https://cdn.example.com`). The registry is data a deploy writes; were its URLs trusted, a poisoned
+ * registry would authorise its own origin in script-src. Unset: same-origin remotes only.
+ */
+export function pinnedRemoteOrigins(value: string | undefined): string[] {
+  const origins = new Set<string>();
+  for (const part of (value ?? '').split(',')) {
+    const text = part.trim();
+    if (!text) continue;
+    const url = new URL(text);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error(`REMOTE_ORIGINS: ${text} is not http(s)`);
+    origins.add(url.origin);
+  }
+  return [...origins].sort();
+}
+
+export function originsOf(registry: unknown, pinned: readonly string[] = []): string[] {
   const remotes = (registry as Partial<RemoteRegistry> | null)?.remotes;
   if (!remotes || typeof remotes !== 'object') return [];
   const origins = new Set<string>();
@@ -18,7 +36,8 @@ export function originsOf(registry: unknown): string[] {
     const manifest = entry?.manifest;
     if (typeof manifest !== 'string' || !/^https?:\/\//i.test(manifest)) continue;
     try {
-      origins.add(new URL(manifest).origin);
+      const origin = new URL(manifest).origin;
+      if (pinned.includes(origin)) origins.add(origin);
     } catch {
       // not a valid absolute URL: ignore
     }
@@ -31,7 +50,11 @@ export function originsOf(registry: unknown): string[] {
  * size changes. A missing file means no remote origins; an unreadable or
  * malformed one keeps the last good value.
  */
-export function createRemoteOrigins(file: string | null, onError?: (err: unknown) => void): RemoteOrigins {
+export function createRemoteOrigins(
+  file: string | null,
+  onError?: (err: unknown) => void,
+  pinned: readonly string[] = [],
+): RemoteOrigins {
   let stamp = '';
   let origins: string[] = [];
   return {
@@ -48,7 +71,7 @@ export function createRemoteOrigins(file: string | null, onError?: (err: unknown
       }
       if (next === stamp) return origins;
       try {
-        origins = originsOf(JSON.parse(readFileSync(file, 'utf8')));
+        origins = originsOf(JSON.parse(readFileSync(file, 'utf8')), pinned);
         stamp = next;
       } catch (err) {
         onError?.(err);
