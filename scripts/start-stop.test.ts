@@ -37,13 +37,23 @@ async function fakeDeploy(dir: string): Promise<void> {
   await writeFile(path.join(dir, 'remotes.json'), JSON.stringify({ remotes }));
 }
 
-/** Processes whose command line mentions `marker` (the test's own data folder). */
-async function processesWith(marker: string): Promise<string[]> {
+/**
+ * The test's own folders: the data folder, and the cluster's when it lives elsewhere (a checkout the
+ * postgres user cannot enter keeps it under /var/lib/cw-wallet; `<data>/pg-location` says where).
+ */
+async function markersOf(dataDir: string): Promise<string[]> {
+  const relocated = await readFile(path.join(dataDir, 'pg-location'), 'utf8').catch(() => '');
+  return relocated.trim() ? [dataDir, relocated.trim()] : [dataDir];
+}
+
+/** Processes whose command line mentions one of `markers` (the test's own data folders). */
+async function processesWith(...markers: string[]): Promise<string[]> {
   const found: string[] = [];
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(marker)) found.push(`${pid} ${cmdline.replaceAll('\0', ' ').slice(0, 120)}`);
+    if (markers.some((marker) => cmdline.includes(marker)))
+      found.push(`${pid} ${cmdline.replaceAll('\0', ' ').slice(0, 120)}`);
   }
   return found;
 }
@@ -74,7 +84,8 @@ let workDir = '';
 afterAll(async () => {
   if (!workDir) return;
   // A failed run must not leave its servers behind for the rest of the suite.
-  for (const entry of await processesWith(workDir)) process.kill(Number(entry.split(' ')[0]), 'SIGKILL');
+  const markers = [workDir, ...(await markersOf(path.join(workDir, 'data')))];
+  for (const entry of await processesWith(...markers)) process.kill(Number(entry.split(' ')[0]), 'SIGKILL');
   await rm(workDir, { recursive: true, force: true });
 });
 
@@ -106,12 +117,13 @@ describe('npm start', () => {
       `CW Wallet is running at http://127.0.0.1:${port} (dev mailbox: http://127.0.0.1:${port}/dev/mailbox)`,
     );
     expect((await fetch(`http://127.0.0.1:${port}/api/health`)).ok).toBe(true);
-    expect((await processesWith(dataDir)).length).toBeGreaterThanOrEqual(3); // PostgreSQL, two anvil chains
+    const markers = await markersOf(dataDir);
+    expect((await processesWith(...markers)).length).toBeGreaterThanOrEqual(3); // PostgreSQL, two anvil chains
 
     npm.kill('SIGTERM');
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), STOP_TIMEOUT_MS))]);
     expect(code).not.toBe('timeout');
     await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
-    await expect.poll(() => processesWith(dataDir), { timeout: 5_000 }).toEqual([]);
+    await expect.poll(() => processesWith(...markers), { timeout: 5_000 }).toEqual([]);
   }, 150_000);
 });
