@@ -67,6 +67,9 @@ export async function startDrill(options: { instances: number; clients: number; 
       RATE_LIMIT_MAX: '1000000',
       CODE_IP_HOURLY_LIMIT: '100000',
       ANVIL_BLOCK_TIME_S: '0',
+      // Blocks are mined only per transaction here, so a withdrawal's later confirmations may never come:
+      // the signer settles on the first (the confirmation rule itself is tested in signer.confirmations).
+      SIGNER_SETTLE_CONFIRMATIONS: '1',
       WITHDRAW_AUTO_REVIEW_LIMITS: 'ETH=100',
       // Sweeps every 2 s, so deposit sweeps run (and get killed) alongside the withdrawals.
       SIGNER_SWEEP_INTERVAL_MS: '2000',
