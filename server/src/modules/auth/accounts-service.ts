@@ -126,7 +126,13 @@ export function createAccountsService(deps: {
         // A taken address is recorded like a code (never mailed) before the answer says so: asking
         // about addresses counts in the per-address and per-IP code limits like asking for codes.
         const taken = await emailTaken(db, address);
-        await codes.issue({ email: address, purpose, userId: null, ip: client.ip, language, send: !taken });
+        await codes
+          .issue({ email: address, purpose, userId: null, ip: client.ip, language, send: !taken })
+          .catch((err: unknown) => {
+            // The resend cooldown spaces out mail; none goes to a taken address, and its answer is the
+            // same either way. The hourly per-address and per-IP limits (CODE_RATE_LIMITED) still refuse.
+            if (!(taken && err instanceof AppError && err.code === 'CODE_RESEND_TOO_SOON')) throw err;
+          });
         if (taken) throw new AppError('EMAIL_EXISTS', 'This e-mail address is already registered');
         return;
       }
