@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createDb } from '../db/create-db.ts';
-import { migrateToLatest } from '../db/migrate.ts';
 import type { Database } from '../db/schema.ts';
 
 export interface TestDatabase {
@@ -27,11 +26,13 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 /** A new, empty database on the test cluster; migrated unless `migrate: false`. */
 export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await admin((c) => c.query(`create database ${c.escapeIdentifier(name)}`));
+  const migrated = options.migrate !== false;
+  // A clone of the run's migrated template (see global-setup.ts); an empty database when asked.
+  const template = migrated ? ` template ${inject('pgTemplate')}` : '';
+  await admin((c) => c.query(`create database ${c.escapeIdentifier(name)}${template}`));
   const url = new URL(inject('pgAdminUrl'));
   url.pathname = `/${name}`;
   const db = createDb(url.href, { max: 5 });
-  if (options.migrate !== false) await migrateToLatest(db);
   return {
     name,
     url: url.href,

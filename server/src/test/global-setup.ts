@@ -1,13 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { createDb } from '../db/create-db.ts';
 import { startEmbeddedPostgres } from '../db/embedded-postgres.ts';
+import { migrateToLatest } from '../db/migrate.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Superuser URL of the PostgreSQL server the tests create their databases on. */
     pgAdminUrl: string;
+    /** A migrated database that test databases are cloned from (CREATE DATABASE … TEMPLATE). */
+    pgTemplate: string;
   }
 }
 
@@ -18,14 +24,46 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const external = process.env.TEST_DATABASE_URL;
   if (external) {
+    const dropTemplate = await provideTemplate(project, external);
     project.provide('pgAdminUrl', external);
-    return async () => undefined;
+    return dropTemplate;
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'cw-server-test-'));
   const pg = await startEmbeddedPostgres({ dir, ephemeral: true });
   project.provide('pgAdminUrl', pg.url());
+  await provideTemplate(project, pg.url());
   return async () => {
     await pg.stop();
     await rm(dir, { recursive: true, force: true });
   };
+}
+
+async function admin(adminUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Migrates one database once per run; every test file clones it (CREATE DATABASE … TEMPLATE), which
+ * takes milliseconds where running the ~60 migrations per file took seconds. The template must have
+ * no open connection while it is cloned, so its pool is closed before any test starts.
+ */
+async function provideTemplate(project: TestProject, adminUrl: string): Promise<() => Promise<void>> {
+  const name = `cw_template_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await admin(adminUrl, `create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = createDb(url.href, { max: 1 });
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.destroy();
+  }
+  project.provide('pgTemplate', name);
+  return () => admin(adminUrl, `drop database if exists ${name} with (force)`);
 }
