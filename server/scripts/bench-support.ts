@@ -141,6 +141,7 @@ try {
   });
   if (upload.status !== 201) throw new Error(`upload failed: ${upload.status} ${upload.body}`);
   figure('upload_50mb_rss_growth_mb', upload.rssGrowthBytes / MiB, 'MB');
+  figure('upload_50mb_live_growth_mb', upload.liveGrowthBytes / MiB, 'MB');
 } finally {
   await app.close();
   await db.destroy();
