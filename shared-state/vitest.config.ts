@@ -13,5 +13,7 @@ export default defineConfig({
     environment: 'happy-dom',
     setupFiles: ['../scripts/test-setup/zh-cn-browser.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // Lazy screens load their chunks on first use: seconds on a loaded two-core CI machine.
+    testTimeout: 20_000,
   },
 });

@@ -6,6 +6,8 @@ export default defineConfig({
     root: import.meta.dirname,
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
+    // Lazy screens load their chunks on first use: seconds on a loaded two-core CI machine.
+    testTimeout: 20_000,
     setupFiles: ['../scripts/test-setup/zh-cn-browser.ts', './src/test-setup.ts'],
     restoreMocks: true,
   },

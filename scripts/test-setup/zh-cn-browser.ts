@@ -5,3 +5,8 @@
  */
 Object.defineProperty(globalThis.navigator, 'languages', { value: ['zh-CN', 'zh'], configurable: true });
 Object.defineProperty(globalThis.navigator, 'language', { value: 'zh-CN', configurable: true });
+
+// findBy*/waitFor wait 1 s by default; a lazily loaded screen can take longer on a loaded CI machine.
+// (A failing expectation still fails: it only waits longer before saying so.)
+const { configure } = await import('@testing-library/dom');
+configure({ asyncUtilTimeout: 10_000 });

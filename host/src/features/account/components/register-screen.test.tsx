@@ -80,7 +80,7 @@ describe('RegisterScreen', () => {
     renderAt('/signIn', <RegisterScreen />);
     type('signup-username', 'alice_1');
     fireEvent.click(screen.getByTestId('signup-country'));
-    fireEvent.click(await screen.findByTestId('country-option-ES', {}, { timeout: 5000 }));
+    fireEvent.click(await screen.findByTestId('country-option-ES'));
     type('signup-password', 'Passw0rd!');
     type('signup-confirm', 'Passw0rd!');
     type('signup-email', 'alice@example.com');
