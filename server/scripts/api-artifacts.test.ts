@@ -57,12 +57,17 @@ describe('operations as outside tools read them', () => {
     expect(find('get', '/api/session')?.security).toEqual([]);
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
     // Operator routes name the operator cookie, never a user session; the operator sign-in is public.
-    expect(find('post', '/api/ops/announcements')?.security).toEqual([{ operatorCookie: [] }]);
+    // (ops_sid over HTTP in development, __Secure-ops_sid over HTTPS: issue 38 item 7.)
+    expect(find('post', '/api/ops/announcements')?.security).toEqual([
+      { operatorCookie: [] },
+      { secureOperatorCookie: [] },
+    ]);
     expect(find('post', '/api/ops/session')?.security).toEqual([]);
     expect(Object.keys(doc.components?.securitySchemes ?? {})).toEqual([
       'sessionCookie',
       'secureSessionCookie',
       'operatorCookie',
+      'secureOperatorCookie',
     ]);
   });
 });
