@@ -12,6 +12,9 @@
  *   withdrawals list [--state in_review]       Withdrawals waiting for manual review (or in another state).
  *   withdrawals approve <id>                   Approve one in review; the signer then pays it.
  *   withdrawals reject <id> --reason "<text>"  Reject one in review; its amount returns to the user.
+ *   withdrawals cancel-nonce <id> --operator <name> --reason "<text>"   A transfer in progress whose nonce
+ *               is dead: the signer sends a zero-value self-transfer at that nonce; the withdrawal fails
+ *               (funds back) only once that is mined, or is paid if its own attempt is mined instead.
  *
  *   operators add <name> | password <name>     Operator accounts for the console at /ops (password on stdin).
  *   notices publish <file.md> | list | withdraw <id>   Announcements (see modules/notices/announcement-file.ts).

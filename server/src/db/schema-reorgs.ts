@@ -44,7 +44,9 @@ export type ChainAlertKind =
   | 'chain_id_mismatch'
   | 'remined_transfer_differs'
   | 'unexplained_balance'
-  | 'history_page_cap';
+  | 'history_page_cap'
+  /** An exchange order's booked deposit a reorg removed (migration 0066). */
+  | 'exchange_deposit_reorged';
 
 export interface ChainAlertsTable {
   id: Generated<string>;

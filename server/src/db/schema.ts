@@ -51,6 +51,7 @@ export interface Database
   ledger_entries: LedgerEntriesTable;
   withdrawals: WithdrawalsTable;
   signer_transactions: SignerTransactionsTable;
+  withdrawal_nonce_cancels: WithdrawalNonceCancelsTable;
   sends: SendsTable;
   address_book: AddressBookTable;
 }
@@ -237,8 +238,19 @@ export interface SignerTransactionsTable {
   max_priority_fee_per_gas: string | null;
   /** First broadcast of this attempt: the replacement timer starts here. */
   broadcast_at: Date | null;
+  /** 'cancel': a zero-value self-transfer at the withdrawal's nonce, asked for by an operator (migration 0065). */
+  kind: Generated<'transfer' | 'cancel'>;
   created_at: Date;
   updated_at: Date;
+}
+
+/** An operator's request to cancel a withdrawal's dead nonce (migration 0065); the signer acts on it. */
+export interface WithdrawalNonceCancelsTable {
+  withdrawal_id: string;
+  operator_id: string;
+  operator_name: string;
+  reason: string;
+  requested_at: Date;
 }
 
 /** Sends between users (modules/sends): one ledger internal_send each. */

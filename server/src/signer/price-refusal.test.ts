@@ -39,6 +39,7 @@ async function followUp(lastError: string | null) {
     maxReplacements: 32,
     findMined: async () => undefined,
     settle: async () => {},
+    cancelIfAsked: async () => false,
     onNonceUsed: async () => {},
     rebroadcast: async () => 'failed' as const,
     replace: async (_c: PublicClient, latest: Attempt) => {

@@ -19,8 +19,12 @@ export async function lockHotWallet(trx: Db, chainId: string | number, address: 
 
 export function insertAttempt(
   trx: Db,
-  attempt: Omit<Attempt, 'id' | 'broadcast_count' | 'last_error' | 'block_number' | 'broadcast_at' | 'attempt'> & {
+  attempt: Omit<
+    Attempt,
+    'id' | 'broadcast_count' | 'last_error' | 'block_number' | 'broadcast_at' | 'attempt' | 'kind'
+  > & {
     attempt?: number;
+    kind?: Attempt['kind'];
   },
 ): Promise<Attempt> {
   return trx.insertInto('signer_transactions').values(attempt).returningAll().executeTakeFirstOrThrow();

@@ -1,6 +1,7 @@
 import type { PublicClient } from 'viem';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { createEvmClient } from '../modules/chain/evm-client.ts';
+import { signCancelIfAsked } from './signer-cancel.ts';
 import { followUp, followUpOne } from './signer-follow-up.ts';
 import { replace } from './signer-replace.ts';
 import { broadcast, findMined, onNonceUsed, rebroadcast, settle } from './signer-settle.ts';
@@ -45,6 +46,7 @@ export function createSignerContext(options: SignerOptions): SignerContext {
     replace: (...args) => replace(ctx, ...args),
     followUpOne: (...args) => followUpOne(ctx, ...args),
     followUp: (...args) => followUp(ctx, ...args),
+    cancelIfAsked: (...args) => signCancelIfAsked(ctx, ...args),
     nextNonce: (...args) => nextNonce(ctx, ...args),
     signOne: (...args) => signOne(ctx, ...args),
   };

@@ -1,7 +1,7 @@
 import type { PublicClient } from 'viem';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { type Attempt, listOpenWithdrawals, loadAttempts } from './repository.ts';
-import { FOLLOW_UP_LIMIT, priceRefused, type SignerContext, type TickResult } from './signer-types.ts';
+import { FOLLOW_UP_LIMIT, MAX_ATTEMPT, priceRefused, type SignerContext, type TickResult } from './signer-types.ts';
 
 /** Recorded, unsettled attempts: settle by a receipt, replace when due, else rebroadcast. */
 
@@ -13,14 +13,18 @@ export async function followUpOne(
   result: TickResult,
 ): Promise<void> {
   const { db, now, replaceAfterMs, maxReplacements, findMined, settle, onNonceUsed, rebroadcast, replace } = ctx;
+  const { cancelIfAsked } = ctx;
   const mined = await findMined(client, attempts);
   if (mined) return settle(mined, result);
+  // An operator asked to cancel the nonce: the cancel is signed, recorded and broadcast; no receipt yet.
+  if (await cancelIfAsked(client, attempts)) return;
   const latest = attempts[attempts.length - 1];
   if (!latest) return;
   // Due once a node has held the bytes for replaceAfterMs, or at once when nodes refuse them for their price.
+  // A cancel is bumped until it gets in (up to the table's last attempt): it is the way out of the nonce.
   const waited = latest.broadcast_at !== null && now().getTime() - latest.broadcast_at.getTime() >= replaceAfterMs;
-  const due =
-    latest.state === 'signed' && (waited || priceRefused(latest.last_error)) && latest.attempt < maxReplacements;
+  const budget = latest.kind === 'cancel' ? MAX_ATTEMPT : maxReplacements;
+  const due = latest.state === 'signed' && (waited || priceRefused(latest.last_error)) && latest.attempt < budget;
   if (due && (await replace(client, latest, result))) {
     attempts = await loadAttempts(db, latest.withdrawal_id);
   }

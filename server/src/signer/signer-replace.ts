@@ -52,6 +52,7 @@ export async function replace(
       from_address: latest.from_address,
       nonce: latest.nonce,
       attempt: latest.attempt + 1,
+      kind: latest.kind,
       tx_hash: hash,
       raw_tx: raw,
       max_fee_per_gas: maxFeePerGas.toString(),
@@ -60,8 +61,8 @@ export async function replace(
       created_at: at,
       updated_at: at,
     });
-    // Shown to the user while in progress: the attempt most likely to be mined.
-    await showTxHash(trx, latest.withdrawal_id, hash);
+    // Shown to the user while in progress: the attempt most likely to be mined (never a cancel: it pays nobody).
+    if (latest.kind !== 'cancel') await showTxHash(trx, latest.withdrawal_id, hash);
     return row;
   });
   if (!recorded) return false;

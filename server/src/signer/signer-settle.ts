@@ -93,15 +93,23 @@ export async function settle(ctx: SignerContext, mined: MinedAttempt, result: Ti
     return;
   }
   const ok = receipt.status === 'success';
+  // An operator's cancel mined at the nonce (signer-cancel.ts): the withdrawal's bytes can never be mined now.
+  const cancelled = attempt.kind === 'cancel';
+  const paid = ok && !cancelled;
   const done = await db.transaction().execute(async (trx) => {
     await ctx.options.fence?.(trx);
     const at = now();
     if (!(await markMined(trx, attempt, { ok, blockNumber: receipt.blockNumber }, at))) return false;
-    // The user's and the ledger's hash is the one on chain, which may be an earlier attempt.
-    await showTxHash(trx, attempt.withdrawal_id, attempt.tx_hash);
-    const w = ok
+    // The user's and the ledger's hash is the one on chain, which may be an earlier attempt (a cancel pays nobody).
+    if (!cancelled) await showTxHash(trx, attempt.withdrawal_id, attempt.tx_hash);
+    const w = paid
       ? await markTransferSuccessful(trx, attempt.withdrawal_id, at)
-      : await markTransferFailed(trx, attempt.withdrawal_id, 'transaction reverted on chain', at);
+      : await markTransferFailed(
+          trx,
+          attempt.withdrawal_id,
+          cancelled ? 'nonce cancelled by an operator' : 'transaction reverted on chain',
+          at,
+        );
     // The custody book: the coins left the hot wallet (unless it reverted), and the gas in any case.
     await bookHotWalletOut(
       trx,
@@ -109,7 +117,7 @@ export async function settle(ctx: SignerContext, mined: MinedAttempt, result: Ti
         key: `custody:withdrawal:${attempt.withdrawal_id}`,
         network: w.network,
         coin: w.coin,
-        chainAmount: ok ? toChainUnits(w.coin, w.network, BigInt(w.arrival_minor)) : 0n,
+        chainAmount: paid ? toChainUnits(w.coin, w.network, BigInt(w.arrival_minor)) : 0n,
         feeWei: receipt.gasUsed * receipt.effectiveGasPrice,
         minedBlock: receipt.blockNumber,
       },
@@ -119,9 +127,9 @@ export async function settle(ctx: SignerContext, mined: MinedAttempt, result: Ti
     return true;
   });
   if (!done) return;
-  if (ok) result.settled += 1;
+  if (paid) result.settled += 1;
   else result.failed += 1;
-  log(ok ? 'withdrawal settled' : 'withdrawal reverted', {
+  log(paid ? 'withdrawal settled' : cancelled ? 'withdrawal nonce cancelled' : 'withdrawal reverted', {
     withdrawalId: attempt.withdrawal_id,
     txHash: attempt.tx_hash,
     attempt: attempt.attempt,

@@ -105,6 +105,9 @@ export function withdrawalConfirmations(network: EvmNetwork): number {
   return Math.max(1, ...coinNetworks.filter((p) => p.network === network).map((p) => p.confirmations));
 }
 
+/** The highest attempt number the table takes (migration 0013's check): replacements and cancels stop there. */
+export const MAX_ATTEMPT = 32;
+
 /** Gas for a plain transfer and a generous cap for an ERC-20 transfer (refunded if unused). */
 export const NATIVE_GAS = 21_000n;
 /** Withdrawals followed up per tick (a bound on the work of one tick). */
@@ -149,6 +152,8 @@ export interface SignerContext {
   rebroadcast(client: PublicClient, attempts: readonly Attempt[]): Promise<BroadcastOutcome>;
   replace(client: PublicClient, latest: Attempt, result: TickResult): Promise<boolean>;
   followUpOne(client: PublicClient, attempts: Attempt[], result: TickResult): Promise<void>;
+  /** Signs, records and broadcasts an operator's nonce cancel when one is asked for and none is recorded. */
+  cancelIfAsked(client: PublicClient, attempts: readonly Attempt[]): Promise<boolean>;
   followUp(result: TickResult): Promise<void>;
   nextNonce(trx: Kysely<Database>, client: PublicClient, chainId: number): Promise<bigint>;
   signOne(w: ApprovedWithdrawal): Promise<boolean>;

@@ -1814,7 +1814,10 @@ export interface components {
              * @description Transaction id
              */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description The specification's nine states (new, waiting, confirming, sending, completed, expired, suspended, refunded, failed) plus `exchanging`: the deposit has its confirmations and is booked, and the receive amount is being settled (rate, liquidity) before the payout is handed over (`sending`); an order passes it within one engine tick unless it is held for liquidity (then `suspended`)
+             * @enum {string}
+             */
             status: "new" | "waiting" | "confirming" | "exchanging" | "sending" | "completed" | "expired" | "refunded" | "failed" | "suspended";
             statusReason: string | null;
             /**
@@ -1851,6 +1854,8 @@ export interface components {
             requiredConfirmations: number;
             payoutTxHash: string | null;
             payoutAddress: string | null;
+            refundedTo: ("address" | "wallet") | null;
+            refundFailedAt: string | null;
             /** Format: date-time */
             createdAt: string;
             sendAt: string | null;

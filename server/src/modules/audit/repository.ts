@@ -29,6 +29,7 @@ export const auditEvents = [
   'announcement_withdrawn',
   'withdrawal_approved',
   'withdrawal_rejected',
+  'withdrawal_nonce_cancel_requested',
 ] as const;
 
 export type AuditEvent = (typeof auditEvents)[number];

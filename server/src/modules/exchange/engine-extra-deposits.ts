@@ -1,4 +1,5 @@
 import { findCoinNetwork } from '../catalogue/catalogue.ts';
+import { alertIfDepositReorged } from './engine-deposit-reorg.ts';
 import { available, external, locked, post } from './engine-ledger.ts';
 import type { EngineContext, ObservedTransfer, TickReport, Trx } from './engine-types.ts';
 import { lateWatchSince } from './pricing.ts';
@@ -35,6 +36,8 @@ export async function bookExtraDeposits(ctx: EngineContext, report: TickReport) 
       continue;
     }
     const counted = countedTransfer(order, transfers);
+    // A booked deposit the chain no longer shows: a reorg removed it after the order used it.
+    await alertIfDepositReorged(ctx, order, counted).catch((err: unknown) => onError(err, order.id));
     for (const transfer of transfers.filter((t) => t !== counted && isExtra(order, t))) {
       let booked = false;
       const ok = await step(order, async (trx) => {

@@ -48,6 +48,19 @@ export function resolvePair(
 
 export const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/**
+ * Where a refunded order's coins went (issue 37, item 9): a refund whose transaction failed was credited
+ * to the wallet balance by the signer's unlock, and must not read as still on its way to the address.
+ */
+function refundView(row: OrderRow): Pick<ExchangeOrder, 'refundedTo' | 'refundFailedAt'> {
+  if (row.state !== 'refunded') return { refundedTo: null, refundFailedAt: null };
+  const failed = row.payout_failed_at !== null;
+  return {
+    refundedTo: row.payout_address === null || failed ? 'wallet' : 'address',
+    refundFailedAt: iso(row.payout_failed_at),
+  };
+}
+
 export function toApiOrder(row: OrderRow): ExchangeOrder {
   const send = findCoinNetwork(row.send_coin, row.send_network);
   return {
@@ -75,6 +88,7 @@ export function toApiOrder(row: OrderRow): ExchangeOrder {
     requiredConfirmations: send?.confirmations ?? 1,
     payoutTxHash: row.payout_tx_hash,
     payoutAddress: row.payout_address,
+    ...refundView(row),
     createdAt: row.created_at.toISOString(),
     sendAt: iso(row.deposit_seen_at),
     receiveAt: iso(row.payout_sent_at),

@@ -62,7 +62,13 @@ export type CreateOrderRequest = Static<typeof CreateOrderRequest>;
 export const ExchangeOrder = Type.Object(
   {
     id: Type.String({ format: 'uuid', description: 'Transaction id' }),
-    status: StringEnum(exchangeStates),
+    status: StringEnum(exchangeStates, {
+      description:
+        "The specification's nine states (new, waiting, confirming, sending, completed, expired, suspended, " +
+        'refunded, failed) plus `exchanging`: the deposit has its confirmations and is booked, and the receive ' +
+        'amount is being settled (rate, liquidity) before the payout is handed over (`sending`); an order ' +
+        'passes it within one engine tick unless it is held for liquidity (then `suspended`)',
+    }),
     statusReason: nullable(Type.String()),
     rateType: RateType,
     ...pair,
@@ -82,6 +88,21 @@ export const ExchangeOrder = Type.Object(
     requiredConfirmations: Type.Integer(),
     payoutTxHash: nullable(Type.String()),
     payoutAddress: nullable(Type.String({ description: 'Receive address, or the refund address for a refund' })),
+    refundedTo: nullable(
+      StringEnum(['address', 'wallet'], {
+        description:
+          'A refunded order: where the coins went. `address`: the refund address (payoutTxHash once mined); ' +
+          '`wallet`: the wallet balance (no refund address, not more than the network fee, or the refund ' +
+          'transaction failed: see refundFailedAt). Null for any other state',
+      }),
+    ),
+    refundFailedAt: nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          'When the refund transaction failed or reverted; its amount was then credited to the wallet balance',
+      }),
+    ),
     createdAt: Type.String({ format: 'date-time' }),
     sendAt: nullable(Type.String({ format: 'date-time', description: 'When the deposit was seen' })),
     receiveAt: nullable(Type.String({ format: 'date-time', description: 'When the payout was sent' })),

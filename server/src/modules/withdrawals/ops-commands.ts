@@ -2,18 +2,21 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { findOperatorByName } from '../operators/repository.ts';
+import { requestNonceCancel } from './nonce-cancel.ts';
 import { listByState } from './repository.ts';
 import { approveWithdrawal, rejectWithdrawal } from './service.ts';
 import { type WithdrawalState, withdrawalStates } from './state-machine.ts';
 
 /**
  * `npm run ops -- withdrawals list [--state <state>]`, `... approve <id> --operator <name>`,
- * `... reject <id> --operator <name> --reason "..."`. The operator (an enabled one) is who decided: it is
+ * `... reject <id> --operator <name> --reason "..."`, `... cancel-nonce <id> --operator <name> --reason "..."`
+ * (a transfer in progress whose nonce is dead: the signer replaces it by a zero-value self-transfer and
+ * the withdrawal fails, funds back, only once that is mined; nonce-cancel.ts). The operator (an enabled one) is who decided: it is
  * recorded on the withdrawal and in the audit log.
  * Returns the exit code: 0 done, 1 refused (not in review, unknown id), 2 usage.
  */
 export const withdrawalsUsage =
-  'usage: npm run ops -- withdrawals list [--state <state>] | approve <id> --operator <name> | reject <id> --operator <name> --reason "<text>"';
+  'usage: npm run ops -- withdrawals list [--state <state>] | approve <id> --operator <name> | reject <id> --operator <name> --reason "<text>" | cancel-nonce <id> --operator <name> --reason "<text>"';
 
 const LIST_LIMIT = 200;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -53,10 +56,10 @@ export async function runWithdrawalsCommand(
     out(`${rows.length} withdrawal(s) ${state}${rows.length === LIST_LIMIT ? ` (first ${LIST_LIMIT})` : ''}`);
     return 0;
   }
-  if ((sub === 'approve' || sub === 'reject') && id && uuid.test(id)) {
+  if ((sub === 'approve' || sub === 'reject' || sub === 'cancel-nonce') && id && uuid.test(id)) {
     const reason = option(args, '--reason')?.trim();
     const operatorName = option(args, '--operator')?.trim();
-    if ((sub === 'reject' && !reason) || !operatorName) {
+    if ((sub !== 'approve' && !reason) || !operatorName) {
       out(withdrawalsUsage);
       return 2;
     }
@@ -67,6 +70,11 @@ export async function runWithdrawalsCommand(
     }
     const by = { operatorId: operator.id, name: operator.name };
     try {
+      if (sub === 'cancel-nonce') {
+        await db.transaction().execute((trx) => requestNonceCancel(trx, id, reason ?? '', now(), by));
+        out(`withdrawal ${id}: nonce cancel requested; it fails (funds returned) only once the cancel is mined`);
+        return 0;
+      }
       const row = await db
         .transaction()
         .execute((trx) =>

@@ -6,7 +6,7 @@ const fetchMock = vi.hoisted(() => {
   return mock;
 });
 
-const { placeOrder } = await import('./exchange-api.ts');
+const { placeOrder, isSettled } = await import('./exchange-api.ts');
 type Shown = NonNullable<Parameters<typeof placeOrder>[1]>;
 
 const pair = {
@@ -68,5 +68,23 @@ describe('placeOrder', () => {
     const calls = await bodies();
     expect(calls[0]?.body).not.toHaveProperty('rateId');
     expect(calls[0]?.body).toMatchObject({ rateType: 'float', termsAccepted: true });
+  });
+});
+
+describe('a refunded order (issue 37, item 9)', () => {
+  const refunded = {
+    status: 'refunded',
+    payoutTxHash: null,
+    payoutAddress: addresses.refundAddress,
+    refundedTo: 'address',
+    refundFailedAt: null,
+  } as unknown as Parameters<typeof isSettled>[0];
+
+  it('is settled once its refund is mined, or once the refund failed and went to the wallet balance', () => {
+    expect(isSettled(refunded)).toBe(false); // on its way to the refund address
+    expect(isSettled({ ...refunded, payoutTxHash: `0x${'ab'.repeat(32)}` } as typeof refunded)).toBe(true);
+    expect(
+      isSettled({ ...refunded, refundedTo: 'wallet', refundFailedAt: '2030-01-01T00:00:00.000Z' } as typeof refunded),
+    ).toBe(true);
   });
 });

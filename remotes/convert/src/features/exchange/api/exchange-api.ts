@@ -40,8 +40,8 @@ export const FINAL_STATUSES: readonly OrderStatus[] = ['completed', 'expired', '
 /** Nothing more will change: a final state, and for a refund its transaction hash is known. */
 export function isSettled(order: ExchangeOrder | undefined): boolean {
   if (!order || !FINAL_STATUSES.includes(order.status)) return false;
-  // A refund to the wallet balance (no refund address) has no transaction.
-  return order.status !== 'refunded' || order.payoutTxHash !== null || order.payoutAddress === null;
+  // A refund to the wallet balance (no refund address, or its transaction failed) has no transaction.
+  return order.status !== 'refunded' || order.payoutTxHash !== null || order.refundedTo === 'wallet';
 }
 
 /**

@@ -28,7 +28,7 @@ function useNow(active: boolean): number {
 
 /** /exchange/order?id=: where to send (address + QR), the fixed-rate countdown with a restart offer, the status. */
 export default function OrderScreen() {
-  const { t } = useTranslation(NAMESPACE);
+  const { t, i18n } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -72,6 +72,14 @@ export default function OrderScreen() {
             {t('exchange.confirmations', {
               current: data.depositConfirmations ?? 0,
               required: data.requiredConfirmations,
+            })}
+          </p>
+        ) : null}
+        {data.status === 'refunded' && data.refundFailedAt ? (
+          // The refund transaction failed: the amount is in the wallet balance, not on its way to the address.
+          <p className={ui.muted} data-testid="exchange-refund-failed">
+            {t('exchange.record.refundFailedText', {
+              time: new Date(data.refundFailedAt).toLocaleString(i18n.language),
             })}
           </p>
         ) : null}

@@ -124,8 +124,20 @@ function TrailRows({ order }: { order: ExchangeOrder }) {
         {dash(order.payoutTxHash)}
       </Row>
       {refunded ? (
-        <Row label={t('exchange.record.refundedTo')} testId="record-refunded-to" mono={order.payoutAddress !== null}>
-          {order.payoutAddress ?? t('exchange.record.refundedToWallet')}
+        <Row
+          label={t('exchange.record.refundedTo')}
+          testId="record-refunded-to"
+          mono={order.refundedTo === 'address' && order.payoutAddress !== null}
+        >
+          {order.refundedTo === 'address' && order.payoutAddress !== null
+            ? order.payoutAddress
+            : t('exchange.record.refundedToWallet')}
+        </Row>
+      ) : null}
+      {refunded && order.refundFailedAt ? (
+        // The refund transaction failed or reverted: the signer credited the amount to the wallet balance.
+        <Row label={t('exchange.record.refundFailed')} testId="record-refund-failed">
+          {t('exchange.record.refundFailedText', { time: time(order.refundFailedAt) })}
         </Row>
       ) : null}
     </>

@@ -1,0 +1,38 @@
+import { raiseChainAlert } from '../deposits/chain-alerts.ts';
+import type { EngineContext, ObservedTransfer } from './engine-types.ts';
+import type { OrderRow } from './repository.ts';
+
+/**
+ * How long after an order's deposit was booked its absence from the chain is alerted. Reorgs deeper
+ * than the confirmations come within minutes; this stays well inside what transfers() reads back
+ * (evm-deposits.ts LOOKBACK_BLOCKS: about 42 hours of BSC blocks), so an old deposit that is merely out
+ * of the look-back is never reported as removed.
+ */
+export const DEPOSIT_REORG_WATCH_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Issue 37, item 9: the order's booked deposit (its ledger leg in is posted, deposit_confirmed_at set)
+ * is not among the transfers the chain shows any more: a reorg removed it, after the engine paid or
+ * refunded from it. Nothing is reversed automatically (the coins left); an operator is alerted in the
+ * database (chain_alerts, one open per order), as the wallet's deep-reorg alert does for deposits.
+ */
+export async function alertIfDepositReorged(
+  ctx: EngineContext,
+  order: OrderRow,
+  counted: ObservedTransfer | undefined,
+): Promise<boolean> {
+  if (counted !== undefined || order.deposit_confirmed_at === null || order.deposit_tx_hash === null) return false;
+  const at = ctx.now();
+  if (at.getTime() - order.deposit_confirmed_at.getTime() > DEPOSIT_REORG_WATCH_MS) return false;
+  const detail =
+    `exchange order ${order.id} (${order.state}): its booked deposit ${order.deposit_tx_hash}` +
+    ` (log ${order.deposit_log_index ?? 'first'}, ${order.deposit_amount_minor ?? '?'} ${order.send_coin})` +
+    ' is no longer on the chain; the order was paid or refunded from it';
+  const raised = await raiseChainAlert(
+    ctx.db,
+    { network: order.send_network, kind: 'exchange_deposit_reorged', dedupeKey: `order:${order.id}`, detail },
+    at,
+  );
+  if (raised) ctx.onError(new Error(`ALERT: ${detail}`), order.id);
+  return raised;
+}
