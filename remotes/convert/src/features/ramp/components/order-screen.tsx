@@ -15,6 +15,7 @@ import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/trade.module.css';
 import { type RampOrder, rampKeys, sellDeposit, useRampOrder } from '../api/ramp-api.ts';
 import { goToCheckout } from '../hooks/use-submit.ts';
+import { FailureReason } from './failure-reason.tsx';
 import * as extra from './ramp.module.css';
 import { RampStatusTag } from './status-tag.tsx';
 
@@ -134,7 +135,7 @@ function Details({ order }: { order: RampOrder }) {
         ) : null}
         {order.reason ? (
           <Row label={t('ramp.detail.reason')} testId="ramp-detail-reason">
-            {order.reason}
+            <FailureReason reason={order.reason} />
           </Row>
         ) : null}
         <Row label={t('ramp.detail.created')} testId="ramp-detail-created">
