@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './support/fixtures.ts';
 
@@ -10,14 +10,19 @@ import { expect, test } from './support/fixtures.ts';
  * and no console error or page error at all is accepted: not even the 401s the other specs tolerate.
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
-const ROUTE_FILES = [
-  'host/src/features/account/routes.ts',
-  ...['wallet', 'convert', 'rewards', 'mail', 'settings'].map((remote) => `remotes/${remote}/src/routes.ts`),
-];
+/** Every routes.ts of the host and the remotes (a remote's features may declare their own). */
+function routeFiles(): string[] {
+  const roots = ['host/src', ...readdirSync(path.join(ROOT, 'remotes')).map((remote) => `remotes/${remote}/src`)];
+  return roots.flatMap((root) =>
+    (readdirSync(path.join(ROOT, root), { recursive: true }) as string[])
+      .filter((file) => file === 'routes.ts' || file.endsWith('/routes.ts'))
+      .map((file) => path.join(root, file)),
+  );
+}
 
 function declaredPaths(): string[] {
   const paths = new Set<string>(['/']);
-  for (const file of ROUTE_FILES) {
+  for (const file of routeFiles()) {
     const text = readFileSync(path.join(ROOT, file), 'utf8');
     for (const match of text.matchAll(/path:\s*'(\/[^']*)'/g)) if (match[1]) paths.add(match[1]);
   }
