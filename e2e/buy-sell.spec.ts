@@ -66,7 +66,12 @@ test('a declined card fails the buy and nothing arrives', async ({ browser }) =>
   await payByCard(page, '4000 0000 0000 0002');
   await expect(page).toHaveURL(/\/buySell\/order\?id=/);
   await expect(page.getByTestId('ramp-status').first()).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
-  await expect(page.getByTestId('ramp-detail-reason')).toHaveText('card_declined');
+  // The provider's reason in the user's language (zh-CN), the raw code kept beside it.
+  await expect(page.getByTestId('ramp-detail-reason')).toHaveText('银行卡被拒绝');
+  await expect(page.getByTestId('ramp-detail-reason').locator('[data-reason]')).toHaveAttribute(
+    'data-reason',
+    'card_declined',
+  );
   expect(await usdtBalance(page)).toBe('0');
   await context.close();
 });

@@ -49,16 +49,18 @@ describe('RouteGuard', () => {
   });
 
   it('asks the server, then shows the page to a logged-in user', async () => {
-    fetchMock.mockResolvedValueOnce(json(200, ME));
+    fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
     renderAt('/securitySettings', guarded);
     expect(await screen.findByTestId('secret')).toBeTruthy();
     expect(useSession.getState().status).toBe('authenticated');
   });
 
   it('sends a visitor to /login and remembers where they were going (allowBack)', async () => {
-    fetchMock.mockResolvedValueOnce(json(401, { code: 'UNAUTHENTICATED', message: 'no' }));
+    fetchMock.mockResolvedValueOnce(json(200, { user: null }));
     renderAt('/securitySettings?x=1', guarded, '/securitySettings');
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/login'));
+    // Asked without a 401 (issue 30 item 7): GET /api/session answers a visitor 200 { user: null }.
+    expect(fetchMock.mock.calls.map((c) => new URL(c[0].url).pathname)).toEqual(['/api/session']);
     expect(screen.queryByTestId('secret')).toBeNull();
     expect(JSON.parse(localStorage.getItem('vuex') ?? '{}')).toMatchObject({ user: { allowBack: true } });
     expect(takeReturnTo('/coinTopup')).toBe('/securitySettings?x=1');

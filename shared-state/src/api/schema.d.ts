@@ -8562,13 +8562,15 @@ export interface operations {
                         scheduleMinor: string[];
                         /** @description Claimable now; decimal string of minor units */
                         claimableMinor: string;
-                        /** @description Booked, younger than 24 hours; decimal string of minor units */
+                        /** @description Booked, younger than claimAfterHours; decimal string of minor units */
                         waitingMinor: string;
                         /** @description Claimed, not delivered yet; decimal string of minor units */
                         claimedMinor: string;
                         /** @description Smallest claim; decimal string of minor units */
                         claimMinMinor: string;
                         deliveryStreakDays: number;
+                        /** @description A check-in's reward is claimable this many hours after it */
+                        claimAfterHours: number;
                         records: {
                             /** Format: uuid */
                             id: string;

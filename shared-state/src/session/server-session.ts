@@ -8,12 +8,13 @@ export type SessionStatus = 'unknown' | 'anonymous' | 'authenticated';
 export interface SessionState {
   status: SessionStatus;
   me: Me | null;
-  /** Ask the server who is logged in (GET /api/me). Concurrent calls share one request. */
-  refresh: () => Promise<Me | null>;
   /**
-   * Like refresh(), through GET /api/session, which answers a visitor with 200 and no user rather than
-   * 401 (the landing page asks on every visit; a 401 there would be a console error for every visitor).
+   * Ask the server who is logged in (GET /api/session, which answers a visitor with 200 and no user
+   * rather than 401: "am I signed in?" is not an error, and a 401 would be a console error on every
+   * logged-out visit). Concurrent calls share one request.
    */
+  refresh: () => Promise<Me | null>;
+  /** The same question as refresh() (kept for the screens that ask it by this name). */
   check: () => Promise<Me | null>;
   /** Record the user a login or registration answered with. */
   signedIn: (me: Me) => void;
@@ -53,11 +54,12 @@ export const useSession = create<SessionState>()((set, get) => ({
   status: 'unknown',
   me: null,
   refresh() {
-    pending ??= unwrap(api.GET('/api/me'))
+    pending ??= unwrap(getSession())
       .then(
-        (me) => {
-          set({ status: 'authenticated', me });
-          return me;
+        ({ user }) => {
+          if (user) set({ status: 'authenticated', me: user });
+          else get().signedOut();
+          return user;
         },
         (error: unknown) => {
           if (isApiError(error) && error.status === 401) {
@@ -73,11 +75,8 @@ export const useSession = create<SessionState>()((set, get) => ({
       });
     return pending;
   },
-  async check() {
-    const { user } = await unwrap(getSession());
-    if (user) set({ status: 'authenticated', me: user });
-    else get().signedOut();
-    return user;
+  check() {
+    return get().refresh();
   },
   signedIn(me) {
     set({ status: 'authenticated', me });

@@ -32,17 +32,17 @@ beforeEach(() => {
 });
 
 describe('useSession', () => {
-  it('becomes authenticated when /api/me answers', async () => {
-    fetchMock.mockResolvedValueOnce(json(200, ME));
+  it('becomes authenticated when /api/session answers with a user', async () => {
+    fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
     await expect(useSession.getState().refresh()).resolves.toEqual(ME);
     expect(useSession.getState()).toMatchObject({ status: 'authenticated', me: ME });
     const request = fetchMock.mock.calls[0]?.[0];
-    expect(request?.url).toMatch(/\/api\/me$/);
+    expect(request?.url).toMatch(/\/api\/session$/);
     expect(request?.credentials).toBe('same-origin');
   });
 
-  it('becomes anonymous on 401 and shares one request between callers', async () => {
-    fetchMock.mockResolvedValueOnce(json(401, { code: 'UNAUTHENTICATED', message: 'no' }));
+  it('becomes anonymous on a visitor answer (200, no user: never a 401) and shares one request between callers', async () => {
+    fetchMock.mockResolvedValueOnce(json(200, { user: null }));
     const [a, b] = await Promise.all([useSession.getState().refresh(), useSession.getState().refresh()]);
     expect([a, b]).toEqual([null, null]);
     expect(fetchMock).toHaveBeenCalledTimes(1);
@@ -75,7 +75,7 @@ describe('onUserChanged (issue 40 item 1: nothing of one account is shown to the
     const listener = vi.fn();
     const stop = onUserChanged(listener);
     useSession.getState().signedIn(ME);
-    fetchMock.mockResolvedValueOnce(json(401, { code: 'UNAUTHENTICATED', message: 'no' }));
+    fetchMock.mockResolvedValueOnce(json(200, { user: null }));
     await useSession.getState().refresh();
     expect(listener).toHaveBeenCalledOnce();
     stop();
@@ -85,7 +85,7 @@ describe('onUserChanged (issue 40 item 1: nothing of one account is shown to the
     const listener = vi.fn();
     const stop = onUserChanged(listener);
     useSession.getState().signedIn(ME);
-    fetchMock.mockResolvedValueOnce(json(200, ME));
+    fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
     await useSession.getState().refresh();
     expect(listener).not.toHaveBeenCalled();
     useSession.getState().signedIn(BOB);

@@ -7,6 +7,7 @@ const fetchMock = vi.hoisted(() => {
 });
 
 const { changeLanguage, currentLanguage } = await import('@cw/shared-state/i18n');
+const { useSession } = await import('@cw/shared-state/session');
 const { useSettings } = await import('./store.ts');
 const { DEFAULT_SETTINGS } = await import('./schema.ts');
 
@@ -26,7 +27,42 @@ beforeEach(async () => {
   });
 });
 
+const ME = {
+  id: 'u1',
+  username: 'alice',
+  nickname: null,
+  email: 'alice@example.com',
+  emailMasked: 'a***@example.com',
+  country: 'ES',
+  hasFundPassword: false,
+  createdAt: '2026-01-01T00:00:00Z',
+};
+
+describe('settings sync for a visitor (issue 30 item 7: no 401 in the console)', () => {
+  it('asks GET /api/session, not /api/me/settings, and keeps the local settings', async () => {
+    useSession.setState({ status: 'unknown', me: null });
+    fetchMock.mockResolvedValueOnce(json({ user: null }));
+    await useSettings.getState().sync();
+    expect(fetchMock.mock.calls.map((c) => new URL(c[0].url).pathname)).toEqual(['/api/session']);
+    expect(useSettings.getState()).toMatchObject({ language: 'es', source: 'local', syncStatus: 'synced' });
+  });
+
+  it('asks nothing when the session already said "visitor"', async () => {
+    useSession.setState({ status: 'anonymous', me: null });
+    await useSettings.getState().sync();
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(useSettings.getState()).toMatchObject({ source: 'local', syncStatus: 'synced' });
+  });
+});
+
 describe('settings sync when signed in', () => {
+  beforeEach(async () => {
+    // Signing in starts a sync of its own (the store follows the session): let it run out, then count afresh.
+    useSession.setState({ status: 'authenticated', me: ME });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    fetchMock.mockReset();
+  });
+
   it("a new account (never saved) keeps this browser's language and stores it with the account", async () => {
     fetchMock.mockResolvedValueOnce(json({ ...DEFAULT_SETTINGS, language: 'zh-CN', saved: false }));
     fetchMock.mockImplementationOnce(async (request) => json({ ...(await request.clone().json()), saved: true }));

@@ -88,7 +88,13 @@ export const useSettings = create<SettingsState>()(
         async sync() {
           set({ syncStatus: 'syncing' });
           try {
-            const server = await fetchServerSettings();
+            // A visitor's settings are this browser's: ask who is there first (GET /api/session, never a
+            // 401), so a logged-out page does not ask /api/me/settings and log a 401 (issue 30 item 7).
+            const session = useSession.getState();
+            const signedIn =
+              session.status === 'authenticated' ||
+              (session.status === 'unknown' && (await session.refresh()) !== null);
+            const server = signedIn ? await fetchServerSettings() : null;
             if (server === null) {
               const local = { ...get().local, language: currentLanguage() };
               set({ ...local, local, source: 'local', syncStatus: 'synced' });

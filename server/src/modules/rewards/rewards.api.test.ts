@@ -49,6 +49,9 @@ describe('rewards: check-in records, claims and delivery', () => {
     expect(first.todayState).toBe('none');
     expect(first.week).toHaveLength(7);
     expect(first.nextDayAt).toBe(`${addDays(utcDay(h.clock.now()), 1)}T00:00:00.000Z`);
+    // The screen's "claimable N hours after the check-in" comes from the configuration (issue 30 item 1).
+    expect(first.claimAfterHours).toBe(config.claimAfterMs / 3_600_000);
+    expect(first.claimMinMinor).toBe(config.claimMinMinor.toString());
   });
 
   it('refuses a claim with nothing to claim, too early, below the minimum, or from a wallet never used', async () => {

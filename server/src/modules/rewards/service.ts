@@ -68,6 +68,8 @@ export function createRewardsService(options: RewardsServiceOptions) {
       claimedMinor: claimed.toString(),
       claimMinMinor: config.claimMinMinor.toString(),
       deliveryStreakDays: config.deliveryStreakDays,
+      // The screen says "claimable N hours after the check-in" from this, never from a translation.
+      claimAfterHours: Math.ceil(config.claimAfterMs / 3_600_000),
       records: records.slice(0, RECORDS_MAX).map((r) => ({
         id: r.id,
         day: r.day,

@@ -5,14 +5,24 @@ import List from 'antd-mobile/es/components/list';
 import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import { useRevokeOthersMutation, useRevokeSessionMutation, useSessions } from '../api/account-queries.ts';
-import { deviceName } from '../utils/device-name.ts';
+import { clientName, deviceName } from '../utils/device-name.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
+
+/** A browser by name and system; a program (an API client, a script) by its own name; no User-Agent at all as an API client. */
+function useDeviceLabel(userAgent: string | null): string {
+  const { t } = useTranslation('host');
+  const browser = deviceName(userAgent);
+  if (browser) return browser;
+  const program = clientName(userAgent);
+  return program ? t('account.security.apiClientNamed', { name: program }) : t('account.security.apiClient');
+}
 
 /** One signed-in device: name, last seen and IP; "this device", or sign it out. */
 function SessionRow({ session }: { session: SessionInfo }) {
   const { t, i18n } = useTranslation('host');
   const message = useErrorMessage();
   const revoke = useRevokeSessionMutation();
+  const device = useDeviceLabel(session.userAgent);
   const formatTime = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   const extra = session.current ? (
@@ -42,7 +52,7 @@ function SessionRow({ session }: { session: SessionInfo }) {
         .join(' · ')}
       extra={extra}
     >
-      {deviceName(session.userAgent) ?? t('account.security.unknownDevice')}
+      <span data-testid="session-device">{device}</span>
     </List.Item>
   );
 }
@@ -75,24 +85,29 @@ export function SessionsList() {
           <SessionRow key={session.id} session={session} />
         ))}
       </List>
-      {sessions.isSuccess && others === 0 && <p className="account-hint">{t('account.security.noOthers')}</p>}
-      <Button
-        block
-        color="danger"
-        fill="outline"
-        disabled={others === 0}
-        loading={revokeOthers.isPending}
-        onClick={() =>
-          revokeOthers.mutate(undefined, {
-            onSuccess: (revoked) => notifySuccess(t('account.security.revokedOthers', { revoked })),
-            onError: (error) => notifyFail(message(error)),
-          })
-        }
-        data-testid="security-revoke-others"
-        className="account-submit"
-      >
-        {t('account.security.revokeOthers')}
-      </Button>
+      {/* The page's side margins, like the log-out button's (issue 30 item 9). */}
+      <div className="account-section">
+        {sessions.isSuccess && others === 0 && (
+          <p className="account-hint account-hint--after-list">{t('account.security.noOthers')}</p>
+        )}
+        <Button
+          block
+          color="danger"
+          fill="outline"
+          disabled={others === 0}
+          loading={revokeOthers.isPending}
+          onClick={() =>
+            revokeOthers.mutate(undefined, {
+              onSuccess: (revoked) => notifySuccess(t('account.security.revokedOthers', { revoked })),
+              onError: (error) => notifyFail(message(error)),
+            })
+          }
+          data-testid="security-revoke-others"
+          className="account-submit"
+        >
+          {t('account.security.revokeOthers')}
+        </Button>
+      </div>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceName } from './device-name.ts';
+import { clientName, deviceName } from './device-name.ts';
 
 describe('deviceName', () => {
   it('names browser and system', () => {
@@ -21,5 +21,20 @@ describe('deviceName', () => {
   it('gives null for nothing recognisable', () => {
     expect(deviceName(null)).toBeNull();
     expect(deviceName('curl/8.0')).toBeNull();
+  });
+});
+
+describe('clientName (issue 30 item 9: a session without a browser is not an "unknown device")', () => {
+  it('names a program by its first product token', () => {
+    expect(clientName('curl/8.4.0')).toBe('curl 8.4.0');
+    expect(clientName('okhttp/4.12.0 extra words')).toBe('okhttp 4.12.0');
+    expect(clientName('node')).toBe('node');
+  });
+
+  it('gives null for no User-Agent or nothing readable, and bounds what it returns', () => {
+    expect(clientName(null)).toBeNull();
+    expect(clientName('   ')).toBeNull();
+    expect(clientName('(compatible)')).toBeNull();
+    expect(clientName(`x${'a'.repeat(200)}/1`)?.length).toBe(40);
   });
 });

@@ -22,3 +22,16 @@ export function deviceName(userAgent: string | null): string | null {
   const parts = [browser, os].filter(Boolean);
   return parts.length > 0 ? parts.join(' · ') : null;
 }
+
+/** Longest client name shown; a User-Agent is the caller's text. */
+const CLIENT_NAME_MAX = 40;
+
+/**
+ * A program that is not a browser, from its User-Agent's first product token ("curl/8.4.0" ->
+ * "curl 8.4.0", "okhttp/4.12" -> "okhttp 4.12"), or null when there is none.
+ */
+export function clientName(userAgent: string | null): string | null {
+  const match = /^\s*([A-Za-z][\w.+-]*)(?:\/([\w.+-]+))?/.exec(userAgent ?? '');
+  if (!match?.[1]) return null;
+  return [match[1], match[2]].filter(Boolean).join(' ').slice(0, CLIENT_NAME_MAX);
+}

@@ -58,9 +58,10 @@ function ConvertForm({ app, coins }: { app: boolean; coins: readonly ConvertCoin
           {t('convert.submit')}
         </Button>
       )}
-      <p className={styles.build} data-testid="build-id">
-        {t('hub.build', { build: __BUILD_ID__ })}
-      </p>
+      {/* The build id is for operators and deploy checks, not a line on a user's screen (settings/about shows it). */}
+      <span hidden data-testid="build-id">
+        {__BUILD_ID__}
+      </span>
       <PreviewSheet
         quote={flow.preview}
         busy={flow.busy}

@@ -3,6 +3,7 @@ import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { chatApps, identityTypes, pixKeyTypes } from '@cw/shared-state/payouts';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
+import { useSession } from '@cw/shared-state/session';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { Page } from '@cw/shared-ui/page';
 import { toast } from '@cw/shared-ui/toast';
@@ -10,6 +11,7 @@ import { Button } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { useAddPaymentMethod } from '../../../lib/payment-methods.ts';
+import { defaultPayoutKind } from '../utils/default-kind.ts';
 import {
   EMPTY,
   FIELDS,
@@ -76,7 +78,8 @@ export default function AddMethodScreen() {
   const errorMessage = useErrorMessage();
   const [params, setParams] = useSearchParams();
   const wanted = params.get('kind');
-  const kind: MethodKind = methodKinds.find((k) => k === wanted) ?? 'bank_in';
+  const country = useSession((s) => s.me?.country);
+  const kind: MethodKind = methodKinds.find((k) => k === wanted) ?? defaultPayoutKind(country);
   const [values, setValues] = useState<MethodValues>(EMPTY);
   const [shown, setShown] = useState<Problems>({});
   const add = useAddPaymentMethod();

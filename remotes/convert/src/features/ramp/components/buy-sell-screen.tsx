@@ -1,11 +1,10 @@
-import { catalogueQuery } from '@cw/shared-state/catalogue';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useCodeMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { localizeDecimal, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { Page, PageLink } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { useQuery } from '@tanstack/react-query';
 import { ErrorBlock } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/trade.module.css';
@@ -35,7 +34,7 @@ export default function BuySellScreen() {
   const [params] = useSearchParams();
   const format = useAmountFormat();
   const options = useRampOptions();
-  const catalogue = useQuery(catalogueQuery);
+  const catalogue = useCatalogue();
   const balances = useAvailable();
   const records = (
     <PageLink data-testid="ramp-records" onClick={() => void navigate('/buySell/orders')}>

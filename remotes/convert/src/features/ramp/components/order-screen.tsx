@@ -1,4 +1,4 @@
-import { catalogueQuery, networkLabel } from '@cw/shared-state/catalogue';
+import { networkLabel, useCatalogue } from '@cw/shared-state/catalogue';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
@@ -8,13 +8,14 @@ import { TapAmount } from '@cw/shared-ui/amount';
 import { Page } from '@cw/shared-ui/page';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, List, Steps, Tag } from 'antd-mobile';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/trade.module.css';
 import { type RampOrder, rampKeys, sellDeposit, useRampOrder } from '../api/ramp-api.ts';
 import { goToCheckout } from '../hooks/use-submit.ts';
+import { FailureReason } from './failure-reason.tsx';
 import * as extra from './ramp.module.css';
 import { RampStatusTag } from './status-tag.tsx';
 
@@ -64,7 +65,7 @@ function useSellReturn(order: RampOrder | undefined, transactionId: string | nul
 function Details({ order }: { order: RampOrder }) {
   const { t, i18n } = useTranslation(NAMESPACE);
   const format = useAmountFormat();
-  const catalogue = useQuery(catalogueQuery);
+  const catalogue = useCatalogue();
   const coin = coinDisplay(order.coin, catalogue.data?.coins ?? []);
   const network = networkLabel(
     catalogue.data?.networks.find((n) => n.code === order.network),
@@ -134,7 +135,7 @@ function Details({ order }: { order: RampOrder }) {
         ) : null}
         {order.reason ? (
           <Row label={t('ramp.detail.reason')} testId="ramp-detail-reason">
-            {order.reason}
+            <FailureReason reason={order.reason} />
           </Row>
         ) : null}
         <Row label={t('ramp.detail.created')} testId="ramp-detail-created">

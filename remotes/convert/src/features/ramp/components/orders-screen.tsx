@@ -1,4 +1,4 @@
-import { catalogueQuery } from '@cw/shared-state/catalogue';
+import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useCodeMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
@@ -8,7 +8,6 @@ import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { DateField } from '@cw/shared-ui/date-field';
 import { Page } from '@cw/shared-ui/page';
 import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
-import { useQuery } from '@tanstack/react-query';
 import { Button, List } from 'antd-mobile';
 import { useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
@@ -22,7 +21,7 @@ export default function OrdersScreen() {
   const navigate = useNavigate();
   const codeMessage = useCodeMessage();
   const format = useAmountFormat();
-  const catalogue = useQuery(catalogueQuery);
+  const catalogue = useCatalogue();
   const [side, setSide] = useState('all');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');

@@ -1,5 +1,6 @@
 import { HubList } from '@cw/shared-ui/hub-list';
 import { NAMESPACE } from '../../../i18n.ts';
+import { useHubCounts } from '../api/hub-counts.ts';
 import { HUB_ENTRIES } from '../utils/hub-entries.ts';
 
 /** Routes whose screens exist in this build; other entries are announced as coming soon. */
@@ -12,8 +13,9 @@ const AVAILABLE: ReadonlySet<string> = new Set<string>([
   '/support',
 ]);
 
-/** The texts are this remote's: hub.* and entries.<key>.* in its namespace. */
+/** The texts are this remote's: hub.* and entries.<key>.* in its namespace; unread counts when signed in. */
 export default function HubScreen() {
+  const counts = useHubCounts();
   return (
     <HubList
       namespace={NAMESPACE}
@@ -21,6 +23,7 @@ export default function HubScreen() {
       entries={HUB_ENTRIES}
       available={AVAILABLE}
       buildId={__BUILD_ID__}
+      counts={counts}
     />
   );
 }

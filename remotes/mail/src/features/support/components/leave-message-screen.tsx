@@ -4,14 +4,14 @@ import { useSession } from '@cw/shared-state/session';
 import { Page } from '@cw/shared-ui/page';
 import { toast } from '@cw/shared-ui/toast';
 import { Input, TextArea } from 'antd-mobile';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as form from '../../../lib/form.module.css';
 import { PictureField } from '../../../lib/picture-field.tsx';
 import { SubmitRow } from '../../../lib/submit-row.tsx';
 import { usePictures } from '../../../lib/use-pictures.ts';
 import { useLeaveMessageMutation } from '../api/support-queries.ts';
-import { callingCode } from '../utils/area-codes.ts';
+import { callingCode, defaultAreaCountry } from '../utils/area-codes.ts';
 import { CONTENT_MAX, contactProblem, type MessageValues } from '../utils/contact.ts';
 import { AreaCodePicker } from './area-code-picker.tsx';
 import * as styles from './support.module.css';
@@ -23,7 +23,14 @@ export default function LeaveMessageScreen() {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const email = useSession((s) => s.me?.email ?? '');
-  const [values, setValues] = useState<MessageValues>({ ...EMPTY, email });
+  const country = useSession((s) => s.me?.country ?? '');
+  const initial = (): MessageValues => ({ ...EMPTY, email, phoneCountry: defaultAreaCountry(country) });
+  const [values, setValues] = useState<MessageValues>(initial);
+  // The session may answer after the first render (a link straight to /support): fill an untouched area code then.
+  useEffect(() => {
+    const area = defaultAreaCountry(country);
+    if (area) setValues((v) => (v.phoneCountry === '' && v.phone === '' ? { ...v, phoneCountry: area } : v));
+  }, [country]);
   const [picking, setPicking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const leave = useLeaveMessageMutation();
@@ -42,7 +49,7 @@ export default function LeaveMessageScreen() {
       {
         onSuccess: () => {
           toast.success(t('support.sent'));
-          setValues({ ...EMPTY, email });
+          setValues(initial());
           pictures.reset();
         },
         onError: (error) => setProblem(errorMessage(error)),

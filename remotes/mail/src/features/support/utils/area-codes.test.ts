@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { areaCodes, searchAreaCodes } from './area-codes.ts';
+import { areaCodes, defaultAreaCountry, searchAreaCodes } from './area-codes.ts';
 
 describe('area codes', () => {
   it('lists every country with its calling code and a name in the language', () => {
@@ -14,5 +14,14 @@ describe('area codes', () => {
     expect(searchAreaCodes(all, '+86').map((a) => a.country)).toContain('CN');
     expect(searchAreaCodes(all, 'brazil').map((a) => a.country)).toEqual(['BR']); // not Congo-Brazzaville's 'Braz…'
     expect(searchAreaCodes(all, 'in').map((a) => a.country)).toContain('IN');
+  });
+
+  it("defaults the area code to the account's country of residence (issue 30 item 8)", () => {
+    expect(defaultAreaCountry('BR')).toBe('BR');
+    expect(defaultAreaCountry('in')).toBe('IN');
+    expect(defaultAreaCountry('')).toBe('');
+    expect(defaultAreaCountry(null)).toBe('');
+    expect(defaultAreaCountry('XX')).toBe('');
+    expect(defaultAreaCountry('BRA')).toBe('');
   });
 });

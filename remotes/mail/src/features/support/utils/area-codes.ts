@@ -41,3 +41,12 @@ export function callingCode(country: string): string {
     return '';
   }
 }
+
+/**
+ * The area code a signed-in user's phone starts with: their country of residence (on the account),
+ * when libphonenumber knows its calling code; a visitor picks one.
+ */
+export function defaultAreaCountry(country: string | null | undefined): string {
+  const code = (country ?? '').trim().toUpperCase();
+  return /^[A-Z]{2}$/.test(code) && callingCode(code) !== '' ? code : '';
+}

@@ -9,7 +9,7 @@ import * as ui from '../../../lib/rewards.module.css';
 import { type SignStatus, useClaimMutation, useDeliverMutation } from '../api/sign.ts';
 
 /**
- * What the check-ins earned: claimable now (24 hours after each sign), still waiting, and claimed but
+ * What the check-ins earned: claimable now (claimAfterHours after each sign), still waiting, and claimed but
  * not delivered; claim from the connected wallet, then deliver to the balance with a 7-day streak.
  */
 export function RewardsCard({ status, address }: { status: SignStatus; address: string | null }) {
@@ -46,7 +46,7 @@ export function RewardsCard({ status, address }: { status: SignStatus; address: 
         </span>
       </div>
       <div className={ui.row}>
-        <span className={ui.label}>{t('sign.waiting')}</span>
+        <span className={ui.label}>{t('sign.waiting', { hours: status.claimAfterHours })}</span>
         <span data-testid="waiting">{amount(status.waitingMinor)}</span>
       </div>
       <div className={ui.row}>
@@ -55,6 +55,7 @@ export function RewardsCard({ status, address }: { status: SignStatus; address: 
       </div>
       <p className={ui.muted}>
         {t('sign.rules', {
+          hours: status.claimAfterHours,
           minimum: amount(status.claimMinMinor),
           days: status.deliveryStreakDays,
         })}

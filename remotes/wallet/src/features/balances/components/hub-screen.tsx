@@ -86,9 +86,10 @@ export default function HubScreen() {
           {t('proof.link')}
         </Button>
       ) : null}
-      <p className={styles.build} data-testid="build-id">
-        {t('hub.build', { build: __BUILD_ID__ })}
-      </p>
+      {/* The build id is for operators and deploy checks, not a line on a user's screen (settings/about shows it). */}
+      <span hidden data-testid="build-id">
+        {__BUILD_ID__}
+      </span>
     </WalletPage>
   );
 }
