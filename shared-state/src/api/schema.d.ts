@@ -1447,7 +1447,7 @@ export interface paths {
         /** Your payout methods, numbers masked */
         get: operations["getPaymentMethods"];
         put?: never;
-        /** Add an Indian bank account, a PIX key, a UPI id or a chat-app method (400 names each bad field) */
+        /** Add an Indian bank account, a PIX key, a UPI id or a chat-app method, with the fund password (400 names each bad field) */
         post: operations["postPaymentMethods"];
         delete?: never;
         options?: never;
@@ -1567,7 +1567,7 @@ export interface paths {
         /** Your buys and sells, newest first; from/to (dates) may not be reversed */
         get: operations["getRampOrders"];
         put?: never;
-        /** Place a buy or sell from an unexpired quote; answers the signed checkout URL */
+        /** Place a buy or sell from an unexpired quote; a sell takes the fund password and a withdraw e-mail code. Answers the signed checkout URL */
         post: operations["postRampOrders"];
         delete?: never;
         options?: never;
@@ -9239,6 +9239,8 @@ export interface operations {
                     /** @enum {string} */
                     identityType: "pan" | "aadhaar";
                     identityNumber: string;
+                    /** @description The fund password (one must be set) */
+                    fundPassword: string;
                 } | {
                     /** @enum {string} */
                     kind: "pix";
@@ -9246,17 +9248,23 @@ export interface operations {
                     keyType: "cpf" | "cnpj" | "email" | "phone" | "random";
                     key: string;
                     holder: string;
+                    /** @description The fund password (one must be set) */
+                    fundPassword: string;
                 } | {
                     /** @enum {string} */
                     kind: "upi";
                     upiId: string;
                     holder: string;
+                    /** @description The fund password (one must be set) */
+                    fundPassword: string;
                 } | {
                     /** @enum {string} */
                     kind: "chat_app";
                     /** @enum {string} */
                     app: "whatsapp" | "telegram" | "line" | "wechat";
                     handle: string;
+                    /** @description The fund password (one must be set) */
+                    fundPassword: string;
                 };
             };
         };
@@ -9310,6 +9318,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9320,6 +9337,15 @@ export interface operations {
             };
             /** @description Default Response */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9927,6 +9953,9 @@ export interface operations {
                     termsAccepted: true;
                     /** Format: uuid */
                     payoutMethodId?: string;
+                    fundPassword?: string;
+                    /** @description sell: the `withdraw` e-mail code */
+                    emailCode?: string;
                     idempotencyKey: string;
                 };
             };
@@ -10035,6 +10064,15 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
