@@ -93,7 +93,7 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
   await typed.register(authRoutes, { accounts: auth.accounts, sessions: auth.sessions });
   await typed.register(meRoutes, { ...auth });
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
-  await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet });
+  await typed.register(walletRoutes, { db: deps.db, now, auth, platform, prices: deps.prices ?? null, ...deps.wallet });
   await typed.register(depositsRoutes, {
     service: createDepositsService({
       db: deps.db,
