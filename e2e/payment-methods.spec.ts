@@ -4,6 +4,8 @@ import { setFundPasswordByApi, signedInPage } from './wallet/wallet-helpers.ts';
 test('add an Indian bank account (bad IFSC and mismatch refused on their fields), a PIX key; shown masked; deactivate', async ({
   browser,
 }) => {
+  // Setting a fund password and the refused saves add steps: more than the default minute on a busy machine.
+  test.slow();
   const { page, context, account } = await signedInPage(browser, 'payout');
   // Without a fund password the form sends the user to set one first (adding a method takes it).
   await page.goto('/buySell/paymentMethods/add?kind=chat_app');
