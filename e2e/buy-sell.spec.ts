@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
+import { readCode } from './account/account-helpers.ts';
 import { expect, test } from './support/fixtures.ts';
-import { faucet, mineBlocks, readChains, signedInPage } from './wallet/wallet-helpers.ts';
+import { faucet, mineBlocks, readChains, setFundPasswordByApi, signedInPage } from './wallet/wallet-helpers.ts';
 
 /**
  * Buy and sell through the sandbox payment provider (MoonPay's API on loopback, its own checkout
@@ -31,6 +32,7 @@ async function balanceOf(page: Page, asset: string): Promise<string> {
   return rows.find((r) => r.asset === asset)?.availableMinor ?? '0';
 }
 const usdtBalance = (page: Page) => balanceOf(page, 'USDT');
+const FUND_PASSWORD = '739164';
 
 test('a Brazilian user buys USDT by card in the sandbox and sees it credited on chain', async ({ browser }) => {
   const chains = readChains();
@@ -79,7 +81,10 @@ test('a declined card fails the buy and nothing arrives', async ({ browser }) =>
 test('an Indian user sells USDT to a bank account (bad IFSC refused, INR minimum enforced)', async ({ browser }) => {
   const chains = readChains();
   test.skip(!chains?.ethereum, 'no local chains (chains.json) on this server');
-  const { page, context } = await signedInPage(browser, 'rampsell', 'IN');
+  // A sell now also takes the fund password and an e-mailed code (issue 38): more than the default minute here.
+  test.slow();
+  const { page, context, account } = await signedInPage(browser, 'rampsell', 'IN');
+  await setFundPasswordByApi(page.request, account.email, FUND_PASSWORD);
   await page.goto('/buySell');
   await expect(page.getByTestId('ramp-minimum')).toHaveText('最低支付金额：₹1,000.00');
   await page.getByTestId('ramp-amount').fill('500');
@@ -93,6 +98,7 @@ test('an Indian user sells USDT to a bank account (bad IFSC refused, INR minimum
   await page.getByTestId('payout-holder').fill('Asha Kumari');
   await page.getByTestId('payout-identity-type-pan').click();
   await page.getByTestId('payout-identityNumber').fill('ABCDE1234F');
+  await page.getByTestId('payout-fundPassword').fill(FUND_PASSWORD);
   await page.getByTestId('payment-method-save').click();
   await expect(page.getByTestId('payout-ifsc-error')).toHaveText('没有这个 IFSC 分行代码');
   await page.getByTestId('payout-ifsc').fill('HDFC0000001');
@@ -112,7 +118,20 @@ test('an Indian user sells USDT to a bank account (bad IFSC refused, INR minimum
   await page.getByTestId('ramp-amount').fill('20');
   await page.getByTestId('ramp-payout').getByText('•••• 9012').click();
   await expect(page.getByTestId('ramp-quote-network-fee')).toHaveText('5 USDT');
-  await quoteAndSubmit(page);
+  // A sell sends coins out like a withdrawal: it takes the fund password and a withdraw e-mail code.
+  await expect(page.getByTestId('ramp-quote-expiry')).toBeVisible();
+  await page.getByTestId('ramp-terms').click();
+  await page.getByTestId('ramp-submit').click();
+  await expect(page.getByText('请输入 6 位资金密码和邮箱验证码')).toBeVisible();
+  await page.getByTestId('ramp-fund-password').fill('111111');
+  const since = Date.now();
+  await page.getByTestId('ramp-send-code').click();
+  await page.getByTestId('ramp-email-code').fill(await readCode(page.request, account.email, since));
+  await page.getByTestId('ramp-submit').click();
+  await expect(page.getByText(/资金密码错误/)).toBeVisible();
+  await expect.poll(() => usdtBalance(page)).toBe('30000000');
+  await page.getByTestId('ramp-fund-password').fill(FUND_PASSWORD);
+  await page.getByTestId('ramp-submit').click();
   await expect(page.getByTestId('sandbox-banner')).toBeVisible();
   await page.getByTestId('checkout-confirm').click();
   await expect(page).toHaveURL(/\/buySell\/order\?id=.*transactionId=/);

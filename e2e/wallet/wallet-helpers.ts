@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
-import { logIn, newAccount, registerByApi } from '../account/account-helpers.ts';
+import { logIn, newAccount, readCode, registerByApi } from '../account/account-helpers.ts';
 import { E2E_DATA_DIR, E2E_ROOT } from '../support/e2e-env.ts';
 
 export const GOOD_ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -108,4 +108,19 @@ export async function mineBlocks(rpcUrl: string, blocks: number): Promise<void> 
   });
   const body = (await response.json()) as { error?: unknown };
   if (body.error) throw new Error(`anvil_mine failed: ${JSON.stringify(body.error)}`);
+}
+
+/**
+ * Sets the signed-in user's fund password through the API with an e-mailed `fund_password` code (a
+ * sell and a new payout method take it, issue 38). A first fund password holds no outflow.
+ */
+export async function setFundPasswordByApi(request: APIRequestContext, email: string, fundPassword: string) {
+  const since = Date.now();
+  const sent = await request.post('/api/auth/codes', { data: { purpose: 'fund_password' } });
+  expect(sent.status()).toBe(202);
+  const code = await readCode(request, email, since);
+  const set = await request.post('/api/me/fund-password', {
+    data: { code, fundPassword, confirmFundPassword: fundPassword },
+  });
+  expect(set.status()).toBe(204);
 }

@@ -93,7 +93,7 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
   await typed.register(authRoutes, { accounts: auth.accounts, sessions: auth.sessions });
   await typed.register(meRoutes, { ...auth });
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
-  await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet });
+  await typed.register(walletRoutes, { db: deps.db, now, auth, platform, prices: deps.prices ?? null, ...deps.wallet });
   await typed.register(depositsRoutes, {
     service: createDepositsService({
       db: deps.db,
@@ -156,7 +156,7 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
 
 /** Exchange, rewards, payout methods, proof of liabilities, buy/sell, prices and convert. */
 async function moneyModules(api: FastifyInstance, ctx: ApiModulesContext): Promise<void> {
-  const { deps, now, platform } = ctx;
+  const { deps, now, platform, auth } = ctx;
   const typed = api.withTypeProvider<TypeBoxTypeProvider>();
   await typed.register(exchangeRoutes, {
     service: createExchangeService({
@@ -184,12 +184,20 @@ async function moneyModules(api: FastifyInstance, ctx: ApiModulesContext): Promi
       db: deps.db,
       now,
       sealer: createSealer(deps.payouts?.key ?? randomBytes(32)),
+      fundPassword: auth.fundPassword,
     }),
   });
   await typed.register(porRoutes, { db: deps.db, now, intervalMs: deps.por?.intervalMs ?? porIntervalFromEnv({}) });
   await typed.register(
     rampRoutes,
-    createRampService({ db: deps.db, now, xpubs: deps.deposits?.xpubs ?? {}, ...deps.ramp }),
+    createRampService({
+      db: deps.db,
+      now,
+      xpubs: deps.deposits?.xpubs ?? {},
+      codes: auth.codes,
+      fundPassword: auth.fundPassword,
+      ...deps.ramp,
+    }),
   );
   const prices = deps.prices ?? createPriceService({ source: null, now });
   await typed.register(priceRoutes, { prices });

@@ -212,6 +212,8 @@ export interface WithdrawalsTable {
   review: string | null;
   /** The operator who decided a manual review (migration 0051); null for automatic ones. */
   reviewed_by: Generated<string | null>;
+  /** NUMERIC(78,0): USD cents (rounded up) when placed (migration 0067); null before it and for ramp payouts. */
+  value_usd_cents: Generated<string | null>;
   reason: string | null;
   tx_hash: string | null;
   created_at: Date;
@@ -265,6 +267,8 @@ export interface SendsTable {
   recipient: string;
   network: NetworkCode | null;
   ledger_transfer_id: string;
+  /** NUMERIC(78,0): USD cents (rounded up) when placed (migration 0067); null before it. */
+  value_usd_cents: Generated<string | null>;
   created_at: Date;
 }
 

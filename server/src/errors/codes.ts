@@ -83,6 +83,11 @@ export const errorStatus = {
   WITHDRAW_FROZEN: 423,
   /** 24 hours after a password reset or fund-password change nothing leaves the account (details.retryAfterSeconds). */
   OUTFLOW_HOLD: 423,
+  /**
+   * A send would take the day's withdrawals and sends over the USD review budget (details.limit, whole
+   * USD); sends have no review step, so it is refused (withdrawals/outflow-budget.ts).
+   */
+  OUTFLOW_REVIEW_LIMIT: 409,
   /** A send names no user (e-mail or deposit address). */
   RECIPIENT_NOT_FOUND: 404,
   SEND_TO_SELF: 400,

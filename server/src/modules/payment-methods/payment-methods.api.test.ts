@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/repository.ts';
-import { registerUser, useAuthHarness } from '../auth/test-helpers.ts';
+import { registerUser as registerNew, setFundPassword, useAuthHarness } from '../auth/test-helpers.ts';
 import { createSealer } from './sealing.ts';
 import { sealBinding } from './service.ts';
 import { knownIfsc } from './validate.ts';
@@ -19,9 +19,24 @@ const bank = {
 };
 
 describe('payment methods', () => {
-  const h = useAuthHarness({ payouts: { key } });
+  const h = useAuthHarness({
+    payouts: { key },
+    auth: { codeLimits: { resendAfterSeconds: 0, perAddressPerHour: 10_000, perIpPerHour: 10_000 } },
+  });
+  /** Adding takes the fund password (issue 38): every user here sets FUND_PASSWORD first. */
+  const FUND_PASSWORD = '739164';
   const add = (cookie: string, payload: object) =>
-    h.app.inject({ method: 'POST', url: '/api/payment-methods', headers: { cookie }, payload });
+    h.app.inject({
+      method: 'POST',
+      url: '/api/payment-methods',
+      headers: { cookie },
+      payload: { ...payload, fundPassword: FUND_PASSWORD },
+    });
+  const registerUser = async () => {
+    const u = await registerNew(h);
+    await setFundPassword(h, u, FUND_PASSWORD);
+    return u;
+  };
 
   it('checks the IFSC against the bank list offline', () => {
     expect(knownIfsc('HDFC0000001')).toBe(true);
@@ -30,7 +45,7 @@ describe('payment methods', () => {
   });
 
   it('adds an Indian bank account: numbers sealed, shown masked, audited', async () => {
-    const u = await registerUser(h);
+    const u = await registerUser();
     const res = await add(u.cookie, bank);
     expect(res.statusCode).toBe(201);
     const method = res.json();
@@ -57,7 +72,7 @@ describe('payment methods', () => {
   });
 
   it('refuses bad details field by field and stores nothing', async () => {
-    const u = await registerUser(h);
+    const u = await registerUser();
     const bad = await add(u.cookie, {
       ...bank,
       accountNumber: '12345678',
@@ -82,8 +97,8 @@ describe('payment methods', () => {
   });
 
   it('adds PIX (the 2026 alphanumeric CNPJ too), UPI and chat-app methods; activates and deactivates only your own', async () => {
-    const u = await registerUser(h);
-    const other = await registerUser(h);
+    const u = await registerUser();
+    const other = await registerUser();
     expect(
       (await add(u.cookie, { kind: 'pix', keyType: 'cnpj', key: '12.ABC.345/01DE-35', holder: 'Loja Azul' })).json(),
     ).toMatchObject({
@@ -114,12 +129,13 @@ describe('payment methods', () => {
   });
 
   it('keeps at most 20 methods a user', async () => {
-    const u = await registerUser(h);
+    const u = await registerUser();
     for (let i = 0; i < 20; i++) {
       expect((await add(u.cookie, { kind: 'chat_app', app: 'telegram', handle: `@user_${i}` })).statusCode).toBe(201);
     }
     const over = await add(u.cookie, { kind: 'chat_app', app: 'telegram', handle: '@one_more' });
     expect(over.statusCode).toBe(409);
     expect(over.json()).toMatchObject({ code: 'PAYMENT_METHOD_LIMIT', details: { limit: 20 } });
-  });
+    // 21 adds, each checking the fund password with argon2: slow on a shared machine.
+  }, 90_000);
 });

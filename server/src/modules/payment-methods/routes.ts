@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
+import { clientOf } from '../auth/client.ts';
 import { ActiveBody, MethodParams, NewPaymentMethod, PaymentMethod, PaymentMethodList } from './schemas.ts';
 import type { PaymentMethodsService } from './service.ts';
 
@@ -28,13 +29,13 @@ export const paymentMethodsRoutes: FastifyPluginAsyncTypebox<{ service: PaymentM
       preValidation: requireUser,
       schema: {
         tags,
-        summary: 'Add an Indian bank account, a PIX key, a UPI id or a chat-app method (400 names each bad field)',
+        summary:
+          'Add an Indian bank account, a PIX key, a UPI id or a chat-app method, with the fund password (400 names each bad field)',
         body: NewPaymentMethod,
-        response: { 201: PaymentMethod, ...errorResponses(400, 401, 409) },
+        response: { 201: PaymentMethod, ...errorResponses(400, 401, 409, 423, 503) },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await service.add({ userId: currentUser(request).userId, ip: request.ip }, request.body)),
+    async (request, reply) => reply.code(201).send(await service.add(await clientOf(request), request.body)),
   );
   app.put(
     '/payment-methods/:id/active',

@@ -6,6 +6,8 @@ import { StringEnum } from '../../schema/string-enum.ts';
 export const METHODS_MAX = 20;
 
 const text = (max: number) => Type.String({ maxLength: max });
+/** Adding a payout method names where sold coins' money goes: it takes the fund password (issue 38). */
+const fundPassword = Type.String({ pattern: '^\\d{6}$', description: 'The fund password (one must be set)' });
 
 export const NewPaymentMethod = Type.Union([
   Type.Object(
@@ -18,16 +20,20 @@ export const NewPaymentMethod = Type.Union([
       bankName: text(120),
       identityType: StringEnum(identityTypes),
       identityNumber: text(20),
+      fundPassword,
     },
     { additionalProperties: false },
   ),
   Type.Object(
-    { kind: Type.Literal('pix'), keyType: StringEnum(pixKeyTypes), key: text(100), holder: text(120) },
+    { kind: Type.Literal('pix'), keyType: StringEnum(pixKeyTypes), key: text(100), holder: text(120), fundPassword },
     { additionalProperties: false },
   ),
-  Type.Object({ kind: Type.Literal('upi'), upiId: text(300), holder: text(120) }, { additionalProperties: false }),
   Type.Object(
-    { kind: Type.Literal('chat_app'), app: StringEnum(chatApps), handle: text(80) },
+    { kind: Type.Literal('upi'), upiId: text(300), holder: text(120), fundPassword },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { kind: Type.Literal('chat_app'), app: StringEnum(chatApps), handle: text(80), fundPassword },
     { additionalProperties: false },
   ),
 ]);

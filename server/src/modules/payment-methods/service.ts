@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
+import type { Client as AuthClient } from '../auth/client.ts';
+import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import { METHODS_MAX, type NewPaymentMethod, type PaymentMethod } from './schemas.ts';
 import type { Sealer } from './sealing.ts';
 import { checkMethod } from './validate.ts';
@@ -11,6 +13,7 @@ export interface PaymentMethodsServiceOptions {
   db: Kysely<Database>;
   now: () => Date;
   sealer: Sealer;
+  fundPassword: Pick<FundPasswordService, 'verify'>;
 }
 
 export interface Client {
@@ -37,7 +40,7 @@ function toView(row: {
  * Payout methods: checked (shared rules + the IFSC bank list), numbers sealed, shown masked, every
  * change audited in the same transaction. At most METHODS_MAX per user (PAYMENT_METHOD_LIMIT).
  */
-export function createPaymentMethodsService({ db, now, sealer }: PaymentMethodsServiceOptions) {
+export function createPaymentMethodsService({ db, now, sealer, fundPassword }: PaymentMethodsServiceOptions) {
   return {
     async list(userId: string) {
       const rows = await db
@@ -50,21 +53,23 @@ export function createPaymentMethodsService({ db, now, sealer }: PaymentMethodsS
       return { items: rows.map(toView), max: METHODS_MAX };
     },
 
-    async add(client: Client, input: NewPaymentMethod): Promise<PaymentMethod> {
+    /**
+     * A new method is where a sell's money goes: with a stolen session alone it would be the thief's,
+     * so it takes the fund password (FUND_PASSWORD_NOT_SET when none is set; setting one takes a code).
+     */
+    async add(client: AuthClient, input: NewPaymentMethod): Promise<PaymentMethod> {
+      const userId = client.userId;
+      if (!userId) throw new Error('payment methods: add needs a signed-in client');
       const checked = checkMethod(input);
+      await fundPassword.verify(client, userId, input.fundPassword);
       const id = randomUUID();
       const at = now();
       return db.transaction().execute(async (trx) => {
-        await trx
-          .selectFrom('users')
-          .select('id')
-          .where('id', '=', client.userId)
-          .forUpdate()
-          .executeTakeFirstOrThrow();
+        await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
         const { n } = await trx
           .selectFrom('payment_methods')
           .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('user_id', '=', client.userId)
+          .where('user_id', '=', userId)
           .executeTakeFirstOrThrow();
         if (Number(n) >= METHODS_MAX) {
           throw new AppError('PAYMENT_METHOD_LIMIT', `At most ${METHODS_MAX} payment methods`, {
@@ -75,10 +80,10 @@ export function createPaymentMethodsService({ db, now, sealer }: PaymentMethodsS
           .insertInto('payment_methods')
           .values({
             id,
-            user_id: client.userId,
+            user_id: userId,
             kind: checked.kind,
             shown: JSON.stringify(checked.shown),
-            sealed: checked.secret ? sealer.seal(checked.secret, sealBinding(client.userId, id)) : null,
+            sealed: checked.secret ? sealer.seal(checked.secret, sealBinding(userId, id)) : null,
             created_at: at,
             updated_at: at,
           })
@@ -87,7 +92,7 @@ export function createPaymentMethodsService({ db, now, sealer }: PaymentMethodsS
         await appendAudit(trx, {
           event: 'payment_method_added',
           at,
-          userId: client.userId,
+          userId,
           ip: client.ip,
           details: { methodId: id, kind: checked.kind },
         });

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError, NotFoundError } from '../../errors/app-error.ts';
+import { AppError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import type { Client } from '../auth/client.ts';
+import type { FundPasswordService } from '../auth/fund-password-service.ts';
+import type { VerificationCodes } from '../auth/verification-codes.ts';
 import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 import { depositAddressFor } from '../deposits/addresses.ts';
 import { parseBound } from '../history/service.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { lockFunds } from '../ledger/operations.ts';
+import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
+import { verifyWalletAction } from '../withdrawals/verification.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
 import { callProvider } from './provider-call.ts';
 import { attachSellDeposit } from './provider-events.ts';
@@ -21,11 +26,15 @@ export interface OrderDeps {
   provider: () => MoonPayClient | null;
   xpubs: Partial<Record<NetworkCode, string>>;
   checkoutWindowMs: number;
+  codes: VerificationCodes;
+  fundPassword: FundPasswordService;
 }
 
 export interface Caller {
   userId: string;
   origin: string;
+  /** Who asks (IP for the code and fund-password throttles). */
+  client: Client;
 }
 
 const LIST_LIMIT_DEFAULT = 20;
@@ -102,6 +111,26 @@ export function createOrderService(deps: OrderDeps) {
     });
   }
 
+  /**
+   * A sell sends the coins out as an approved withdrawal to the provider, so it meets what a
+   * withdrawal meets: the outflow holds (deep-reorg freeze, 24 h after a password or fund-password
+   * change) and the fund password plus a `withdraw` e-mail code. A stolen session alone cannot sell.
+   */
+  async function verifySell(caller: Caller, body: PlaceOrder) {
+    await assertOutflowAllowed(db, caller.userId, deps.now());
+    if (!body.emailCode)
+      throw new ValidationError('The e-mail code is required', [
+        { field: 'emailCode', message: 'is required', rule: 'required' },
+      ]);
+    return verifyWalletAction(
+      deps,
+      caller.client,
+      caller.userId,
+      { fundPassword: body.fundPassword, emailCode: body.emailCode },
+      'withdraw',
+    );
+  }
+
   return {
     async place(caller: Caller, body: PlaceOrder): Promise<RampOrder> {
       const earlier = await findOrderByKey(db, caller.userId, body.idempotencyKey);
@@ -119,6 +148,7 @@ export function createOrderService(deps: OrderDeps) {
         throw new AppError('RAMP_COUNTRY_UNSUPPORTED', 'Third-party payment only in Brazil and India');
       const method =
         quote.side === 'sell' ? await checkPayoutMethod(caller.userId, body.payoutMethodId, quote.payout_kinds) : null;
+      const code = quote.side === 'sell' ? await verifySell(caller, body) : null;
       const wallet = quote.side === 'buy' ? await depositAddress(caller.userId, quote.network) : null;
       const id = randomUUID();
       const at = deps.now();
@@ -153,6 +183,8 @@ export function createOrderService(deps: OrderDeps) {
           .returningAll()
           .executeTakeFirstOrThrow();
         if (taken.side === 'sell') await lockSell(trx, inserted, at);
+        // The code authorises this one sell: used up with it, or not at all.
+        if (code) await deps.codes.consume(trx, code);
         return inserted;
       });
       return (await views([row], caller))[0] as RampOrder;

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser, useAuthHarness } from '../auth/test-helpers.ts';
+import {
+  login,
+  receiveCode,
+  registerUser,
+  sessionCookie,
+  setFundPassword,
+  useAuthHarness,
+} from '../auth/test-helpers.ts';
 import { createLedgerService } from '../ledger/service.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
 import type { SandboxRamp } from './sandbox/sandbox-server.ts';
@@ -19,6 +26,7 @@ afterAll(async () => sandbox.close());
 
 describe('buy and sell through the provider', () => {
   const h = useAuthHarness({
+    auth: { codeLimits: { resendAfterSeconds: 0, perAddressPerHour: 10_000, perIpPerHour: 10_000 } },
     deposits: { xpubs: { ethereum: XPUB, bsc: XPUB } },
     ramp: { provider: () => client, networks: () => new Set(['ethereum', 'bsc'] as const), wallClockMs: Date.now },
   });
@@ -182,6 +190,10 @@ describe('buy and sell through the provider', () => {
 
   it('sells: locks the coins, asks for a chat-app method when the buyer takes only that, releases on failure', async () => {
     const u = await user('IN');
+    await setFundPassword(h, u, '739164');
+    // The first fund password holds outflows for a day (withdrawals/outflow-holds.ts).
+    h.clock.advance(25 * 3_600_000);
+    u.cookie = sessionCookie(await login(h, u.username, u.password));
     await createLedgerService({ db: h.db, now: h.clock.now }).deposit({
       idempotencyKey: `fund:${u.user.id}`,
       userId: u.user.id,
@@ -210,6 +222,7 @@ describe('buy and sell through the provider', () => {
         kind: 'chat_app',
         app: 'whatsapp',
         handle: '+919876543210',
+        fundPassword: '739164',
       })
     ).json();
     const placed = await api(u.cookie, 'POST', '/api/ramp/orders', {
@@ -217,6 +230,8 @@ describe('buy and sell through the provider', () => {
       termsAccepted: true,
       payoutMethodId: chat.id,
       idempotencyKey: randomUUID(),
+      fundPassword: '739164',
+      emailCode: await receiveCode(h, { purpose: 'withdraw', cookie: u.cookie, to: u.email }),
     });
     expect(placed.statusCode).toBe(200);
     const order = placed.json();

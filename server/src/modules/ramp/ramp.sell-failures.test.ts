@@ -11,7 +11,7 @@ import { completeSettledSells, failBrokenTransfers } from './provider-events.ts'
 import { lockOrder, transitionOrder } from './repository.ts';
 import type { SandboxRamp } from './sandbox/sandbox-server.ts';
 import { openSellAlerts } from './sell-alerts.ts';
-import { createUserIn, signedWebhook, startTestProvider } from './test-helpers.ts';
+import { createUserIn, plantWithdrawCode, signedWebhook, startTestProvider } from './test-helpers.ts';
 
 /**
  * Sells the provider fails: before the payout is placed (no coins may be sent to a closed
@@ -81,6 +81,7 @@ async function placeSell(): Promise<{ userId: string; id: string; held: bigint }
       termsAccepted: true,
       payoutMethodId: method.id,
       idempotencyKey: `k-${userId}`,
+      emailCode: await plantWithdrawCode(database.db, userId, at),
     },
   });
   expect(order.statusCode).toBe(200);

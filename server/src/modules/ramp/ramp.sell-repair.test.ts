@@ -12,7 +12,7 @@ import { lockOrder, transitionOrder } from './repository.ts';
 import type { SandboxRamp } from './sandbox/sandbox-server.ts';
 import { claimDueSellAlerts, openSellAlerts, SELL_REALERT_MS } from './sell-alerts.ts';
 import { repairFailedSells } from './sell-repair.ts';
-import { createUserIn, signedWebhook, startTestProvider } from './test-helpers.ts';
+import { createUserIn, plantWithdrawCode, signedWebhook, startTestProvider } from './test-helpers.ts';
 
 /**
  * Rows written before the sell-failure fix (issue 36 review, H3): a sell already failed/refunded
@@ -75,6 +75,7 @@ async function sellWithPayout(): Promise<{ userId: string; id: string; withdrawa
       termsAccepted: true,
       payoutMethodId: method.id,
       idempotencyKey: `k-${userId}`,
+      emailCode: await plantWithdrawCode(database.db, userId, at),
     },
   });
   const id = order.json().id as string;

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
+import { clientOf } from '../auth/client.ts';
 import type { createOrderService } from './orders.ts';
 import type { createQuoteService } from './quotes.ts';
 import {
@@ -28,10 +29,11 @@ export interface RampRouteDeps {
 /** Largest webhook body read (MoonPay's are a few KB). */
 const WEBHOOK_BODY_BYTES_MAX = 64 * 1024;
 
-const caller = (request: FastifyRequest) => ({
+const caller = async (request: FastifyRequest) => ({
   userId: currentUser(request).userId,
   // The host is the one the browser used (cross-site POSTs are refused by the CSRF guard).
   origin: `${request.protocol}://${request.host}`,
+  client: await clientOf(request),
 });
 
 /** Buy and sell through the payment provider (MoonPay, or the embedded sandbox speaking its API). */
@@ -68,12 +70,13 @@ export const rampRoutes: FastifyPluginAsyncTypebox<RampRouteDeps> = async (app, 
       preValidation: requireUser,
       schema: {
         tags,
-        summary: 'Place a buy or sell from an unexpired quote; answers the signed checkout URL',
+        summary:
+          'Place a buy or sell from an unexpired quote; a sell takes the fund password and a withdraw e-mail code. Answers the signed checkout URL',
         body: PlaceOrder,
-        response: { 200: RampOrder, ...errorResponses(400, 401, 403, 404, 409, 503) },
+        response: { 200: RampOrder, ...errorResponses(400, 401, 403, 404, 409, 423, 429, 503) },
       },
     },
-    async (request) => deps.orders.place(caller(request), request.body),
+    async (request) => deps.orders.place(await caller(request), request.body),
   );
   app.get(
     '/ramp/orders',
@@ -86,7 +89,7 @@ export const rampRoutes: FastifyPluginAsyncTypebox<RampRouteDeps> = async (app, 
         response: { 200: OrderList, ...errorResponses(400, 401) },
       },
     },
-    async (request) => deps.orders.list(caller(request), request.query),
+    async (request) => deps.orders.list(await caller(request), request.query),
   );
   app.get(
     '/ramp/orders/:id',
@@ -99,7 +102,7 @@ export const rampRoutes: FastifyPluginAsyncTypebox<RampRouteDeps> = async (app, 
         response: { 200: RampOrder, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => deps.orders.get(caller(request), request.params.id),
+    async (request) => deps.orders.get(await caller(request), request.params.id),
   );
   app.post(
     '/ramp/orders/:id/sell-deposit',
@@ -113,7 +116,7 @@ export const rampRoutes: FastifyPluginAsyncTypebox<RampRouteDeps> = async (app, 
         response: { 200: RampOrder, ...errorResponses(400, 401, 404, 503) },
       },
     },
-    async (request) => deps.orders.sellDeposit(caller(request), request.params.id, request.body.transactionId),
+    async (request) => deps.orders.sellDeposit(await caller(request), request.params.id, request.body.transactionId),
   );
 
   // The webhook's signature covers the raw bytes: this scope reads JSON bodies as text.

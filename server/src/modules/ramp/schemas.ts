@@ -68,6 +68,9 @@ export const PlaceOrder = Type.Object(
     termsAccepted: Type.Literal(true),
     /** sell: the active payment method the fiat goes to. */
     payoutMethodId: Type.Optional(Type.String({ format: 'uuid' })),
+    /** sell: the fund password (required once one is set) and a `withdraw` e-mail code, as a withdrawal takes. */
+    fundPassword: Type.Optional(Type.String({ pattern: '^\\d{6}$' })),
+    emailCode: Type.Optional(Type.String({ pattern: '^\\d{6}$', description: 'sell: the `withdraw` e-mail code' })),
     idempotencyKey: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
   },
   { additionalProperties: false },

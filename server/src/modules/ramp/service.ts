@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { FundPasswordService } from '../auth/fund-password-service.ts';
+import type { VerificationCodes } from '../auth/verification-codes.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
 import { moonPayCurrencyCode } from './moonpay/codes.ts';
@@ -20,6 +22,9 @@ export interface RampServiceOptions {
   networks: () => ReadonlySet<NetworkCode>;
   xpubs: Partial<Record<NetworkCode, string>>;
   wallClockMs?: () => number;
+  /** A sell is a withdrawal to the provider: it takes the fund password and a `withdraw` e-mail code. */
+  codes: VerificationCodes;
+  fundPassword: FundPasswordService;
 }
 
 const offeredPairs = [
@@ -30,7 +35,8 @@ const offeredPairs = [
   { coin: 'BNB', network: 'bsc' },
 ] as const;
 
-type WithDefaults = Pick<RampServiceOptions, 'db' | 'now'> & Partial<Omit<RampServiceOptions, 'db' | 'now'>>;
+type Required = 'db' | 'now' | 'codes' | 'fundPassword';
+type WithDefaults = Pick<RampServiceOptions, Required> & Partial<Omit<RampServiceOptions, Required>>;
 
 export function createRampService(options: WithDefaults): RampRouteDeps {
   const o: RampServiceOptions = {
@@ -76,6 +82,8 @@ export function createRampService(options: WithDefaults): RampRouteDeps {
       now: o.now,
       provider: o.provider,
       xpubs: o.xpubs,
+      codes: o.codes,
+      fundPassword: o.fundPassword,
       checkoutWindowMs: o.config.checkoutWindowMs,
     }),
     webhook: createWebhookHandler({

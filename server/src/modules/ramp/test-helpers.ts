@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { insertCode } from '../auth/codes-repository.ts';
+import { hashCode, newSalt } from '../auth/secrets.ts';
 import { createMoonPayClient, type MoonPayClient } from './moonpay/client.ts';
 import { webhookHeader } from './moonpay/signing.ts';
 import { type SandboxRamp, startSandboxRamp } from './sandbox/sandbox-server.ts';
@@ -52,4 +54,29 @@ export function signedWebhook(
   const body = JSON.stringify({ type, data, externalCustomerId: null });
   const t = options.atS ?? Math.floor(Date.now() / 1000);
   return { body, header: webhookHeader(t, body, options.key ?? SANDBOX_KEYS.webhookKey) };
+}
+
+/**
+ * Test-only: a fresh `withdraw` e-mail code for a user made by createUserIn (no mailbox there), as
+ * a sell order takes. Stored hashed like an issued code; valid for 10 minutes from `at`.
+ */
+export async function plantWithdrawCode(db: Kysely<Database>, userId: string, at: Date): Promise<string> {
+  const code = String(100_000 + Math.floor(Math.random() * 900_000));
+  const salt = newSalt();
+  // Codes of one instant tie on "latest": the used ones go, so the new one is the latest.
+  await db.deleteFrom('verification_codes').where('email', '=', `${userId}@example.com`).execute();
+  await insertCode(
+    db,
+    {
+      email: `${userId}@example.com`,
+      purpose: 'withdraw',
+      userId,
+      salt,
+      codeHash: hashCode(salt, 'withdraw', code),
+      expiresAt: new Date(at.getTime() + 600_000),
+      ip: null,
+    },
+    at,
+  );
+  return code;
 }

@@ -6,6 +6,7 @@ import { purgeIdleThrottles } from '../auth/throttles-repository.ts';
 import { purgeExpiredQuotes } from '../convert/repository.ts';
 import { purgeUnusedRateLocks } from '../exchange/repository.ts';
 import { purgeUnusedQuotes } from '../ramp/repository.ts';
+import { purgeUnattachedUploads } from '../uploads/repository.ts';
 
 /**
  * Retention: rows that only mattered for a while are deleted in the background, so what one user (or
@@ -17,7 +18,8 @@ import { purgeUnusedQuotes } from '../ramp/repository.ts';
  * - fixed exchange rate locks no order used, a day after they expired (exchange);
  * - buy/sell quotes no order took, a day after they expired (ramp);
  * - verification codes two days after they expired; sessions 30 days after they expired or were
- *   revoked; throttle counters idle for two days that lock nothing (auth).
+ *   revoked; throttle counters idle for two days that lock nothing (auth);
+ * - uploads never attached to a message, a day after they were made (uploads; rows only).
  *
  * A sweep deletes at most `batchRows` rows per statement and `maxBatches` statements per table; rows
  * are picked with SKIP LOCKED, so two instances sweeping at once split the work instead of waiting.
@@ -32,6 +34,7 @@ export const retentionRules: ReadonlyArray<{ table: string; purge: Purge }> = [
   { table: 'verification_codes', purge: purgeOldCodes },
   { table: 'sessions', purge: purgeOldSessions },
   { table: 'throttles', purge: purgeIdleThrottles },
+  { table: 'uploads', purge: purgeUnattachedUploads },
 ];
 
 export interface SweepLimits {

@@ -28,6 +28,8 @@ export interface NewSend {
   recipient: string;
   network: NetworkCode | null;
   ledgerTransferId: string;
+  /** USD cents when placed (withdrawals/outflow-budget.ts). */
+  valueUsdCents?: bigint;
 }
 
 export async function insertSend(db: Db, s: NewSend, now: Date): Promise<SendRow | undefined> {
@@ -43,6 +45,7 @@ export async function insertSend(db: Db, s: NewSend, now: Date): Promise<SendRow
       recipient: s.recipient,
       network: s.network,
       ledger_transfer_id: s.ledgerTransferId,
+      ...(s.valueUsdCents === undefined ? {} : { value_usd_cents: s.valueUsdCents.toString() }),
       created_at: now,
     })
     .onConflict((oc) => oc.columns(['from_user_id', 'idempotency_key']).doNothing())

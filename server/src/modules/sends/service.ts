@@ -11,6 +11,7 @@ import { type NetworkCode, networkCodes } from '../catalogue/catalogue.ts';
 import { ownerOfDepositAddress } from '../deposits/addresses.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { internalSend } from '../ledger/operations.ts';
+import { lockOutflows, type OutflowBudget, outflowSpentUsdCents } from '../withdrawals/outflow-budget.ts';
 import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
 import { availableOf } from '../withdrawals/service.ts';
 import { verifyWalletAction } from '../withdrawals/verification.ts';
@@ -40,12 +41,17 @@ export function toSend(row: SendRow, viewerId: string): Send {
 
 const exceedsAvailable = () => new AppError('AMOUNT_EXCEEDS_AVAILABLE', 'Exceeds the maximum available');
 
-/** Sends between users of the service: one ledger transfer, instant, no fee. */
+/**
+ * Sends between users of the service: one ledger transfer, instant, no fee. A send counts in the USD
+ * review budget it shares with withdrawals (withdrawals/outflow-budget.ts); having no review step, a
+ * send that would exceed it is refused (OUTFLOW_REVIEW_LIMIT) and nothing moves.
+ */
 export function createSendsService(deps: {
   db: Kysely<Database>;
   now: () => Date;
   codes: VerificationCodes;
   fundPassword: FundPasswordService;
+  budget: OutflowBudget;
 }): SendsService {
   const { db, now } = deps;
 
@@ -69,6 +75,16 @@ export function createSendsService(deps: {
       if (toUserId) return { toUserId, recipient: address, network };
     }
     throw new AppError('RECIPIENT_NOT_FOUND', 'No user owns this deposit address');
+  }
+
+  /** Under the user's outflow lock: refuses a send that would take the day's outflows over the budget. */
+  async function assertWithinBudget(trx: Transaction<Database>, userId: string, valueUsdCents: bigint) {
+    await lockOutflows(trx, userId);
+    const spent = await outflowSpentUsdCents(trx, deps.budget, userId, now());
+    if (spent + valueUsdCents <= deps.budget.budgetUsdCents) return;
+    throw new AppError('OUTFLOW_REVIEW_LIMIT', 'Above the 24-hour outflow limit: withdraw instead, or wait', {
+      details: { limit: Number(deps.budget.budgetUsdCents / 100n) },
+    });
   }
 
   async function checkedRecipient(userId: string, input: RecipientQuery) {
@@ -104,7 +120,9 @@ export function createSendsService(deps: {
       if (amountMinor > (await availableOf(db, userId, coin))) throw exceedsAvailable();
 
       const code = await verifyWalletAction(deps, client, userId, input, 'transfer');
+      const valueUsdCents = deps.budget.valueUsdCents(coin, amountMinor);
       const row = await db.transaction().execute(async (trx) => {
+        await assertWithinBudget(trx, userId, valueUsdCents);
         const placed = await placeSend(
           trx,
           {
@@ -116,6 +134,7 @@ export function createSendsService(deps: {
             recipientKind: input.recipientKind,
             recipient,
             network,
+            valueUsdCents,
           },
           now(),
         );

@@ -37,5 +37,10 @@ export const PIXEL_LIMIT = 40_000_000;
 export const SVG_RENDER_MAX_PX = 2048;
 /** Uploads one user may make in an hour, whatever their size. */
 export const UPLOADS_PER_HOUR = 100;
-/** Uploads from one IP without an account (leave-a-message) in an hour. */
+/**
+ * Uploads from one network without an account (leave-a-message) in an hour: an IPv4 address or an
+ * IPv6 /64 (one host commonly holds a whole /64, so counting addresses counted nothing; issue 38).
+ */
 export const VISITOR_UPLOADS_PER_HOUR = 20;
+/** Bytes one such network may upload in an hour (a message takes up to 5 pictures of 5 MB). */
+export const VISITOR_UPLOAD_BYTES_PER_HOUR = 20 * MiB;

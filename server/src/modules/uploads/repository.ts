@@ -27,7 +27,10 @@ export async function usageOf(db: Db, userId: string, since: Date): Promise<{ by
   return { bytes: BigInt(row.bytes), recent: Number(row.recent) };
 }
 
-/** Who uploads: a user, an operator, or a visitor (the hash of their cookie token, and their IP). */
+/**
+ * Who uploads: a user, an operator, or a visitor (the hash of their cookie token, and the network they
+ * are counted by: uploaderNetwork(request.ip), an IPv4 address or an IPv6 /64, kept in uploader_ip).
+ */
 export type Uploader = { userId: string } | { operatorId: string } | { visitor: string; ip: string };
 
 /** The owner columns of an upload by `by`. */
@@ -91,14 +94,32 @@ export async function findUploads(db: Db, ids: readonly string[]): Promise<Uploa
     .execute();
 }
 
-/** Uploads from an IP without an account since `since` (visitors' hourly limit). */
-export async function visitorUploadsSince(db: Db, ip: string, since: Date): Promise<number> {
+/** Uploads (count and bytes) from a visitor network without an account since `since` (their hourly limits). */
+export async function visitorUploadsSince(db: Db, network: string, since: Date): Promise<{ n: number; bytes: number }> {
   const row = await db
     .selectFrom('uploads')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.sum<string | null>('size_bytes').as('bytes')])
     .where('owner_visitor', 'is not', null)
-    .where('uploader_ip', '=', ip)
+    .where('uploader_ip', '=', network)
     .where('created_at', '>', since)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { n: Number(row.n), bytes: Number(row.bytes ?? 0) };
+}
+
+/** How long an upload may wait to be attached to a message before retention deletes it. */
+export const UNATTACHED_UPLOAD_TTL_MS = 86_400_000;
+
+/**
+ * Retention (issue 38): uploads never attached to a message a day after they were made. Nothing can
+ * show them and they still count against the uploader's quota, so unattached files were free storage.
+ * Rows only: objects are content-addressed and may be shared by another upload of the same bytes.
+ */
+export async function purgeUnattachedUploads(db: Db, now: Date, limit: number): Promise<number> {
+  const before = new Date(now.getTime() - UNATTACHED_UPLOAD_TTL_MS);
+  const result = await sql`delete from uploads where id in (
+    select u.id from uploads u
+    where u.attached_to is null and u.created_at < ${before}
+      and not exists (select 1 from chat_messages c where c.upload_id = u.id)
+    limit ${limit} for update skip locked)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }

@@ -14,6 +14,7 @@ import {
   PLACE_RULES,
   RASTER_TYPES,
   UPLOADS_PER_HOUR,
+  VISITOR_UPLOAD_BYTES_PER_HOUR,
   VISITOR_UPLOADS_PER_HOUR,
 } from './places.ts';
 import { fileTooLarge, type ReceivedFile, receiveFile } from './receive.ts';
@@ -31,6 +32,7 @@ import type { Upload } from './schemas.ts';
 import { sniffType } from './sniff.ts';
 import type { ObjectStore } from './storage.ts';
 import { renderSvg, sanitizeSvg } from './svg.ts';
+import { uploaderNetwork } from './visitor-network.ts';
 
 const HOUR_MS = 3_600_000;
 /** An SVG is parsed as a document in memory: keep it far below the raster limits. */
@@ -140,9 +142,15 @@ export function createUploadsService(deps: {
   async function checkUsage(uploader: Uploader, incoming: number, conn: Kysely<Database> = db): Promise<void> {
     const at = now();
     if ('visitor' in uploader) {
-      if ((await visitorUploadsSince(conn, uploader.ip, new Date(at.getTime() - HOUR_MS))) >= VISITOR_UPLOADS_PER_HOUR)
+      // uploader.ip is already the visitor's network (accept() maps it): an IPv4 address or an IPv6 /64.
+      const recent = await visitorUploadsSince(conn, uploader.ip, new Date(at.getTime() - HOUR_MS));
+      if (recent.n >= VISITOR_UPLOADS_PER_HOUR)
         throw new AppError('RATE_LIMITED', `At most ${VISITOR_UPLOADS_PER_HOUR} uploads an hour`, {
           details: { limit: VISITOR_UPLOADS_PER_HOUR, retryAfterSeconds: 3600 },
+        });
+      if (recent.bytes + incoming > VISITOR_UPLOAD_BYTES_PER_HOUR)
+        throw new AppError('RATE_LIMITED', `At most ${VISITOR_UPLOAD_BYTES_PER_HOUR} bytes an hour`, {
+          details: { retryAfterSeconds: 3600 },
         });
       return;
     }
@@ -159,8 +167,10 @@ export function createUploadsService(deps: {
   }
 
   const service: UploadsService = {
-    async accept(request, uploader, place) {
+    async accept(request, asked, place) {
       const rules = PLACE_RULES[place];
+      // A visitor is counted (and locked) by network, not by address: see visitor-network.ts.
+      const uploader: Uploader = 'visitor' in asked ? { ...asked, ip: uploaderNetwork(asked.ip) } : asked;
       // Over the hourly count or with a full quota, refuse before reading up to 50 MB; the quota is
       // checked again with the file's real size once it is read.
       await checkUsage(uploader, 0);

@@ -24,6 +24,15 @@ export async function jpegWithGps(): Promise<Buffer> {
     .toBuffer();
 }
 
+/** Test-only: a PNG of noise, which does not compress: about 3 bytes a pixel. */
+export async function noisyPng(width: number, height: number): Promise<Buffer> {
+  return sharp({
+    create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+  })
+    .png()
+    .toBuffer();
+}
+
 export async function png(width = 32, height = 32): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 4, background: { r: 0, g: 120, b: 255, alpha: 1 } } })
     .png()

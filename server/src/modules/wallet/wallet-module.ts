@@ -12,8 +12,10 @@ import { evmWatched, type WatchedNetworks } from '../catalogue/runtime.ts';
 import { loadChainConfig } from '../chain/chain-config.ts';
 import { historyRoutes } from '../history/routes.ts';
 import { createHistoryService } from '../history/service.ts';
+import type { PriceService } from '../prices/service.ts';
 import { sendRoutes } from '../sends/routes.ts';
 import { createSendsService } from '../sends/service.ts';
+import { createOutflowBudget } from '../withdrawals/outflow-budget.ts';
 import { type AutoReviewLimits, autoReviewLimits, parseAutoReviewLimits } from '../withdrawals/review-policy.ts';
 import { withdrawalRoutes } from '../withdrawals/routes.ts';
 import { createWithdrawalsService } from '../withdrawals/service.ts';
@@ -29,6 +31,10 @@ export interface WalletOptions {
   watchedNetworks?: WatchedNetworks;
   /** The platform's own addresses, refused as withdrawal targets (app.ts builds it). */
   platform?: PlatformAddresses;
+  /** USD prices valuing outflows in their shared review budget (outflow-budget.ts); none: valued by limits. */
+  prices?: Pick<PriceService, 'price'> | null;
+  /** The 24-hour USD review budget of withdrawals and sends together, in cents; default $10,000. */
+  outflowBudgetUsdCents?: bigint;
 }
 
 /**
@@ -42,6 +48,12 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
   const chains = options.chains ?? (() => ({}));
   const signerRunning = options.signerRunning ?? true;
   const deps = { db, now, codes: auth.codes, fundPassword: auth.fundPassword };
+  const limits = options.autoReviewLimits ?? autoReviewLimits();
+  const outflowBudget = createOutflowBudget({
+    prices: options.prices ?? null,
+    limits,
+    ...(options.outflowBudgetUsdCents === undefined ? {} : { budgetUsdCents: options.outflowBudgetUsdCents }),
+  });
   await app.register(catalogueRoutes, {
     chains,
     signerRunning,
@@ -52,12 +64,16 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
       ...deps,
       signerRunning,
       chains,
-      autoReviewLimits: options.autoReviewLimits ?? autoReviewLimits(),
+      autoReviewLimits: limits,
+      outflowBudget,
       ...(options.platform ? { platform: options.platform } : {}),
     }),
     accounts: auth.accounts,
   });
-  await app.register(sendRoutes, { service: createSendsService(deps), accounts: auth.accounts });
+  await app.register(sendRoutes, {
+    service: createSendsService({ ...deps, budget: outflowBudget }),
+    accounts: auth.accounts,
+  });
   await app.register(addressBookRoutes, { service: createAddressBookService({ db, now }) });
   await app.register(historyRoutes, { service: createHistoryService({ db }) });
 };

@@ -15,6 +15,8 @@ export interface NewWithdrawal {
   address: string;
   amountMinor: bigint;
   feeMinor: bigint;
+  /** USD cents when placed (outflow-budget.ts); unset for ramp payouts. */
+  valueUsdCents?: bigint;
 }
 
 /** Inserts in_review; undefined when the user already used the idempotency key (nothing written). */
@@ -29,6 +31,7 @@ export async function insertWithdrawal(db: Db, w: NewWithdrawal, now: Date): Pro
       address: w.address,
       amount_minor: w.amountMinor.toString(),
       fee_minor: w.feeMinor.toString(),
+      ...(w.valueUsdCents === undefined ? {} : { value_usd_cents: w.valueUsdCents.toString() }),
       state: 'in_review',
       created_at: now,
       updated_at: now,

@@ -1,5 +1,5 @@
 import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
@@ -15,6 +15,7 @@ import { assert } from '../ledger/model.ts';
 import { lockFunds, settleWithdrawal, unlockFunds } from '../ledger/operations.ts';
 import { userBalances } from '../ledger/repository.ts';
 import { recordUserNotice } from '../notices/repository.ts';
+import { createOutflowBudget, lockOutflows, type OutflowBudget, outflowSpentUsdCents } from './outflow-budget.ts';
 import { assertOutflowAllowed } from './outflow-holds.ts';
 import {
   findByKey,
@@ -43,6 +44,8 @@ export interface WithdrawalsDeps {
   fundPassword: FundPasswordService;
   chains: ChainsProvider;
   autoReviewLimits: AutoReviewLimits;
+  /** The USD budget withdrawals and sends share; default one valuing coins by their limits (no prices). */
+  outflowBudget?: OutflowBudget;
   /** False when no signer process runs: withdrawals are then refused (WITHDRAW_DISABLED). */
   signerRunning: boolean;
   /** The platform's own addresses (hot wallets, token contracts, order deposit addresses): refused as targets. */
@@ -73,13 +76,9 @@ export async function availableOf(db: Kysely<Database>, userId: string, coin: Co
   return (await userBalances(db, userId)).find((b) => b.asset === coin)?.availableMinor ?? 0n;
 }
 
-/** Serialises one user's withdrawals so the 24-hour review sum sees every earlier one. */
-async function lockUser(trx: Trx, userId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`withdraw:${userId}`}))`.execute(trx);
-}
-
 export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsService {
   const { db, now } = deps;
+  const budget = deps.outflowBudget ?? createOutflowBudget({ prices: null, limits: deps.autoReviewLimits });
 
   function sameRequest(row: WithdrawalRow, input: CreateWithdrawalBody, address: string): boolean {
     return (
@@ -136,6 +135,7 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
           },
           deps.autoReviewLimits[pair.coin],
           now(),
+          budget,
         );
         if (placed) await deps.codes.consume(trx, code);
         return placed;
@@ -157,18 +157,21 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
 /**
  * The money part of a withdrawal, in the caller's transaction: insert it in_review, lock the amount
  * (AMOUNT_EXCEEDS_AVAILABLE when the balance is short), then approve it automatically when the user's
- * withdrawals of the coin in the last 24 hours stay within `autoReviewLimitMinor`. Undefined when the
- * idempotency key was already used (a concurrent retry did the work).
+ * withdrawals of the coin in the last 24 hours stay within `autoReviewLimitMinor` and, given a `budget`,
+ * all its withdrawals and sends of the last 24 hours stay within the USD budget (outflow-budget.ts).
+ * Undefined when the idempotency key was already used (a concurrent retry did the work).
  */
 export async function placeWithdrawal(
   trx: Trx,
   w: NewWithdrawal,
   autoReviewLimitMinor: bigint,
   at: Date,
+  budget?: OutflowBudget,
 ): Promise<WithdrawalRow | undefined> {
   assert(w.feeMinor >= 0n && w.feeMinor < w.amountMinor, '0 <= fee < amount');
-  await lockUser(trx, w.userId);
-  const inserted = await insertWithdrawal(trx, w, at);
+  await lockOutflows(trx, w.userId);
+  const valued = budget ? { ...w, valueUsdCents: budget.valueUsdCents(w.coin, w.amountMinor) } : w;
+  const inserted = await insertWithdrawal(trx, valued, at);
   if (!inserted) return undefined;
   try {
     await lockFunds(
@@ -188,6 +191,7 @@ export async function placeWithdrawal(
   }
   const windowTotal = await withdrawnSince(trx, w.userId, w.coin, new Date(at.getTime() - AUTO_REVIEW_WINDOW_MS));
   if (windowTotal > autoReviewLimitMinor) return inserted;
+  if (budget && (await outflowSpentUsdCents(trx, budget, w.userId, at)) > budget.budgetUsdCents) return inserted;
   return transition(trx, inserted.id, 'in_review', 'review_approved', { review: 'auto' }, at);
 }
 

@@ -6,6 +6,7 @@ import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { Page } from '@cw/shared-ui/page';
+import { PasswordField } from '@cw/shared-ui/password-field';
 import { toast } from '@cw/shared-ui/toast';
 import { Button } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
@@ -68,6 +69,57 @@ const choiceBefore = (field: keyof MethodValues): ChoiceField | undefined =>
   (Object.keys(CHOICES) as ChoiceField[]).find((c) => CHOICES[c].before === field);
 
 /**
+ * A new method is where a sell's money goes: with a stolen session alone it would be the thief's, so
+ * adding one takes the fund password (issue 38). A user without one is sent to set it first.
+ */
+function FundPasswordField({
+  hasFundPassword,
+  value,
+  problem,
+  onChange,
+}: {
+  hasFundPassword: boolean;
+  value: string;
+  problem: string | undefined;
+  onChange: (digits: string) => void;
+}) {
+  const { t } = useTranslation(NAMESPACE);
+  const navigate = useNavigate();
+  if (!hasFundPassword)
+    return (
+      <div className={css.field} data-testid="payout-no-fund-password">
+        <p className={css.muted}>{t('payouts.noFundPassword')}</p>
+        <Button size="small" color="primary" fill="outline" onClick={() => void navigate('/securitySettings')}>
+          {t('payouts.setFundPassword')}
+        </Button>
+      </div>
+    );
+  return (
+    <div className={css.field}>
+      <label className={css.label} htmlFor="payout-fundPassword">
+        {t('payouts.field.fundPassword')}
+      </label>
+      <PasswordField
+        id="payout-fundPassword"
+        data-testid="payout-fundPassword"
+        value={value}
+        onChange={(e) => onChange(e.target.value.replace(/\D/g, '').slice(0, 6))}
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={6}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? 'payout-fundPassword-error' : undefined}
+      />
+      {problem ? (
+        <span id="payout-fundPassword-error" className={css.error} role="alert" data-testid="payout-fundPassword-error">
+          {t([`payouts.rule.fundPassword.${problem}`, `payouts.rule.${problem}`, 'payouts.rule.format'])}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/**
  * /buySell/paymentMethods/add?kind=: an Indian bank account (account twice, IFSC, bank, holder,
  * identity), a PIX key, a UPI id or the chat-app method. Each field says what is wrong in the shared
  * rules' words before sending; the server checks the IFSC against the bank list too.
@@ -83,6 +135,7 @@ export default function AddMethodScreen() {
   const [values, setValues] = useState<MethodValues>(EMPTY);
   const [shown, setShown] = useState<Problems>({});
   const add = useAddPaymentMethod();
+  const hasFundPassword = useSession((s) => s.me?.hasFundPassword === true);
   const set = (next: Partial<MethodValues>) => setValues((v) => ({ ...v, ...next }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -145,8 +198,21 @@ export default function AddMethodScreen() {
             ) : null}
           </div>
         ))}
+        <FundPasswordField
+          hasFundPassword={hasFundPassword}
+          value={values.fundPassword}
+          problem={shown.fundPassword}
+          onChange={(fundPassword) => set({ fundPassword })}
+        />
         <p className={css.muted}>{t('payouts.sealedNote')}</p>
-        <Button block type="submit" color="primary" loading={add.isPending} data-testid="payment-method-save">
+        <Button
+          block
+          type="submit"
+          color="primary"
+          loading={add.isPending}
+          disabled={!hasFundPassword}
+          data-testid="payment-method-save"
+        >
           {t('payouts.save')}
         </Button>
       </form>

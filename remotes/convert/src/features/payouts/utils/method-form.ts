@@ -31,6 +31,8 @@ export interface MethodValues {
   upiId: string;
   app: ChatApp;
   handle: string;
+  /** Every kind: a new method is where sold coins' money goes, so adding one takes the fund password. */
+  fundPassword: string;
 }
 
 export const EMPTY: MethodValues = {
@@ -46,6 +48,7 @@ export const EMPTY: MethodValues = {
   upiId: '',
   app: 'whatsapp',
   handle: '',
+  fundPassword: '',
 };
 
 /** The text fields each kind shows, in order. */
@@ -87,10 +90,12 @@ export function problems(kind: MethodKind, v: MethodValues): Partial<Record<keyo
               ['holder', nameRule(v.holder)],
             ]
           : [['handle', chatHandleRule(v.handle)]];
-  return Object.fromEntries(checks.filter(([, rule]) => rule !== null));
+  const fundPasswordRule: Rule = v.fundPassword === '' ? 'required' : /^\d{6}$/.test(v.fundPassword) ? null : 'format';
+  return Object.fromEntries([...checks, ['fundPassword', fundPasswordRule]].filter(([, rule]) => rule !== null));
 }
 
 export function toRequest(kind: MethodKind, v: MethodValues): NewPaymentMethod {
+  const { fundPassword } = v;
   switch (kind) {
     case 'bank_in':
       return {
@@ -102,12 +107,13 @@ export function toRequest(kind: MethodKind, v: MethodValues): NewPaymentMethod {
         bankName: v.bankName,
         identityType: v.identityType,
         identityNumber: v.identityNumber,
+        fundPassword,
       };
     case 'pix':
-      return { kind, keyType: v.keyType, key: v.key, holder: v.holder };
+      return { kind, keyType: v.keyType, key: v.key, holder: v.holder, fundPassword };
     case 'upi':
-      return { kind, upiId: v.upiId, holder: v.holder };
+      return { kind, upiId: v.upiId, holder: v.holder, fundPassword };
     case 'chat_app':
-      return { kind, app: v.app, handle: v.handle };
+      return { kind, app: v.app, handle: v.handle, fundPassword };
   }
 }

@@ -1,5 +1,6 @@
 import type { paths } from '@cw/shared-state/api';
 import { api, unwrap } from '@cw/shared-state/api';
+import type { Language } from '@cw/shared-state/i18n';
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 
 export type QuoteRequest = paths['/api/ramp/quotes']['post']['requestBody']['content']['application/json'];
@@ -87,3 +88,10 @@ export const useAvailable = () =>
     queryFn: () => unwrap(api.GET('/api/me/balances')),
     select: (rows) => new Map(rows.map((b) => [b.asset as string, b.availableMinor])),
   });
+
+/**
+ * A sell sends coins out like a withdrawal, so it takes a `withdraw` e-mail code (and the fund
+ * password once set): this e-mails that code, in the UI language.
+ */
+export const sendSellCode = (language: Language) =>
+  unwrap(api.POST('/api/wallet/withdrawals/email-code', { body: { language } }));

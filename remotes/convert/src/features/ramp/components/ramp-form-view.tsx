@@ -7,15 +7,18 @@ import { formatFiat } from '@cw/shared-state/settings';
 import { ChipSelect } from '@cw/shared-ui/chip-select';
 import { NumberInput } from '@cw/shared-ui/number-input';
 import { Button, Checkbox, Tag } from 'antd-mobile';
+import { useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { methodSummary, usePaymentMethods } from '../../../lib/payment-methods.ts';
 import * as ui from '../../../lib/trade.module.css';
 import { TradeSwitch } from '../../../lib/trade-switch.tsx';
 import type { RampOptions } from '../api/ramp-api.ts';
+import { NO_VERIFICATION } from '../hooks/sell-verification.ts';
 import { FIAT_DECIMALS, pairKey, type RampFormInit, useRampForm } from '../hooks/use-ramp-form.ts';
 import { useSubmit } from '../hooks/use-submit.ts';
 import { QuotePanel } from './quote-panel.tsx';
 import * as extra from './ramp.module.css';
+import { SellVerificationFields } from './sell-verification.tsx';
 
 interface Props {
   options: RampOptions;
@@ -39,7 +42,8 @@ export function RampFormView({ options, catalogue, init, available }: Props) {
   const coin = values.pair.split('/')[0] ?? '';
   const display = coinDisplay(coin, catalogue.coins);
   const activeMethods = (methods.data?.items ?? []).filter((m) => m.active && options.payoutKinds.includes(m.kind));
-  const { submit, pending } = useSubmit(form, methods.data?.items ?? []);
+  const [verification, setVerification] = useState(NO_VERIFICATION);
+  const { submit, pending } = useSubmit(form, methods.data?.items ?? [], verification);
   const buy = values.side === 'buy';
   const balance = available(coin);
   const quoteError = form.quoteQuery.isError && form.request ? errorMessage(form.quoteQuery.error) : null;
@@ -160,6 +164,7 @@ export function RampFormView({ options, catalogue, init, available }: Props) {
         ) : null}
       </section>
       <QuotePanel form={form} coin={display} error={quoteError} />
+      {buy ? null : <SellVerificationFields value={verification} onChange={setVerification} />}
       <Checkbox data-testid="ramp-terms" checked={values.terms} onChange={(v) => set('terms', v)}>
         {t('ramp.terms')}
       </Checkbox>

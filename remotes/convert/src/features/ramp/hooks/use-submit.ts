@@ -2,12 +2,14 @@ import { isApiError } from '@cw/shared-state/api';
 import { useCodeMessage, useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
+import { useSession } from '@cw/shared-state/session';
 import { dialog } from '@cw/shared-ui/dialog';
 import { toast } from '@cw/shared-ui/toast';
 import { useRef } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import type { PaymentMethod } from '../../../lib/payment-methods.ts';
 import { usePlaceOrder } from '../api/ramp-api.ts';
+import { type SellVerification, verificationReady } from './sell-verification.ts';
 import type { RampForm } from './use-ramp-form.ts';
 
 /** Leaves the app for the provider's checkout (its own origin); tests replace it. */
@@ -17,14 +19,17 @@ export const goToCheckout = { assign: (url: string) => window.location.assign(ur
  * Placing the order at the shown quote: the chat-app dialog first when the sell's buyer pays only by
  * chat app and the user has none active ("add and activate it", which leads to adding one), then
  * the order, then the provider's checkout. An expired quote is refreshed and must be accepted again.
+ * A sell carries the fund password (once set) and the `withdraw` e-mail code, as a withdrawal does;
+ * a wrong one is toasted in the server's (translated) words and the form keeps its values.
  */
-export function useSubmit(form: RampForm, methods: readonly PaymentMethod[]) {
+export function useSubmit(form: RampForm, methods: readonly PaymentMethod[], verification: SellVerification) {
   const { t } = useTranslation(NAMESPACE);
   const navigate = useNavigate();
   const errorMessage = useErrorMessage();
   const codeMessage = useCodeMessage();
   const place = usePlaceOrder();
   const key = useRef<string>(crypto.randomUUID());
+  const hasFundPassword = useSession((s) => s.me?.hasFundPassword === true);
 
   async function chatAppDialog() {
     try {
@@ -41,6 +46,8 @@ export function useSubmit(form: RampForm, methods: readonly PaymentMethod[]) {
     const chatOnly = q.side === 'sell' && q.payoutKinds.length === 1 && q.payoutKinds[0] === 'chat_app';
     const chatActive = methods.some((m) => m.kind === 'chat_app' && m.active);
     if (chatOnly && !chatActive) return void chatAppDialog();
+    if (q.side === 'sell' && !verificationReady(verification, hasFundPassword))
+      return void toast.fail(t(hasFundPassword ? 'ramp.verifyMissing' : 'ramp.codeMissing'));
     const payout = chatOnly ? methods.find((m) => m.kind === 'chat_app' && m.active)?.id : form.values.payoutMethodId;
     place.mutate(
       {
@@ -48,6 +55,12 @@ export function useSubmit(form: RampForm, methods: readonly PaymentMethod[]) {
         termsAccepted: true,
         idempotencyKey: key.current,
         ...(q.side === 'sell' && payout ? { payoutMethodId: payout } : {}),
+        ...(q.side === 'sell'
+          ? {
+              emailCode: verification.emailCode,
+              ...(verification.fundPassword ? { fundPassword: verification.fundPassword } : {}),
+            }
+          : {}),
       },
       {
         onSuccess: (order) => {

@@ -1,0 +1,28 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
+/** The 8 groups of an IPv6 address (an embedded IPv4 tail counts as two), "::" expanded. */
+function groupsOf(ip: string): string[] {
+  const [left = '', right] = ip.split('::') as [string, string | undefined];
+  const l = left === '' ? [] : left.split(':');
+  const r = right === undefined || right === '' ? [] : right.split(':');
+  const width = (parts: string[]) => parts.reduce((n, p) => n + (p.includes('.') ? 2 : 1), 0);
+  const fill = right === undefined ? 0 : 8 - width(l) - width(r);
+  return [...l, ...Array<string>(Math.max(0, fill)).fill('0'), ...r];
+}
+
+/**
+ * The network a visitor (no account) is counted by: an IPv4 address as it is, an IPv6 address by its
+ * /64 — one host is commonly given a whole /64, so counting single addresses counted nothing (issue 38).
+ * Anything else (should not happen: request.ip is an address) is counted as given.
+ */
+export function uploaderNetwork(ip: string): string {
+  const bare = ip.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)?.[1];
+  if (mapped && isIPv4(mapped)) return mapped;
+  if (isIPv4(bare)) return bare;
+  if (!isIPv6(bare)) return ip;
+  const prefix = groupsOf(bare.toLowerCase())
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16));
+  return `${prefix.join(':')}::/64`;
+}
