@@ -23,6 +23,8 @@ export interface BookReport {
   invites: number;
   /** The pool could not pay: what is left waits for the next pass. */
   poolShort: boolean;
+  /** The assets whose pool could not pay a booking (each skipped for the rest of the pass, alerted). */
+  shortAssets: string[];
 }
 
 async function bookSign(db: Kysely<Database>, id: string, at: Date): Promise<boolean> {
@@ -99,38 +101,57 @@ async function bookInvite(db: Kysely<Database>, inviteeId: string, config: Rewar
 }
 
 export async function bookPendingRewards(db: Kysely<Database>, config: RewardsConfig, at: Date): Promise<BookReport> {
-  const report: BookReport = { signs: 0, invites: 0, poolShort: false };
-  try {
+  const report: BookReport = { signs: 0, invites: 0, poolShort: false, shortAssets: [] };
+  // Per asset (REWARDS_ASSET may have changed: older signs keep theirs): a pool that cannot pay one
+  // asset's bookings skips that asset for the pass and never holds up another asset's.
+  const short = async (asset: string, book: () => Promise<boolean>): Promise<boolean> => {
+    if (report.shortAssets.includes(asset)) return false;
+    try {
+      return await book();
+    } catch (err) {
+      if (!(err instanceof InsufficientBalanceError)) throw err;
+      report.poolShort = true;
+      report.shortAssets.push(asset);
+      return false;
+    }
+  };
+  const assets = await db
+    .selectFrom('sign_records')
+    .select('asset')
+    .distinct()
+    .where('state', '=', 'confirmed')
+    .where('booked_at', 'is', null)
+    .execute();
+  for (const { asset } of assets) {
     const signs = await db
       .selectFrom('sign_records')
       .select('id')
       .where('state', '=', 'confirmed')
       .where('booked_at', 'is', null)
+      .where('asset', '=', asset)
       .orderBy('confirmed_at')
       .limit(BOOK_BATCH)
       .execute();
-    for (const { id } of signs) if (await bookSign(db, id, at)) report.signs++;
-    const invites = await db
-      .selectFrom('invitations as i')
-      .select('i.invitee_id')
-      .where('i.booked_at', 'is', null)
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('deposits as d')
-            .select(sql`1`.as('one'))
-            .whereRef('d.user_id', '=', 'i.invitee_id')
-            .where('d.state', '=', 'successful')
-            .where('d.coin', '=', config.asset)
-            .where('d.amount_minor', '>=', config.inviteQualifyingMinor.toString()),
-        ),
-      )
-      .limit(BOOK_BATCH)
-      .execute();
-    for (const { invitee_id } of invites) if (await bookInvite(db, invitee_id, config, at)) report.invites++;
-  } catch (err) {
-    if (!(err instanceof InsufficientBalanceError)) throw err;
-    report.poolShort = true;
+    for (const { id } of signs) if (await short(asset, () => bookSign(db, id, at))) report.signs++;
   }
+  const invites = await db
+    .selectFrom('invitations as i')
+    .select('i.invitee_id')
+    .where('i.booked_at', 'is', null)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('deposits as d')
+          .select(sql`1`.as('one'))
+          .whereRef('d.user_id', '=', 'i.invitee_id')
+          .where('d.state', '=', 'successful')
+          .where('d.coin', '=', config.asset)
+          .where('d.amount_minor', '>=', config.inviteQualifyingMinor.toString()),
+      ),
+    )
+    .limit(BOOK_BATCH)
+    .execute();
+  for (const { invitee_id } of invites)
+    if (await short(config.asset, () => bookInvite(db, invitee_id, config, at))) report.invites++;
   return report;
 }
 
@@ -140,7 +161,7 @@ export function startRewardsBooker(options: {
   config: RewardsConfig;
   intervalMs: number;
   onError: (err: unknown) => void;
-  onPoolShort: () => void;
+  onPoolShort: (assets: readonly string[]) => void;
   now?: () => Date;
 }): { nudge(): void; stop(): Promise<void> } {
   const now = options.now ?? (() => new Date());
@@ -157,7 +178,7 @@ export function startRewardsBooker(options: {
       if (stopped) return;
       try {
         const r = await bookPendingRewards(options.db, options.config, now());
-        if (r.poolShort) options.onPoolShort();
+        if (r.poolShort) options.onPoolShort(r.shortAssets);
       } catch (err) {
         options.onError(err);
       }

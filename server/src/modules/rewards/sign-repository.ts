@@ -112,6 +112,8 @@ export async function confirmSigns(
         .set({
           state: 'confirmed',
           confirmed_at: input.at,
+          // The reward is set now, so its asset is too: REWARDS_ASSET may have changed since it was seen.
+          asset: input.config.asset,
           reward_minor: rewardForStreakDay(input.config, streakDay).toString(),
         })
         .where('id', '=', r.id)
@@ -161,13 +163,15 @@ export async function listSignRecords(db: Db, userId: string, limit: number): Pr
 }
 
 /**
- * Booked, unclaimed rewards: claimable (signed at or before `cutoff`) and still waiting for their
- * 24 hours, summed by PostgreSQL over all of the user's records.
+ * Booked, unclaimed rewards in `asset`: claimable (signed at or before `cutoff`) and still waiting for
+ * their 24 hours, summed by PostgreSQL over all of the user's records (amounts of another asset, left
+ * from before a REWARDS_ASSET change, are not added to them: the records list shows them).
  */
 export async function unclaimedTotals(
   db: Db,
   userId: string,
   cutoff: Date,
+  asset: string,
 ): Promise<{ claimable: bigint; waiting: bigint }> {
   const row = await db
     .selectFrom('sign_records')
@@ -176,6 +180,7 @@ export async function unclaimedTotals(
       sql<string>`coalesce(sum(reward_minor) filter (where seen_at > ${cutoff}), 0)::text`.as('waiting'),
     ])
     .where('user_id', '=', userId)
+    .where('asset', '=', asset)
     .where('booked_at', 'is not', null)
     .where('claim_id', 'is', null)
     .executeTakeFirstOrThrow();
