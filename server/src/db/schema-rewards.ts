@@ -24,7 +24,8 @@ export interface MemberTagsTable {
   created_at: Date;
 }
 
-export type SignState = 'seen' | 'confirmed';
+/** seen: on chain, not yet chosen; confirmed: the day's check-in; superseded: another of the day's was chosen. */
+export type SignState = 'seen' | 'confirmed' | 'superseded';
 
 /** A `CheckedIn` event attributed to a user: seen in a block, then confirmed, then its reward booked. */
 export interface SignRecordsTable {

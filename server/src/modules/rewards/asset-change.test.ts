@@ -10,7 +10,7 @@ import { claimRewards, deliverClaims } from './claims.ts';
 import { utcDay } from './days.ts';
 import { ClaimTooEarlyError } from './errors.ts';
 import { rewardsConfigFromEnv } from './rewards-config.ts';
-import { confirmSigns } from './sign-repository.ts';
+import { confirmSigns } from './sign-confirm.ts';
 
 /**
  * Issue 36, item 11: REWARDS_ASSET changed between bookings. Bookings made in the old asset are paid
