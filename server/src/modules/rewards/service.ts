@@ -142,12 +142,14 @@ export function createRewardsService(options: RewardsServiceOptions) {
       asset: config.asset,
       rewardMinor: config.inviteRewardMinor.toString(),
       qualifyingMinor: config.inviteQualifyingMinor.toString(),
+      holdHours: Math.ceil(config.claimAfterMs / 3_600_000),
       invitations: invitations.map((i) => ({
         invitee: i.invitee,
         registeredAt: i.registeredAt.toISOString(),
         status: i.status,
         rewardAsset: i.rewardAsset,
         rewardMinor: i.rewardMinor,
+        releaseAt: i.releaseAt ? i.releaseAt.toISOString() : null,
       })),
     };
   }
