@@ -89,7 +89,7 @@ export async function listSignRecords(db: Db, userId: string, limit: number): Pr
     .where('state', 'in', ['seen', 'confirmed'])
     .orderBy('day', 'desc')
     .orderBy(sql`state = 'confirmed'`, 'desc')
-    .orderBy('id')
+    .orderBy('seen_at')
     .limit(limit)
     .execute();
   return rows.map((r) => ({
