@@ -24,7 +24,8 @@ export interface MemberTagsTable {
   created_at: Date;
 }
 
-export type SignState = 'seen' | 'confirmed';
+/** seen: on chain, not yet chosen; confirmed: the day's check-in; superseded: another of the day's was chosen. */
+export type SignState = 'seen' | 'confirmed' | 'superseded';
 
 /** A `CheckedIn` event attributed to a user: seen in a block, then confirmed, then its reward booked. */
 export interface SignRecordsTable {
@@ -98,4 +99,11 @@ export interface InvitationsTable {
   reward_asset: string | null;
   reward_minor: string | null;
   booked_at: Date | null;
+  /** The deposit that qualified the invitee, and the qualifying amount then (migration 0062). */
+  qualifying_deposit_id: string | null;
+  qualifying_minor: string | null;
+  /** Held in the inviter's pending rewards until then; released or forfeited once (never both). */
+  release_at: Date | null;
+  released_at: Date | null;
+  forfeited_at: Date | null;
 }

@@ -20,8 +20,9 @@ export interface SignerOptions {
   /**
    * Blocks a withdrawal's mined attempt must have (its own included) before it is settled or failed: a
    * receipt can leave the chain in a reorg, and the signed bytes, still in other mempools, can land on
-   * the other branch with the other outcome. Default 1 (tests); the signer process passes the
-   * catalogue's count per network (withdrawalConfirmations).
+   * the other branch with the other outcome. Top-ups and sweeps follow the same rule (another attempt
+   * of the nonce may land there, with another value and fee). Default 1 (tests); the signer process
+   * passes the catalogue's count per network (withdrawalConfirmations).
    */
   confirmations?: (network: EvmNetwork) => number;
   /** Optional ceiling on maxFeePerGas of a replacement, in wei: above it no replacement is signed. */
@@ -56,6 +57,8 @@ export interface TickResult {
   sweepsSettled: number;
   /** Fee-bumped replacements of stuck top-ups and sweeps recorded this tick. */
   sweepsReplaced: number;
+  /** Top-ups and sweeps whose attempt is mined but has fewer blocks on it than the network's confirmations. */
+  sweepsAwaitingConfirmations: number;
 }
 
 /** What a node's answer to eth_sendRawTransaction means for an attempt. */

@@ -46,6 +46,7 @@ export function createSigner(options: SignerOptions) {
         sweeps: 0,
         sweepsSettled: 0,
         sweepsReplaced: 0,
+        sweepsAwaitingConfirmations: 0,
       };
       // First the recorded ones (resume after a restart), then new work.
       await followUp(result);

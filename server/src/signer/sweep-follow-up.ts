@@ -24,8 +24,12 @@ import { type SweepTry, sendTry, triesOf } from './sweep-tries.ts';
 
 /**
  * Recorded top-ups and sweeps not mined yet, each tick: settle by a receipt of any of its attempts (same
- * nonce: at most one is mined); else replace the newest with a higher fee when it is due; then rebroadcast
- * the newest (and, when a node refuses it, the older ones, so one stays in the mempool).
+ * nonce: at most one is mined) once it has the network's confirmations, as withdrawals are
+ * (signer-settle.ts): until then a reorg can drop it and another attempt, of another value and fee, land
+ * on the other branch, so nothing is settled, replaced or rebroadcast; a receipt a reorg removed leaves
+ * the row open and its attempts are sent again. Without a receipt: replace the newest with a higher fee
+ * when it is due; then rebroadcast the newest (and, when a node refuses it, the older ones, so one stays
+ * in the mempool).
  */
 
 /** Recorded rows followed per network and tick (a bound on a tick's work). */
@@ -65,7 +69,9 @@ async function followUpOne(
 ) {
   const mined = await findMined(client, tries);
   if (mined) {
-    if (await settleSweep(ctx, row, mined)) result.sweepsSettled += 1;
+    const needed = ctx.options.confirmations?.(row.network as EvmNetwork) ?? 1;
+    if (mined.confirmations < needed) result.sweepsAwaitingConfirmations += 1;
+    else if (await settleSweep(ctx, row, mined)) result.sweepsSettled += 1;
     return;
   }
   const latest = tries[tries.length - 1];
@@ -80,11 +86,17 @@ async function followUpOne(
 }
 
 /** The attempt with a receipt, newest first (the likeliest to be mined), with what it sent and paid. */
-async function findMined(client: PublicClient, tries: readonly SweepTry[]): Promise<MinedSweep | undefined> {
+async function findMined(
+  client: PublicClient,
+  tries: readonly SweepTry[],
+): Promise<(MinedSweep & { confirmations: number }) | undefined> {
   for (const t of [...tries].reverse()) {
     const receipt = await client.getTransactionReceipt({ hash: t.txHash as Hex }).catch(() => undefined);
     if (!receipt) continue;
+    // No cached tip: confirmations must count every block (its own included).
+    const tip = await client.getBlockNumber({ cacheTime: 0 });
     return {
+      confirmations: tip >= receipt.blockNumber ? Number(tip - receipt.blockNumber + 1n) : 0,
       ok: receipt.status === 'success',
       blockNumber: receipt.blockNumber,
       feeWei: receipt.gasUsed * receipt.effectiveGasPrice,

@@ -9119,18 +9119,23 @@ export interface operations {
                     "application/json": {
                         code: string;
                         asset: string;
-                        /** @description Paid when an invitee is credited a qualifying deposit; decimal string of minor units */
+                        /** @description Held in pending rewards when an invitee is credited a qualifying deposit; decimal string of minor units */
                         rewardMinor: string;
                         /** @description The smallest single deposit of `asset` that qualifies an invitee; decimal string of minor units */
                         qualifyingMinor: string;
+                        /** @description Hours the reward is held; released then if the invitee still holds qualifyingMinor, else forfeited */
+                        holdHours: number;
                         invitations: {
                             /** @description Masked user name */
                             invitee: string;
                             /** Format: date-time */
                             registeredAt: string;
-                            status: "registered" | "deposited";
+                            /** @description deposited: a qualifying deposit was credited and the reward is held in pending rewards until releaseAt; paid: released to the available balance; forfeited: the invitee no longer held the qualifying amount then */
+                            status: "registered" | "deposited" | "paid" | "forfeited";
                             rewardAsset: string | null;
                             rewardMinor: string | null;
+                            /** @description When a held reward is released or forfeited */
+                            releaseAt: string | null;
                         }[];
                     };
                 };

@@ -3,13 +3,15 @@ import type { Database } from '../../db/schema.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { payReward } from '../ledger/operations.ts';
+import { bookInvite, dueInvites, settleInvite } from './invite-rewards.ts';
 import type { RewardsConfig } from './rewards-config.ts';
 
 /**
  * Books what the rewards programme owes, after the fact and exactly once: confirmed check-ins'
  * rewards (system_rewards -> user_rewards, key `reward:sign:<id>`) and inviters' rewards once an
  * invitee is credited a qualifying deposit (one deposit of the reward asset of at least
- * `inviteQualifyingMinor`; dust does not qualify) (-> available, key `reward:invite:<invitee>`). Separate from
+ * `inviteQualifyingMinor`; dust does not qualify), held in pending rewards for the claim delay and then
+ * released or forfeited (invite-rewards.ts). Separate from
  * the chain watcher and the deposit processor, so a short rewards pool delays these bookings and
  * never a deposit or a block scan; each booking is its own transaction, and the ledger key makes a
  * repeat harmless.
@@ -21,8 +23,13 @@ const BOOK_BATCH = 200;
 export interface BookReport {
   signs: number;
   invites: number;
+  /** Held invite rewards released to the inviter, or forfeited (invite-rewards.ts). */
+  invitesReleased: number;
+  invitesForfeited: number;
   /** The pool could not pay: what is left waits for the next pass. */
   poolShort: boolean;
+  /** The assets whose pool could not pay a booking (each skipped for the rest of the pass, alerted). */
+  shortAssets: string[];
 }
 
 async function bookSign(db: Kysely<Database>, id: string, at: Date): Promise<boolean> {
@@ -53,83 +60,69 @@ async function bookSign(db: Kysely<Database>, id: string, at: Date): Promise<boo
   });
 }
 
-async function bookInvite(db: Kysely<Database>, inviteeId: string, config: RewardsConfig, at: Date): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const inv = await trx
-      .selectFrom('invitations')
-      .select(['inviter_id', 'booked_at'])
-      .where('invitee_id', '=', inviteeId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!inv || inv.booked_at !== null) return false;
-    const first = await trx
-      .selectFrom('deposits')
-      .select((eb) => eb.fn.min('completed_at').as('at'))
-      .where('user_id', '=', inviteeId)
-      .where('state', '=', 'successful')
-      .where('coin', '=', config.asset)
-      .where('amount_minor', '>=', config.inviteQualifyingMinor.toString())
-      .executeTakeFirst();
-    if (!first?.at) return false;
-    if (config.inviteRewardMinor > 0n) {
-      await payReward(
-        trx,
-        {
-          idempotencyKey: `reward:invite:${inviteeId}`,
-          userId: inv.inviter_id,
-          asset: config.asset,
-          amountMinor: config.inviteRewardMinor,
-          to: 'available',
-        },
-        at,
-      );
-    }
-    await trx
-      .updateTable('invitations')
-      .set({
-        first_deposit_at: first.at as Date,
-        reward_asset: config.asset,
-        reward_minor: config.inviteRewardMinor.toString(),
-        booked_at: at,
-      })
-      .where('invitee_id', '=', inviteeId)
-      .execute();
-    return true;
-  });
-}
-
 export async function bookPendingRewards(db: Kysely<Database>, config: RewardsConfig, at: Date): Promise<BookReport> {
-  const report: BookReport = { signs: 0, invites: 0, poolShort: false };
-  try {
+  const report: BookReport = {
+    signs: 0,
+    invites: 0,
+    invitesReleased: 0,
+    invitesForfeited: 0,
+    poolShort: false,
+    shortAssets: [],
+  };
+  // Per asset (REWARDS_ASSET may have changed: older signs keep theirs): a pool that cannot pay one
+  // asset's bookings skips that asset for the pass and never holds up another asset's.
+  const short = async (asset: string, book: () => Promise<boolean>): Promise<boolean> => {
+    if (report.shortAssets.includes(asset)) return false;
+    try {
+      return await book();
+    } catch (err) {
+      if (!(err instanceof InsufficientBalanceError)) throw err;
+      report.poolShort = true;
+      report.shortAssets.push(asset);
+      return false;
+    }
+  };
+  const assets = await db
+    .selectFrom('sign_records')
+    .select('asset')
+    .distinct()
+    .where('state', '=', 'confirmed')
+    .where('booked_at', 'is', null)
+    .execute();
+  for (const { asset } of assets) {
     const signs = await db
       .selectFrom('sign_records')
       .select('id')
       .where('state', '=', 'confirmed')
       .where('booked_at', 'is', null)
+      .where('asset', '=', asset)
       .orderBy('confirmed_at')
       .limit(BOOK_BATCH)
       .execute();
-    for (const { id } of signs) if (await bookSign(db, id, at)) report.signs++;
-    const invites = await db
-      .selectFrom('invitations as i')
-      .select('i.invitee_id')
-      .where('i.booked_at', 'is', null)
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('deposits as d')
-            .select(sql`1`.as('one'))
-            .whereRef('d.user_id', '=', 'i.invitee_id')
-            .where('d.state', '=', 'successful')
-            .where('d.coin', '=', config.asset)
-            .where('d.amount_minor', '>=', config.inviteQualifyingMinor.toString()),
-        ),
-      )
-      .limit(BOOK_BATCH)
-      .execute();
-    for (const { invitee_id } of invites) if (await bookInvite(db, invitee_id, config, at)) report.invites++;
-  } catch (err) {
-    if (!(err instanceof InsufficientBalanceError)) throw err;
-    report.poolShort = true;
+    for (const { id } of signs) if (await short(asset, () => bookSign(db, id, at))) report.signs++;
+  }
+  const invites = await db
+    .selectFrom('invitations as i')
+    .select('i.invitee_id')
+    .where('i.booked_at', 'is', null)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('deposits as d')
+          .select(sql`1`.as('one'))
+          .whereRef('d.user_id', '=', 'i.invitee_id')
+          .where('d.state', '=', 'successful')
+          .where('d.coin', '=', config.asset)
+          .where('d.amount_minor', '>=', config.inviteQualifyingMinor.toString()),
+      ),
+    )
+    .limit(BOOK_BATCH)
+    .execute();
+  for (const { invitee_id } of invites)
+    if (await short(config.asset, () => bookInvite(db, invitee_id, config, at))) report.invites++;
+  for (const { invitee_id } of await dueInvites(db, at, BOOK_BATCH)) {
+    const outcome = await settleInvite(db, invitee_id, at);
+    if (outcome === 'released') report.invitesReleased++;
+    if (outcome === 'forfeited') report.invitesForfeited++;
   }
   return report;
 }
@@ -140,7 +133,7 @@ export function startRewardsBooker(options: {
   config: RewardsConfig;
   intervalMs: number;
   onError: (err: unknown) => void;
-  onPoolShort: () => void;
+  onPoolShort: (assets: readonly string[]) => void;
   now?: () => Date;
 }): { nudge(): void; stop(): Promise<void> } {
   const now = options.now ?? (() => new Date());
@@ -157,7 +150,7 @@ export function startRewardsBooker(options: {
       if (stopped) return;
       try {
         const r = await bookPendingRewards(options.db, options.config, now());
-        if (r.poolShort) options.onPoolShort();
+        if (r.poolShort) options.onPoolShort(r.shortAssets);
       } catch (err) {
         options.onError(err);
       }

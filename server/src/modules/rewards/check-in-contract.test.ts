@@ -145,7 +145,8 @@ describe('check-ins on a real anvil', () => {
       for (let i = 0; i < 50; i++) if (!(await watcher.tick()).behind) return;
     };
     await catchUp();
-    const records = () => database.db.selectFrom('sign_records').selectAll().where('user_id', '=', userId).execute();
+    const records = () =>
+      database.db.selectFrom('sign_records').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 
     // A check-in removed by a reorg before its confirmations is never counted.
     const snapshot = await client.snapshot();
@@ -181,12 +182,16 @@ describe('check-ins on a real anvil', () => {
     });
 
     // The same user's tag from another wallet the same day: the contract allows it (another address),
-    // the server keeps one sign a day per user, whichever wallet it came from.
+    // the server keeps the event but counts one sign a day per user: once confirmable it is superseded.
     const second = await client.waitForTransactionReceipt({ hash: await checkIn(tag, WALLET) });
     expect(second.status).toBe('success');
-    await client.mine({ blocks: 3 });
+    await client.mine({ blocks: 6 });
     await catchUp();
-    expect(await records()).toHaveLength(1);
+    const both = (await records()).map((r) => [r.address, r.state, r.reward_minor]);
+    expect(both.sort((a, b) => String(a[1]).localeCompare(String(b[1])))).toEqual([
+      [OTHER, 'confirmed', config.scheduleMinor[0]?.toString()],
+      [WALLET, 'superseded', '0'],
+    ]);
   });
 
   it('a confirmed, booked, unclaimed check-in above a fork is taken back (record and pending reward); the books reconcile', async () => {

@@ -6,16 +6,18 @@ import type { EvmLogObserver } from '../chain/watcher.ts';
 import { checkedInEvent } from './check-in-abi.ts';
 import { dayFromNumber } from './days.ts';
 import type { RewardsConfig } from './rewards-config.ts';
-import { confirmSigns, reverseUnclaimedAbove } from './sign-repository.ts';
+import { confirmSigns } from './sign-confirm.ts';
+import { reverseUnclaimedAbove } from './sign-repository.ts';
 
 /**
  * Check-ins seen on chain: a `CheckedIn` event whose member tag is one we issued becomes the user's
  * sign record for the event's UTC day ('seen'), confirmed at the network's deposit confirmations
- * (`checkInConfirmationsOf`; its reward set from the streak then). A second check-in of the same user
- * on the same day (another wallet) is not a second record, nor is the same transaction re-mined at
- * another log index (unique network + tx_hash, migration 0041). Events with unknown tags (someone
- * else's call) are ignored. A reorg takes back check-ins above the fork, confirmed ones included
- * while their reward is unclaimed.
+ * (`checkInConfirmationsOf`; its reward set from the streak then, sign-confirm.ts). A second check-in
+ * of the same user on the same day (another wallet, another chain) is kept too: one per day is chosen
+ * at confirmation, so if the first seen is reorged out the other still counts (migration 0061). The
+ * same transaction re-mined at another log index is not a second record (unique network + tx_hash,
+ * migration 0041). Events with unknown tags (someone else's call) are ignored. A reorg takes back
+ * check-ins above the fork, confirmed ones included while their reward is unclaimed.
  */
 export function checkInObserver(options: {
   network: EvmNetwork;
@@ -75,7 +77,7 @@ export function checkInObserver(options: {
       await trx
         .deleteFrom('sign_records')
         .where('network', '=', network)
-        .where('state', '=', 'seen')
+        .where('state', 'in', ['seen', 'superseded'])
         .where('block_number', '>', forkBlock.toString())
         .execute();
       // Confirmed check-ins above the fork, like credited deposits: reversed while the reward is

@@ -63,38 +63,58 @@ export async function claimRewards(
       .where('reward_minor', '>', '0')
       .execute();
     if (open.length === 0) throw new RewardZeroError();
-    const cutoff = input.at.getTime() - input.config.claimAfterMs;
-    const ripe = open.filter((r) => r.seen_at.getTime() <= cutoff && r.asset === input.config.asset);
-    if (ripe.length === 0) {
-      const soonest = Math.min(...open.map((r) => r.seen_at.getTime())) + input.config.claimAfterMs;
-      throw new ClaimTooEarlyError(Math.max(1, Math.ceil((soonest - input.at.getTime()) / 1000)));
+    const groups = claimableGroups(open, input.config, input.at);
+    const claims: ClaimView[] = [];
+    for (const [asset, ripe] of groups) {
+      const totalMinor = ripe.reduce((sum, r) => sum + BigInt(r.reward_minor), 0n);
+      const claim = await trx
+        .insertInto('reward_claims')
+        .values({ user_id: input.userId, asset, amount_minor: totalMinor.toString(), address, claimed_at: input.at })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const marked = await trx
+        .updateTable('sign_records')
+        .set({ claim_id: claim.id })
+        .where(
+          'id',
+          'in',
+          ripe.map((r) => r.id),
+        )
+        .where('claim_id', 'is', null)
+        .executeTakeFirst();
+      assert(Number(marked.numUpdatedRows) === ripe.length, 'every ripe sign record is marked claimed once');
+      claims.push(toView(claim));
     }
-    const totalMinor = ripe.reduce((sum, r) => sum + BigInt(r.reward_minor), 0n);
-    if (totalMinor < input.config.claimMinMinor) throw new RewardTooSmallError(input.config.claimMinMinor);
-    const claim = await trx
-      .insertInto('reward_claims')
-      .values({
-        user_id: input.userId,
-        asset: input.config.asset,
-        amount_minor: totalMinor.toString(),
-        address,
-        claimed_at: input.at,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const marked = await trx
-      .updateTable('sign_records')
-      .set({ claim_id: claim.id })
-      .where(
-        'id',
-        'in',
-        ripe.map((r) => r.id),
-      )
-      .where('claim_id', 'is', null)
-      .executeTakeFirst();
-    assert(Number(marked.numUpdatedRows) === ripe.length, 'every ripe sign record is marked claimed once');
-    return toView(claim);
+    // The rewards asset's claim is the answer; an older asset's (REWARDS_ASSET changed) is listed with the claims.
+    const answer = claims.find((c) => c.asset === input.config.asset) ?? claims[0];
+    assert(answer !== undefined, 'a claim was made');
+    return answer;
   });
+}
+
+type OpenSign = { id: string; reward_minor: string; seen_at: Date; asset: string };
+
+/**
+ * The ripe (claimAfterMs old) rewards to claim now, per asset: each asset is claimed on its own (a
+ * claim and its delivery stay in one asset), REWARDS_ASSET's only when it reaches the minimum claim
+ * (an amount of that asset); an older asset's leftovers whatever their size (the minimum is not in
+ * their unit, and they can only shrink). Nothing ripe: CLAIM_TOO_EARLY with the real wait, which is
+ * positive since every open reward is then younger than claimAfterMs.
+ */
+function claimableGroups(open: readonly OpenSign[], config: RewardsConfig, at: Date): Map<string, OpenSign[]> {
+  const cutoff = at.getTime() - config.claimAfterMs;
+  const groups = new Map<string, OpenSign[]>();
+  for (const r of open) if (r.seen_at.getTime() <= cutoff) groups.set(r.asset, [...(groups.get(r.asset) ?? []), r]);
+  if (groups.size === 0) {
+    const soonest = Math.min(...open.map((r) => r.seen_at.getTime())) + config.claimAfterMs;
+    throw new ClaimTooEarlyError(Math.max(1, Math.ceil((soonest - at.getTime()) / 1000)));
+  }
+  const current = groups.get(config.asset);
+  if (current && current.reduce((sum, r) => sum + BigInt(r.reward_minor), 0n) < config.claimMinMinor) {
+    groups.delete(config.asset);
+    if (groups.size === 0) throw new RewardTooSmallError(config.claimMinMinor);
+  }
+  return groups;
 }
 
 /** Consecutive confirmed days ending today (or yesterday, before today's check-in). */
@@ -119,30 +139,34 @@ export async function deliverClaims(
       .forUpdate()
       .execute();
     if (claims.length === 0) throw new RewardZeroError();
-    const asset = input.config.asset;
-    assert(
-      claims.every((c) => c.asset === asset),
-      'claims are in the rewards asset',
-    );
-    const amountMinor = claims.reduce((sum, c) => sum + BigInt(c.amount_minor), 0n);
-    // The key names the exact set of claims: a retry of the same delivery is the same transfer.
-    const ids = claims.map((c) => c.id).join(',');
-    const key = `reward:delivery:${createHash('sha256').update(ids).digest('hex').slice(0, 40)}`;
-    const posted = await deliverRewards(
-      trx,
-      { idempotencyKey: key, userId: input.userId, asset: asset as CoinCode, amountMinor },
-      input.at,
-    );
-    await trx
-      .updateTable('reward_claims')
-      .set({ delivered_at: input.at, delivery_transfer_id: posted.transfer.id })
-      .where(
-        'id',
-        'in',
-        claims.map((c) => c.id),
-      )
-      .execute();
-    return { deliveredMinor: amountMinor.toString(), asset, claims: claims.length };
+    // One transfer per asset (REWARDS_ASSET may have changed between claims), each key naming its claims.
+    const byAsset = new Map<string, typeof claims>();
+    for (const c of claims) byAsset.set(c.asset, [...(byAsset.get(c.asset) ?? []), c]);
+    const delivered = new Map<string, bigint>();
+    for (const [asset, group] of byAsset) {
+      const amountMinor = group.reduce((sum, c) => sum + BigInt(c.amount_minor), 0n);
+      // The key names the exact set of claims: a retry of the same delivery is the same transfer.
+      const ids = group.map((c) => c.id).join(',');
+      const key = `reward:delivery:${createHash('sha256').update(ids).digest('hex').slice(0, 40)}`;
+      const posted = await deliverRewards(
+        trx,
+        { idempotencyKey: key, userId: input.userId, asset: asset as CoinCode, amountMinor },
+        input.at,
+      );
+      await trx
+        .updateTable('reward_claims')
+        .set({ delivered_at: input.at, delivery_transfer_id: posted.transfer.id })
+        .where(
+          'id',
+          'in',
+          group.map((c) => c.id),
+        )
+        .execute();
+      delivered.set(asset, amountMinor);
+    }
+    // The answer names the rewards asset's amount when it was delivered (else the first asset's).
+    const asset = delivered.has(input.config.asset) ? input.config.asset : (byAsset.keys().next().value as string);
+    return { deliveredMinor: (delivered.get(asset) ?? 0n).toString(), asset, claims: claims.length };
   });
 }
 

@@ -1,7 +1,10 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { receiveCode, registerUser, uniqueUser, useAuthHarness } from '../auth/test-helpers.ts';
+import { login, receiveCode, registerUser, sessionCookie, uniqueUser, useAuthHarness } from '../auth/test-helpers.ts';
 import { advanceConfirmations } from '../deposits/processor.ts';
+import { lockFunds } from '../ledger/operations.ts';
 import { reconcile } from '../ledger/reconcile.ts';
+import { balanceOf } from '../ledger/test-helpers.ts';
 import { bookPendingRewards } from './booker.ts';
 import { maskName, normalizeInviteCode } from './invites.ts';
 import { rewardsConfigFromEnv } from './rewards-config.ts';
@@ -12,6 +15,8 @@ const config = rewardsConfigFromEnv({ INVITE_REWARD: '1', REWARDS_SEED_POOL: '10
 describe('invitations', () => {
   const h = useAuthHarness({ rewards: { config } });
   const invite = (cookie: string) => h.app.inject({ method: 'GET', url: '/api/rewards/invite', headers: { cookie } });
+  /** A new session after the clock moved past the idle timeout. */
+  const relogin = async (u: { email: string; password: string }) => sessionCookie(await login(h, u.email, u.password));
 
   it('masks names and normalises typed codes', () => {
     expect(maskName('alice_w')).toBe('al***w');
@@ -58,57 +63,122 @@ describe('invitations', () => {
     ]);
   });
 
-  it("pays the inviter once, when the invitee's qualifying deposit is credited; dust does not qualify", async () => {
+  /** A deposit of the invitee, confirming (credited by advanceConfirmations, as at its confirmations). */
+  let depositNo = 100;
+  const deposit = (userId: string, amountMinor: string) => {
+    depositNo += 1;
+    return h.db
+      .insertInto('deposits')
+      .values({
+        user_id: userId,
+        network: 'ethereum',
+        coin: 'USDT',
+        tx_hash: `0x${depositNo.toString(16).padStart(64, '0')}`,
+        output_index: 0,
+        from_address: null,
+        to_address: `0x${'1'.repeat(40)}`,
+        chain_amount: amountMinor,
+        amount_minor: amountMinor,
+        block_number: depositNo,
+        block_hash: `0x${depositNo.toString(16).padStart(64, 'a')}`,
+        required_confirmations: 1,
+        confirmations: 0,
+        state: 'confirming',
+        reason: null,
+        created_at: h.clock.now(),
+        updated_at: h.clock.now(),
+        completed_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  };
+  const credit = () => advanceConfirmations(h.db, 'ethereum', 100_000n, h.clock.now());
+  const book = () => bookPendingRewards(h.db, config, h.clock.now());
+  const qualifying = (10n * config.inviteRewardMinor).toString();
+
+  async function invited() {
     await seedRewardsPool(h.db, config, h.clock.now());
     const inviter = await registerUser(h);
-    const { code, qualifyingMinor } = (await invite(inviter.cookie)).json();
-    expect(qualifyingMinor).toBe((10n * config.inviteRewardMinor).toString());
+    const { code } = (await invite(inviter.cookie)).json();
     const invitee = await registerUser(h, { inviteCode: code });
-    expect((await bookPendingRewards(h.db, config, h.clock.now())).invites).toBe(0);
-    const deposit = (i: number, amountMinor: string) =>
-      h.db
-        .insertInto('deposits')
-        .values({
-          user_id: invitee.user.id,
-          network: 'ethereum',
-          coin: 'USDT',
-          tx_hash: `0x${String(i).repeat(64)}`,
-          output_index: 0,
-          from_address: null,
-          to_address: `0x${'1'.repeat(40)}`,
-          chain_amount: amountMinor,
-          amount_minor: amountMinor,
-          block_number: i,
-          block_hash: `0x${String(i).padStart(64, '0')}`,
-          required_confirmations: 1,
-          confirmations: 0,
-          state: 'confirming',
-          reason: null,
-          created_at: h.clock.now(),
-          updated_at: h.clock.now(),
-          completed_at: null,
-        })
-        .execute();
+    return { inviter, invitee };
+  }
+
+  it("holds the inviter's reward in pending rewards once the invitee's qualifying deposit is credited (dust does not qualify), and pays it after the claim delay", async () => {
+    const { inviter, invitee } = await invited();
+    const status = (await invite(inviter.cookie)).json();
+    expect(status).toMatchObject({ qualifyingMinor: qualifying, rewardMinor: '1000000', holdHours: 24 });
+    expect((await book()).invites).toBe(0);
     // Dust (the 0.001 USDT minimum, and one unit short of the rule), credited: no invite reward.
-    await deposit(1, '1000');
-    await deposit(2, (10n * config.inviteRewardMinor - 1n).toString());
-    // Credited by the deposit processor, as the watcher would at the deposits' confirmations.
-    expect(await advanceConfirmations(h.db, 'ethereum', 10n, h.clock.now())).toBe(2);
-    expect((await bookPendingRewards(h.db, config, h.clock.now())).invites).toBe(0);
-    await deposit(3, (10n * config.inviteRewardMinor).toString());
-    await deposit(4, (10n * config.inviteRewardMinor).toString());
-    expect(await advanceConfirmations(h.db, 'ethereum', 10n, h.clock.now())).toBe(2);
-    expect((await bookPendingRewards(h.db, config, h.clock.now())).invites).toBe(1);
-    expect((await bookPendingRewards(h.db, config, h.clock.now())).invites).toBe(0);
-    const available = await h.db
-      .selectFrom('ledger_accounts')
-      .select('balance')
-      .where('user_id', '=', inviter.user.id)
-      .where('kind', '=', 'user_available')
-      .executeTakeFirstOrThrow();
-    expect(available.balance).toBe('1000000');
-    const listed = (await invite(inviter.cookie)).json();
-    expect(listed.invitations[0]).toMatchObject({ status: 'deposited', rewardMinor: '1000000', rewardAsset: 'USDT' });
+    await deposit(invitee.user.id, '1000');
+    await deposit(invitee.user.id, (10n * config.inviteRewardMinor - 1n).toString());
+    expect(await credit()).toBe(2);
+    expect((await book()).invites).toBe(0);
+    await deposit(invitee.user.id, qualifying);
+    await deposit(invitee.user.id, qualifying);
+    expect(await credit()).toBe(2);
+    expect((await book()).invites).toBe(1);
+    expect((await book()).invites).toBe(0);
+    expect(await balanceOf(h.db, 'user_rewards', inviter.user.id, 'USDT')).toBe(1_000_000n);
+    expect(await balanceOf(h.db, 'user_available', inviter.user.id, 'USDT')).toBe(0n);
+    const held = (await invite(inviter.cookie)).json().invitations[0];
+    expect(held).toMatchObject({ status: 'deposited', rewardMinor: '1000000', rewardAsset: 'USDT' });
+    expect(Date.parse(held.releaseAt) - h.clock.now().getTime()).toBe(config.claimAfterMs);
+
+    h.clock.advance(config.claimAfterMs - 1000);
+    expect((await book()).invitesReleased).toBe(0);
+    h.clock.advance(1000);
+    expect(await book()).toMatchObject({ invitesReleased: 1, invitesForfeited: 0 });
+    expect((await book()).invitesReleased).toBe(0);
+    expect(await balanceOf(h.db, 'user_rewards', inviter.user.id, 'USDT')).toBe(0n);
+    expect(await balanceOf(h.db, 'user_available', inviter.user.id, 'USDT')).toBe(1_000_000n);
+    inviter.cookie = await relogin(inviter);
+    expect((await invite(inviter.cookie)).json().invitations[0]).toMatchObject({ status: 'paid', releaseAt: null });
+    expect((await reconcile(h.db)).ok).toBe(true);
+  });
+
+  it('forfeits the held reward when the invitee moved the qualifying deposit on (one deposit recycled through accounts)', async () => {
+    const { inviter, invitee } = await invited();
+    await deposit(invitee.user.id, qualifying);
+    await credit();
+    expect((await book()).invites).toBe(1);
+    // The invitee withdraws it (locked for the withdrawal) before the reward is released.
+    await h.db.transaction().execute((trx) =>
+      lockFunds(
+        trx,
+        {
+          idempotencyKey: `test:recycle:${invitee.user.id}`,
+          userId: invitee.user.id,
+          asset: 'USDT',
+          amountMinor: 1n,
+        },
+        h.clock.now(),
+      ),
+    );
+    const poolBefore = await balanceOf(h.db, 'system_rewards', null, 'USDT');
+    h.clock.advance(config.claimAfterMs);
+    expect(await book()).toMatchObject({ invitesReleased: 0, invitesForfeited: 1 });
+    expect(await balanceOf(h.db, 'user_rewards', inviter.user.id, 'USDT')).toBe(0n);
+    expect(await balanceOf(h.db, 'user_available', inviter.user.id, 'USDT')).toBe(0n);
+    expect(await balanceOf(h.db, 'system_rewards', null, 'USDT')).toBe(poolBefore + 1_000_000n);
+    inviter.cookie = await relogin(inviter);
+    expect((await invite(inviter.cookie)).json().invitations[0]).toMatchObject({ status: 'forfeited' });
+    expect((await reconcile(h.db)).ok).toBe(true);
+  });
+
+  it('forfeits the held reward when the qualifying deposit was reorged away after it was credited', async () => {
+    const { inviter, invitee } = await invited();
+    const { id } = await deposit(invitee.user.id, qualifying);
+    await credit();
+    expect((await book()).invites).toBe(1);
+    // A reorg deeper than its confirmations removed it after it was credited (the watcher's alert).
+    await sql`with alert as (
+        insert into reorg_alerts (network, fork_block, deposits, created_at) values ('ethereum', 1, 1, now())
+        returning id)
+      update deposits set reorg_alert_id = (select id from alert) where id = ${id}::uuid`.execute(h.db);
+    h.clock.advance(config.claimAfterMs);
+    expect(await book()).toMatchObject({ invitesForfeited: 1 });
+    expect(await balanceOf(h.db, 'user_rewards', inviter.user.id, 'USDT')).toBe(0n);
     expect((await reconcile(h.db)).ok).toBe(true);
   });
 

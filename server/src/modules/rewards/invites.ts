@@ -81,7 +81,17 @@ export async function listInvitations(db: Db, inviterId: string, limit: number) 
   const rows = await db
     .selectFrom('invitations as i')
     .innerJoin('accounts as a', 'a.user_id', 'i.invitee_id')
-    .select(['a.username', 'i.created_at', 'i.first_deposit_at', 'i.reward_asset', 'i.reward_minor', 'i.booked_at'])
+    .select([
+      'a.username',
+      'i.created_at',
+      'i.first_deposit_at',
+      'i.reward_asset',
+      'i.reward_minor',
+      'i.booked_at',
+      'i.release_at',
+      'i.released_at',
+      'i.forfeited_at',
+    ])
     .where('i.inviter_id', '=', inviterId)
     .orderBy('i.created_at', 'desc')
     .limit(limit)
@@ -89,9 +99,17 @@ export async function listInvitations(db: Db, inviterId: string, limit: number) 
   return rows.map((r) => ({
     invitee: maskName(r.username),
     registeredAt: r.created_at,
-    status: r.first_deposit_at ? ('deposited' as const) : ('registered' as const),
+    status: inviteState(r),
     firstDepositAt: r.first_deposit_at,
     rewardAsset: r.reward_asset,
     rewardMinor: r.booked_at ? r.reward_minor : null,
+    releaseAt: r.released_at || r.forfeited_at ? null : r.release_at,
   }));
+}
+
+/** registered; deposited: the reward is held (invite-rewards.ts); paid to the inviter; or forfeited. */
+function inviteState(r: { first_deposit_at: Date | null; released_at: Date | null; forfeited_at: Date | null }) {
+  if (r.forfeited_at) return 'forfeited' as const;
+  if (r.released_at) return 'paid' as const;
+  return r.first_deposit_at ? ('deposited' as const) : ('registered' as const);
 }

@@ -65,7 +65,11 @@ export function createRewardsModule(options: {
         intervalMs: BOOK_INTERVAL_MS,
         now,
         onError: (err) => options.log.warn({ err }, 'rewards booking failed; retrying'),
-        onPoolShort: () => options.log.warn({}, 'the rewards pool cannot pay: bookings wait until it is funded'),
+        onPoolShort: (assets) =>
+          options.log.warn(
+            { assets },
+            'ALERT: the rewards pool cannot pay these assets: their bookings wait until it is funded (others go on)',
+          ),
       });
     },
     async stop() {

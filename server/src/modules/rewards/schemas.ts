@@ -156,9 +156,16 @@ export const Invitation = Type.Object(
   {
     invitee: Type.String({ description: 'Masked user name' }),
     registeredAt: DateTime,
-    status: Type.Union([Type.Literal('registered'), Type.Literal('deposited')]),
+    status: Type.Union(
+      [Type.Literal('registered'), Type.Literal('deposited'), Type.Literal('paid'), Type.Literal('forfeited')],
+      {
+        description:
+          'deposited: a qualifying deposit was credited and the reward is held in pending rewards until releaseAt; paid: released to the available balance; forfeited: the invitee no longer held the qualifying amount then',
+      },
+    ),
     rewardAsset: Type.Union([Type.String(), Type.Null()]),
     rewardMinor: Type.Union([minorUnits('Reward booked for this invitee'), Type.Null()]),
+    releaseAt: Type.Union([DateTime, Type.Null()], { description: 'When a held reward is released or forfeited' }),
   },
   { additionalProperties: false },
 );
@@ -167,8 +174,12 @@ export const InviteStatus = Type.Object(
   {
     code: Type.String({ pattern: '^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$' }),
     asset: Type.String(),
-    rewardMinor: minorUnits('Paid when an invitee is credited a qualifying deposit'),
+    rewardMinor: minorUnits('Held in pending rewards when an invitee is credited a qualifying deposit'),
     qualifyingMinor: minorUnits('The smallest single deposit of `asset` that qualifies an invitee'),
+    holdHours: Type.Integer({
+      minimum: 0,
+      description: 'Hours the reward is held; released then if the invitee still holds qualifyingMinor, else forfeited',
+    }),
     invitations: Type.Array(Invitation),
   },
   { additionalProperties: false },

@@ -43,11 +43,13 @@ export function createRewardsService(options: RewardsServiceOptions) {
       memberTagOf(db, userId, freshTag, at),
       listSignRecords(db, userId, STREAK_LOOKBACK_DAYS),
       listClaims(db, userId, RECORDS_MAX),
-      unclaimedTotals(db, userId, new Date(cutoff)),
+      unclaimedTotals(db, userId, new Date(cutoff), config.asset),
     ]);
     const confirmedDays = records.filter((r) => r.state === 'confirmed').map((r) => r.day);
     const streak = streakLength(confirmedDays, today);
-    const claimed = claims.filter((c) => !c.delivered).reduce((sum, c) => sum + BigInt(c.amountMinor), 0n);
+    const claimed = claims
+      .filter((c) => !c.delivered && c.asset === config.asset)
+      .reduce((sum, c) => sum + BigInt(c.amountMinor), 0n);
     const todayRecord = records.find((r) => r.day === today);
     const signedDays = new Set(confirmedDays);
     return {
@@ -142,12 +144,14 @@ export function createRewardsService(options: RewardsServiceOptions) {
       asset: config.asset,
       rewardMinor: config.inviteRewardMinor.toString(),
       qualifyingMinor: config.inviteQualifyingMinor.toString(),
+      holdHours: Math.ceil(config.claimAfterMs / 3_600_000),
       invitations: invitations.map((i) => ({
         invitee: i.invitee,
         registeredAt: i.registeredAt.toISOString(),
         status: i.status,
         rewardAsset: i.rewardAsset,
         rewardMinor: i.rewardMinor,
+        releaseAt: i.releaseAt ? i.releaseAt.toISOString() : null,
       })),
     };
   }

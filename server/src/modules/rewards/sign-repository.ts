@@ -3,8 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { type CoinCode, findCoinNetwork, nativeCoinOf } from '../catalogue/catalogue.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
 import { reverseReward } from '../ledger/operations.ts';
-import { addDays } from './days.ts';
-import { type RewardsConfig, rewardForStreakDay, STREAK_LOOKBACK_DAYS } from './rewards-config.ts';
+import { type RewardsConfig, STREAK_LOOKBACK_DAYS } from './rewards-config.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -21,7 +20,8 @@ export function checkInConfirmationsOf(config: RewardsConfig, network: EvmNetwor
 /**
  * Confirmed, unclaimed check-ins of the network above a fork block: their booked reward taken back
  * from the user's pending rewards (key `reward:sign:<id>:reorg`), the records deleted (the day no
- * longer counts; a check-in re-mined later is recorded again). Returns how many.
+ * longer counts; a check-in re-mined later is recorded again), and the user's other check-ins of that
+ * day, superseded by it, seen again (the next confirm step may choose one). Returns how many.
  */
 export async function reverseUnclaimedAbove(
   trx: Transaction<Database>,
@@ -31,7 +31,7 @@ export async function reverseUnclaimedAbove(
 ): Promise<number> {
   const rows = await trx
     .selectFrom('sign_records')
-    .select(['id', 'user_id', 'asset', 'reward_minor', 'booked_at'])
+    .select(['id', 'user_id', 'day', 'asset', 'reward_minor', 'booked_at'])
     .where('network', '=', network)
     .where('state', '=', 'confirmed')
     .where('claim_id', 'is', null)
@@ -48,80 +48,19 @@ export async function reverseUnclaimedAbove(
       );
     }
     await trx.deleteFrom('sign_records').where('id', '=', r.id).execute();
+    // The user's other check-ins of that day, kept when this one was chosen, may count now.
+    await trx
+      .updateTable('sign_records')
+      .set({ state: 'seen' })
+      .where('user_id', '=', r.user_id)
+      .where('day', '=', r.day)
+      .where('state', '=', 'superseded')
+      .execute();
   }
   return rows.length;
 }
 
-/** Sign records confirmed per tick and network (bounded work; the next tick takes the rest). */
-const CONFIRM_BATCH = 100;
-
 export { STREAK_LOOKBACK_DAYS };
-
-/** Consecutive days before `day` (exclusive) present in `days`. */
-function streakBefore(days: ReadonlySet<string>, day: string): number {
-  let n = 0;
-  for (let d = addDays(day, -1); days.has(d) && n < STREAK_LOOKBACK_DAYS; d = addDays(d, -1)) n++;
-  return n;
-}
-
-/** The user's confirmed sign days within the look-back window before `day`. */
-export async function confirmedDaysBefore(db: Db, userId: string, day: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('sign_records')
-    .select('day')
-    .where('user_id', '=', userId)
-    .where('state', '=', 'confirmed')
-    .where('day', '<', day)
-    .where('day', '>=', addDays(day, -STREAK_LOOKBACK_DAYS))
-    .execute();
-  return new Set(rows.map((r) => r.day));
-}
-
-/**
- * Confirms the network's seen check-ins that have their confirmations at `verifiedHeight`, oldest
- * day first, each with the reward of its place in the user's streak. Returns how many.
- */
-export async function confirmSigns(
-  db: Kysely<Database>,
-  input: { network: EvmNetwork; verifiedHeight: bigint; config: RewardsConfig; at: Date },
-): Promise<number> {
-  const highest = input.verifiedHeight - BigInt(checkInConfirmationsOf(input.config, input.network)) + 1n;
-  const ready = await db
-    .selectFrom('sign_records')
-    .select(['id', 'user_id', 'day'])
-    .where('network', '=', input.network)
-    .where('state', '=', 'seen')
-    .where('block_number', '<=', highest.toString())
-    .orderBy('day')
-    .orderBy('block_number')
-    .limit(CONFIRM_BATCH)
-    .execute();
-  let confirmed = 0;
-  for (const r of ready) {
-    const done = await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('sign_records')
-        .select('state')
-        .where('id', '=', r.id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (row?.state !== 'seen') return false;
-      const streakDay = streakBefore(await confirmedDaysBefore(trx, r.user_id, r.day), r.day) + 1;
-      await trx
-        .updateTable('sign_records')
-        .set({
-          state: 'confirmed',
-          confirmed_at: input.at,
-          reward_minor: rewardForStreakDay(input.config, streakDay).toString(),
-        })
-        .where('id', '=', r.id)
-        .execute();
-      return true;
-    });
-    if (done) confirmed++;
-  }
-  return confirmed;
-}
 
 export interface SignRecordView {
   id: string;
@@ -137,12 +76,20 @@ export interface SignRecordView {
   claimId: string | null;
 }
 
+/**
+ * The user's newest days, one record each: the confirmed one, else the first seen (a day may hold
+ * several check-ins until one is chosen; the others are kept as superseded and not listed).
+ */
 export async function listSignRecords(db: Db, userId: string, limit: number): Promise<SignRecordView[]> {
   const rows = await db
     .selectFrom('sign_records')
     .selectAll()
+    .distinctOn('day')
     .where('user_id', '=', userId)
+    .where('state', 'in', ['seen', 'confirmed'])
     .orderBy('day', 'desc')
+    .orderBy(sql`state = 'confirmed'`, 'desc')
+    .orderBy('seen_at')
     .limit(limit)
     .execute();
   return rows.map((r) => ({
@@ -151,7 +98,7 @@ export async function listSignRecords(db: Db, userId: string, limit: number): Pr
     network: r.network,
     address: r.address,
     txHash: r.tx_hash,
-    state: r.state,
+    state: r.state as SignRecordView['state'],
     asset: r.asset,
     rewardMinor: r.reward_minor,
     signedAt: r.seen_at,
@@ -161,13 +108,15 @@ export async function listSignRecords(db: Db, userId: string, limit: number): Pr
 }
 
 /**
- * Booked, unclaimed rewards: claimable (signed at or before `cutoff`) and still waiting for their
- * 24 hours, summed by PostgreSQL over all of the user's records.
+ * Booked, unclaimed rewards in `asset`: claimable (signed at or before `cutoff`) and still waiting for
+ * their 24 hours, summed by PostgreSQL over all of the user's records (amounts of another asset, left
+ * from before a REWARDS_ASSET change, are not added to them: the records list shows them).
  */
 export async function unclaimedTotals(
   db: Db,
   userId: string,
   cutoff: Date,
+  asset: string,
 ): Promise<{ claimable: bigint; waiting: bigint }> {
   const row = await db
     .selectFrom('sign_records')
@@ -176,6 +125,7 @@ export async function unclaimedTotals(
       sql<string>`coalesce(sum(reward_minor) filter (where seen_at > ${cutoff}), 0)::text`.as('waiting'),
     ])
     .where('user_id', '=', userId)
+    .where('asset', '=', asset)
     .where('booked_at', 'is not', null)
     .where('claim_id', 'is', null)
     .executeTakeFirstOrThrow();

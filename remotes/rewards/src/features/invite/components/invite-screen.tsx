@@ -11,6 +11,17 @@ import { formatTime } from '../../../lib/format.ts';
 import * as ui from '../../../lib/rewards.module.css';
 import { type InviteStatus, inviteLink, useInvite } from '../api/invite.ts';
 
+/** paid: released to the balance; deposited: the reward is held; forfeited: the invitee moved the deposit on. */
+const STATUS_COLORS: Record<
+  InviteStatus['invitations'][number]['status'],
+  'default' | 'warning' | 'success' | 'danger'
+> = {
+  registered: 'default',
+  deposited: 'warning',
+  paid: 'success',
+  forfeited: 'danger',
+};
+
 function Poster({ data }: { data: InviteStatus }) {
   const { t } = useTranslation(NAMESPACE);
   const format = useAmountFormat();
@@ -30,7 +41,7 @@ function Poster({ data }: { data: InviteStatus }) {
         {link}
       </span>
       <p className={ui.muted} data-testid="invite-rule">
-        {t('invite.howItWorks', { reward, minimum })}
+        {t('invite.howItWorks', { reward, minimum, hours: data.holdHours })}
       </p>
       <div className={ui.actions} style={{ width: '100%' }}>
         <Button fill="outline" color="primary" data-testid="copy-code" onClick={() => void copyText(data.code)}>
@@ -79,7 +90,7 @@ export default function InviteScreen() {
               data-testid="invite-record"
               description={formatTime(i.registeredAt, i18n.language)}
               extra={
-                <Tag color={i.status === 'deposited' ? 'success' : 'default'} fill="outline">
+                <Tag color={STATUS_COLORS[i.status]} fill="outline">
                   {t(`invite.status.${i.status}`)}
                   {i.rewardMinor && i.rewardAsset && view
                     ? ` · +${format.display(i.rewardMinor, view.displayOf(i.rewardAsset))} ${i.rewardAsset}`

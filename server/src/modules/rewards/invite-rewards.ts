@@ -1,0 +1,145 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { CoinCode } from '../catalogue/catalogue.ts';
+import { deliverRewards, payReward, reverseReward } from '../ledger/operations.ts';
+import type { RewardsConfig } from './rewards-config.ts';
+
+/**
+ * Inviters' rewards (issue 36, item 9 and its review: one qualifying deposit recycled through fake
+ * accounts). The rule, stated on the invite screen with these numbers from the configuration:
+ * 1. When the invitee is credited one deposit of the rewards asset of at least
+ *    `inviteQualifyingMinor`, the reward is booked into the inviter's pending rewards
+ *    (system_rewards -> user_rewards, key `reward:invite:<invitee>`), held for the claim delay
+ *    (`claimAfterMs`, as every pending reward).
+ * 2. Then it is released to the inviter's available balance (user_rewards -> user_available, key
+ *    `reward:invite:<invitee>:release`) if the qualifying deposit still stands (not reorged away) and
+ *    the invitee's available balance of that asset is still at least the qualifying amount;
+ *    otherwise it is forfeited back to the pool (user_rewards -> system_rewards, key
+ *    `reward:invite:<invitee>:forfeit`). Moving the deposit on (withdrawn, sent, sold, converted)
+ *    before then forfeits it, so one deposit qualifies one account a claim delay, not many at once.
+ * Every step is its own transaction under a lock on the invitation row, keyed, so a repeat is harmless.
+ */
+
+type Db = Kysely<Database>;
+
+/** Books the inviter's held reward once the invitee has a qualifying deposit; false when nothing was booked. */
+export async function bookInvite(db: Db, inviteeId: string, config: RewardsConfig, at: Date): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const inv = await trx
+      .selectFrom('invitations')
+      .select(['inviter_id', 'booked_at'])
+      .where('invitee_id', '=', inviteeId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!inv || inv.booked_at !== null) return false;
+    const deposit = await trx
+      .selectFrom('deposits')
+      .select(['id', 'completed_at'])
+      .where('user_id', '=', inviteeId)
+      .where('state', '=', 'successful')
+      .where('reorg_alert_id', 'is', null)
+      .where('coin', '=', config.asset)
+      .where('amount_minor', '>=', config.inviteQualifyingMinor.toString())
+      .orderBy('completed_at')
+      .orderBy('id')
+      .executeTakeFirst();
+    if (!deposit?.completed_at) return false;
+    if (config.inviteRewardMinor > 0n) {
+      await payReward(
+        trx,
+        {
+          idempotencyKey: `reward:invite:${inviteeId}`,
+          userId: inv.inviter_id,
+          asset: config.asset,
+          amountMinor: config.inviteRewardMinor,
+          to: 'rewards',
+        },
+        at,
+      );
+    }
+    await trx
+      .updateTable('invitations')
+      .set({
+        first_deposit_at: deposit.completed_at,
+        reward_asset: config.asset,
+        reward_minor: config.inviteRewardMinor.toString(),
+        qualifying_deposit_id: deposit.id,
+        qualifying_minor: config.inviteQualifyingMinor.toString(),
+        booked_at: at,
+        release_at: new Date(at.getTime() + config.claimAfterMs),
+        // Nothing held: nothing to release later.
+        ...(config.inviteRewardMinor > 0n ? {} : { released_at: at }),
+      })
+      .where('invitee_id', '=', inviteeId)
+      .execute();
+    return true;
+  });
+}
+
+/** Held invite rewards due at `at` (oldest first, bounded). */
+export function dueInvites(db: Db, at: Date, limit: number) {
+  return db
+    .selectFrom('invitations')
+    .select('invitee_id')
+    .where('booked_at', 'is not', null)
+    .where('released_at', 'is', null)
+    .where('forfeited_at', 'is', null)
+    .where('release_at', '<=', at)
+    .orderBy('release_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Releases or forfeits one held invite reward; the outcome, or undefined when it was not due. */
+export async function settleInvite(db: Db, inviteeId: string, at: Date): Promise<'released' | 'forfeited' | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const inv = await trx
+      .selectFrom('invitations')
+      .selectAll()
+      .where('invitee_id', '=', inviteeId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!inv?.booked_at || inv.released_at || inv.forfeited_at || !inv.release_at || inv.release_at > at)
+      return undefined;
+    const asset = inv.reward_asset as CoinCode;
+    const amountMinor = BigInt(inv.reward_minor ?? '0');
+    const kept = await stillQualifies(trx, inv, asset);
+    const m = { userId: inv.inviter_id, asset, amountMinor };
+    if (kept) await deliverRewards(trx, { ...m, idempotencyKey: `reward:invite:${inviteeId}:release` }, at);
+    else await reverseReward(trx, { ...m, idempotencyKey: `reward:invite:${inviteeId}:forfeit` }, at);
+    await trx
+      .updateTable('invitations')
+      .set(kept ? { released_at: at } : { forfeited_at: at })
+      .where('invitee_id', '=', inviteeId)
+      .execute();
+    return kept ? 'released' : 'forfeited';
+  });
+}
+
+/** The qualifying deposit still stands and the invitee still holds the qualifying amount, available. */
+async function stillQualifies(
+  db: Db,
+  inv: { invitee_id: string; qualifying_deposit_id: string | null; qualifying_minor: string | null },
+  asset: CoinCode,
+): Promise<boolean> {
+  if (inv.qualifying_deposit_id === null || inv.qualifying_minor === null) return false;
+  const stands = await db
+    .selectFrom('deposits')
+    .select('id')
+    .where('id', '=', inv.qualifying_deposit_id)
+    .where('state', '=', 'successful')
+    .where('reorg_alert_id', 'is', null)
+    .executeTakeFirst();
+  if (!stands) return false;
+  // Share-locked: a posting that moves the invitee's coins waits until this decision is committed.
+  const accounts = await db
+    .selectFrom('ledger_accounts')
+    .select('balance')
+    .where('kind', '=', 'user_available')
+    .where('user_id', '=', inv.invitee_id)
+    .where('asset', '=', asset)
+    .forShare()
+    .execute();
+  const held = accounts.reduce((sum, a) => sum + BigInt(a.balance), 0n);
+  return held >= BigInt(inv.qualifying_minor);
+}

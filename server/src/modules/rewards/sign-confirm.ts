@@ -1,0 +1,118 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { EvmNetwork } from '../catalogue/chains-file.ts';
+import { addDays } from './days.ts';
+import { type RewardsConfig, rewardForStreakDay, STREAK_LOOKBACK_DAYS } from './rewards-config.ts';
+import { checkInConfirmationsOf } from './sign-repository.ts';
+
+/**
+ * Confirming check-ins (issue 36, items 8 and 10). Every check-in event is kept ('seen'); one per user
+ * and UTC day is chosen at confirmation (the first to reach its confirmations; the others become
+ * 'superseded', seen again should the chosen one be reorged away). Its reward is its place in the
+ * user's streak, which must not depend on the order in which networks confirm: a day whose previous
+ * day is still only seen (on a slower network) waits for it, so both orders give the same rewards.
+ */
+
+/** Sign records confirmed per tick and network (bounded work; the next tick takes the rest). */
+const CONFIRM_BATCH = 100;
+/**
+ * An earlier day seen this long ago and still not confirmed (its network's watcher stopped, say) no
+ * longer holds later days back: they are rewarded without it.
+ */
+const WAIT_FOR_EARLIER_MS = 86_400_000;
+
+type Trx = Transaction<Database>;
+
+/**
+ * Days of the user's streak before `day` (exclusive): consecutive confirmed days; undefined when a
+ * day of it is still only seen (recently), so the caller waits for that day's confirmation.
+ */
+async function streakBeforeOrWait(trx: Trx, userId: string, day: string, at: Date): Promise<number | undefined> {
+  const rows = await trx
+    .selectFrom('sign_records')
+    .select(['day', 'state'])
+    .where('user_id', '=', userId)
+    .where('day', '<', day)
+    .where('day', '>=', addDays(day, -STREAK_LOOKBACK_DAYS))
+    .where((eb) =>
+      eb.or([
+        eb('state', '=', 'confirmed'),
+        eb.and([eb('state', '=', 'seen'), eb('seen_at', '>', new Date(at.getTime() - WAIT_FOR_EARLIER_MS))]),
+      ]),
+    )
+    .execute();
+  const confirmed = new Set(rows.filter((r) => r.state === 'confirmed').map((r) => r.day));
+  const seen = new Set(rows.filter((r) => r.state === 'seen').map((r) => r.day));
+  let n = 0;
+  for (let d = addDays(day, -1); n < STREAK_LOOKBACK_DAYS; d = addDays(d, -1)) {
+    if (confirmed.has(d)) n++;
+    else if (seen.has(d)) return undefined;
+    else break;
+  }
+  return n;
+}
+
+/** Confirms one seen record, supersedes it, or leaves it waiting; true when it was confirmed. */
+async function confirmOne(trx: Trx, id: string, config: RewardsConfig, at: Date): Promise<boolean> {
+  const r = await trx
+    .selectFrom('sign_records')
+    .select(['user_id', 'day', 'state'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (r?.state !== 'seen') return false;
+  // One choice per user at a time (networks confirm in their own ticks): the user's row is the lock.
+  await trx.selectFrom('users').select('id').where('id', '=', r.user_id).forUpdate().executeTakeFirstOrThrow();
+  const row = await trx.selectFrom('sign_records').select('state').where('id', '=', id).executeTakeFirst();
+  if (row?.state !== 'seen') return false;
+  const chosen = await trx
+    .selectFrom('sign_records')
+    .select('id')
+    .where('user_id', '=', r.user_id)
+    .where('day', '=', r.day)
+    .where('state', '=', 'confirmed')
+    .executeTakeFirst();
+  if (chosen) {
+    await trx.updateTable('sign_records').set({ state: 'superseded' }).where('id', '=', id).execute();
+    return false;
+  }
+  const before = await streakBeforeOrWait(trx, r.user_id, r.day, at);
+  if (before === undefined) return false;
+  await trx
+    .updateTable('sign_records')
+    .set({
+      state: 'confirmed',
+      confirmed_at: at,
+      // The reward is set now, so its asset is too: REWARDS_ASSET may have changed since it was seen.
+      asset: config.asset,
+      reward_minor: rewardForStreakDay(config, before + 1).toString(),
+    })
+    .where('id', '=', id)
+    .execute();
+  return true;
+}
+
+/**
+ * Confirms the network's seen check-ins that have their confirmations at `verifiedHeight`, oldest
+ * day first. Returns how many were confirmed (superseded and waiting ones are not counted).
+ */
+export async function confirmSigns(
+  db: Kysely<Database>,
+  input: { network: EvmNetwork; verifiedHeight: bigint; config: RewardsConfig; at: Date },
+): Promise<number> {
+  const highest = input.verifiedHeight - BigInt(checkInConfirmationsOf(input.config, input.network)) + 1n;
+  const ready = await db
+    .selectFrom('sign_records')
+    .select('id')
+    .where('network', '=', input.network)
+    .where('state', '=', 'seen')
+    .where('block_number', '<=', highest.toString())
+    .orderBy('day')
+    .orderBy('block_number')
+    .limit(CONFIRM_BATCH)
+    .execute();
+  let confirmed = 0;
+  for (const r of ready) {
+    if (await db.transaction().execute((trx) => confirmOne(trx, r.id, input.config, input.at))) confirmed++;
+  }
+  return confirmed;
+}
