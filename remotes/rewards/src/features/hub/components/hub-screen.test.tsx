@@ -72,7 +72,7 @@ describe("rewards hub: today's state at a glance (issue 30 items 6 and 1)", () =
     );
     expect(screen.getByTestId('hub-status-likes').textContent).toBe('Draws left today: 2');
     expect(screen.getByTestId('hub-status-invite').textContent).toBe(
-      'Friends invited: 2 · Earned 2.5 USDTYou get 2.5 USDT once a friend is credited a deposit of at least 37 USDT',
+      'Friends invited: 2 · Earned 2.5 USDT2.5 USDT goes to your pending rewards once a friend is credited a deposit of at least 37 USDT',
     );
   });
 

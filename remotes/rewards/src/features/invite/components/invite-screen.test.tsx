@@ -13,6 +13,7 @@ const INVITE = {
   asset: 'USDT',
   rewardMinor: '2500000',
   qualifyingMinor: '37000000',
+  holdHours: 30,
   invitations: [],
 };
 vi.mock('../api/invite.ts', () => ({
@@ -44,8 +45,10 @@ describe('the invite rule says what the server books, in its configured numbers 
 
   it('promises the inviter only, once per friend (the invitee is not rewarded)', async () => {
     const text = await ruleIn('en');
-    expect(text).toContain('once per friend');
-    expect(text).toContain('Your friend gets no invite reward');
+    expect(text).toContain('Once per friend');
+    expect(text).toContain('your friend gets no invite reward');
+    // The reward is held as pending for the configured hours (issue 36, invite recycling).
+    expect(text).toContain('30 hours');
     expect(text).not.toMatch(/both/i);
   });
 });
