@@ -1327,7 +1327,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Claim the rewards of check-ins at least 24 hours old, from a wallet you checked in with */
+        /** Claim the rewards of check-ins at least 24 hours old, naming one of your confirmed check-ins (its wallet is the claim address) */
         post: operations["postRewardsClaims"];
         delete?: never;
         options?: never;
@@ -8637,8 +8637,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The connected wallet (one you checked in with) */
-                    address: string;
+                    /**
+                     * Format: uuid
+                     * @description One of your confirmed check-ins (a record's id): the claim's address is the wallet it came from, never one sent here
+                     */
+                    signRecordId: string;
                 };
             };
         };

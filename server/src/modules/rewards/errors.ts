@@ -3,7 +3,7 @@ import { AppError } from '../../errors/app-error.ts';
 /** The rewards programme's refusals, one class each (codes and statuses in errors/codes.ts). */
 export class WalletNotBoundError extends AppError {
   constructor() {
-    super('WALLET_NOT_BOUND', 'This wallet has not checked in for this account');
+    super('WALLET_NOT_BOUND', 'Name one of your confirmed check-ins (the wallet you checked in with)');
     this.name = 'WalletNotBoundError';
   }
 }

@@ -38,13 +38,14 @@ export const rewardsRoutes: FastifyPluginAsyncTypebox<{ service: RewardsService 
       preValidation: requireUser,
       schema: {
         tags,
-        summary: 'Claim the rewards of check-ins at least 24 hours old, from a wallet you checked in with',
+        summary:
+          'Claim the rewards of check-ins at least 24 hours old, naming one of your confirmed check-ins (its wallet is the claim address)',
         body: ClaimBody,
         response: { 201: Claim, ...errorResponses(400, 401, 409) },
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await service.claim(currentUser(request).userId, request.body.address)),
+      reply.code(201).send(await service.claim(currentUser(request).userId, request.body.signRecordId)),
   );
   app.post(
     '/rewards/deliveries',

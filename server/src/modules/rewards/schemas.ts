@@ -76,7 +76,13 @@ export const SignStatus = Type.Object(
 export type SignStatus = Static<typeof SignStatus>;
 
 export const ClaimBody = Type.Object(
-  { address: Type.String({ maxLength: 42, description: 'The connected wallet (one you checked in with)' }) },
+  {
+    signRecordId: Type.String({
+      format: 'uuid',
+      description:
+        "One of your confirmed check-ins (a record's id): the claim's address is the wallet it came from, never one sent here",
+    }),
+  },
   { additionalProperties: false },
 );
 

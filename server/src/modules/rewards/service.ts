@@ -152,8 +152,8 @@ export function createRewardsService(options: RewardsServiceOptions) {
 
   return {
     signStatus,
-    claim: async (userId: string, address: string) =>
-      claimOut(await claimRewards(db, { userId, address, config, at: now() })),
+    claim: async (userId: string, signRecordId: string) =>
+      claimOut(await claimRewards(db, { userId, signRecordId, config, at: now() })),
     deliver: (userId: string) => deliverClaims(db, { userId, config, at: now() }),
     likesStatus,
     like: (userId: string, announcementId: string) => likePost(db, { userId, announcementId, at: now() }),
