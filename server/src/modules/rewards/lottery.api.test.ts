@@ -120,3 +120,34 @@ describe('likes lottery with an empty pool', () => {
     expect(await h.db.selectFrom('lottery_draws').selectAll().execute()).toEqual([]);
   });
 });
+
+describe('likes lottery prizes (issue 36 item 14: the rule the README states)', () => {
+  const sure = {
+    ...rewardsConfigFromEnv({ LIKES_PER_DRAW: '1', REWARDS_SEED_POOL: '1000' }),
+    prizes: [{ weight: 1, amountMinor: 10_000n }],
+  };
+  const h = useAuthHarness({ rewards: { config: sure } });
+
+  it('a prize goes to the available balance at once (not pending rewards), one reward posting keyed by the draw', async () => {
+    await seedRewardsPool(h.db, sure, h.clock.now());
+    const u = await registerUser(h);
+    const id = await publish(h, 't');
+    await h.app.inject({ method: 'PUT', url: `/api/rewards/likes/${id}`, headers: { cookie: u.cookie } });
+    const drawn = await h.app.inject({ method: 'POST', url: '/api/rewards/draws', headers: { cookie: u.cookie } });
+    expect(drawn.json()).toMatchObject({ n: 1, prizeMinor: '10000' });
+    const balances = await h.db
+      .selectFrom('ledger_accounts')
+      .select(['kind', 'balance'])
+      .where('user_id', '=', u.user.id)
+      .execute();
+    expect(balances.find((b) => b.kind === 'user_available')?.balance).toBe('10000');
+    expect(balances.find((b) => b.kind === 'user_rewards')?.balance ?? '0').toBe('0');
+    const transfer = await h.db
+      .selectFrom('ledger_transfers')
+      .select(['kind', 'idempotency_key'])
+      .where('idempotency_key', 'like', `reward:draw:%:${u.user.id}:1`)
+      .executeTakeFirstOrThrow();
+    expect(transfer.kind).toBe('reward');
+    expect((await reconcile(h.db)).ok).toBe(true);
+  });
+});
