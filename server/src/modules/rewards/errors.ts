@@ -54,6 +54,13 @@ export class DrawFailedError extends AppError {
   }
 }
 
+export class ClientSeedRequiredError extends AppError {
+  constructor() {
+    super('CLIENT_SEED_REQUIRED', 'Set a client seed (after seeing the next commitment) before drawing');
+    this.name = 'ClientSeedRequiredError';
+  }
+}
+
 export class InviteCodeInvalidError extends AppError {
   constructor() {
     super('INVITE_CODE_INVALID', 'This invite code is not valid');

@@ -6,6 +6,8 @@ import { LangQuery } from '../notices/schemas.ts';
 import {
   Claim,
   ClaimBody,
+  ClientSeedBody,
+  ClientSeedChange,
   DayParams,
   Delivery,
   Draw,
@@ -100,13 +102,28 @@ export const rewardsRoutes: FastifyPluginAsyncTypebox<{ service: RewardsService 
     },
     async (request, reply) => reply.code(201).send(await service.draw(currentUser(request).userId)),
   );
+  app.put(
+    '/rewards/lottery/client-seed',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags,
+        summary:
+          'Set your client seed, pairing it with the next server seed you were shown (its commitment); the active seed is revealed',
+        body: ClientSeedBody,
+        response: { 200: ClientSeedChange, ...errorResponses(400, 401, 409, 429) },
+      },
+    },
+    async (request) =>
+      service.setClientSeed(currentUser(request).userId, request.body.clientSeed, request.body.commitment),
+  );
   app.get(
     '/rewards/lottery/:day',
     {
       preValidation: requireUser,
       schema: {
         tags,
-        summary: "A day's commitment, its seed once the day is over, and your draws: verify them yourself",
+        summary: 'Your draws of a day, each with its inputs (its server seed once revealed): verify them yourself',
         params: DayParams,
         response: { 200: LotteryDay, ...errorResponses(400, 401, 404) },
       },
