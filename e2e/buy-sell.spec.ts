@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { readCode } from './account/account-helpers.ts';
 import { expect, test } from './support/fixtures.ts';
 import { faucet, mineBlocks, readChains, setFundPasswordByApi, signedInPage } from './wallet/wallet-helpers.ts';
@@ -143,6 +143,102 @@ test('an Indian user sells USDT to a bank account (bad IFSC refused, INR minimum
   });
   // The provider may report before our signer has seen the receipt: the page keeps reading until both.
   await expect(page.getByTestId('ramp-detail-transfer')).toHaveText('已发送', { timeout: 60_000 });
+  await context.close();
+});
+
+/** An Indian user with a bank payout method and 30 USDT credited on the local chain. */
+async function fundedSeller(browser: Browser, tag: string) {
+  const chains = readChains();
+  const { page, context, account } = await signedInPage(browser, tag, 'IN');
+  await setFundPasswordByApi(page.request, account.email, FUND_PASSWORD);
+  await page.goto('/buySell/paymentMethods/add');
+  await page.getByTestId('payout-accountNumber').fill('123456789012');
+  await page.getByTestId('payout-confirmAccountNumber').fill('123456789012');
+  await page.getByTestId('payout-ifsc').fill('HDFC0000001');
+  await page.getByTestId('payout-bankName').fill('HDFC Bank');
+  await page.getByTestId('payout-holder').fill('Asha Kumari');
+  await page.getByTestId('payout-identity-type-pan').click();
+  await page.getByTestId('payout-identityNumber').fill('ABCDE1234F');
+  await page.getByTestId('payout-fundPassword').fill(FUND_PASSWORD);
+  await page.getByTestId('payment-method-save').click();
+  await expect(page).toHaveURL(/\/buySell\/paymentMethods$/);
+  const own = (await (await page.request.get('/api/wallet/deposit-address?coin=USDT&network=ethereum')).json()) as {
+    address: string;
+  };
+  faucet(own.address, '30', 'USDT', 'ethereum');
+  await mineBlocks(chains?.ethereum?.rpcUrl ?? '', 7);
+  await expect.poll(() => usdtBalance(page), { timeout: 60_000 }).toBe('30000000');
+  return { page, context, email: account.email };
+}
+
+/**
+ * Places a 20 USDT sell to the bank account and answers the sandbox checkout with `outcome`.
+ * The one place a sell is placed in these scenarios: when placing a sell asks for the fund password
+ * and an e-mail code (issue 38), given after the quote as the sell form asks.
+ */
+async function placeSell(
+  page: Page,
+  email: string,
+  outcome: 'checkout-confirm' | 'checkout-cancel' | 'checkout-confirm-reject',
+) {
+  await page.goto('/buySell');
+  await page.getByTestId('ramp-side-sell').click();
+  await page.getByTestId('ramp-coin-USDT/ethereum').click();
+  await page.getByTestId('ramp-amount').fill('20');
+  await page.getByTestId('ramp-payout').getByText('•••• 9012').click();
+  await expect(page.getByTestId('ramp-quote-network-fee')).toHaveText('5 USDT');
+  await page.getByTestId('ramp-fund-password').fill(FUND_PASSWORD);
+  const since = Date.now();
+  await page.getByTestId('ramp-send-code').click();
+  await page.getByTestId('ramp-email-code').fill(await readCode(page.request, email, since));
+  await quoteAndSubmit(page);
+  await expect(page.getByTestId('sandbox-banner')).toBeVisible();
+  await page.getByTestId(outcome).click();
+  await expect(page).toHaveURL(/\/buySell\/order\?id=.*transactionId=/);
+}
+
+test('a sell cancelled at the provider before the payout is placed: nothing is sent, the coins are unlocked', async ({
+  browser,
+}) => {
+  test.skip(!readChains()?.ethereum, 'no local chains (chains.json) on this server');
+  test.slow(); // the fund password and an e-mailed code before the checkout (issue 38)
+  const { page, context, email } = await fundedSeller(browser, 'rampsellcancel');
+  // The provider's first (and only) event is a failure carrying a deposit address, and the user comes
+  // back with the transaction id (the order screen asks to place the payout): issue 36 item 1.
+  await placeSell(page, email, 'checkout-cancel');
+  await expect(page.getByTestId('ramp-status').first()).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+  await expect(page.getByTestId('ramp-detail-reason')).toHaveText('cancelled_by_user');
+  await expect.poll(() => usdtBalance(page), { timeout: 30_000 }).toBe('30000000');
+  await expect(page.getByTestId('ramp-detail-transfer')).toHaveCount(0);
+  // A reload (the URL still names the transaction) places nothing either.
+  await page.reload();
+  await expect(page.getByTestId('ramp-status').first()).toHaveAttribute('data-status', 'failed');
+  expect(await usdtBalance(page)).toBe('30000000');
+  await context.close();
+});
+
+test('a sell failed by the provider after our coins left: refund pending, then refunded to the wallet', async ({
+  browser,
+}) => {
+  const chains = readChains();
+  test.skip(!chains?.ethereum, 'no local chains (chains.json) on this server');
+  test.slow(); // the fund password and an e-mailed code before the checkout (issue 38)
+  const { page, context, email } = await fundedSeller(browser, 'rampsellreject');
+  await placeSell(page, email, 'checkout-confirm-reject');
+  // The payout was placed: 20 USDT plus the 5 USDT network fee left the available balance.
+  await expect.poll(() => usdtBalance(page)).toBe('5000000');
+  // The bank rejects the payout after the provider received our coins: the order never shows a plain
+  // "failed" while the coins are out (issue 36 item 2); the provider sends them back and says refunded.
+  await expect(page.getByTestId('ramp-status').first()).toHaveAttribute('data-status', /^(refund_pending|refunded)$/, {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId('ramp-status').first()).toHaveAttribute('data-status', 'refunded', {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId('ramp-detail-reason')).toHaveText('payout_rejected_by_bank');
+  // The provider's refund is an ordinary deposit to the user's address: credited after its confirmations.
+  await mineBlocks(chains?.ethereum?.rpcUrl ?? '', 7);
+  await expect.poll(() => usdtBalance(page), { timeout: 60_000 }).toBe('25000000');
   await context.close();
 });
 

@@ -117,8 +117,9 @@ test('a lottery draw is verified in the browser once its seed is revealed', asyn
   await ops.dispose();
   const { page, context, account } = await signedInPage(browser, 'lottery');
   await page.goto('/likes');
-  const commitment = (await page.getByTestId('commitment').textContent()) ?? '';
-  expect(commitment).toMatch(/[0-9a-f]{64}/);
+  // The next server seed is committed before any client seed exists (issue 36 item 15).
+  const committed = ((await page.getByTestId('next-commitment').textContent()) ?? '').match(/[0-9a-f]{64}/)?.[0];
+  expect(committed).toBeTruthy();
   for (let i = 1; i <= 3; i++) {
     await page.locator('[data-testid="like"][aria-pressed="false"]').first().click();
     await expect(page.getByTestId('likes-today')).toContainText(`今天已点赞 ${i} 条`);
@@ -129,12 +130,20 @@ test('a lottery draw is verified in the browser once its seed is revealed', asyn
   await expect(page.getByTestId('draws-left')).toHaveText('0');
   await page.getByTestId('draw').click();
   await expect(page.getByText('没有更多抽奖次数了')).toBeVisible();
+  // The first draw set a random client seed in the browser, paired with the commitment shown before.
+  await expect(page.getByTestId('commitment')).toContainText(committed as string);
 
-  // The next day the seed is revealed: the browser recomputes the draw from it.
+  // The next day, a new client seed reveals the server seed: the browser recomputes the draw from its inputs.
   await advanceDay(page.request);
   await signInAgain(page, account);
   await page.goto('/likes');
   await page.getByTestId('verify').click();
+  await expect(page.getByTestId('verify-result')).toHaveText('服务器种子尚未公开：更换客户端种子即可公开');
+  await page.getByTestId('client-seed-input').locator('input').fill('my-own-seed');
+  await page.getByTestId('set-client-seed').click();
+  await expect(page.getByTestId('client-seed')).toContainText('my-own-seed');
+  await page.getByTestId('verify').click();
+  await expect(page.getByTestId('draw-inputs')).toContainText(committed as string);
   await expect(page.getByTestId('verify-result')).toHaveAttribute('data-ok', 'true');
   await expect(page.getByTestId('verify-result')).toHaveText('1 次抽奖全部验证通过 ✓');
   await context.close();

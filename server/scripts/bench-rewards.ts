@@ -27,6 +27,7 @@ import { checkInObserver } from '../src/modules/rewards/check-in-observer.ts';
 import { utcDay } from '../src/modules/rewards/days.ts';
 import { NoMoreDrawsError } from '../src/modules/rewards/errors.ts';
 import { draw } from '../src/modules/rewards/lottery.ts';
+import { nextCommitmentOf, setClientSeed } from '../src/modules/rewards/lottery-seeds.ts';
 import { rewardsConfigFromEnv } from '../src/modules/rewards/rewards-config.ts';
 import { seedRewardsPool } from '../src/modules/rewards/rewards-module.ts';
 import { memberTagOf } from '../src/modules/rewards/sign-repository.ts';
@@ -124,7 +125,13 @@ async function drawThroughput(db: Kysely<Database>): Promise<{ perSecond: number
     posts.push(id);
   }
   const users: string[] = [];
-  for (let i = 0; i < USERS; i++) users.push(await newUser(db));
+  for (let i = 0; i < USERS; i++) {
+    const userId = await newUser(db);
+    // Each user's client seed, set against the commitment shown first (issue 36 item 15).
+    const commitment = await nextCommitmentOf(db, userId, at);
+    await setClientSeed(db, { userId, clientSeed: `bench-${i}`, commitment, at });
+    users.push(userId);
+  }
   await db
     .insertInto('announcement_likes')
     .values(

@@ -11,6 +11,7 @@ export interface RewardsDatabase {
   announcement_likes: AnnouncementLikesTable;
   lottery_seeds: LotterySeedsTable;
   lottery_draws: LotteryDrawsTable;
+  lottery_server_seeds: LotteryServerSeedsTable;
   invite_codes: InviteCodesTable;
   invitations: InvitationsTable;
   /** Development only (DEV_CLOCK, migration 0023): how far the server's clock is moved forward. */
@@ -83,6 +84,24 @@ export interface LotteryDrawsTable {
   asset: string;
   prize_minor: string;
   created_at: Date;
+  /** The user's server seed this draw ran on (migration 0063); null: an older draw on the day seed. */
+  server_seed_id: string | null;
+  /** 1, 2, ... per server seed. */
+  nonce: number | null;
+  /** The prize table drawn against, canonical JSON (`canonicalPrizeTable`). */
+  prize_table: string | null;
+}
+
+/** A user's committed server seeds (migration 0063): next (no client seed), active, retired (revealed). */
+export interface LotteryServerSeedsTable {
+  id: Generated<string>;
+  user_id: string;
+  seed: Buffer;
+  commitment: string;
+  created_at: Date;
+  client_seed: string | null;
+  activated_at: Date | null;
+  retired_at: Date | null;
 }
 
 export interface InviteCodesTable {

@@ -135,6 +135,8 @@ export const errorStatus = {
   NO_MORE_DRAWS: 409,
   /** The draw could not be made or paid; nothing was booked ("draw failed"). */
   DRAW_FAILED: 503,
+  /** A draw needs a client seed of the user's (set after seeing the next server seed's commitment). */
+  CLIENT_SEED_REQUIRED: 409,
   /** No user has this invite code, or it is the user's own. */
   INVITE_CODE_INVALID: 400,
   // Payouts (modules/payment-methods).

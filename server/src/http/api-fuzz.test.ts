@@ -26,8 +26,8 @@ const WRITTEN_WHEN_REFUSED = new Set([
   'throttles',
   'verification_codes',
   'audit_events',
-  // The day's lottery seed is committed on its first use, whoever asks (rewards/lottery.ts).
-  'lottery_seeds',
+  // A user's next lottery server seed is committed on its first use (rewards/lottery-seeds.ts).
+  'lottery_server_seeds',
 ]);
 /** The outbox worker updates rows in the background (sent, attempts): only new rows count there. */
 const ROWS_BY_ID = new Set(['outbox']);

@@ -1327,7 +1327,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Claim the rewards of check-ins at least 24 hours old, from a wallet you checked in with */
+        /** Claim the rewards of check-ins at least 24 hours old, naming one of your confirmed check-ins (its wallet is the claim address) */
         post: operations["postRewardsClaims"];
         delete?: never;
         options?: never;
@@ -1403,6 +1403,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rewards/lottery/client-seed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set your client seed, pairing it with the next server seed you were shown (its commitment); the active seed is revealed */
+        put: operations["putRewardsLotteryClientSeed"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rewards/lottery/{day}": {
         parameters: {
             query?: never;
@@ -1410,7 +1427,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A day's commitment, its seed once the day is over, and your draws: verify them yourself */
+        /** Your draws of a day, each with its inputs (its server seed once revealed): verify them yourself */
         get: operations["getRewardsLotteryByDay"];
         put?: never;
         post?: never;
@@ -1720,7 +1737,7 @@ export interface components {
              * @description Machine-readable error code; the UI translates by code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "LEDGER_BUSY" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "WITHDRAW_FROZEN" | "OUTFLOW_HOLD" | "OUTFLOW_REVIEW_LIMIT" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED";
+            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "LEDGER_BUSY" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "WITHDRAW_FROZEN" | "OUTFLOW_HOLD" | "OUTFLOW_REVIEW_LIMIT" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "CLIENT_SEED_REQUIRED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED";
             /** @description English developer text; not for display. */
             message: string;
             details?: {
@@ -8644,8 +8661,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The connected wallet (one you checked in with) */
-                    address: string;
+                    /**
+                     * Format: uuid
+                     * @description One of your confirmed check-ins (a record's id): the claim's address is the wallet it came from, never one sent here
+                     */
+                    signRecordId: string;
                 };
             };
         };
@@ -8798,8 +8818,17 @@ export interface operations {
                     "application/json": {
                         /** @description UTC day, YYYY-MM-DD */
                         day: string;
-                        /** @description SHA-256 (hex) of today's secret seed, revealed tomorrow */
-                        commitment: string;
+                        fairness: {
+                            /** @description The seed pair your draws run on; null until you set a client seed */
+                            active: {
+                                commitment: string;
+                                clientSeed: string;
+                                /** @description Draws made on this pair */
+                                nonce: number;
+                            } | null;
+                            /** @description SHA-256 of the server seed your next client seed will pair with (fixed before you choose) */
+                            nextCommitment: string;
+                        };
                         likesToday: number;
                         likesPerDraw: number;
                         drawsPerDay: number;
@@ -8826,11 +8855,28 @@ export interface operations {
                         draws: {
                             /** @description UTC day, YYYY-MM-DD */
                             day: string;
+                            /** @description The draw's place in the user's day (the allowance counts these) */
                             n: number;
                             prizeIndex: number;
                             asset: string;
                             /** @description Prize paid to the available balance; 0: no prize; decimal string of minor units */
                             prizeMinor: string;
+                            /** @description SHA-256 (hex) of the server seed, shown before the client seed was set */
+                            commitment: string;
+                            /** @description Revealed once you set a new client seed (a draw made before client seeds: after its day); null until then */
+                            serverSeed: string | null;
+                            /** @description Your client seed (null: an older draw on the day seed, message "userId:day:n") */
+                            clientSeed: string | null;
+                            /** @description Draw number on this seed pair: the message is "clientSeed:nonce" */
+                            nonce: number;
+                            /** @description SHA-256 of prizeTable as canonical JSON */
+                            prizeTableHash: string | null;
+                            /** @description The prize table this draw ran against */
+                            prizeTable: {
+                                weight: number;
+                                /** @description Prize; decimal string of minor units */
+                                amountMinor: string;
+                            }[] | null;
                         }[];
                         /** @description Earlier days you drew on, newest first */
                         pastDays: string[];
@@ -8958,11 +9004,28 @@ export interface operations {
                     "application/json": {
                         /** @description UTC day, YYYY-MM-DD */
                         day: string;
+                        /** @description The draw's place in the user's day (the allowance counts these) */
                         n: number;
                         prizeIndex: number;
                         asset: string;
                         /** @description Prize paid to the available balance; 0: no prize; decimal string of minor units */
                         prizeMinor: string;
+                        /** @description SHA-256 (hex) of the server seed, shown before the client seed was set */
+                        commitment: string;
+                        /** @description Revealed once you set a new client seed (a draw made before client seeds: after its day); null until then */
+                        serverSeed: string | null;
+                        /** @description Your client seed (null: an older draw on the day seed, message "userId:day:n") */
+                        clientSeed: string | null;
+                        /** @description Draw number on this seed pair: the message is "clientSeed:nonce" */
+                        nonce: number;
+                        /** @description SHA-256 of prizeTable as canonical JSON */
+                        prizeTableHash: string | null;
+                        /** @description The prize table this draw ran against */
+                        prizeTable: {
+                            weight: number;
+                            /** @description Prize; decimal string of minor units */
+                            amountMinor: string;
+                        }[] | null;
                     };
                 };
             };
@@ -9013,6 +9076,95 @@ export interface operations {
             };
         };
     };
+    putRewardsLotteryClientSeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 64 printable characters, no spaces */
+                    clientSeed: string;
+                    /** @description The nextCommitment you were shown */
+                    commitment: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The seed pair your draws run on; null until you set a client seed */
+                        active: {
+                            commitment: string;
+                            clientSeed: string;
+                            /** @description Draws made on this pair */
+                            nonce: number;
+                        } | null;
+                        /** @description SHA-256 of the server seed your next client seed will pair with (fixed before you choose) */
+                        nextCommitment: string;
+                        /** @description The retired server seed (null: there was none): verify its draws */
+                        revealed: {
+                            commitment: string;
+                            serverSeed: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getRewardsLotteryByDay: {
         parameters: {
             query?: never;
@@ -9034,22 +9186,36 @@ export interface operations {
                     "application/json": {
                         /** @description UTC day, YYYY-MM-DD */
                         day: string;
-                        commitment: string;
-                        /** @description Revealed after the day; null until then */
-                        seed: string | null;
                         /**
                          * Format: uuid
-                         * @description The u of the draw message u:day:n
+                         * @description The u of an older draw's message u:day:n
                          */
                         userId: string;
                         draws: {
                             /** @description UTC day, YYYY-MM-DD */
                             day: string;
+                            /** @description The draw's place in the user's day (the allowance counts these) */
                             n: number;
                             prizeIndex: number;
                             asset: string;
                             /** @description Prize paid to the available balance; 0: no prize; decimal string of minor units */
                             prizeMinor: string;
+                            /** @description SHA-256 (hex) of the server seed, shown before the client seed was set */
+                            commitment: string;
+                            /** @description Revealed once you set a new client seed (a draw made before client seeds: after its day); null until then */
+                            serverSeed: string | null;
+                            /** @description Your client seed (null: an older draw on the day seed, message "userId:day:n") */
+                            clientSeed: string | null;
+                            /** @description Draw number on this seed pair: the message is "clientSeed:nonce" */
+                            nonce: number;
+                            /** @description SHA-256 of prizeTable as canonical JSON */
+                            prizeTableHash: string | null;
+                            /** @description The prize table this draw ran against */
+                            prizeTable: {
+                                weight: number;
+                                /** @description Prize; decimal string of minor units */
+                                amountMinor: string;
+                            }[] | null;
                         }[];
                     };
                 };

@@ -1,1 +1,16 @@
-export { drawMessage, drawPrizeIndex, type PrizeWeight, prizeIndexFromMac, sha256Hex, verifyDraw } from './lottery.ts';
+export {
+  CLIENT_SEED_PATTERN,
+  canonicalPrizeTable,
+  clientSeedMessage,
+  type DrawInputs,
+  drawMessage,
+  drawPrizeIndex,
+  drawWithClientSeed,
+  type Prize,
+  type PrizeWeight,
+  prizeIndexFromMac,
+  prizeTableHash,
+  sha256Hex,
+  verifyClientSeedDraw,
+  verifyDraw,
+} from './lottery.ts';

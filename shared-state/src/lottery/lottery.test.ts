@@ -1,6 +1,14 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { drawPrizeIndex, prizeIndexFromMac, sha256Hex, verifyDraw } from './lottery.ts';
+import {
+  canonicalPrizeTable,
+  drawPrizeIndex,
+  drawWithClientSeed,
+  prizeIndexFromMac,
+  sha256Hex,
+  verifyClientSeedDraw,
+  verifyDraw,
+} from './lottery.ts';
 
 const prizes = [{ weight: 60 }, { weight: 30 }, { weight: 9 }, { weight: 1 }];
 const seed = Uint8Array.from({ length: 32 }, (_, i) => i);
@@ -49,5 +57,34 @@ describe('likes lottery draw', () => {
   it('refuses a table with a non-integer or zero weight', () => {
     expect(() => prizeIndexFromMac(new Uint8Array(32), [{ weight: 0.5 }])).toThrow();
     expect(() => prizeIndexFromMac(new Uint8Array(32), [{ weight: 0 }])).toThrow();
+  });
+});
+
+describe('likes lottery draw with a client seed (issue 36 item 15)', () => {
+  const table = [
+    { weight: 60, amountMinor: '0' },
+    { weight: 40, amountMinor: '10000' },
+  ];
+
+  it('is HMAC-SHA256(serverSeed, "clientSeed:nonce"), and verifies alone from its inputs', async () => {
+    const mac = createHmac('sha256', seed).update('my-seed:7').digest();
+    expect(await drawWithClientSeed(seed, 'my-seed', 7, table)).toBe(mac.readUInt32BE(0) % 100 < 60 ? 0 : 1);
+    const canonical = canonicalPrizeTable(table);
+    expect(canonical).toBe('[{"weight":60,"amountMinor":"0"},{"weight":40,"amountMinor":"10000"}]');
+    const inputs = {
+      serverSeedHex: Buffer.from(seed).toString('hex'),
+      commitment: createHash('sha256').update(seed).digest('hex'),
+      clientSeed: 'my-seed',
+      nonce: 7,
+      prizeTable: table,
+      prizeTableHash: createHash('sha256').update(canonical).digest('hex'),
+      prizeIndex: await drawWithClientSeed(seed, 'my-seed', 7, table),
+    };
+    expect(await verifyClientSeedDraw(inputs)).toEqual({ commitmentOk: true, prizeTableOk: true, drawOk: true });
+    const richer = [table[0], { weight: 40, amountMinor: '20000' }] as typeof table;
+    expect((await verifyClientSeedDraw({ ...inputs, prizeTable: richer })).prizeTableOk).toBe(false);
+    expect((await verifyClientSeedDraw({ ...inputs, clientSeed: 'other' })).drawOk).toBe(
+      (await drawWithClientSeed(seed, 'other', 7, table)) === inputs.prizeIndex,
+    );
   });
 });

@@ -1,9 +1,14 @@
 /**
  * The likes lottery's draw, shared by the server (which draws) and the browser (which verifies).
- * Provably fair: before a day's first draw the server publishes SHA-256(seed); draw n of user u on
- * day d is HMAC-SHA256(seed, "u:d:n"), mapped onto the prize table's weights without modulo bias;
- * after the day the seed is revealed and anyone can recompute every draw. WebCrypto only (browsers
- * and Node both have `crypto.subtle`), so both sides run this very code.
+ * Provably fair, also against the operator: each user has a server seed whose SHA-256 (the
+ * commitment) is shown BEFORE the user picks a client seed; draw `nonce` on that pair is
+ * HMAC-SHA256(serverSeed, "clientSeed:nonce"), mapped onto the prize table's weights without modulo
+ * bias. Setting a new client seed retires (reveals) the server seed and activates the next one, whose
+ * commitment the user saw first; so the server cannot grind its seed against a client seed it does
+ * not know yet, and every draw verifies alone from its inputs (server seed, commitment, client seed,
+ * nonce, prize table and its hash). Draws made before client seeds used a day seed and the message
+ * "u:d:n" (`drawPrizeIndex`, `verifyDraw`). WebCrypto only (browsers and Node both have
+ * `crypto.subtle`), so both sides run this very code.
  */
 
 /** A prize table row: its relative weight (a positive integer). */
@@ -61,7 +66,7 @@ export function prizeIndexFromMac(mac: Uint8Array, prizes: readonly PrizeWeight[
   return undefined;
 }
 
-/** The prize index of draw n of `userId` on `day` under `seed`. */
+/** The prize index of an older draw: draw n of `userId` on `day` under the day seed. */
 export async function drawPrizeIndex(
   seed: Uint8Array,
   userId: string,
@@ -69,7 +74,33 @@ export async function drawPrizeIndex(
   n: number,
   prizes: readonly PrizeWeight[],
 ): Promise<number> {
-  const message = drawMessage(userId, day, n);
+  return indexOfMessage(seed, drawMessage(userId, day, n), prizes);
+}
+
+/** The message of draw `nonce` on a client seed (the HMAC key is the server seed). */
+export function clientSeedMessage(clientSeed: string, nonce: number): string {
+  return `${clientSeed}:${nonce}`;
+}
+
+/** A client seed: 1..64 printable ASCII characters, no spaces (the server refuses anything else). */
+export const CLIENT_SEED_PATTERN = /^[!-~]{1,64}$/;
+
+/** A prize table row with its amount (minor units, decimal string). */
+export interface Prize extends PrizeWeight {
+  amountMinor: string;
+}
+
+/** The prize table as hashed: JSON of [{weight, amountMinor}] in table order, nothing else. */
+export function canonicalPrizeTable(prizes: readonly { weight: number; amountMinor: string | bigint }[]): string {
+  return JSON.stringify(prizes.map((p) => ({ weight: p.weight, amountMinor: p.amountMinor.toString() })));
+}
+
+/** SHA-256 (hex) of the canonical prize table: names the table a draw ran against. */
+export function prizeTableHash(canonical: string): Promise<string> {
+  return sha256Hex(encoder.encode(canonical));
+}
+
+async function indexOfMessage(seed: Uint8Array, message: string, prizes: readonly PrizeWeight[]): Promise<number> {
   for (let round = 0; round < ROUNDS_MAX; round++) {
     // Round 0 is the published formula; later rounds (never expected) append "#round".
     const mac = await hmac(seed, round === 0 ? message : `${message}#${round}`);
@@ -79,7 +110,43 @@ export async function drawPrizeIndex(
   throw new Error('lottery draw rejected every word (impossible in practice)');
 }
 
-/** Checks a revealed seed against its commitment and a draw against its recomputation. */
+/** The prize index of draw `nonce` on (server seed, client seed). */
+export function drawWithClientSeed(
+  serverSeed: Uint8Array,
+  clientSeed: string,
+  nonce: number,
+  prizes: readonly PrizeWeight[],
+): Promise<number> {
+  return indexOfMessage(serverSeed, clientSeedMessage(clientSeed, nonce), prizes);
+}
+
+/** Every input of one draw, as the server returns it (the server seed once revealed). */
+export interface DrawInputs {
+  serverSeedHex: string;
+  commitment: string;
+  clientSeed: string;
+  nonce: number;
+  prizeTable: readonly Prize[];
+  prizeTableHash: string;
+  prizeIndex: number;
+}
+
+/**
+ * Verifies one draw alone: the revealed server seed hashes to the commitment, the prize table to its
+ * hash, and HMAC(serverSeed, "clientSeed:nonce") maps to the prize index.
+ */
+export async function verifyClientSeedDraw(
+  input: DrawInputs,
+): Promise<{ commitmentOk: boolean; prizeTableOk: boolean; drawOk: boolean }> {
+  const prizeTableOk = (await prizeTableHash(canonicalPrizeTable(input.prizeTable))) === input.prizeTableHash;
+  if (!/^[0-9a-f]{64}$/.test(input.serverSeedHex)) return { commitmentOk: false, prizeTableOk, drawOk: false };
+  const seed = Uint8Array.from(input.serverSeedHex.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
+  const commitmentOk = (await sha256Hex(seed)) === input.commitment;
+  const drawOk = (await drawWithClientSeed(seed, input.clientSeed, input.nonce, input.prizeTable)) === input.prizeIndex;
+  return { commitmentOk, prizeTableOk, drawOk };
+}
+
+/** Checks a revealed day seed against its commitment and an older (day-seed) draw against its recomputation. */
 export async function verifyDraw(input: {
   seedHex: string;
   commitment: string;

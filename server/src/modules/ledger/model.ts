@@ -8,7 +8,10 @@ import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 export const accountKinds = [
   'user_available',
   'user_locked',
-  /** Rewards earned (check-ins, draws) and not yet delivered to the available balance (issue 12). */
+  /**
+   * Check-in rewards booked and not yet delivered to the available balance (issue 12). Lottery prizes
+   * never pass here: they are paid to the available balance at once (issue 36 item 14).
+   */
   'user_rewards',
   'system_hot_wallet',
   'system_fees',

@@ -139,9 +139,10 @@ export function internalSend(trx: Trx, m: InternalSend, now: Date): Promise<Post
 }
 
 /**
- * A reward earned (check-in, lottery prize): system_rewards -> the user's pending rewards, or, for
- * `to: 'available'` (an inviter's reward), straight to the available balance. A short pool is
- * refused with INSUFFICIENT_BALANCE like any other account, never overdrawn.
+ * A reward earned: system_rewards -> the user's pending rewards (`to: 'rewards'`: a check-in, which
+ * then waits for its claim and delivery), or straight to the available balance (`to: 'available'`: a
+ * lottery prize or an inviter's reward, paid at once). A short pool is refused with
+ * INSUFFICIENT_BALANCE like any other account, never overdrawn.
  */
 export function payReward(trx: Trx, m: UserMovement & { to: 'rewards' | 'available' }, now: Date): Promise<PostResult> {
   return move(

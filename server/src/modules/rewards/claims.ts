@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { getAddress, isAddress } from 'viem';
 import type { Database } from '../../db/schema.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import { assert } from '../ledger/model.ts';
@@ -19,12 +18,15 @@ import { confirmedDaysSince, STREAK_LOOKBACK_DAYS } from './sign-repository.ts';
 /**
  * Claim and delivery of check-in rewards (specification: claim 24 hours after the sign, a minimum
  * claim, delivery needs 7 consecutive days). A claim marks the user's booked, unclaimed signs that
- * are at least `claimAfterMs` old as claimed from a wallet they checked in with; delivery moves
+ * are at least `claimAfterMs` old as claimed; delivery moves
  * every claimed, undelivered amount from user_rewards to user_available in ONE ledger transfer and
  * marks those claims issued, in one transaction under a lock on the user's claims.
  */
 
 type Db = Kysely<Database>;
+
+/** A UUID as PostgreSQL accepts it (anything else cannot name a record). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ClaimView {
   id: string;
@@ -36,23 +38,30 @@ export interface ClaimView {
   deliveredAt: Date | null;
 }
 
+/**
+ * The claim names one of the user's own confirmed check-ins (`signRecordId`), never an address: the
+ * claim's wallet is the one that check-in came from. Member tags are public after a first check-in, so
+ * anyone can check in "for" a user from their own wallet; an address taken from the request would let
+ * such a check-in (or a typed address) stand for the user's wallet. No signature is asked for (the app
+ * never asks a wallet to sign): the proof is the user's session plus the user's own record.
+ */
 export async function claimRewards(
   db: Db,
-  input: { userId: string; address: string; config: RewardsConfig; at: Date },
+  input: { userId: string; signRecordId: string; config: RewardsConfig; at: Date },
 ): Promise<ClaimView> {
-  if (!isAddress(input.address, { strict: false })) throw new WalletNotBoundError();
-  const address = getAddress(input.address);
+  if (!UUID.test(input.signRecordId)) throw new WalletNotBoundError();
   return db.transaction().execute(async (trx) => {
     // One claim at a time per user: the user row is the lock.
     await trx.selectFrom('users').select('id').where('id', '=', input.userId).forUpdate().executeTakeFirstOrThrow();
-    const bound = await trx
+    const named = await trx
       .selectFrom('sign_records')
-      .select('id')
+      .select('address')
+      .where('id', '=', input.signRecordId)
       .where('user_id', '=', input.userId)
-      .where('address', '=', address)
       .where('state', '=', 'confirmed')
       .executeTakeFirst();
-    if (!bound) throw new WalletNotBoundError();
+    if (!named) throw new WalletNotBoundError();
+    const address = named.address;
     const open = await trx
       .selectFrom('sign_records')
       .select(['id', 'reward_minor', 'seen_at', 'asset'])

@@ -3,7 +3,7 @@ import { AppError } from '../../errors/app-error.ts';
 /** The rewards programme's refusals, one class each (codes and statuses in errors/codes.ts). */
 export class WalletNotBoundError extends AppError {
   constructor() {
-    super('WALLET_NOT_BOUND', 'This wallet has not checked in for this account');
+    super('WALLET_NOT_BOUND', 'Name one of your confirmed check-ins (the wallet you checked in with)');
     this.name = 'WalletNotBoundError';
   }
 }
@@ -51,6 +51,13 @@ export class DrawFailedError extends AppError {
   constructor(cause?: unknown) {
     super('DRAW_FAILED', 'The draw could not be made; nothing was booked', cause === undefined ? undefined : { cause });
     this.name = 'DrawFailedError';
+  }
+}
+
+export class ClientSeedRequiredError extends AppError {
+  constructor() {
+    super('CLIENT_SEED_REQUIRED', 'Set a client seed (after seeing the next commitment) before drawing');
+    this.name = 'ClientSeedRequiredError';
   }
 }
 

@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { drawPrizeIndex } from '@cw/shared-state/lottery';
+import { createHash } from 'node:crypto';
+import { canonicalPrizeTable, drawWithClientSeed, type Prize } from '@cw/shared-state/lottery';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors/app-error.ts';
@@ -9,14 +9,17 @@ import { findLiveAnnouncement, listAnnouncements } from '../notices/repository.t
 import type { NoticeLanguage } from '../notices/schemas.ts';
 import { currentStreak } from './claims.ts';
 import { utcDay } from './days.ts';
-import { DrawFailedError, NoMoreDrawsError } from './errors.ts';
+import { ClientSeedRequiredError, DrawFailedError, NoMoreDrawsError } from './errors.ts';
+import { activeSeedOf } from './lottery-seeds.ts';
 import type { RewardsConfig } from './rewards-config.ts';
 
 /**
  * The likes lottery. Likes of live announcements earn draws (every `likesPerDraw` likes made in a
  * UTC day, at most `drawsPerDay`, plus one for a check-in streak of `streakDaysForDraw`). A day's
- * seed is created (and its SHA-256 shown) before its first draw and revealed once the day is over;
- * draw n is computed by the shared `drawPrizeIndex`, so the browser can recompute it. The allowance
+ * draw runs on the user's active pair of a committed server seed and the user's client seed
+ * (`lottery-seeds.ts`), nonce 1, 2, ... computed by the shared `drawWithClientSeed`, and returns every
+ * input, so the browser verifies it alone once the server seed is revealed. (Draws made before client
+ * seeds ran on a day seed, `lottery_seeds`, revealed after the day.) The allowance
  * check, the draw row and its prize posting are one transaction under a lock on the user's row:
  * concurrent draws never exceed the allowance, and a prize the pool cannot pay fails the whole draw.
  */
@@ -25,22 +28,6 @@ type Db = Kysely<Database>;
 
 /** Posts offered for liking: the newest live announcements. */
 const POSTS_MAX = 20;
-
-export async function daySeed(db: Db, day: string, at: Date): Promise<{ seed: Buffer; commitment: string }> {
-  const existing = await db
-    .selectFrom('lottery_seeds')
-    .select(['seed', 'commitment'])
-    .where('day', '=', day)
-    .executeTakeFirst();
-  if (existing) return existing;
-  const seed = randomBytes(32);
-  await db
-    .insertInto('lottery_seeds')
-    .values({ day, seed, commitment: createHash('sha256').update(seed).digest('hex'), created_at: at })
-    .onConflict((oc) => oc.column('day').doNothing())
-    .execute();
-  return db.selectFrom('lottery_seeds').select(['seed', 'commitment']).where('day', '=', day).executeTakeFirstOrThrow();
-}
 
 export async function listPosts(db: Db, input: { userId: string; language: NoticeLanguage; at: Date }) {
   const posts = await listAnnouncements(db, {
@@ -114,7 +101,7 @@ export async function drawAllowance(db: Db, userId: string, config: RewardsConfi
 export async function draw(db: Db, input: { userId: string; config: RewardsConfig; at: Date }) {
   const { config, userId, at } = input;
   const day = utcDay(at);
-  const { seed } = await daySeed(db, day, at);
+  const table = canonicalPrizeTable(config.prizes);
   try {
     return await db.transaction().execute(async (trx) => {
       await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
@@ -127,7 +114,11 @@ export async function draw(db: Db, input: { userId: string; config: RewardsConfi
       if (n > earnedDraws(config, likes, 0) && n > earnedDraws(config, likes, await currentStreak(trx, userId, at))) {
         throw new NoMoreDrawsError();
       }
-      const prizeIndex = await drawPrizeIndex(new Uint8Array(seed), userId, day, n, config.prizes);
+      // Under the user's lock: the active pair and its nonce cannot move until this commits.
+      const active = await activeSeedOf(trx, userId);
+      if (!active) throw new ClientSeedRequiredError();
+      const nonce = active.used + 1;
+      const prizeIndex = await drawWithClientSeed(new Uint8Array(active.seed), active.clientSeed, nonce, config.prizes);
       const prize = config.prizes[prizeIndex];
       if (!prize) throw new Error('prize index outside the table');
       await trx
@@ -140,6 +131,9 @@ export async function draw(db: Db, input: { userId: string; config: RewardsConfi
           asset: config.asset,
           prize_minor: prize.amountMinor.toString(),
           created_at: at,
+          server_seed_id: active.id,
+          nonce,
+          prize_table: table,
         })
         .execute();
       if (prize.amountMinor > 0n) {
@@ -155,7 +149,18 @@ export async function draw(db: Db, input: { userId: string; config: RewardsConfi
           at,
         );
       }
-      return { day, n, prizeIndex, asset: config.asset, prizeMinor: prize.amountMinor.toString() };
+      return drawView({
+        day,
+        n,
+        prizeIndex,
+        asset: config.asset,
+        prizeMinor: prize.amountMinor.toString(),
+        commitment: active.commitment,
+        serverSeed: null,
+        clientSeed: active.clientSeed,
+        nonce,
+        prizeTable: table,
+      });
     });
   } catch (err) {
     if (err instanceof InsufficientBalanceError) throw new DrawFailedError(err);
@@ -163,33 +168,73 @@ export async function draw(db: Db, input: { userId: string; config: RewardsConfi
   }
 }
 
-export async function listDraws(db: Db, userId: string, day: string) {
-  const rows = await db
-    .selectFrom('lottery_draws')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('day', '=', day)
-    .orderBy('n')
-    .execute();
-  return rows.map((r) => ({
-    n: r.n,
-    prizeIndex: r.prize_index,
-    asset: r.asset,
-    prizeMinor: r.prize_minor,
-    drawnAt: r.created_at,
-  }));
+interface DrawRow {
+  day: string;
+  n: number;
+  prizeIndex: number;
+  asset: string;
+  prizeMinor: string;
+  commitment: string;
+  serverSeed: string | null;
+  clientSeed: string | null;
+  nonce: number;
+  prizeTable: string | null;
 }
 
-/** A day's commitment, and its seed once the day is over (never before). */
-export async function seedView(db: Db, day: string, at: Date) {
-  const row = await db
-    .selectFrom('lottery_seeds')
-    .select(['seed', 'commitment'])
-    .where('day', '=', day)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const revealed = day < utcDay(at);
-  return { day, commitment: row.commitment, seed: revealed ? row.seed.toString('hex') : null };
+/** A draw with every input it verifies from (prize table and its SHA-256; null for day-seed draws). */
+function drawView(r: DrawRow) {
+  return {
+    ...r,
+    prizeTableHash: r.prizeTable === null ? null : createHash('sha256').update(r.prizeTable).digest('hex'),
+    prizeTable: r.prizeTable === null ? null : (JSON.parse(r.prizeTable) as Prize[]),
+  };
+}
+
+/**
+ * The user's draws of a day with their inputs. A client-seed draw's server seed shows once retired
+ * (the user set a new client seed); a day-seed draw's once the day is over.
+ */
+export async function listDraws(db: Db, userId: string, day: string, at: Date) {
+  const rows = await db
+    .selectFrom('lottery_draws as d')
+    .leftJoin('lottery_server_seeds as s', 's.id', 'd.server_seed_id')
+    .leftJoin('lottery_seeds as ds', 'ds.day', 'd.day')
+    .select([
+      'd.n',
+      'd.prize_index',
+      'd.asset',
+      'd.prize_minor',
+      'd.nonce',
+      'd.prize_table',
+      's.seed as server_seed',
+      's.commitment as server_commitment',
+      's.client_seed',
+      's.retired_at',
+      'ds.seed as day_seed',
+      'ds.commitment as day_commitment',
+    ])
+    .where('d.user_id', '=', userId)
+    .where('d.day', '=', day)
+    .orderBy('d.n')
+    .execute();
+  const dayOver = day < utcDay(at);
+  return rows.map((r) => {
+    const own = r.nonce !== null;
+    const revealed = own ? r.retired_at !== null : dayOver;
+    const seed = own ? r.server_seed : r.day_seed;
+    return drawView({
+      day,
+      n: r.n,
+      prizeIndex: r.prize_index,
+      asset: r.asset,
+      prizeMinor: r.prize_minor,
+      commitment: (own ? r.server_commitment : r.day_commitment) ?? '',
+      serverSeed: revealed && seed ? seed.toString('hex') : null,
+      clientSeed: own ? r.client_seed : null,
+      nonce: r.nonce ?? r.n,
+      prizeTable: r.prize_table,
+    });
+  });
 }
 
 /** Days (newest first) on which the user drew. */

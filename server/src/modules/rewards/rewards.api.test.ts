@@ -35,8 +35,14 @@ describe('rewards: check-in records, claims and delivery', () => {
   });
 
   const get = (cookie: string) => h.app.inject({ method: 'GET', url: '/api/rewards/sign', headers: { cookie } });
-  const claim = (cookie: string, address = WALLET) =>
-    h.app.inject({ method: 'POST', url: '/api/rewards/claims', headers: { cookie }, payload: { address } });
+  const claimNaming = (cookie: string, signRecordId: string) =>
+    h.app.inject({ method: 'POST', url: '/api/rewards/claims', headers: { cookie }, payload: { signRecordId } });
+  /** A claim naming the user's newest confirmed check-in from `address` (as the sign screen does). */
+  const claim = async (cookie: string, address = WALLET) => {
+    const records: { id: string; address: string; state: string }[] = (await get(cookie)).json().records;
+    const own = records.find((r) => r.state === 'confirmed' && r.address === address);
+    return claimNaming(cookie, own?.id ?? '00000000-0000-4000-8000-000000000000');
+  };
   const deliver = (cookie: string) =>
     h.app.inject({ method: 'POST', url: '/api/rewards/deliveries', headers: { cookie } });
 
@@ -105,6 +111,47 @@ describe('rewards: check-in records, claims and delivery', () => {
     expect(status.week.every((d: { signed: boolean }) => d.signed)).toBe(true);
     expect(status.claims[0]).toMatchObject({ delivered: true });
     expect((await reconcile(h.db)).ok).toBe(true);
+  });
+
+  it('a check-in made "for" a user from someone else\'s wallet neither redirects nor blocks the claim (issue 36 item 13)', async () => {
+    const victim = await registerUser(h);
+    const attacker = await registerUser(h);
+    const ATTACKER_WALLET = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+    const start = h.clock.now();
+    // The victim checks in from WALLET; the attacker, who saw the victim's public member tag on chain,
+    // checks in "for" the victim from its own wallet the next day.
+    await signedOn(h.db, config, { userId: victim.user.id, day: utcDay(start), at: start });
+    const next = new Date(start.getTime() + 24 * HOUR_MS);
+    await signedOn(h.db, config, {
+      userId: victim.user.id,
+      day: utcDay(next),
+      at: next,
+      address: ATTACKER_WALLET,
+      streakDay: 2,
+    });
+    h.clock.set(new Date(start.getTime() + 3 * 24 * HOUR_MS));
+    victim.cookie = await relogin(h, victim);
+    attacker.cookie = await relogin(h, attacker);
+    const records: { id: string; address: string }[] = (await get(victim.cookie)).json().records;
+    const own = records.find((r) => r.address === WALLET);
+    const planted = records.find((r) => r.address === ATTACKER_WALLET);
+    if (!own || !planted) throw new Error('both check-ins are recorded for the victim');
+    // The address can no longer be chosen in the request: the body names a check-in record.
+    const named = await h.app.inject({
+      method: 'POST',
+      url: '/api/rewards/claims',
+      headers: { cookie: victim.cookie },
+      payload: { signRecordId: own.id, address: ATTACKER_WALLET },
+    });
+    expect(named.statusCode).toBe(400);
+    // The attacker cannot claim through the victim's records, with its own session.
+    expect((await claimNaming(attacker.cookie, planted.id)).json().code).toBe('WALLET_NOT_BOUND');
+    expect((await claimNaming(attacker.cookie, own.id)).json().code).toBe('WALLET_NOT_BOUND');
+    // The victim claims naming its own check-in: the claim's wallet is that record's, whatever was planted.
+    const claimed = await claimNaming(victim.cookie, own.id);
+    expect(claimed.statusCode).toBe(201);
+    expect(claimed.json()).toMatchObject({ address: WALLET, amountMinor: '200000' });
+    expect((await get(victim.cookie)).json().claims[0].address).toBe(WALLET);
   });
 
   it('books a sign reward only when the pool can pay, and later once it is funded', async () => {

@@ -6,6 +6,8 @@ import { LangQuery } from '../notices/schemas.ts';
 import {
   Claim,
   ClaimBody,
+  ClientSeedBody,
+  ClientSeedChange,
   DayParams,
   Delivery,
   Draw,
@@ -38,13 +40,14 @@ export const rewardsRoutes: FastifyPluginAsyncTypebox<{ service: RewardsService 
       preValidation: requireUser,
       schema: {
         tags,
-        summary: 'Claim the rewards of check-ins at least 24 hours old, from a wallet you checked in with',
+        summary:
+          'Claim the rewards of check-ins at least 24 hours old, naming one of your confirmed check-ins (its wallet is the claim address)',
         body: ClaimBody,
         response: { 201: Claim, ...errorResponses(400, 401, 409) },
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await service.claim(currentUser(request).userId, request.body.address)),
+      reply.code(201).send(await service.claim(currentUser(request).userId, request.body.signRecordId)),
   );
   app.post(
     '/rewards/deliveries',
@@ -99,13 +102,28 @@ export const rewardsRoutes: FastifyPluginAsyncTypebox<{ service: RewardsService 
     },
     async (request, reply) => reply.code(201).send(await service.draw(currentUser(request).userId)),
   );
+  app.put(
+    '/rewards/lottery/client-seed',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags,
+        summary:
+          'Set your client seed, pairing it with the next server seed you were shown (its commitment); the active seed is revealed',
+        body: ClientSeedBody,
+        response: { 200: ClientSeedChange, ...errorResponses(400, 401, 409, 429) },
+      },
+    },
+    async (request) =>
+      service.setClientSeed(currentUser(request).userId, request.body.clientSeed, request.body.commitment),
+  );
   app.get(
     '/rewards/lottery/:day',
     {
       preValidation: requireUser,
       schema: {
         tags,
-        summary: "A day's commitment, its seed once the day is over, and your draws: verify them yourself",
+        summary: 'Your draws of a day, each with its inputs (its server seed once revealed): verify them yourself',
         params: DayParams,
         response: { 200: LotteryDay, ...errorResponses(400, 401, 404) },
       },

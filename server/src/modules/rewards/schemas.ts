@@ -80,7 +80,13 @@ export const SignStatus = Type.Object(
 export type SignStatus = Static<typeof SignStatus>;
 
 export const ClaimBody = Type.Object(
-  { address: Type.String({ maxLength: 42, description: 'The connected wallet (one you checked in with)' }) },
+  {
+    signRecordId: Type.String({
+      format: 'uuid',
+      description:
+        "One of your confirmed check-ins (a record's id): the claim's address is the wallet it came from, never one sent here",
+    }),
+  },
   { additionalProperties: false },
 );
 
@@ -94,13 +100,72 @@ const Prize = Type.Object(
   { additionalProperties: false },
 );
 
+const Hex64 = Type.String({ pattern: '^[0-9a-f]{64}$' });
+
 export const Draw = Type.Object(
   {
     day: Day,
-    n: Type.Integer({ minimum: 1 }),
+    n: Type.Integer({ minimum: 1, description: "The draw's place in the user's day (the allowance counts these)" }),
     prizeIndex: Type.Integer({ minimum: 0 }),
     asset: Type.String(),
     prizeMinor: minorUnits('Prize paid to the available balance; 0: no prize'),
+    commitment: Type.String({ description: 'SHA-256 (hex) of the server seed, shown before the client seed was set' }),
+    serverSeed: Type.Union([Hex64, Type.Null()], {
+      description:
+        'Revealed once you set a new client seed (a draw made before client seeds: after its day); null until then',
+    }),
+    clientSeed: Type.Union([Type.String(), Type.Null()], {
+      description: 'Your client seed (null: an older draw on the day seed, message "userId:day:n")',
+    }),
+    nonce: Type.Integer({
+      minimum: 1,
+      description: 'Draw number on this seed pair: the message is "clientSeed:nonce"',
+    }),
+    prizeTableHash: Type.Union([Hex64, Type.Null()], { description: 'SHA-256 of prizeTable as canonical JSON' }),
+    prizeTable: Type.Union([Type.Array(Prize), Type.Null()], { description: 'The prize table this draw ran against' }),
+  },
+  { additionalProperties: false },
+);
+
+export const Fairness = Type.Object(
+  {
+    active: Type.Union(
+      [
+        Type.Object(
+          {
+            commitment: Hex64,
+            clientSeed: Type.String(),
+            nonce: Type.Integer({ minimum: 0, description: 'Draws made on this pair' }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'The seed pair your draws run on; null until you set a client seed' },
+    ),
+    nextCommitment: Type.String({
+      pattern: '^[0-9a-f]{64}$',
+      description: 'SHA-256 of the server seed your next client seed will pair with (fixed before you choose)',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ClientSeedBody = Type.Object(
+  {
+    clientSeed: Type.String({ pattern: '^[!-~]{1,64}$', description: '1 to 64 printable characters, no spaces' }),
+    commitment: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The nextCommitment you were shown' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ClientSeedChange = Type.Object(
+  {
+    ...Fairness.properties,
+    revealed: Type.Union(
+      [Type.Object({ commitment: Hex64, serverSeed: Hex64 }, { additionalProperties: false }), Type.Null()],
+      { description: 'The retired server seed (null: there was none): verify its draws' },
+    ),
   },
   { additionalProperties: false },
 );
@@ -119,7 +184,7 @@ export const Post = Type.Object(
 export const LikesStatus = Type.Object(
   {
     day: Day,
-    commitment: Type.String({ description: "SHA-256 (hex) of today's secret seed, revealed tomorrow" }),
+    fairness: Fairness,
     likesToday: Type.Integer(),
     likesPerDraw: Type.Integer(),
     drawsPerDay: Type.Integer(),
@@ -139,11 +204,7 @@ export const LikesStatus = Type.Object(
 export const LotteryDay = Type.Object(
   {
     day: Day,
-    commitment: Type.String(),
-    seed: Type.Union([Type.String({ pattern: '^[0-9a-f]{64}$' }), Type.Null()], {
-      description: 'Revealed after the day; null until then',
-    }),
-    userId: Type.String({ format: 'uuid', description: 'The u of the draw message u:day:n' }),
+    userId: Type.String({ format: 'uuid', description: "The u of an older draw's message u:day:n" }),
     draws: Type.Array(Draw),
   },
   { additionalProperties: false },

@@ -8,7 +8,8 @@ import type { NoticeLanguage } from '../notices/schemas.ts';
 import { claimRewards, deliverClaims, listClaims } from './claims.ts';
 import { addDays, nextDayStart, streakLength, utcDay } from './days.ts';
 import { inviteCodeOf, listInvitations } from './invites.ts';
-import { daySeed, draw, drawAllowance, drawDays, likePost, listDraws, listPosts, seedView } from './lottery.ts';
+import { draw, drawAllowance, drawDays, likePost, listDraws, listPosts } from './lottery.ts';
+import { fairnessView, setClientSeed } from './lottery-seeds.ts';
 import type { RewardsConfig } from './rewards-config.ts';
 import { RECORDS_MAX } from './schemas.ts';
 import { listSignRecords, memberTagOf, STREAK_LOOKBACK_DAYS, unclaimedTotals } from './sign-repository.ts';
@@ -92,15 +93,15 @@ export function createRewardsService(options: RewardsServiceOptions) {
   async function likesStatus(userId: string, language: NoticeLanguage) {
     const at = now();
     const allowance = await drawAllowance(db, userId, config, at);
-    const [{ commitment }, posts, draws, days] = await Promise.all([
-      daySeed(db, allowance.day, at),
+    const [fairness, posts, draws, days] = await Promise.all([
+      fairnessView(db, userId, at),
       listPosts(db, { userId, language, at }),
-      listDraws(db, userId, allowance.day),
+      listDraws(db, userId, allowance.day, at),
       drawDays(db, userId, RECORDS_MAX + 1),
     ]);
     return {
       day: allowance.day,
-      commitment,
+      fairness,
       likesToday: allowance.likesToday,
       likesPerDraw: config.likesPerDraw,
       drawsPerDay: config.drawsPerDay,
@@ -111,26 +112,15 @@ export function createRewardsService(options: RewardsServiceOptions) {
       asset: config.asset,
       prizes: config.prizes.map((p) => ({ weight: p.weight, amountMinor: p.amountMinor.toString() })),
       posts: posts.map((p) => ({ ...p, publishAt: p.publishAt.toISOString() })),
-      draws: draws.map((d) => ({
-        day: allowance.day,
-        n: d.n,
-        prizeIndex: d.prizeIndex,
-        asset: d.asset,
-        prizeMinor: d.prizeMinor,
-      })),
+      draws,
       pastDays: days.filter((d) => d !== allowance.day).slice(0, RECORDS_MAX),
     };
   }
 
   async function lotteryDay(userId: string, day: string) {
-    const view = await seedView(db, day, now());
-    if (!view) throw new NotFoundError('No lottery on that day');
-    const draws = await listDraws(db, userId, day);
-    return {
-      ...view,
-      userId,
-      draws: draws.map((d) => ({ day, n: d.n, prizeIndex: d.prizeIndex, asset: d.asset, prizeMinor: d.prizeMinor })),
-    };
+    const draws = await listDraws(db, userId, day, now());
+    if (draws.length === 0) throw new NotFoundError('No draws of yours on that day');
+    return { day, userId, draws };
   }
 
   async function inviteStatus(userId: string) {
@@ -158,12 +148,14 @@ export function createRewardsService(options: RewardsServiceOptions) {
 
   return {
     signStatus,
-    claim: async (userId: string, address: string) =>
-      claimOut(await claimRewards(db, { userId, address, config, at: now() })),
+    claim: async (userId: string, signRecordId: string) =>
+      claimOut(await claimRewards(db, { userId, signRecordId, config, at: now() })),
     deliver: (userId: string) => deliverClaims(db, { userId, config, at: now() }),
     likesStatus,
     like: (userId: string, announcementId: string) => likePost(db, { userId, announcementId, at: now() }),
     draw: (userId: string) => draw(db, { userId, config, at: now() }),
+    setClientSeed: (userId: string, clientSeed: string, commitment: string) =>
+      setClientSeed(db, { userId, clientSeed, commitment, at: now() }),
     lotteryDay,
     inviteStatus,
   };

@@ -87,7 +87,10 @@ export function sellPage(p: SellPageInput): string {
       ['Paid to', p.payout],
     ])}</div><form class="card" method="post" action="/sell/confirm"><input type="hidden" name="q" value="${esc(p.query)}">
 <p class="muted">Your wallet sends the coins to a MoonPay deposit address next.</p>
-<button data-testid="checkout-confirm">Confirm sell</button></form>`,
+<button name="outcome" value="confirm" data-testid="checkout-confirm">Confirm sell</button>
+<p class="muted">Sandbox tests: a sale cancelled here (before the wallet sends anything), or one whose payout the bank rejects after the coins arrived (they are sent back to the wallet).</p>
+<button name="outcome" value="cancel" data-testid="checkout-cancel">Cancel sell</button>
+<button name="outcome" value="reject_payout" data-testid="checkout-confirm-reject">Confirm; the bank rejects the payout</button></form>`,
   );
 }
 

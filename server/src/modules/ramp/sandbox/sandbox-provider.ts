@@ -52,6 +52,8 @@ export interface ProviderDeps {
 export function createSandboxProvider(deps: ProviderDeps) {
   const transactions = new Map<string, SandboxTransaction>();
   let failNextPayout = false;
+  /** Sells whose payout the bank rejects (the checkout's sandbox button), by transaction id. */
+  const rejectPayout = new Set<string>();
 
   const eventType = (t: SandboxTransaction, kind: 'created' | 'updated' | 'failed') =>
     `${t.flow === 'sell' ? 'sell_' : ''}transaction_${kind}`;
@@ -153,12 +155,13 @@ export function createSandboxProvider(deps: ProviderDeps) {
     setStatus(t, 'pending');
     emit(t, 'updated');
     await later(deps.stepMs);
-    if (!failNextPayout) {
+    if (!failNextPayout && !rejectPayout.has(t.id)) {
       setStatus(t, 'completed');
       emit(t, 'updated');
       return;
     }
     failNextPayout = false;
+    rejectPayout.delete(t.id);
     setStatus(t, 'failed', { failureReason: 'payout_rejected_by_bank' });
     emit(t, 'failed');
     if (!t.refundWalletAddress) return;
@@ -182,12 +185,34 @@ export function createSandboxProvider(deps: ProviderDeps) {
       return t;
     },
 
-    startSell(params: Record<string, string | undefined>, expectedChain: bigint, windowMs: number): SandboxTransaction {
+    startSell(
+      params: Record<string, string | undefined>,
+      expectedChain: bigint,
+      windowMs: number,
+      outcome: 'confirm' | 'reject_payout' = 'confirm',
+    ): SandboxTransaction {
       const t = newTransaction('sell', params);
       t.depositWalletAddress = privateKeyToAddress(generatePrivateKey());
       store(t);
+      if (outcome === 'reject_payout') {
+        if (rejectPayout.size >= TRANSACTIONS_MAX) rejectPayout.clear();
+        rejectPayout.add(t.id);
+      }
       emit(t, 'created');
       void watchSell(t, expectedChain, Date.now() + windowMs);
+      return t;
+    },
+
+    /**
+     * A sell cancelled in the checkout: the provider's only event is a failure that still carries
+     * its deposit address (as MoonPay's can), and the user is sent back with the transaction id.
+     */
+    cancelSell(params: Record<string, string | undefined>): SandboxTransaction {
+      const t = newTransaction('sell', params);
+      t.depositWalletAddress = privateKeyToAddress(generatePrivateKey());
+      setStatus(t, 'failed', { failureReason: 'cancelled_by_user' });
+      store(t);
+      emit(t, 'failed');
       return t;
     },
   };

@@ -193,7 +193,17 @@ export async function startSandboxRamp(options: SandboxRampOptions) {
     if (!currency) return html(res, 400, errorPage('Unsupported currency.'));
     const crypto = parseDecimal(params.baseCurrencyAmount ?? '0');
     const expected = floorMinor(crypto, payer.chainDecimals(currency.network as EvmNetwork, currency.coin as CoinCode));
-    const t = provider.startSell({ ...params, currencyCode: currency.code }, expected, sellWindowMs);
+    const outcome = form.get('outcome');
+    const sellParams = { ...params, currencyCode: currency.code };
+    const t =
+      outcome === 'cancel'
+        ? provider.cancelSell(sellParams)
+        : provider.startSell(
+            sellParams,
+            expected,
+            sellWindowMs,
+            outcome === 'reject_payout' ? 'reject_payout' : 'confirm',
+          );
     const back = redirect ? new URL(redirect) : null;
     if (back) {
       back.searchParams.set('transactionId', t.id);
@@ -201,7 +211,8 @@ export async function startSandboxRamp(options: SandboxRampOptions) {
       back.searchParams.set('baseCurrencyAmount', params.baseCurrencyAmount ?? '');
       back.searchParams.set('depositWalletAddress', t.depositWalletAddress ?? '');
     }
-    return html(res, 200, donePage('Sell confirmed. Your wallet sends the coins now.', back?.toString() ?? null));
+    const message = outcome === 'cancel' ? 'Sell cancelled.' : 'Sell confirmed. Your wallet sends the coins now.';
+    return html(res, 200, donePage(message, back?.toString() ?? null));
   }
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));

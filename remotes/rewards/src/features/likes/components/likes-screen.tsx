@@ -10,6 +10,7 @@ import { HeartFill, HeartOutline } from 'antd-mobile-icons';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/rewards.module.css';
 import { type LikesStatus, useDrawMutation, useLikeMutation, useLikes } from '../api/likes.ts';
+import { FairnessCard } from './fairness-card.tsx';
 import { VerifyDay } from './verify-day.tsx';
 
 function DrawCard({ data }: { data: LikesStatus }) {
@@ -26,7 +27,7 @@ function DrawCard({ data }: { data: LikesStatus }) {
         : '…';
   const left = Math.max(0, data.earned - data.used);
   const onDraw = () =>
-    draw.mutate(undefined, {
+    draw.mutate(data.fairness, {
       onSuccess: (d) => toast.success(t('likes.won', { prize: prize(d.prizeMinor) })),
       onError: (err) => toast.fail(errorMessage(err)),
     });
@@ -53,9 +54,6 @@ function DrawCard({ data }: { data: LikesStatus }) {
           <span>{prize(d.prizeMinor)}</span>
         </div>
       ))}
-      <p className={`${ui.muted} ${ui.mono}`} data-testid="commitment">
-        {t('likes.commitment', { hash: data.commitment })}
-      </p>
     </section>
   );
 }
@@ -92,7 +90,7 @@ function Posts({ data }: { data: LikesStatus }) {
   );
 }
 
-/** /likes: like today's posts to earn draws; every draw is provably fair and verifiable after the day. */
+/** /likes: like today's posts to earn draws; every draw is provably fair and verifiable from its own inputs. */
 export default function LikesScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
   const likes = useLikes(isLanguage(i18n.language) ? i18n.language : 'zh-CN');
@@ -103,6 +101,7 @@ export default function LikesScreen() {
     body = (
       <>
         <DrawCard data={likes.data} />
+        <FairnessCard fairness={likes.data.fairness} />
         <Posts data={likes.data} />
         {likes.data.pastDays.length > 0 ? (
           <section className={ui.card} data-testid="past-days">

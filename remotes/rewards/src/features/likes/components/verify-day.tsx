@@ -1,23 +1,53 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
-import { verifyDraw } from '@cw/shared-state/lottery';
+import { verifyClientSeedDraw, verifyDraw } from '@cw/shared-state/lottery';
 import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import { formatDay } from '../../../lib/format.ts';
 import * as ui from '../../../lib/rewards.module.css';
-import { fetchLotteryDay, type LikesStatus } from '../api/likes.ts';
+import { fetchLotteryDay, type LikesStatus, type LotteryDay } from '../api/likes.ts';
 
-type Result =
-  | { state: 'hidden' }
-  | { state: 'checked'; ok: boolean; draws: number }
-  | { state: 'error'; message: string };
+type Prizes = LikesStatus['prizes'];
+
+type DrawOf = LotteryDay['draws'][number];
+type Checked = { draw: DrawOf; ok: boolean | null };
+type Result = { state: 'checked'; draws: Checked[] } | { state: 'error'; message: string };
 
 /**
- * One past day: fetch its revealed seed and recompute each of the user's draws here, in the browser
- * (WebCrypto): SHA-256(seed) must be the commitment shown that day, HMAC(seed, "u:day:n") the prize.
+ * Recomputes one draw here, in the browser (WebCrypto), from its own inputs: SHA-256(server seed) is
+ * the commitment, the prize table hashes to its hash, HMAC(server seed, "clientSeed:nonce") maps to the
+ * prize. An older draw (no client seed) is HMAC(day seed, "u:day:n") on today's table. null:
+ * its server seed is not revealed yet.
  */
-export function VerifyDay({ day, prizes }: { day: string; prizes: LikesStatus['prizes'] }) {
+async function check(d: DrawOf, userId: string, day: string, prizes: Prizes): Promise<boolean | null> {
+  if (d.serverSeed === null) return null;
+  if (d.clientSeed !== null && d.prizeTable !== null && d.prizeTableHash !== null) {
+    const r = await verifyClientSeedDraw({
+      serverSeedHex: d.serverSeed,
+      commitment: d.commitment,
+      clientSeed: d.clientSeed,
+      nonce: d.nonce,
+      prizeTable: d.prizeTable,
+      prizeTableHash: d.prizeTableHash,
+      prizeIndex: d.prizeIndex,
+    });
+    return r.commitmentOk && r.prizeTableOk && r.drawOk;
+  }
+  const r = await verifyDraw({
+    seedHex: d.serverSeed,
+    commitment: d.commitment,
+    userId,
+    day,
+    n: d.n,
+    prizeIndex: d.prizeIndex,
+    prizes,
+  });
+  return r.commitmentOk && r.drawOk;
+}
+
+/** One day: fetch its draws with their inputs, verify each and show every input it used. */
+export function VerifyDay({ day, prizes }: { day: string; prizes: Prizes }) {
   const { t, i18n } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const [busy, setBusy] = useState(false);
@@ -25,26 +55,11 @@ export function VerifyDay({ day, prizes }: { day: string; prizes: LikesStatus['p
   const verify = async () => {
     setBusy(true);
     try {
-      const revealed = await fetchLotteryDay(day);
-      if (!revealed.seed) {
-        setResult({ state: 'hidden' });
-        return;
-      }
-      const seedHex = revealed.seed;
-      const checks = await Promise.all(
-        revealed.draws.map((d) =>
-          verifyDraw({
-            seedHex,
-            commitment: revealed.commitment,
-            userId: revealed.userId,
-            day,
-            n: d.n,
-            prizeIndex: d.prizeIndex,
-            prizes,
-          }),
-        ),
+      const view = await fetchLotteryDay(day);
+      const draws = await Promise.all(
+        view.draws.map(async (d) => ({ draw: d, ok: await check(d, view.userId, day, prizes) })),
       );
-      setResult({ state: 'checked', ok: checks.every((c) => c.commitmentOk && c.drawOk), draws: checks.length });
+      setResult({ state: 'checked', draws });
     } catch (err) {
       setResult({ state: 'error', message: errorMessage(err) });
     } finally {
@@ -52,19 +67,40 @@ export function VerifyDay({ day, prizes }: { day: string; prizes: LikesStatus['p
     }
   };
   let text = '';
-  if (result?.state === 'hidden') text = t('likes.notRevealed');
-  else if (result?.state === 'error') text = result.message;
-  else if (result?.state === 'checked')
-    text = result.ok ? t('likes.verified', { count: result.draws }) : t('likes.mismatch');
+  let ok: boolean | undefined;
+  if (result?.state === 'error') text = result.message;
+  else if (result?.state === 'checked') {
+    const hidden = result.draws.some((c) => c.ok === null);
+    ok = hidden ? undefined : result.draws.every((c) => c.ok === true);
+    text = hidden
+      ? t('likes.notRevealed')
+      : ok
+        ? t('likes.verified', { count: result.draws.length })
+        : t('likes.mismatch');
+  }
   return (
-    <div className={ui.row} data-testid="verify-day">
-      <span>{formatDay(day, i18n.language)}</span>
-      <span role="status" data-testid="verify-result" data-ok={result?.state === 'checked' ? result.ok : undefined}>
-        {text}
-      </span>
-      <Button size="small" loading={busy} data-testid="verify" onClick={() => void verify()}>
-        {t('likes.verify')}
-      </Button>
+    <div data-testid="verify-day">
+      <div className={ui.row}>
+        <span>{formatDay(day, i18n.language)}</span>
+        <span role="status" data-testid="verify-result" data-ok={ok}>
+          {text}
+        </span>
+        <Button size="small" loading={busy} data-testid="verify" onClick={() => void verify()}>
+          {t('likes.verify')}
+        </Button>
+      </div>
+      {result?.state === 'checked'
+        ? result.draws.map(({ draw: d, ok: drawOk }) => (
+            <dl key={d.n} className={`${ui.muted} ${ui.mono}`} data-testid="draw-inputs" data-ok={drawOk ?? undefined}>
+              <dt>{t('likes.drawN', { n: d.n })}</dt>
+              <dd>{t('likes.inputCommitment', { value: d.commitment })}</dd>
+              <dd>{t('likes.inputServerSeed', { value: d.serverSeed ?? t('likes.notRevealedYet') })}</dd>
+              <dd>{t('likes.inputClientSeed', { value: d.clientSeed ?? t('likes.daySeedDraw') })}</dd>
+              <dd>{t('likes.inputNonce', { value: d.nonce })}</dd>
+              <dd>{t('likes.inputPrizeTable', { value: d.prizeTableHash ?? '-' })}</dd>
+            </dl>
+          ))
+        : null}
     </div>
   );
 }

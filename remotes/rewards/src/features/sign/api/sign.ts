@@ -28,10 +28,20 @@ export function useSignStatus(waitingForTx: string | null) {
   });
 }
 
+/**
+ * The check-in a claim names: the newest confirmed one made from the connected wallet. The server
+ * takes the claim's address from that record, so nothing here can name another wallet, and the
+ * wallet is never asked to sign anything (issue 36 item 13).
+ */
+export function claimRecordFor(records: readonly SignRecord[], wallet: string): SignRecord | undefined {
+  const lower = wallet.toLowerCase();
+  return records.find((r) => r.state === 'confirmed' && r.address.toLowerCase() === lower);
+}
+
 export function useClaimMutation() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (address: string) => unwrap(api.POST('/api/rewards/claims', { body: { address } })),
+    mutationFn: (signRecordId: string) => unwrap(api.POST('/api/rewards/claims', { body: { signRecordId } })),
     onSuccess: () => client.invalidateQueries({ queryKey: signKey }),
   });
 }

@@ -6,11 +6,12 @@ import { toast } from '@cw/shared-ui/toast';
 import { Button } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/rewards.module.css';
-import { type SignStatus, useClaimMutation, useDeliverMutation } from '../api/sign.ts';
+import { claimRecordFor, type SignStatus, useClaimMutation, useDeliverMutation } from '../api/sign.ts';
 
 /**
  * What the check-ins earned: claimable now (claimAfterHours after each sign), still waiting, and claimed but
- * not delivered; claim from the connected wallet, then deliver to the balance with a 7-day streak.
+ * not delivered; claim naming a check-in of the connected wallet, then deliver to the balance with a
+ * 7-day streak.
  */
 export function RewardsCard({ status, address }: { status: SignStatus; address: string | null }) {
   const { t } = useTranslation(NAMESPACE);
@@ -27,7 +28,12 @@ export function RewardsCard({ status, address }: { status: SignStatus; address: 
       toast.fail(t('sign.connectFirst'));
       return;
     }
-    claim.mutate(address, {
+    const record = claimRecordFor(status.records, address);
+    if (!record) {
+      toast.fail(t('sign.checkInFirst'));
+      return;
+    }
+    claim.mutate(record.id, {
       onSuccess: (c) => toast.success(t('sign.claimed', { amount: amount(c.amountMinor) })),
       onError: (err) => toast.fail(errorMessage(err)),
     });
