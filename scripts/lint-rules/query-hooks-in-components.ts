@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -65,7 +65,7 @@ export function queryHookUses(fileName: string, text: string): string[] {
 }
 
 function sourceFiles(root: string, dir: string, out: string[]): void {
-  let entries: ReturnType<typeof readdirSync<{ withFileTypes: true }>>;
+  let entries: Dirent[];
   try {
     entries = readdirSync(path.join(root, dir), { withFileTypes: true });
   } catch {

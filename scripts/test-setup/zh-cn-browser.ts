@@ -1,3 +1,5 @@
+import { configure } from '@testing-library/dom';
+
 /**
  * Unit tests run as a browser whose preferred language is zh-CN (the product's default), so a first
  * visit picks zh-CN as it does for most users; happy-dom itself reports en-US. Tests of the language
@@ -8,5 +10,4 @@ Object.defineProperty(globalThis.navigator, 'language', { value: 'zh-CN', config
 
 // findBy*/waitFor wait 1 s by default; a lazily loaded screen can take longer on a loaded CI machine.
 // (A failing expectation still fails: it only waits longer before saying so.)
-const { configure } = await import('@testing-library/dom');
 configure({ asyncUtilTimeout: 10_000 });

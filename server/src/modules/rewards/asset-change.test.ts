@@ -55,6 +55,17 @@ async function confirmed(userId: string, day: string, asset: CoinCode, rewardMin
     .execute();
 }
 
+/** A claim names one of the user's confirmed check-ins (issue 36 item 13): any will do here. */
+async function recordOf(userId: string): Promise<string> {
+  const row = await database.db
+    .selectFrom('sign_records')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('state', '=', 'confirmed')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 describe('a rewards asset change does not wedge bookings, claims or deliveries', () => {
   it('an old-asset booking the pool cannot pay is skipped with an alert; the new asset books; once funded, the old one is paid in its own asset', async () => {
     const db = database.db;
@@ -117,7 +128,7 @@ describe('a rewards asset change does not wedge bookings, claims or deliveries',
     await bookPendingRewards(db, tusd, start);
     // Day 7 (TUSD) is 1 hour old: only the USDT days and day 6 are ripe.
     const now = new Date(start.getTime() + 6 * DAY_MS + 3_600_000);
-    const claim = await claimRewards(db, { userId, address: WALLET, config: tusd, at: now });
+    const claim = await claimRewards(db, { userId, signRecordId: await recordOf(userId), config: tusd, at: now });
     expect(claim.asset).toBe('TUSD');
     const claims = await db
       .selectFrom('reward_claims')
@@ -130,7 +141,9 @@ describe('a rewards asset change does not wedge bookings, claims or deliveries',
       { asset: 'USDT', amount_minor: '500000' },
     ]);
     // Nothing ripe is left: too early, with the real wait (day 7's 23 hours), not 1 s.
-    const early = await claimRewards(db, { userId, address: WALLET, config: tusd, at: now }).catch((e) => e);
+    const early = await claimRewards(db, { userId, signRecordId: await recordOf(userId), config: tusd, at: now }).catch(
+      (e) => e,
+    );
     expect(early).toBeInstanceOf(ClaimTooEarlyError);
     expect((early as ClaimTooEarlyError).details).toEqual({ retryAfterSeconds: 23 * 3600 });
 
@@ -149,7 +162,7 @@ describe('a rewards asset change does not wedge bookings, claims or deliveries',
     await confirmed(userId, '2031-03-01', 'USDT', 100_000n, start);
     await bookPendingRewards(db, usdt, start);
     const later = new Date(start.getTime() + 2 * DAY_MS);
-    const claim = await claimRewards(db, { userId, address: WALLET, config: tusd, at: later });
+    const claim = await claimRewards(db, { userId, signRecordId: await recordOf(userId), config: tusd, at: later });
     expect(claim).toMatchObject({ asset: 'USDT', amountMinor: '100000' });
   });
 });
