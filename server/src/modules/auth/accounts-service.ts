@@ -4,6 +4,7 @@ import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { CodePurpose, MailLanguage } from '../mail/templates.ts';
 import { inviterOf, recordInvitation } from '../rewards/invites.ts';
+import { hasSecondFactor } from '../security/factors-repository.ts';
 import {
   type AccountRow,
   emailTaken,
@@ -52,6 +53,8 @@ export interface SignedIn {
   user: Me;
   token: string;
   session: SessionRow;
+  /** The session waits for the second factor (POST /api/auth/login/factor) before any route accepts it. */
+  factorRequired?: boolean;
 }
 
 export interface AccountsService extends PasswordChanges {
@@ -255,16 +258,21 @@ export function createAccountsService(deps: {
       await charged.refund([ipKey]);
       // Cleared before the session starts: a store outside the transaction (Redis) cannot roll back with it.
       if (accountKey) await throttles.clear(accountKey);
+      // With a second factor the password alone opens nothing: the session waits for the code, in
+      // PostgreSQL (any instance may receive the second step), and no route accepts it until then.
+      const factorRequired = await hasSecondFactor(db, account.user_id);
       return db.transaction().execute(async (trx) => {
-        const { token, session } = await sessions.start(trx, account.user_id, client);
+        const { token, session } = await sessions.start(trx, account.user_id, client, {
+          factorPending: factorRequired,
+        });
         await appendAudit(trx, {
-          event: 'login_succeeded',
+          event: factorRequired ? 'login_factor_pending' : 'login_succeeded',
           at: now(),
           userId: account.user_id,
           ip: client.ip,
-          details: { sessionId: session.id },
+          details: { sessionId: session.id, method: 'password' },
         });
-        return { user: toMe(account), token, session };
+        return { user: toMe(account), token, session, factorRequired };
       });
     },
 

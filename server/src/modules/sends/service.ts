@@ -11,6 +11,7 @@ import { type NetworkCode, networkCodes } from '../catalogue/catalogue.ts';
 import { ownerOfDepositAddress } from '../deposits/addresses.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { internalSend } from '../ledger/operations.ts';
+import type { SecondFactors } from '../security/factors-service.ts';
 import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
 import { availableOf } from '../withdrawals/service.ts';
 import { verifyWalletAction } from '../withdrawals/verification.ts';
@@ -46,6 +47,7 @@ export function createSendsService(deps: {
   now: () => Date;
   codes: VerificationCodes;
   fundPassword: FundPasswordService;
+  factors: SecondFactors;
 }): SendsService {
   const { db, now } = deps;
 

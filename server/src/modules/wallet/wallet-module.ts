@@ -41,7 +41,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
   const { db, now, auth } = options;
   const chains = options.chains ?? (() => ({}));
   const signerRunning = options.signerRunning ?? true;
-  const deps = { db, now, codes: auth.codes, fundPassword: auth.fundPassword };
+  const deps = { db, now, codes: auth.codes, fundPassword: auth.fundPassword, factors: auth.factors };
   await app.register(catalogueRoutes, {
     chains,
     signerRunning,

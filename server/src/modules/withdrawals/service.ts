@@ -15,6 +15,7 @@ import { assert } from '../ledger/model.ts';
 import { lockFunds, settleWithdrawal, unlockFunds } from '../ledger/operations.ts';
 import { userBalances } from '../ledger/repository.ts';
 import { recordUserNotice } from '../notices/repository.ts';
+import type { SecondFactors } from '../security/factors-service.ts';
 import { assertOutflowAllowed } from './outflow-holds.ts';
 import {
   findByKey,
@@ -41,6 +42,7 @@ export interface WithdrawalsDeps {
   now: () => Date;
   codes: VerificationCodes;
   fundPassword: FundPasswordService;
+  factors: SecondFactors;
   chains: ChainsProvider;
   autoReviewLimits: AutoReviewLimits;
   /** False when no signer process runs: withdrawals are then refused (WITHDRAW_DISABLED). */
