@@ -4,6 +4,21 @@ import type { Generated } from 'kysely';
 export interface SecurityDatabase {
   user_totp: UserTotpTable;
   recovery_codes: RecoveryCodesTable;
+  login_attempts: LoginAttemptsTable;
+}
+
+export const loginMethods = ['password', 'password+totp', 'password+recovery_code'] as const;
+export const loginResults = ['succeeded', 'failed', 'throttled', 'factor_pending', 'factor_failed'] as const;
+
+/** Sign-in attempts on known accounts (migration 0071). */
+export interface LoginAttemptsTable {
+  id: Generated<string>;
+  user_id: string;
+  occurred_at: Date;
+  ip: string | null;
+  user_agent: string | null;
+  method: (typeof loginMethods)[number];
+  result: (typeof loginResults)[number];
 }
 
 export interface UserTotpTable {

@@ -5,6 +5,7 @@ import { appendAudit } from '../audit/repository.ts';
 import type { CodePurpose, MailLanguage } from '../mail/templates.ts';
 import { inviterOf, recordInvitation } from '../rewards/invites.ts';
 import { hasSecondFactor } from '../security/factors-repository.ts';
+import { recordLoginAttempt } from '../security/login-history.ts';
 import {
   type AccountRow,
   emailTaken,
@@ -213,8 +214,18 @@ export function createAccountsService(deps: {
     async login(client, { identifier, password }) {
       const ident = identifier.trim().toLowerCase();
       const account = ident === '' ? undefined : await findAccountByIdentifier(db, ident);
-      const auditLogin = (event: 'login_failed' | 'login_throttled', details: Record<string, unknown>) =>
-        appendAudit(db, { event, at: now(), userId: account?.user_id ?? null, ip: client.ip, details });
+      const auditLogin = async (event: 'login_failed' | 'login_throttled', details: Record<string, unknown>) => {
+        await appendAudit(db, { event, at: now(), userId: account?.user_id ?? null, ip: client.ip, details });
+        // The owner's login history (issue 31) shows attempts on the account, not on unknown names.
+        if (account)
+          await recordLoginAttempt(db, {
+            userId: account.user_id,
+            client,
+            at: now(),
+            method: 'password',
+            result: event === 'login_failed' ? 'failed' : 'throttled',
+          });
+      };
       // The answers follow the identifier as typed and the IP, the same for known and unknown names;
       // the account's own counter (shared by its e-mail and user name) is charged too, but its lock
       // answers as a wrong password: a 429 never tells that an e-mail and a user name are one account.
@@ -271,6 +282,13 @@ export function createAccountsService(deps: {
           userId: account.user_id,
           ip: client.ip,
           details: { sessionId: session.id, method: 'password' },
+        });
+        await recordLoginAttempt(trx, {
+          userId: account.user_id,
+          client,
+          at: now(),
+          method: 'password',
+          result: factorRequired ? 'factor_pending' : 'succeeded',
         });
         return { user: toMe(account), token, session, factorRequired };
       });

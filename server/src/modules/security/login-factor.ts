@@ -6,6 +6,7 @@ import type { Client } from '../auth/client.ts';
 import type { Sessions } from '../auth/sessions.ts';
 import { revokeSession, type SessionRow } from '../auth/sessions-repository.ts';
 import type { FactorInput, SecondFactors } from './factors-service.ts';
+import { recordLoginAttempt } from './login-history.ts';
 
 /**
  * The second step of a password sign-in: the factor turns the pending session into a real one. The
@@ -19,7 +20,13 @@ export async function completeFactorLogin(
   input: FactorInput,
 ): Promise<{ token: string; session: SessionRow; userId: string }> {
   const userId = pending.user_id;
-  await deps.factors.verify({ ...client, userId }, userId, input, 'login');
+  const method = input.recoveryCode ? 'password+recovery_code' : 'password+totp';
+  try {
+    await deps.factors.verify({ ...client, userId }, userId, input, 'login');
+  } catch (err) {
+    await recordLoginAttempt(deps.db, { userId, client, at: deps.now(), method, result: 'factor_failed' });
+    throw err;
+  }
   return deps.db.transaction().execute(async (trx) => {
     if (!(await revokeSession(trx, userId, pending.id, deps.now())))
       throw new UnauthenticatedError('The sign-in ended; sign in again');
@@ -29,8 +36,9 @@ export async function completeFactorLogin(
       at: deps.now(),
       userId,
       ip: client.ip,
-      details: { sessionId: session.id, method: input.recoveryCode ? 'password+recovery_code' : 'password+totp' },
+      details: { sessionId: session.id, method },
     });
+    await recordLoginAttempt(trx, { userId, client, at: deps.now(), method, result: 'succeeded' });
     return { token, session, userId };
   });
 }

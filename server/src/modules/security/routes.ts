@@ -6,8 +6,18 @@ import type { AuthModule } from '../auth/auth-module.ts';
 import { clientOf } from '../auth/client.ts';
 import { NoContent, UserResult } from '../auth/schemas.ts';
 import { completeFactorLogin } from './login-factor.ts';
+import { listLoginAttempts } from './login-history.ts';
 import { assertRecentAuth, REAUTH_WINDOW_MS } from './reauth.ts';
-import { FactorBody, ReauthBody, RecoveryCodes, SecurityStatus, TotpConfirmBody, TotpEnrolment } from './schemas.ts';
+import {
+  FactorBody,
+  LoginHistory,
+  LoginsQuery,
+  ReauthBody,
+  RecoveryCodes,
+  SecurityStatus,
+  TotpConfirmBody,
+  TotpEnrolment,
+} from './schemas.ts';
 
 export interface SecurityRoutesOptions {
   auth: AuthModule;
@@ -167,5 +177,23 @@ export const securityRoutes: FastifyPluginAsyncTypebox<SecurityRoutesOptions> = 
       await assertRecentAuth(db, client, now());
       return auth.factors.regenerateRecoveryCodes(client, currentUser(request).userId);
     },
+  );
+
+  app.get(
+    '/me/security/logins',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags,
+        summary: 'Login history: every sign-in attempt of the last 90 days (device, IP, method, result), paged',
+        querystring: LoginsQuery,
+        response: { 200: LoginHistory, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) =>
+      listLoginAttempts(db, currentUser(request).userId, now(), {
+        before: request.query.before,
+        limit: request.query.limit ?? 20,
+      }),
   );
 };

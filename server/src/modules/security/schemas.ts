@@ -1,4 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { loginMethods, loginResults } from '../../db/schema-security.ts';
+import { StringEnum } from '../../schema/string-enum.ts';
 
 const TotpCode = Type.String({ pattern: '^\\s*\\d{6}\\s*$', description: 'The 6-digit code of the authenticator app' });
 const RecoveryCode = Type.String({ minLength: 1, maxLength: 40, description: 'One recovery code (dashes optional)' });
@@ -45,4 +47,37 @@ export const SecurityStatus = Type.Object(
     }),
   },
   { additionalProperties: false },
+);
+
+const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
+
+export const LoginsQuery = Type.Object(
+  {
+    before: Type.Optional(Type.String({ pattern: '^[1-9]\\d{0,18}$', description: 'nextBefore of the previous page' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
+  },
+  { additionalProperties: false },
+);
+
+export const LoginHistory = Type.Object(
+  {
+    logins: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          at: Type.String({ format: 'date-time' }),
+          ip: Nullable(Type.String()),
+          device: Type.Object(
+            { browser: Nullable(Type.String()), os: Nullable(Type.String()), platform: Nullable(Type.String()) },
+            { additionalProperties: false },
+          ),
+          method: StringEnum(loginMethods),
+          result: StringEnum(loginResults),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    nextBefore: Nullable(Type.String({ description: 'Pass as before for the next (older) page; null at the end' })),
+  },
+  { additionalProperties: false, description: 'Sign-in attempts of the last 90 days, newest first' },
 );
