@@ -41,6 +41,7 @@ import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
 import { rewardsRoutes } from './modules/rewards/routes.ts';
 import { createRewardsService } from './modules/rewards/service.ts';
 import { sbomRoutes } from './modules/sbom/routes.ts';
+import { securityRoutes } from './modules/security/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { createSettingsService } from './modules/settings/service.ts';
 import { supportRoutes } from './modules/support/routes.ts';
@@ -92,6 +93,7 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
   await typed.register(settingsRoutes, { service: createSettingsService({ db: deps.db, now }) });
   await typed.register(authRoutes, { accounts: auth.accounts, sessions: auth.sessions });
   await typed.register(meRoutes, { ...auth });
+  await typed.register(securityRoutes, { auth });
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
   await typed.register(walletRoutes, { db: deps.db, now, auth, platform, prices: deps.prices ?? null, ...deps.wallet });
   await typed.register(depositsRoutes, {
@@ -196,6 +198,7 @@ async function moneyModules(api: FastifyInstance, ctx: ApiModulesContext): Promi
       xpubs: deps.deposits?.xpubs ?? {},
       codes: auth.codes,
       fundPassword: auth.fundPassword,
+      factors: auth.factors,
       ...deps.ramp,
     }),
   );

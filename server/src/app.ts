@@ -139,6 +139,7 @@ export function buildApp(deps: AppDeps): App {
     db: deps.db,
     now,
     ...deps.auth,
+    ...(deps.payouts ? { sealKey: deps.payouts.key } : {}),
     ...(deps.redis ? { throttles: redisThrottleStore(deps.redis) } : {}),
     onMailQueued: () => mail.worker.nudge(),
   });

@@ -16,6 +16,7 @@ import type { PorDatabase } from './schema-por.ts';
 import type { RampDatabase } from './schema-ramp.ts';
 import type { ReorgsDatabase } from './schema-reorgs.ts';
 import type { RewardsDatabase } from './schema-rewards.ts';
+import type { SecurityDatabase } from './schema-security.ts';
 import type { SupportDatabase } from './schema-support.ts';
 
 /** Signer attempt states (signer/signer.ts): signed, then mined, reverted or replaced by a fee bump. */
@@ -37,7 +38,8 @@ export interface Database
     ReorgsDatabase,
     CustodyDatabase,
     ExchangeDatabase,
-    ConvertDatabase {
+    ConvertDatabase,
+    SecurityDatabase {
   users: UsersTable;
   user_settings: UserSettingsTable;
   accounts: AccountsTable;
@@ -99,6 +101,10 @@ export interface SessionsTable {
   revoked_at: Date | null;
   user_agent: string | null;
   ip: string | null;
+  /** A password sign-in waiting for the second factor: no route accepts it (migration 0070). */
+  factor_pending: Generated<boolean>;
+  /** When this session last proved the password (and factor); security changes need it recent. */
+  authenticated_at: Date | null;
 }
 
 export interface VerificationCodesTable {

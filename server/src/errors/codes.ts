@@ -153,6 +153,25 @@ export const errorStatus = {
   RAMP_PROVIDER_UNAVAILABLE: 503,
   /** The coin/network is not bought or sold here. */
   RAMP_PAIR_UNSUPPORTED: 400,
+  // Account security (modules/security): second factors, re-authentication, freeze.
+  /** The second factor is required: the code from the authenticator app (or a recovery code). */
+  FACTOR_REQUIRED: 400,
+  /** Wrong authenticator or recovery code; details.attemptsLeft. */
+  WRONG_FACTOR_CODE: 400,
+  /** This authenticator code was already accepted once (its 30 s step is spent): wait for the next. */
+  FACTOR_CODE_USED: 400,
+  /** Too many wrong second-factor codes; details.retryAfterSeconds. */
+  FACTOR_THROTTLED: 429,
+  /** An authenticator app is already on; remove it first. */
+  TOTP_ALREADY_ON: 409,
+  /** No authenticator set-up is waiting (or none is on): start again. */
+  TOTP_NOT_ENROLLED: 409,
+  /** Security changes need the password (and factor) proved within the last 5 minutes: POST /api/me/security/reauth. */
+  REAUTH_REQUIRED: 403,
+  /** The owner froze the account: nothing leaves it until it is unfrozen; details.retryAfterSeconds while an unfreeze waits. */
+  ACCOUNT_FROZEN: 423,
+  /** The account is not frozen. */
+  ACCOUNT_NOT_FROZEN: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -5,6 +5,15 @@
  * adds a code that has no entry (and so no translation) here.
  */
 export const SERVER_ERROR_CODES = [
+  'FACTOR_REQUIRED',
+  'WRONG_FACTOR_CODE',
+  'FACTOR_CODE_USED',
+  'FACTOR_THROTTLED',
+  'TOTP_ALREADY_ON',
+  'TOTP_NOT_ENROLLED',
+  'REAUTH_REQUIRED',
+  'ACCOUNT_FROZEN',
+  'ACCOUNT_NOT_FROZEN',
   'VALIDATION_FAILED',
   'UNAUTHENTICATED',
   'FORBIDDEN',

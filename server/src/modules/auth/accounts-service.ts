@@ -4,6 +4,8 @@ import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { CodePurpose, MailLanguage } from '../mail/templates.ts';
 import { inviterOf, recordInvitation } from '../rewards/invites.ts';
+import { hasSecondFactor } from '../security/factors-repository.ts';
+import { recordLoginAttempt } from '../security/login-history.ts';
 import {
   type AccountRow,
   emailTaken,
@@ -52,6 +54,8 @@ export interface SignedIn {
   user: Me;
   token: string;
   session: SessionRow;
+  /** The session waits for the second factor (POST /api/auth/login/factor) before any route accepts it. */
+  factorRequired?: boolean;
 }
 
 export interface AccountsService extends PasswordChanges {
@@ -210,8 +214,18 @@ export function createAccountsService(deps: {
     async login(client, { identifier, password }) {
       const ident = identifier.trim().toLowerCase();
       const account = ident === '' ? undefined : await findAccountByIdentifier(db, ident);
-      const auditLogin = (event: 'login_failed' | 'login_throttled', details: Record<string, unknown>) =>
-        appendAudit(db, { event, at: now(), userId: account?.user_id ?? null, ip: client.ip, details });
+      const auditLogin = async (event: 'login_failed' | 'login_throttled', details: Record<string, unknown>) => {
+        await appendAudit(db, { event, at: now(), userId: account?.user_id ?? null, ip: client.ip, details });
+        // The owner's login history (issue 31) shows attempts on the account, not on unknown names.
+        if (account)
+          await recordLoginAttempt(db, {
+            userId: account.user_id,
+            client,
+            at: now(),
+            method: 'password',
+            result: event === 'login_failed' ? 'failed' : 'throttled',
+          });
+      };
       // The answers follow the identifier as typed and the IP, the same for known and unknown names;
       // the account's own counter (shared by its e-mail and user name) is charged too, but its lock
       // answers as a wrong password: a 429 never tells that an e-mail and a user name are one account.
@@ -255,16 +269,28 @@ export function createAccountsService(deps: {
       await charged.refund([ipKey]);
       // Cleared before the session starts: a store outside the transaction (Redis) cannot roll back with it.
       if (accountKey) await throttles.clear(accountKey);
+      // With a second factor the password alone opens nothing: the session waits for the code, in
+      // PostgreSQL (any instance may receive the second step), and no route accepts it until then.
+      const factorRequired = await hasSecondFactor(db, account.user_id);
       return db.transaction().execute(async (trx) => {
-        const { token, session } = await sessions.start(trx, account.user_id, client);
+        const { token, session } = await sessions.start(trx, account.user_id, client, {
+          factorPending: factorRequired,
+        });
         await appendAudit(trx, {
-          event: 'login_succeeded',
+          event: factorRequired ? 'login_factor_pending' : 'login_succeeded',
           at: now(),
           userId: account.user_id,
           ip: client.ip,
-          details: { sessionId: session.id },
+          details: { sessionId: session.id, method: 'password' },
         });
-        return { user: toMe(account), token, session };
+        await recordLoginAttempt(trx, {
+          userId: account.user_id,
+          client,
+          at: now(),
+          method: 'password',
+          result: factorRequired ? 'factor_pending' : 'succeeded',
+        });
+        return { user: toMe(account), token, session, factorRequired };
       });
     },
 

@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { createSealer } from '../payment-methods/sealing.ts';
+import { createSecondFactors, type SecondFactors } from '../security/factors-service.ts';
+import { createReauth, type Reauth } from '../security/reauth.ts';
 import { type AccountsService, createAccountsService } from './accounts-service.ts';
 import { createFundPasswordService, type FundPasswordService } from './fund-password-service.ts';
 import { createPasswordHasher, type PasswordHasher } from './password-hashing.ts';
@@ -15,14 +19,22 @@ export interface AuthOptions {
   hasher?: PasswordHasher;
   /** Failed-attempt counters; default: in PostgreSQL (Redis when REDIS_URL is set: app.ts). */
   throttles?: ThrottleStore;
+  /** The AES-256-GCM key second-factor secrets are sealed with (the payout data key); default: a random one. */
+  sealKey?: Buffer;
 }
 
 export interface AuthModule {
+  db: Kysely<Database>;
+  now: () => Date;
   sessions: Sessions;
   codes: VerificationCodes;
   accounts: AccountsService;
   fundPassword: FundPasswordService;
   sessionsService: SessionsService;
+  /** The authenticator app and recovery codes (modules/security). */
+  factors: SecondFactors;
+  /** Proving the password (and factor) again before a security change. */
+  reauth: Reauth;
   /** The failed-attempt counters, shared with the operators module. */
   throttles: ThrottleStore;
   /** The argon2id hasher, shared with the operators module (one pool of hashing threads). */
@@ -38,6 +50,13 @@ export function createAuthModule(
   const { db, now } = deps;
   const hasher = deps.hasher ?? createPasswordHasher();
   const throttles = deps.throttles ?? pgThrottleStore(db);
+  const factors = createSecondFactors({
+    db,
+    now,
+    throttles,
+    sealer: createSealer(deps.sealKey ?? randomBytes(32)),
+    ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
+  });
   const sessions = createSessions({ db, now, ...(deps.session ? { options: deps.session } : {}) });
   const codes = createVerificationCodes({
     db,
@@ -46,10 +65,14 @@ export function createAuthModule(
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
   return {
+    db,
+    now,
     sessions,
     codes,
     accounts: createAccountsService({ db, now, hasher, sessions, codes, throttles }),
     fundPassword: createFundPasswordService({ db, now, hasher, codes, throttles }),
+    factors,
+    reauth: createReauth({ db, now, hasher, throttles, factors }),
     sessionsService: createSessionsService({ db, now, sessions }),
     throttles,
     hasher,

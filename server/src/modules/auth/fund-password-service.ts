@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
+import { assertRecentAuth } from '../security/reauth.ts';
 import { findAccountById, updateFundPasswordHash } from './accounts-repository.ts';
 import type { Client } from './client.ts';
 import type { PasswordHasher } from './password-hashing.ts';
@@ -57,6 +58,9 @@ export function createFundPasswordService(deps: {
       }
       const account = await findAccountById(db, userId);
       if (!account) throw new UnauthenticatedError('User no longer exists');
+      // Changing it is a security change (issue 31): the session must have proved the password (and
+      // factor) within 5 minutes. A first one is not (every new user sets one before a first withdrawal).
+      if (account.fund_password_hash !== null) await assertRecentAuth(db, client, now());
       const code = await codes.check(account.email, ['fund_password'], input.code, client.ip);
       const hash = await hasher.hash(input.fundPassword);
       await db.transaction().execute(async (trx) => {

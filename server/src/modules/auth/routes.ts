@@ -4,6 +4,7 @@ import { pickMailLanguage } from '../mail/templates.ts';
 import type { AccountsService } from './accounts-service.ts';
 import { clientOf } from './client.ts';
 import {
+  FactorRequiredResult,
   LoginBody,
   NoContent,
   RegisterBody,
@@ -72,14 +73,18 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         tags: ['auth'],
         summary: 'Sign in with e-mail or user name; starts a new session',
         description:
-          'INVALID_CREDENTIALS never tells whether the account exists. LOGIN_THROTTLED carries details.retryAfterSeconds.',
+          'INVALID_CREDENTIALS never tells whether the account exists. LOGIN_THROTTLED carries details.retryAfterSeconds. ' +
+          '202: the account has a second factor; the session cookie is set but no route accepts it until ' +
+          'POST /api/auth/login/factor (within 5 minutes).',
         body: LoginBody,
-        response: { 200: UserResult, ...errorResponses(400, 401, 403) },
+        response: { 200: UserResult, 202: FactorRequiredResult, ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
-      const { user, token, session } = await accounts.login(await clientOf(request), request.body);
+      const { user, token, session, factorRequired } = await accounts.login(await clientOf(request), request.body);
       sessions.setCookie(request, reply, token, session.expires_at);
+      // The password was right, the factor is still to come: nothing about the account is shown yet.
+      if (factorRequired) return reply.code(202).send({ factorRequired: true });
       return { user };
     },
   );

@@ -115,6 +115,10 @@ export type Me = Static<typeof Me>;
 export const meRef = Type.Unsafe<Me>(Type.Ref('Me'));
 
 export const UserResult = Type.Object({ user: meRef }, { additionalProperties: false });
+export const FactorRequiredResult = Type.Object(
+  { factorRequired: Type.Literal(true) },
+  { additionalProperties: false, description: 'The password was right; the second factor is still required' },
+);
 export const SessionUser = Type.Object({ user: Type.Union([meRef, Type.Null()]) }, { additionalProperties: false });
 
 export const SessionInfo = Type.Object(

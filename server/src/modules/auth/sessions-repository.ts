@@ -10,6 +10,8 @@ export interface NewSession {
   expiresAt: Date;
   userAgent: string | null;
   ip: string | null;
+  /** A password sign-in waiting for the second factor (no route accepts it until then). */
+  factorPending?: boolean;
 }
 
 export async function insertSession(db: Db, session: NewSession, now: Date): Promise<SessionRow> {
@@ -23,6 +25,9 @@ export async function insertSession(db: Db, session: NewSession, now: Date): Pro
       expires_at: session.expiresAt,
       user_agent: session.userAgent,
       ip: session.ip,
+      factor_pending: session.factorPending === true,
+      // A session proves the password (and factor) when it starts; a pending one has proved half.
+      authenticated_at: session.factorPending === true ? null : now,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -42,6 +47,19 @@ export async function findLiveSession(
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .where('last_seen_at', '>', idleSince)
+    .where('factor_pending', '=', false)
+    .executeTakeFirst();
+}
+
+/** A live session that still waits for its second factor. */
+export async function findPendingSession(db: Db, tokenHash: Buffer, now: Date): Promise<SessionRow | undefined> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('factor_pending', '=', true)
     .executeTakeFirst();
 }
 
@@ -54,6 +72,7 @@ export async function sessionLive(db: Db, id: string, now: Date, idleSince: Date
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .where('last_seen_at', '>', idleSince)
+    .where('factor_pending', '=', false)
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -70,6 +89,7 @@ export async function listLiveSessions(db: Db, userId: string, now: Date, idleSi
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .where('last_seen_at', '>', idleSince)
+    .where('factor_pending', '=', false)
     .orderBy('last_seen_at', 'desc')
     .execute();
 }

@@ -5,6 +5,7 @@ import type { AuthenticatedUser, SessionResolver } from '../../http/authenticate
 import { hashToken, newSessionToken } from './secrets.ts';
 import {
   findLiveSession,
+  findPendingSession,
   insertSession,
   revokeBeyondNewest,
   type SessionRow,
@@ -38,6 +39,8 @@ export const defaultSessionOptions: SessionOptions = {
 
 /** lastSeenAt is written at most this often. */
 export const TOUCH_INTERVAL_MS = 60_000;
+/** A password sign-in waiting for its second factor lives this long. */
+export const FACTOR_PENDING_MS = 5 * 60_000;
 export const COOKIE_NAME = 'sid';
 export const SECURE_COOKIE_NAME = '__Host-sid';
 
@@ -56,7 +59,10 @@ export interface Sessions {
     db: Kysely<Database>,
     userId: string,
     client: { ip: string; userAgent: string | null },
+    options?: { factorPending?: boolean },
   ): Promise<{ token: string; session: SessionRow }>;
+  /** The live session of the cookie that still waits for its second factor (POST /auth/login/factor). */
+  pendingOf(request: FastifyRequest): Promise<SessionRow | undefined>;
   setCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date): void;
   clearCookie(request: FastifyRequest, reply: FastifyReply): void;
   idleSince(now: Date): Date;
@@ -106,22 +112,31 @@ export function createSessions(deps: {
       const at = now();
       return sessionLive(db, sessionId, at, idleSince(at));
     },
-    async start(trx, userId, client) {
+    async start(trx, userId, client, startOptions) {
       const at = now();
       const token = newSessionToken();
+      const factorPending = startOptions?.factorPending === true;
       const session = await insertSession(
         trx,
         {
           userId,
           tokenHash: hashToken(token),
-          expiresAt: new Date(at.getTime() + options.absoluteHours * 3_600_000),
+          expiresAt: new Date(at.getTime() + (factorPending ? FACTOR_PENDING_MS : options.absoluteHours * 3_600_000)),
           userAgent: client.userAgent,
           ip: client.ip,
+          factorPending,
         },
         at,
       );
-      await revokeBeyondNewest(trx, userId, session.id, options.maxPerUser, at);
+      // A pending one is no session yet: it must not push a usable one out.
+      if (!factorPending) await revokeBeyondNewest(trx, userId, session.id, options.maxPerUser, at);
       return { token, session };
+    },
+    async pendingOf(request) {
+      const token = readToken(request, secure(request));
+      if (token === undefined) return undefined;
+      const at = now();
+      return findPendingSession(db, hashToken(token), at);
     },
     setCookie(request, reply, token, expiresAt) {
       const isSecure = secure(request);

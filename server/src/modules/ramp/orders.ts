@@ -10,6 +10,7 @@ import { depositAddressFor } from '../deposits/addresses.ts';
 import { parseBound } from '../history/service.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { lockFunds } from '../ledger/operations.ts';
+import type { SecondFactors } from '../security/factors-service.ts';
 import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
 import { verifyWalletAction } from '../withdrawals/verification.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
@@ -28,6 +29,7 @@ export interface OrderDeps {
   checkoutWindowMs: number;
   codes: VerificationCodes;
   fundPassword: FundPasswordService;
+  factors: SecondFactors;
 }
 
 export interface Caller {
@@ -126,7 +128,12 @@ export function createOrderService(deps: OrderDeps) {
       deps,
       caller.client,
       caller.userId,
-      { fundPassword: body.fundPassword, emailCode: body.emailCode },
+      {
+        fundPassword: body.fundPassword,
+        emailCode: body.emailCode,
+        totpCode: body.totpCode,
+        recoveryCode: body.recoveryCode,
+      },
       'withdraw',
     );
   }

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { StringEnum } from '../../schema/string-enum.ts';
 import { coinCodes, networkCodes } from '../catalogue/catalogue.ts';
+import { FactorFields } from '../security/schemas.ts';
 import { buyMethods, payoutKinds, rampFiats } from './moonpay/codes.ts';
 import { rampStates } from './states.ts';
 
@@ -71,6 +72,8 @@ export const PlaceOrder = Type.Object(
     /** sell: the fund password (required once one is set) and a `withdraw` e-mail code, as a withdrawal takes. */
     fundPassword: Type.Optional(Type.String({ pattern: '^\\d{6}$' })),
     emailCode: Type.Optional(Type.String({ pattern: '^\\d{6}$', description: 'sell: the `withdraw` e-mail code' })),
+    /** sell: the authenticator app's code (or a recovery code) once the user has one (issue 31). */
+    ...FactorFields,
     idempotencyKey: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
   },
   { additionalProperties: false },

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { StringEnum } from '../../schema/string-enum.ts';
 import { CoinCodeSchema, MinorUnits, NetworkCodeSchema } from '../catalogue/schemas.ts';
+import { FactorFields } from '../security/schemas.ts';
 import { EmailCode, FundPasswordField, IdempotencyKey } from '../withdrawals/schemas.ts';
 
 export const recipientKinds = ['email', 'address'] as const;
@@ -19,6 +20,7 @@ export const CreateSendBody = Type.Object(
     idempotencyKey: IdempotencyKey,
     fundPassword: FundPasswordField,
     emailCode: EmailCode,
+    ...FactorFields,
   },
   {
     additionalProperties: false,

@@ -11,6 +11,7 @@ import { type NetworkCode, networkCodes } from '../catalogue/catalogue.ts';
 import { ownerOfDepositAddress } from '../deposits/addresses.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { internalSend } from '../ledger/operations.ts';
+import type { SecondFactors } from '../security/factors-service.ts';
 import { lockOutflows, type OutflowBudget, outflowSpentUsdCents } from '../withdrawals/outflow-budget.ts';
 import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
 import { availableOf } from '../withdrawals/service.ts';
@@ -52,6 +53,7 @@ export function createSendsService(deps: {
   codes: VerificationCodes;
   fundPassword: FundPasswordService;
   budget: OutflowBudget;
+  factors: SecondFactors;
 }): SendsService {
   const { db, now } = deps;
 

@@ -47,7 +47,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
   const { db, now, auth } = options;
   const chains = options.chains ?? (() => ({}));
   const signerRunning = options.signerRunning ?? true;
-  const deps = { db, now, codes: auth.codes, fundPassword: auth.fundPassword };
+  const deps = { db, now, codes: auth.codes, fundPassword: auth.fundPassword, factors: auth.factors };
   const limits = options.autoReviewLimits ?? autoReviewLimits();
   const outflowBudget = createOutflowBudget({
     prices: options.prices ?? null,

@@ -10,7 +10,8 @@ import { withdrawalsFrozen } from '../deposits/reorg-alerts.ts';
  * withdrawals met would be skipped by sending to a mule account first (issue 38).
  *
  * - A deep-reorg freeze (deposits/reorg-alerts.ts): WITHDRAW_FROZEN until an operator resolves it.
- * - For OUTFLOW_HOLD_MS after a password reset or change, or a fund password set or changed — how a
+ * - For OUTFLOW_HOLD_MS after a password reset or change, a fund password changed, or a second factor
+ *   added or removed — how a
  *   taken-over account is made the attacker's — OUTFLOW_HOLD with details.retryAfterSeconds; the
  *   owner, warned by the mails those changes send, has a day to act.
  */
@@ -27,6 +28,10 @@ const holdingEvents: readonly AuditEvent[] = [
   // a hold there would delay every user a day while an attacker who holds the password and the mailbox
   // can as well reset the password, which holds.
   'fund_password_changed',
+  // A second factor added or removed (issue 31): a thief who added their own app, or removed the
+  // owner's, is the taken-over account this hold is for.
+  'totp_enabled',
+  'totp_disabled',
 ];
 
 /** When the hold of the latest holding event ends; null when none holds at `now`. */
@@ -50,7 +55,7 @@ export async function assertOutflowAllowed(db: Kysely<Database>, userId: string,
   const until = await outflowHeldUntil(db, userId, now);
   if (until) {
     const retryAfterSeconds = Math.ceil((until.getTime() - now.getTime()) / 1000);
-    throw new AppError('OUTFLOW_HOLD', 'Nothing leaves the account for 24 hours after a password change', {
+    throw new AppError('OUTFLOW_HOLD', 'Nothing leaves the account for 24 hours after a security change', {
       details: { retryAfterSeconds },
     });
   }

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { StringEnum } from '../../schema/string-enum.ts';
 import { CoinCodeSchema, MinorUnits, NetworkCodeSchema } from '../catalogue/schemas.ts';
+import { FactorFields } from '../security/schemas.ts';
 import { withdrawalStates } from './state-machine.ts';
 
 export const IdempotencyKey = Type.String({
@@ -24,6 +25,7 @@ export const CreateWithdrawalBody = Type.Object(
     idempotencyKey: IdempotencyKey,
     fundPassword: FundPasswordField,
     emailCode: EmailCode,
+    ...FactorFields,
   },
   { additionalProperties: false },
 );

@@ -15,6 +15,7 @@ import { assert } from '../ledger/model.ts';
 import { lockFunds, settleWithdrawal, unlockFunds } from '../ledger/operations.ts';
 import { userBalances } from '../ledger/repository.ts';
 import { recordUserNotice } from '../notices/repository.ts';
+import type { SecondFactors } from '../security/factors-service.ts';
 import { createOutflowBudget, lockOutflows, type OutflowBudget, outflowSpentUsdCents } from './outflow-budget.ts';
 import { assertOutflowAllowed } from './outflow-holds.ts';
 import {
@@ -42,6 +43,7 @@ export interface WithdrawalsDeps {
   now: () => Date;
   codes: VerificationCodes;
   fundPassword: FundPasswordService;
+  factors: SecondFactors;
   chains: ChainsProvider;
   autoReviewLimits: AutoReviewLimits;
   /** The USD budget withdrawals and sends share; default one valuing coins by their limits (no prices). */

@@ -6,12 +6,16 @@ import type { Client } from '../auth/client.ts';
 import type { CodeRow } from '../auth/codes-repository.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
+import type { SecondFactors } from '../security/factors-service.ts';
 
 export interface WalletVerificationInput {
   /** Required when the user has set a fund password. */
   fundPassword?: string | undefined;
   /** The e-mail code: `withdraw` (POST /api/wallet/withdrawals/email-code) or `transfer` (…/sends/email-code). */
   emailCode: string;
+  /** Required when the user has an authenticator app (step-up, ASVS 7.5.3): its code or a recovery code. */
+  totpCode?: string | undefined;
+  recoveryCode?: string | undefined;
 }
 
 /**
@@ -20,7 +24,7 @@ export interface WalletVerificationInput {
  * so a code authorises exactly one movement.
  */
 export async function verifyWalletAction(
-  deps: { db: Kysely<Database>; codes: VerificationCodes; fundPassword: FundPasswordService },
+  deps: { db: Kysely<Database>; codes: VerificationCodes; fundPassword: FundPasswordService; factors: SecondFactors },
   client: Client,
   userId: string,
   input: WalletVerificationInput,
@@ -36,5 +40,7 @@ export async function verifyWalletAction(
       ]);
     await deps.fundPassword.verify(client, userId, input.fundPassword);
   }
+  // The e-mail code is a notice of intent, not a factor (ASVS 6.6): with an app on, its code is asked too.
+  if (await deps.factors.has(userId)) await deps.factors.verify(client, userId, input, purpose);
   return deps.codes.check(account.email, [purpose], input.emailCode, client.ip);
 }

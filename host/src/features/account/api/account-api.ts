@@ -38,9 +38,51 @@ export async function register(input: RegisterInput): Promise<Me> {
   return user;
 }
 
-export async function login(identifier: string, password: string): Promise<Me> {
-  const { user } = await unwrap(api.POST('/api/auth/login', { body: { identifier: identifier.trim(), password } }));
+/** The user, or `factorRequired` when the account has an authenticator app (the second step comes next). */
+export async function login(identifier: string, password: string): Promise<Me | { factorRequired: true }> {
+  const result = await unwrap(api.POST('/api/auth/login', { body: { identifier: identifier.trim(), password } }));
+  return 'factorRequired' in result ? { factorRequired: true } : result.user;
+}
+
+/** A 6-digit code goes as the app's code, anything else as a recovery code. */
+export function factorFields(typed: string): { totpCode: string } | { recoveryCode: string } {
+  const code = typed.trim();
+  return /^\d{6}$/.test(code) ? { totpCode: code } : { recoveryCode: code };
+}
+
+/** The second step of a sign-in. */
+export async function loginFactor(typed: string): Promise<Me> {
+  const { user } = await unwrap(api.POST('/api/auth/login/factor', { body: factorFields(typed) }));
   return user;
+}
+
+export async function securityStatus() {
+  return unwrap(api.GET('/api/me/security'));
+}
+
+/** Proves the password (and the code when an app is on) again: security changes for 5 minutes. */
+export async function reauthenticate(password: string, code: string): Promise<void> {
+  await unwrap(
+    api.POST('/api/me/security/reauth', { body: { password, ...(code.trim() === '' ? {} : factorFields(code)) } }),
+  );
+}
+
+export async function startTotp(): Promise<{ secret: string; uri: string }> {
+  return unwrap(api.POST('/api/me/security/totp'));
+}
+
+export async function confirmTotp(code: string): Promise<string[]> {
+  const { recoveryCodes } = await unwrap(api.POST('/api/me/security/totp/confirm', { body: { code: code.trim() } }));
+  return recoveryCodes;
+}
+
+export async function removeTotp(code: string): Promise<void> {
+  await unwrap(api.POST('/api/me/security/totp/remove', { body: factorFields(code) }));
+}
+
+export async function newRecoveryCodes(): Promise<string[]> {
+  const { recoveryCodes } = await unwrap(api.POST('/api/me/security/recovery-codes'));
+  return recoveryCodes;
 }
 
 export async function resetPassword(input: {

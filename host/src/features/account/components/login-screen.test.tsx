@@ -46,6 +46,24 @@ describe('LoginScreen', () => {
     expect(useSession.getState().status).toBe('anonymous');
   });
 
+  it('asks for the authenticator code when the password answers 202; a recovery code goes as one', async () => {
+    renderAt('/login', <LoginScreen />);
+    fetchMock.mockResolvedValueOnce(json(202, { factorRequired: true }));
+    logIn('alice_1', 'Passw0rd!');
+    const field = await screen.findByTestId('login-factor-code');
+    expect(useSession.getState().status).toBe('anonymous');
+    fetchMock.mockResolvedValueOnce(json(400, { code: 'WRONG_FACTOR_CODE', message: 'no' }));
+    fireEvent.change(field, { target: { value: '123456' } });
+    fireEvent.click(screen.getByTestId('login-factor-submit'));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    expect(await fetchMock.mock.calls[1]?.[0].json()).toEqual({ totpCode: '123456' });
+    fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
+    fireEvent.change(screen.getByTestId('login-factor-code'), { target: { value: 'abcd-efgh-ijkl-mnop' } });
+    fireEvent.click(screen.getByTestId('login-factor-submit'));
+    await waitFor(() => expect(useSession.getState().status).toBe('authenticated'));
+    expect(await fetchMock.mock.calls[2]?.[0].json()).toEqual({ recoveryCode: 'abcd-efgh-ijkl-mnop' });
+  });
+
   it('returns to the page that asked for the login, and remembers the e-mail', async () => {
     rememberReturnTo('/securitySettings');
     renderAt('/login', <LoginScreen />);

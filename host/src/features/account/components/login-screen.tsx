@@ -1,10 +1,11 @@
 import '../account.css';
+import type { Me } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { takeReturnTo, useSession, useUserStore } from '@cw/shared-state/session';
-import type { FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { login } from '../api/account-api.ts';
+import { login, loginFactor } from '../api/account-api.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { useSubmit } from '../hooks/use-submit.ts';
 import { AFTER_LOGIN_PATH } from '../paths.ts';
@@ -30,24 +31,71 @@ export default function LoginScreen() {
   const signedIn = useSession((state) => state.signedIn);
   const form = useForm<Values>({ identifier: rememberedEmail, password: '' }, CHECKS);
   const submit = useSubmit(({ identifier, password }: Values) => login(identifier, password));
+  // The second step (an authenticator app is on): the password was right, the code comes next.
+  const [factorStep, setFactorStep] = useState(false);
+  const [factorCode, setFactorCode] = useState('');
+  const factor = useSubmit((code: string) => loginFactor(code));
 
-  const submitting = submit.isPending;
+  const submitting = submit.isPending || factor.isPending;
+
+  const done = (me: Me) => {
+    setEmail(me.email);
+    signedIn(me);
+    notifySuccess(t('account.login.success'));
+    navigate(takeReturnTo(AFTER_LOGIN_PATH), { replace: true });
+  };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    if (factorStep) {
+      if (factorCode.trim() === '') return;
+      factor.mutate(factorCode, {
+        onSuccess: done,
+        onError: (error) => {
+          setFactorCode('');
+          notifyFail(message(error));
+          // The pending sign-in lasts 5 minutes: when it is gone, start over with the password.
+          if ((error as { status?: number }).status === 401) setFactorStep(false);
+        },
+      });
+      return;
+    }
     if (!form.validate()) return;
     submit.mutate(form.values, {
-      onSuccess: (me) => {
-        setEmail(me.email);
-        signedIn(me);
-        notifySuccess(t('account.login.success'));
-        navigate(takeReturnTo(AFTER_LOGIN_PATH), { replace: true });
+      onSuccess: (result) => {
+        if ('factorRequired' in result) setFactorStep(true);
+        else done(result);
       },
       onError: (error) => {
         if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
       },
     });
   };
+
+  if (factorStep)
+    return (
+      <AccountPage title={t('account.title.login')} testId="login-screen" right={<LanguageSwitch />}>
+        <p className="account-lead">{t('account.totp.loginLead')}</p>
+        <form className="account-form" noValidate onSubmit={onSubmit}>
+          <FormField name="factorCode" label={t('account.totp.code')} problem={undefined}>
+            <input
+              className="account-input"
+              value={factorCode}
+              onChange={(event) => setFactorCode(event.target.value)}
+              autoComplete="one-time-code"
+              inputMode="text"
+              autoCapitalize="off"
+              spellCheck={false}
+              placeholder={t('account.totp.codePlaceholder')}
+              data-testid="login-factor-code"
+            />
+          </FormField>
+          <SubmitButton loading={submitting} testId="login-factor-submit">
+            {t('account.action.login')}
+          </SubmitButton>
+        </form>
+      </AccountPage>
+    );
 
   return (
     <AccountPage title={t('account.title.login')} testId="login-screen" right={<LanguageSwitch />}>

@@ -10,6 +10,7 @@ import { useLogoutMutation } from '../api/account-queries.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 import { AccountPage } from './account-page.tsx';
 import { FundPasswordForm } from './fund-password-form.tsx';
+import { SecondFactorSection } from './second-factor-section.tsx';
 import { SessionsList } from './sessions-list.tsx';
 
 /** /securitySettings (login needed): e-mail, login password, fund password, devices, log out. */
@@ -64,6 +65,7 @@ export default function SecuritySettingsScreen() {
           />
         </div>
       )}
+      <SecondFactorSection />
       <h2 className="account-section-title account-section">{t('account.security.sessions')}</h2>
       <SessionsList />
       <div className="account-section">

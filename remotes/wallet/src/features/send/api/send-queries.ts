@@ -53,7 +53,8 @@ export const useSetFundPasswordMutation = () =>
 export function usePlaceOrderMutation(onPlaced: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (emailCode: string) => useSendFlow.getState().place(emailCode),
+    mutationFn: (input: { emailCode: string; factorCode: string }) =>
+      useSendFlow.getState().place(input.emailCode, input.factorCode),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: sendKeys.wallet });
       onPlaced();

@@ -7,6 +7,16 @@ export interface Verification {
   emailCode: string;
   /** Only when the user has a fund password; kept in memory, never stored. */
   fundPassword?: string;
+  /** Only when the user has an authenticator app (the server answers FACTOR_REQUIRED otherwise). */
+  totpCode?: string;
+  recoveryCode?: string;
+}
+
+/** A 6-digit code goes as the app's code, anything else as a recovery code; '' as nothing. */
+export function factorFields(typed: string): Pick<Verification, 'totpCode' | 'recoveryCode'> {
+  const code = typed.trim();
+  if (code === '') return {};
+  return /^\d{6}$/.test(code) ? { totpCode: code } : { recoveryCode: code };
 }
 
 export function createWithdrawal(

@@ -1,4 +1,4 @@
-import { isApiError } from '@cw/shared-state/api';
+import { ApiError, isApiError } from '@cw/shared-state/api';
 import { isKnownErrorCode, useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { Navigate } from '@cw/shared-state/router';
@@ -27,6 +27,9 @@ export default function EmailCodeScreen() {
   const place = usePlaceOrderMutation(() => toast.success(t('verify.submitted')));
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  // Asked once the server says the account has an authenticator app (FACTOR_REQUIRED): step-up.
+  const [factorAsked, setFactorAsked] = useState(false);
+  const [factorCode, setFactorCode] = useState('');
   // The flow placed the order (and ended): its detail screen is next.
   if (placedPath) return <Navigate to={placedPath} replace />;
   const missing = missingStep('email-code', { draft, fundPassword }, me?.hasFundPassword === true);
@@ -36,14 +39,21 @@ export default function EmailCodeScreen() {
     event.preventDefault();
     if (!SIX_DIGITS.test(code)) return setProblem(t('verify.codeFormat'));
     setProblem(null);
-    place.mutate(code, {
-      onError: (error) => {
-        // "Withdrawal failed" / "send failed" unless the server said why.
-        const known = isApiError(error) && isKnownErrorCode(error.code);
-        if (known) setProblem(errorMessage(error));
-        else setProblem(draft.kind === 'withdrawal' ? t('verify.withdrawalFailed') : t('verify.sendFailed'));
+    if (factorAsked && factorCode.trim() === '')
+      return setProblem(errorMessage(new ApiError({ code: 'FACTOR_REQUIRED', message: '', status: 400 })));
+    place.mutate(
+      { emailCode: code, factorCode: factorAsked ? factorCode : '' },
+      {
+        onError: (error) => {
+          if (isApiError(error) && error.code === 'FACTOR_REQUIRED') setFactorAsked(true);
+          if (isApiError(error) && error.code !== 'FACTOR_REQUIRED') setFactorCode('');
+          // "Withdrawal failed" / "send failed" unless the server said why.
+          const known = isApiError(error) && isKnownErrorCode(error.code);
+          if (known) setProblem(errorMessage(error));
+          else setProblem(draft.kind === 'withdrawal' ? t('verify.withdrawalFailed') : t('verify.sendFailed'));
+        },
       },
-    });
+    );
   };
 
   return (
@@ -56,6 +66,19 @@ export default function EmailCodeScreen() {
           testId="verify-email-code"
           sendTestId="verify-send-code"
         />
+        {factorAsked && (
+          <input
+            className={ui.input}
+            value={factorCode}
+            onChange={(event) => setFactorCode(event.target.value)}
+            autoComplete="one-time-code"
+            autoCapitalize="off"
+            spellCheck={false}
+            aria-label={t('verify.totpLabel')}
+            placeholder={t('verify.totpLabel')}
+            data-testid="verify-totp-code"
+          />
+        )}
         {problem && (
           <p className={ui.error} role="alert" data-testid="verify-email-error">
             {problem}

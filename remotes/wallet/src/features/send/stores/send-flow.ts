@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { createSend, createWithdrawal, type Verification } from '../api/send.ts';
+import { createSend, createWithdrawal, factorFields, type Verification } from '../api/send.ts';
 
 /** What the send screen decided, carried to the confirmation and verification screens. */
 export interface SendDraft {
@@ -90,7 +90,7 @@ interface SendFlowState {
    * The last step: places the drafted order with the e-mail code (and the checked fund password),
    * then ends the flow. Returns the path of the order's detail screen.
    */
-  place: (emailCode: string) => Promise<string>;
+  place: (emailCode: string, factorCode?: string) => Promise<string>;
   clear: () => void;
 }
 
@@ -101,10 +101,14 @@ export const useSendFlow = create<SendFlowState>()((set, get) => ({
   start: (draft) =>
     set({ draft: { ...draft, idempotencyKey: crypto.randomUUID() }, fundPassword: null, placedPath: null }),
   setFundPassword: (value) => set({ fundPassword: value }),
-  async place(emailCode) {
+  async place(emailCode, factorCode = '') {
     const { draft, fundPassword } = get();
     if (draft === null) throw new Error('no order drafted');
-    const detailPath = await placeDraft(draft, { emailCode, ...(fundPassword ? { fundPassword } : {}) });
+    const detailPath = await placeDraft(draft, {
+      emailCode,
+      ...(fundPassword ? { fundPassword } : {}),
+      ...factorFields(factorCode),
+    });
     set({ draft: null, fundPassword: null, placedPath: detailPath });
     return detailPath;
   },

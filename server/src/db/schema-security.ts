@@ -1,0 +1,43 @@
+import type { Generated } from 'kysely';
+
+/** Second factors (migration 0070); `Database` in schema.ts extends `SecurityDatabase`. */
+export interface SecurityDatabase {
+  user_totp: UserTotpTable;
+  recovery_codes: RecoveryCodesTable;
+  login_attempts: LoginAttemptsTable;
+}
+
+export const loginMethods = ['password', 'password+totp', 'password+recovery_code'] as const;
+export const loginResults = ['succeeded', 'failed', 'throttled', 'factor_pending', 'factor_failed'] as const;
+
+/** Sign-in attempts on known accounts (migration 0071). */
+export interface LoginAttemptsTable {
+  id: Generated<string>;
+  user_id: string;
+  occurred_at: Date;
+  ip: string | null;
+  user_agent: string | null;
+  method: (typeof loginMethods)[number];
+  result: (typeof loginResults)[number];
+}
+
+export interface UserTotpTable {
+  user_id: string;
+  /** AES-256-GCM sealed base32 secret (modules/payment-methods/sealing.ts), bound to the user. */
+  secret_sealed: Buffer;
+  /** Null while enrolment waits for its first code: the factor is off until then. */
+  confirmed_at: Date | null;
+  /** The newest accepted RFC 6238 time step (int8, read as a string); a code at or before it is refused. */
+  last_used_step: string | null;
+  created_at: Date;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  salt: Buffer;
+  /** SHA-256(salt ‖ normalized code). */
+  code_hash: Buffer;
+  created_at: Date;
+  used_at: Date | null;
+}

@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { appendAudit } from '../audit/repository.ts';
+import type { Client } from '../auth/client.ts';
+import { accountLoginPolicy, attemptsLeft, retryAfterSeconds } from '../auth/throttle-schedule.ts';
+import type { ThrottleStore } from '../auth/throttles.ts';
+import type { Sealer } from '../payment-methods/sealing.ts';
+import {
+  acceptTotpStep,
+  deleteRecoveryCodes,
+  deleteTotp,
+  findTotp,
+  hasSecondFactor,
+  insertRecoveryCodes,
+  unusedRecoveryCodes,
+  upsertPendingTotp,
+  useRecoveryCode,
+} from './factors-repository.ts';
+import { queueSecurityNotice } from './security-mails.ts';
+import {
+  hashRecoveryCode,
+  matchTotpStep,
+  newRecoveryCode,
+  newTotpSecret,
+  RECOVERY_CODE_COUNT,
+  recoveryCodeMatches,
+  totpUri,
+} from './totp.ts';
+
+/** What proves the second factor: a code of the authenticator app, or one recovery code. */
+export interface FactorInput {
+  totpCode?: string | undefined;
+  recoveryCode?: string | undefined;
+}
+
+export interface FactorStatus {
+  totp: boolean;
+  recoveryCodesLeft: number;
+}
+
+export interface SecondFactors {
+  status(userId: string): Promise<FactorStatus>;
+  has(userId: string): Promise<boolean>;
+  /** A new secret and its otpauth:// URI; the factor is off until `confirmTotp`. */
+  startTotp(client: Client, userId: string, account: string): Promise<{ secret: string; uri: string }>;
+  /** Turns the app on with its first code; returns the recovery codes (shown once). */
+  confirmTotp(client: Client, userId: string, code: string): Promise<{ recoveryCodes: string[] }>;
+  /** Turns the app off (needs a current code or a recovery code); voids the recovery codes. */
+  disableTotp(client: Client, userId: string, input: FactorInput): Promise<void>;
+  regenerateRecoveryCodes(client: Client, userId: string): Promise<{ recoveryCodes: string[] }>;
+  /**
+   * Checks the factor of a user who has one (FACTOR_REQUIRED when none is given). Each check is
+   * charged on the user's factor throttle before it is verified, as passwords are, so concurrent
+   * guesses cannot exceed the schedule; an accepted code cannot be used again.
+   */
+  verify(client: Client, userId: string, input: FactorInput, during: string): Promise<void>;
+}
+
+export const factorThrottleKey = (userId: string) => `factor:${userId}`;
+
+function factorThrottled(retryAfter: number): AppError {
+  return new AppError('FACTOR_THROTTLED', `Too many wrong codes; retry in ${retryAfter} s`, {
+    details: { retryAfterSeconds: retryAfter },
+  });
+}
+
+const binding = (userId: string) => `totp:${userId}`;
+
+export function createSecondFactors(deps: {
+  db: Kysely<Database>;
+  now: () => Date;
+  throttles: ThrottleStore;
+  sealer: Sealer;
+  onMailQueued?: () => void;
+}): SecondFactors {
+  const { db, now, throttles, sealer } = deps;
+  const openSecret = (userId: string, sealed: Buffer) => {
+    const secret = sealer.open(sealed, binding(userId)).secret;
+    if (!secret) throw new Error('sealed TOTP secret without a secret');
+    return secret;
+  };
+
+  /** 'ok', 'used' (a replayed step) or 'wrong'. `confirm`: the enrolment's first code. */
+  async function checkTotp(userId: string, code: string, at: Date, confirm: boolean) {
+    const row = await findTotp(db, userId);
+    if (!row || (row.confirmed_at === null) !== confirm) return 'wrong';
+    const step = matchTotpStep(openSecret(userId, row.secret_sealed), code.trim(), at);
+    if (step === null) return 'wrong';
+    return (await acceptTotpStep(db, userId, step, at, confirm)) ? 'ok' : 'used';
+  }
+
+  async function checkRecoveryCode(client: Client, userId: string, typed: string, at: Date) {
+    for (const row of await unusedRecoveryCodes(db, userId)) {
+      if (!recoveryCodeMatches(row.salt, row.code_hash, typed)) continue;
+      const used = await db.transaction().execute(async (trx) => {
+        if (!(await useRecoveryCode(trx, row.id, at))) return false;
+        await appendAudit(trx, { event: 'recovery_code_used', at, userId, ip: client.ip });
+        await queueSecurityNotice(trx, userId, 'recovery_code_used', at);
+        return true;
+      });
+      if (used) deps.onMailQueued?.();
+      return used ? 'ok' : 'used';
+    }
+    return 'wrong';
+  }
+
+  /** Charges the throttle, runs `check`, and answers as a password check does. */
+  async function charged(client: Client, userId: string, during: string, check: (at: Date) => Promise<string>) {
+    const key = factorThrottleKey(userId);
+    const at = now();
+    const charge = await throttles.charge(key, accountLoginPolicy, at);
+    if (charge.state === undefined) throw factorThrottled(charge.retryAfterSeconds);
+    const result = await check(at);
+    if (result === 'ok') {
+      await throttles.clear(key);
+      return;
+    }
+    await appendAudit(db, { event: 'factor_failed', at, userId, ip: client.ip, details: { during, result } });
+    const locked = retryAfterSeconds(charge.state, at);
+    if (locked > 0) throw factorThrottled(locked);
+    if (result === 'used') throw new AppError('FACTOR_CODE_USED', 'This code was already used');
+    throw new AppError('WRONG_FACTOR_CODE', 'Wrong code', {
+      details: { attemptsLeft: attemptsLeft(accountLoginPolicy, charge.state, at) },
+    });
+  }
+
+  async function issueRecoveryCodes(trx: Kysely<Database>, userId: string, at: Date): Promise<string[]> {
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await deleteRecoveryCodes(trx, userId);
+    await insertRecoveryCodes(
+      trx,
+      userId,
+      codes.map((code) => {
+        const salt = randomBytes(16);
+        return { salt, hash: hashRecoveryCode(salt, code) };
+      }),
+      at,
+    );
+    return codes;
+  }
+
+  const verify: SecondFactors['verify'] = async (client, userId, input, during) => {
+    const totpCode = input.totpCode?.trim();
+    const recoveryCode = input.recoveryCode?.trim();
+    if (!totpCode && !recoveryCode)
+      throw new AppError('FACTOR_REQUIRED', 'The code of the authenticator app is required');
+    await charged(client, userId, during, (at) =>
+      recoveryCode ? checkRecoveryCode(client, userId, recoveryCode, at) : checkTotp(userId, totpCode ?? '', at, false),
+    );
+  };
+
+  return {
+    async status(userId) {
+      const [totp, codes] = await Promise.all([hasSecondFactor(db, userId), unusedRecoveryCodes(db, userId)]);
+      return { totp, recoveryCodesLeft: totp ? codes.length : 0 };
+    },
+    has: (userId) => hasSecondFactor(db, userId),
+
+    async startTotp(client, userId, account) {
+      const secret = newTotpSecret();
+      const at = now();
+      await db.transaction().execute(async (trx) => {
+        if (!(await upsertPendingTotp(trx, userId, sealer.seal({ secret }, binding(userId)), at)))
+          throw new AppError('TOTP_ALREADY_ON', 'An authenticator app is already on');
+        await appendAudit(trx, { event: 'totp_enrolment_started', at, userId, ip: client.ip });
+      });
+      return { secret, uri: totpUri(secret, account) };
+    },
+
+    async confirmTotp(client, userId, code) {
+      const row = await findTotp(db, userId);
+      if (!row || row.confirmed_at !== null)
+        throw new AppError(row ? 'TOTP_ALREADY_ON' : 'TOTP_NOT_ENROLLED', 'No authenticator set-up is waiting');
+      await charged(client, userId, 'totp_enrolment', (at) => checkTotp(userId, code, at, true));
+      const at = now();
+      const recoveryCodes = await db.transaction().execute(async (trx) => {
+        const codes = await issueRecoveryCodes(trx, userId, at);
+        // 'totp_enabled' starts the 24 h outflow hold (withdrawals/outflow-holds.ts).
+        await appendAudit(trx, { event: 'totp_enabled', at, userId, ip: client.ip });
+        await queueSecurityNotice(trx, userId, 'totp_enabled', at);
+        return codes;
+      });
+      deps.onMailQueued?.();
+      return { recoveryCodes };
+    },
+
+    async disableTotp(client, userId, input) {
+      if (!(await hasSecondFactor(db, userId))) throw new AppError('TOTP_NOT_ENROLLED', 'No authenticator app is on');
+      await verify(client, userId, input, 'totp_removal');
+      const at = now();
+      await db.transaction().execute(async (trx) => {
+        await deleteTotp(trx, userId);
+        await deleteRecoveryCodes(trx, userId);
+        await appendAudit(trx, { event: 'totp_disabled', at, userId, ip: client.ip });
+        await queueSecurityNotice(trx, userId, 'totp_disabled', at);
+      });
+      deps.onMailQueued?.();
+    },
+
+    async regenerateRecoveryCodes(client, userId) {
+      if (!(await hasSecondFactor(db, userId))) throw new AppError('TOTP_NOT_ENROLLED', 'No second factor is on');
+      const at = now();
+      const recoveryCodes = await db.transaction().execute(async (trx) => {
+        const codes = await issueRecoveryCodes(trx, userId, at);
+        await appendAudit(trx, { event: 'recovery_codes_generated', at, userId, ip: client.ip });
+        return codes;
+      });
+      return { recoveryCodes };
+    },
+
+    verify,
+  };
+}

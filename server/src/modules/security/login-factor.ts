@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { UnauthenticatedError } from '../../errors/app-error.ts';
+import { appendAudit } from '../audit/repository.ts';
+import type { Client } from '../auth/client.ts';
+import type { Sessions } from '../auth/sessions.ts';
+import { revokeSession, type SessionRow } from '../auth/sessions-repository.ts';
+import type { FactorInput, SecondFactors } from './factors-service.ts';
+import { recordLoginAttempt } from './login-history.ts';
+
+/**
+ * The second step of a password sign-in: the factor turns the pending session into a real one. The
+ * pending one is ended and a new token issued (the half-authenticated token never becomes usable);
+ * of two concurrent right answers only the one that ends the pending session wins.
+ */
+export async function completeFactorLogin(
+  deps: { db: Kysely<Database>; now: () => Date; sessions: Sessions; factors: SecondFactors },
+  client: Client,
+  pending: SessionRow,
+  input: FactorInput,
+): Promise<{ token: string; session: SessionRow; userId: string }> {
+  const userId = pending.user_id;
+  const method = input.recoveryCode ? 'password+recovery_code' : 'password+totp';
+  try {
+    await deps.factors.verify({ ...client, userId }, userId, input, 'login');
+  } catch (err) {
+    await recordLoginAttempt(deps.db, { userId, client, at: deps.now(), method, result: 'factor_failed' });
+    throw err;
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    if (!(await revokeSession(trx, userId, pending.id, deps.now())))
+      throw new UnauthenticatedError('The sign-in ended; sign in again');
+    const { token, session } = await deps.sessions.start(trx, userId, client);
+    await appendAudit(trx, {
+      event: 'login_succeeded',
+      at: deps.now(),
+      userId,
+      ip: client.ip,
+      details: { sessionId: session.id, method },
+    });
+    await recordLoginAttempt(trx, { userId, client, at: deps.now(), method, result: 'succeeded' });
+    return { token, session, userId };
+  });
+}
