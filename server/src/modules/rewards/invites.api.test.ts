@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { login, receiveCode, registerUser, sessionCookie, uniqueUser, useAuthHarness } from '../auth/test-helpers.ts';
 import { advanceConfirmations } from '../deposits/processor.ts';
-import { lockFunds } from '../ledger/operations.ts';
+import { internalSend, lockFunds } from '../ledger/operations.ts';
 import { reconcile } from '../ledger/reconcile.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { bookPendingRewards } from './booker.ts';
@@ -163,6 +163,69 @@ describe('invitations', () => {
     expect(await balanceOf(h.db, 'system_rewards', null, 'USDT')).toBe(poolBefore + 1_000_000n);
     inviter.cookie = await relogin(inviter);
     expect((await invite(inviter.cookie)).json().invitations[0]).toMatchObject({ status: 'forfeited' });
+    expect((await reconcile(h.db)).ok).toBe(true);
+  });
+
+  it('forfeits the held reward when the qualifying amount left the account during the hold, even if it is back at release (one amount shuttled through internal sends)', async () => {
+    const { inviter, invitee } = await invited();
+    const mule = await registerUser(h);
+    await deposit(invitee.user.id, qualifying);
+    await credit();
+    expect((await book()).invites).toBe(1);
+    const send = (n: number, fromUserId: string, toUserId: string) =>
+      h.db
+        .transaction()
+        .execute((trx) =>
+          internalSend(
+            trx,
+            {
+              idempotencyKey: `test:shuttle:${invitee.user.id}:${n}`,
+              fromUserId,
+              toUserId,
+              asset: 'USDT',
+              amountMinor: 1n,
+            },
+            h.clock.now(),
+          ),
+        );
+    // One unit leaves (the amount qualifies another account meanwhile) and comes back before release.
+    await send(1, invitee.user.id, mule.user.id);
+    h.clock.advance(config.claimAfterMs / 2);
+    await send(2, mule.user.id, invitee.user.id);
+    expect(await balanceOf(h.db, 'user_available', invitee.user.id, 'USDT')).toBe(BigInt(qualifying));
+    h.clock.advance(config.claimAfterMs / 2);
+    expect(await book()).toMatchObject({ invitesReleased: 0, invitesForfeited: 1 });
+    expect(await balanceOf(h.db, 'user_available', inviter.user.id, 'USDT')).toBe(0n);
+    expect((await reconcile(h.db)).ok).toBe(true);
+  });
+
+  it('pays the held reward when the invitee kept the qualifying amount all along and moved only the rest, and ignores moves after the release time', async () => {
+    const { inviter, invitee } = await invited();
+    const mule = await registerUser(h);
+    await deposit(invitee.user.id, qualifying);
+    await deposit(invitee.user.id, '5000');
+    await credit();
+    expect((await book()).invites).toBe(1);
+    const send = (n: number, amountMinor: bigint) =>
+      h.db.transaction().execute((trx) =>
+        internalSend(
+          trx,
+          {
+            idempotencyKey: `test:keep:${invitee.user.id}:${n}`,
+            fromUserId: invitee.user.id,
+            toUserId: mule.user.id,
+            asset: 'USDT',
+            amountMinor,
+          },
+          h.clock.now(),
+        ),
+      );
+    await send(1, 5000n);
+    h.clock.advance(config.claimAfterMs + 1000);
+    // After the release time and before the booker's pass: the hold is over, the reward stands.
+    await send(2, 1n);
+    expect(await book()).toMatchObject({ invitesReleased: 1, invitesForfeited: 0 });
+    expect(await balanceOf(h.db, 'user_available', inviter.user.id, 'USDT')).toBe(1_000_000n);
     expect((await reconcile(h.db)).ok).toBe(true);
   });
 
