@@ -173,21 +173,19 @@ describe('invitations', () => {
     await credit();
     expect((await book()).invites).toBe(1);
     const send = (n: number, fromUserId: string, toUserId: string) =>
-      h.db
-        .transaction()
-        .execute((trx) =>
-          internalSend(
-            trx,
-            {
-              idempotencyKey: `test:shuttle:${invitee.user.id}:${n}`,
-              fromUserId,
-              toUserId,
-              asset: 'USDT',
-              amountMinor: 1n,
-            },
-            h.clock.now(),
-          ),
-        );
+      h.db.transaction().execute((trx) =>
+        internalSend(
+          trx,
+          {
+            idempotencyKey: `test:shuttle:${invitee.user.id}:${n}`,
+            fromUserId,
+            toUserId,
+            asset: 'USDT',
+            amountMinor: 1n,
+          },
+          h.clock.now(),
+        ),
+      );
     // One unit leaves (the amount qualifies another account meanwhile) and comes back before release.
     await send(1, invitee.user.id, mule.user.id);
     h.clock.advance(config.claimAfterMs / 2);
