@@ -64,12 +64,18 @@ async function confirmOne(trx: Trx, id: string, config: RewardsConfig, at: Date)
   await trx.selectFrom('users').select('id').where('id', '=', r.user_id).forUpdate().executeTakeFirstOrThrow();
   const row = await trx.selectFrom('sign_records').select('state').where('id', '=', id).executeTakeFirst();
   if (row?.state !== 'seen') return false;
+  // Locked (review L1): a reorg's reverseUnclaimedAbove locks and deletes the chosen record and then
+  // revives the superseded ones. Unlocked, this read could still see the chosen record while that
+  // reorg has revived the others, supersede this one after it, and leave the day with none. Locked,
+  // it waits for the reorg to commit and then finds no chosen record (or the reorg waits for us and
+  // revives this one).
   const chosen = await trx
     .selectFrom('sign_records')
     .select('id')
     .where('user_id', '=', r.user_id)
     .where('day', '=', r.day)
     .where('state', '=', 'confirmed')
+    .forUpdate()
     .executeTakeFirst();
   if (chosen) {
     await trx.updateTable('sign_records').set({ state: 'superseded' }).where('id', '=', id).execute();

@@ -119,3 +119,38 @@ describe('sign rewards and the order networks confirm in', () => {
     ]);
   });
 });
+
+describe('a reorg that revives a superseded check-in while another network confirms (review L1)', () => {
+  it('never leaves a day with no confirmed and no seen check-in', async () => {
+    const userId = await createUser(database.db);
+    const tag = await tagOf(userId);
+    await checkIn('bsc', tag, DAY_NUMBER, 700n);
+    await confirm('bsc');
+    // Seen on Ethereum after the BSC one was chosen, not yet confirmed there.
+    await checkIn('ethereum', tag, DAY_NUMBER, 800n);
+    // The reorg transaction takes the chosen BSC check-in back and revives superseded ones, and is
+    // still open while Ethereum's confirm step looks at the day.
+    let reorgDone!: () => void;
+    const reorged = new Promise<void>((resolve) => {
+      reorgDone = resolve;
+    });
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => {
+      commit = resolve;
+    });
+    const reorg = database.db.transaction().execute(async (trx) => {
+      await observers.bsc.dropAbove(trx, 699n, at);
+      reorgDone();
+      await committing;
+    });
+    await reorged;
+    const confirming = confirm('ethereum');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    commit();
+    await Promise.all([reorg, confirming]);
+    await confirm('ethereum');
+    expect(await records(userId)).toEqual([
+      { day: day(DAY_NUMBER), network: 'ethereum', state: 'confirmed', reward_minor: '100000' },
+    ]);
+  });
+});
