@@ -79,6 +79,26 @@ export async function bookInvite(db: Db, inviteeId: string, config: RewardsConfi
   });
 }
 
+/** Invitations not yet booked whose invitee has a deposit that may qualify (bounded). */
+export function invitesToBook(db: Db, config: RewardsConfig, limit: number) {
+  return db
+    .selectFrom('invitations as i')
+    .select('i.invitee_id')
+    .where('i.booked_at', 'is', null)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('deposits as d')
+          .select(sql`1`.as('one'))
+          .whereRef('d.user_id', '=', 'i.invitee_id')
+          .where('d.state', '=', 'successful')
+          .where('d.coin', '=', config.asset)
+          .where('d.amount_minor', '>=', config.inviteQualifyingMinor.toString()),
+      ),
+    )
+    .limit(limit)
+    .execute();
+}
+
 /** Held invite rewards due at `at` (oldest first, bounded). */
 export function dueInvites(db: Db, at: Date, limit: number) {
   return db

@@ -8,7 +8,7 @@ import { balanceOf } from '../ledger/test-helpers.ts';
 import { bookPendingRewards } from './booker.ts';
 import { maskName, normalizeInviteCode } from './invites.ts';
 import { rewardsConfigFromEnv } from './rewards-config.ts';
-import { seedRewardsPool } from './rewards-module.ts';
+import { createRewardsModule, seedRewardsPool } from './rewards-module.ts';
 
 const config = rewardsConfigFromEnv({ INVITE_REWARD: '1', REWARDS_SEED_POOL: '100' });
 
@@ -240,6 +240,35 @@ describe('invitations', () => {
     h.clock.advance(config.claimAfterMs);
     expect(await book()).toMatchObject({ invitesForfeited: 1 });
     expect(await balanceOf(h.db, 'user_rewards', inviter.user.id, 'USDT')).toBe(0n);
+    expect((await reconcile(h.db)).ok).toBe(true);
+  });
+
+  it('one held reward that cannot be settled does not stop the others: it is skipped with an ALERT and retried (review L4)', async () => {
+    const broken = await invited();
+    await deposit(broken.invitee.user.id, qualifying);
+    await credit();
+    expect((await book()).invites).toBe(1);
+    h.clock.advance(1000);
+    const fine = await invited();
+    await deposit(fine.invitee.user.id, qualifying);
+    await credit();
+    expect((await book()).invites).toBe(1);
+    // The first due row cannot be settled (its recorded reward exceeds what its inviter holds pending).
+    await h.db
+      .updateTable('invitations')
+      .set({ reward_minor: '2000000' })
+      .where('invitee_id', '=', broken.invitee.user.id)
+      .execute();
+    h.clock.advance(config.claimAfterMs);
+    const warnings: string[] = [];
+    const module = createRewardsModule({ config, log: { warn: (_details, msg) => warnings.push(msg) } });
+    await module.start(h.db, () => h.clock.now());
+    await module.stop();
+    expect(warnings.filter((m) => m.startsWith('ALERT'))).toHaveLength(1);
+    expect(await balanceOf(h.db, 'user_available', fine.inviter.user.id, 'USDT')).toBe(1_000_000n);
+    const report = await book();
+    expect(report).toMatchObject({ invitesReleased: 0, invitesForfeited: 0 });
+    expect(report.failures).toEqual([expect.objectContaining({ kind: 'invite-settle', id: broken.invitee.user.id })]);
     expect((await reconcile(h.db)).ok).toBe(true);
   });
 
