@@ -10042,7 +10042,7 @@ export interface operations {
                         rewardMinor: string;
                         /** @description The smallest single deposit of `asset` that qualifies an invitee; decimal string of minor units */
                         qualifyingMinor: string;
-                        /** @description Hours the reward is held; released then if the invitee still holds qualifyingMinor, else forfeited */
+                        /** @description Hours the reward is held; released then if the available balance of the invitee never went below qualifyingMinor since the qualifying deposit, else forfeited */
                         holdHours: number;
                         invitations: {
                             /** @description Masked user name */

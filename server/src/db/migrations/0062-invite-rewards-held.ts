@@ -4,8 +4,8 @@ import { type Kysely, sql } from 'kysely';
  * Invite rewards are held (issue 36, review of item 9: the same qualifying deposit recycled through
  * fake accounts). The reward is booked into the inviter's pending rewards (user_rewards) when the
  * invitee's qualifying deposit is credited, and released to the available balance after the claim
- * delay (`release_at`) only if that deposit still stands and the invitee still holds at least the
- * qualifying amount; otherwise it is forfeited back to the rewards pool. Rewards booked before this
+ * delay (`release_at`) only if that deposit still stands and the invitee's available balance stayed at
+ * least the qualifying amount all along (invite-rewards.ts); otherwise it is forfeited back to the rewards pool. Rewards booked before this
  * migration were paid straight to the available balance: they count as released.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,9 +1,9 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { payReward } from '../ledger/operations.ts';
-import { bookInvite, dueInvites, settleInvite } from './invite-rewards.ts';
+import { bookInvite, dueInvites, invitesToBook, settleInvite } from './invite-rewards.ts';
 import type { RewardsConfig } from './rewards-config.ts';
 
 /**
@@ -30,6 +30,18 @@ export interface BookReport {
   poolShort: boolean;
   /** The assets whose pool could not pay a booking (each skipped for the rest of the pass, alerted). */
   shortAssets: string[];
+  /**
+   * Rows that failed for another reason (review L4): each is skipped for this pass (alerted) and
+   * retried on the next, and never stops the other rows of the pass.
+   */
+  failures: RowFailure[];
+}
+
+export interface RowFailure {
+  kind: 'sign' | 'invite' | 'invite-settle';
+  /** The sign record's id, or the invitee's user id. */
+  id: string;
+  error: string;
 }
 
 async function bookSign(db: Kysely<Database>, id: string, at: Date): Promise<boolean> {
@@ -68,15 +80,25 @@ export async function bookPendingRewards(db: Kysely<Database>, config: RewardsCo
     invitesForfeited: 0,
     poolShort: false,
     shortAssets: [],
+    failures: [],
   };
+  const failed = (kind: RowFailure['kind'], id: string, err: unknown) =>
+    report.failures.push({ kind, id, error: err instanceof Error ? err.message : String(err) });
   // Per asset (REWARDS_ASSET may have changed: older signs keep theirs): a pool that cannot pay one
   // asset's bookings skips that asset for the pass and never holds up another asset's.
-  const short = async (asset: string, book: () => Promise<boolean>): Promise<boolean> => {
+  const short = async (
+    asset: string,
+    row: { kind: RowFailure['kind']; id: string },
+    book: () => Promise<boolean>,
+  ): Promise<boolean> => {
     if (report.shortAssets.includes(asset)) return false;
     try {
       return await book();
     } catch (err) {
-      if (!(err instanceof InsufficientBalanceError)) throw err;
+      if (!(err instanceof InsufficientBalanceError)) {
+        failed(row.kind, row.id, err);
+        return false;
+      }
       report.poolShort = true;
       report.shortAssets.push(asset);
       return false;
@@ -99,28 +121,18 @@ export async function bookPendingRewards(db: Kysely<Database>, config: RewardsCo
       .orderBy('confirmed_at')
       .limit(BOOK_BATCH)
       .execute();
-    for (const { id } of signs) if (await short(asset, () => bookSign(db, id, at))) report.signs++;
+    for (const { id } of signs)
+      if (await short(asset, { kind: 'sign', id }, () => bookSign(db, id, at))) report.signs++;
   }
-  const invites = await db
-    .selectFrom('invitations as i')
-    .select('i.invitee_id')
-    .where('i.booked_at', 'is', null)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('deposits as d')
-          .select(sql`1`.as('one'))
-          .whereRef('d.user_id', '=', 'i.invitee_id')
-          .where('d.state', '=', 'successful')
-          .where('d.coin', '=', config.asset)
-          .where('d.amount_minor', '>=', config.inviteQualifyingMinor.toString()),
-      ),
-    )
-    .limit(BOOK_BATCH)
-    .execute();
-  for (const { invitee_id } of invites)
-    if (await short(config.asset, () => bookInvite(db, invitee_id, config, at))) report.invites++;
+  const invites = await invitesToBook(db, config, BOOK_BATCH);
+  for (const { invitee_id: id } of invites)
+    if (await short(config.asset, { kind: 'invite', id }, () => bookInvite(db, id, config, at))) report.invites++;
   for (const { invitee_id } of await dueInvites(db, at, BOOK_BATCH)) {
-    const outcome = await settleInvite(db, invitee_id, at);
+    // Its own transaction: a row that fails (whatever the reason) is rolled back alone.
+    const outcome = await settleInvite(db, invitee_id, at).catch((err: unknown) => {
+      failed('invite-settle', invitee_id, err);
+      return undefined;
+    });
     if (outcome === 'released') report.invitesReleased++;
     if (outcome === 'forfeited') report.invitesForfeited++;
   }
@@ -134,6 +146,8 @@ export function startRewardsBooker(options: {
   intervalMs: number;
   onError: (err: unknown) => void;
   onPoolShort: (assets: readonly string[]) => void;
+  /** Rows skipped this pass for an error other than a short pool (retried next pass). */
+  onRowFailures: (failures: readonly RowFailure[]) => void;
   now?: () => Date;
 }): { nudge(): void; stop(): Promise<void> } {
   const now = options.now ?? (() => new Date());
@@ -151,6 +165,7 @@ export function startRewardsBooker(options: {
       try {
         const r = await bookPendingRewards(options.db, options.config, now());
         if (r.poolShort) options.onPoolShort(r.shortAssets);
+        if (r.failures.length > 0) options.onRowFailures(r.failures);
       } catch (err) {
         options.onError(err);
       }

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
+import { depositIdempotencyKey } from '../deposits/processor.ts';
 import { deliverRewards, payReward, reverseReward } from '../ledger/operations.ts';
 import type { RewardsConfig } from './rewards-config.ts';
 
@@ -13,10 +14,12 @@ import type { RewardsConfig } from './rewards-config.ts';
  *    (`claimAfterMs`, as every pending reward).
  * 2. Then it is released to the inviter's available balance (user_rewards -> user_available, key
  *    `reward:invite:<invitee>:release`) if the qualifying deposit still stands (not reorged away) and
- *    the invitee's available balance of that asset is still at least the qualifying amount;
+ *    the invitee's available balance of that asset stayed at least the qualifying amount the whole
+ *    time, from that deposit's credit to the release time (every ledger entry, not one instant);
  *    otherwise it is forfeited back to the pool (user_rewards -> system_rewards, key
  *    `reward:invite:<invitee>:forfeit`). Moving the deposit on (withdrawn, sent, sold, converted)
- *    before then forfeits it, so one deposit qualifies one account a claim delay, not many at once.
+ *    before then forfeits it, even if it comes back by then, so one amount qualifies one account per
+ *    claim delay, not many at once by being sent round them.
  * Every step is its own transaction under a lock on the invitation row, keyed, so a repeat is harmless.
  */
 
@@ -76,6 +79,26 @@ export async function bookInvite(db: Db, inviteeId: string, config: RewardsConfi
   });
 }
 
+/** Invitations not yet booked whose invitee has a deposit that may qualify (bounded). */
+export function invitesToBook(db: Db, config: RewardsConfig, limit: number) {
+  return db
+    .selectFrom('invitations as i')
+    .select('i.invitee_id')
+    .where('i.booked_at', 'is', null)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('deposits as d')
+          .select(sql`1`.as('one'))
+          .whereRef('d.user_id', '=', 'i.invitee_id')
+          .where('d.state', '=', 'successful')
+          .where('d.coin', '=', config.asset)
+          .where('d.amount_minor', '>=', config.inviteQualifyingMinor.toString()),
+      ),
+    )
+    .limit(limit)
+    .execute();
+}
+
 /** Held invite rewards due at `at` (oldest first, bounded). */
 export function dueInvites(db: Db, at: Date, limit: number) {
   return db
@@ -116,30 +139,56 @@ export async function settleInvite(db: Db, inviteeId: string, at: Date): Promise
   });
 }
 
-/** The qualifying deposit still stands and the invitee still holds the qualifying amount, available. */
+/**
+ * The qualifying deposit still stands and the invitee's available balance of the asset never went
+ * below the qualifying amount from that deposit's credit to `release_at`. Not the balance at one
+ * instant: an amount shuttled by internal sends would be back in every account at its release
+ * (review M2), so each ledger entry of the account since the credit is looked at (balance_after).
+ */
 async function stillQualifies(
   db: Db,
-  inv: { invitee_id: string; qualifying_deposit_id: string | null; qualifying_minor: string | null },
+  inv: {
+    invitee_id: string;
+    qualifying_deposit_id: string | null;
+    qualifying_minor: string | null;
+    release_at: Date | null;
+  },
   asset: CoinCode,
 ): Promise<boolean> {
-  if (inv.qualifying_deposit_id === null || inv.qualifying_minor === null) return false;
-  const stands = await db
+  if (inv.qualifying_deposit_id === null || inv.qualifying_minor === null || inv.release_at === null) return false;
+  const deposit = await db
     .selectFrom('deposits')
-    .select('id')
+    .select(['network', 'tx_hash', 'output_index'])
     .where('id', '=', inv.qualifying_deposit_id)
     .where('state', '=', 'successful')
     .where('reorg_alert_id', 'is', null)
     .executeTakeFirst();
-  if (!stands) return false;
-  // Share-locked: a posting that moves the invitee's coins waits until this decision is committed.
-  const accounts = await db
+  if (!deposit) return false;
+  // Share-locked first: a posting to the invitee's account in flight commits before the entries are read.
+  const account = await db
     .selectFrom('ledger_accounts')
-    .select('balance')
+    .select('id')
     .where('kind', '=', 'user_available')
     .where('user_id', '=', inv.invitee_id)
     .where('asset', '=', asset)
     .forShare()
-    .execute();
-  const held = accounts.reduce((sum, a) => sum + BigInt(a.balance), 0n);
-  return held >= BigInt(inv.qualifying_minor);
+    .executeTakeFirst();
+  if (!account) return false;
+  const creditKey = depositIdempotencyKey(deposit.network, deposit.tx_hash, deposit.output_index);
+  const row = await db
+    .selectFrom('ledger_entries as e')
+    .select(sql<string | null>`min(e.balance_after)::text`.as('lowest'))
+    .where('e.account_id', '=', account.id)
+    .where('e.id', '>=', (eb) =>
+      eb
+        .selectFrom('ledger_entries as c')
+        .innerJoin('ledger_transfers as t', 't.id', 'c.transfer_id')
+        .select('c.id')
+        .where('t.idempotency_key', '=', creditKey)
+        .where('c.account_id', '=', account.id),
+    )
+    .where('e.created_at', '<=', inv.release_at)
+    .executeTakeFirstOrThrow();
+  // No credit entry found (null): nothing proves the amount was held.
+  return row.lowest !== null && BigInt(row.lowest) >= BigInt(inv.qualifying_minor);
 }

@@ -2,13 +2,13 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { login, receiveCode, registerUser, sessionCookie, uniqueUser, useAuthHarness } from '../auth/test-helpers.ts';
 import { advanceConfirmations } from '../deposits/processor.ts';
-import { lockFunds } from '../ledger/operations.ts';
+import { internalSend, lockFunds } from '../ledger/operations.ts';
 import { reconcile } from '../ledger/reconcile.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { bookPendingRewards } from './booker.ts';
 import { maskName, normalizeInviteCode } from './invites.ts';
 import { rewardsConfigFromEnv } from './rewards-config.ts';
-import { seedRewardsPool } from './rewards-module.ts';
+import { createRewardsModule, seedRewardsPool } from './rewards-module.ts';
 
 const config = rewardsConfigFromEnv({ INVITE_REWARD: '1', REWARDS_SEED_POOL: '100' });
 
@@ -166,6 +166,67 @@ describe('invitations', () => {
     expect((await reconcile(h.db)).ok).toBe(true);
   });
 
+  it('forfeits the held reward when the qualifying amount left the account during the hold, even if it is back at release (one amount shuttled through internal sends)', async () => {
+    const { inviter, invitee } = await invited();
+    const mule = await registerUser(h);
+    await deposit(invitee.user.id, qualifying);
+    await credit();
+    expect((await book()).invites).toBe(1);
+    const send = (n: number, fromUserId: string, toUserId: string) =>
+      h.db.transaction().execute((trx) =>
+        internalSend(
+          trx,
+          {
+            idempotencyKey: `test:shuttle:${invitee.user.id}:${n}`,
+            fromUserId,
+            toUserId,
+            asset: 'USDT',
+            amountMinor: 1n,
+          },
+          h.clock.now(),
+        ),
+      );
+    // One unit leaves (the amount qualifies another account meanwhile) and comes back before release.
+    await send(1, invitee.user.id, mule.user.id);
+    h.clock.advance(config.claimAfterMs / 2);
+    await send(2, mule.user.id, invitee.user.id);
+    expect(await balanceOf(h.db, 'user_available', invitee.user.id, 'USDT')).toBe(BigInt(qualifying));
+    h.clock.advance(config.claimAfterMs / 2);
+    expect(await book()).toMatchObject({ invitesReleased: 0, invitesForfeited: 1 });
+    expect(await balanceOf(h.db, 'user_available', inviter.user.id, 'USDT')).toBe(0n);
+    expect((await reconcile(h.db)).ok).toBe(true);
+  });
+
+  it('pays the held reward when the invitee kept the qualifying amount all along and moved only the rest, and ignores moves after the release time', async () => {
+    const { inviter, invitee } = await invited();
+    const mule = await registerUser(h);
+    await deposit(invitee.user.id, qualifying);
+    await deposit(invitee.user.id, '5000');
+    await credit();
+    expect((await book()).invites).toBe(1);
+    const send = (n: number, amountMinor: bigint) =>
+      h.db.transaction().execute((trx) =>
+        internalSend(
+          trx,
+          {
+            idempotencyKey: `test:keep:${invitee.user.id}:${n}`,
+            fromUserId: invitee.user.id,
+            toUserId: mule.user.id,
+            asset: 'USDT',
+            amountMinor,
+          },
+          h.clock.now(),
+        ),
+      );
+    await send(1, 5000n);
+    h.clock.advance(config.claimAfterMs + 1000);
+    // After the release time and before the booker's pass: the hold is over, the reward stands.
+    await send(2, 1n);
+    expect(await book()).toMatchObject({ invitesReleased: 1, invitesForfeited: 0 });
+    expect(await balanceOf(h.db, 'user_available', inviter.user.id, 'USDT')).toBe(1_000_000n);
+    expect((await reconcile(h.db)).ok).toBe(true);
+  });
+
   it('forfeits the held reward when the qualifying deposit was reorged away after it was credited', async () => {
     const { inviter, invitee } = await invited();
     const { id } = await deposit(invitee.user.id, qualifying);
@@ -179,6 +240,35 @@ describe('invitations', () => {
     h.clock.advance(config.claimAfterMs);
     expect(await book()).toMatchObject({ invitesForfeited: 1 });
     expect(await balanceOf(h.db, 'user_rewards', inviter.user.id, 'USDT')).toBe(0n);
+    expect((await reconcile(h.db)).ok).toBe(true);
+  });
+
+  it('one held reward that cannot be settled does not stop the others: it is skipped with an ALERT and retried (review L4)', async () => {
+    const broken = await invited();
+    await deposit(broken.invitee.user.id, qualifying);
+    await credit();
+    expect((await book()).invites).toBe(1);
+    h.clock.advance(1000);
+    const fine = await invited();
+    await deposit(fine.invitee.user.id, qualifying);
+    await credit();
+    expect((await book()).invites).toBe(1);
+    // The first due row cannot be settled (its recorded reward exceeds what its inviter holds pending).
+    await h.db
+      .updateTable('invitations')
+      .set({ reward_minor: '2000000' })
+      .where('invitee_id', '=', broken.invitee.user.id)
+      .execute();
+    h.clock.advance(config.claimAfterMs);
+    const warnings: string[] = [];
+    const module = createRewardsModule({ config, log: { warn: (_details, msg) => warnings.push(msg) } });
+    await module.start(h.db, () => h.clock.now());
+    await module.stop();
+    expect(warnings.filter((m) => m.startsWith('ALERT'))).toHaveLength(1);
+    expect(await balanceOf(h.db, 'user_available', fine.inviter.user.id, 'USDT')).toBe(1_000_000n);
+    const report = await book();
+    expect(report).toMatchObject({ invitesReleased: 0, invitesForfeited: 0 });
+    expect(report.failures).toEqual([expect.objectContaining({ kind: 'invite-settle', id: broken.invitee.user.id })]);
     expect((await reconcile(h.db)).ok).toBe(true);
   });
 

@@ -70,6 +70,11 @@ export function createRewardsModule(options: {
             { assets },
             'ALERT: the rewards pool cannot pay these assets: their bookings wait until it is funded (others go on)',
           ),
+        onRowFailures: (failures) =>
+          options.log.warn(
+            { failures },
+            'ALERT: rewards bookings failed and were skipped (retried each pass; the others go on): look at each row',
+          ),
       });
     },
     async stop() {

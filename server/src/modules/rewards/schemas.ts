@@ -239,7 +239,8 @@ export const InviteStatus = Type.Object(
     qualifyingMinor: minorUnits('The smallest single deposit of `asset` that qualifies an invitee'),
     holdHours: Type.Integer({
       minimum: 0,
-      description: 'Hours the reward is held; released then if the invitee still holds qualifyingMinor, else forfeited',
+      description:
+        'Hours the reward is held; released then if the available balance of the invitee never went below qualifyingMinor since the qualifying deposit, else forfeited',
     }),
     invitations: Type.Array(Invitation),
   },

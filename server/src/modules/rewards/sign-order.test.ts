@@ -119,3 +119,77 @@ describe('sign rewards and the order networks confirm in', () => {
     ]);
   });
 });
+
+describe('a reorg that revives a superseded check-in while another network confirms (review L1)', () => {
+  it('never leaves a day with no confirmed and no seen check-in', async () => {
+    const userId = await createUser(database.db);
+    const tag = await tagOf(userId);
+    await checkIn('bsc', tag, DAY_NUMBER, 700n);
+    await confirm('bsc');
+    // Seen on Ethereum after the BSC one was chosen, not yet confirmed there.
+    await checkIn('ethereum', tag, DAY_NUMBER, 800n);
+    // The reorg transaction takes the chosen BSC check-in back and revives superseded ones, and is
+    // still open while Ethereum's confirm step looks at the day.
+    let reorgDone!: () => void;
+    const reorged = new Promise<void>((resolve) => {
+      reorgDone = resolve;
+    });
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => {
+      commit = resolve;
+    });
+    const reorg = database.db.transaction().execute(async (trx) => {
+      await observers.bsc.dropAbove(trx, 699n, at);
+      reorgDone();
+      await committing;
+    });
+    await reorged;
+    const confirming = confirm('ethereum');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    commit();
+    await Promise.all([reorg, confirming]);
+    await confirm('ethereum');
+    expect(await records(userId)).toEqual([
+      { day: day(DAY_NUMBER), network: 'ethereum', state: 'confirmed', reward_minor: '100000' },
+    ]);
+  });
+});
+
+describe('many check-ins waiting for an earlier day (review L2)', () => {
+  it('a later ready check-in is confirmed past more than a batch (100) of waiting ones', async () => {
+    const WAITING = 120;
+    const rows = [];
+    for (let i = 0; i < WAITING; i++) {
+      const userId = await createUser(database.db);
+      n += 1;
+      // Yesterday seen (recently) on BSC, not confirmed there: today's Ethereum check-in waits for it.
+      for (const [network, dayNumber, block] of [
+        ['bsc', DAY_NUMBER - 1n, 900n],
+        ['ethereum', DAY_NUMBER, 900n],
+      ] as const) {
+        rows.push({
+          user_id: userId,
+          day: day(dayNumber),
+          network,
+          address: WALLET,
+          tx_hash: `0x${n.toString(16).padStart(62, 'f')}${network === 'bsc' ? 'b0' : 'e0'}`,
+          log_index: 0,
+          block_number: block.toString(),
+          block_hash: `0x${n.toString(16).padStart(64, 'a')}`,
+          state: 'seen' as const,
+          asset: config.asset,
+          reward_minor: '0',
+          seen_at: at,
+        });
+      }
+    }
+    await database.db.insertInto('sign_records').values(rows).execute();
+    // One user whose check-in of the same day, in a later block, waits for nothing.
+    const ready = await createUser(database.db);
+    await checkIn('ethereum', await tagOf(ready), DAY_NUMBER, 901n);
+    expect(await confirm('ethereum')).toBe(1);
+    expect(await records(ready)).toEqual([
+      { day: day(DAY_NUMBER), network: 'ethereum', state: 'confirmed', reward_minor: '100000' },
+    ]);
+  });
+});
