@@ -106,7 +106,9 @@ export default defineConfig({
     command: 'npx tsx scripts/start.ts',
     cwd: E2E_ROOT,
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
-    timeout: 240_000,
+    // A fresh checkout builds the host and five remotes first: ~3 min on an idle two-core machine,
+    // more when it is shared; a bound that only stops a hung start.
+    timeout: 600_000,
     reuseExistingServer: false,
     // Stop the server the way an operator would, so it stops its embedded PostgreSQL and anvil chains
     // (both run detached) instead of leaving them behind after the run.
