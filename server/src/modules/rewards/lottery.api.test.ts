@@ -236,6 +236,21 @@ describe('likes lottery: provably fair against the operator (issue 36 item 15)',
     expect((await drawOnce(u.cookie)).json()).toMatchObject({ clientSeed: 'alice-2', nonce: 1 });
     expect((await reconcile(h.db)).ok).toBe(true);
   });
+  it('a seed row is history: retired_at and activated_at are write-once and no row is deleted (review L5)', async () => {
+    const u = await registerUser(h);
+    const first = (await setClientSeed(u.cookie, 'carol-1')).json().active.commitment;
+    await setClientSeed(u.cookie, 'carol-2');
+    const rows = h.db.selectFrom('lottery_server_seeds').select(['id', 'commitment']).where('user_id', '=', u.user.id);
+    const retired = await rows.where('commitment', '=', first).executeTakeFirstOrThrow();
+    const seeds = h.db.updateTable('lottery_server_seeds').where('id', '=', retired.id);
+    await expect(seeds.set({ retired_at: null }).execute()).rejects.toThrow(/never change/);
+    await expect(seeds.set({ retired_at: new Date() }).execute()).rejects.toThrow(/never change/);
+    await expect(seeds.set({ activated_at: new Date() }).execute()).rejects.toThrow(/never change/);
+    await expect(h.db.deleteFrom('lottery_server_seeds').where('user_id', '=', u.user.id).execute()).rejects.toThrow(
+      /never deleted/,
+    );
+    expect(await rows.execute()).toHaveLength(3); // retired, active, next
+  });
 });
 
 describe('likes lottery with an empty pool', () => {

@@ -1,0 +1,45 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * Lottery seed rows are history the user verifies against (issue 36, review of item 15): once set,
+ * `activated_at` and `retired_at` never change (a retired seed cannot be un-retired and re-used, an
+ * activation cannot be moved), and no seed row is ever deleted (its draws and its reveal would lose
+ * their commitment). The 0063 trigger's other rules (seed, commitment, created_at, user, a set client
+ * seed) stay.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    create or replace function lottery_server_seeds_fixed() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'DELETE' then
+        raise exception 'a lottery seed row is never deleted' using errcode = 'insufficient_privilege';
+      end if;
+      if new.seed <> old.seed or new.commitment <> old.commitment or new.created_at <> old.created_at
+         or new.user_id <> old.user_id
+         or (old.client_seed is not null and new.client_seed is distinct from old.client_seed)
+         or (old.activated_at is not null and new.activated_at is distinct from old.activated_at)
+         or (old.retired_at is not null and new.retired_at is distinct from old.retired_at) then
+        raise exception 'a committed lottery seed and its client seed never change' using errcode = 'insufficient_privilege';
+      end if;
+      return new;
+    end
+    $$`.execute(db);
+  await sql`
+    create trigger lottery_server_seeds_no_delete before delete on lottery_server_seeds
+    for each row execute function lottery_server_seeds_fixed()`.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop trigger lottery_server_seeds_no_delete on lottery_server_seeds`.execute(db);
+  await sql`
+    create or replace function lottery_server_seeds_fixed() returns trigger language plpgsql as $$
+    begin
+      if new.seed <> old.seed or new.commitment <> old.commitment or new.created_at <> old.created_at
+         or new.user_id <> old.user_id
+         or (old.client_seed is not null and new.client_seed is distinct from old.client_seed) then
+        raise exception 'a committed lottery seed and its client seed never change' using errcode = 'insufficient_privilege';
+      end if;
+      return new;
+    end
+    $$`.execute(db);
+}
