@@ -26,7 +26,7 @@ import { reconcile } from '../src/modules/ledger/reconcile.ts';
 import { checkInObserver } from '../src/modules/rewards/check-in-observer.ts';
 import { utcDay } from '../src/modules/rewards/days.ts';
 import { NoMoreDrawsError } from '../src/modules/rewards/errors.ts';
-import { draw } from '../src/modules/rewards/lottery.ts';
+import { draw, prizeTableHashOf } from '../src/modules/rewards/lottery.ts';
 import { nextCommitmentOf, setClientSeed } from '../src/modules/rewards/lottery-seeds.ts';
 import { rewardsConfigFromEnv } from '../src/modules/rewards/rewards-config.ts';
 import { seedRewardsPool } from '../src/modules/rewards/rewards-module.ts';
@@ -129,7 +129,13 @@ async function drawThroughput(db: Kysely<Database>): Promise<{ perSecond: number
     const userId = await newUser(db);
     // Each user's client seed, set against the commitment shown first (issue 36 item 15).
     const commitment = await nextCommitmentOf(db, userId, at);
-    await setClientSeed(db, { userId, clientSeed: `bench-${i}`, commitment, at });
+    await setClientSeed(db, {
+      userId,
+      clientSeed: `bench-${i}`,
+      commitment,
+      prizeTableHash: prizeTableHashOf(config.prizes),
+      at,
+    });
     users.push(userId);
   }
   await db

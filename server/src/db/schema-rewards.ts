@@ -102,6 +102,8 @@ export interface LotteryServerSeedsTable {
   client_seed: string | null;
   activated_at: Date | null;
   retired_at: Date | null;
+  /** SHA-256 of the canonical prize table the pair was chosen against (migration 0064); write-once. */
+  prize_table_hash: string | null;
 }
 
 export interface InviteCodesTable {

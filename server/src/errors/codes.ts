@@ -137,6 +137,8 @@ export const errorStatus = {
   DRAW_FAILED: 503,
   /** A draw needs a client seed of the user's (set after seeing the next server seed's commitment). */
   CLIENT_SEED_REQUIRED: 409,
+  /** The active seed pair was set against another prize table than the configured one: set a new client seed. */
+  PRIZE_TABLE_CHANGED: 409,
   /** No user has this invite code, or it is the user's own. */
   INVITE_CODE_INVALID: 400,
   // Payouts (modules/payment-methods).

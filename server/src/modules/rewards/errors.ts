@@ -61,6 +61,13 @@ export class ClientSeedRequiredError extends AppError {
   }
 }
 
+export class PrizeTableChangedError extends AppError {
+  constructor() {
+    super('PRIZE_TABLE_CHANGED', 'The prizes changed since your client seed was set: set a new client seed to draw');
+    this.name = 'PrizeTableChangedError';
+  }
+}
+
 export class InviteCodeInvalidError extends AppError {
   constructor() {
     super('INVITE_CODE_INVALID', 'This invite code is not valid');

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, ValidationError } from '../../errors/app-error.ts';
 import { assert } from '../ledger/model.ts';
 import { utcDay } from './days.ts';
+import { PrizeTableChangedError } from './errors.ts';
 
 /**
  * The users' committed server seeds (issue 36 item 15, migration 0063). A user always has a `next`
@@ -48,6 +49,8 @@ export interface ActiveSeed {
   clientSeed: string;
   /** Draws made on this pair so far (the next draw's nonce is one more). */
   used: number;
+  /** The prize table the pair was chosen against (null: set before migration 0064, draws nothing). */
+  prizeTableHash: string | null;
 }
 
 /** The user's active pair (client seed set, not retired), with the draws made on it. */
@@ -59,6 +62,7 @@ export async function activeSeedOf(db: Db, userId: string): Promise<ActiveSeed |
       's.seed',
       's.commitment',
       's.client_seed',
+      's.prize_table_hash',
       sql<string>`(select coalesce(max(d.nonce), 0) from lottery_draws d where d.server_seed_id = s.id)`.as('used'),
     ])
     .where('s.user_id', '=', userId)
@@ -72,6 +76,7 @@ export async function activeSeedOf(db: Db, userId: string): Promise<ActiveSeed |
     commitment: row.commitment,
     clientSeed: row.client_seed,
     used: Number(row.used),
+    prizeTableHash: row.prize_table_hash,
   };
 }
 
@@ -79,21 +84,41 @@ export async function fairnessView(db: Db, userId: string, at: Date) {
   const nextCommitment = await nextCommitmentOf(db, userId, at);
   const active = await activeSeedOf(db, userId);
   return {
-    active: active ? { commitment: active.commitment, clientSeed: active.clientSeed, nonce: active.used } : null,
+    userId,
+    active: active
+      ? {
+          commitment: active.commitment,
+          clientSeed: active.clientSeed,
+          nonce: active.used,
+          prizeTableHash: active.prizeTableHash,
+        }
+      : null,
     nextCommitment,
   };
 }
 
 /**
  * Sets the user's client seed: `commitment` must be the next seed's commitment the user was shown
- * (CONFLICT otherwise: it changed, reload). The active seed is retired and revealed in the answer.
+ * (CONFLICT otherwise: it changed, reload). The pair is bound to the configured prize table
+ * (`prizeTableHash`); `seenPrizeTableHash`, the table the user was shown, must be that one
+ * (PRIZE_TABLE_CHANGED otherwise). The active seed is retired and revealed in the answer.
  */
 export async function setClientSeed(
   db: Kysely<Database>,
-  input: { userId: string; clientSeed: string; commitment: string; at: Date },
+  input: {
+    userId: string;
+    clientSeed: string;
+    commitment: string;
+    prizeTableHash: string;
+    seenPrizeTableHash?: string | undefined;
+    at: Date;
+  },
 ) {
   if (!CLIENT_SEED_PATTERN.test(input.clientSeed)) {
     throw new ValidationError('A client seed is 1 to 64 printable characters without spaces');
+  }
+  if (input.seenPrizeTableHash !== undefined && input.seenPrizeTableHash !== input.prizeTableHash) {
+    throw new PrizeTableChangedError();
   }
   const revealed = await db.transaction().execute(async (trx) => {
     await trx.selectFrom('users').select('id').where('id', '=', input.userId).forUpdate().executeTakeFirstOrThrow();
@@ -125,7 +150,7 @@ export async function setClientSeed(
       .executeTakeFirst();
     await trx
       .updateTable('lottery_server_seeds')
-      .set({ client_seed: input.clientSeed, activated_at: input.at })
+      .set({ client_seed: input.clientSeed, activated_at: input.at, prize_table_hash: input.prizeTableHash })
       .where('id', '=', next.id)
       .execute();
     return retired ? { commitment: retired.commitment, serverSeed: retired.seed.toString('hex') } : null;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { drawPrizeIndex, verifyClientSeedDraw, verifyDraw } from '@cw/shared-state/lottery';
+import { canonicalPrizeTable, drawPrizeIndex, verifyClientSeedDraw, verifyDraw } from '@cw/shared-state/lottery';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { login, registerUser, sessionCookie, useAuthHarness } from '../auth/test-helpers.ts';
 import { reconcile } from '../ledger/reconcile.ts';
@@ -185,7 +185,7 @@ describe('likes lottery: provably fair against the operator (issue 36 item 15)',
     // The client seed pairs with the server seed committed BEFORE it was chosen.
     const set = await setClientSeed(u.cookie, 'alice-1', committed);
     expect(set.statusCode).toBe(200);
-    expect(set.json().active).toEqual({ commitment: committed, clientSeed: 'alice-1', nonce: 0 });
+    expect(set.json().active).toMatchObject({ commitment: committed, clientSeed: 'alice-1', nonce: 0 });
     expect(set.json().nextCommitment).not.toBe(committed);
     const first = (await drawOnce(u.cookie)).json();
     const second = (await drawOnce(u.cookie)).json();
@@ -215,7 +215,7 @@ describe('likes lottery: provably fair against the operator (issue 36 item 15)',
     // A new client seed retires (reveals) the server seed: every draw on it verifies from its own fields.
     const rotated = (await setClientSeed(u.cookie, 'alice-2')).json();
     expect(rotated.revealed).toMatchObject({ commitment: committed });
-    expect(rotated.active).toEqual({ commitment: set.json().nextCommitment, clientSeed: 'alice-2', nonce: 0 });
+    expect(rotated.active).toMatchObject({ commitment: set.json().nextCommitment, clientSeed: 'alice-2', nonce: 0 });
     const day = (
       await h.app.inject({ method: 'GET', url: `/api/rewards/lottery/${first.day}`, headers: { cookie: u.cookie } })
     ).json();
@@ -234,6 +234,72 @@ describe('likes lottery: provably fair against the operator (issue 36 item 15)',
       expect(checked).toEqual({ commitmentOk: true, prizeTableOk: true, drawOk: true });
     }
     expect((await drawOnce(u.cookie)).json()).toMatchObject({ clientSeed: 'alice-2', nonce: 1 });
+    expect((await reconcile(h.db)).ok).toBe(true);
+  });
+  it('a seed row is history: retired_at and activated_at are write-once and no row is deleted (review L5)', async () => {
+    const u = await registerUser(h);
+    const first = (await setClientSeed(u.cookie, 'carol-1')).json().active.commitment;
+    await setClientSeed(u.cookie, 'carol-2');
+    const rows = h.db.selectFrom('lottery_server_seeds').select(['id', 'commitment']).where('user_id', '=', u.user.id);
+    const retired = await rows.where('commitment', '=', first).executeTakeFirstOrThrow();
+    const seeds = h.db.updateTable('lottery_server_seeds').where('id', '=', retired.id);
+    await expect(seeds.set({ retired_at: null }).execute()).rejects.toThrow(/never change/);
+    await expect(seeds.set({ retired_at: new Date() }).execute()).rejects.toThrow(/never change/);
+    await expect(seeds.set({ activated_at: new Date() }).execute()).rejects.toThrow(/never change/);
+    await expect(h.db.deleteFrom('lottery_server_seeds').where('user_id', '=', u.user.id).execute()).rejects.toThrow(
+      /never deleted/,
+    );
+    expect(await rows.execute()).toHaveLength(3); // retired, active, next
+  });
+});
+
+describe('likes lottery: the prize table is fixed with the seed pair (review of item 15, M1)', () => {
+  // One config object the harness reads on every request: changing its prizes is a reconfiguration.
+  const live = { ...rewardsConfigFromEnv({ LIKES_PER_DRAW: '1', DRAWS_PER_DAY: '5', REWARDS_SEED_POOL: '1000' }) };
+  const h = useAuthHarness({ rewards: { config: live } });
+  const tableHash = (prizes: readonly { weight: number; amountMinor: string | bigint }[]) =>
+    createHash('sha256').update(canonicalPrizeTable(prizes)).digest('hex');
+
+  it('a draw after the prize table changed is refused, nothing booked, until a new client seed names the new table', async () => {
+    await seedRewardsPool(h.db, live, h.clock.now());
+    const u = await registerUser(h);
+    for (let i = 0; i < 3; i++) {
+      const id = await publish(h, `p${i}`);
+      await h.app.inject({ method: 'PUT', url: `/api/rewards/likes/${id}`, headers: { cookie: u.cookie } });
+    }
+    const shown = (
+      await h.app.inject({ method: 'GET', url: '/api/rewards/likes', headers: { cookie: u.cookie } })
+    ).json();
+    const seen = tableHash(shown.prizes);
+    const put = (clientSeed: string, commitment: string, prizeTableHash: string) =>
+      h.app.inject({
+        method: 'PUT',
+        url: '/api/rewards/lottery/client-seed',
+        headers: { cookie: u.cookie },
+        payload: { clientSeed, commitment, prizeTableHash },
+      });
+    const set = await put('dave-1', shown.fairness.nextCommitment, seen);
+    expect(set.statusCode).toBe(200);
+    expect(set.json().active).toMatchObject({ clientSeed: 'dave-1', prizeTableHash: seen });
+    expect(set.json().userId).toBe(u.user.id);
+    const drawOnce = () => h.app.inject({ method: 'POST', url: '/api/rewards/draws', headers: { cookie: u.cookie } });
+    expect((await drawOnce()).json()).toMatchObject({ nonce: 1, prizeTableHash: seen });
+    // The operator changes the prizes: the active pair was chosen against the old table.
+    const before = live.prizes;
+    live.prizes = [...before.slice(0, -1), { weight: 1, amountMinor: 999_999n }];
+    const refused = await drawOnce();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('PRIZE_TABLE_CHANGED');
+    const drawn = await h.db.selectFrom('lottery_draws').select('nonce').where('user_id', '=', u.user.id).execute();
+    expect(drawn).toHaveLength(1);
+    // A client seed set against the table the user saw before the change is refused too.
+    const next = set.json().nextCommitment;
+    expect((await put('dave-2', next, seen)).json().code).toBe('PRIZE_TABLE_CHANGED');
+    const now = tableHash(live.prizes);
+    const rotated = await put('dave-2', next, now);
+    expect(rotated.json().active).toMatchObject({ clientSeed: 'dave-2', prizeTableHash: now });
+    expect((await drawOnce()).json()).toMatchObject({ clientSeed: 'dave-2', nonce: 1, prizeTableHash: now });
+    live.prizes = before;
     expect((await reconcile(h.db)).ok).toBe(true);
   });
 });

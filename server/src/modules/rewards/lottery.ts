@@ -9,7 +9,7 @@ import { findLiveAnnouncement, listAnnouncements } from '../notices/repository.t
 import type { NoticeLanguage } from '../notices/schemas.ts';
 import { currentStreak } from './claims.ts';
 import { utcDay } from './days.ts';
-import { ClientSeedRequiredError, DrawFailedError, NoMoreDrawsError } from './errors.ts';
+import { ClientSeedRequiredError, DrawFailedError, NoMoreDrawsError, PrizeTableChangedError } from './errors.ts';
 import { activeSeedOf } from './lottery-seeds.ts';
 import type { RewardsConfig } from './rewards-config.ts';
 
@@ -102,6 +102,7 @@ export async function draw(db: Db, input: { userId: string; config: RewardsConfi
   const { config, userId, at } = input;
   const day = utcDay(at);
   const table = canonicalPrizeTable(config.prizes);
+  const tableHash = prizeTableHashOf(config.prizes);
   try {
     return await db.transaction().execute(async (trx) => {
       await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
@@ -117,6 +118,8 @@ export async function draw(db: Db, input: { userId: string; config: RewardsConfi
       // Under the user's lock: the active pair and its nonce cannot move until this commits.
       const active = await activeSeedOf(trx, userId);
       if (!active) throw new ClientSeedRequiredError();
+      // The user chose this client seed against a prize table: other odds need a new choice.
+      if (active.prizeTableHash !== tableHash) throw new PrizeTableChangedError();
       const nonce = active.used + 1;
       const prizeIndex = await drawWithClientSeed(new Uint8Array(active.seed), active.clientSeed, nonce, config.prizes);
       const prize = config.prizes[prizeIndex];
@@ -181,11 +184,17 @@ interface DrawRow {
   prizeTable: string | null;
 }
 
+/** SHA-256 (hex) of a canonical prize table, as the browser computes it (`prizeTableHash`). */
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The hash a seed pair is bound to: SHA-256 of the canonical prize table. */
+export const prizeTableHashOf = (prizes: RewardsConfig['prizes']) => sha256Hex(canonicalPrizeTable(prizes));
+
 /** A draw with every input it verifies from (prize table and its SHA-256; null for day-seed draws). */
 function drawView(r: DrawRow) {
   return {
     ...r,
-    prizeTableHash: r.prizeTable === null ? null : createHash('sha256').update(r.prizeTable).digest('hex'),
+    prizeTableHash: r.prizeTable === null ? null : sha256Hex(r.prizeTable),
     prizeTable: r.prizeTable === null ? null : (JSON.parse(r.prizeTable) as Prize[]),
   };
 }

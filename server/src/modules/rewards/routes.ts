@@ -109,13 +109,12 @@ export const rewardsRoutes: FastifyPluginAsyncTypebox<{ service: RewardsService 
       schema: {
         tags,
         summary:
-          'Set your client seed, pairing it with the next server seed you were shown (its commitment); the active seed is revealed',
+          'Set your client seed, pairing it with the next server seed you were shown (its commitment) and the prize table you were shown (its hash); the active seed is revealed',
         body: ClientSeedBody,
         response: { 200: ClientSeedChange, ...errorResponses(400, 401, 409, 429) },
       },
     },
-    async (request) =>
-      service.setClientSeed(currentUser(request).userId, request.body.clientSeed, request.body.commitment),
+    async (request) => service.setClientSeed(currentUser(request).userId, request.body),
   );
   app.get(
     '/rewards/lottery/:day',

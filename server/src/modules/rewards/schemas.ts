@@ -129,6 +129,10 @@ export const Draw = Type.Object(
 
 export const Fairness = Type.Object(
   {
+    userId: Type.String({
+      format: 'uuid',
+      description: 'Whose seeds these are (the browser keeps the client seeds it set per user, to check draws against)',
+    }),
     active: Type.Union(
       [
         Type.Object(
@@ -136,6 +140,10 @@ export const Fairness = Type.Object(
             commitment: Hex64,
             clientSeed: Type.String(),
             nonce: Type.Integer({ minimum: 0, description: 'Draws made on this pair' }),
+            prizeTableHash: Type.Union([Hex64, Type.Null()], {
+              description:
+                'SHA-256 of the prize table the pair was set against; draws are refused (PRIZE_TABLE_CHANGED) once the prizes differ. null: set before tables were bound, set a new client seed',
+            }),
           },
           { additionalProperties: false },
         ),
@@ -155,6 +163,13 @@ export const ClientSeedBody = Type.Object(
   {
     clientSeed: Type.String({ pattern: '^[!-~]{1,64}$', description: '1 to 64 printable characters, no spaces' }),
     commitment: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'The nextCommitment you were shown' }),
+    prizeTableHash: Type.Optional(
+      Type.String({
+        pattern: '^[0-9a-f]{64}$',
+        description:
+          'SHA-256 of the canonical prize table you were shown; refused with PRIZE_TABLE_CHANGED if the prizes differ now (absent: the current table)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -8,7 +8,7 @@ import type { NoticeLanguage } from '../notices/schemas.ts';
 import { claimRewards, deliverClaims, listClaims } from './claims.ts';
 import { addDays, nextDayStart, streakLength, utcDay } from './days.ts';
 import { inviteCodeOf, listInvitations } from './invites.ts';
-import { draw, drawAllowance, drawDays, likePost, listDraws, listPosts } from './lottery.ts';
+import { draw, drawAllowance, drawDays, likePost, listDraws, listPosts, prizeTableHashOf } from './lottery.ts';
 import { fairnessView, setClientSeed } from './lottery-seeds.ts';
 import type { RewardsConfig } from './rewards-config.ts';
 import { RECORDS_MAX } from './schemas.ts';
@@ -154,8 +154,15 @@ export function createRewardsService(options: RewardsServiceOptions) {
     likesStatus,
     like: (userId: string, announcementId: string) => likePost(db, { userId, announcementId, at: now() }),
     draw: (userId: string) => draw(db, { userId, config, at: now() }),
-    setClientSeed: (userId: string, clientSeed: string, commitment: string) =>
-      setClientSeed(db, { userId, clientSeed, commitment, at: now() }),
+    setClientSeed: (userId: string, body: { clientSeed: string; commitment: string; prizeTableHash?: string }) =>
+      setClientSeed(db, {
+        userId,
+        clientSeed: body.clientSeed,
+        commitment: body.commitment,
+        prizeTableHash: prizeTableHashOf(config.prizes),
+        seenPrizeTableHash: body.prizeTableHash,
+        at: now(),
+      }),
     lotteryDay,
     inviteStatus,
   };

@@ -1,5 +1,7 @@
 import { api, unwrap } from '@cw/shared-state/api';
+import { canonicalPrizeTable, prizeTableHash } from '@cw/shared-state/lottery';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { rememberSeed } from '../lib/seed-records.ts';
 
 type Lang = 'zh-CN' | 'zh-TW' | 'en' | 'es';
 
@@ -33,28 +35,60 @@ export function randomClientSeed(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function putClientSeed(clientSeed: string, commitment: string) {
-  return unwrap(api.PUT('/api/rewards/lottery/client-seed', { body: { clientSeed, commitment } }));
+/** The hash a seed pair is bound to: SHA-256 of the canonical prize table shown. */
+export function tableHashOf(prizes: LikesStatus['prizes']): Promise<string> {
+  return prizeTableHash(canonicalPrizeTable(prizes));
+}
+
+interface SeedChoice {
+  userId: string;
+  clientSeed: string;
+  commitment: string;
+  prizes: LikesStatus['prizes'];
+}
+
+/**
+ * Sets a client seed against the commitment and the prize table shown, and keeps the pair in this
+ * browser once accepted: verification later checks draws against it, not only against what the
+ * server returns with them (review of issue 36 item 15).
+ */
+async function putClientSeed(choice: SeedChoice) {
+  const hash = await tableHashOf(choice.prizes);
+  const changed = await unwrap(
+    api.PUT('/api/rewards/lottery/client-seed', {
+      body: { clientSeed: choice.clientSeed, commitment: choice.commitment, prizeTableHash: hash },
+    }),
+  );
+  rememberSeed(choice.userId, { commitment: choice.commitment, clientSeed: choice.clientSeed, prizeTableHash: hash });
+  return changed;
 }
 
 export function useClientSeedMutation() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { clientSeed: string; commitment: string }) =>
-      putClientSeed(input.clientSeed, input.commitment),
+    mutationFn: putClientSeed,
     onSettled: () => client.invalidateQueries({ queryKey: likesKey }),
   });
 }
 
 /**
- * A draw. With no client seed yet, the browser first sets a random one against the next commitment
- * it was shown, so the server's seed is fixed before the client seed exists (issue 36 item 15).
+ * A draw. With no client seed yet, or one set against other prizes than those shown now, the browser
+ * first sets a random one against the next commitment it was shown, so the server's seed is fixed
+ * before the client seed exists (issue 36 item 15) and the pair names the prizes the user sees.
  */
 export function useDrawMutation() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (fairness: LikesStatus['fairness']) => {
-      if (!fairness.active) await putClientSeed(randomClientSeed(), fairness.nextCommitment);
+    mutationFn: async (data: Pick<LikesStatus, 'fairness' | 'prizes'>) => {
+      const { fairness, prizes } = data;
+      if (!fairness.active || fairness.active.prizeTableHash !== (await tableHashOf(prizes))) {
+        await putClientSeed({
+          userId: fairness.userId,
+          clientSeed: randomClientSeed(),
+          commitment: fairness.nextCommitment,
+          prizes,
+        });
+      }
       return unwrap(api.POST('/api/rewards/draws'));
     },
     onSettled: () => client.invalidateQueries({ queryKey: likesKey }),

@@ -13,7 +13,7 @@ import { type LikesStatus, useClientSeedMutation } from '../api/likes.ts';
  * seed's commitment, shown BEFORE the user picks the next client seed: changing it reveals the
  * current server seed, so every earlier draw can be verified (issue 36 item 15).
  */
-export function FairnessCard({ fairness }: { fairness: LikesStatus['fairness'] }) {
+export function FairnessCard({ fairness, prizes }: Pick<LikesStatus, 'fairness' | 'prizes'>) {
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const change = useClientSeedMutation();
@@ -21,7 +21,7 @@ export function FairnessCard({ fairness }: { fairness: LikesStatus['fairness'] }
   const valid = CLIENT_SEED_PATTERN.test(seed);
   const onSet = () =>
     change.mutate(
-      { clientSeed: seed, commitment: fairness.nextCommitment },
+      { userId: fairness.userId, clientSeed: seed, commitment: fairness.nextCommitment, prizes },
       {
         onSuccess: () => {
           setSeed('');

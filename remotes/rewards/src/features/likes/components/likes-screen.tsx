@@ -27,7 +27,7 @@ function DrawCard({ data }: { data: LikesStatus }) {
         : '…';
   const left = Math.max(0, data.earned - data.used);
   const onDraw = () =>
-    draw.mutate(data.fairness, {
+    draw.mutate(data, {
       onSuccess: (d) => toast.success(t('likes.won', { prize: prize(d.prizeMinor) })),
       onError: (err) => toast.fail(errorMessage(err)),
     });
@@ -101,13 +101,13 @@ export default function LikesScreen() {
     body = (
       <>
         <DrawCard data={likes.data} />
-        <FairnessCard fairness={likes.data.fairness} />
+        <FairnessCard fairness={likes.data.fairness} prizes={likes.data.prizes} />
         <Posts data={likes.data} />
         {likes.data.pastDays.length > 0 ? (
           <section className={ui.card} data-testid="past-days">
             <span className={ui.label}>{t('likes.pastDays')}</span>
             {likes.data.pastDays.map((day) => (
-              <VerifyDay key={day} day={day} prizes={likes.data.prizes} />
+              <VerifyDay key={day} day={day} prizes={likes.data.prizes} pastDays={likes.data.pastDays} />
             ))}
           </section>
         ) : null}
