@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
+import type { OutflowBudget } from '../withdrawals/outflow-budget.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
 import { moonPayCurrencyCode } from './moonpay/codes.ts';
 import { createOrderService } from './orders.ts';
@@ -25,6 +26,8 @@ export interface RampServiceOptions {
   /** A sell is a withdrawal to the provider: it takes the fund password and a `withdraw` e-mail code. */
   codes: VerificationCodes;
   fundPassword: FundPasswordService;
+  /** The USD review budget sells share with withdrawals and sends. */
+  budget: OutflowBudget;
 }
 
 const offeredPairs = [
@@ -35,7 +38,7 @@ const offeredPairs = [
   { coin: 'BNB', network: 'bsc' },
 ] as const;
 
-type Required = 'db' | 'now' | 'codes' | 'fundPassword';
+type Required = 'db' | 'now' | 'codes' | 'fundPassword' | 'budget';
 type WithDefaults = Pick<RampServiceOptions, Required> & Partial<Omit<RampServiceOptions, Required>>;
 
 export function createRampService(options: WithDefaults): RampRouteDeps {
@@ -84,6 +87,7 @@ export function createRampService(options: WithDefaults): RampRouteDeps {
       xpubs: o.xpubs,
       codes: o.codes,
       fundPassword: o.fundPassword,
+      budget: o.budget,
       checkoutWindowMs: o.config.checkoutWindowMs,
     }),
     webhook: createWebhookHandler({

@@ -11,7 +11,7 @@ import { type NetworkCode, networkCodes } from '../catalogue/catalogue.ts';
 import { ownerOfDepositAddress } from '../deposits/addresses.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { internalSend } from '../ledger/operations.ts';
-import { lockOutflows, type OutflowBudget, outflowSpentUsdCents } from '../withdrawals/outflow-budget.ts';
+import { assertWithinOutflowBudget, type OutflowBudget } from '../withdrawals/outflow-budget.ts';
 import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
 import { availableOf } from '../withdrawals/service.ts';
 import { verifyWalletAction } from '../withdrawals/verification.ts';
@@ -77,16 +77,6 @@ export function createSendsService(deps: {
     throw new AppError('RECIPIENT_NOT_FOUND', 'No user owns this deposit address');
   }
 
-  /** Under the user's outflow lock: refuses a send that would take the day's outflows over the budget. */
-  async function assertWithinBudget(trx: Transaction<Database>, userId: string, valueUsdCents: bigint) {
-    await lockOutflows(trx, userId);
-    const spent = await outflowSpentUsdCents(trx, deps.budget, userId, now());
-    if (spent + valueUsdCents <= deps.budget.budgetUsdCents) return;
-    throw new AppError('OUTFLOW_REVIEW_LIMIT', 'Above the 24-hour outflow limit: withdraw instead, or wait', {
-      details: { limit: Number(deps.budget.budgetUsdCents / 100n) },
-    });
-  }
-
   async function checkedRecipient(userId: string, input: RecipientQuery) {
     const found = await resolveRecipient(input);
     if (found.toUserId === userId) throw new AppError('SEND_TO_SELF', 'A send goes to another user');
@@ -122,7 +112,7 @@ export function createSendsService(deps: {
       const code = await verifyWalletAction(deps, client, userId, input, 'transfer');
       const valueUsdCents = deps.budget.valueUsdCents(coin, amountMinor);
       const row = await db.transaction().execute(async (trx) => {
-        await assertWithinBudget(trx, userId, valueUsdCents);
+        await assertWithinOutflowBudget(trx, deps.budget, userId, valueUsdCents, now());
         const placed = await placeSend(
           trx,
           {

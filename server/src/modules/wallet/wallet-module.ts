@@ -15,7 +15,7 @@ import { createHistoryService } from '../history/service.ts';
 import type { PriceService } from '../prices/service.ts';
 import { sendRoutes } from '../sends/routes.ts';
 import { createSendsService } from '../sends/service.ts';
-import { createOutflowBudget } from '../withdrawals/outflow-budget.ts';
+import { createOutflowBudget, type OutflowBudget } from '../withdrawals/outflow-budget.ts';
 import { type AutoReviewLimits, autoReviewLimits, parseAutoReviewLimits } from '../withdrawals/review-policy.ts';
 import { withdrawalRoutes } from '../withdrawals/routes.ts';
 import { createWithdrawalsService } from '../withdrawals/service.ts';
@@ -33,8 +33,17 @@ export interface WalletOptions {
   platform?: PlatformAddresses;
   /** USD prices valuing outflows in their shared review budget (outflow-budget.ts); none: valued by limits. */
   prices?: Pick<PriceService, 'price'> | null;
-  /** The 24-hour USD review budget of withdrawals and sends together, in cents; default $10,000. */
+  /** The 24-hour USD review budget of withdrawals, sends and sells together, in cents; default $10,000. */
   outflowBudgetUsdCents?: bigint;
+}
+
+/** The one outflow budget of the app (withdrawals, sends, and the ramp's sells share it). */
+export function outflowBudgetOf(options: WalletOptions, prices: Pick<PriceService, 'price'> | null): OutflowBudget {
+  return createOutflowBudget({
+    prices: options.prices ?? prices,
+    limits: options.autoReviewLimits ?? autoReviewLimits(),
+    ...(options.outflowBudgetUsdCents === undefined ? {} : { budgetUsdCents: options.outflowBudgetUsdCents }),
+  });
 }
 
 /**
@@ -42,18 +51,14 @@ export interface WalletOptions {
  * history). Each part lives in its own module; this file only wires their services together.
  */
 export const walletRoutes: FastifyPluginAsyncTypebox<
-  WalletOptions & { db: Kysely<Database>; now: () => Date; auth: AuthModule }
+  WalletOptions & { db: Kysely<Database>; now: () => Date; auth: AuthModule; outflowBudget?: OutflowBudget }
 > = async (app, options) => {
   const { db, now, auth } = options;
   const chains = options.chains ?? (() => ({}));
   const signerRunning = options.signerRunning ?? true;
   const deps = { db, now, codes: auth.codes, fundPassword: auth.fundPassword };
   const limits = options.autoReviewLimits ?? autoReviewLimits();
-  const outflowBudget = createOutflowBudget({
-    prices: options.prices ?? null,
-    limits,
-    ...(options.outflowBudgetUsdCents === undefined ? {} : { budgetUsdCents: options.outflowBudgetUsdCents }),
-  });
+  const outflowBudget = options.outflowBudget ?? outflowBudgetOf(options, null);
   await app.register(catalogueRoutes, {
     chains,
     signerRunning,

@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { type CoinCode, coinDecimals } from '../catalogue/catalogue.ts';
 import { PriceUnavailableError } from '../prices/errors.ts';
 import type { PriceService } from '../prices/service.ts';
@@ -65,7 +66,8 @@ export async function lockOutflows(trx: Transaction<Database>, userId: string): 
 
 /**
  * What the user moved out in the window ending `at`, in USD cents: withdrawals (not rejected or
- * failed) and sends. Rows without a stored value (before migration 0067, ramp payouts) are valued now.
+ * failed), sends, and sells still pending (no payout withdrawal yet; once paid out, their withdrawal
+ * counts instead). Rows without a stored value (placed before migration 0067) are valued now.
  */
 export async function outflowSpentUsdCents(db: Db, budget: OutflowBudget, userId: string, at: Date): Promise<bigint> {
   const since = new Date(at.getTime() - AUTO_REVIEW_WINDOW_MS);
@@ -77,9 +79,33 @@ export async function outflowSpentUsdCents(db: Db, budget: OutflowBudget, userId
       where user_id = ${userId} and created_at > ${since} and state not in ('review_rejected', 'transfer_failed')
       union all
       select coin, amount_minor, value_usd_cents from sends where from_user_id = ${userId} and created_at > ${since}
+      union all
+      select coin, crypto_amount_minor + network_fee_minor, value_usd_cents from ramp_orders
+      where user_id = ${userId} and side = 'sell' and state = 'pending' and withdrawal_id is null
+        and created_at > ${since}
     ) o
     group by coin`.execute(db);
   let total = 0n;
   for (const r of rows) total += BigInt(r.valued ?? '0') + budget.valueUsdCents(r.coin, BigInt(r.unvalued ?? '0'));
   return total;
+}
+
+/**
+ * For an outflow with no review step (a send, a sell): takes the user's outflow lock, then refuses
+ * (OUTFLOW_REVIEW_LIMIT, nothing changed) when `valueUsdCents` more would take the day over the
+ * budget. Runs in the transaction that places the outflow, so the next one's sum sees it.
+ */
+export async function assertWithinOutflowBudget(
+  trx: Transaction<Database>,
+  budget: OutflowBudget,
+  userId: string,
+  valueUsdCents: bigint,
+  at: Date,
+): Promise<void> {
+  await lockOutflows(trx, userId);
+  const spent = await outflowSpentUsdCents(trx, budget, userId, at);
+  if (spent + valueUsdCents <= budget.budgetUsdCents) return;
+  throw new AppError('OUTFLOW_REVIEW_LIMIT', 'Above the 24-hour outflow limit: withdraw instead, or wait', {
+    details: { limit: Number(budget.budgetUsdCents / 100n) },
+  });
 }
