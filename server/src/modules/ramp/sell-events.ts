@@ -202,6 +202,8 @@ async function placeSellPayout(trx: Trx, order: OrderRow, tx: ProviderTransactio
       address: canonicalAddress(order.network as never, address),
       amountMinor: BigInt(order.crypto_amount_minor) + fee,
       feeMinor: fee,
+      origin: 'ramp',
+      ...(order.value_usd_cents === null ? {} : { valueUsdCents: BigInt(order.value_usd_cents) }),
     },
     now,
   );

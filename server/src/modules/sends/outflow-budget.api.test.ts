@@ -3,6 +3,7 @@ import { login, sessionCookie } from '../auth/test-helpers.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import { PriceUnavailableError } from '../prices/errors.ts';
 import { parseDecimal } from '../prices/rational.ts';
+import { placeApprovedPayout } from '../withdrawals/payouts.ts';
 import { autoReviewLimits } from '../withdrawals/review-policy.ts';
 import {
   balance,
@@ -106,6 +107,32 @@ describe('one USD review budget for sends and withdrawals', () => {
     expect(large.statusCode).toBe(201);
     expect(large.json().state).toBe('in_review');
     // A withdrawal waiting for review still counts: the next send is refused.
+    expect((await send(a, mule, 'USDT', 1_000_000n)).json()).toMatchObject({ code: 'OUTFLOW_REVIEW_LIMIT' });
+  });
+
+  it("exchange payouts and refunds do not use the user's budget; a ramp sell's payout does", async () => {
+    // Review item 4: an exchange order paid out (or refunded) to the user's address is not the user
+    // moving their balance out, yet it used up the budget and refused their next send.
+    const [a, mule] = [await newUser(h), await newUser(h)];
+    await fund(h, a.user.id, 'USDT', 2_000_000_000n);
+    const payout = (kind: 'exchange' | 'ramp', n: string) =>
+      placeApprovedPayout(
+        h.db,
+        {
+          userId: a.user.id,
+          key: `${kind}:${n}:payout`,
+          origin: kind,
+          coin: 'USDT',
+          network: 'ethereum',
+          address: ETH_ADDRESS,
+          amountMinor: 900_000_000n,
+          feeMinor: 1_000_000n,
+        },
+        h.clock.now(),
+      );
+    await payout('exchange', key());
+    expect((await send(a, mule, 'USDT', 600_000_000n)).statusCode).toBe(201);
+    await payout('ramp', key());
     expect((await send(a, mule, 'USDT', 1_000_000n)).json()).toMatchObject({ code: 'OUTFLOW_REVIEW_LIMIT' });
   });
 });

@@ -66,7 +66,7 @@ export async function lockOutflows(trx: Transaction<Database>, userId: string): 
 
 /**
  * What the user moved out in the window ending `at`, in USD cents: withdrawals (not rejected or
- * failed), sends, and sells still pending (no payout withdrawal yet; once paid out, their withdrawal
+ * failed; not an exchange order's payout or refund, which is not the user's balance leaving), sends, and sells still pending (no payout withdrawal yet; once paid out, their withdrawal
  * counts instead). Rows without a stored value (placed before migration 0067) are valued now.
  */
 export async function outflowSpentUsdCents(db: Db, budget: OutflowBudget, userId: string, at: Date): Promise<bigint> {
@@ -77,6 +77,7 @@ export async function outflowSpentUsdCents(db: Db, budget: OutflowBudget, userId
     from (
       select coin, amount_minor, value_usd_cents from withdrawals
       where user_id = ${userId} and created_at > ${since} and state not in ('review_rejected', 'transfer_failed')
+        and origin <> 'exchange'
       union all
       select coin, amount_minor, value_usd_cents from sends where from_user_id = ${userId} and created_at > ${since}
       union all
