@@ -10,7 +10,6 @@ import { balanceOf } from '../ledger/test-helpers.ts';
 import { PriceUnavailableError } from '../prices/errors.ts';
 import { parseDecimal } from '../prices/rational.ts';
 import { createOutflowBudget } from '../withdrawals/outflow-budget.ts';
-import { autoReviewLimits } from '../withdrawals/review-policy.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
 import type { SandboxRamp } from './sandbox/sandbox-server.ts';
 import { createRampService } from './service.ts';
@@ -58,7 +57,6 @@ function ramp() {
           return parseDecimal(p);
         },
       },
-      limits: autoReviewLimits(),
       budgetUsdCents: 10_000n,
     }),
   });
@@ -137,7 +135,7 @@ describe('sells count in the USD review budget', () => {
     const who = await seller(1000n);
     await sell(s, who, 60);
     const { outflowSpentUsdCents } = await import('../withdrawals/outflow-budget.ts');
-    const budget = createOutflowBudget({ prices: { price: () => parseDecimal('1') }, limits: autoReviewLimits() });
+    const budget = createOutflowBudget({ prices: { price: () => parseDecimal('1') } });
     expect(await outflowSpentUsdCents(database.db, budget, who.userId, at)).toBeGreaterThanOrEqual(6000n);
   });
 });

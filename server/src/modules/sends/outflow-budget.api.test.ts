@@ -135,4 +135,25 @@ describe('one USD review budget for sends and withdrawals', () => {
     await payout('ramp', key());
     expect((await send(a, mule, 'USDT', 1_000_000n)).json()).toMatchObject({ code: 'OUTFLOW_REVIEW_LIMIT' });
   });
+
+  it('without a fresh or recent USD price: a send is refused (PRICE_UNAVAILABLE), a withdrawal waits for review', async () => {
+    // Review item 3: a coin without a price was valued by its share of its per-coin limit, which can be
+    // far below its worth. USDC has no price in this test's feed.
+    const [a, mule] = [await newUser(h), await newUser(h)];
+    await fund(h, a.user.id, 'USDC', 200_000_000n);
+    const refused = await send(a, mule, 'USDC', 1_000_000n);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toMatchObject({ code: 'PRICE_UNAVAILABLE' });
+    expect((await balance(h, a, 'USDC')).available).toBe(200_000_000n);
+    const w = await post(h, a, '/api/wallet/withdrawals', {
+      coin: 'USDC',
+      network: 'ethereum',
+      address: ETH_ADDRESS,
+      amountMinor: '10000000',
+      idempotencyKey: key(),
+      emailCode: await withdrawCode(h, a),
+    });
+    expect(w.statusCode).toBe(201);
+    expect(w.json().state).toBe('in_review');
+  });
 });

@@ -112,7 +112,7 @@ export function createSendsService(deps: {
       const code = await verifyWalletAction(deps, client, userId, input, 'transfer');
       const valueUsdCents = deps.budget.valueUsdCents(coin, amountMinor);
       const row = await db.transaction().execute(async (trx) => {
-        await assertWithinOutflowBudget(trx, deps.budget, userId, valueUsdCents, now());
+        const valued = await assertWithinOutflowBudget(trx, deps.budget, userId, valueUsdCents, now());
         const placed = await placeSend(
           trx,
           {
@@ -124,7 +124,7 @@ export function createSendsService(deps: {
             recipientKind: input.recipientKind,
             recipient,
             network,
-            valueUsdCents,
+            valueUsdCents: valued,
           },
           now(),
         );

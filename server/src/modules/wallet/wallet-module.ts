@@ -12,10 +12,9 @@ import { evmWatched, type WatchedNetworks } from '../catalogue/runtime.ts';
 import { loadChainConfig } from '../chain/chain-config.ts';
 import { historyRoutes } from '../history/routes.ts';
 import { createHistoryService } from '../history/service.ts';
-import type { PriceService } from '../prices/service.ts';
 import { sendRoutes } from '../sends/routes.ts';
 import { createSendsService } from '../sends/service.ts';
-import { createOutflowBudget, type OutflowBudget } from '../withdrawals/outflow-budget.ts';
+import { createOutflowBudget, type OutflowBudget, type OutflowPrices } from '../withdrawals/outflow-budget.ts';
 import { type AutoReviewLimits, autoReviewLimits, parseAutoReviewLimits } from '../withdrawals/review-policy.ts';
 import { withdrawalRoutes } from '../withdrawals/routes.ts';
 import { createWithdrawalsService } from '../withdrawals/service.ts';
@@ -31,17 +30,16 @@ export interface WalletOptions {
   watchedNetworks?: WatchedNetworks;
   /** The platform's own addresses, refused as withdrawal targets (app.ts builds it). */
   platform?: PlatformAddresses;
-  /** USD prices valuing outflows in their shared review budget (outflow-budget.ts); none: valued by limits. */
-  prices?: Pick<PriceService, 'price'> | null;
+  /** USD prices valuing outflows in their shared review budget (outflow-budget.ts); default the app's. */
+  prices?: OutflowPrices | null;
   /** The 24-hour USD review budget of withdrawals, sends and sells together, in cents; default $10,000. */
   outflowBudgetUsdCents?: bigint;
 }
 
 /** The one outflow budget of the app (withdrawals, sends, and the ramp's sells share it). */
-export function outflowBudgetOf(options: WalletOptions, prices: Pick<PriceService, 'price'> | null): OutflowBudget {
+export function outflowBudgetOf(options: WalletOptions, prices: OutflowPrices | null): OutflowBudget {
   return createOutflowBudget({
     prices: options.prices ?? prices,
-    limits: options.autoReviewLimits ?? autoReviewLimits(),
     ...(options.outflowBudgetUsdCents === undefined ? {} : { budgetUsdCents: options.outflowBudgetUsdCents }),
   });
 }
