@@ -156,4 +156,25 @@ describe('one USD review budget for sends and withdrawals', () => {
     expect(w.statusCode).toBe(201);
     expect(w.json().state).toBe('in_review');
   });
+
+  it('a double-submitted send that reaches the budget answers both times with the one send', async () => {
+    // Review item 5: the retry waited on the outflow lock, then counted the first against itself.
+    const [a, mule] = [await newUser(h), await newUser(h)];
+    await fund(h, a.user.id, 'USDT', 2_000_000_000n);
+    const body = {
+      coin: 'USDT',
+      amountMinor: '1000000000',
+      recipientKind: 'email',
+      recipient: mule.email,
+      idempotencyKey: key(),
+      emailCode: await transferCode(h, a),
+    };
+    const [one, two] = await Promise.all([
+      post(h, a, '/api/wallet/sends', body),
+      post(h, a, '/api/wallet/sends', body),
+    ]);
+    expect([one.statusCode, two.statusCode]).toEqual([201, 201]);
+    expect(one.json().id).toBe(two.json().id);
+    expect((await balance(h, a, 'USDT')).available).toBe(1_000_000_000n);
+  });
 });
