@@ -85,7 +85,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
 export function walletOptionsFromConfig(
   config: {
     dataDir: string;
-    wallet: { autoReviewLimits: string };
+    wallet: { autoReviewLimits: string; outflowBudgetUsd: string };
     chains: {
       trongridUrl?: string | undefined;
       esploraBitcoinUrl?: string | undefined;
@@ -105,5 +105,6 @@ export function walletOptionsFromConfig(
     watchedNetworks: (chains) => new Set([...evmWatched(chains), ...apiWatched]),
     chains: () => loadChainConfig(config.dataDir),
     autoReviewLimits: autoReviewLimits(parseAutoReviewLimits(config.wallet.autoReviewLimits)),
+    outflowBudgetUsdCents: BigInt(config.wallet.outflowBudgetUsd) * 100n,
   };
 }
