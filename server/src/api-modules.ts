@@ -53,7 +53,8 @@ import { createUploadsService } from './modules/uploads/service.ts';
 import type { ObjectStore } from './modules/uploads/storage.ts';
 import { userMailRoutes } from './modules/user-mail/routes.ts';
 import { createUserMailService } from './modules/user-mail/service.ts';
-import { walletRoutes } from './modules/wallet/wallet-module.ts';
+import { outflowBudgetOf, walletRoutes } from './modules/wallet/wallet-module.ts';
+import type { OutflowBudget } from './modules/withdrawals/outflow-budget.ts';
 
 /** What the API modules share with the app around them (app.ts builds these once). */
 export interface ApiModulesContext {
@@ -80,13 +81,19 @@ function chatHubOf(deps: AppDeps, onError: (err: unknown) => void): ChatHub | nu
 export function apiModules(ctx: ApiModulesContext): FastifyPluginAsync {
   return async (api) => {
     // In this order: the OpenAPI document lists the routes as they were registered.
-    await accountAndSupportModules(api, ctx);
-    await moneyModules(api, ctx);
+    // One USD review budget for what leaves an account: withdrawals, sends (wallet) and sells (ramp).
+    const outflowBudget = outflowBudgetOf(ctx.deps.wallet ?? {}, ctx.deps.prices ?? null);
+    await accountAndSupportModules(api, ctx, outflowBudget);
+    await moneyModules(api, ctx, outflowBudget);
   };
 }
 
 /** Health, settings, sign-in, balances, wallet, deposits, mail, notices, operators, uploads, support, chat. */
-async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesContext): Promise<void> {
+async function accountAndSupportModules(
+  api: FastifyInstance,
+  ctx: ApiModulesContext,
+  outflowBudget: OutflowBudget,
+): Promise<void> {
   const { deps, now, auth, mail, uploadStore, uploadsDir, platform } = ctx;
   const typed = api.withTypeProvider<TypeBoxTypeProvider>();
   await typed.register(healthRoutes, { db: deps.db });
@@ -95,7 +102,7 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
   await typed.register(meRoutes, { ...auth });
   await typed.register(securityRoutes, { auth });
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
-  await typed.register(walletRoutes, { db: deps.db, now, auth, platform, prices: deps.prices ?? null, ...deps.wallet });
+  await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet, outflowBudget });
   await typed.register(depositsRoutes, {
     service: createDepositsService({
       db: deps.db,
@@ -157,7 +164,7 @@ async function accountAndSupportModules(api: FastifyInstance, ctx: ApiModulesCon
 }
 
 /** Exchange, rewards, payout methods, proof of liabilities, buy/sell, prices and convert. */
-async function moneyModules(api: FastifyInstance, ctx: ApiModulesContext): Promise<void> {
+async function moneyModules(api: FastifyInstance, ctx: ApiModulesContext, outflowBudget: OutflowBudget): Promise<void> {
   const { deps, now, platform, auth } = ctx;
   const typed = api.withTypeProvider<TypeBoxTypeProvider>();
   await typed.register(exchangeRoutes, {
@@ -199,6 +206,7 @@ async function moneyModules(api: FastifyInstance, ctx: ApiModulesContext): Promi
       codes: auth.codes,
       fundPassword: auth.fundPassword,
       factors: auth.factors,
+      budget: outflowBudget,
       ...deps.ramp,
     }),
   );

@@ -94,7 +94,7 @@ export interface AppDeps {
   /** Payout methods (modules/payment-methods): the 32-byte key sealing their numbers; default a random one (tests). */
   payouts?: { key: Buffer };
   /** Buy/sell (modules/ramp): the provider adapter and the networks it delivers on; unset: unavailable. */
-  ramp?: Partial<Omit<RampServiceOptions, 'db' | 'now' | 'codes' | 'fundPassword'>>;
+  ramp?: Partial<Omit<RampServiceOptions, 'db' | 'now' | 'codes' | 'fundPassword' | 'budget'>>;
   /** DEV_CLOCK: POST /dev/clock (loopback only) moves `now` and the local chains forward. */
   devClock?: { clock: DevClock; advanceChains: (seconds: number) => Promise<void> };
 }

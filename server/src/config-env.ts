@@ -58,6 +58,8 @@ const EnvSchema = Type.Object({
   WITHDRAW_AUTO_REVIEW_LIMITS: Type.String({
     pattern: '^([A-Z]{2,10}=\\d+(\\.\\d+)?(,[A-Z]{2,10}=\\d+(\\.\\d+)?)*)?$',
   }),
+  /** The 24-hour USD review budget withdrawals, sends and sells share (withdrawals/outflow-budget.ts). */
+  OUTFLOW_BUDGET_USD: Type.String({ pattern: '^[1-9]\\d{0,11}$' }),
   PRICE_FEED_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   PRICE_FEED_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   PRICE_MAX_AGE_MS: Type.Integer({ minimum: 1000 }),
@@ -134,6 +136,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   SIGNER_MAX_REPLACEMENTS: 5,
   SIGNER_SWEEP_INTERVAL_MS: 30_000,
   WITHDRAW_AUTO_REVIEW_LIMITS: '',
+  OUTFLOW_BUDGET_USD: '10000',
   PRICE_MAX_AGE_MS: 120_000,
   CONVERT_QUOTE_TTL_MS: 10_000,
   EXCHANGE_FIXED_WINDOW_MS: 20 * 60_000,

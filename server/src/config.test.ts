@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, PRODUCTION_REQUIRED, repoRoot } from './config.ts';
+import { walletOptionsFromConfig } from './modules/wallet/wallet-module.ts';
 
 /** Everything production must be given (values only need to be well-formed here). */
 const PRODUCTION = {
@@ -145,5 +146,13 @@ describe('loadConfig', () => {
     const issues = issuesOf({ PORT: 'x', PG_PORT: '0', NODE_ENV: 'staging' });
     expect(issues.map((i) => i.split(' ')[0]).sort()).toEqual(['NODE_ENV', 'PG_PORT', 'PORT']);
     expect(() => loadConfig({ PORT: 'x' })).toThrow(/Invalid configuration:\n {2}- PORT/);
+  });
+
+  it('reads the 24-hour outflow review budget in whole USD (OUTFLOW_BUDGET_USD, default 10000) into the wallet options', () => {
+    // Review item 8: the budget withdrawals, sends and sells share was fixed in code.
+    expect(loadConfig({}).wallet.outflowBudgetUsd).toBe('10000');
+    const config = loadConfig({ OUTFLOW_BUDGET_USD: '2500' });
+    expect(walletOptionsFromConfig(config, false).outflowBudgetUsdCents).toBe(250_000n);
+    expect(() => loadConfig({ OUTFLOW_BUDGET_USD: '12.5' })).toThrow();
   });
 });

@@ -50,8 +50,9 @@ export interface Config {
    * Withdrawals (modules/withdrawals, signer/). `signerEnabled`: start the signer child process (it reads
    * SIGNER_MNEMONIC_FILE, default DATA_DIR/keys/dev-mnemonic.txt). `autoReviewLimits`: per-coin 24-hour
    * auto-approval limits in whole coins, e.g. "USDT=5000,ETH=2" (unset coins keep review-policy.ts's).
+   * `outflowBudgetUsd`: the 24-hour review budget of withdrawals, sends and sells together, whole USD.
    */
-  wallet: { signerEnabled: boolean; autoReviewLimits: string };
+  wallet: { signerEnabled: boolean; autoReviewLimits: string; outflowBudgetUsd: string };
   /**
    * The signer process (src/signer/main.ts): the only reader of the mnemonic. `pollMs` between ticks;
    * no receipt `replaceAfterMs` after an attempt's first broadcast -> a fee-bumped replacement with
@@ -182,7 +183,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPerUser: e.SESSION_MAX_PER_USER,
     },
     codeIpHourlyLimit: e.CODE_IP_HOURLY_LIMIT,
-    wallet: { signerEnabled: e.SIGNER_ENABLED, autoReviewLimits: e.WITHDRAW_AUTO_REVIEW_LIMITS },
+    wallet: {
+      signerEnabled: e.SIGNER_ENABLED,
+      autoReviewLimits: e.WITHDRAW_AUTO_REVIEW_LIMITS,
+      outflowBudgetUsd: e.OUTFLOW_BUDGET_USD,
+    },
     signer: {
       mnemonicFile: path.resolve(e.SIGNER_MNEMONIC_FILE ?? path.join(e.DATA_DIR, 'keys', 'dev-mnemonic.txt')),
       pollMs: e.SIGNER_POLL_MS,

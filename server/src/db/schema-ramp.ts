@@ -54,6 +54,8 @@ export interface RampOrdersTable {
   tx_hash: string | null;
   /** Migration 0043: the provider's on-chain refund an operator matched to a refund_pending sell. */
   refund_tx_hash: Generated<string | null>;
+  /** Migration 0067: a sell's USD value when placed (cents, rounded up), in the outflow review budget. */
+  value_usd_cents: Generated<string | null>;
   checkout_expires_at: Date;
   created_at: Date;
   updated_at: Date;

@@ -218,8 +218,10 @@ export interface WithdrawalsTable {
   review: string | null;
   /** The operator who decided a manual review (migration 0051); null for automatic ones. */
   reviewed_by: Generated<string | null>;
-  /** NUMERIC(78,0): USD cents (rounded up) when placed (migration 0067); null before it and for ramp payouts. */
+  /** NUMERIC(78,0): USD cents (rounded up) when placed (migration 0067); null before it and for exchange payouts. */
   value_usd_cents: Generated<string | null>;
+  /** Migration 0067: who decided the withdrawal: the user, a ramp sell's payout, or an exchange payout/refund. */
+  origin: Generated<'user' | 'ramp' | 'exchange'>;
   reason: string | null;
   tx_hash: string | null;
   created_at: Date;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { type App, type AppDeps, buildApp } from '../app.ts';
 import type { Database } from '../db/schema.ts';
 import type { SessionResolver } from '../http/authenticate.ts';
+import { testUsdPrices } from '../modules/prices/test-prices.ts';
 
 /** Header that the test session resolver reads the signed-in user id from. */
 export const TEST_USER_HEADER = 'x-test-user-id';
@@ -20,6 +21,8 @@ export function buildTestApp(deps: Partial<AppDeps> & { db: Kysely<Database> }):
     sessionResolver: headerSessionResolver,
     now: () => new Date('2030-01-02T03:04:05.000Z'),
     ...deps,
+    // Fixed USD prices value outflows in their review budget (a test may give its own).
+    wallet: { prices: testUsdPrices, ...deps.wallet },
     // Tests place many orders as one user; the unpaid-order cap has its own test (orders.api.test.ts).
     exchange: { maxUnpaidOrders: TEST_MAX_UNPAID_ORDERS, ...deps.exchange },
   });

@@ -4,6 +4,7 @@ import { type App, type AppDeps, buildApp } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { extractCode, type SmtpSink, startSmtpSink } from '../mail/smtp-sink.ts';
+import { testUsdPrices } from '../prices/test-prices.ts';
 
 /** A clock the tests move. */
 export interface TestClock {
@@ -60,6 +61,8 @@ export function useAuthHarness(overrides: Partial<AppDeps> = {}): Harness {
       rateLimit: { max: 100_000, windowMs: 60_000 },
       notifications: { databaseUrl: database.url },
       ...overrides,
+      // Fixed USD prices value outflows in their review budget (a test may give its own).
+      wallet: { prices: testUsdPrices, ...overrides.wallet },
       mail: { smtpUrl: sink.url, pollIntervalMs: 50, ...overrides.mail },
     });
     await app.ready();

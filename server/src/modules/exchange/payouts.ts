@@ -16,7 +16,9 @@ import type { PayoutGateway, PayoutStatus } from './engine.ts';
  */
 export function withdrawalPayouts(db: Kysely<Database>, now: () => Date): PayoutGateway {
   return {
-    request: (trx, payout) => placeApprovedPayout(trx, payout, now()),
+    // Marked by origin: an exchange payout or refund is not the user's balance leaving, so it stays
+    // out of the user's outflow review budget (withdrawals/outflow-budget.ts).
+    request: (trx, payout) => placeApprovedPayout(trx, { ...payout, origin: 'exchange' }, now()),
 
     async status(requestId): Promise<PayoutStatus> {
       const row = await findPayout(db, requestId);

@@ -19,6 +19,11 @@ export interface PriceService {
   stop(): void;
   /** Fresh price of one whole coin in `currency`, or PRICE_UNAVAILABLE. */
   price(coin: CoinCode, currency: PriceCurrency): Rational;
+  /**
+   * The last price the source gave for one whole coin, however old, or null (none since start). Only
+   * for weighing risk when no fresh price exists (the outflow budget, with a margin): never for a quote.
+   */
+  lastKnown(coin: CoinCode, currency: PriceCurrency): Rational | null;
   /** Every fresh price in `currency` (coins without one are absent) and the oldest update among them. */
   prices(currency: PriceCurrency): { asOf: Date | null; prices: Partial<Record<CoinCode, Rational>> };
 }
@@ -84,6 +89,9 @@ export function createPriceService(options: PriceServiceOptions): PriceService {
       const value = asOf ? snapshot?.coins[coin]?.prices[currency] : undefined;
       if (!value) throw new PriceUnavailableError(`No fresh ${coin}/${currency} price`);
       return value;
+    },
+    lastKnown(coin, currency) {
+      return snapshot?.coins[coin]?.prices[currency] ?? null;
     },
     prices(currency) {
       const out: Partial<Record<CoinCode, Rational>> = {};

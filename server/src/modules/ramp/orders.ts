@@ -11,6 +11,7 @@ import { parseBound } from '../history/service.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { lockFunds } from '../ledger/operations.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
+import { assertWithinOutflowBudget, type OutflowBudget } from '../withdrawals/outflow-budget.ts';
 import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
 import { verifyWalletAction } from '../withdrawals/verification.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
@@ -30,6 +31,8 @@ export interface OrderDeps {
   codes: VerificationCodes;
   fundPassword: FundPasswordService;
   factors: SecondFactors;
+  /** The USD review budget a sell shares with withdrawals and sends (withdrawals/outflow-budget.ts). */
+  budget: OutflowBudget;
 }
 
 export interface Caller {
@@ -160,6 +163,16 @@ export function createOrderService(deps: OrderDeps) {
       const id = randomUUID();
       const at = deps.now();
       const row = await db.transaction().execute(async (trx) => {
+        // A sell has no review step: over the day's budget it is refused, like a send. Checked under
+        // the user's outflow lock, so two sells at once cannot both fit in what remains.
+        const valueUsdCents =
+          quote.side === 'sell'
+            ? deps.budget.valueUsdCents(
+                quote.coin as CoinCode,
+                BigInt(quote.crypto_amount_minor) + BigInt(quote.network_fee_minor),
+              )
+            : null;
+        if (valueUsdCents !== null) await assertWithinOutflowBudget(trx, deps.budget, caller.userId, valueUsdCents, at);
         const taken = await takeQuote(trx, body.quoteId, caller.userId);
         if (!taken || taken.expires_at.getTime() <= at.getTime()) {
           throw new AppError('RAMP_QUOTE_EXPIRED', 'Rate expired and updated, please confirm the new rate');
@@ -183,6 +196,7 @@ export function createOrderService(deps: OrderDeps) {
             fee_fiat_minor: taken.fee_fiat_minor,
             network_fee_minor: taken.network_fee_minor,
             wallet_address: wallet,
+            value_usd_cents: valueUsdCents === null ? null : valueUsdCents.toString(),
             checkout_expires_at: new Date(at.getTime() + deps.checkoutWindowMs),
             created_at: at,
             updated_at: at,

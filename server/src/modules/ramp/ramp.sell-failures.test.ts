@@ -294,4 +294,16 @@ describe('a sell completes only once our transfer succeeded (H2)', () => {
       .where('id', '=', alert.id)
       .execute();
   });
+
+  it('a password reset after the sell was placed: the payout is refused (outflow_hold), the order fails, lock back', async () => {
+    // Issue 38 review item 6: the 24 h hold was met when the sell was placed, not when it paid out.
+    const s = await placeSell();
+    await database.db
+      .insertInto('audit_events')
+      .values({ occurred_at: at, event: 'password_reset', user_id: s.userId, ip: null, details: '{}' })
+      .execute();
+    await send(s.id, 'waitingForDeposit');
+    expect(await state(s.id)).toMatchObject({ state: 'failed', withdrawal_id: null, state_reason: 'outflow_hold' });
+    expect(await balances(s.userId)).toEqual({ available: FUNDS, locked: 0n });
+  });
 });

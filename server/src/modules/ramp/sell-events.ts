@@ -2,8 +2,8 @@ import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, coinDecimals, type NetworkCode } from '../catalogue/catalogue.ts';
-import { withdrawalsFrozen } from '../deposits/reorg-alerts.ts';
 import { unlockFunds } from '../ledger/operations.ts';
+import { outflowRefusal } from '../withdrawals/outflow-holds.ts';
 import { placeApprovedPayout } from '../withdrawals/payouts.ts';
 import { findWithdrawal, transition } from '../withdrawals/repository.ts';
 import type { ProviderTransaction } from './moonpay/client.ts';
@@ -180,14 +180,13 @@ export function termsMismatch(order: OrderRow, tx: ProviderTransaction): string 
 async function placeSellPayout(trx: Trx, order: OrderRow, tx: ProviderTransaction, now: Date): Promise<OrderRow> {
   const address = tx.depositWalletAddress ?? '';
   const mismatch = termsMismatch(order, tx);
-  // The freeze is read again here, in the payout's transaction: it may have been raised since the sell.
+  // The freeze and the 24 h hold are read again here, in the payout's transaction: either may have
+  // begun since the sell was placed (a password reset between placing and paying out holds it too).
   const refusal = !isValidAddress(order.network, address)
     ? 'provider_address_invalid'
     : mismatch !== null
       ? `provider_terms_mismatch:${mismatch}`
-      : (await withdrawalsFrozen(trx, order.user_id))
-        ? 'withdrawals_frozen'
-        : null;
+      : await outflowRefusal(trx, order.user_id, now);
   if (refusal) {
     await releaseSell(trx, order, now);
     return transitionOrder(trx, order, 'failed', { reason: refusal, now });
@@ -203,6 +202,8 @@ async function placeSellPayout(trx: Trx, order: OrderRow, tx: ProviderTransactio
       address: canonicalAddress(order.network as never, address),
       amountMinor: BigInt(order.crypto_amount_minor) + fee,
       feeMinor: fee,
+      origin: 'ramp',
+      ...(order.value_usd_cents === null ? {} : { valueUsdCents: BigInt(order.value_usd_cents) }),
     },
     now,
   );

@@ -4,6 +4,7 @@ import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
+import type { OutflowBudget } from '../withdrawals/outflow-budget.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
 import { moonPayCurrencyCode } from './moonpay/codes.ts';
 import { createOrderService } from './orders.ts';
@@ -28,6 +29,8 @@ export interface RampServiceOptions {
   fundPassword: FundPasswordService;
   /** With an authenticator app on, a sell asks for its code as a withdrawal does (issue 31). */
   factors: SecondFactors;
+  /** The USD review budget sells share with withdrawals and sends. */
+  budget: OutflowBudget;
 }
 
 const offeredPairs = [
@@ -38,7 +41,7 @@ const offeredPairs = [
   { coin: 'BNB', network: 'bsc' },
 ] as const;
 
-type Required = 'db' | 'now' | 'codes' | 'fundPassword' | 'factors';
+type Required = 'db' | 'now' | 'codes' | 'fundPassword' | 'factors' | 'budget';
 type WithDefaults = Pick<RampServiceOptions, Required> & Partial<Omit<RampServiceOptions, Required>>;
 
 export function createRampService(options: WithDefaults): RampRouteDeps {
@@ -88,6 +91,7 @@ export function createRampService(options: WithDefaults): RampRouteDeps {
       codes: o.codes,
       fundPassword: o.fundPassword,
       factors: o.factors,
+      budget: o.budget,
       checkoutWindowMs: o.config.checkoutWindowMs,
     }),
     webhook: createWebhookHandler({

@@ -3,6 +3,7 @@ import { login, sessionCookie } from '../auth/test-helpers.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import { PriceUnavailableError } from '../prices/errors.ts';
 import { parseDecimal } from '../prices/rational.ts';
+import { placeApprovedPayout } from '../withdrawals/payouts.ts';
 import { autoReviewLimits } from '../withdrawals/review-policy.ts';
 import {
   balance,
@@ -107,5 +108,73 @@ describe('one USD review budget for sends and withdrawals', () => {
     expect(large.json().state).toBe('in_review');
     // A withdrawal waiting for review still counts: the next send is refused.
     expect((await send(a, mule, 'USDT', 1_000_000n)).json()).toMatchObject({ code: 'OUTFLOW_REVIEW_LIMIT' });
+  });
+
+  it("exchange payouts and refunds do not use the user's budget; a ramp sell's payout does", async () => {
+    // Review item 4: an exchange order paid out (or refunded) to the user's address is not the user
+    // moving their balance out, yet it used up the budget and refused their next send.
+    const [a, mule] = [await newUser(h), await newUser(h)];
+    await fund(h, a.user.id, 'USDT', 2_000_000_000n);
+    const payout = (kind: 'exchange' | 'ramp', n: string) =>
+      placeApprovedPayout(
+        h.db,
+        {
+          userId: a.user.id,
+          key: `${kind}:${n}:payout`,
+          origin: kind,
+          coin: 'USDT',
+          network: 'ethereum',
+          address: ETH_ADDRESS,
+          amountMinor: 900_000_000n,
+          feeMinor: 1_000_000n,
+        },
+        h.clock.now(),
+      );
+    await payout('exchange', key());
+    expect((await send(a, mule, 'USDT', 600_000_000n)).statusCode).toBe(201);
+    await payout('ramp', key());
+    expect((await send(a, mule, 'USDT', 1_000_000n)).json()).toMatchObject({ code: 'OUTFLOW_REVIEW_LIMIT' });
+  });
+
+  it('without a fresh or recent USD price: a send is refused (PRICE_UNAVAILABLE), a withdrawal waits for review', async () => {
+    // Review item 3: a coin without a price was valued by its share of its per-coin limit, which can be
+    // far below its worth. USDC has no price in this test's feed.
+    const [a, mule] = [await newUser(h), await newUser(h)];
+    await fund(h, a.user.id, 'USDC', 200_000_000n);
+    const refused = await send(a, mule, 'USDC', 1_000_000n);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toMatchObject({ code: 'PRICE_UNAVAILABLE' });
+    expect((await balance(h, a, 'USDC')).available).toBe(200_000_000n);
+    const w = await post(h, a, '/api/wallet/withdrawals', {
+      coin: 'USDC',
+      network: 'ethereum',
+      address: ETH_ADDRESS,
+      amountMinor: '10000000',
+      idempotencyKey: key(),
+      emailCode: await withdrawCode(h, a),
+    });
+    expect(w.statusCode).toBe(201);
+    expect(w.json().state).toBe('in_review');
+  });
+
+  it('a double-submitted send that reaches the budget answers both times with the one send', async () => {
+    // Review item 5: the retry waited on the outflow lock, then counted the first against itself.
+    const [a, mule] = [await newUser(h), await newUser(h)];
+    await fund(h, a.user.id, 'USDT', 2_000_000_000n);
+    const body = {
+      coin: 'USDT',
+      amountMinor: '1000000000',
+      recipientKind: 'email',
+      recipient: mule.email,
+      idempotencyKey: key(),
+      emailCode: await transferCode(h, a),
+    };
+    const [one, two] = await Promise.all([
+      post(h, a, '/api/wallet/sends', body),
+      post(h, a, '/api/wallet/sends', body),
+    ]);
+    expect([one.statusCode, two.statusCode]).toEqual([201, 201]);
+    expect(one.json().id).toBe(two.json().id);
+    expect((await balance(h, a, 'USDT')).available).toBe(1_000_000_000n);
   });
 });

@@ -45,7 +45,7 @@ export const sendRoutes: FastifyPluginAsyncTypebox<{ service: SendsService; acco
           'Verified like a withdrawal (fund password when set) with a `transfer` e-mail code. Errors: RECIPIENT_NOT_FOUND, ' +
           'SEND_TO_SELF, ADDRESS_INVALID, AMOUNT_EXCEEDS_AVAILABLE, WRONG_FUND_PASSWORD, WRONG_VERIFICATION_CODE, IDEMPOTENCY_KEY_REUSED.',
         body: CreateSendBody,
-        response: { 201: Send, ...errorResponses(400, 401, 403, 404, 409, 423) },
+        response: { 201: Send, ...errorResponses(400, 401, 403, 404, 409, 423, 503) },
       },
     },
     async (request, reply) =>

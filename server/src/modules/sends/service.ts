@@ -12,7 +12,7 @@ import { ownerOfDepositAddress } from '../deposits/addresses.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { internalSend } from '../ledger/operations.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
-import { lockOutflows, type OutflowBudget, outflowSpentUsdCents } from '../withdrawals/outflow-budget.ts';
+import { assertWithinOutflowBudget, lockOutflows, type OutflowBudget } from '../withdrawals/outflow-budget.ts';
 import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
 import { availableOf } from '../withdrawals/service.ts';
 import { verifyWalletAction } from '../withdrawals/verification.ts';
@@ -79,16 +79,6 @@ export function createSendsService(deps: {
     throw new AppError('RECIPIENT_NOT_FOUND', 'No user owns this deposit address');
   }
 
-  /** Under the user's outflow lock: refuses a send that would take the day's outflows over the budget. */
-  async function assertWithinBudget(trx: Transaction<Database>, userId: string, valueUsdCents: bigint) {
-    await lockOutflows(trx, userId);
-    const spent = await outflowSpentUsdCents(trx, deps.budget, userId, now());
-    if (spent + valueUsdCents <= deps.budget.budgetUsdCents) return;
-    throw new AppError('OUTFLOW_REVIEW_LIMIT', 'Above the 24-hour outflow limit: withdraw instead, or wait', {
-      details: { limit: Number(deps.budget.budgetUsdCents / 100n) },
-    });
-  }
-
   async function checkedRecipient(userId: string, input: RecipientQuery) {
     const found = await resolveRecipient(input);
     if (found.toUserId === userId) throw new AppError('SEND_TO_SELF', 'A send goes to another user');
@@ -111,20 +101,37 @@ export function createSendsService(deps: {
       const amountMinor = BigInt(input.amountMinor);
       const coin = input.coin;
 
-      const earlier = await findSendByKey(db, userId, input.idempotencyKey);
-      if (earlier) {
+      /** The send this key already made (the same one, or IDEMPOTENCY_KEY_REUSED), if any. */
+      const earlierSend = async (q: Kysely<Database>) => {
+        const earlier = await findSendByKey(q, userId, input.idempotencyKey);
+        if (!earlier) return undefined;
         const same =
           earlier.to_user_id === toUserId && earlier.coin === coin && earlier.amount_minor === input.amountMinor;
         if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key already names another send');
-        return toSend(earlier, userId);
-      }
+        return earlier;
+      };
+      const earlier = await earlierSend(db);
+      if (earlier) return toSend(earlier, userId);
       await assertOutflowAllowed(db, userId, now());
       if (amountMinor > (await availableOf(db, userId, coin))) throw exceedsAvailable();
 
-      const code = await verifyWalletAction(deps, client, userId, input, 'transfer');
+      let code: Awaited<ReturnType<typeof verifyWalletAction>>;
+      try {
+        code = await verifyWalletAction(deps, client, userId, input, 'transfer');
+      } catch (err) {
+        // A double submit: the first used the code up meanwhile. The retry gets the first's answer.
+        const raced = await earlierSend(db);
+        if (raced) return toSend(raced, userId);
+        throw err;
+      }
       const valueUsdCents = deps.budget.valueUsdCents(coin, amountMinor);
       const row = await db.transaction().execute(async (trx) => {
-        await assertWithinBudget(trx, userId, valueUsdCents);
+        // Under the outflow lock, the key first: a retry that waited on the lock for the first
+        // request must get its send back, not be counted against itself (OUTFLOW_REVIEW_LIMIT).
+        await lockOutflows(trx, userId);
+        const made = await earlierSend(trx);
+        if (made) return made;
+        const valued = await assertWithinOutflowBudget(trx, deps.budget, userId, valueUsdCents, now());
         const placed = await placeSend(
           trx,
           {
@@ -136,7 +143,7 @@ export function createSendsService(deps: {
             recipientKind: input.recipientKind,
             recipient,
             network,
-            valueUsdCents,
+            valueUsdCents: valued,
           },
           now(),
         );

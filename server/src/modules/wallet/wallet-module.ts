@@ -12,10 +12,9 @@ import { evmWatched, type WatchedNetworks } from '../catalogue/runtime.ts';
 import { loadChainConfig } from '../chain/chain-config.ts';
 import { historyRoutes } from '../history/routes.ts';
 import { createHistoryService } from '../history/service.ts';
-import type { PriceService } from '../prices/service.ts';
 import { sendRoutes } from '../sends/routes.ts';
 import { createSendsService } from '../sends/service.ts';
-import { createOutflowBudget } from '../withdrawals/outflow-budget.ts';
+import { createOutflowBudget, type OutflowBudget, type OutflowPrices } from '../withdrawals/outflow-budget.ts';
 import { type AutoReviewLimits, autoReviewLimits, parseAutoReviewLimits } from '../withdrawals/review-policy.ts';
 import { withdrawalRoutes } from '../withdrawals/routes.ts';
 import { createWithdrawalsService } from '../withdrawals/service.ts';
@@ -31,10 +30,18 @@ export interface WalletOptions {
   watchedNetworks?: WatchedNetworks;
   /** The platform's own addresses, refused as withdrawal targets (app.ts builds it). */
   platform?: PlatformAddresses;
-  /** USD prices valuing outflows in their shared review budget (outflow-budget.ts); none: valued by limits. */
-  prices?: Pick<PriceService, 'price'> | null;
-  /** The 24-hour USD review budget of withdrawals and sends together, in cents; default $10,000. */
+  /** USD prices valuing outflows in their shared review budget (outflow-budget.ts); default the app's. */
+  prices?: OutflowPrices | null;
+  /** The 24-hour USD review budget of withdrawals, sends and sells together, in cents; default $10,000. */
   outflowBudgetUsdCents?: bigint;
+}
+
+/** The one outflow budget of the app (withdrawals, sends, and the ramp's sells share it). */
+export function outflowBudgetOf(options: WalletOptions, prices: OutflowPrices | null): OutflowBudget {
+  return createOutflowBudget({
+    prices: options.prices ?? prices,
+    ...(options.outflowBudgetUsdCents === undefined ? {} : { budgetUsdCents: options.outflowBudgetUsdCents }),
+  });
 }
 
 /**
@@ -42,18 +49,14 @@ export interface WalletOptions {
  * history). Each part lives in its own module; this file only wires their services together.
  */
 export const walletRoutes: FastifyPluginAsyncTypebox<
-  WalletOptions & { db: Kysely<Database>; now: () => Date; auth: AuthModule }
+  WalletOptions & { db: Kysely<Database>; now: () => Date; auth: AuthModule; outflowBudget?: OutflowBudget }
 > = async (app, options) => {
   const { db, now, auth } = options;
   const chains = options.chains ?? (() => ({}));
   const signerRunning = options.signerRunning ?? true;
   const deps = { db, now, codes: auth.codes, fundPassword: auth.fundPassword, factors: auth.factors };
   const limits = options.autoReviewLimits ?? autoReviewLimits();
-  const outflowBudget = createOutflowBudget({
-    prices: options.prices ?? null,
-    limits,
-    ...(options.outflowBudgetUsdCents === undefined ? {} : { budgetUsdCents: options.outflowBudgetUsdCents }),
-  });
+  const outflowBudget = options.outflowBudget ?? outflowBudgetOf(options, null);
   await app.register(catalogueRoutes, {
     chains,
     signerRunning,
@@ -82,7 +85,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
 export function walletOptionsFromConfig(
   config: {
     dataDir: string;
-    wallet: { autoReviewLimits: string };
+    wallet: { autoReviewLimits: string; outflowBudgetUsd: string };
     chains: {
       trongridUrl?: string | undefined;
       esploraBitcoinUrl?: string | undefined;
@@ -102,5 +105,6 @@ export function walletOptionsFromConfig(
     watchedNetworks: (chains) => new Set([...evmWatched(chains), ...apiWatched]),
     chains: () => loadChainConfig(config.dataDir),
     autoReviewLimits: autoReviewLimits(parseAutoReviewLimits(config.wallet.autoReviewLimits)),
+    outflowBudgetUsdCents: BigInt(config.wallet.outflowBudgetUsd) * 100n,
   };
 }

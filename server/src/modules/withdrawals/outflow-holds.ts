@@ -48,6 +48,19 @@ export async function outflowHeldUntil(db: Kysely<Database>, userId: string, now
   return latest ? new Date(latest.occurred_at.getTime() + OUTFLOW_HOLD_MS) : null;
 }
 
+/**
+ * Why no coins may leave now, for work that cannot answer with an error (a sell paying out on the
+ * provider's event): 'withdrawals_frozen', 'outflow_hold', or null when they may.
+ */
+export async function outflowRefusal(
+  db: Kysely<Database>,
+  userId: string,
+  now: Date,
+): Promise<'withdrawals_frozen' | 'outflow_hold' | null> {
+  if (await withdrawalsFrozen(db, userId)) return 'withdrawals_frozen';
+  return (await outflowHeldUntil(db, userId, now)) ? 'outflow_hold' : null;
+}
+
 /** Throws WITHDRAW_FROZEN or OUTFLOW_HOLD when no coins may leave the user's account now. */
 export async function assertOutflowAllowed(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
   if (await withdrawalsFrozen(db, userId))

@@ -12,6 +12,13 @@ export interface ApprovedPayout {
   address: string;
   amountMinor: bigint;
   feeMinor: bigint;
+  /**
+   * Who decided it: 'ramp' (a sell: the user's balance leaving, so it counts in the user's outflow
+   * budget) or 'exchange' (an exchange order's payout or refund: not counted).
+   */
+  origin: 'ramp' | 'exchange';
+  /** Its USD value when the user placed it (a sell's), for the budget; unset: valued when summed. */
+  valueUsdCents?: bigint | undefined;
 }
 
 /**
@@ -31,6 +38,8 @@ export async function placeApprovedPayout(trx: Kysely<Database>, payout: Approve
       address: payout.address,
       amountMinor: payout.amountMinor,
       feeMinor: payout.feeMinor,
+      origin: payout.origin,
+      ...(payout.valueUsdCents === undefined ? {} : { valueUsdCents: payout.valueUsdCents }),
     },
     now,
   );

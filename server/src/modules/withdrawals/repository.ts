@@ -15,8 +15,10 @@ export interface NewWithdrawal {
   address: string;
   amountMinor: bigint;
   feeMinor: bigint;
-  /** USD cents when placed (outflow-budget.ts); unset for ramp payouts. */
+  /** USD cents when placed (outflow-budget.ts); unset: valued when the budget is summed. */
   valueUsdCents?: bigint;
+  /** Who decided it (default 'user'): exchange payouts and refunds stay out of the user's budget. */
+  origin?: 'user' | 'ramp' | 'exchange';
 }
 
 /** Inserts in_review; undefined when the user already used the idempotency key (nothing written). */
@@ -32,6 +34,7 @@ export async function insertWithdrawal(db: Db, w: NewWithdrawal, now: Date): Pro
       amount_minor: w.amountMinor.toString(),
       fee_minor: w.feeMinor.toString(),
       ...(w.valueUsdCents === undefined ? {} : { value_usd_cents: w.valueUsdCents.toString() }),
+      ...(w.origin === undefined ? {} : { origin: w.origin }),
       state: 'in_review',
       created_at: now,
       updated_at: now,

@@ -46,7 +46,7 @@ export interface WithdrawalsDeps {
   factors: SecondFactors;
   chains: ChainsProvider;
   autoReviewLimits: AutoReviewLimits;
-  /** The USD budget withdrawals and sends share; default one valuing coins by their limits (no prices). */
+  /** The USD budget withdrawals and sends share; default one without prices (every withdrawal reviewed). */
   outflowBudget?: OutflowBudget;
   /** False when no signer process runs: withdrawals are then refused (WITHDRAW_DISABLED). */
   signerRunning: boolean;
@@ -80,7 +80,8 @@ export async function availableOf(db: Kysely<Database>, userId: string, coin: Co
 
 export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsService {
   const { db, now } = deps;
-  const budget = deps.outflowBudget ?? createOutflowBudget({ prices: null, limits: deps.autoReviewLimits });
+  // No prices: every withdrawal is weighed as unknown, so each waits for review.
+  const budget = deps.outflowBudget ?? createOutflowBudget({ prices: null });
 
   function sameRequest(row: WithdrawalRow, input: CreateWithdrawalBody, address: string): boolean {
     return (
@@ -172,7 +173,8 @@ export async function placeWithdrawal(
 ): Promise<WithdrawalRow | undefined> {
   assert(w.feeMinor >= 0n && w.feeMinor < w.amountMinor, '0 <= fee < amount');
   await lockOutflows(trx, w.userId);
-  const valued = budget ? { ...w, valueUsdCents: budget.valueUsdCents(w.coin, w.amountMinor) } : w;
+  const valueUsdCents = budget ? budget.valueUsdCents(w.coin, w.amountMinor) : null;
+  const valued = valueUsdCents === null ? w : { ...w, valueUsdCents };
   const inserted = await insertWithdrawal(trx, valued, at);
   if (!inserted) return undefined;
   try {
@@ -193,7 +195,12 @@ export async function placeWithdrawal(
   }
   const windowTotal = await withdrawnSince(trx, w.userId, w.coin, new Date(at.getTime() - AUTO_REVIEW_WINDOW_MS));
   if (windowTotal > autoReviewLimitMinor) return inserted;
-  if (budget && (await outflowSpentUsdCents(trx, budget, w.userId, at)) > budget.budgetUsdCents) return inserted;
+  if (budget) {
+    // Not valued (no price now), or an earlier outflow not valued: an operator weighs it instead.
+    if (valueUsdCents === null) return inserted;
+    const spent = await outflowSpentUsdCents(trx, budget, w.userId, at);
+    if (spent === null || spent > budget.budgetUsdCents) return inserted;
+  }
   return transition(trx, inserted.id, 'in_review', 'review_approved', { review: 'auto' }, at);
 }
 
