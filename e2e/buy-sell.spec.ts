@@ -207,7 +207,11 @@ test('a sell cancelled at the provider before the payout is placed: nothing is s
   // back with the transaction id (the order screen asks to place the payout): issue 36 item 1.
   await placeSell(page, email, 'checkout-cancel');
   await expect(page.getByTestId('ramp-status').first()).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
-  await expect(page.getByTestId('ramp-detail-reason')).toHaveText('cancelled_by_user');
+  await expect(page.getByTestId('ramp-detail-reason')).toHaveText('您已在服务商处取消订单');
+  await expect(page.getByTestId('ramp-detail-reason').locator('[data-reason]')).toHaveAttribute(
+    'data-reason',
+    'cancelled_by_user',
+  );
   await expect.poll(() => usdtBalance(page), { timeout: 30_000 }).toBe('30000000');
   await expect(page.getByTestId('ramp-detail-transfer')).toHaveCount(0);
   // A reload (the URL still names the transaction) places nothing either.
@@ -235,7 +239,11 @@ test('a sell failed by the provider after our coins left: refund pending, then r
   await expect(page.getByTestId('ramp-status').first()).toHaveAttribute('data-status', 'refunded', {
     timeout: 60_000,
   });
-  await expect(page.getByTestId('ramp-detail-reason')).toHaveText('payout_rejected_by_bank');
+  await expect(page.getByTestId('ramp-detail-reason')).toHaveText('银行拒绝了这笔付款');
+  await expect(page.getByTestId('ramp-detail-reason').locator('[data-reason]')).toHaveAttribute(
+    'data-reason',
+    'payout_rejected_by_bank',
+  );
   // The provider's refund is an ordinary deposit to the user's address: credited after its confirmations.
   await mineBlocks(chains?.ethereum?.rpcUrl ?? '', 7);
   await expect.poll(() => usdtBalance(page), { timeout: 60_000 }).toBe('25000000');

@@ -1,6 +1,6 @@
 /**
  * The reasons a buy or sell ends that the user is told in their language: those the payment provider
- * sends (the sandbox provider emits the first four) and those the server records itself. A reason may
+ * sends (the sandbox provider emits the first five) and those the server records itself. A reason may
  * carry a detail after a colon (`provider_terms_mismatch:fiat_amount`): the code before it is what is
  * translated. Anything else is shown as sent, so a new provider reason is never hidden.
  */
@@ -9,6 +9,7 @@ export const KNOWN_REASONS = [
   'delivery_failed',
   'deposit_expired',
   'payout_rejected_by_bank',
+  'cancelled_by_user',
   'checkout_not_completed',
   'transfer_failed',
   'provider_failed',
