@@ -5,9 +5,9 @@ import { transitionOrder } from './transition.ts';
 
 /**
  * How long after an order's deposit was booked its absence from the chain is alerted. Reorgs deeper
- * than the confirmations come within minutes; this stays well inside what transfers() reads back
- * (evm-deposits.ts LOOKBACK_BLOCKS: about 42 hours of BSC blocks), so an old deposit that is merely out
- * of the look-back is never reported as removed.
+ * than the confirmations come within minutes. transfers() reads back 50,000 blocks (evm-deposits.ts
+ * LOOKBACK_BLOCKS: about 10 hours of BSC blocks at 0.75 s), which a deposit booked late can outlive, so
+ * the alert also asks the chain for the deposit's receipt (hasReceipt) before it is raised.
  */
 export const DEPOSIT_REORG_WATCH_MS = 6 * 60 * 60 * 1000;
 
@@ -27,6 +27,9 @@ export async function alertIfDepositReorged(
   if (counted !== undefined || order.deposit_confirmed_at === null || order.deposit_tx_hash === null) return false;
   const at = ctx.now();
   if (at.getTime() - order.deposit_confirmed_at.getTime() > DEPOSIT_REORG_WATCH_MS) return false;
+  // Outside the look-back but still mined (a deposit booked long after its block): not a reorg.
+  const { hasReceipt } = ctx.deposits;
+  if (hasReceipt && (await hasReceipt({ network: order.send_network, txHash: order.deposit_tx_hash }))) return false;
   const hold = order.state === 'exchanging';
   const detail =
     `exchange order ${order.id} (${order.state}): its booked deposit ${order.deposit_tx_hash}` +
