@@ -26,6 +26,15 @@ export async function signCancelIfAsked(
     log('ALERT: nonce cancel asked but the withdrawal has no attempt left', { withdrawalId: latest.withdrawal_id });
     return false;
   }
+  if (latest.from_address.toLowerCase() !== account.address.toLowerCase()) {
+    // Another hot wallet's nonce (the key was rotated): a self-transfer from this key cannot replace it.
+    log('ALERT: nonce cancel asked but the attempt is from another hot wallet', {
+      withdrawalId: latest.withdrawal_id,
+      from: latest.from_address,
+      signer: account.address,
+    });
+    return false;
+  }
   const { nonce, chainId } = parseTransaction(latest.raw_tx as Hex);
   if (nonce === undefined || chainId === undefined) return false;
   const network = await client.estimateFeesPerGas();
@@ -34,6 +43,15 @@ export async function signCancelIfAsked(
   const feeFloor = maxOf(0n, ...attempts.map((a) => BigInt(a.max_fee_per_gas ?? 0)));
   const maxPriorityFeePerGas = maxOf(bumpFee(priorityFloor), network.maxPriorityFeePerGas);
   const maxFeePerGas = maxOf(bumpFee(feeFloor), network.maxFeePerGas, maxPriorityFeePerGas);
+  if (options.maxFeePerGasCapWei !== undefined && maxFeePerGas > options.maxFeePerGasCapWei) {
+    // The cap binds the cancel as every replacement (review of issue 37, LOW 6): an operator raises it.
+    log('ALERT: nonce cancel would exceed the fee cap (SIGNER_MAX_FEE_PER_GAS_WEI); not signed', {
+      withdrawalId: latest.withdrawal_id,
+      maxFeePerGas: maxFeePerGas.toString(),
+      capWei: options.maxFeePerGasCapWei.toString(),
+    });
+    return false;
+  }
   const recorded = await db.transaction().execute(async (trx) => {
     await options.fence?.(trx);
     await lockHotWallet(trx, latest.chain_id, latest.from_address);

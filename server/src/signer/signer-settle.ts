@@ -4,6 +4,7 @@ import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { bookHotWalletOut } from '../modules/custody/custody-book.ts';
 import { LeaseLostError } from '../modules/leases/lease.ts';
 import { markTransferFailed, markTransferSuccessful, showTxHash } from '../modules/withdrawals/signing.ts';
+import { receiptConfirmations } from './receipt-confirmations.ts';
 import { type Attempt, markMined, noteBroadcast } from './repository.ts';
 import {
   type BroadcastOutcome,
@@ -70,10 +71,7 @@ export async function findMined(
   for (const attempt of [...attempts].reverse()) {
     const receipt = await client.getTransactionReceipt({ hash: attempt.tx_hash as Hex }).catch(() => undefined);
     if (!receipt) continue;
-    // No cached tip: confirmations must count every block.
-    const tip = await client.getBlockNumber({ cacheTime: 0 });
-    const confirmations = tip >= receipt.blockNumber ? Number(tip - receipt.blockNumber + 1n) : 0;
-    return { attempt, receipt, confirmations };
+    return { attempt, receipt, confirmations: await receiptConfirmations(client, receipt) };
   }
   return undefined;
 }

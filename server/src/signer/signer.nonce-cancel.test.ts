@@ -163,6 +163,23 @@ describe('operator cancel of a dead nonce (anvil)', () => {
     expect((await reconcile(database.db)).ok).toBe(true);
   }, 120_000);
 
+  it('the cancel honours the fee cap (SIGNER_MAX_FEE_PER_GAS_WEI): above it, nothing is signed (review of issue 37, LOW 6)', async () => {
+    const w = await deadNonce();
+    expect((await cancel(w.id)).code).toBe(0);
+    const logs: string[] = [];
+    const rows = await attempts(w.id);
+    const capped = signer({
+      maxFeePerGasCapWei: BigInt(rows[1]?.max_fee_per_gas ?? 0),
+      log: (message: string) => logs.push(message),
+    });
+    await capped.tick();
+    expect((await attempts(w.id)).map((r) => r.kind)).toEqual(rows.map((r) => r.kind));
+    expect(logs.some((l) => /ALERT: nonce cancel .*fee cap/.test(l))).toBe(true);
+    // The cap raised: the cancel is signed at the nonce.
+    await signer().tick();
+    expect((await attempts(w.id)).at(-1)).toMatchObject({ kind: 'cancel', nonce: String(w.nonce) });
+  }, 120_000);
+
   it('refuses a cancel of a withdrawal not in transfer, without an operator or a reason', async () => {
     counter += 1;
     const w = await approvedWithdrawal(database.db, {

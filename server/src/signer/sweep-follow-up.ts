@@ -18,6 +18,7 @@ import {
   setSweepCustodyTransfer,
 } from '../modules/custody/sweeps-repository.ts';
 import { LeaseLostError } from '../modules/leases/lease.ts';
+import { receiptConfirmations } from './receipt-confirmations.ts';
 import type { SignerContext, TickResult } from './signer-types.ts';
 import { replacementDue, replaceSweep } from './sweep-replace.ts';
 import { type SweepTry, sendTry, triesOf } from './sweep-tries.ts';
@@ -93,10 +94,8 @@ async function findMined(
   for (const t of [...tries].reverse()) {
     const receipt = await client.getTransactionReceipt({ hash: t.txHash as Hex }).catch(() => undefined);
     if (!receipt) continue;
-    // No cached tip: confirmations must count every block (its own included).
-    const tip = await client.getBlockNumber({ cacheTime: 0 });
     return {
-      confirmations: tip >= receipt.blockNumber ? Number(tip - receipt.blockNumber + 1n) : 0,
+      confirmations: await receiptConfirmations(client, receipt),
       ok: receipt.status === 'success',
       blockNumber: receipt.blockNumber,
       feeWei: receipt.gasUsed * receipt.effectiveGasPrice,

@@ -152,6 +152,8 @@ export async function confirmDeposits(ctx: EngineContext, report: TickReport) {
       const patch: OrderPatch = {
         deposit_confirmations: deposit.confirmations,
         deposit_amount_minor: deposit.amountMinor.toString(),
+        // The same transaction mined again after a reorg can sit at another log index (review of issue 37, HIGH 1).
+        ...(deposit.logIndex === undefined ? {} : { deposit_log_index: deposit.logIndex }),
       };
       if (honoured) {
         // Recorded as late, but its block (after a reorg, say) is in time: back to the order's flow.

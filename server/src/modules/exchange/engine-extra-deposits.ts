@@ -3,7 +3,7 @@ import { alertIfDepositReorged } from './engine-deposit-reorg.ts';
 import { available, external, locked, post } from './engine-ledger.ts';
 import type { EngineContext, ObservedTransfer, TickReport, Trx } from './engine-types.ts';
 import { lateWatchSince } from './pricing.ts';
-import type { OrderRow } from './repository.ts';
+import { type OrderRow, updateFields } from './repository.ts';
 
 /**
  * Transfers to an order address besides the one the order counts (issue 37, item 2): a user who sends a
@@ -36,6 +36,11 @@ export async function bookExtraDeposits(ctx: EngineContext, report: TickReport) 
       continue;
     }
     const counted = countedTransfer(order, transfers);
+    if (counted && counted.logIndex !== order.deposit_log_index) {
+      // Mined again at another index (a reorg): the order shows where its deposit is now.
+      const logIndex = counted.logIndex;
+      await step(order, (trx) => updateFields(trx, order.id, { deposit_log_index: logIndex }, now()));
+    }
     // A booked deposit the chain no longer shows: a reorg removed it after the order used it.
     await alertIfDepositReorged(ctx, order, counted).catch((err: unknown) => onError(err, order.id));
     for (const transfer of transfers.filter((t) => t !== counted && isExtra(order, t))) {
@@ -49,9 +54,13 @@ export async function bookExtraDeposits(ctx: EngineContext, report: TickReport) 
 }
 
 /**
- * The order's counted deposit among the transfers: its send coin, its hash and its log index; on an
- * order recorded without a log index, the lowest-index transfer of that hash that is not dust (what the
- * deposit look-up counts). Any other transfer in the same transaction is an extra deposit.
+ * The order's counted deposit among the transfers: its send coin and its hash, and within that
+ * transaction the first transfer of the coin to this address that is not dust (what the deposit look-up
+ * counts). Not the block-level log index: a reorg that mines the same transaction again in another block
+ * moves it (review of issue 37, HIGH 1), and the counted deposit would then be booked again as an extra
+ * one on top of its payout. A native transfer's index (-1, or -2 - k for the k-th internal one) is its
+ * position in the transaction already, so it is matched as recorded. Any other transfer in the same
+ * transaction is an extra deposit.
  */
 function countedTransfer(order: OrderRow, transfers: ObservedTransfer[]): ObservedTransfer | undefined {
   const hash = order.deposit_tx_hash?.toLowerCase();
@@ -59,8 +68,9 @@ function countedTransfer(order: OrderRow, transfers: ObservedTransfer[]): Observ
   const same = transfers
     .filter((t) => t.coin === order.send_coin && t.txHash.toLowerCase() === hash && t.amountMinor > 0n)
     .sort((a, b) => a.logIndex - b.logIndex);
-  if (order.deposit_log_index === null) return same[0];
-  return same.find((t) => t.logIndex === order.deposit_log_index);
+  const recorded = order.deposit_log_index;
+  if (recorded !== null && recorded < 0) return same.find((t) => t.logIndex === recorded);
+  return same[0];
 }
 
 /** Confirmed, not dust, and not a send-coin transfer that may still become the order's deposit. */

@@ -46,6 +46,12 @@ export interface OrderDepositObserver {
    * engine books all but the order's counted deposit as late deposits). Absent: none are looked for.
    */
   transfers?(order: { network: NetworkCode; address: string }): Promise<ObservedTransfer[]>;
+  /**
+   * Whether the chain has a receipt for `txHash` (read from one client). The engine alerts a booked
+   * deposit as reorged only when it is absent from transfers() and this says false: a deposit merely
+   * older than what transfers() reads back is still on the chain. Absent: not checked.
+   */
+  hasReceipt?(order: { network: NetworkCode; txHash: string }): Promise<boolean>;
   /** The first transfer of `coin` to `address`, or null when none is seen (yet, or any more after a reorg). */
   observe(order: { network: NetworkCode; coin: CoinCode; address: string }): Promise<ObservedOrderDeposit | null>;
 }

@@ -52,4 +52,69 @@ describe('exchange engine: a booked deposit removed by a reorg', () => {
     expect(raised[0]?.detail).toContain(hash);
     expect((await reconcile(database.db)).ok).toBe(true);
   }, 120_000);
+  it('while the order is still exchanging (not paid): the order is suspended, and alerted once', async () => {
+    await seedLiquidity(database.db, clock, { BNB: '1000', USDT: '100000' });
+    const chain = memoryChain({ transfers: true });
+    // No price source: settle cannot pay, so the order waits in `exchanging` after its deposit is booked.
+    const engine = createExchangeEngine({
+      db: database.db,
+      now,
+      prices: null,
+      deposits: chain.deposits,
+      payouts: chain.gateway,
+    });
+    const userId = await createUser(database.db);
+    const order = await placeOrder({ db: database.db, now, prices, userId }, 'float');
+    const hash = `0x${'d8'.repeat(32)}`;
+    chain.deposit(order.depositAddress, 100_000_000n, 50, hash, clock, 4);
+    const deposit = { coin: 'USDT' as const, txHash: hash, logIndex: 4, amountMinor: 100_000_000n };
+    chain.setTransfers(order.depositAddress, [{ ...deposit, confirmations: 50, blockNumber: 100n }]);
+    for (let i = 0; i < 3; i++) await engine.tick();
+    expect((await findOrder(database.db, order.id))?.state).toBe('exchanging');
+
+    chain.setTransfers(order.depositAddress, []);
+    await engine.tick();
+    await engine.tick();
+    expect((await findOrder(database.db, order.id))?.state).toBe('suspended');
+    const raised = await database.db
+      .selectFrom('chain_alerts')
+      .selectAll()
+      .where('dedupe_key', '=', `order:${order.id}`)
+      .execute();
+    expect(raised).toHaveLength(1);
+    expect(raised[0]?.detail).toContain('suspended');
+    expect((await reconcile(database.db)).ok).toBe(true);
+  }, 120_000);
+  it('absent from the look-back but still mined (the chain has its receipt): no alert (review of issue 37, LOW 10)', async () => {
+    await seedLiquidity(database.db, clock, { BNB: '1000', USDT: '100000' });
+    const chain = memoryChain({ transfers: true });
+    const asked: string[] = [];
+    const engine = createExchangeEngine({
+      db: database.db,
+      now,
+      prices,
+      deposits: {
+        ...chain.deposits,
+        hasReceipt: async ({ txHash }) => {
+          asked.push(txHash);
+          return true;
+        },
+      },
+      payouts: chain.gateway,
+    });
+    const userId = await createUser(database.db);
+    const order = await placeOrder({ db: database.db, now, prices, userId }, 'float');
+    const hash = `0x${'d9'.repeat(32)}`;
+    chain.deposit(order.depositAddress, 100_000_000n, 50, hash, clock, 1);
+    const deposit = { coin: 'USDT' as const, txHash: hash, logIndex: 1, amountMinor: 100_000_000n };
+    chain.setTransfers(order.depositAddress, [{ ...deposit, confirmations: 50, blockNumber: 100n }]);
+    for (let i = 0; i < 4; i++) await engine.tick();
+    chain.setTransfers(order.depositAddress, []); // older than what transfers() reads back
+    await engine.tick();
+    expect(asked).toContain(hash);
+    expect(
+      await database.db.selectFrom('chain_alerts').select('id').where('dedupe_key', '=', `order:${order.id}`).execute(),
+    ).toEqual([]);
+    expect((await findOrder(database.db, order.id))?.state).not.toBe('suspended');
+  }, 120_000);
 });

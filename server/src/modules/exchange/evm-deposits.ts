@@ -89,6 +89,18 @@ export function evmOrderDeposits(
       });
       return [...tokens, ...(native ? await native.transfers(network, address) : [])];
     },
+    async hasReceipt({ network, txHash }: { network: NetworkCode; txHash: string }) {
+      if (network !== 'ethereum' && network !== 'bsc') return false;
+      const runtime = chains()[network];
+      if (!runtime) throw new Error(`no ${network} chain`);
+      const receipt = await clientFor(runtime)
+        .getTransactionReceipt({ hash: txHash as `0x${string}` })
+        .catch((err: unknown) => {
+          if (err instanceof Error && err.name === 'TransactionReceiptNotFoundError') return null;
+          throw err;
+        });
+      return receipt !== null;
+    },
     async headTime({ network, coin }: { network: NetworkCode; coin: CoinCode }) {
       if (network !== 'ethereum' && network !== 'bsc') return null;
       if (coin === nativeCoinOf(network)) return native ? native.headTime(network) : null;

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Address } from 'viem';
+import { type Address, erc20Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import artifact from '../../../contracts/test-token.json' with { type: 'json' };
 import { createUser } from '../../test/app.ts';
@@ -133,5 +133,89 @@ describe('order deposits on a local bsc chain', () => {
     ).toHaveLength(3);
     expect((await reconcile(database.db)).ok).toBe(true);
     expect(errors).toEqual([]);
+  }, 120_000);
+  // Last: evm_revert rolls the chain back. Review of issue 37, HIGH 1: the same deposit transaction mined
+  // again one block later at another log index (a one-block reorg) is still the order's counted deposit,
+  // never an extra one refunded on top of the payout.
+  it('a deposit re-mined at another log index after a reorg is paid once and not booked as extra', async () => {
+    const now = () => new Date();
+    const prices = fixedPrices({ BNB: 600n });
+    const userId = await createUser(database.db);
+    await seedLiquidity(database.db, now(), { BNB: '1000', USDT: '100000' });
+    const chain = memoryChain();
+    const errors: unknown[] = [];
+    const engine = createExchangeEngine({
+      db: database.db,
+      now,
+      prices,
+      deposits: evmOrderDeposits(() => ({ bsc }), { db: database.db, now }),
+      payouts: chain.gateway,
+      onError: (err) => errors.push(err),
+    });
+    const order = await placeOrder({ db: database.db, now, prices, userId }, 'float', {
+      sendNetwork: 'bsc',
+      amountMinor: '100000000',
+    });
+    const to = order.depositAddress as Address;
+    const client = devClient(bsc.rpcUrl, bsc.chainId);
+    const snapshot = await client.snapshot();
+    const deposit = await mintUsdt(to, 100n * 10n ** 18n);
+    const first = await client.getTransactionReceipt({ hash: deposit });
+    await engine.tick();
+    expect(await findOrder(database.db, order.id)).toMatchObject({
+      state: 'confirming',
+      deposit_tx_hash: deposit,
+      deposit_log_index: first.logs[0]?.logIndex,
+    });
+
+    // The reorg: the new branch mines another token transfer first, then the same signed deposit.
+    const signed = await client.getTransaction({ hash: deposit });
+    await client.revert({ id: snapshot });
+    await client.setAutomine(false);
+    const OTHER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' as Address; // anvil account 2
+    const usdt = bsc.tokens.USDT as Address;
+    const write = { address: usdt, abi: artifact.abi, functionName: 'mint', chain: null } as const;
+    // An approval (it logs an Approval event) with a higher tip than the deposit's: mined first in the block.
+    const tip = (signed.maxPriorityFeePerGas as bigint) + 10n ** 9n;
+    const before = await client.wallet.writeContract({
+      address: usdt,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [HOT, 1n],
+      chain: null,
+      account: OTHER,
+      maxPriorityFeePerGas: tip,
+      maxFeePerGas: (signed.maxFeePerGas as bigint) + tip,
+    });
+    const again = await client.wallet.writeContract({
+      ...write,
+      args: [to, 100n * 10n ** 18n],
+      account: DEV_ACCOUNT,
+      nonce: signed.nonce,
+      gas: signed.gas,
+      maxFeePerGas: signed.maxFeePerGas as bigint,
+      maxPriorityFeePerGas: signed.maxPriorityFeePerGas as bigint,
+    });
+    expect(again).toBe(deposit);
+    await client.mine({ blocks: 1 });
+    await client.setAutomine(true);
+    const other = await client.getTransactionReceipt({ hash: before });
+    const remined = await client.getTransactionReceipt({ hash: deposit });
+    expect(other).toMatchObject({ status: 'success', blockNumber: remined.blockNumber, transactionIndex: 0 });
+    expect(remined.logs[0]?.logIndex).not.toBe(first.logs[0]?.logIndex);
+
+    await client.mine({ blocks: 70 }); // bsc: 64 confirmations
+    for (let i = 0; i < 4; i++) await engine.tick();
+    expect(
+      await database.db.selectFrom('exchange_extra_deposits').select('id').where('order_id', '=', order.id).execute(),
+    ).toEqual([]);
+    expect(chain.payouts.size).toBe(1);
+    expect(await findOrder(database.db, order.id)).toMatchObject({
+      state: 'sending',
+      deposit_tx_hash: deposit,
+      deposit_log_index: remined.logs[0]?.logIndex,
+    });
+    expect(errors).toEqual([]);
+    expect((await reconcile(database.db)).ok).toBe(true);
   }, 120_000);
 });
