@@ -18,6 +18,8 @@ export default defineConfig({
           environment: 'node',
           include: ['scripts/**/*.test.ts'],
           testTimeout: 30_000,
+          // The drills stop three API instances, nginx, a signer and a cluster in their afterAll.
+          hookTimeout: 60_000,
         },
       },
     ],

@@ -82,8 +82,10 @@ export async function startDrill(options: { instances: number; clients: number; 
   });
   const db = createDb(cluster.databaseUrl, { max: 2 });
   const stats = newStats();
-  // The nth distinct message to the address (a message sent again after a crash keeps its Message-ID).
-  const codes = async (email: string, nth: number) => {
+  // The newest code among the distinct messages to the address after the first `after` (a message sent
+  // again after a crash keeps its Message-ID). Notices without a code are skipped, and where a retried
+  // request mailed two codes, the newer one is the valid one.
+  const codes = async (email: string, after: number): Promise<{ code: string; seen: number }> => {
     for (let i = 0; i < 300; i++) {
       const seen = new Map<string, string>();
       for (const m of sink.messages) {
@@ -91,12 +93,15 @@ export async function startDrill(options: { instances: number; clients: number; 
         const id = /^Message-ID: (\S+)/im.exec(m.raw)?.[1] ?? `#${seen.size}`;
         if (!seen.has(id)) seen.set(id, m.raw);
       }
-      const raw = [...seen.values()][nth - 1];
-      const code = raw === undefined ? undefined : extractCode(raw);
-      if (code) return code;
+      const fresh = [...seen.values()]
+        .slice(after)
+        .map(extractCode)
+        .filter((c) => c !== undefined);
+      const code = fresh.at(-1);
+      if (code) return { code, seen: seen.size };
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`no code number ${nth} e-mailed to ${email}`);
+    throw new Error(`no code e-mailed to ${email} after message ${after}`);
   };
   const clients = Array.from(
     { length: options.clients },

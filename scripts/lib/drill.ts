@@ -40,14 +40,14 @@ export class DrillClient {
   readonly password = 'Passw0rd_drill';
 
   /**
-   * `codes`: the `nth` distinct e-mail to the address, read where the cluster's mail goes (its SMTP
+   * `codes`: the newest code e-mailed to the address after a number of distinct messages, read where the cluster's mail goes (its SMTP
    * server in the drill).
    */
   constructor(
     private readonly baseUrl: string,
     tag: string,
     private readonly stats: DrillStats,
-    private readonly codes: (email: string, nth: number) => Promise<string>,
+    private readonly codes: (email: string, after: number) => Promise<{ code: string; seen: number }>,
   ) {
     const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`.slice(-10);
     this.username = `${tag}_${id}`.slice(0, 20);
@@ -102,12 +102,13 @@ export class DrillClient {
     if (registered.status !== 201) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
   }
 
-  private codesRead = 0;
+  private mailsSeen = 0;
 
-  /** The next code e-mailed to this client (it asks for one code at a time). */
-  private readCode(): Promise<string> {
-    this.codesRead += 1;
-    return this.codes(this.email, this.codesRead);
+  /** The code e-mailed to this client since the last one it read (it asks for one code at a time). */
+  private async readCode(): Promise<string> {
+    const { code, seen } = await this.codes(this.email, this.mailsSeen);
+    this.mailsSeen = seen;
+    return code;
   }
 
   private readonly fundPassword = '802461';
