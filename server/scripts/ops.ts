@@ -34,7 +34,7 @@
  * the running server's cluster if it is up (read-only use, no second postmaster), else started
  * for the duration of the command. Never migrates: an operator command must not change the schema.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
@@ -87,8 +87,18 @@ function isAlive(pid: number): boolean {
 }
 
 /** The URL of the embedded cluster in `dataDir` if a live postmaster serves it (postmaster.pid: pid, ..., port on line 4). */
+/**
+ * The cluster's folder: `dataDir/pg`, or the one named in `dataDir/pg-location` when the server moved
+ * it where the postgres user can reach it (a checkout under a private folder: embedded-postgres-reach.ts).
+ */
+function clusterDir(dataDir: string): string {
+  const location = path.join(dataDir, 'pg-location');
+  if (existsSync(location)) return readFileSync(location, 'utf8').trim();
+  return path.join(dataDir, 'pg');
+}
+
 async function runningClusterUrl(dataDir: string): Promise<string | undefined> {
-  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+  const pidFile = path.join(clusterDir(dataDir), 'postmaster.pid');
   if (!existsSync(pidFile)) return undefined;
   const lines = (await readFile(pidFile, 'utf8')).split('\n');
   const pid = Number.parseInt(lines[0] ?? '', 10);
@@ -103,7 +113,7 @@ async function connect(): Promise<{ db: Kysely<Database>; embedded?: EmbeddedPos
   if (config.databaseUrl) return { db: createDb(config.databaseUrl, { max: 2 }) };
   const running = await runningClusterUrl(config.dataDir);
   if (running) return { db: createDb(running, { max: 2 }) };
-  if (!existsSync(path.join(config.dataDir, 'pg', 'PG_VERSION')))
+  if (!existsSync(path.join(clusterDir(config.dataDir), 'PG_VERSION')))
     return fail(`no database: set DATABASE_URL or start the server once (DATA_DIR ${config.dataDir})`, 2);
   const embedded = await startEmbeddedPostgres({ dir: config.dataDir });
   return { db: createDb(embedded.url(EMBEDDED_DATABASE), { max: 2 }), embedded };
