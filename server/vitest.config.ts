@@ -9,6 +9,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
     // One embedded PostgreSQL cluster per run; each test file creates its own database.
     globalSetup: ['./src/test/global-setup.ts'],
+    setupFiles: ['./src/test/setup.ts'],
     // Most files take a few seconds; the margin is for a two-core CI machine under load, not for slow code.
     testTimeout: 30_000,
     hookTimeout: 60_000,

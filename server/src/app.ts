@@ -26,6 +26,7 @@ import { createRemoteOrigins, pinnedRemoteOrigins } from './http/remote-registry
 import { trackApiRouteMethods } from './http/route-methods.ts';
 import { withStrictInput } from './http/safe-text.ts';
 import { registerSecurity } from './http/security.ts';
+import { serializerFactory } from './http/serializers.ts';
 import { registerStatic } from './http/static.ts';
 import { createAuthModule } from './modules/auth/auth-module.ts';
 import { Me } from './modules/auth/schemas.ts';
@@ -119,6 +120,7 @@ export function buildApp(deps: AppDeps): App {
     frameworkErrors: answerMalformedRequest,
     // While draining, answer late requests ourselves (below) so they get the one error shape.
     return503OnClosing: false,
+    schemaController: { compilersFactory: { buildSerializer: serializerFactory() } },
   });
   // Control characters, lone surrogates and loose integers are refused in every field, for every route.
   app.setValidatorCompiler(withStrictInput(TypeBoxValidatorCompiler));
