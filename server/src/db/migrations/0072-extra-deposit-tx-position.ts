@@ -14,6 +14,11 @@ import { type Kysely, sql } from 'kysely';
  * Backfill: the rows of one (network, tx_hash, order_id, coin) numbered by log index, one up when the
  * order's counted deposit is in that transaction in that coin (it came first: it is the first non-dust
  * transfer). Every non-dust transfer besides the counted one is booked, so the numbering is the position.
+ *
+ * `order_address_custody` (issue 37 item 2: order addresses join the sweeps): the coins booked into the
+ * custody book (world -> deposit addresses) for exchange order addresses, one row per booking, unique on
+ * its custody key (`custody:order:<order>:in`, `custody:order-extra:<extra deposit>`); the sweeper reads
+ * them as the order addresses' credited coins. Orders booked before it are booked by the signer.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table exchange_extra_deposits add column tx_position integer`.execute(db);
@@ -36,9 +41,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   );
   await sql`alter table exchange_extra_deposits add constraint exchange_extra_deposits_transfer
     unique (network, tx_hash, order_id, coin, tx_position)`.execute(db);
+  await sql`
+    create table order_address_custody (
+      id bigserial primary key,
+      order_id uuid not null references exchange_orders (id),
+      network text not null,
+      address text not null,
+      coin text not null,
+      chain_amount numeric(78, 0) not null check (chain_amount > 0),
+      custody_key text not null unique,
+      created_at timestamptz not null
+    )`.execute(db);
+  await sql`create index order_address_custody_address on order_address_custody (network, address)`.execute(db);
+  await sql`create index order_address_custody_order on order_address_custody (order_id)`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop table order_address_custody`.execute(db);
   await sql`alter table exchange_extra_deposits drop constraint exchange_extra_deposits_transfer`.execute(db);
   await sql`alter table exchange_extra_deposits drop column tx_position`.execute(db);
   await sql`alter table exchange_extra_deposits add constraint exchange_extra_deposits_network_tx_hash_log_index_key

@@ -1,4 +1,5 @@
 import { findCoinNetwork } from '../catalogue/catalogue.ts';
+import { bookOrderCustody, orderExtraKey } from '../custody/order-custody.ts';
 import { alertIfDepositReorged } from './engine-deposit-reorg.ts';
 import { available, external, locked, post } from './engine-ledger.ts';
 import type { EngineContext, ObservedTransfer, TickReport, Trx } from './engine-types.ts';
@@ -126,6 +127,19 @@ async function bookExtra(ctx: EngineContext, trx: Trx, order: OrderRow, t: Place
     .returning('id')
     .executeTakeFirst();
   if (!row) return false;
+  // The coins sit on the order address: into the custody book, for the sweeper.
+  await bookOrderCustody(
+    trx,
+    {
+      key: orderExtraKey(row.id),
+      orderId: order.id,
+      network,
+      address: order.deposit_address as string,
+      coin: t.coin,
+      amountMinor: t.amountMinor,
+    },
+    at,
+  );
   const key = `exchange:${order.id}:extra:${row.id}`;
   const meta = {
     orderId: order.id,

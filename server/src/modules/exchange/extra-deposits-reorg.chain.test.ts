@@ -120,6 +120,17 @@ describe('extra order deposits across a reorg on a local bsc chain', () => {
     ).toHaveLength(1);
     expect(chain.payouts.size).toBe(2);
     expect(await balanceOf(database.db, 'user_locked', userId, 'USDT')).toBe(7_000_000n); // the refund's, once
+    // The coins on the order address are in the custody book once each (the deposit and the extra one), for the sweeper.
+    const custody = await database.db
+      .selectFrom('order_address_custody')
+      .select(['coin', 'chain_amount'])
+      .where('order_id', '=', order.id)
+      .orderBy('id')
+      .execute();
+    expect(custody).toEqual([
+      { coin: 'USDT', chain_amount: (100n * 10n ** 18n).toString() },
+      { coin: 'USDT', chain_amount: (7n * 10n ** 18n).toString() },
+    ]);
     expect(errors).toEqual([]);
     expect((await reconcile(database.db)).ok).toBe(true);
   }, 180_000);
