@@ -8,6 +8,20 @@ export interface CustodyDatabase {
   custody_openings: CustodyOpeningsTable;
   sweep_transactions: SweepTransactionsTable;
   sweep_attempts: SweepAttemptsTable;
+  order_address_custody: OrderAddressCustodyTable;
+}
+
+/** Coins booked into custody for an exchange order address (migration 0072), one row per custody key. */
+export interface OrderAddressCustodyTable {
+  id: Generated<string>;
+  order_id: string;
+  network: string;
+  address: string;
+  coin: string;
+  /** NUMERIC(78,0), chain units. */
+  chain_amount: string;
+  custody_key: string;
+  created_at: ColumnType<Date, Date, never>;
 }
 
 /** The block at which a network's hot wallet was read into the custody book (one row per network). */

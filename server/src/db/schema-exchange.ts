@@ -124,8 +124,13 @@ export interface ExchangeExtraDepositsTable {
   network: NetworkCode;
   coin: CoinCode;
   tx_hash: string;
-  /** -1 for a native transfer. */
+  /** Where the transfer was in its block when booked (-1 for a native transfer); not part of its key. */
   log_index: number;
+  /**
+   * Its place (from 0) among its transaction's non-dust transfers of `coin` to the order's address, by log
+   * index: with (network, tx_hash, order_id, coin) the key a reorg cannot move (migration 0072).
+   */
+  tx_position: number;
   amount_minor: string;
   block_number: ColumnType<string, string | number, string | number>;
   outcome: 'refund' | 'to_wallet';

@@ -37,10 +37,11 @@ export interface SignerOptions {
    */
   fence?: (trx: Transaction<Database>) => Promise<void>;
   /**
-   * Deposit sweeps (signer/sweeper.ts): the key of a deposit address (network, derivation index), and the
-   * time between sweep rounds. Without `depositAccount` nothing is swept and the custody book is not opened.
+   * Deposit sweeps (signer/sweeper.ts): the key of a deposit address (network, derivation index, key
+   * branch: 0 users', 2 exchange orders'; default 0), and the time between sweep rounds. Without
+   * `depositAccount` nothing is swept and the custody book is not opened.
    */
-  depositAccount?: (network: EvmNetwork, index: number) => SignerOptions['account'];
+  depositAccount?: (network: EvmNetwork, index: number, branch?: number) => SignerOptions['account'];
   sweepIntervalMs?: number;
 }
 

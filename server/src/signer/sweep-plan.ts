@@ -116,9 +116,9 @@ async function record(ctx: SignerContext, client: PublicClient, network: EvmNetw
   const chain = ctx.options.chains()[network];
   const depositAccount = ctx.options.depositAccount;
   if (!chain || !depositAccount) return false;
-  const sender = plan.kind === 'gas_topup' ? ctx.account : depositAccount(network, c.derivationIndex);
+  const sender = plan.kind === 'gas_topup' ? ctx.account : depositAccount(network, c.derivationIndex, c.branch);
   if (plan.kind === 'sweep' && sender.address.toLowerCase() !== c.address.toLowerCase())
-    throw new Error(`sweep key of index ${c.derivationIndex} on ${network} does not derive ${c.address}`);
+    throw new Error(`sweep key ${c.branch}/${c.derivationIndex} on ${network} does not derive ${c.address}`);
   const hot = ctx.account.address;
   const row = await ctx.db.transaction().execute(async (trx) => {
     await ctx.options.fence?.(trx);

@@ -138,11 +138,13 @@ async function signReplacement(
 async function senderOf(ctx: SignerContext, row: SweepRow) {
   if (row.kind === 'gas_topup') return ctx.account;
   const network = row.network as EvmNetwork;
-  const index = await derivationIndexOf(ctx.db, network, row.deposit_address);
+  const key = await derivationIndexOf(ctx.db, network, row.deposit_address);
   const depositAccount = ctx.options.depositAccount;
-  if (index === undefined || !depositAccount) throw new Error(`sweep ${row.id}: no key for ${row.deposit_address}`);
-  const sender = depositAccount(network, index);
+  if (key === undefined || !depositAccount) throw new Error(`sweep ${row.id}: no key for ${row.deposit_address}`);
+  const sender = depositAccount(network, key.index, key.branch);
   if (sender.address.toLowerCase() !== row.from_address.toLowerCase())
-    throw new Error(`sweep ${row.id}: key of index ${index} on ${network} does not derive ${row.from_address}`);
+    throw new Error(
+      `sweep ${row.id}: key ${key.branch}/${key.index} on ${network} does not derive ${row.from_address}`,
+    );
   return sender;
 }

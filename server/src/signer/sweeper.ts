@@ -1,6 +1,7 @@
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { bookDepositCustody, openHotWallet, openingBlock, unbookedDeposits } from '../modules/custody/custody-book.ts';
 import { chainBalances } from '../modules/custody/custody-check.ts';
+import { bookOrderCustody, unbookedOrderCoins } from '../modules/custody/order-custody.ts';
 import { lockHotWallet } from './repository.ts';
 import type { SignerContext, TickResult } from './signer-types.ts';
 import { followUpSweeps } from './sweep-follow-up.ts';
@@ -9,7 +10,8 @@ import { planSweeps } from './sweep-plan.ts';
 /**
  * Deposit sweeps, one round per `intervalMs` inside the signer's tick (so under its lease and fence):
  * 1. open the custody book of each hot wallet once (balances read on chain at one block);
- * 2. book the custody of deposits credited before the book existed (a bounded page per tick);
+ * 2. book the custody of deposits credited before the book existed, and of exchange order coins booked
+ *    before order addresses joined the sweeps (a bounded page per tick);
  * 3. follow recorded top-ups and sweeps (sweep-follow-up.ts): settle the mined ones in the custody book,
  *    replace the stuck ones with a higher fee (sweep-replace.ts), rebroadcast the rest;
  * 4. plan new ones (sweep-plan.ts): record, then broadcast.
@@ -62,4 +64,13 @@ async function backfillDeposits(ctx: SignerContext): Promise<void> {
     });
   }
   if (page.length > 0) ctx.log('earlier deposits booked into custody', { deposits: page.length });
+  // Exchange order coins booked before order addresses joined the sweeps (migration 0072).
+  const orders = await unbookedOrderCoins(ctx.db, BACKFILL_LIMIT);
+  for (const c of orders) {
+    await ctx.db.transaction().execute(async (trx) => {
+      await ctx.options.fence?.(trx);
+      await bookOrderCustody(trx, c, ctx.now());
+    });
+  }
+  if (orders.length > 0) ctx.log('earlier exchange order coins booked into custody', { bookings: orders.length });
 }

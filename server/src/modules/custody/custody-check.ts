@@ -39,12 +39,16 @@ export async function chainBalances(
   return result;
 }
 
-/** The network's deposit addresses, at most ADDRESSES_MAX of them (the rest are not read). */
+/**
+ * The network's deposit addresses, users' and exchange orders' with coins in the book (the custody
+ * account of deposit addresses holds both), at most ADDRESSES_MAX of them (the rest are not read).
+ */
 export async function depositAddressesOf(db: Kysely<Database>, network: EvmNetwork): Promise<Address[]> {
   const rows = await db
     .selectFrom('deposit_addresses')
     .select('address')
     .where('network', '=', network)
+    .union(db.selectFrom('order_address_custody').select('address').where('network', '=', network))
     .limit(ADDRESSES_MAX)
     .execute();
   return rows.map((r) => r.address as Address);

@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SweepTransactionsTable } from '../../db/schema-custody.ts';
 import { type CoinCode, type NetworkCode, nativeCoinOf } from '../catalogue/catalogue.ts';
+import { ORDER_BRANCH } from '../exchange/deposit-address.ts';
 
 /**
  * `sweep_transactions` (migration 0037): the signer's gas top-ups and sweeps, each recorded before its
@@ -111,16 +112,27 @@ export async function maxSweepNonce(trx: Db, chainId: number, fromAddress: strin
   return rows[0]?.max == null ? -1n : BigInt(rows[0].max);
 }
 
+/** Key branch under a network's account path of users' deposit addresses (orders': ORDER_BRANCH). */
+export const USER_BRANCH = 0;
+
+/** The coins of an exchange order address are swept only once the order no longer waits on it. */
+const sweepableOrder = sql`(o.state in ('completed', 'refunded', 'failed')
+  or (o.state = 'expired' and (o.deposit_tx_hash is null or o.deposit_confirmed_at is not null)))`;
+
 export interface SweepCandidate {
   address: string;
   derivationIndex: number;
+  /** Which key branch the address is derived on (USER_BRANCH or ORDER_BRANCH). */
+  branch: number;
   coin: CoinCode;
-  /** Credited to users at this address and not swept yet (chain units). */
+  /** Credited to users (or booked for an order) at this address and not swept yet (chain units). */
   unsweptChainAmount: bigint;
 }
 
 /**
- * Deposit addresses of the network holding credited, unswept coins of at least `minimums[coin]` chain
+ * Deposit addresses of the network (users', and exchange order addresses whose order no longer waits on
+ * them: completed, refunded, failed, or expired with no late deposit being confirmed; their booked coins
+ * are order_address_custody's rows) holding credited, unswept coins of at least `minimums[coin]` chain
  * units (coins without a minimum are not swept): credited deposits minus sweeps recorded (signed or mined),
  * and for the native coin minus the gas the address paid (mined or reverted: the receipt's fee; signed:
  * gas limit x price), so what a native sweep paid for its own gas is not a phantom amount listed again
@@ -138,11 +150,23 @@ export async function sweepCandidates(
   if (minimums.size === 0) return [];
   const native = nativeCoinOf(network);
   const floors = sql.join([...minimums].map(([coin, min]) => sql`(${coin}::text, ${min.toString()}::numeric)`));
-  const { rows } = await sql<{ address: string; derivation_index: number; coin: CoinCode; unswept: string }>`
+  const { rows } = await sql<{
+    address: string;
+    derivation_index: number;
+    branch: number;
+    coin: CoinCode;
+    unswept: string;
+  }>`
     with credited as (
-      select to_address as address, coin, sum(chain_amount) as amount
-      from deposits where network = ${network} and state = 'successful' and custody_transfer_id is not null
-      group by to_address, coin
+      select address, coin, sum(amount) as amount from (
+        select to_address as address, coin, chain_amount as amount
+        from deposits where network = ${network} and state = 'successful' and custody_transfer_id is not null
+        union all
+        select c.address, c.coin, c.chain_amount as amount
+        from order_address_custody c join exchange_orders o on o.id = c.order_id
+        where c.network = ${network} and ${sweepableOrder}
+      ) booked
+      group by address, coin
     ), swept as (
       select deposit_address as address, coin, sum(chain_amount) as amount
       from sweep_transactions where network = ${network} and kind = 'sweep' and state in ('signed', 'mined')
@@ -162,14 +186,19 @@ export async function sweepCandidates(
       from unswept u join (values ${floors}) f (coin, minimum) on f.coin = u.coin
       where u.amount >= f.minimum
     )
-    select r.address, a.derivation_index, r.coin, r.amount::text as unswept
+    select r.address, coalesce(a.derivation_index, o.deposit_index) as derivation_index,
+      case when a.address is null then ${ORDER_BRANCH}::int else ${USER_BRANCH}::int end as branch,
+      r.coin, r.amount::text as unswept
     from ranked r
-    join deposit_addresses a on a.network = ${network} and a.address = r.address
+    left join deposit_addresses a on a.network = ${network} and a.address = r.address
+    left join exchange_orders o on a.address is null and o.send_network = ${network} and o.deposit_address = r.address
+    where a.address is not null or o.deposit_index is not null
     order by r.rank, r.coin
     limit ${limit}`.execute(db);
   return rows.map((r) => ({
     address: r.address,
     derivationIndex: r.derivation_index,
+    branch: r.branch,
     coin: r.coin,
     unsweptChainAmount: BigInt(r.unswept),
   }));
@@ -188,6 +217,8 @@ export async function bookedNativeOf(db: Db, network: NetworkCode, address: stri
     select (
       (select coalesce(sum(chain_amount), 0) from deposits where network = ${network} and to_address = ${address}
          and coin = ${native} and state = 'successful' and custody_transfer_id is not null)
+      + (select coalesce(sum(chain_amount), 0) from order_address_custody where network = ${network}
+         and address = ${address} and coin = ${native})
       + (select coalesce(sum(chain_amount), 0) from sweep_transactions where network = ${network}
          and deposit_address = ${address} and kind = 'gas_topup' and state = 'mined')
       - (select coalesce(sum(chain_amount), 0) from sweep_transactions where network = ${network}
@@ -198,13 +229,25 @@ export async function bookedNativeOf(db: Db, network: NetworkCode, address: stri
   return BigInt(rows[0]?.amount ?? '0');
 }
 
-/** The derivation index of one of the network's deposit addresses (the key that signs its sweeps). */
-export async function derivationIndexOf(db: Db, network: NetworkCode, address: string): Promise<number | undefined> {
-  const row = await db
+/** The key of one of the network's deposit or order addresses (derivation index and branch) that signs its sweeps. */
+export async function derivationIndexOf(
+  db: Db,
+  network: NetworkCode,
+  address: string,
+): Promise<{ index: number; branch: number } | undefined> {
+  const user = await db
     .selectFrom('deposit_addresses')
     .select('derivation_index')
     .where('network', '=', network)
     .where('address', '=', address)
     .executeTakeFirst();
-  return row?.derivation_index;
+  if (user) return { index: user.derivation_index, branch: USER_BRANCH };
+  const order = await db
+    .selectFrom('exchange_orders')
+    .select('deposit_index')
+    .where('send_network', '=', network)
+    .where('deposit_address', '=', address)
+    .where('deposit_index', 'is not', null)
+    .executeTakeFirst();
+  return order ? { index: order.deposit_index as number, branch: ORDER_BRANCH } : undefined;
 }

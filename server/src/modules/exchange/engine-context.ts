@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { findCoinNetwork } from '../catalogue/catalogue.ts';
+import { bookOrderCustody, orderInKey } from '../custody/order-custody.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { consolidateLanes, external, post, system } from './engine-ledger.ts';
 import { observeOrderDeposit, refund } from './engine-refund.ts';
@@ -86,9 +87,12 @@ export function createEngineContext(options: ExchangeEngineOptions): EngineConte
   const requiredConfirmations = (order: OrderRow) =>
     findCoinNetwork(order.send_coin, order.send_network)?.confirmations ?? 1;
 
-  /** Books the confirmed deposit into liquidity (once per order). */
-  const postIn = (trx: Trx, order: OrderRow, amountMinor: bigint, at: Date) =>
-    post(
+  /**
+   * Books the confirmed deposit into liquidity (once per order), and its coins on the order address into
+   * the custody book, so that the sweeper moves them to the hot wallet once the order is done.
+   */
+  const postIn = async (trx: Trx, order: OrderRow, amountMinor: bigint, at: Date) => {
+    await post(
       trx,
       `exchange:${order.id}:in`,
       [
@@ -98,6 +102,19 @@ export function createEngineContext(options: ExchangeEngineOptions): EngineConte
       at,
       { orderId: order.id, leg: 'in' },
     );
+    await bookOrderCustody(
+      trx,
+      {
+        key: orderInKey(order.id),
+        orderId: order.id,
+        network: order.send_network,
+        address: order.deposit_address as string,
+        coin: order.send_coin,
+        amountMinor,
+      },
+      at,
+    );
+  };
 
   const ctx: EngineContext = {
     db,

@@ -1,4 +1,5 @@
 import { findCoinNetwork } from '../catalogue/catalogue.ts';
+import { bookOrderCustody, orderExtraKey } from '../custody/order-custody.ts';
 import { alertIfDepositReorged } from './engine-deposit-reorg.ts';
 import { available, external, locked, post } from './engine-ledger.ts';
 import type { EngineContext, ObservedTransfer, TickReport, Trx } from './engine-types.ts';
@@ -35,7 +36,8 @@ export async function bookExtraDeposits(ctx: EngineContext, report: TickReport) 
       onError(err, order.id);
       continue;
     }
-    const counted = countedTransfer(order, transfers);
+    const placed = placeInTransactions(transfers);
+    const counted = countedTransfer(order, placed);
     if (counted && counted.logIndex !== order.deposit_log_index) {
       // Mined again at another index (a reorg): the order shows where its deposit is now.
       const logIndex = counted.logIndex;
@@ -43,7 +45,7 @@ export async function bookExtraDeposits(ctx: EngineContext, report: TickReport) 
     }
     // A booked deposit the chain no longer shows: a reorg removed it after the order used it.
     await alertIfDepositReorged(ctx, order, counted).catch((err: unknown) => onError(err, order.id));
-    for (const transfer of transfers.filter((t) => t !== counted && isExtra(order, t))) {
+    for (const transfer of placed.filter((t) => t !== counted && isExtra(order, t))) {
       let booked = false;
       const ok = await step(order, async (trx) => {
         booked = await bookExtra(ctx, trx, order, transfer);
@@ -53,24 +55,41 @@ export async function bookExtraDeposits(ctx: EngineContext, report: TickReport) 
   }
 }
 
+/** A transfer with its place among its transaction's transfers of its coin to the order's address. */
+export interface PlacedTransfer extends ObservedTransfer {
+  /** From 0, by log index, dust left out: with the hash and coin, the transfer's key that a reorg cannot move. */
+  txPosition: number;
+}
+
 /**
- * The order's counted deposit among the transfers: its send coin and its hash, and within that
- * transaction the first transfer of the coin to this address that is not dust (what the deposit look-up
- * counts). Not the block-level log index: a reorg that mines the same transaction again in another block
- * moves it (review of issue 37, HIGH 1), and the counted deposit would then be booked again as an extra
- * one on top of its payout. A native transfer's index (-1, or -2 - k for the k-th internal one) is its
- * position in the transaction already, so it is matched as recorded. Any other transfer in the same
- * transaction is an extra deposit.
+ * The non-dust transfers, each with its place among its transaction's transfers of its coin to this
+ * address (ordered by log index). Not the block-level log index: a reorg that mines the same transaction
+ * again in another block moves its logs, not their order within it (review of issue 37, HIGH 1). A
+ * native transfer (-1) is its transaction's only one: 0. Every transfer of a transaction to the address
+ * is in the list (they share a block, and the look-up reads whole blocks).
  */
-function countedTransfer(order: OrderRow, transfers: ObservedTransfer[]): ObservedTransfer | undefined {
+export function placeInTransactions(transfers: readonly ObservedTransfer[]): PlacedTransfer[] {
+  const next = new Map<string, number>();
+  return transfers
+    .filter((t) => t.amountMinor > 0n)
+    .sort((a, b) => a.logIndex - b.logIndex)
+    .map((t) => {
+      const key = `${t.txHash.toLowerCase()}|${t.coin}`;
+      const txPosition = next.get(key) ?? 0;
+      next.set(key, txPosition + 1);
+      return { ...t, txPosition };
+    });
+}
+
+/**
+ * The order's counted deposit among the transfers: the first non-dust transfer of its send coin in its
+ * deposit transaction (what the deposit look-up counts), wherever a reorg put that transaction. Any other
+ * transfer in the same transaction is an extra deposit.
+ */
+function countedTransfer(order: OrderRow, placed: PlacedTransfer[]): PlacedTransfer | undefined {
   const hash = order.deposit_tx_hash?.toLowerCase();
   if (hash === undefined) return undefined;
-  const same = transfers
-    .filter((t) => t.coin === order.send_coin && t.txHash.toLowerCase() === hash && t.amountMinor > 0n)
-    .sort((a, b) => a.logIndex - b.logIndex);
-  const recorded = order.deposit_log_index;
-  if (recorded !== null && recorded < 0) return same.find((t) => t.logIndex === recorded);
-  return same[0];
+  return placed.find((t) => t.coin === order.send_coin && t.txHash.toLowerCase() === hash && t.txPosition === 0);
 }
 
 /** Confirmed, not dust, and not a send-coin transfer that may still become the order's deposit. */
@@ -83,7 +102,7 @@ function isExtra(order: OrderRow, t: ObservedTransfer): boolean {
 }
 
 /** Records and books one transfer; false when it was booked before. */
-async function bookExtra(ctx: EngineContext, trx: Trx, order: OrderRow, t: ObservedTransfer): Promise<boolean> {
+async function bookExtra(ctx: EngineContext, trx: Trx, order: OrderRow, t: PlacedTransfer): Promise<boolean> {
   const at = ctx.now();
   const network = order.send_network;
   const fee = findCoinNetwork(t.coin, network)?.withdrawFeeMinor ?? 0n;
@@ -97,18 +116,38 @@ async function bookExtra(ctx: EngineContext, trx: Trx, order: OrderRow, t: Obser
       coin: t.coin,
       tx_hash: t.txHash.toLowerCase(),
       log_index: t.logIndex,
+      tx_position: t.txPosition,
       amount_minor: t.amountMinor.toString(),
       block_number: t.blockNumber.toString(),
       outcome: toRefund ? 'refund' : 'to_wallet',
       payout_request_id: null, // a refund's, set below in this transaction
       created_at: at,
     })
-    .onConflict((oc) => oc.columns(['network', 'tx_hash', 'log_index']).doNothing())
+    .onConflict((oc) => oc.constraint('exchange_extra_deposits_transfer').doNothing())
     .returning('id')
     .executeTakeFirst();
   if (!row) return false;
+  // The coins sit on the order address: into the custody book, for the sweeper.
+  await bookOrderCustody(
+    trx,
+    {
+      key: orderExtraKey(row.id),
+      orderId: order.id,
+      network,
+      address: order.deposit_address as string,
+      coin: t.coin,
+      amountMinor: t.amountMinor,
+    },
+    at,
+  );
   const key = `exchange:${order.id}:extra:${row.id}`;
-  const meta = { orderId: order.id, leg: 'extra_deposit', txHash: t.txHash, logIndex: t.logIndex };
+  const meta = {
+    orderId: order.id,
+    leg: 'extra_deposit',
+    txHash: t.txHash,
+    logIndex: t.logIndex,
+    txPosition: t.txPosition,
+  };
   if (!toRefund) {
     await post(
       trx,

@@ -50,4 +50,51 @@ describe('exchange engine: an extra transfer in the deposit transaction', () => 
     expect((await reconcile(database.db)).ok).toBe(true);
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it('mined again at other log indexes (a reorg), the transaction books nothing twice', async () => {
+    const chain = memoryChain({ transfers: true });
+    // The first test's order is in the database too (its transfers are not on this chain): its errors are not this one's.
+    const errors: [unknown, string | undefined][] = [];
+    const engine = createExchangeEngine({
+      db: database.db,
+      now,
+      prices,
+      deposits: chain.deposits,
+      payouts: chain.gateway,
+      onError: (err, orderId) => errors.push([err, orderId]),
+    });
+    const userId = await createUser(database.db);
+    const order = await placeOrder({ db: database.db, now, prices, userId }, 'float');
+    const hash = `0x${'e6'.repeat(32)}`;
+    chain.deposit(order.depositAddress, 100_000_000n, 50, hash, clock, 3);
+    const transfer = { coin: 'USDT' as const, txHash: hash, confirmations: 50, blockNumber: 100n };
+    const logs = (deposit: number, extras: [number, number], dust: number) => [
+      { ...transfer, logIndex: dust, amountMinor: 0n }, // dust below the ledger's unit: no place of its own
+      { ...transfer, logIndex: deposit, amountMinor: 100_000_000n },
+      { ...transfer, logIndex: extras[0], amountMinor: 7_000_000n },
+      { ...transfer, logIndex: extras[1], amountMinor: 2_000_000n },
+    ];
+    chain.setTransfers(order.depositAddress, logs(3, [5, 9], 8));
+    for (let i = 0; i < 4; i++) await engine.tick();
+    // The reorg: one block later, other transactions first, every index moved; the dust now comes first.
+    chain.deposit(order.depositAddress, 100_000_000n, 49, hash, clock, 13);
+    chain.setTransfers(
+      order.depositAddress,
+      logs(13, [15, 19], 1).map((t) => ({ ...t, blockNumber: 101n })),
+    );
+    for (let i = 0; i < 4; i++) await engine.tick();
+    const extras = await database.db
+      .selectFrom('exchange_extra_deposits')
+      .select(['log_index', 'tx_position', 'amount_minor'])
+      .where('order_id', '=', order.id)
+      .orderBy('id')
+      .execute();
+    expect(extras).toEqual([
+      { log_index: 5, tx_position: 1, amount_minor: '7000000' },
+      { log_index: 9, tx_position: 2, amount_minor: '2000000' },
+    ]);
+    expect((await findOrder(database.db, order.id))?.deposit_log_index).toBe(13);
+    expect((await reconcile(database.db)).ok).toBe(true);
+    expect(errors.filter(([, id]) => id === order.id)).toEqual([]);
+  }, 120_000);
 });

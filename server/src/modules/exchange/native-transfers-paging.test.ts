@@ -54,6 +54,7 @@ describe('native order deposits: booked rows do not hide the rest', () => {
           coin: 'ETH' as const,
           tx_hash: hashOf(1000n + n),
           log_index: -1,
+          tx_position: 0,
           amount_minor: amount,
           block_number: n.toString(),
           outcome: 'to_wallet' as const,
