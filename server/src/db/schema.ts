@@ -12,6 +12,7 @@ import type { DepositsDatabase } from './schema-deposits.ts';
 import type { ExchangeDatabase } from './schema-exchange.ts';
 import type { NoticesDatabase } from './schema-notices.ts';
 import type { PayoutsDatabase } from './schema-payouts.ts';
+import type { PasskeysDatabase } from './schema-passkeys.ts';
 import type { PorDatabase } from './schema-por.ts';
 import type { RampDatabase } from './schema-ramp.ts';
 import type { ReorgsDatabase } from './schema-reorgs.ts';
@@ -39,7 +40,8 @@ export interface Database
     CustodyDatabase,
     ExchangeDatabase,
     ConvertDatabase,
-    SecurityDatabase {
+    SecurityDatabase,
+    PasskeysDatabase {
   users: UsersTable;
   user_settings: UserSettingsTable;
   accounts: AccountsTable;
