@@ -56,7 +56,12 @@ export function createAuthModule(
   const { db, now } = deps;
   const hasher = deps.hasher ?? createPasswordHasher();
   const throttles = deps.throttles ?? pgThrottleStore(db);
-  const passkeys = createPasskeys({ db, now, webauthn: { ...defaultWebAuthnOptions, ...deps.webauthn } });
+  const passkeys = createPasskeys({
+    db,
+    now,
+    webauthn: { ...defaultWebAuthnOptions, ...deps.webauthn },
+    ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
+  });
   const factors = createSecondFactors({
     db,
     now,

@@ -121,7 +121,9 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       const client = await clientOf(request);
       await assertRecentAuth(db, client, now());
       const userId = currentUser(request).userId;
-      await passkeys.remove(client, userId, request.params.id, (trx) => factors.voidRecoveryCodesIfNoFactor(trx, userId));
+      await passkeys.remove(client, userId, request.params.id, (trx) =>
+        factors.voidRecoveryCodesIfNoFactor(trx, userId),
+      );
       return reply.code(204).send(null);
     },
   );
@@ -132,7 +134,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       preValidation: requireUser,
       schema: {
         tags,
-        summary: 'A step-up challenge: options for navigator.credentials.get() with this account\'s passkeys',
+        summary: "A step-up challenge: options for navigator.credentials.get() with this account's passkeys",
         description:
           'The answer goes in the `passkey` field wherever a second factor is asked (withdrawals, sends, sells, ' +
           `re-authentication). PASSKEY_NOT_FOUND when the account has none. ${ceremony}`,

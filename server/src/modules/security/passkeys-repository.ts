@@ -123,9 +123,7 @@ export async function recordPasskeyUse(
     .updateTable('user_passkeys')
     .set({ sign_count: String(newCounter), backed_up: backedUp, last_used_at: at })
     .where('id', '=', id)
-    .where((eb) =>
-      newCounter === 0 ? eb('sign_count', '=', '0') : eb('sign_count', '<', String(newCounter)),
-    )
+    .where((eb) => (newCounter === 0 ? eb('sign_count', '=', '0') : eb('sign_count', '<', String(newCounter))))
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }

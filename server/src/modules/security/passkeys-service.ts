@@ -35,6 +35,12 @@ import { originAllowed, type WebAuthnOptions } from './webauthn-config.ts';
 export const MAX_PASSKEYS = 10;
 /** A ceremony's challenge lives this long (the browser's own timeout is the same). */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
+/**
+ * EdDSA, ES256, RS256: what platform and roaming authenticators offer. Named, not the library's
+ * default, which probes the runtime for ML-DSA (an experimental Web Crypto API in Node 24 that warns
+ * on every process start) and would otherwise let the set change with the Node version.
+ */
+const ALGORITHM_IDS = [-8, -7, -257];
 
 export interface PasskeyView {
   id: string;
@@ -96,7 +102,13 @@ const rejected = (why: string) => new AppError('PASSKEY_REJECTED', `The passkey 
 const challengeInvalid = () =>
   new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
 
-export function createPasskeys(deps: { db: Kysely<Database>; now: () => Date; webauthn: WebAuthnOptions }): Passkeys {
+export function createPasskeys(deps: {
+  db: Kysely<Database>;
+  now: () => Date;
+  webauthn: WebAuthnOptions;
+  /** Wakes the outbox worker after a notice was committed. */
+  onMailQueued?: () => void;
+}): Passkeys {
   const { db, now, webauthn } = deps;
 
   async function storeChallenge(challenge: string, purpose: ChallengePurpose, userId: string | null) {
@@ -137,6 +149,7 @@ export function createPasskeys(deps: { db: Kysely<Database>; now: () => Date; we
         // Discoverable (sign-in without a user name) and user-verifying (a PIN or biometric: both factors).
         authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
         timeout: CHALLENGE_TTL_MS,
+        supportedAlgorithmIDs: ALGORITHM_IDS,
       });
       await storeChallenge(options.challenge, 'register', userId);
       return options;
@@ -153,6 +166,7 @@ export function createPasskeys(deps: { db: Kysely<Database>; now: () => Date; we
           expectedOrigin,
           expectedRPID: webauthn.rpId,
           requireUserVerification: true,
+          supportedAlgorithmIDs: ALGORITHM_IDS,
         });
       } catch (err) {
         if (!state.consumed) throw challengeInvalid();
@@ -161,7 +175,7 @@ export function createPasskeys(deps: { db: Kysely<Database>; now: () => Date; we
       if (!verified.verified) throw rejected('registration');
       const info = verified.registrationInfo;
       const at = now();
-      return db.transaction().execute(async (trx) => {
+      const result = await db.transaction().execute(async (trx) => {
         await lockUserPasskeys(trx, userId);
         const count = await countPasskeys(trx, userId);
         if (count >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `At most ${MAX_PASSKEYS} passkeys`);
@@ -185,6 +199,8 @@ export function createPasskeys(deps: { db: Kysely<Database>; now: () => Date; we
         await queueSecurityNotice(trx, userId, 'passkey_added', at);
         return { passkey: view(row), recoveryCodes };
       });
+      deps.onMailQueued?.();
+      return result;
     },
 
     async rename(userId, id, name) {
@@ -205,6 +221,7 @@ export function createPasskeys(deps: { db: Kysely<Database>; now: () => Date; we
         await appendAudit(trx, { event: 'passkey_removed', at, userId, ip: client.ip, details: { passkeyId: id } });
         await queueSecurityNotice(trx, userId, 'passkey_removed', at);
       });
+      deps.onMailQueued?.();
     },
 
     async assertionOptions(purpose, userId) {

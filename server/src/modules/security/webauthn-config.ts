@@ -25,7 +25,9 @@ export function originAllowed(options: WebAuthnOptions, origin: string): boolean
   } catch {
     return false;
   }
-  return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname === options.rpId && url.origin === origin;
+  return (
+    (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname === options.rpId && url.origin === origin
+  );
 }
 
 /** WEBAUTHN_ORIGINS as typed: comma-separated, blanks dropped. */
