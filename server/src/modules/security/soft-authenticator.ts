@@ -81,13 +81,11 @@ export class SoftAuthenticator {
       counter: 0,
     };
     this.credentials.push(cred);
-    const attestationObject = isoCBOR.encode(
-      new Map<string, string | Uint8Array | Map<string, never>>([
-        ['fmt', 'none'],
-        ['attStmt', new Map()],
-        ['authData', this.authData(cred, true)],
-      ]),
-    );
+    const fields = new Map<string, string | Uint8Array | Map<string, never>>();
+    fields.set('fmt', 'none');
+    fields.set('attStmt', new Map<string, never>());
+    fields.set('authData', this.authData(cred, true));
+    const attestationObject = isoCBOR.encode(fields);
     const id = b64u(cred.id);
     return {
       id,
