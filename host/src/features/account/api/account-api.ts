@@ -1,5 +1,6 @@
 import { api, type CodePurpose, type Me, type SessionInfo, unwrap } from '@cw/shared-state/api';
 import { currentLanguage } from '@cw/shared-state/i18n';
+import type { PasskeyAnswer } from '@cw/shared-state/passkeys';
 
 /** Thin, typed wrappers over the accounts endpoints; every failure throws an ApiError. */
 
@@ -65,6 +66,11 @@ export async function reauthenticate(password: string, code: string): Promise<vo
   await unwrap(
     api.POST('/api/me/security/reauth', { body: { password, ...(code.trim() === '' ? {} : factorFields(code)) } }),
   );
+}
+
+/** A passkey answer alone re-authenticates (it is both factors). */
+export async function reauthenticateWithPasskey(passkey: PasskeyAnswer): Promise<void> {
+  await unwrap(api.POST('/api/me/security/reauth', { body: { passkey } }));
 }
 
 export async function startTotp(): Promise<{ secret: string; uri: string }> {
