@@ -190,7 +190,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the password; ends the other sessions */
+        /**
+         * Change the password; ends the other sessions unless endOtherSessions is false
+         * @description REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes (POST /api/me/security/reauth; a sign-in counts). Starts the 24 h outflow hold.
+         */
         post: operations["postMePassword"];
         delete?: never;
         options?: never;
@@ -2928,6 +2931,11 @@ export interface operations {
                     oldPassword: string;
                     password: string;
                     confirmPassword: string;
+                    /**
+                     * @description End every other session of the account (default true)
+                     * @default true
+                     */
+                    endOtherSessions?: boolean;
                 };
             };
         };

@@ -104,6 +104,8 @@ export async function changePassword(input: {
   oldPassword: string;
   password: string;
   confirmPassword: string;
+  /** Default true: every other session ends. */
+  endOtherSessions?: boolean;
 }): Promise<void> {
   await unwrap(api.POST('/api/me/password', { body: input }));
 }
