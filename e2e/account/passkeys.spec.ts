@@ -1,31 +1,12 @@
-import type { BrowserContext, CDPSession, Page } from '@playwright/test';
-import { E2E_PORT } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { logIn, newAccount, registerByApi } from './account-helpers.ts';
+import { LOCAL_ORIGIN, virtualAuthenticator } from './passkey-helpers.ts';
 
 /**
  * Issue 31, passkeys in Chromium with a CDP virtual authenticator (CTAP2, internal transport, resident
  * keys, user verification). The page is opened as http://localhost: a passkey is bound to a domain
  * (WEBAUTHN_RP_ID, default localhost), and browsers refuse an IP address as one.
  */
-export const LOCAL_ORIGIN = `http://localhost:${E2E_PORT}`;
-
-export async function virtualAuthenticator(context: BrowserContext, page: Page): Promise<CDPSession> {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return cdp;
-}
-
 test('register a passkey, sign out, sign in with it (no password)', async ({ browser, playwright }) => {
   test.setTimeout(120_000);
   const account = newAccount('passkey');
