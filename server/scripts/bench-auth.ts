@@ -7,6 +7,7 @@
  * Prints one JSON line per figure:
  *   {"figure":"logins_per_s","value":N,"unit":"1/s"}
  *   {"figure":"me_p99_ms_under_login_load","value":N,"unit":"ms"}   (target <= 25 ms)
+ *   {"figure":"passkey_verify_p99_ms","value":N,"unit":"ms"}        (target <= 5 ms; bench-passkey.ts)
  * Extra env for the server child (e.g. ARGON2_CONCURRENCY, UV_THREADPOOL_SIZE) is passed through.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -19,6 +20,7 @@ import { createDb } from '../src/db/create-db.ts';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { argon2Options } from '../src/modules/auth/password-hashing.ts';
+import { passkeyVerifyTimes } from './bench-passkey.ts';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -179,6 +181,10 @@ try {
   figure('logins_per_s', logins / elapsed, '1/s');
   figure('me_p99_ms_under_login_load', percentile(sorted, 99), 'ms');
   if (percentile(sorted, 99) > 25) log('me p99 above the 25 ms target');
+  const passkeyTimes = await passkeyVerifyTimes();
+  log(`passkey assertion verify: p50 ${percentile(passkeyTimes, 50).toFixed(2)} ms over ${passkeyTimes.length}`);
+  figure('passkey_verify_p99_ms', percentile(passkeyTimes, 99), 'ms');
+  if (percentile(passkeyTimes, 99) > 5) log('passkey verify p99 above the 5 ms target');
 } finally {
   if (child && child.exitCode === null) {
     child.kill('SIGTERM');

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { unsafeSettings } from './config-checks.ts';
 import { type Env, parseEnv } from './config-env.ts';
+import { parseOrigins } from './modules/security/webauthn-config.ts';
 import type { S3Options } from './modules/uploads/s3-store.ts';
 
 export { repoRoot } from './config-env.ts';
@@ -46,6 +47,11 @@ export interface Config {
   };
   /** Verification codes per client IP per hour. */
   codeIpHourlyLimit: number;
+  /**
+   * Passkeys: WEBAUTHN_RP_ID (the site's domain; never an IP address, browsers refuse those) and
+   * WEBAUTHN_ORIGINS (comma-separated page origins; unset: any port of the RP ID, e.g. http://localhost:8080).
+   */
+  webauthn: { rpId: string; origins: string[] };
   /**
    * Withdrawals (modules/withdrawals, signer/). `signerEnabled`: start the signer child process (it reads
    * SIGNER_MNEMONIC_FILE, default DATA_DIR/keys/dev-mnemonic.txt). `autoReviewLimits`: per-coin 24-hour
@@ -183,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPerUser: e.SESSION_MAX_PER_USER,
     },
     codeIpHourlyLimit: e.CODE_IP_HOURLY_LIMIT,
+    webauthn: { rpId: e.WEBAUTHN_RP_ID, origins: parseOrigins(e.WEBAUTHN_ORIGINS) },
     wallet: {
       signerEnabled: e.SIGNER_ENABLED,
       autoReviewLimits: e.WITHDRAW_AUTO_REVIEW_LIMITS,

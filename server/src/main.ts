@@ -184,7 +184,11 @@ try {
       maxUnpaidOrders: config.exchange.maxUnpaidOrders,
       availability: exchangeAvailability(chain.evmChains, () => signer !== undefined),
     },
-    auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
+    auth: {
+      session: config.session,
+      codeLimits: { perIpPerHour: config.codeIpHourlyLimit },
+      webauthn: config.webauthn,
+    },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.devMailbox },
     mailDailyLimit: config.mailDailyLimit,
     rewards: { config: rewardsConfig, chains: chain.evmChains },

@@ -7,7 +7,13 @@ export interface SecurityDatabase {
   login_attempts: LoginAttemptsTable;
 }
 
-export const loginMethods = ['password', 'password+totp', 'password+recovery_code'] as const;
+export const loginMethods = [
+  'password',
+  'password+totp',
+  'password+recovery_code',
+  'password+passkey',
+  'passkey',
+] as const;
 export const loginResults = ['succeeded', 'failed', 'throttled', 'factor_pending', 'factor_failed'] as const;
 
 /** Sign-in attempts on known accounts (migration 0071). */

@@ -11,6 +11,7 @@ import type { CustodyDatabase } from './schema-custody.ts';
 import type { DepositsDatabase } from './schema-deposits.ts';
 import type { ExchangeDatabase } from './schema-exchange.ts';
 import type { NoticesDatabase } from './schema-notices.ts';
+import type { PasskeysDatabase } from './schema-passkeys.ts';
 import type { PayoutsDatabase } from './schema-payouts.ts';
 import type { PorDatabase } from './schema-por.ts';
 import type { RampDatabase } from './schema-ramp.ts';
@@ -39,7 +40,8 @@ export interface Database
     CustodyDatabase,
     ExchangeDatabase,
     ConvertDatabase,
-    SecurityDatabase {
+    SecurityDatabase,
+    PasskeysDatabase {
   users: UsersTable;
   user_settings: UserSettingsTable;
   accounts: AccountsTable;

@@ -170,6 +170,18 @@ export const errorStatus = {
   TOTP_NOT_ENROLLED: 409,
   /** Security changes need the password (and factor) proved within the last 5 minutes: POST /api/me/security/reauth. */
   REAUTH_REQUIRED: 403,
+  /** The passkey ceremony's challenge is unknown, used or expired: start again. */
+  PASSKEY_CHALLENGE_INVALID: 400,
+  /** The passkey's answer did not verify (unknown credential, wrong signature, origin or user). */
+  PASSKEY_REJECTED: 401,
+  /** The authenticator's signature counter went backwards: a cloned key is possible; refused. */
+  PASSKEY_COUNTER_REGRESSED: 403,
+  /** At most 10 passkeys per account. */
+  PASSKEY_LIMIT: 409,
+  /** This passkey is already registered. */
+  PASSKEY_EXISTS: 409,
+  /** No such passkey on this account. */
+  PASSKEY_NOT_FOUND: 404,
   /** The owner froze the account: nothing leaves it until it is unfrozen; details.retryAfterSeconds while an unfreeze waits. */
   ACCOUNT_FROZEN: 423,
   /** The account is not frozen. */

@@ -26,6 +26,8 @@ const WRITTEN_WHEN_REFUSED = new Set([
   'throttles',
   'verification_codes',
   'audit_events',
+  // A passkey answer spends its challenge whether or not it verifies (single use, modules/security).
+  'webauthn_challenges',
   // A user's next lottery server seed is committed on its first use (rewards/lottery-seeds.ts).
   'lottery_server_seeds',
 ]);

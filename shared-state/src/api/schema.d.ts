@@ -190,7 +190,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the password; ends the other sessions */
+        /**
+         * Change the password; ends the other sessions unless endOtherSessions is false
+         * @description REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes (POST /api/me/security/reauth; a sign-in counts). Starts the 24 h outflow hold.
+         */
         post: operations["postMePassword"];
         delete?: never;
         options?: never;
@@ -431,6 +434,148 @@ export interface paths {
         get: operations["getMeSecurityLogins"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/security/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The passkeys of this account */
+        get: operations["getMeSecurityPasskeys"];
+        put?: never;
+        /**
+         * Add a passkey: the answer of navigator.credentials.create() and a name
+         * @description Starts the 24 h outflow hold (OUTFLOW_HOLD) and mails a notice. The first factor of an account also gets 10 recovery codes (shown once). PASSKEY_EXISTS, PASSKEY_LIMIT. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         */
+        post: operations["postMeSecurityPasskeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/security/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start adding a passkey: options for navigator.credentials.create()
+         * @description REAUTH_REQUIRED unless the password was proved within 5 minutes; PASSKEY_LIMIT at 10. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         */
+        post: operations["postMeSecurityPasskeysOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/security/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a passkey
+         * @description REAUTH_REQUIRED unless proved within 5 minutes. Starts the 24 h outflow hold and mails a notice; the recovery codes go when no factor is left.
+         */
+        delete: operations["deleteMeSecurityPasskeysById"];
+        options?: never;
+        head?: never;
+        /** Rename a passkey */
+        patch: operations["patchMeSecurityPasskeysById"];
+        trace?: never;
+    };
+    "/api/me/security/passkeys/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A step-up challenge: options for navigator.credentials.get() with this account's passkeys
+         * @description The answer goes in the `passkey` field wherever a second factor is asked (withdrawals, sends, sells, re-authentication). PASSKEY_NOT_FOUND when the account has none. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         */
+        post: operations["postMeSecurityPasskeysChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a password-less sign-in: options for navigator.credentials.get() (any discoverable passkey)
+         * @description Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         */
+        post: operations["postAuthPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkey/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey (both factors: no password, no code); starts a new session
+         * @description Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         */
+        post: operations["postAuthPasskeyLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login/factor/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A passkey as the second step of a password sign-in: options for navigator.credentials.get()
+         * @description Needs the cookie of a sign-in that answered 202; the answer goes to POST /api/auth/login/factor as `passkey`. UNAUTHENTICATED otherwise; PASSKEY_NOT_FOUND when the account has none. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         */
+        post: operations["postAuthLoginFactorPasskeyOptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1888,7 +2033,7 @@ export interface components {
              * @description Machine-readable error code; the UI translates by code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "LEDGER_BUSY" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "WITHDRAW_FROZEN" | "OUTFLOW_HOLD" | "OUTFLOW_REVIEW_LIMIT" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "CLIENT_SEED_REQUIRED" | "PRIZE_TABLE_CHANGED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED" | "FACTOR_REQUIRED" | "WRONG_FACTOR_CODE" | "FACTOR_CODE_USED" | "FACTOR_THROTTLED" | "TOTP_ALREADY_ON" | "TOTP_NOT_ENROLLED" | "REAUTH_REQUIRED" | "ACCOUNT_FROZEN" | "ACCOUNT_NOT_FROZEN";
+            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "LEDGER_BUSY" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "WITHDRAW_FROZEN" | "OUTFLOW_HOLD" | "OUTFLOW_REVIEW_LIMIT" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "CLIENT_SEED_REQUIRED" | "PRIZE_TABLE_CHANGED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED" | "FACTOR_REQUIRED" | "WRONG_FACTOR_CODE" | "FACTOR_CODE_USED" | "FACTOR_THROTTLED" | "TOTP_ALREADY_ON" | "TOTP_NOT_ENROLLED" | "REAUTH_REQUIRED" | "PASSKEY_CHALLENGE_INVALID" | "PASSKEY_REJECTED" | "PASSKEY_COUNTER_REGRESSED" | "PASSKEY_LIMIT" | "PASSKEY_EXISTS" | "PASSKEY_NOT_FOUND" | "ACCOUNT_FROZEN" | "ACCOUNT_NOT_FROZEN";
             /** @description English developer text; not for display. */
             message: string;
             details?: {
@@ -2786,6 +2931,11 @@ export interface operations {
                     oldPassword: string;
                     password: string;
                     confirmPassword: string;
+                    /**
+                     * @description End every other session of the account (default true)
+                     * @default true
+                     */
+                    endOtherSessions?: boolean;
                 };
             };
         };
@@ -3209,6 +3359,24 @@ export interface operations {
                     totpCode?: string;
                     /** @description One recovery code (dashes optional) */
                     recoveryCode?: string;
+                    /** @description The answer of navigator.credentials.get() to a passkey challenge, as JSON */
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description Client extension results */
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -3289,6 +3457,8 @@ export interface operations {
                     "application/json": {
                         /** @description An authenticator app is on */
                         totp: boolean;
+                        /** @description How many passkeys the account has */
+                        passkeys: number;
                         recoveryCodesLeft: number;
                         /** @description Until when this session may change security data without proving the password again */
                         reauthenticatedUntil: string | null;
@@ -3334,11 +3504,30 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    password: string;
+                    /** @description Not needed with a passkey (it is both factors) */
+                    password?: string;
                     /** @description The 6-digit code of the authenticator app */
                     totpCode?: string;
                     /** @description One recovery code (dashes optional) */
                     recoveryCode?: string;
+                    /** @description The answer of navigator.credentials.get() to a passkey challenge, as JSON */
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description Client extension results */
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -3565,6 +3754,24 @@ export interface operations {
                     totpCode?: string;
                     /** @description One recovery code (dashes optional) */
                     recoveryCode?: string;
+                    /** @description The answer of navigator.credentials.get() to a passkey challenge, as JSON */
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description Client extension results */
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -3731,7 +3938,7 @@ export interface operations {
                                 platform: string | null;
                             };
                             /** @enum {string} */
-                            method: "password" | "password+totp" | "password+recovery_code";
+                            method: "password" | "password+totp" | "password+recovery_code" | "password+passkey" | "passkey";
                             /** @enum {string} */
                             result: "succeeded" | "failed" | "throttled" | "factor_pending" | "factor_failed";
                         }[];
@@ -3750,6 +3957,729 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMeSecurityPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkeys: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            /** @description A synced (multi-device) passkey */
+                            synced: boolean;
+                            backedUp: boolean;
+                            transports: string[];
+                        }[];
+                        /** @description At most this many per account */
+                        max: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postMeSecurityPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description The answer of navigator.credentials.create(), as JSON */
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            authenticatorData?: string;
+                            transports?: string[];
+                            publicKeyAlgorithm?: number;
+                            publicKey?: string;
+                        };
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description Client extension results */
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkey: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            /** @description A synced (multi-device) passkey */
+                            synced: boolean;
+                            backedUp: boolean;
+                            transports: string[];
+                        };
+                        /** @description New recovery codes when this is the first factor (shown this once); else null */
+                        recoveryCodes: string[] | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postMeSecurityPasskeysOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PublicKeyCredentialCreationOptionsJSON: hand to startRegistration({ optionsJSON }) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        rp: {
+                            name: string;
+                            id?: string;
+                        };
+                        user: {
+                            id: string;
+                            name: string;
+                            displayName: string;
+                        };
+                        pubKeyCredParams: {
+                            alg: number;
+                            type: string;
+                        }[];
+                        timeout?: number;
+                        excludeCredentials?: {
+                            id: string;
+                            type: string;
+                            transports?: string[];
+                        }[];
+                        authenticatorSelection?: {
+                            authenticatorAttachment?: string;
+                            residentKey?: string;
+                            requireResidentKey?: boolean;
+                            userVerification?: string;
+                        };
+                        attestation?: string;
+                        hints?: string[];
+                        extensions?: {
+                            credProps?: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteMeSecurityPasskeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    patchMeSecurityPasskeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                        /** @description A synced (multi-device) passkey */
+                        synced: boolean;
+                        backedUp: boolean;
+                        transports: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postMeSecurityPasskeysChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PublicKeyCredentialRequestOptionsJSON: hand to startAuthentication({ optionsJSON }) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        rpId?: string;
+                        timeout?: number;
+                        allowCredentials?: {
+                            id: string;
+                            type: string;
+                            transports?: string[];
+                        }[];
+                        userVerification?: string;
+                        hints?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postAuthPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PublicKeyCredentialRequestOptionsJSON: hand to startAuthentication({ optionsJSON }) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        rpId?: string;
+                        timeout?: number;
+                        allowCredentials?: {
+                            id: string;
+                            type: string;
+                            transports?: string[];
+                        }[];
+                        userVerification?: string;
+                        hints?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postAuthPasskeyLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The answer of navigator.credentials.get() to a passkey challenge, as JSON */
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description Client extension results */
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["Me"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postAuthLoginFactorPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PublicKeyCredentialRequestOptionsJSON: hand to startAuthentication({ optionsJSON }) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        rpId?: string;
+                        timeout?: number;
+                        allowCredentials?: {
+                            id: string;
+                            type: string;
+                            transports?: string[];
+                        }[];
+                        userVerification?: string;
+                        hints?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4009,6 +4939,24 @@ export interface operations {
                     totpCode?: string;
                     /** @description One recovery code (dashes optional) */
                     recoveryCode?: string;
+                    /** @description The answer of navigator.credentials.get() to a passkey challenge, as JSON */
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description Client extension results */
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -4388,6 +5336,24 @@ export interface operations {
                     totpCode?: string;
                     /** @description One recovery code (dashes optional) */
                     recoveryCode?: string;
+                    /** @description The answer of navigator.credentials.get() to a passkey challenge, as JSON */
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description Client extension results */
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -10916,6 +11882,24 @@ export interface operations {
                     totpCode?: string;
                     /** @description One recovery code (dashes optional) */
                     recoveryCode?: string;
+                    /** @description The answer of navigator.credentials.get() to a passkey challenge, as JSON */
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description Client extension results */
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
                     idempotencyKey: string;
                 };
             };

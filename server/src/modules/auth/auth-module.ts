@@ -3,7 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { createSealer } from '../payment-methods/sealing.ts';
 import { createSecondFactors, type SecondFactors } from '../security/factors-service.ts';
+import { createPasskeys, type Passkeys } from '../security/passkeys-service.ts';
 import { createReauth, type Reauth } from '../security/reauth.ts';
+import { defaultWebAuthnOptions, type WebAuthnOptions } from '../security/webauthn-config.ts';
 import { type AccountsService, createAccountsService } from './accounts-service.ts';
 import { createFundPasswordService, type FundPasswordService } from './fund-password-service.ts';
 import { createPasswordHasher, type PasswordHasher } from './password-hashing.ts';
@@ -21,6 +23,8 @@ export interface AuthOptions {
   throttles?: ThrottleStore;
   /** The AES-256-GCM key second-factor secrets are sealed with (the payout data key); default: a random one. */
   sealKey?: Buffer;
+  /** Where passkeys are valid (WEBAUTHN_RP_ID, WEBAUTHN_ORIGINS); default: localhost, any port. */
+  webauthn?: Partial<WebAuthnOptions>;
 }
 
 export interface AuthModule {
@@ -33,6 +37,8 @@ export interface AuthModule {
   sessionsService: SessionsService;
   /** The authenticator app and recovery codes (modules/security). */
   factors: SecondFactors;
+  /** Passkeys (WebAuthn): registration, sign-in and step-up ceremonies. */
+  passkeys: Passkeys;
   /** Proving the password (and factor) again before a security change. */
   reauth: Reauth;
   /** The failed-attempt counters, shared with the operators module. */
@@ -50,10 +56,17 @@ export function createAuthModule(
   const { db, now } = deps;
   const hasher = deps.hasher ?? createPasswordHasher();
   const throttles = deps.throttles ?? pgThrottleStore(db);
+  const passkeys = createPasskeys({
+    db,
+    now,
+    webauthn: { ...defaultWebAuthnOptions, ...deps.webauthn },
+    ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
+  });
   const factors = createSecondFactors({
     db,
     now,
     throttles,
+    passkeys,
     sealer: createSealer(deps.sealKey ?? randomBytes(32)),
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
@@ -72,6 +85,7 @@ export function createAuthModule(
     accounts: createAccountsService({ db, now, hasher, sessions, codes, throttles }),
     fundPassword: createFundPasswordService({ db, now, hasher, codes, throttles }),
     factors,
+    passkeys,
     reauth: createReauth({ db, now, hasher, throttles, factors }),
     sessionsService: createSessionsService({ db, now, sessions }),
     throttles,

@@ -58,7 +58,10 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
       preValidation: requireUser,
       schema: {
         tags: ['me'],
-        summary: 'Change the password; ends the other sessions',
+        summary: 'Change the password; ends the other sessions unless endOtherSessions is false',
+        description:
+          'REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes ' +
+          '(POST /api/me/security/reauth; a sign-in counts). Starts the 24 h outflow hold.',
         body: ChangePasswordBody,
         response: { 204: NoContent, ...errorResponses(400, 401, 403) },
       },

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { CodePurpose } from '../mail/templates.ts';
+import { assertRecentAuth } from '../security/reauth.ts';
 import { type AccountRow, findAccountByEmail, updatePasswordHash } from './accounts-repository.ts';
 import type { Client } from './client.ts';
 import type { PasswordHasher } from './password-hashing.ts';
@@ -22,7 +23,7 @@ export interface PasswordChanges {
   changePassword(
     client: Client,
     userId: string,
-    input: { oldPassword: string; password: string; confirmPassword: string },
+    input: { oldPassword: string; password: string; confirmPassword: string; endOtherSessions?: boolean | undefined },
   ): Promise<void>;
 }
 
@@ -70,6 +71,9 @@ export function createPasswordChanges(deps: {
     },
 
     async changePassword(client, userId, input) {
+      // A security change (ASVS 7.5.1): the old password alone is not enough from a session whose last
+      // proof (password and, when on, the second factor) is over 5 minutes old.
+      await assertRecentAuth(db, client, now());
       const account = await accountOf(userId);
       // A wrong current password is a wrong login password: it counts on the account's login
       // throttle, so guessing from inside a session locks exactly as guessing at the login form does.
@@ -109,9 +113,11 @@ export function createPasswordChanges(deps: {
       }
       const passwordHash = await hasher.hash(input.password);
       const keep = client.sessionId ?? undefined;
+      // Other sessions end unless the user chose to keep them (ASVS 7.4.3 offers the choice).
+      const endOthers = input.endOtherSessions !== false;
       await db.transaction().execute(async (trx) => {
         await updatePasswordHash(trx, userId, passwordHash, now());
-        const ended = await revokeUserSessions(trx, userId, now(), keep);
+        const ended = endOthers ? await revokeUserSessions(trx, userId, now(), keep) : 0;
         await appendAudit(trx, {
           event: 'password_changed',
           at: now(),

@@ -81,6 +81,9 @@ export const ChangePasswordBody = Type.Object(
     oldPassword: text(200),
     password: text(200),
     confirmPassword: text(200),
+    endOtherSessions: Type.Optional(
+      Type.Boolean({ description: 'End every other session of the account (default true)', default: true }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -136,6 +136,7 @@ export function createOrderService(deps: OrderDeps) {
         emailCode: body.emailCode,
         totpCode: body.totpCode,
         recoveryCode: body.recoveryCode,
+        passkey: body.passkey,
       },
       'withdraw',
     );

@@ -6,8 +6,16 @@ type Db = Kysely<Database>;
 export type TotpRow = Selectable<UserTotpTable>;
 export type RecoveryCodeRow = Selectable<RecoveryCodesTable>;
 
-/** Whether the user has a second factor that is on (a confirmed authenticator app). */
+/** Whether the user has a second factor that is on: a confirmed authenticator app or a passkey. */
 export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> {
+  const row = await sql<{ on: boolean }>`select
+    exists (select 1 from user_totp where user_id = ${userId} and confirmed_at is not null)
+    or exists (select 1 from user_passkeys where user_id = ${userId}) as on`.execute(db);
+  return row.rows[0]?.on === true;
+}
+
+/** Whether the user's authenticator app is on (confirmed). */
+export async function hasTotp(db: Db, userId: string): Promise<boolean> {
   const row = await db
     .selectFrom('user_totp')
     .select('user_id')

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
@@ -13,11 +14,13 @@ import {
   deleteTotp,
   findTotp,
   hasSecondFactor,
+  hasTotp,
   insertRecoveryCodes,
   unusedRecoveryCodes,
   upsertPendingTotp,
   useRecoveryCode,
 } from './factors-repository.ts';
+import type { Passkeys } from './passkeys-service.ts';
 import { queueSecurityNotice } from './security-mails.ts';
 import {
   hashRecoveryCode,
@@ -29,16 +32,24 @@ import {
   totpUri,
 } from './totp.ts';
 
-/** What proves the second factor: a code of the authenticator app, or one recovery code. */
+/** What proves the second factor: a code of the authenticator app, one recovery code, or a passkey's answer. */
 export interface FactorInput {
   totpCode?: string | undefined;
   recoveryCode?: string | undefined;
+  /** The answer to a challenge from POST …/passkeys/challenge (or /auth/login/factor/passkey-options). */
+  passkey?: AuthenticationResponseJSON | undefined;
 }
 
 export interface FactorStatus {
   totp: boolean;
+  /** How many passkeys the account has. */
+  passkeys: number;
   recoveryCodesLeft: number;
 }
+
+/** How a factor was proved (login history). */
+export const factorMethod = (input: FactorInput) =>
+  input.passkey ? 'password+passkey' : input.recoveryCode ? 'password+recovery_code' : 'password+totp';
 
 export interface SecondFactors {
   status(userId: string): Promise<FactorStatus>;
@@ -56,6 +67,10 @@ export interface SecondFactors {
    * guesses cannot exceed the schedule; an accepted code cannot be used again.
    */
   verify(client: Client, userId: string, input: FactorInput, during: string): Promise<void>;
+  /** In a passkey's registration: recovery codes when the account has none left (a first factor); else null. */
+  recoveryCodesIfNone(trx: Kysely<Database>, userId: string, at: Date): Promise<string[] | null>;
+  /** In a passkey's removal: the recovery codes go when no factor is left. */
+  voidRecoveryCodesIfNoFactor(trx: Kysely<Database>, userId: string): Promise<void>;
 }
 
 export const factorThrottleKey = (userId: string) => `factor:${userId}`;
@@ -73,9 +88,10 @@ export function createSecondFactors(deps: {
   now: () => Date;
   throttles: ThrottleStore;
   sealer: Sealer;
+  passkeys: Passkeys;
   onMailQueued?: () => void;
 }): SecondFactors {
-  const { db, now, throttles, sealer } = deps;
+  const { db, now, throttles, sealer, passkeys } = deps;
   const openSecret = (userId: string, sealed: Buffer) => {
     const secret = sealer.open(sealed, binding(userId)).secret;
     if (!secret) throw new Error('sealed TOTP secret without a secret');
@@ -141,7 +157,19 @@ export function createSecondFactors(deps: {
     return codes;
   }
 
+  /** A passkey's answer: not a guessable secret (nothing to throttle), but a refusal is recorded. */
+  async function verifyPasskey(client: Client, userId: string, answer: AuthenticationResponseJSON, during: string) {
+    try {
+      await passkeys.verifyAssertion(client, answer, during === 'login' ? 'factor' : 'step_up', userId);
+    } catch (err) {
+      const result = err instanceof AppError ? err.code : 'error';
+      await appendAudit(db, { event: 'factor_failed', at: now(), userId, ip: client.ip, details: { during, result } });
+      throw err;
+    }
+  }
+
   const verify: SecondFactors['verify'] = async (client, userId, input, during) => {
+    if (input.passkey) return verifyPasskey(client, userId, input.passkey, during);
     const totpCode = input.totpCode?.trim();
     const recoveryCode = input.recoveryCode?.trim();
     if (!totpCode && !recoveryCode)
@@ -153,8 +181,12 @@ export function createSecondFactors(deps: {
 
   return {
     async status(userId) {
-      const [totp, codes] = await Promise.all([hasSecondFactor(db, userId), unusedRecoveryCodes(db, userId)]);
-      return { totp, recoveryCodesLeft: totp ? codes.length : 0 };
+      const [totp, count, codes] = await Promise.all([
+        hasTotp(db, userId),
+        passkeys.count(userId),
+        unusedRecoveryCodes(db, userId),
+      ]);
+      return { totp, passkeys: count, recoveryCodesLeft: totp || count > 0 ? codes.length : 0 };
     },
     has: (userId) => hasSecondFactor(db, userId),
 
@@ -187,12 +219,13 @@ export function createSecondFactors(deps: {
     },
 
     async disableTotp(client, userId, input) {
-      if (!(await hasSecondFactor(db, userId))) throw new AppError('TOTP_NOT_ENROLLED', 'No authenticator app is on');
+      if (!(await hasTotp(db, userId))) throw new AppError('TOTP_NOT_ENROLLED', 'No authenticator app is on');
       await verify(client, userId, input, 'totp_removal');
       const at = now();
       await db.transaction().execute(async (trx) => {
         await deleteTotp(trx, userId);
-        await deleteRecoveryCodes(trx, userId);
+        // With a passkey left the codes stay: they are the way back in when the passkey is lost.
+        if (!(await hasSecondFactor(trx, userId))) await deleteRecoveryCodes(trx, userId);
         await appendAudit(trx, { event: 'totp_disabled', at, userId, ip: client.ip });
         await queueSecurityNotice(trx, userId, 'totp_disabled', at);
       });
@@ -211,5 +244,14 @@ export function createSecondFactors(deps: {
     },
 
     verify,
+
+    async recoveryCodesIfNone(trx, userId, at) {
+      if ((await unusedRecoveryCodes(trx, userId)).length > 0) return null;
+      return issueRecoveryCodes(trx, userId, at);
+    },
+
+    async voidRecoveryCodesIfNoFactor(trx, userId) {
+      if (!(await hasSecondFactor(trx, userId))) await deleteRecoveryCodes(trx, userId);
+    },
   };
 }

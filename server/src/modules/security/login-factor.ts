@@ -5,7 +5,7 @@ import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { Sessions } from '../auth/sessions.ts';
 import { revokeSession, type SessionRow } from '../auth/sessions-repository.ts';
-import type { FactorInput, SecondFactors } from './factors-service.ts';
+import { type FactorInput, factorMethod, type SecondFactors } from './factors-service.ts';
 import { recordLoginAttempt } from './login-history.ts';
 
 /**
@@ -20,7 +20,7 @@ export async function completeFactorLogin(
   input: FactorInput,
 ): Promise<{ token: string; session: SessionRow; userId: string }> {
   const userId = pending.user_id;
-  const method = input.recoveryCode ? 'password+recovery_code' : 'password+totp';
+  const method = factorMethod(input);
   try {
     await deps.factors.verify({ ...client, userId }, userId, input, 'login');
   } catch (err) {

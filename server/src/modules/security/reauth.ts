@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
+import { AppError, UnauthenticatedError, ValidationError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import { findAccountById } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
@@ -30,8 +30,11 @@ export async function assertRecentAuth(db: Kysely<Database>, client: Client, now
 }
 
 export interface Reauth {
-  /** Proves the password (and the factor, if any) again for the caller's session. */
-  reauthenticate(client: Client, userId: string, input: { password: string } & FactorInput): Promise<void>;
+  /**
+   * Proves the password (and the factor, if any) again for the caller's session; or a passkey alone
+   * (user-verifying: possession and the PIN or biometric, both factors, as at a password-less sign-in).
+   */
+  reauthenticate(client: Client, userId: string, input: { password?: string | undefined } & FactorInput): Promise<void>;
 }
 
 export function createReauth(deps: {
@@ -73,8 +76,16 @@ export function createReauth(deps: {
   return {
     async reauthenticate(client, userId, input) {
       if (client.sessionId === null) throw new UnauthenticatedError();
-      await verifyPassword(client, userId, input.password);
-      if (await factors.has(userId)) await factors.verify(client, userId, input, 'reauth');
+      if (input.passkey) {
+        await factors.verify(client, userId, { passkey: input.passkey }, 'reauth');
+      } else {
+        if (!input.password)
+          throw new ValidationError('The password is required', [
+            { field: 'password', message: 'is required', rule: 'required' },
+          ]);
+        await verifyPassword(client, userId, input.password);
+        if (await factors.has(userId)) await factors.verify(client, userId, input, 'reauth');
+      }
       const at = now();
       await db.transaction().execute(async (trx) => {
         await trx

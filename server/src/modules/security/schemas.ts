@@ -1,21 +1,28 @@
 import { type Static, Type } from 'typebox';
 import { loginMethods, loginResults } from '../../db/schema-security.ts';
 import { StringEnum } from '../../schema/string-enum.ts';
+import { PasskeyAssertion } from './passkey-schemas.ts';
 
 const TotpCode = Type.String({ pattern: '^\\s*\\d{6}\\s*$', description: 'The 6-digit code of the authenticator app' });
 const RecoveryCode = Type.String({ minLength: 1, maxLength: 40, description: 'One recovery code (dashes optional)' });
 
-/** The second factor, where an action asks for it: one of the two. */
+/** The second factor, where an action asks for it: one of the three. */
 export const FactorFields = {
   totpCode: Type.Optional(TotpCode),
   recoveryCode: Type.Optional(RecoveryCode),
+  passkey: Type.Optional(PasskeyAssertion),
 };
 
 export const FactorBody = Type.Object(FactorFields, { additionalProperties: false });
 export type FactorBody = Static<typeof FactorBody>;
 
 export const ReauthBody = Type.Object(
-  { password: Type.String({ minLength: 1, maxLength: 128 }), ...FactorFields },
+  {
+    password: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 128, description: 'Not needed with a passkey (it is both factors)' }),
+    ),
+    ...FactorFields,
+  },
   { additionalProperties: false },
 );
 
@@ -41,6 +48,7 @@ export const RecoveryCodes = Type.Object(
 export const SecurityStatus = Type.Object(
   {
     totp: Type.Boolean({ description: 'An authenticator app is on' }),
+    passkeys: Type.Integer({ minimum: 0, description: 'How many passkeys the account has' }),
     recoveryCodesLeft: Type.Integer({ minimum: 0 }),
     reauthenticatedUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'Until when this session may change security data without proving the password again',

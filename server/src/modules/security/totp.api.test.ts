@@ -11,6 +11,7 @@ import {
   useAuthHarness,
 } from '../auth/test-helpers.ts';
 import { outflowHeldUntil } from '../withdrawals/outflow-holds.ts';
+import { SoftAuthenticator } from './soft-authenticator.ts';
 import { totpCode } from './totp.ts';
 
 const h: Harness = useAuthHarness();
@@ -220,5 +221,21 @@ describe('authenticator app (TOTP)', () => {
       );
     }
     // Registration makes a new account (no factor yet); the operator sign-in is another realm.
+  });
+
+  it('every path in, with a passkey: the password sign-in of a passkey-only account waits; a passkey sign-in is both', async () => {
+    const user = await registerUser(h);
+    const authenticator = new SoftAuthenticator();
+    const options = (await post('/api/me/security/passkeys/options', user.cookie)).json();
+    const added = await post('/api/me/security/passkeys', user.cookie, {
+      name: 'Key',
+      response: authenticator.register(options),
+    });
+    expect(added.statusCode).toBe(201);
+    const pending = await passwordStep(user.email);
+    expect((await me(pending)).statusCode).toBe(401);
+    const signIn = (await post('/api/auth/passkey/options', '')).json();
+    const done = await post('/api/auth/passkey/login', '', { response: authenticator.authenticate(signIn) });
+    expect((await me(sessionCookie(done))).json().id).toBe(user.user.id);
   });
 });

@@ -32,6 +32,8 @@ const holdingEvents: readonly AuditEvent[] = [
   // owner's, is the taken-over account this hold is for.
   'totp_enabled',
   'totp_disabled',
+  'passkey_added',
+  'passkey_removed',
 ];
 
 /** When the hold of the latest holding event ends; null when none holds at `now`. */

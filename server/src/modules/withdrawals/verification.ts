@@ -6,16 +6,17 @@ import type { Client } from '../auth/client.ts';
 import type { CodeRow } from '../auth/codes-repository.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
-import type { SecondFactors } from '../security/factors-service.ts';
+import type { FactorInput, SecondFactors } from '../security/factors-service.ts';
 
 export interface WalletVerificationInput {
   /** Required when the user has set a fund password. */
   fundPassword?: string | undefined;
   /** The e-mail code: `withdraw` (POST /api/wallet/withdrawals/email-code) or `transfer` (…/sends/email-code). */
   emailCode: string;
-  /** Required when the user has an authenticator app (step-up, ASVS 7.5.3): its code or a recovery code. */
-  totpCode?: string | undefined;
-  recoveryCode?: string | undefined;
+  /** Required when the user has a second factor (step-up, ASVS 7.5.3): its code, a recovery code or a passkey. */
+  totpCode?: FactorInput['totpCode'];
+  recoveryCode?: FactorInput['recoveryCode'];
+  passkey?: FactorInput['passkey'];
 }
 
 /**

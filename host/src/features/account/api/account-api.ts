@@ -1,5 +1,6 @@
 import { api, type CodePurpose, type Me, type SessionInfo, unwrap } from '@cw/shared-state/api';
 import { currentLanguage } from '@cw/shared-state/i18n';
+import type { PasskeyAnswer } from '@cw/shared-state/passkeys';
 
 /** Thin, typed wrappers over the accounts endpoints; every failure throws an ApiError. */
 
@@ -67,6 +68,11 @@ export async function reauthenticate(password: string, code: string): Promise<vo
   );
 }
 
+/** A passkey answer alone re-authenticates (it is both factors). */
+export async function reauthenticateWithPasskey(passkey: PasskeyAnswer): Promise<void> {
+  await unwrap(api.POST('/api/me/security/reauth', { body: { passkey } }));
+}
+
 export async function startTotp(): Promise<{ secret: string; uri: string }> {
   return unwrap(api.POST('/api/me/security/totp'));
 }
@@ -98,6 +104,8 @@ export async function changePassword(input: {
   oldPassword: string;
   password: string;
   confirmPassword: string;
+  /** Default true: every other session ends. */
+  endOtherSessions?: boolean;
 }): Promise<void> {
   await unwrap(api.POST('/api/me/password', { body: input }));
 }

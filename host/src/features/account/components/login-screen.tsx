@@ -1,12 +1,15 @@
 import '../account.css';
 import type { Me } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
+import { loginFactorWithPasskey, passkeysSupported, signInWithPasskey } from '@cw/shared-state/passkeys';
 import { takeReturnTo, useSession, useUserStore } from '@cw/shared-state/session';
+import Button from 'antd-mobile/es/components/button';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { login, loginFactor } from '../api/account-api.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
+import { usePasskeyAutofill } from '../hooks/use-passkey-autofill.ts';
 import { useSubmit } from '../hooks/use-submit.ts';
 import { AFTER_LOGIN_PATH } from '../paths.ts';
 import { checkIdentifier, checkLoginPassword } from '../utils/field-checks.ts';
@@ -35,8 +38,13 @@ export default function LoginScreen() {
   const [factorStep, setFactorStep] = useState(false);
   const [factorCode, setFactorCode] = useState('');
   const factor = useSubmit((code: string) => loginFactor(code));
+  // A passkey: a password-less sign-in (both factors), or the second step after the password.
+  const passkey = useSubmit((step: 'signIn' | 'factor') =>
+    step === 'signIn' ? signInWithPasskey() : loginFactorWithPasskey(),
+  );
+  const withPasskey = passkeysSupported();
 
-  const submitting = submit.isPending || factor.isPending;
+  const submitting = submit.isPending || factor.isPending || passkey.isPending;
 
   const done = (me: Me) => {
     setEmail(me.email);
@@ -44,6 +52,19 @@ export default function LoginScreen() {
     notifySuccess(t('account.login.success'));
     navigate(takeReturnTo(AFTER_LOGIN_PATH), { replace: true });
   };
+  usePasskeyAutofill(withPasskey && !factorStep, done);
+
+  const onPasskey = (step: 'signIn' | 'factor') =>
+    passkey.mutate(step, {
+      onSuccess: done,
+      onError: (error) => {
+        const name = (error as { name?: string }).name;
+        notifyFail(
+          name === 'NotAllowedError' || name === 'AbortError' ? t('account.passkey.cancelled') : message(error),
+        );
+        if ((error as { status?: number }).status === 401 && step === 'factor') setFactorStep(false);
+      },
+    });
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -93,6 +114,17 @@ export default function LoginScreen() {
           <SubmitButton loading={submitting} testId="login-factor-submit">
             {t('account.action.login')}
           </SubmitButton>
+          {withPasskey && (
+            <Button
+              block
+              size="large"
+              disabled={submitting}
+              onClick={() => onPasskey('factor')}
+              data-testid="login-factor-passkey"
+            >
+              {t('account.passkey.useForFactor')}
+            </Button>
+          )}
         </form>
       </AccountPage>
     );
@@ -105,7 +137,7 @@ export default function LoginScreen() {
           <input
             {...form.input('identifier')}
             className="account-input"
-            autoComplete="username"
+            autoComplete={withPasskey ? 'username webauthn' : 'username'}
             autoCapitalize="off"
             spellCheck={false}
             placeholder={t('account.placeholder.identifier')}
@@ -123,6 +155,17 @@ export default function LoginScreen() {
         <SubmitButton loading={submitting} testId="login-submit">
           {t('account.action.login')}
         </SubmitButton>
+        {withPasskey && (
+          <Button
+            block
+            size="large"
+            disabled={submitting}
+            onClick={() => onPasskey('signIn')}
+            data-testid="login-passkey"
+          >
+            {t('account.passkey.signIn')}
+          </Button>
+        )}
       </form>
       <p className="account-links">
         <Link to="/forgetPassword" data-testid="login-forgot">

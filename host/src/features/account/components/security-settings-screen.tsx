@@ -10,6 +10,7 @@ import { useLogoutMutation } from '../api/account-queries.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 import { AccountPage } from './account-page.tsx';
 import { FundPasswordForm } from './fund-password-form.tsx';
+import { PasskeysSection } from './passkeys-section.tsx';
 import { SecondFactorSection } from './second-factor-section.tsx';
 import { SessionsList } from './sessions-list.tsx';
 
@@ -65,6 +66,7 @@ export default function SecuritySettingsScreen() {
           />
         </div>
       )}
+      <PasskeysSection />
       <SecondFactorSection />
       <h2 className="account-section-title account-section">{t('account.security.sessions')}</h2>
       <SessionsList />

@@ -175,7 +175,7 @@ export function RampFormView({ options, catalogue, init, available }: Props) {
         data-testid="ramp-submit"
         disabled={!form.quote || !values.terms || form.needsAccept || pending || sellNeedsMethod || overBalance}
         loading={pending}
-        onClick={submit}
+        onClick={() => void submit()}
       >
         {buy ? t('ramp.submitBuy') : t('ramp.submitSell')}
       </Button>

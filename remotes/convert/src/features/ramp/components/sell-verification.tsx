@@ -7,6 +7,7 @@ import { toast } from '@cw/shared-ui/toast';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/trade.module.css';
 import { sendSellCode } from '../api/ramp-api.ts';
+import { useSecondFactor } from '../api/second-factor.ts';
 import type { SellVerification } from '../hooks/sell-verification.ts';
 import * as extra from './ramp.module.css';
 
@@ -28,6 +29,7 @@ export function SellVerificationFields({
   const { t } = useTranslation(NAMESPACE);
   const errorMessage = useErrorMessage();
   const me = useSession((s) => s.me);
+  const factor = useSecondFactor().data;
   const onSend = async () => {
     try {
       await sendSellCode(currentLanguage());
@@ -73,6 +75,29 @@ export function SellVerificationFields({
         />
         <CountdownButton seconds={RESEND_SECONDS} onSend={onSend} size="small" data-testid="ramp-send-code" />
       </div>
+      {factor?.totp ? (
+        <>
+          <label className={ui.label} htmlFor="ramp-factor-code">
+            {t('ramp.factorCode')}
+          </label>
+          <input
+            id="ramp-factor-code"
+            className={ui.input}
+            value={value.factorCode}
+            onChange={(event) => onChange({ ...value, factorCode: event.target.value.slice(0, 40) })}
+            autoComplete="one-time-code"
+            autoCapitalize="off"
+            spellCheck={false}
+            placeholder={t('ramp.factorCodePlaceholder')}
+            data-testid="ramp-factor-code"
+          />
+        </>
+      ) : null}
+      {factor && factor.passkeys > 0 ? (
+        <p className={ui.muted} data-testid="ramp-passkey-note">
+          {t(factor.totp ? 'ramp.passkeyOrCode' : 'ramp.passkeyNote')}
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { api, unwrap } from '@cw/shared-state/api';
+import type { PasskeyAnswer } from '@cw/shared-state/passkeys';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSendFlow } from '../stores/send-flow.ts';
 import { checkRecipient, fetchSend, fetchWithdrawal, verifyFundPassword, type WithdrawalState } from './send.ts';
@@ -53,8 +54,8 @@ export const useSetFundPasswordMutation = () =>
 export function usePlaceOrderMutation(onPlaced: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { emailCode: string; factorCode: string }) =>
-      useSendFlow.getState().place(input.emailCode, input.factorCode),
+    mutationFn: (input: { emailCode: string; factorCode: string; passkey?: PasskeyAnswer }) =>
+      useSendFlow.getState().place(input.emailCode, input.factorCode, input.passkey),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: sendKeys.wallet });
       onPlaced();

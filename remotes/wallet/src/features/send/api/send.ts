@@ -1,6 +1,7 @@
 import { api, unwrap } from '@cw/shared-state/api';
 import { asCoin, asNetwork } from '@cw/shared-state/catalogue';
 import type { Language } from '@cw/shared-state/i18n';
+import type { PasskeyAnswer } from '@cw/shared-state/passkeys';
 
 export interface Verification {
   /** The 6-digit code e-mailed for this withdrawal or send. */
@@ -10,6 +11,8 @@ export interface Verification {
   /** Only when the user has an authenticator app (the server answers FACTOR_REQUIRED otherwise). */
   totpCode?: string;
   recoveryCode?: string;
+  /** Or a passkey's answer to a step-up challenge (POST /api/me/security/passkeys/challenge). */
+  passkey?: PasskeyAnswer;
 }
 
 /** A 6-digit code goes as the app's code, anything else as a recovery code; '' as nothing. */

@@ -1,11 +1,13 @@
 import { ApiError, isApiError } from '@cw/shared-state/api';
 import { isKnownErrorCode, useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
+import type { PasskeyAnswer } from '@cw/shared-state/passkeys';
+import { hasPasskeys, passkeyAnswer, passkeysSupported } from '@cw/shared-state/passkeys';
 import { Navigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
 import { toast } from '@cw/shared-ui/toast';
 import { Button } from 'antd-mobile';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/wallet-page.module.css';
 import { WalletPage } from '../../../lib/wallet-page.tsx';
@@ -30,19 +32,20 @@ export default function EmailCodeScreen() {
   // Asked once the server says the account has an authenticator app (FACTOR_REQUIRED): step-up.
   const [factorAsked, setFactorAsked] = useState(false);
   const [factorCode, setFactorCode] = useState('');
+  // With a passkey on the account the step-up can be its answer instead of a code.
+  const [passkeyOffered, setPasskeyOffered] = useState(false);
+  useEffect(() => {
+    if (!factorAsked || !passkeysSupported()) return;
+    hasPasskeys().then(setPasskeyOffered, () => setPasskeyOffered(false));
+  }, [factorAsked]);
   // The flow placed the order (and ended): its detail screen is next.
   if (placedPath) return <Navigate to={placedPath} replace />;
   const missing = missingStep('email-code', { draft, fundPassword }, me?.hasFundPassword === true);
   if (missing || !draft) return <Navigate to={SEND_STEP_PATHS[missing ?? 'form']} replace />;
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!SIX_DIGITS.test(code)) return setProblem(t('verify.codeFormat'));
-    setProblem(null);
-    if (factorAsked && factorCode.trim() === '')
-      return setProblem(errorMessage(new ApiError({ code: 'FACTOR_REQUIRED', message: '', status: 400 })));
+  const placeOrder = (passkey?: PasskeyAnswer) =>
     place.mutate(
-      { emailCode: code, factorCode: factorAsked ? factorCode : '' },
+      { emailCode: code, factorCode: factorAsked && !passkey ? factorCode : '', ...(passkey ? { passkey } : {}) },
       {
         onError: (error) => {
           if (isApiError(error) && error.code === 'FACTOR_REQUIRED') setFactorAsked(true);
@@ -54,6 +57,27 @@ export default function EmailCodeScreen() {
         },
       },
     );
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!SIX_DIGITS.test(code)) return setProblem(t('verify.codeFormat'));
+    setProblem(null);
+    if (factorAsked && factorCode.trim() === '')
+      return setProblem(errorMessage(new ApiError({ code: 'FACTOR_REQUIRED', message: '', status: 400 })));
+    placeOrder();
+  };
+
+  const onPasskey = async () => {
+    if (!SIX_DIGITS.test(code)) return setProblem(t('verify.codeFormat'));
+    setProblem(null);
+    try {
+      placeOrder(await passkeyAnswer());
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      setProblem(
+        name === 'NotAllowedError' || name === 'AbortError' ? t('verify.passkeyCancelled') : errorMessage(error),
+      );
+    }
   };
 
   return (
@@ -78,6 +102,17 @@ export default function EmailCodeScreen() {
             placeholder={t('verify.totpLabel')}
             data-testid="verify-totp-code"
           />
+        )}
+        {factorAsked && passkeyOffered && (
+          <Button
+            block
+            fill="outline"
+            onClick={() => void onPasskey()}
+            disabled={place.isPending}
+            data-testid="verify-passkey"
+          >
+            {t('verify.passkey')}
+          </Button>
         )}
         {problem && (
           <p className={ui.error} role="alert" data-testid="verify-email-error">

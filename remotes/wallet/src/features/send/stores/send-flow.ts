@@ -90,7 +90,7 @@ interface SendFlowState {
    * The last step: places the drafted order with the e-mail code (and the checked fund password),
    * then ends the flow. Returns the path of the order's detail screen.
    */
-  place: (emailCode: string, factorCode?: string) => Promise<string>;
+  place: (emailCode: string, factorCode?: string, passkey?: Verification['passkey']) => Promise<string>;
   clear: () => void;
 }
 
@@ -101,13 +101,14 @@ export const useSendFlow = create<SendFlowState>()((set, get) => ({
   start: (draft) =>
     set({ draft: { ...draft, idempotencyKey: crypto.randomUUID() }, fundPassword: null, placedPath: null }),
   setFundPassword: (value) => set({ fundPassword: value }),
-  async place(emailCode, factorCode = '') {
+  async place(emailCode, factorCode = '', passkey = undefined) {
     const { draft, fundPassword } = get();
     if (draft === null) throw new Error('no order drafted');
     const detailPath = await placeDraft(draft, {
       emailCode,
       ...(fundPassword ? { fundPassword } : {}),
       ...factorFields(factorCode),
+      ...(passkey ? { passkey } : {}),
     });
     set({ draft: null, fundPassword: null, placedPath: detailPath });
     return detailPath;

@@ -1,0 +1,201 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { UnauthenticatedError } from '../../errors/app-error.ts';
+import { errorResponses } from '../../errors/schema.ts';
+import { currentUser, requireUser } from '../../http/authenticate.ts';
+import type { AuthModule } from '../auth/auth-module.ts';
+import { clientOf } from '../auth/client.ts';
+import { NoContent, UserResult } from '../auth/schemas.ts';
+import { passkeySignIn } from './passkey-login.ts';
+import {
+  PasskeyCreationOptions,
+  PasskeyIdParams,
+  PasskeyList,
+  PasskeyLoginBody,
+  PasskeyRegisterBody,
+  PasskeyRegistered,
+  PasskeyRenameBody,
+  PasskeyRequestOptions,
+  PasskeyView,
+} from './passkey-schemas.ts';
+import { MAX_PASSKEYS } from './passkeys-service.ts';
+import { assertRecentAuth } from './reauth.ts';
+
+const tags = ['security'];
+const ceremony =
+  'Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). ' +
+  'PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify ' +
+  '(unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature ' +
+  'counter went backwards (a cloned key), refused and recorded.';
+
+/**
+ * Passkeys (WebAuthn): /api/me/security/passkeys (list, register, rename, remove, step-up challenge),
+ * /api/auth/passkey/* (password-less sign-in) and /api/auth/login/factor/passkey-options (a passkey as
+ * the second step of a password sign-in; the answer goes to POST /api/auth/login/factor).
+ */
+export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = async (app, { auth }) => {
+  const { db, now, passkeys, factors } = auth;
+
+  app.get(
+    '/me/security/passkeys',
+    {
+      preValidation: requireUser,
+      schema: { tags, summary: 'The passkeys of this account', response: { 200: PasskeyList, ...errorResponses(401) } },
+    },
+    async (request) => ({ passkeys: await passkeys.list(currentUser(request).userId), max: MAX_PASSKEYS }),
+  );
+
+  app.post(
+    '/me/security/passkeys/options',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags,
+        summary: 'Start adding a passkey: options for navigator.credentials.create()',
+        description: `REAUTH_REQUIRED unless the password was proved within 5 minutes; PASSKEY_LIMIT at ${MAX_PASSKEYS}. ${ceremony}`,
+        response: { 200: PasskeyCreationOptions, ...errorResponses(401, 403, 409) },
+      },
+    },
+    async (request) => {
+      const client = await clientOf(request);
+      await assertRecentAuth(db, client, now());
+      const userId = currentUser(request).userId;
+      return passkeys.registrationOptions(userId, (await auth.accounts.me(userId)).username);
+    },
+  );
+
+  app.post(
+    '/me/security/passkeys',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags,
+        summary: 'Add a passkey: the answer of navigator.credentials.create() and a name',
+        description:
+          'Starts the 24 h outflow hold (OUTFLOW_HOLD) and mails a notice. The first factor of an account also ' +
+          `gets 10 recovery codes (shown once). PASSKEY_EXISTS, PASSKEY_LIMIT. ${ceremony}`,
+        body: PasskeyRegisterBody,
+        response: { 201: PasskeyRegistered, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const client = await clientOf(request);
+      await assertRecentAuth(db, client, now());
+      const userId = currentUser(request).userId;
+      const result = await passkeys.register(client, userId, request.body, (trx, at) =>
+        factors.recoveryCodesIfNone(trx, userId, at),
+      );
+      return reply.code(201).send(result);
+    },
+  );
+
+  app.patch(
+    '/me/security/passkeys/:id',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags,
+        summary: 'Rename a passkey',
+        params: PasskeyIdParams,
+        body: PasskeyRenameBody,
+        response: { 200: PasskeyView, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => passkeys.rename(currentUser(request).userId, request.params.id, request.body.name),
+  );
+
+  app.delete(
+    '/me/security/passkeys/:id',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags,
+        summary: 'Remove a passkey',
+        description:
+          'REAUTH_REQUIRED unless proved within 5 minutes. Starts the 24 h outflow hold and mails a notice; the ' +
+          'recovery codes go when no factor is left.',
+        params: PasskeyIdParams,
+        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const client = await clientOf(request);
+      await assertRecentAuth(db, client, now());
+      const userId = currentUser(request).userId;
+      await passkeys.remove(client, userId, request.params.id, (trx) =>
+        factors.voidRecoveryCodesIfNoFactor(trx, userId),
+      );
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/me/security/passkeys/challenge',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags,
+        summary: "A step-up challenge: options for navigator.credentials.get() with this account's passkeys",
+        description:
+          'The answer goes in the `passkey` field wherever a second factor is asked (withdrawals, sends, sells, ' +
+          `re-authentication). PASSKEY_NOT_FOUND when the account has none. ${ceremony}`,
+        response: { 200: PasskeyRequestOptions, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => passkeys.assertionOptions('step_up', currentUser(request).userId),
+  );
+
+  app.post(
+    '/auth/passkey/options',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Start a password-less sign-in: options for navigator.credentials.get() (any discoverable passkey)',
+        description: ceremony,
+        response: { 200: PasskeyRequestOptions, ...errorResponses(403) },
+      },
+    },
+    async () => passkeys.assertionOptions('login', null),
+  );
+
+  app.post(
+    '/auth/passkey/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with a passkey (both factors: no password, no code); starts a new session',
+        description: ceremony,
+        body: PasskeyLoginBody,
+        response: { 200: UserResult, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const client = await clientOf(request);
+      const { token, session, userId } = await passkeySignIn(
+        { db, now, sessions: auth.sessions, passkeys },
+        client,
+        request.body.response,
+      );
+      auth.sessions.setCookie(request, reply, token, session.expires_at);
+      return { user: await auth.accounts.me(userId) };
+    },
+  );
+
+  app.post(
+    '/auth/login/factor/passkey-options',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'A passkey as the second step of a password sign-in: options for navigator.credentials.get()',
+        description:
+          'Needs the cookie of a sign-in that answered 202; the answer goes to POST /api/auth/login/factor as ' +
+          `\`passkey\`. UNAUTHENTICATED otherwise; PASSKEY_NOT_FOUND when the account has none. ${ceremony}`,
+        response: { 200: PasskeyRequestOptions, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const pending = await auth.sessions.pendingOf(request);
+      if (!pending) throw new UnauthenticatedError('No sign-in waits for a second factor; sign in again');
+      return passkeys.assertionOptions('factor', pending.user_id);
+    },
+  );
+};

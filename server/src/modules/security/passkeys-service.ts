@@ -1,0 +1,284 @@
+import {
+  type AuthenticationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { ChallengePurpose } from '../../db/schema-passkeys.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { appendAudit } from '../audit/repository.ts';
+import type { Client } from '../auth/client.ts';
+import { answerOrigin, checkedAssertion, userHandleOf } from './passkey-answers.ts';
+import {
+  consumeChallenge,
+  countPasskeys,
+  deletePasskey,
+  findPasskeyByCredentialId,
+  insertChallenge,
+  insertPasskey,
+  listPasskeys,
+  lockUserPasskeys,
+  type PasskeyRow,
+  recordPasskeyUse,
+  renamePasskey,
+} from './passkeys-repository.ts';
+import { queueSecurityNotice } from './security-mails.ts';
+import { originAllowed, type WebAuthnOptions } from './webauthn-config.ts';
+
+/** At most this many passkeys per account (issue 31). */
+export const MAX_PASSKEYS = 10;
+/** A ceremony's challenge lives this long (the browser's own timeout is the same). */
+export const CHALLENGE_TTL_MS = 5 * 60_000;
+/**
+ * EdDSA, ES256, RS256: what platform and roaming authenticators offer. Named, not the library's
+ * default, which probes the runtime for ML-DSA (an experimental Web Crypto API in Node 24 that warns
+ * on every process start) and would otherwise let the set change with the Node version.
+ */
+const ALGORITHM_IDS = [-8, -7, -257];
+
+export interface PasskeyView {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  /** A synced passkey (multi-device) or one bound to this authenticator. */
+  synced: boolean;
+  backedUp: boolean;
+  transports: string[];
+}
+
+const view = (row: PasskeyRow): PasskeyView => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at.toISOString(),
+  lastUsedAt: row.last_used_at?.toISOString() ?? null,
+  synced: row.device_type === 'multiDevice',
+  backedUp: row.backed_up,
+  transports: row.transports,
+});
+
+export type AssertionPurpose = Exclude<ChallengePurpose, 'register'>;
+
+export interface Passkeys {
+  list(userId: string): Promise<PasskeyView[]>;
+  count(userId: string): Promise<number>;
+  registrationOptions(userId: string, username: string): Promise<PublicKeyCredentialCreationOptionsJSON>;
+  /**
+   * Verifies the browser's answer and stores the passkey. `onFirstFactor` runs in the same transaction
+   * when it is the account's first factor (recovery codes are issued then, shown once).
+   */
+  register(
+    client: Client,
+    userId: string,
+    input: { response: RegistrationResponseJSON; name: string },
+    onFirstFactor: (trx: Kysely<Database>, at: Date) => Promise<string[] | null>,
+  ): Promise<{ passkey: PasskeyView; recoveryCodes: string[] | null }>;
+  rename(userId: string, id: string, name: string): Promise<PasskeyView>;
+  /** Removes one; `onLastFactor` runs in the same transaction when no factor is left. */
+  remove(
+    client: Client,
+    userId: string,
+    id: string,
+    onLastFactor: (trx: Kysely<Database>) => Promise<void>,
+  ): Promise<void>;
+  /** `login`: any discoverable passkey (userId null); `factor`/`step_up`: one of `userId`'s. */
+  assertionOptions(purpose: AssertionPurpose, userId: string | null): Promise<PublicKeyCredentialRequestOptionsJSON>;
+  /** Checks an answer to a challenge of `purpose` (and of `userId` unless a sign-in); the user and passkey. */
+  verifyAssertion(
+    client: Client,
+    response: AuthenticationResponseJSON,
+    purpose: AssertionPurpose,
+    userId: string | null,
+  ): Promise<{ userId: string; passkeyId: string }>;
+}
+
+const rejected = (why: string) => new AppError('PASSKEY_REJECTED', `The passkey was not accepted (${why})`);
+const challengeInvalid = () =>
+  new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
+
+export function createPasskeys(deps: {
+  db: Kysely<Database>;
+  now: () => Date;
+  webauthn: WebAuthnOptions;
+  /** Wakes the outbox worker after a notice was committed. */
+  onMailQueued?: () => void;
+}): Passkeys {
+  const { db, now, webauthn } = deps;
+
+  async function storeChallenge(challenge: string, purpose: ChallengePurpose, userId: string | null) {
+    const at = now();
+    await insertChallenge(db, { challenge, purpose, userId, at, expiresAt: new Date(at.getTime() + CHALLENGE_TTL_MS) });
+  }
+
+  /** The origin the answer was made on, if it is ours; the check the library repeats on the same value. */
+  function ourOrigin(clientDataJSON: string): string {
+    const origin = answerOrigin(clientDataJSON);
+    if (origin === null || !originAllowed(webauthn, origin)) throw rejected('origin');
+    return origin;
+  }
+
+  /** The library calls this with the answer's challenge: consumed here, once, before the signature is checked. */
+  function challengeConsumer(purpose: ChallengePurpose, userId: string | null, state: { consumed: boolean }) {
+    return async (challenge: string) => {
+      state.consumed = await consumeChallenge(db, challenge, purpose, userId, now());
+      return state.consumed;
+    };
+  }
+
+  return {
+    list: async (userId) => (await listPasskeys(db, userId)).map(view),
+    count: (userId) => countPasskeys(db, userId),
+
+    async registrationOptions(userId, username) {
+      const existing = await listPasskeys(db, userId);
+      if (existing.length >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `At most ${MAX_PASSKEYS} passkeys`);
+      const options = await generateRegistrationOptions({
+        rpName: webauthn.rpName,
+        rpID: webauthn.rpId,
+        userName: username,
+        // The user handle is the account id: a password-less sign-in checks it against the credential's owner.
+        userID: new TextEncoder().encode(userId),
+        attestationType: 'none',
+        excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: p.transports })),
+        // Discoverable (sign-in without a user name) and user-verifying (a PIN or biometric: both factors).
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+        timeout: CHALLENGE_TTL_MS,
+        supportedAlgorithmIDs: ALGORITHM_IDS,
+      });
+      await storeChallenge(options.challenge, 'register', userId);
+      return options;
+    },
+
+    async register(client, userId, { response, name }, onFirstFactor) {
+      const expectedOrigin = ourOrigin(response.response.clientDataJSON);
+      const state = { consumed: false };
+      let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+      try {
+        verified = await verifyRegistrationResponse({
+          response,
+          expectedChallenge: challengeConsumer('register', userId, state),
+          expectedOrigin,
+          expectedRPID: webauthn.rpId,
+          requireUserVerification: true,
+          supportedAlgorithmIDs: ALGORITHM_IDS,
+        });
+      } catch (err) {
+        if (!state.consumed) throw challengeInvalid();
+        throw rejected((err as Error).message);
+      }
+      if (!verified.verified) throw rejected('registration');
+      const info = verified.registrationInfo;
+      const at = now();
+      const result = await db.transaction().execute(async (trx) => {
+        await lockUserPasskeys(trx, userId);
+        const count = await countPasskeys(trx, userId);
+        if (count >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `At most ${MAX_PASSKEYS} passkeys`);
+        if (await findPasskeyByCredentialId(trx, info.credential.id))
+          throw new AppError('PASSKEY_EXISTS', 'This passkey is already registered');
+        const row = await insertPasskey(trx, {
+          user_id: userId,
+          credential_id: info.credential.id,
+          public_key: Buffer.from(info.credential.publicKey),
+          sign_count: String(info.credential.counter),
+          transports: (info.credential.transports ?? []).slice(0, 8),
+          device_type: info.credentialDeviceType,
+          backed_up: info.credentialBackedUp,
+          aaguid: info.aaguid,
+          name: name.trim(),
+          created_at: at,
+        });
+        const recoveryCodes = await onFirstFactor(trx, at);
+        // 'passkey_added' starts the 24 h outflow hold (withdrawals/outflow-holds.ts), as a new app does.
+        await appendAudit(trx, { event: 'passkey_added', at, userId, ip: client.ip, details: { passkeyId: row.id } });
+        await queueSecurityNotice(trx, userId, 'passkey_added', at);
+        return { passkey: view(row), recoveryCodes };
+      });
+      deps.onMailQueued?.();
+      return result;
+    },
+
+    async rename(userId, id, name) {
+      if (!(await renamePasskey(db, userId, id, name.trim())))
+        throw new AppError('PASSKEY_NOT_FOUND', 'No such passkey');
+      const row = (await listPasskeys(db, userId)).find((p) => p.id === id);
+      if (!row) throw new AppError('PASSKEY_NOT_FOUND', 'No such passkey');
+      return view(row);
+    },
+
+    async remove(client, userId, id, onLastFactor) {
+      const at = now();
+      await db.transaction().execute(async (trx) => {
+        await lockUserPasskeys(trx, userId);
+        const row = await deletePasskey(trx, userId, id);
+        if (!row) throw new AppError('PASSKEY_NOT_FOUND', 'No such passkey');
+        await onLastFactor(trx);
+        await appendAudit(trx, { event: 'passkey_removed', at, userId, ip: client.ip, details: { passkeyId: id } });
+        await queueSecurityNotice(trx, userId, 'passkey_removed', at);
+      });
+      deps.onMailQueued?.();
+    },
+
+    async assertionOptions(purpose, userId) {
+      const mine = userId === null ? [] : await listPasskeys(db, userId);
+      if (userId !== null && mine.length === 0) throw new AppError('PASSKEY_NOT_FOUND', 'No passkey on this account');
+      const options = await generateAuthenticationOptions({
+        rpID: webauthn.rpId,
+        allowCredentials: mine.map((p) => ({ id: p.credential_id, transports: p.transports })),
+        userVerification: 'required',
+        timeout: CHALLENGE_TTL_MS,
+      });
+      await storeChallenge(options.challenge, purpose, purpose === 'login' ? null : userId);
+      return options;
+    },
+
+    async verifyAssertion(client, response, purpose, userId) {
+      const expectedOrigin = ourOrigin(response.response.clientDataJSON);
+      const row = await findPasskeyByCredentialId(db, response.id);
+      // The same answer for an unknown passkey and another account's: nothing tells which exist.
+      if (!row || (userId !== null && row.user_id !== userId)) throw rejected('credential');
+      const handle = userHandleOf(response);
+      if (handle !== null && handle !== row.user_id) throw rejected('user handle');
+      const state = { consumed: false };
+      const challengeUser = purpose === 'login' ? null : row.user_id;
+      const result = await checkedAssertion(
+        () =>
+          verifyAuthenticationResponse({
+            response,
+            expectedChallenge: challengeConsumer(purpose, challengeUser, state),
+            expectedOrigin,
+            expectedRPID: webauthn.rpId,
+            credential: {
+              id: row.credential_id,
+              publicKey: new Uint8Array(row.public_key),
+              counter: Number(row.sign_count),
+              transports: row.transports,
+            },
+            requireUserVerification: true,
+          }),
+        state,
+      );
+      if (result.kind === 'challenge') throw challengeInvalid();
+      if (result.kind === 'rejected') throw rejected(result.why);
+      const at = now();
+      // The library refuses a counter at or below the stored one; the conditional update refuses the
+      // loser of two concurrent answers that carried the same counter.
+      if (result.kind === 'counter' || !(await recordPasskeyUse(db, row.id, result.newCounter, result.backedUp, at))) {
+        await appendAudit(db, {
+          event: 'passkey_counter_regressed',
+          at,
+          userId: row.user_id,
+          ip: client.ip,
+          details: { passkeyId: row.id, storedCounter: row.sign_count },
+        });
+        throw new AppError('PASSKEY_COUNTER_REGRESSED', 'The passkey counter went backwards');
+      }
+      return { userId: row.user_id, passkeyId: row.id };
+    },
+  };
+}

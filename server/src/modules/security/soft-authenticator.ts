@@ -1,0 +1,135 @@
+import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import { isoBase64URL, isoCBOR } from '@simplewebauthn/server/helpers';
+
+/**
+ * A software WebAuthn authenticator (ES256, attestation "none", resident keys, user verification) for
+ * the API tests and the bench: it answers the server's options as a browser with a platform
+ * authenticator would, so the ceremonies run end to end without a browser. Not used by the app.
+ */
+interface Credential {
+  id: Uint8Array;
+  privateKey: KeyObject;
+  cose: Uint8Array;
+  rpId: string;
+  userHandle: string;
+  counter: number;
+}
+
+const FLAG_UP = 0x01;
+const FLAG_UV = 0x04;
+const FLAG_BE = 0x08;
+const FLAG_BS = 0x10;
+const FLAG_AT = 0x40;
+
+const b64u = (bytes: Uint8Array) => isoBase64URL.fromBuffer(new Uint8Array(bytes));
+const sha256 = (data: Uint8Array | string) => new Uint8Array(createHash('sha256').update(data).digest());
+
+export class SoftAuthenticator {
+  readonly credentials: Credential[] = [];
+
+  /** `keepsCounter` false: an authenticator that always reports 0 (synced passkeys often do). */
+  constructor(
+    readonly origin = 'http://localhost:8080',
+    readonly options: { keepsCounter?: boolean; userVerified?: boolean; synced?: boolean } = {},
+  ) {}
+
+  private authData(cred: Credential, attested: boolean): Uint8Array {
+    const flags =
+      FLAG_UP |
+      (this.options.userVerified === false ? 0 : FLAG_UV) |
+      (this.options.synced ? FLAG_BE | FLAG_BS : 0) |
+      (attested ? FLAG_AT : 0);
+    const counter = Buffer.alloc(4);
+    counter.writeUInt32BE(cred.counter);
+    const parts: Uint8Array[] = [sha256(cred.rpId), Uint8Array.of(flags), counter];
+    if (attested) {
+      const len = Buffer.alloc(2);
+      len.writeUInt16BE(cred.id.length);
+      parts.push(new Uint8Array(16), len, cred.id, cred.cose);
+    }
+    return new Uint8Array(Buffer.concat(parts));
+  }
+
+  private clientData(type: string, challenge: string, origin = this.origin): string {
+    return b64u(new TextEncoder().encode(JSON.stringify({ type, challenge, origin, crossOrigin: false })));
+  }
+
+  register(options: PublicKeyCredentialCreationOptionsJSON, origin = this.origin): RegistrationResponseJSON {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = publicKey.export({ format: 'jwk' });
+    const cose = isoCBOR.encode(
+      new Map<number, number | Uint8Array>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, isoBase64URL.toBuffer(jwk.x ?? '')],
+        [-3, isoBase64URL.toBuffer(jwk.y ?? '')],
+      ]),
+    );
+    const cred: Credential = {
+      id: new Uint8Array(randomBytes(32)),
+      privateKey,
+      cose,
+      rpId: options.rp.id ?? 'localhost',
+      userHandle: options.user.id,
+      counter: 0,
+    };
+    this.credentials.push(cred);
+    const fields = new Map<string, string | Uint8Array | Map<string, never>>();
+    fields.set('fmt', 'none');
+    fields.set('attStmt', new Map<string, never>());
+    fields.set('authData', this.authData(cred, true));
+    const attestationObject = isoCBOR.encode(fields);
+    const id = b64u(cred.id);
+    return {
+      id,
+      rawId: id,
+      type: 'public-key',
+      response: {
+        clientDataJSON: this.clientData('webauthn.create', options.challenge, origin),
+        attestationObject: b64u(attestationObject),
+        transports: ['internal'],
+      },
+      authenticatorAttachment: 'platform',
+      clientExtensionResults: {},
+    };
+  }
+
+  /** Answers with `credential` (default: the first allowed one, or the newest for a discoverable sign-in). */
+  authenticate(
+    options: PublicKeyCredentialRequestOptionsJSON,
+    extra: { credential?: Credential; origin?: string; counter?: number } = {},
+  ): AuthenticationResponseJSON {
+    const allowed = (options.allowCredentials ?? []).map((c) => c.id);
+    const cred =
+      extra.credential ??
+      (allowed.length > 0
+        ? this.credentials.find((c) => allowed.includes(b64u(c.id)))
+        : this.credentials[this.credentials.length - 1]);
+    if (!cred) throw new Error('no matching credential');
+    if (this.options.keepsCounter !== false) cred.counter = extra.counter ?? cred.counter + 1;
+    const authData = this.authData(cred, false);
+    const clientDataJSON = this.clientData('webauthn.get', options.challenge, extra.origin);
+    const signed = Buffer.concat([authData, sha256(isoBase64URL.toBuffer(clientDataJSON))]);
+    const id = b64u(cred.id);
+    return {
+      id,
+      rawId: id,
+      type: 'public-key',
+      response: {
+        clientDataJSON,
+        authenticatorData: b64u(authData),
+        signature: b64u(new Uint8Array(sign('sha256', signed, cred.privateKey))),
+        userHandle: cred.userHandle,
+      },
+      authenticatorAttachment: 'platform',
+      clientExtensionResults: {},
+    };
+  }
+}

@@ -1,0 +1,15 @@
+export {
+  addPasskey,
+  cancelPasskeyCeremony,
+  hasPasskeys,
+  listPasskeys,
+  loginFactorWithPasskey,
+  type PasskeyAnswer,
+  type PasskeyInfo,
+  passkeyAnswer,
+  passkeyAutofillSupported,
+  passkeysSupported,
+  removePasskey,
+  renamePasskey,
+  signInWithPasskey,
+} from './passkeys.ts';
