@@ -37,6 +37,7 @@ import { ExchangeOrder, ExchangeRate } from './modules/exchange/schemas.ts';
 import { Balance } from './modules/ledger/schemas.ts';
 import { createMailModule } from './modules/mail/mail-module.ts';
 import { devMailboxRoutes } from './modules/mail/routes.ts';
+import { cancelPendingSells } from './modules/ramp/cancel.ts';
 import { UserSettings } from './modules/settings/schemas.ts';
 import { createLocalStore } from './modules/uploads/storage.ts';
 
@@ -142,6 +143,8 @@ export function buildApp(deps: AppDeps): App {
     ...(deps.payouts ? { sealKey: deps.payouts.key } : {}),
     ...(deps.redis ? { throttles: redisThrottleStore(deps.redis) } : {}),
     onMailQueued: () => mail.worker.nudge(),
+    // A pending sell's checkout link ends with the sessions that may have seen it (issue 38 review 2).
+    onSessionsEnded: cancelPendingSells,
   });
   if (mail.autoStart) {
     app.addHook('onReady', async () => mail.worker.start());

@@ -1750,10 +1750,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One buy or sell with its status timeline */
+        /** One buy or sell with its status timeline (a pending sell's checkout link is not answered again) */
         get: operations["getRampOrdersById"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ramp/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel your sell still waiting for its checkout (its checkout link is answered only once, when placed): expired, coins unlocked */
+        post: operations["postRampOrdersByIdCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11165,6 +11182,138 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postRampOrdersByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        side: "buy" | "sell";
+                        /** @enum {string} */
+                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
+                        reason: string | null;
+                        /** @enum {string} */
+                        coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @enum {string} */
+                        fiat: "BRL" | "INR";
+                        /**
+                         * @description buy: the provider payment method; sell: the payout kind
+                         * @enum {string}
+                         */
+                        method: "credit_debit_card" | "pix_instant_payment" | "upi_instant_payment" | "bank_in" | "pix" | "upi" | "chat_app";
+                        payoutMethodId: string | null;
+                        /** @description Fiat paid (buy) or paid out (sell); decimal string of minor units */
+                        fiatAmountMinor: string;
+                        /** @description Coins bought or sold; decimal string of minor units */
+                        cryptoAmountMinor: string;
+                        /** @description Provider fees; decimal string of minor units */
+                        feeFiatMinor: string;
+                        /** @description sell: network fee; decimal string of minor units */
+                        networkFeeMinor: string;
+                        walletAddress: string | null;
+                        depositAddress: string | null;
+                        providerTransactionId: string | null;
+                        txHash: string | null;
+                        deposit: {
+                            state: string;
+                            /** @description Credited; decimal string of minor units */
+                            amountMinor: string;
+                        } | null;
+                        transfer: {
+                            state: string;
+                            txHash: string | null;
+                        } | null;
+                        checkoutUrl: string | null;
+                        /** Format: date-time */
+                        checkoutExpiresAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        events: {
+                            /** @enum {string} */
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
+                            reason: string | null;
+                            /** Format: date-time */
+                            at: string;
+                        }[];
+                        sandbox: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,7 +8,7 @@ import { type AccountsService, createAccountsService } from './accounts-service.
 import { createFundPasswordService, type FundPasswordService } from './fund-password-service.ts';
 import { createPasswordHasher, type PasswordHasher } from './password-hashing.ts';
 import { createSessions, type SessionOptions, type Sessions } from './sessions.ts';
-import { createSessionsService, type SessionsService } from './sessions-service.ts';
+import { createSessionsService, type SessionsEndedHook, type SessionsService } from './sessions-service.ts';
 import { pgThrottleStore, type ThrottleStore } from './throttles.ts';
 import { type CodeLimits, createVerificationCodes, type VerificationCodes } from './verification-codes.ts';
 
@@ -21,6 +21,11 @@ export interface AuthOptions {
   throttles?: ThrottleStore;
   /** The AES-256-GCM key second-factor secrets are sealed with (the payout data key); default: a random one. */
   sealKey?: Buffer;
+  /**
+   * Runs in the transaction that ends a user's other sessions (sign out others, a password change or
+   * reset): work in flight a thief's session may have started ends with them (app.ts: pending sells).
+   */
+  onSessionsEnded?: SessionsEndedHook;
 }
 
 export interface AuthModule {
@@ -49,6 +54,7 @@ export function createAuthModule(
 ): AuthModule {
   const { db, now } = deps;
   const hasher = deps.hasher ?? createPasswordHasher();
+  const onSessionsEnded = deps.onSessionsEnded ?? (async () => {});
   const throttles = deps.throttles ?? pgThrottleStore(db);
   const factors = createSecondFactors({
     db,
@@ -69,11 +75,11 @@ export function createAuthModule(
     now,
     sessions,
     codes,
-    accounts: createAccountsService({ db, now, hasher, sessions, codes, throttles }),
+    accounts: createAccountsService({ db, now, hasher, sessions, codes, throttles, onSessionsEnded }),
     fundPassword: createFundPasswordService({ db, now, hasher, codes, throttles }),
     factors,
     reauth: createReauth({ db, now, hasher, throttles, factors }),
-    sessionsService: createSessionsService({ db, now, sessions }),
+    sessionsService: createSessionsService({ db, now, sessions, onSessionsEnded }),
     throttles,
     hasher,
     close: () => (deps.hasher ? Promise.resolve() : hasher.close()),

@@ -8,6 +8,7 @@ import type { Client } from './client.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { assertNewPassword, checkCode, checkEmail, FieldChecks, normalizeEmail } from './rules.ts';
 import { revokeUserSessions } from './sessions-repository.ts';
+import type { SessionsEndedHook } from './sessions-service.ts';
 import { accountLoginPolicy, attemptsLeft, retryAfterSeconds } from './throttle-schedule.ts';
 import { loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
@@ -34,8 +35,10 @@ export function createPasswordChanges(deps: {
   throttles: ThrottleStore;
   /** The signed-in user's account (UNAUTHENTICATED when it no longer exists). */
   accountOf: (userId: string) => Promise<AccountRow>;
+  /** Work ending with the other sessions (pending sells), in their transaction. */
+  onSessionsEnded: SessionsEndedHook;
 }): PasswordChanges {
-  const { db, now, hasher, codes, throttles, accountOf } = deps;
+  const { db, now, hasher, codes, throttles, accountOf, onSessionsEnded } = deps;
   return {
     async resetPassword(client, input) {
       const email = normalizeEmail(input.email);
@@ -58,6 +61,7 @@ export function createPasswordChanges(deps: {
         await codes.consume(trx, code);
         await updatePasswordHash(trx, account.user_id, passwordHash, now());
         const ended = await revokeUserSessions(trx, account.user_id, now());
+        await onSessionsEnded(trx, account.user_id, now());
         await appendAudit(trx, {
           event: 'password_reset',
           at: now(),
@@ -112,6 +116,7 @@ export function createPasswordChanges(deps: {
       await db.transaction().execute(async (trx) => {
         await updatePasswordHash(trx, userId, passwordHash, now());
         const ended = await revokeUserSessions(trx, userId, now(), keep);
+        await onSessionsEnded(trx, userId, now());
         await appendAudit(trx, {
           event: 'password_changed',
           at: now(),
