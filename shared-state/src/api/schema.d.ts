@@ -1631,7 +1631,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Activate or deactivate one of your payout methods */
+        /** Deactivate one of your payout methods, or activate it with the fund password */
         put: operations["putPaymentMethodsByIdActive"];
         post?: never;
         delete?: never;
@@ -10341,6 +10341,8 @@ export interface operations {
             content: {
                 "application/json": {
                     active: boolean;
+                    /** @description The fund password (one must be set) */
+                    fundPassword?: string;
                 };
             };
         };
@@ -10394,6 +10396,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10404,6 +10415,15 @@ export interface operations {
             };
             /** @description Default Response */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
