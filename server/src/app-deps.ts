@@ -71,6 +71,8 @@ export interface AppDeps {
   prices?: PriceService;
   /** Mails a user may send in 24 hours (MAIL_DAILY_LIMIT, default 20). */
   mailDailyLimit?: number;
+  /** The support address: with the user's own, the only recipient of user mail (SUPPORT_EMAIL). */
+  supportEmail?: string;
   /**
    * Uploads (modules/uploads): where objects go (default: a local store under the OS temp folder,
    * main.ts passes DATA_DIR/uploads or S3), its temp folder, and the bytes a user may keep (200 MiB).

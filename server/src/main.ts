@@ -187,6 +187,7 @@ try {
     auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.devMailbox },
     mailDailyLimit: config.mailDailyLimit,
+    supportEmail: config.supportEmail,
     rewards: { config: rewardsConfig, chains: chain.evmChains },
     por: { intervalMs: porIntervalFromEnv(process.env) },
     payouts: { key: loadPayoutKey(config.dataDir, process.env) },
