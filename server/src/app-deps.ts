@@ -3,7 +3,6 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/schema.ts';
-import type { DevClock } from './dev/clock.ts';
 import type { SessionResolver } from './http/authenticate.ts';
 import type { AuthOptions } from './modules/auth/auth-module.ts';
 import type { NetworkCode } from './modules/catalogue/catalogue.ts';
@@ -97,6 +96,4 @@ export interface AppDeps {
   payouts?: { key: Buffer };
   /** Buy/sell (modules/ramp): the provider adapter and the networks it delivers on; unset: unavailable. */
   ramp?: Partial<Omit<RampServiceOptions, 'db' | 'now' | 'codes' | 'fundPassword' | 'budget'>>;
-  /** DEV_CLOCK: POST /dev/clock (loopback only) moves `now` and the local chains forward. */
-  devClock?: { clock: DevClock; advanceChains: (seconds: number) => Promise<void> };
 }
