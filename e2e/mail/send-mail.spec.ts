@@ -23,12 +23,12 @@ test('a user writes an e-mail, it is sent, and the records show it with its deta
   await expect(page.getByTestId('send-mail-problem')).toHaveText('邮件只能发送给客服或您自己的邮箱');
   await expect(page).toHaveURL(/\/sendemails$/);
 
-  await page.getByTestId('send-mail-to').locator('input').fill(`${account.email}; support@localhost`);
+  await page.getByTestId('send-mail-to').locator('input').fill(`${account.email}; support@wallet.example`);
   await page.getByTestId('send-mail-submit').click();
   await expect(page).toHaveURL(/\/mailDetail\?id=/);
   const detail = page.getByTestId('mail-detail');
   await expect(detail).toHaveAttribute('data-state', 'sent');
-  await expect(detail).toContainText(`${account.email}, support@localhost`);
+  await expect(detail).toContainText(`${account.email}, support@wallet.example`);
   await expect(detail.locator('pre')).toHaveText('第一行\n第二行');
 
   await page.goto('/sendHistory');

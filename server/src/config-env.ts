@@ -125,7 +125,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   SHUTDOWN_TIMEOUT_MS: 10_000,
   MAIL_FROM: 'CW Wallet <no-reply@localhost>',
   MAIL_DAILY_LIMIT: 20,
-  SUPPORT_EMAIL: 'support@localhost',
+  SUPPORT_EMAIL: 'support@wallet.example',
   UPLOAD_QUOTA_BYTES: 200 * 1024 * 1024,
   SESSION_IDLE_MINUTES: 30,
   SESSION_ABSOLUTE_HOURS: 7 * 24,

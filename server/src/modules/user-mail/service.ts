@@ -85,7 +85,7 @@ function checked(input: SendMailBody): SendMailBody {
 }
 
 /** SUPPORT_EMAIL's default (config-env.ts); deployments set their own. */
-export const SUPPORT_EMAIL_DEFAULT = 'support@localhost';
+export const SUPPORT_EMAIL_DEFAULT = 'support@wallet.example';
 
 /**
  * Mail leaves from our own address, so to a stranger it would be our phishing (issue 38 item 6): it
