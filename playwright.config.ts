@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_DATA_DIR, E2E_PORT, E2E_ROOT, E2E_STATIC_DIR } from './e2e/support/e2e-env.ts';
+import { E2E_DATA_DIR, E2E_DEV_PORT, E2E_PORT, E2E_ROOT, E2E_STATIC_DIR } from './e2e/support/e2e-env.ts';
 
 /**
  * Platform end-to-end suite (npm run test:e2e; part of npm test).
@@ -120,6 +120,8 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       PORT: String(E2E_PORT),
       HOST: '127.0.0.1',
+      // The dev mailbox and dev clock listen here (127.0.0.1 only), not on PORT.
+      DEV_PORT: String(E2E_DEV_PORT),
       // Metrics on a free loopback port: other servers (a developer's, a unit test's) may hold 9464.
       METRICS_PORT: '0',
       LOG_LEVEL: 'warn',

@@ -61,5 +61,14 @@ test('add an Indian bank account (bad IFSC and mismatch refused on their fields)
 
   await page.getByTestId('payment-method-active').first().click();
   await expect(page.getByTestId('payment-method').first()).toContainText('未启用');
+  // Back on takes the fund password (issue 38): cancelled, it stays off; with it, it is on.
+  await page.getByTestId('payment-method-active').first().click();
+  await expect(page.getByTestId('dialog-input')).toBeVisible();
+  await page.getByTestId('dialog-cancel').click();
+  await expect(page.getByTestId('payment-method').first()).toContainText('未启用');
+  await page.getByTestId('payment-method-active').first().click();
+  await page.getByTestId('dialog-input').fill('739164');
+  await page.getByTestId('dialog-confirm').click();
+  await expect(page.getByTestId('payment-method').first()).not.toContainText('未启用');
   await context.close();
 });

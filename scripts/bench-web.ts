@@ -60,6 +60,7 @@ async function startServer(staticDir: string, dataDir: string, logFile: string):
       DATA_DIR: dataDir,
       PORT: String(PORT),
       METRICS_PORT: '0',
+      DEV_PORT: '0',
       NODE_ENV: 'development',
       LOCAL_CHAINS: 'false',
       SIGNER_ENABLED: 'false',

@@ -99,12 +99,15 @@ describe('npm start', () => {
     const staticDir = path.join(workDir, 'deploy');
     await fakeDeploy(staticDir);
     const port = await freePort();
+    const devPort = await freePort();
     const npm = spawn('npm', ['start'], {
       cwd: ROOT,
       env: {
         ...process.env,
         PORT: String(port),
         HOST: '127.0.0.1',
+        // The dev mailbox has its own loopback listener (issue 38 item 11), not the app port.
+        DEV_PORT: String(devPort),
         DATA_DIR: dataDir,
         STATIC_DIR: staticDir,
         LOG_LEVEL: 'warn',
@@ -114,7 +117,7 @@ describe('npm start', () => {
     const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
     const line = await waitForLine(npm, /CW Wallet is running at \S+.*/, READY_TIMEOUT_MS);
     expect(line).toBe(
-      `CW Wallet is running at http://127.0.0.1:${port} (dev mailbox: http://127.0.0.1:${port}/dev/mailbox)`,
+      `CW Wallet is running at http://127.0.0.1:${port} (dev mailbox: http://127.0.0.1:${devPort}/dev/mailbox)`,
     );
     expect((await fetch(`http://127.0.0.1:${port}/api/health`)).ok).toBe(true);
     const markers = await markersOf(dataDir);

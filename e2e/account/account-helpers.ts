@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { E2E_DEV_URL } from '../support/e2e-env.ts';
 
 /** A fresh, unique account for one test (user names are 3-20 [A-Za-z0-9_]). */
 export function newAccount(tag: string) {
@@ -21,7 +22,7 @@ export async function readCode(request: APIRequestContext, email: string, since 
   await expect
     .poll(
       async () => {
-        const response = await request.get('/dev/mailbox.json');
+        const response = await request.get(`${E2E_DEV_URL}/dev/mailbox.json`);
         const { messages } = (await response.json()) as { messages: MailMessage[] };
         const mine = messages.filter(
           (m) => m.to.toLowerCase() === email.toLowerCase() && Date.parse(m.createdAt) >= since - 1000,

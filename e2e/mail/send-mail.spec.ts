@@ -17,12 +17,18 @@ test('a user writes an e-mail, it is sent, and the records show it with its deta
   await page.getByTestId('send-mail-submit').click();
   await expect(page.getByTestId('send-mail-problem')).toHaveText('收件人最多 5 个');
 
+  // Mail leaves from our own address: only to support and the user's own address (issue 38 item 6).
   await page.getByTestId('send-mail-to').locator('input').fill('friend@example.com; other@example.org');
+  await page.getByTestId('send-mail-submit').click();
+  await expect(page.getByTestId('send-mail-problem')).toHaveText('邮件只能发送给客服或您自己的邮箱');
+  await expect(page).toHaveURL(/\/sendemails$/);
+
+  await page.getByTestId('send-mail-to').locator('input').fill(`${account.email}; support@wallet.example`);
   await page.getByTestId('send-mail-submit').click();
   await expect(page).toHaveURL(/\/mailDetail\?id=/);
   const detail = page.getByTestId('mail-detail');
   await expect(detail).toHaveAttribute('data-state', 'sent');
-  await expect(detail).toContainText('friend@example.com, other@example.org');
+  await expect(detail).toContainText(`${account.email}, support@wallet.example`);
   await expect(detail.locator('pre')).toHaveText('第一行\n第二行');
 
   await page.goto('/sendHistory');

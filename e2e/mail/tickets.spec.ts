@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { E2E_DEV_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { signedInPage } from '../wallet/wallet-helpers.ts';
 import { ensureOperator, OPERATOR } from './mail-helpers.ts';
@@ -79,7 +80,7 @@ test('@desktop a ticket with two pictures; the operator answers in the console; 
   await expect
     .poll(() => answer.getByTestId('previewable-image').evaluate((img: HTMLImageElement) => img.naturalWidth))
     .toBeGreaterThan(0);
-  const mailbox = await context.request.get('/dev/mailbox.json');
+  const mailbox = await context.request.get(`${E2E_DEV_URL}/dev/mailbox.json`);
   const { messages } = (await mailbox.json()) as { messages: { to: string; text: string }[] };
   expect(messages.some((m) => m.to === account.email && m.text.includes('已到账，请查看截图。'))).toBe(true);
   await page.goto('/notice');

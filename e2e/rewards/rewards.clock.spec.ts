@@ -2,7 +2,7 @@ import { type APIRequestContext, request as newRequest, type Page } from '@playw
 import { createWalletClient, defineChain, type Hex, http, parseAbi, parseEther, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ensureOperator, operatorSignIn } from '../mail/mail-helpers.ts';
-import { E2E_PORT } from '../support/e2e-env.ts';
+import { E2E_DEV_URL, E2E_PORT } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { readChains, signedInPage } from '../wallet/wallet-helpers.ts';
 import { fundNative, installRecordingWallet, violations } from './wallet-mock.ts';
@@ -16,7 +16,7 @@ test.describe.configure({ timeout: 240_000 });
 const DAY_S = 86_400;
 
 async function advanceDay(request: APIRequestContext): Promise<void> {
-  const moved = await request.post('/dev/clock', { data: { advanceSeconds: DAY_S } });
+  const moved = await request.post(`${E2E_DEV_URL}/dev/clock`, { data: { advanceSeconds: DAY_S } });
   expect(moved.status(), await moved.text()).toBe(200);
 }
 

@@ -4,5 +4,12 @@ import path from 'node:path';
 export const E2E_ROOT = path.resolve(import.meta.dirname, '../..');
 /** E2E_PORT: another port, so two checkouts on one machine can each run their e2e server. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
+/**
+ * The server's loopback-only listener for the development routes (dev mailbox, dev clock: DEV_PORT),
+ * never on the app port (issue 38 item 11). E2E_PORT + 10000 unless E2E_DEV_PORT says otherwise.
+ */
+export const E2E_DEV_PORT = Number(process.env.E2E_DEV_PORT ?? E2E_PORT + 10_000);
+/** Where specs read the dev mailbox and move the dev clock. */
+export const E2E_DEV_URL = `http://127.0.0.1:${E2E_DEV_PORT}`;
 export const E2E_STATIC_DIR = path.join(E2E_ROOT, '.e2e', 'deploy');
 export const E2E_DATA_DIR = path.join(E2E_ROOT, '.e2e', 'data');

@@ -1,6 +1,7 @@
 import { createPublicClient, erc20Abi, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { newAccount, readCode, registerByApi } from '../account/account-helpers.ts';
+import { E2E_DEV_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { faucet, mineBlocks, readChains, signedInPage } from './wallet-helpers.ts';
 
@@ -134,7 +135,7 @@ test('deposit from the faucet (confirming, then successful), withdraw on chain, 
     .getByTestId('verify-email-code')
     .locator('input')
     .fill(await readCode(page.request, account.email, since));
-  const mailbox = (await (await page.request.get('/dev/mailbox.json')).json()) as {
+  const mailbox = (await (await page.request.get(`${E2E_DEV_URL}/dev/mailbox.json`)).json()) as {
     messages: { to: string; text: string }[];
   };
   expect(mailbox.messages.find((m) => m.to === account.email)?.text).toContain('转账给其他用户');

@@ -1,3 +1,4 @@
+import { E2E_DEV_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { BAD_CHECKSUM_ADDRESS, GOOD_ETH_ADDRESS, pickDate, setLanguage, signedInPage } from './wallet-helpers.ts';
 
@@ -95,7 +96,7 @@ test('transfer: an unknown or own recipient is refused as it is typed, before an
   await expect(page.getByTestId('send-next')).toBeDisabled();
   await recipient.fill(me.email);
   await expect(page.getByTestId('send-address-error')).toBeVisible();
-  const mailbox = (await (await page.request.get('/dev/mailbox.json')).json()) as {
+  const mailbox = (await (await page.request.get(`${E2E_DEV_URL}/dev/mailbox.json`)).json()) as {
     messages: { to: string; text: string }[];
   };
   expect(mailbox.messages.filter((m) => m.to === me.email && m.text.includes('转账'))).toHaveLength(0);

@@ -215,6 +215,8 @@ function startInstance(index: number, port: number, databaseUrl: string, options
       TRUST_PROXY: 'true',
       // One metrics listener per instance would collide on the default port; scrape through METRICS_TOKEN.
       METRICS_PORT: 'off',
+      // The dev routes' loopback listener (dev mailbox, clock) on the first instance only: one port.
+      ...(index > 0 ? { DEV_PORT: 'off' } : {}),
       // The database's batch budget is shared: each instance keeps its share in flight.
       API_INSTANCES: String(options.instances),
     },

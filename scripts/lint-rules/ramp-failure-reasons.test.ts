@@ -15,6 +15,7 @@ function writtenReasons(): Set<string> {
     'sell-events.ts',
     'sell-repair.ts',
     'ops-commands.ts',
+    'cancel.ts',
   ];
   const text = files.map((file) => readFileSync(path.join(RAMP, file), 'utf8')).join('\n');
   const codes = new Set<string>();

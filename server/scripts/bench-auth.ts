@@ -100,6 +100,7 @@ try {
       // Development settings without its heavy parts (production would need real keys, feed and mail).
       NODE_ENV: 'development',
       METRICS_PORT: '0',
+      DEV_PORT: '0',
       LOCAL_CHAINS: 'false',
       SIGNER_ENABLED: 'false',
       CONVERT_SEED_LIQUIDITY: 'false',

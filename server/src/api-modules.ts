@@ -119,6 +119,7 @@ async function accountAndSupportModules(
       db: deps.db,
       now,
       ...(deps.mailDailyLimit === undefined ? {} : { dailyLimit: deps.mailDailyLimit }),
+      ...(deps.supportEmail === undefined ? {} : { supportEmail: deps.supportEmail }),
       onQueued: () => mail.worker.nudge(),
     }),
   });

@@ -3,7 +3,6 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/schema.ts';
-import type { DevClock } from './dev/clock.ts';
 import type { SessionResolver } from './http/authenticate.ts';
 import type { AuthOptions } from './modules/auth/auth-module.ts';
 import type { NetworkCode } from './modules/catalogue/catalogue.ts';
@@ -71,6 +70,8 @@ export interface AppDeps {
   prices?: PriceService;
   /** Mails a user may send in 24 hours (MAIL_DAILY_LIMIT, default 20). */
   mailDailyLimit?: number;
+  /** The support address: with the user's own, the only recipient of user mail (SUPPORT_EMAIL). */
+  supportEmail?: string;
   /**
    * Uploads (modules/uploads): where objects go (default: a local store under the OS temp folder,
    * main.ts passes DATA_DIR/uploads or S3), its temp folder, and the bytes a user may keep (200 MiB).
@@ -95,6 +96,4 @@ export interface AppDeps {
   payouts?: { key: Buffer };
   /** Buy/sell (modules/ramp): the provider adapter and the networks it delivers on; unset: unavailable. */
   ramp?: Partial<Omit<RampServiceOptions, 'db' | 'now' | 'codes' | 'fundPassword' | 'budget'>>;
-  /** DEV_CLOCK: POST /dev/clock (loopback only) moves `now` and the local chains forward. */
-  devClock?: { clock: DevClock; advanceChains: (seconds: number) => Promise<void> };
 }

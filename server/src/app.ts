@@ -13,7 +13,6 @@ import Fastify, {
 } from 'fastify';
 import { apiModules } from './api-modules.ts';
 import type { AppDeps } from './app-deps.ts';
-import { devClockRoutes } from './dev/clock-routes.ts';
 import { ServiceUnavailableError } from './errors/app-error.ts';
 import { ErrorResponse } from './errors/schema.ts';
 import { registerAuthentication } from './http/authenticate.ts';
@@ -37,7 +36,7 @@ import { isOrderDepositAddress } from './modules/exchange/repository.ts';
 import { ExchangeOrder, ExchangeRate } from './modules/exchange/schemas.ts';
 import { Balance } from './modules/ledger/schemas.ts';
 import { createMailModule } from './modules/mail/mail-module.ts';
-import { devMailboxRoutes } from './modules/mail/routes.ts';
+import { cancelPendingSells } from './modules/ramp/cancel.ts';
 import { UserSettings } from './modules/settings/schemas.ts';
 import { createLocalStore } from './modules/uploads/storage.ts';
 
@@ -144,6 +143,8 @@ export function buildApp(deps: AppDeps): App {
     ...(deps.payouts ? { sealKey: deps.payouts.key } : {}),
     ...(deps.redis ? { throttles: redisThrottleStore(deps.redis) } : {}),
     onMailQueued: () => mail.worker.nudge(),
+    // A pending sell's checkout link ends with the sessions that may have seen it (issue 38 review 2).
+    onSessionsEnded: cancelPendingSells,
   });
   if (mail.autoStart) {
     app.addHook('onReady', async () => mail.worker.start());
@@ -182,15 +183,8 @@ export function buildApp(deps: AppDeps): App {
 
   // API modules: route -> service -> repository, each a plugin taking its services (api-modules.ts).
   app.register(apiModules({ deps, now, auth, mail, uploadStore, uploadsDir, platform }), { prefix: '/api' });
-  app.register(async (scope) => {
-    await scope
-      .withTypeProvider<TypeBoxTypeProvider>()
-      .register(devMailboxRoutes, { db: deps.db, enabled: mail.devMailbox });
-    await scope.withTypeProvider<TypeBoxTypeProvider>().register(devClockRoutes, {
-      clock: deps.devClock?.clock ?? null,
-      advanceChains: deps.devClock?.advanceChains ?? (async () => {}),
-    });
-  });
+  // The dev mailbox and the dev clock are not here: they have their own loopback-only listener
+  // (dev/dev-server.ts, started by main.ts), so the app port answers 404 for them.
 
   const spaFallback = staticDir === null ? undefined : registerStatic(app, staticDir);
   registerErrorHandling(app, spaFallback ? { spaFallback, methodsOf } : { methodsOf });

@@ -30,6 +30,8 @@ export interface Config {
   mailFrom: string;
   /** Mails a user may send from the app in 24 hours (modules/user-mail). */
   mailDailyLimit: number;
+  /** Where user mail may go besides the user's own address. */
+  supportEmail: string;
   /** Uploads: bytes a user may keep, and S3-compatible storage when S3_* is set (else DATA_DIR/uploads). */
   uploads: { quotaBytes: number; s3: S3Options | undefined };
   /**
@@ -179,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     mailDailyLimit: e.MAIL_DAILY_LIMIT,
+    supportEmail: e.SUPPORT_EMAIL,
     uploads: { quotaBytes: e.UPLOAD_QUOTA_BYTES, s3: s3Options(e) },
     devMailbox: e.DEV_MAILBOX ?? false,
     devClock: e.DEV_CLOCK ?? false,

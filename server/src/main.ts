@@ -11,6 +11,7 @@ import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createRedis } from './db/redis.ts';
 import { advanceAnvil, startDevClock } from './dev/clock.ts';
+import { devPortFromEnv, startDevServer } from './dev/dev-server.ts';
 import { createMetricsRegistry, startMetricsServer } from './http/metrics.ts';
 import { type MetricsConfig, metricsConfigFromEnv } from './http/metrics-config.ts';
 import { createLogger } from './logger.ts';
@@ -151,17 +152,6 @@ try {
   const app = buildApp({
     db,
     now,
-    ...(devClock
-      ? {
-          devClock: {
-            clock: devClock,
-            advanceChains: async (seconds: number) => {
-              const chains = Object.values(chain.evmChains()).filter((c) => c && localNetworks.has(c.network));
-              await Promise.all(chains.map((c) => c && advanceAnvil(c.rpcUrl, seconds)));
-            },
-          },
-        }
-      : {}),
     logger,
     metrics: metricsRegistry,
     metricsToken: metricsConfig.token,
@@ -191,6 +181,7 @@ try {
     },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.devMailbox },
     mailDailyLimit: config.mailDailyLimit,
+    supportEmail: config.supportEmail,
     rewards: { config: rewardsConfig, chains: chain.evmChains },
     por: { intervalMs: porIntervalFromEnv(process.env) },
     payouts: { key: loadPayoutKey(config.dataDir, process.env) },
@@ -211,6 +202,25 @@ try {
   // app.close() stops accepting connections and waits for in-flight requests.
   closers.push({ name: 'HTTP server', close: () => app.close() });
   await app.listen({ host: config.host, port: config.port });
+  // The dev mailbox and clock: on their own listener bound to 127.0.0.1, never on the app port.
+  const devPort = devPortFromEnv(process.env);
+  const devServer =
+    (config.devMailbox || devClock) && devPort !== null
+      ? await startDevServer({
+          db,
+          devMailbox: config.devMailbox,
+          clock: devClock,
+          advanceChains: async (seconds: number) => {
+            const chains = Object.values(chain.evmChains()).filter((c) => c && localNetworks.has(c.network));
+            await Promise.all(chains.map((c) => c && advanceAnvil(c.rpcUrl, seconds)));
+          },
+          port: devPort,
+        })
+      : null;
+  if (devServer) {
+    closers.push({ name: 'dev listener', close: () => devServer.close() });
+    logger.info({ url: devServer.url }, 'development routes (mailbox, clock) listening on loopback');
+  }
   // Exchange orders: deposits to order addresses, settlement, payouts through the signer.
   closers.push(
     startExchangeEngine({
@@ -251,7 +261,8 @@ try {
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   logger.info({ url, startupMs: Math.round(performance.now()) }, `Server ready at ${url}`);
   // One plain line for the person who typed `npm start`, whatever the log level and format.
-  const mailbox = config.devMailbox && !config.smtpUrl ? ` (dev mailbox: ${url}/dev/mailbox)` : '';
+  const mailbox =
+    config.devMailbox && !config.smtpUrl && devServer ? ` (dev mailbox: ${devServer.url}/dev/mailbox)` : '';
   process.stdout.write(`CW Wallet is running at ${url}${mailbox}\n`);
 } catch (err) {
   logger.fatal({ err }, 'start-up failed');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
 import { unsafeSettings } from '../config-checks.ts';
 import { useTestDatabase } from '../test/database.ts';
 import { startDevClock } from './clock.ts';
+import { buildDevApp } from './dev-server.ts';
 
 describe('development clock', () => {
   const database = useTestDatabase();
@@ -12,9 +12,11 @@ describe('development clock', () => {
     const b = await startDevClock(database.db, 50);
     const before = a.now().getTime();
     const advanced: number[] = [];
-    const app = buildApp({
+    const app = buildDevApp({
       db: database.db,
-      devClock: { clock: a, advanceChains: async (s) => void advanced.push(s) },
+      devMailbox: false,
+      clock: a,
+      advanceChains: async (s) => void advanced.push(s),
     });
     const res = await app.inject({ method: 'POST', url: '/dev/clock', payload: { advanceSeconds: 86_400 } });
     expect(res.statusCode).toBe(200);
@@ -33,7 +35,7 @@ describe('development clock', () => {
   });
 
   it('answers 404 without DEV_CLOCK, and production refuses it', async () => {
-    const app = buildApp({ db: database.db });
+    const app = buildDevApp({ db: database.db, devMailbox: false, clock: null });
     expect((await app.inject({ method: 'POST', url: '/dev/clock', payload: { advanceSeconds: 60 } })).statusCode).toBe(
       404,
     );

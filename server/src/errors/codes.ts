@@ -51,6 +51,8 @@ export const errorStatus = {
   // A user's own mail (modules/user-mail).
   /** More than MAIL_DAILY_LIMIT mails in 24 hours; details.limit and details.retryAfterSeconds. */
   MAIL_DAILY_LIMIT: 429,
+  /** A recipient (details, one per field) is neither support nor the user's own address: user mail goes nowhere else. */
+  MAIL_RECIPIENT_NOT_ALLOWED: 400,
   // Support (modules/support).
   /** More than 5 left messages an hour from one IP; details.limit and details.retryAfterSeconds. */
   SUPPORT_MESSAGE_RATE_LIMITED: 429,

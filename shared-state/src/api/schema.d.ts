@@ -1776,7 +1776,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Activate or deactivate one of your payout methods */
+        /** Deactivate one of your payout methods, or activate it with the fund password */
         put: operations["putPaymentMethodsByIdActive"];
         post?: never;
         delete?: never;
@@ -1895,10 +1895,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One buy or sell with its status timeline */
+        /** One buy or sell with its status timeline (a pending sell's checkout link is not answered again) */
         get: operations["getRampOrdersById"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ramp/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel your sell still waiting for its checkout (its checkout link is answered only once, when placed): expired, coins unlocked */
+        post: operations["postRampOrdersByIdCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2033,7 +2050,7 @@ export interface components {
              * @description Machine-readable error code; the UI translates by code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "LEDGER_BUSY" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "WITHDRAW_FROZEN" | "OUTFLOW_HOLD" | "OUTFLOW_REVIEW_LIMIT" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "CLIENT_SEED_REQUIRED" | "PRIZE_TABLE_CHANGED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED" | "FACTOR_REQUIRED" | "WRONG_FACTOR_CODE" | "FACTOR_CODE_USED" | "FACTOR_THROTTLED" | "TOTP_ALREADY_ON" | "TOTP_NOT_ENROLLED" | "REAUTH_REQUIRED" | "PASSKEY_CHALLENGE_INVALID" | "PASSKEY_REJECTED" | "PASSKEY_COUNTER_REGRESSED" | "PASSKEY_LIMIT" | "PASSKEY_EXISTS" | "PASSKEY_NOT_FOUND" | "ACCOUNT_FROZEN" | "ACCOUNT_NOT_FROZEN";
+            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "MAIL_RECIPIENT_NOT_ALLOWED" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "LEDGER_BUSY" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "WITHDRAW_FROZEN" | "OUTFLOW_HOLD" | "OUTFLOW_REVIEW_LIMIT" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "CLIENT_SEED_REQUIRED" | "PRIZE_TABLE_CHANGED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED" | "FACTOR_REQUIRED" | "WRONG_FACTOR_CODE" | "FACTOR_CODE_USED" | "FACTOR_THROTTLED" | "TOTP_ALREADY_ON" | "TOTP_NOT_ENROLLED" | "REAUTH_REQUIRED" | "PASSKEY_CHALLENGE_INVALID" | "PASSKEY_REJECTED" | "PASSKEY_COUNTER_REGRESSED" | "PASSKEY_LIMIT" | "PASSKEY_EXISTS" | "PASSKEY_NOT_FOUND" | "ACCOUNT_FROZEN" | "ACCOUNT_NOT_FROZEN";
             /** @description English developer text; not for display. */
             message: string;
             details?: {
@@ -11290,6 +11307,8 @@ export interface operations {
             content: {
                 "application/json": {
                     active: boolean;
+                    /** @description The fund password (one must be set) */
+                    fundPassword?: string;
                 };
             };
         };
@@ -11343,6 +11362,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11353,6 +11381,15 @@ export interface operations {
             };
             /** @description Default Response */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12149,6 +12186,138 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postRampOrdersByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        side: "buy" | "sell";
+                        /** @enum {string} */
+                        state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
+                        reason: string | null;
+                        /** @enum {string} */
+                        coin: "BTC" | "ETH" | "USDT" | "USDC" | "TUSD" | "TRX" | "BNB" | "DOGE";
+                        /** @enum {string} */
+                        network: "bitcoin" | "ethereum" | "bsc" | "tron" | "dogecoin";
+                        /** @enum {string} */
+                        fiat: "BRL" | "INR";
+                        /**
+                         * @description buy: the provider payment method; sell: the payout kind
+                         * @enum {string}
+                         */
+                        method: "credit_debit_card" | "pix_instant_payment" | "upi_instant_payment" | "bank_in" | "pix" | "upi" | "chat_app";
+                        payoutMethodId: string | null;
+                        /** @description Fiat paid (buy) or paid out (sell); decimal string of minor units */
+                        fiatAmountMinor: string;
+                        /** @description Coins bought or sold; decimal string of minor units */
+                        cryptoAmountMinor: string;
+                        /** @description Provider fees; decimal string of minor units */
+                        feeFiatMinor: string;
+                        /** @description sell: network fee; decimal string of minor units */
+                        networkFeeMinor: string;
+                        walletAddress: string | null;
+                        depositAddress: string | null;
+                        providerTransactionId: string | null;
+                        txHash: string | null;
+                        deposit: {
+                            state: string;
+                            /** @description Credited; decimal string of minor units */
+                            amountMinor: string;
+                        } | null;
+                        transfer: {
+                            state: string;
+                            txHash: string | null;
+                        } | null;
+                        checkoutUrl: string | null;
+                        /** Format: date-time */
+                        checkoutExpiresAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        events: {
+                            /** @enum {string} */
+                            state: "pending" | "waiting_payment" | "waiting_deposit" | "processing" | "completed" | "failed" | "refunded" | "expired" | "refund_pending";
+                            reason: string | null;
+                            /** Format: date-time */
+                            at: string;
+                        }[];
+                        sandbox: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,8 +26,14 @@ export function useAddPaymentMethod() {
 export function useSetActive() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, active }: { id: string; active: boolean }) =>
-      unwrap(api.PUT('/api/payment-methods/{id}/active', { params: { path: { id } }, body: { active } })),
+    // Turning a method on takes the fund password (issue 38), off takes none.
+    mutationFn: ({ id, active, fundPassword }: { id: string; active: boolean; fundPassword?: string }) =>
+      unwrap(
+        api.PUT('/api/payment-methods/{id}/active', {
+          params: { path: { id } },
+          body: { active, ...(fundPassword ? { fundPassword } : {}) },
+        }),
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: key }),
   });
 }

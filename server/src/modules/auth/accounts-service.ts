@@ -32,6 +32,7 @@ import {
 import type { Me } from './schemas.ts';
 import type { Sessions } from './sessions.ts';
 import { revokeSession, type SessionRow } from './sessions-repository.ts';
+import type { SessionsEndedHook } from './sessions-service.ts';
 import { accountLoginPolicy, ipLoginPolicy } from './throttle-schedule.ts';
 import { chargeKeys, loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
@@ -96,8 +97,9 @@ export function createAccountsService(deps: {
   sessions: Sessions;
   codes: VerificationCodes;
   throttles: ThrottleStore;
+  onSessionsEnded: SessionsEndedHook;
 }): AccountsService {
-  const { db, now, hasher, sessions, codes, throttles } = deps;
+  const { db, now, hasher, sessions, codes, throttles, onSessionsEnded } = deps;
 
   async function accountOf(userId: string): Promise<AccountRow> {
     const account = await findAccountById(db, userId);
@@ -106,7 +108,7 @@ export function createAccountsService(deps: {
   }
 
   return {
-    ...createPasswordChanges({ db, now, hasher, codes, throttles, accountOf }),
+    ...createPasswordChanges({ db, now, hasher, codes, throttles, accountOf, onSessionsEnded }),
 
     async sendCode(client, { email, purpose, language }) {
       if (loggedInPurposes.has(purpose)) {

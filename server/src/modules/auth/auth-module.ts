@@ -10,7 +10,7 @@ import { type AccountsService, createAccountsService } from './accounts-service.
 import { createFundPasswordService, type FundPasswordService } from './fund-password-service.ts';
 import { createPasswordHasher, type PasswordHasher } from './password-hashing.ts';
 import { createSessions, type SessionOptions, type Sessions } from './sessions.ts';
-import { createSessionsService, type SessionsService } from './sessions-service.ts';
+import { createSessionsService, type SessionsEndedHook, type SessionsService } from './sessions-service.ts';
 import { pgThrottleStore, type ThrottleStore } from './throttles.ts';
 import { type CodeLimits, createVerificationCodes, type VerificationCodes } from './verification-codes.ts';
 
@@ -25,6 +25,11 @@ export interface AuthOptions {
   sealKey?: Buffer;
   /** Where passkeys are valid (WEBAUTHN_RP_ID, WEBAUTHN_ORIGINS); default: localhost, any port. */
   webauthn?: Partial<WebAuthnOptions>;
+  /**
+   * Runs in the transaction that ends a user's other sessions (sign out others, a password change or
+   * reset): work in flight a thief's session may have started ends with them (app.ts: pending sells).
+   */
+  onSessionsEnded?: SessionsEndedHook;
 }
 
 export interface AuthModule {
@@ -55,6 +60,7 @@ export function createAuthModule(
 ): AuthModule {
   const { db, now } = deps;
   const hasher = deps.hasher ?? createPasswordHasher();
+  const onSessionsEnded = deps.onSessionsEnded ?? (async () => {});
   const throttles = deps.throttles ?? pgThrottleStore(db);
   const passkeys = createPasskeys({
     db,
@@ -82,12 +88,12 @@ export function createAuthModule(
     now,
     sessions,
     codes,
-    accounts: createAccountsService({ db, now, hasher, sessions, codes, throttles }),
+    accounts: createAccountsService({ db, now, hasher, sessions, codes, throttles, onSessionsEnded }),
     fundPassword: createFundPasswordService({ db, now, hasher, codes, throttles }),
     factors,
     passkeys,
     reauth: createReauth({ db, now, hasher, throttles, factors }),
-    sessionsService: createSessionsService({ db, now, sessions }),
+    sessionsService: createSessionsService({ db, now, sessions, onSessionsEnded }),
     throttles,
     hasher,
     close: () => (deps.hasher ? Promise.resolve() : hasher.close()),

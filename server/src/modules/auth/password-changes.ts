@@ -9,6 +9,7 @@ import type { Client } from './client.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { assertNewPassword, checkCode, checkEmail, FieldChecks, normalizeEmail } from './rules.ts';
 import { revokeUserSessions } from './sessions-repository.ts';
+import type { SessionsEndedHook } from './sessions-service.ts';
 import { accountLoginPolicy, attemptsLeft, retryAfterSeconds } from './throttle-schedule.ts';
 import { loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
@@ -35,8 +36,10 @@ export function createPasswordChanges(deps: {
   throttles: ThrottleStore;
   /** The signed-in user's account (UNAUTHENTICATED when it no longer exists). */
   accountOf: (userId: string) => Promise<AccountRow>;
+  /** Work ending with the other sessions (pending sells), in their transaction. */
+  onSessionsEnded: SessionsEndedHook;
 }): PasswordChanges {
-  const { db, now, hasher, codes, throttles, accountOf } = deps;
+  const { db, now, hasher, codes, throttles, accountOf, onSessionsEnded } = deps;
   return {
     async resetPassword(client, input) {
       const email = normalizeEmail(input.email);
@@ -59,6 +62,7 @@ export function createPasswordChanges(deps: {
         await codes.consume(trx, code);
         await updatePasswordHash(trx, account.user_id, passwordHash, now());
         const ended = await revokeUserSessions(trx, account.user_id, now());
+        await onSessionsEnded(trx, account.user_id, now());
         await appendAudit(trx, {
           event: 'password_reset',
           at: now(),
@@ -118,6 +122,8 @@ export function createPasswordChanges(deps: {
       await db.transaction().execute(async (trx) => {
         await updatePasswordHash(trx, userId, passwordHash, now());
         const ended = endOthers ? await revokeUserSessions(trx, userId, now(), keep) : 0;
+        // Pending sells end on a password change even when the other sessions stay: it is a security change.
+        await onSessionsEnded(trx, userId, now());
         await appendAudit(trx, {
           event: 'password_changed',
           at: now(),

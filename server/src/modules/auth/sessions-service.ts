@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
@@ -6,6 +6,9 @@ import type { Client } from './client.ts';
 import type { SessionInfo } from './schemas.ts';
 import type { Sessions } from './sessions.ts';
 import { listLiveSessions, revokeSession, revokeUserSessions } from './sessions-repository.ts';
+
+/** Work to end with a user's other sessions, in the same transaction (auth-module.ts `onSessionsEnded`). */
+export type SessionsEndedHook = (trx: Transaction<Database>, userId: string, at: Date) => Promise<unknown>;
 
 export interface SessionsService {
   list(client: Client, userId: string): Promise<SessionInfo[]>;
@@ -18,6 +21,7 @@ export function createSessionsService(deps: {
   db: Kysely<Database>;
   now: () => Date;
   sessions: Sessions;
+  onSessionsEnded: SessionsEndedHook;
 }): SessionsService {
   const { db, now, sessions } = deps;
   return {
@@ -38,6 +42,7 @@ export function createSessionsService(deps: {
       const keep = client.sessionId ?? undefined;
       return db.transaction().execute(async (trx) => {
         const revoked = await revokeUserSessions(trx, userId, now(), keep);
+        await deps.onSessionsEnded(trx, userId, now());
         await appendAudit(trx, { event: 'sessions_revoked', at: now(), userId, ip: client.ip, details: { revoked } });
         return revoked;
       });

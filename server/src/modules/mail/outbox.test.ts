@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
+import { buildDevApp } from '../../dev/dev-server.ts';
 import { nextIp, uniqueUser, useAuthHarness } from '../auth/test-helpers.ts';
 import { createOutboxWorker } from './outbox-worker.ts';
 import { extractCode } from './smtp-sink.ts';
@@ -90,6 +91,8 @@ describe('mail outbox', () => {
   it('without SMTP_URL delivers to the dev mailbox (HTML and JSON, newest first); 404 in production', async () => {
     const dev = buildApp({ db: h.db, now: h.clock.now, mail: { pollIntervalMs: 20, devMailbox: true } });
     await dev.ready();
+    // The mailbox is on the loopback-only dev listener (dev/dev-server.ts), not on the app.
+    const devRoutes = buildDevApp({ db: h.db, devMailbox: true, clock: null });
     const { email } = uniqueUser();
     await dev.inject({
       method: 'POST',
@@ -100,19 +103,20 @@ describe('mail outbox', () => {
     let messages: { to: string; subject: string; text: string }[] = [];
     for (let i = 0; i < 50 && !messages.some((m) => m.to === email); i += 1) {
       await new Promise((r) => setTimeout(r, 50));
-      messages = (await dev.inject({ method: 'GET', url: '/dev/mailbox.json' })).json().messages;
+      messages = (await devRoutes.inject({ method: 'GET', url: '/dev/mailbox.json' })).json().messages;
     }
     const mine = messages.find((m) => m.to === email);
     expect(mine?.subject).toBe('Your verification code');
     expect(extractCode(mine?.text ?? '')).toMatch(/^\d{6}$/);
-    const html = await dev.inject({ method: 'GET', url: '/dev/mailbox' });
+    const html = await devRoutes.inject({ method: 'GET', url: '/dev/mailbox' });
     expect(html.headers['content-type']).toContain('text/html');
     expect(html.body).toContain(email);
     // Another machine never reads it, even with DEV_MAILBOX on.
-    const remote = await dev.inject({ method: 'GET', url: '/dev/mailbox.json', remoteAddress: '203.0.113.7' });
+    const remote = await devRoutes.inject({ method: 'GET', url: '/dev/mailbox.json', remoteAddress: '203.0.113.7' });
     expect(remote.statusCode).toBe(404);
+    await devRoutes.close();
     await dev.close();
-    const prod = buildApp({ db: h.db, now: h.clock.now, mail: { worker: false, devMailbox: false } });
+    const prod = buildDevApp({ db: h.db, devMailbox: false, clock: null });
     expect((await prod.inject({ method: 'GET', url: '/dev/mailbox' })).statusCode).toBe(404);
     expect((await prod.inject({ method: 'GET', url: '/dev/mailbox.json' })).statusCode).toBe(404);
     await prod.close();

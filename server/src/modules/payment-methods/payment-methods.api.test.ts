@@ -108,12 +108,13 @@ describe('payment methods', () => {
       (await add(u.cookie, { kind: 'upi', upiId: 'asha.k@okhdfc', holder: 'Asha Kumari' })).json().shown.upiId,
     ).toBe('as•••@okhdfc');
     const chat = (await add(u.cookie, { kind: 'chat_app', app: 'whatsapp', handle: '+919876543210' })).json();
+    // Turning a method on takes the fund password (issue 38 review item 7); off takes none.
     const toggle = (cookie: string, active: boolean) =>
       h.app.inject({
         method: 'PUT',
         url: `/api/payment-methods/${chat.id}/active`,
         headers: { cookie },
-        payload: { active },
+        payload: active ? { active, fundPassword: FUND_PASSWORD } : { active },
       });
     expect((await toggle(u.cookie, false)).json().active).toBe(false);
     expect((await toggle(other.cookie, true)).statusCode).toBe(404);
@@ -126,6 +127,31 @@ describe('payment methods', () => {
       'payment_method_deactivated',
       'payment_method_activated',
     ]);
+  });
+
+  it('turning a method back on takes the fund password: none or a wrong one leaves it off (issue 38 review item 7)', async () => {
+    const u = await registerUser();
+    const chat = (await add(u.cookie, { kind: 'chat_app', app: 'telegram', handle: '@thief_or_owner' })).json();
+    const put = (payload: object) =>
+      h.app.inject({
+        method: 'PUT',
+        url: `/api/payment-methods/${chat.id}/active`,
+        headers: { cookie: u.cookie },
+        payload,
+      });
+    expect((await put({ active: false })).json().active).toBe(false);
+    const bare = await put({ active: true });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'fundPassword' }] });
+    const wrong = await put({ active: true, fundPassword: '111111' });
+    expect(wrong.json()).toMatchObject({ code: 'WRONG_FUND_PASSWORD' });
+    const listed = (
+      await h.app.inject({ method: 'GET', url: '/api/payment-methods', headers: { cookie: u.cookie } })
+    ).json();
+    expect(listed.items.find((m: { id: string }) => m.id === chat.id).active).toBe(false);
+    const on = await put({ active: true, fundPassword: FUND_PASSWORD });
+    expect(on.statusCode).toBe(200);
+    expect(on.json().active).toBe(true);
   });
 
   it('keeps at most 20 methods a user', async () => {

@@ -43,17 +43,13 @@ export const paymentMethodsRoutes: FastifyPluginAsyncTypebox<{ service: PaymentM
       preValidation: requireUser,
       schema: {
         tags,
-        summary: 'Activate or deactivate one of your payout methods',
+        summary: 'Deactivate one of your payout methods, or activate it with the fund password',
         params: MethodParams,
         body: ActiveBody,
-        response: { 200: PaymentMethod, ...errorResponses(400, 401, 404) },
+        response: { 200: PaymentMethod, ...errorResponses(400, 401, 404, 423, 503) },
       },
     },
     async (request) =>
-      service.setActive(
-        { userId: currentUser(request).userId, ip: request.ip },
-        request.params.id,
-        request.body.active,
-      ),
+      service.setActive(await clientOf(request), request.params.id, request.body.active, request.body.fundPassword),
   );
 };

@@ -58,5 +58,9 @@ export const PaymentMethodList = Type.Object(
   { additionalProperties: false },
 );
 
-export const ActiveBody = Type.Object({ active: Type.Boolean() }, { additionalProperties: false });
+/** Turning a method on makes it where a sell's money may go again: like adding one, it takes the fund password. */
+export const ActiveBody = Type.Object(
+  { active: Type.Boolean(), fundPassword: Type.Optional(fundPassword) },
+  { additionalProperties: false },
+);
 export const MethodParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false });

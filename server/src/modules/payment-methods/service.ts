@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError, NotFoundError } from '../../errors/app-error.ts';
+import { AppError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client as AuthClient } from '../auth/client.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
@@ -14,11 +14,6 @@ export interface PaymentMethodsServiceOptions {
   now: () => Date;
   sealer: Sealer;
   fundPassword: Pick<FundPasswordService, 'verify'>;
-}
-
-export interface Client {
-  userId: string;
-  ip: string;
 }
 
 export type PaymentMethodsService = ReturnType<typeof createPaymentMethodsService>;
@@ -100,21 +95,46 @@ export function createPaymentMethodsService({ db, now, sealer, fundPassword }: P
       });
     },
 
-    async setActive(client: Client, id: string, active: boolean): Promise<PaymentMethod> {
+    /**
+     * Off needs nothing; on takes the fund password, as adding does: a thief with a session alone
+     * could otherwise switch back on a method the owner retired (an old account, a number now theirs).
+     */
+    async setActive(
+      client: AuthClient,
+      id: string,
+      active: boolean,
+      fundPasswordText?: string,
+    ): Promise<PaymentMethod> {
+      const userId = client.userId;
+      if (!userId) throw new Error('payment methods: setActive needs a signed-in client');
+      if (active) {
+        if (fundPasswordText === undefined)
+          throw new ValidationError('The fund password is required', [
+            { field: 'fundPassword', message: 'is required to turn a method on', rule: 'required' },
+          ]);
+        const mine = await db
+          .selectFrom('payment_methods')
+          .select('id')
+          .where('id', '=', id)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        if (!mine) throw new NotFoundError('No such payment method');
+        await fundPassword.verify(client, userId, fundPasswordText);
+      }
       const at = now();
       return db.transaction().execute(async (trx) => {
         const row = await trx
           .updateTable('payment_methods')
           .set({ active, updated_at: at })
           .where('id', '=', id)
-          .where('user_id', '=', client.userId)
+          .where('user_id', '=', userId)
           .returning(['id', 'kind', 'active', 'shown', 'created_at'])
           .executeTakeFirst();
         if (!row) throw new NotFoundError('No such payment method');
         await appendAudit(trx, {
           event: active ? 'payment_method_activated' : 'payment_method_deactivated',
           at,
-          userId: client.userId,
+          userId,
           ip: client.ip,
           details: { methodId: id },
         });

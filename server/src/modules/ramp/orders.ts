@@ -14,6 +14,7 @@ import type { SecondFactors } from '../security/factors-service.ts';
 import { assertWithinOutflowBudget, type OutflowBudget } from '../withdrawals/outflow-budget.ts';
 import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
 import { verifyWalletAction } from '../withdrawals/verification.ts';
+import { cancelPendingSell } from './cancel.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
 import { callProvider } from './provider-call.ts';
 import { attachSellDeposit } from './provider-events.ts';
@@ -74,18 +75,26 @@ export function createOrderService(deps: OrderDeps) {
     return `${m.kind} ${shown}`.slice(0, 120);
   }
 
-  async function views(rows: OrderRow[], caller: Caller): Promise<RampOrder[]> {
+  /**
+   * The orders as the API answers them. A pending sell's signed checkout link is in the answer only
+   * when `revealSell` (the POST that placed it, or its idempotent replay): the link lets whoever opens it
+   * complete the sell at the provider, so a stolen session reading GET /ramp/orders must not find it
+   * (review of issue 38, item 2). The placing browser keeps it; otherwise the owner cancels and sells
+   * again. A buy's link is answered always: completing a buy only pays coins to the owner's wallet.
+   */
+  async function views(rows: OrderRow[], caller: Caller, revealSell = false): Promise<RampOrder[]> {
     const c = deps.provider();
+    const sells = revealSell ? rows.filter((r) => r.state === 'pending' && r.side === 'sell') : [];
     const contexts = new Map<string, string | undefined>();
-    for (const r of rows) if (r.state === 'pending' && r.side === 'sell') contexts.set(r.id, await payoutLabel(r));
     const refund = new Map<string, string>();
-    for (const r of rows) {
-      if (r.state === 'pending' && r.side === 'sell') refund.set(r.id, await depositAddress(r.user_id, r.network));
+    for (const r of sells) {
+      contexts.set(r.id, await payoutLabel(r));
+      refund.set(r.id, await depositAddress(r.user_id, r.network));
     }
     return orderViews(db, rows, {
       sandbox: c?.kind === 'sandbox',
       checkout: (r) =>
-        c
+        c && (r.side === 'buy' || refund.has(r.id))
           ? checkoutUrl(c, r, {
               origin: caller.origin,
               payoutLabel: contexts.get(r.id),
@@ -145,7 +154,8 @@ export function createOrderService(deps: OrderDeps) {
   return {
     async place(caller: Caller, body: PlaceOrder): Promise<RampOrder> {
       const earlier = await findOrderByKey(db, caller.userId, body.idempotencyKey);
-      if (earlier) return (await views([earlier], caller))[0] as RampOrder;
+      // The same key is the placing browser asking again (a double submit): it may have the link again.
+      if (earlier) return (await views([earlier], caller, true))[0] as RampOrder;
       const rules = requireRules(await userRules(db, caller.userId));
       client();
       const quote = await db
@@ -209,7 +219,16 @@ export function createOrderService(deps: OrderDeps) {
         if (code) await deps.codes.consume(trx, code);
         return inserted;
       });
-      return (await views([row], caller))[0] as RampOrder;
+      return (await views([row], caller, true))[0] as RampOrder;
+    },
+
+    /** The owner ends a pending sell (its checkout not done): expired, `cancelled_in_app`, coins unlocked. */
+    async cancel(caller: Caller, id: string): Promise<RampOrder> {
+      const row = await findOrder(db, id);
+      if (!row || row.user_id !== caller.userId) throw new NotFoundError('Order not found');
+      const cancelled = await db.transaction().execute((trx) => cancelPendingSell(trx, caller.userId, id, deps.now()));
+      if (!cancelled) throw new AppError('CONFLICT', 'Only a sell waiting for its checkout can be cancelled');
+      return (await views([cancelled], caller))[0] as RampOrder;
     },
 
     async get(caller: Caller, id: string): Promise<RampOrder> {

@@ -97,12 +97,26 @@ export const rampRoutes: FastifyPluginAsyncTypebox<RampRouteDeps> = async (app, 
       preValidation: requireUser,
       schema: {
         tags,
-        summary: 'One buy or sell with its status timeline',
+        summary: "One buy or sell with its status timeline (a pending sell's checkout link is not answered again)",
         params: OrderParams,
         response: { 200: RampOrder, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => deps.orders.get(await caller(request), request.params.id),
+  );
+  app.post(
+    '/ramp/orders/:id/cancel',
+    {
+      preValidation: requireUser,
+      schema: {
+        tags,
+        summary:
+          'Cancel your sell still waiting for its checkout (its checkout link is answered only once, when placed): expired, coins unlocked',
+        params: OrderParams,
+        response: { 200: RampOrder, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) => deps.orders.cancel(await caller(request), request.params.id),
   );
   app.post(
     '/ramp/orders/:id/sell-deposit',

@@ -84,14 +84,41 @@ function checked(input: SendMailBody): SendMailBody {
   return { recipients, subject, body: input.body };
 }
 
+/** SUPPORT_EMAIL's default (config-env.ts); deployments set their own. */
+export const SUPPORT_EMAIL_DEFAULT = 'support@wallet.example';
+
+/**
+ * Mail leaves from our own address, so to a stranger it would be our phishing (issue 38 item 6): it
+ * may go only to support and to the sender's own (verified at registration) address. Checked before
+ * anything is queued, for a resend too (a record from before this rule is not sent again).
+ */
+function assertRecipientsAllowed(recipients: readonly string[], own: string, support: string): void {
+  const allowed = new Set([normalizeEmail(own), normalizeEmail(support)]);
+  const details = recipients.flatMap((r, i) =>
+    allowed.has(normalizeEmail(r))
+      ? []
+      : [
+          {
+            field: `recipients.${i}`,
+            message: `is neither support (${support}) nor your own address`,
+            rule: 'allowed',
+          },
+        ],
+  );
+  if (details.length > 0)
+    throw new AppError('MAIL_RECIPIENT_NOT_ALLOWED', 'Mail can go only to support or to your own address', { details });
+}
+
 export function createUserMailService(deps: {
   db: Kysely<Database>;
   now: () => Date;
   dailyLimit?: number;
+  supportEmail?: string;
   onQueued?: () => void;
 }): UserMailService {
   const { db, now } = deps;
   const dailyLimit = deps.dailyLimit ?? DAILY_LIMIT_DEFAULT;
+  const supportEmail = deps.supportEmail ?? SUPPORT_EMAIL_DEFAULT;
 
   /** MAIL_DAILY_LIMIT when `count` already holds the limit; the wait is until its oldest mail leaves the window. */
   function assertUnderLimit(count: { n: number; oldest: Date | null }, at: Date): void {
@@ -105,6 +132,7 @@ export function createUserMailService(deps: {
   async function queue(userId: string, mail: SendMailBody, resentFrom: string | null, ip: string): Promise<UserMail> {
     const account = await findAccountById(db, userId);
     if (!account) throw new UnauthenticatedError('User no longer exists');
+    assertRecipientsAllowed(mail.recipients, account.email, supportEmail);
     const id = await db.transaction().execute(async (trx) => {
       // One user's sends in order, then one IP's, so both daily counts hold under concurrency (always
       // in this order: no two sends wait for each other's lock).

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { nextIp, registerUser, useAuthHarness } from '../auth/test-helpers.ts';
 
-const h = useAuthHarness({ mailDailyLimit: 3 });
+// User mail goes only to support and the user's own address (issue 38 item 6).
+const SUPPORT = 'support@example.org';
+const h = useAuthHarness({ mailDailyLimit: 3, supportEmail: SUPPORT });
 
 type Account = Awaited<ReturnType<typeof registerUser>>;
 const send = (account: Account, payload: object) =>
@@ -29,14 +31,14 @@ describe('a user sends e-mail from the app', () => {
     const account = await registerUser(h);
     const before = h.sink.messages.length;
     const res = await send(account, {
-      recipients: ['Friend@Example.com', 'other@example.org', 'friend@example.com'],
+      recipients: [account.email.toUpperCase(), 'Support@Example.org', account.email],
       subject: 'Hello from the wallet',
       body: 'Line one\nLine two',
     });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ state: 'queued', recipients: ['friend@example.com', 'other@example.org'] });
-    const mail = await h.sink.waitFor('other@example.org', { after: before });
-    expect(mail.to.sort()).toEqual(['friend@example.com', 'other@example.org']);
+    expect(res.json()).toMatchObject({ state: 'queued', recipients: [account.email, SUPPORT] });
+    const mail = await h.sink.waitFor(SUPPORT, { after: before });
+    expect(mail.to.sort()).toEqual([account.email, SUPPORT].sort());
     expect(mail.raw).toMatch(new RegExp(`^Reply-To: ${account.email}\\r?$`, 'mi'));
     expect(mail.raw).toMatch(/^From: .*no-reply@localhost/im);
     expect(mail.raw).toContain('Line one');
@@ -75,8 +77,8 @@ describe('a user sends e-mail from the app', () => {
 
   it('a permanent SMTP refusal fails the record at once with the reason; sending again makes a new record', async () => {
     const account = await registerUser(h);
-    h.sink.rejectRecipient('nobody@nowhere.example');
-    const res = await send(account, { recipients: ['nobody@nowhere.example'], subject: 'Hi', body: 'x' });
+    h.sink.rejectRecipient(account.email);
+    const res = await send(account, { recipients: [account.email], subject: 'Hi', body: 'x' });
     const failed = await settled(account, res.json().id);
     expect(failed.state).toBe('failed');
     expect(failed.failureReason).toMatch(/550|No such mailbox/);
@@ -94,13 +96,13 @@ describe('a user sends e-mail from the app', () => {
     const account = await registerUser(h);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++)
-      ids.push((await send(account, { recipients: ['a@example.com'], subject: `#${i}`, body: 'x' })).json().id);
-    const over = await send(account, { recipients: ['a@example.com'], subject: '#4', body: 'x' });
+      ids.push((await send(account, { recipients: [SUPPORT], subject: `#${i}`, body: 'x' })).json().id);
+    const over = await send(account, { recipients: [SUPPORT], subject: '#4', body: 'x' });
     expect(over.statusCode).toBe(429);
     expect(over.json()).toMatchObject({ code: 'MAIL_DAILY_LIMIT', details: { limit: 3 } });
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(86_000);
     const other = await registerUser(h);
-    expect((await send(other, { recipients: ['a@example.com'], subject: 'ok', body: 'x' })).statusCode).toBe(201);
+    expect((await send(other, { recipients: [SUPPORT], subject: 'ok', body: 'x' })).statusCode).toBe(201);
     expect((await get(other, `/api/mail/messages/${ids[0]}`)).statusCode).toBe(404);
   });
 });

@@ -1,6 +1,8 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate } from '@cw/shared-state/router';
+import { useSession } from '@cw/shared-state/session';
+import { dialog } from '@cw/shared-ui/dialog';
 import { Page } from '@cw/shared-ui/page';
 import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
@@ -15,6 +17,29 @@ export default function PaymentMethodsScreen() {
   const errorMessage = useErrorMessage();
   const methods = usePaymentMethods();
   const setActive = useSetActive();
+  const hasFundPassword = useSession((s) => s.me?.hasFundPassword === true);
+
+  /** Off at once; on only with the fund password (as adding a method), asked in a dialog. */
+  async function toggle(id: string, active: boolean) {
+    let fundPassword: string | undefined;
+    if (active) {
+      if (!hasFundPassword) return void toast.fail(t('payouts.noFundPassword'));
+      try {
+        fundPassword = await dialog.input({
+          title: t('payouts.field.fundPassword'),
+          text: t('payouts.activateNeedsFundPassword'),
+          inputType: 'password',
+          validate: (v) => (/^\d{6}$/.test(v) ? null : t('payouts.rule.fundPassword.format')),
+        });
+      } catch {
+        return; // cancelled: the method stays off
+      }
+    }
+    setActive.mutate(
+      { id, active, ...(fundPassword ? { fundPassword } : {}) },
+      { onError: (err) => toast.fail(errorMessage(err)) },
+    );
+  }
   let body = null;
   if (methods.isError) body = <ErrorState onRetry={() => void methods.refetch()} />;
   else if (!methods.data) body = <LoadingState />;
@@ -32,9 +57,7 @@ export default function PaymentMethodsScreen() {
                 checked={m.active}
                 aria-label={t(m.active ? 'payouts.deactivate' : 'payouts.activate')}
                 data-testid="payment-method-active"
-                onChange={(active) =>
-                  setActive.mutate({ id: m.id, active }, { onError: (err) => toast.fail(errorMessage(err)) })
-                }
+                onChange={(active) => void toggle(m.id, active)}
               />
             }
           >

@@ -15,6 +15,8 @@ export const fetchOptions = () => unwrap(api.GET('/api/ramp/options'));
 export const requestQuote = (body: QuoteRequest) => unwrap(api.POST('/api/ramp/quotes', { body }));
 export const placeOrder = (body: PlaceOrder) => unwrap(api.POST('/api/ramp/orders', { body }));
 export const fetchOrder = (id: string) => unwrap(api.GET('/api/ramp/orders/{id}', { params: { path: { id } } }));
+export const cancelSell = (id: string) =>
+  unwrap(api.POST('/api/ramp/orders/{id}/cancel', { params: { path: { id } } }));
 export const sellDeposit = (id: string, transactionId: string) =>
   unwrap(api.POST('/api/ramp/orders/{id}/sell-deposit', { params: { path: { id } }, body: { transactionId } }));
 

@@ -16,6 +16,7 @@ import * as ui from '../../../lib/trade.module.css';
 import { type RampOrder, rampKeys, sellDeposit, useRampOrder } from '../api/ramp-api.ts';
 import { goToCheckout } from '../hooks/use-submit.ts';
 import { FailureReason } from './failure-reason.tsx';
+import { PendingSellActions } from './pending-sell-actions.tsx';
 import * as extra from './ramp.module.css';
 import { RampStatusTag } from './status-tag.tsx';
 
@@ -174,7 +175,7 @@ export default function OrderScreen() {
             {t('ramp.sandbox')}
           </Tag>
         ) : null}
-        {o.checkoutUrl && !params.get('transactionId') ? (
+        {o.side === 'buy' && o.checkoutUrl && !params.get('transactionId') ? (
           <Button
             block
             color="primary"
@@ -183,6 +184,9 @@ export default function OrderScreen() {
           >
             {t('ramp.continueCheckout')}
           </Button>
+        ) : null}
+        {o.side === 'sell' && o.state === 'pending' && !params.get('transactionId') ? (
+          <PendingSellActions order={o} />
         ) : null}
         <Details order={o} />
       </div>

@@ -11,6 +11,7 @@ import { NAMESPACE } from '../../../i18n.ts';
 import type { PaymentMethod } from '../../../lib/payment-methods.ts';
 import { usePlaceOrder } from '../api/ramp-api.ts';
 import { useSecondFactor } from '../api/second-factor.ts';
+import { checkoutLinks } from '../utils/checkout-link.ts';
 import { factorFields, type SellVerification, verificationReady } from './sell-verification.ts';
 import type { RampForm } from './use-ramp-form.ts';
 
@@ -92,6 +93,7 @@ export function useSubmit(form: RampForm, methods: readonly PaymentMethod[], ver
       {
         onSuccess: (order) => {
           key.current = crypto.randomUUID();
+          if (order.side === 'sell' && order.checkoutUrl) checkoutLinks.remember(order.id, order.checkoutUrl);
           if (order.checkoutUrl) goToCheckout.assign(order.checkoutUrl);
           else void navigate(`/buySell/order?id=${order.id}`);
         },

@@ -18,6 +18,8 @@ export const KNOWN_REASONS = [
   'withdrawals_frozen',
   'failed_after_transfer_signed',
   'refund_deposit_matched',
+  'cancelled_in_app',
+  'sessions_ended',
 ] as const;
 export type KnownReason = (typeof KNOWN_REASONS)[number];
 
