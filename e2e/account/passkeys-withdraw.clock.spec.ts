@@ -1,4 +1,5 @@
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { E2E_DEV_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { faucet, mineBlocks, readChains } from '../wallet/wallet-helpers.ts';
 import { logIn, newAccount, readCode, registerByApi } from './account-helpers.ts';
@@ -47,7 +48,7 @@ test('withdraw on chain with a passkey as the second factor', async ({ browser, 
   await page.getByTestId('passkey-add').click();
   await page.getByTestId('passkey-codes-done').click();
   await expect(page.getByTestId('passkey-name')).toHaveText('Withdraw key');
-  const moved = await page.request.post('/dev/clock', { data: { advanceSeconds: 86_400 + 120 } });
+  const moved = await page.request.post(`${E2E_DEV_URL}/dev/clock`, { data: { advanceSeconds: 86_400 + 120 } });
   expect(moved.status(), await moved.text()).toBe(200);
   // The session idled out meanwhile: sign in again, with the passkey.
   await page.goto('/login');
