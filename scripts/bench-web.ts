@@ -32,6 +32,12 @@ const CHROME_FLAGS = [
 const MOBILE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 const REMOTE_HUBS = ['/coinTopup', '/convert', '/rewards', '/mail', '/settings'];
+const START_TIMEOUT_MS = 20 * 60_000;
+/**
+ * BENCH_STATIC_DIR: a deploy folder kept between runs (only what is missing is built, as npm start does),
+ * e.g. to compare two host builds against the same remotes. Default: a fresh folder, removed after.
+ */
+const KEPT_STATIC_DIR = process.env.BENCH_STATIC_DIR ? path.resolve(process.env.BENCH_STATIC_DIR) : undefined;
 /** Lighthouse runs on the landing page; each figure is their median (one run on a shared machine is noisy). */
 const LIGHTHOUSE_RUNS = Math.max(1, Math.min(15, Number(process.env.BENCH_WEB_RUNS ?? 3) || 3));
 
@@ -76,7 +82,8 @@ async function startServer(staticDir: string, dataDir: string, logFile: string):
       reject(new Error(`build or server exited early (${code}):\n${tail}`));
     }),
   );
-  await Promise.race([waitForHealth(240_000), exited]);
+  // The first start builds the host and five remotes: many minutes on a shared two-core machine.
+  await Promise.race([waitForHealth(START_TIMEOUT_MS), exited]);
   return child;
 }
 
@@ -184,10 +191,10 @@ async function runLighthouse(): Promise<LighthouseFigures> {
 const workDir = await mkdtemp(path.join(os.tmpdir(), 'bench-web-'));
 // The embedded PostgreSQL runs as its own user (we may be root): it must be able to enter this folder.
 await chmod(workDir, 0o755);
-const staticDir = path.join(workDir, 'deploy');
+const staticDir = KEPT_STATIC_DIR ?? path.join(workDir, 'deploy');
 let server: ChildProcess | undefined;
 try {
-  console.log('[bench:web] production build and server start (builds into a fresh folder)');
+  console.log(`[bench:web] production build and server start (builds what ${staticDir} lacks)`);
   server = await startServer(staticDir, path.join(workDir, 'data'), path.join(workDir, 'server.log'));
   const landing = await measureLanding();
   console.log(`[bench:web] landing scripts:\n  ${landing.scripts.join('\n  ')}`);
