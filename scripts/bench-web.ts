@@ -76,14 +76,18 @@ async function startServer(staticDir: string, dataDir: string, logFile: string):
     },
     stdio: ['ignore', log, log],
   });
+  let started = false;
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', async (code) => {
+      // After the start, the exit is the one asked for at the end (and the log may be gone).
+      if (started) return;
       const tail = (await readFile(logFile, 'utf8')).split('\n').slice(-40).join('\n');
       reject(new Error(`build or server exited early (${code}):\n${tail}`));
     }),
   );
   // The first start builds the host and five remotes: many minutes on a shared two-core machine.
   await Promise.race([waitForHealth(START_TIMEOUT_MS), exited]);
+  started = true;
   return child;
 }
 
@@ -158,8 +162,10 @@ async function runLighthouseMedian(): Promise<LighthouseFigures> {
   for (let i = 0; i < LIGHTHOUSE_RUNS; i += 1) {
     const run = await runLighthouse();
     console.log(`[bench:web] lighthouse run ${i + 1}/${LIGHTHOUSE_RUNS}: ${JSON.stringify(run)}`);
-    runs.push(run);
+    // A run Lighthouse could not complete (its runtimeError, printed above) is left out of the medians.
+    if (Number.isFinite(run.lcpMs)) runs.push(run);
   }
+  if (runs.length === 0) throw new Error('no Lighthouse run completed');
   const of = (key: keyof LighthouseFigures) => median(runs.map((r) => r[key]));
   return { performance: of('performance'), lcpMs: of('lcpMs'), fcpMs: of('fcpMs'), tbtMs: of('tbtMs'), cls: of('cls') };
 }
@@ -176,6 +182,7 @@ async function runLighthouse(): Promise<LighthouseFigures> {
     });
     if (!result) throw new Error('lighthouse returned no result');
     const audits = result.lhr.audits;
+    if (result.lhr.runtimeError) console.log(`[bench:web] lighthouse: ${JSON.stringify(result.lhr.runtimeError)}`);
     return {
       performance: Math.round((result.lhr.categories.performance?.score ?? 0) * 100),
       lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? Number.NaN),
