@@ -171,7 +171,12 @@ async function runLighthouseMedian(): Promise<LighthouseFigures> {
 }
 
 async function runLighthouse(): Promise<LighthouseFigures> {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: [...CHROME_FLAGS, '--lang=zh-CN'] });
+  // --accept-lang, not --lang (which Chromium on Linux ignores): the Accept-Language header and
+  // navigator.languages say zh-CN, as in measureLanding. Before, Lighthouse measured an en-US first visit.
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: [...CHROME_FLAGS, '--lang=zh-CN', '--accept-lang=zh-CN'],
+  });
   try {
     const result = await lighthouse(`${ORIGIN}/signIn`, {
       port: chrome.port,
