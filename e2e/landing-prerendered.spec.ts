@@ -37,6 +37,14 @@ async function watchLanding(page: Page) {
   });
 }
 
+/** React has taken the pre-rendered form over (its nodes carry React's fiber keys once hydrated). */
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const form = document.querySelector('#root form');
+    return form !== null && Object.keys(form).some((key) => key.startsWith('__reactFiber$'));
+  });
+}
+
 /** The HTML the server sends this browser for `path` (its cookies, user agent and languages). */
 async function servedHtml(page: Page, path: string): Promise<string> {
   const browser = await page.evaluate(() => ({ userAgent: navigator.userAgent, languages: navigator.languages }));
@@ -78,10 +86,14 @@ for (const { path, heading, testId } of [
     await page.goto(path);
     await expect(page.locator('#root')).toHaveAttribute('data-prerendered', path);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
-    // Hydrated: a controlled field takes typing through React (the form's state shows in the field).
+    await hydrated(page);
+    // The server's nodes are live: typing goes through React, and the eye shows the password.
     const field = page.getByTestId(testId).locator('input').first();
     await field.fill('hydrated_user');
     await expect(field).toHaveValue('hydrated_user');
+    await page.locator('#password').fill('secret-123');
+    await page.locator('.account-input__eye').first().click();
+    await expect(page.locator('#password')).toHaveAttribute('type', 'text');
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => window.__formsReplaced)).toBe(0);
     expect(await page.evaluate(() => window.__layoutShift)).toBeLessThan(0.01);
@@ -95,6 +107,7 @@ test('after hydration the language switches live, and the choice picks the page 
 }) => {
   await page.goto('/signIn');
   await expect(page.locator('#root')).toHaveAttribute('data-prerendered', '/signIn');
+  await hydrated(page);
   await page.getByTestId('language-switch-select').selectOption('en');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign up');
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
@@ -130,5 +143,6 @@ test('@desktop a desktop browser gets the plain page and the centred frame', asy
 test('an invite link fills the code in after hydration', async ({ page }) => {
   await page.goto('/signIn?invite=ABC123');
   await expect(page.locator('#root')).toHaveAttribute('data-prerendered', '/signIn');
+  await hydrated(page);
   await expect(page.getByTestId('signup-invite')).toHaveValue('ABC123');
 });

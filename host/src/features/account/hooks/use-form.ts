@@ -52,10 +52,15 @@ export function useForm<V extends Record<string, string>>(initial: V, checks: Ch
   // Values of this browser (a remembered address, an invite link's code) go in after the first render, into
   // fields still empty: the first render must be the markup the build pre-rendered for the landing screens,
   // or hydrating it fails. A layout effect, so a screen rendered afresh never paints without them.
-  const prefillOnce = useRef(prefill);
+  // What the user typed into the pre-rendered page before the app took it over wins: hydration keeps the
+  // field's text, not the form's state.
+  const prefillOnce = useRef({ prefill, names });
   useLayoutEffect(() => {
-    const found = prefillOnce.current?.();
-    if (!found) return;
+    const found = { ...prefillOnce.current.prefill?.() } as Partial<Record<keyof V, string>>;
+    for (const name of prefillOnce.current.names) {
+      const field = document.getElementById(String(name));
+      if (field instanceof HTMLInputElement && field.value !== '') found[name] = field.value;
+    }
     setValues((current) => {
       let next = current;
       for (const [name, value] of Object.entries(found) as [keyof V, string | undefined][]) {
