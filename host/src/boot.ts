@@ -3,6 +3,8 @@ import { currentLanguage, DEFAULT_LANGUAGE } from '@cw/shared-state/i18n';
 import { createElement } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+// After the screens' own CSS, as before the entry was split: its rules win a tie (underlined links in text).
+import './styles.css';
 import { PRERENDERED_ATTRIBUTE } from './prerendered.ts';
 
 const container = document.getElementById('root');

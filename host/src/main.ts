@@ -2,7 +2,6 @@
 // weight, font-display: swap; other subsets load only if their characters appear), so that every phone and
 // the browser tests render the same widths. CJK text falls through to the system's CJK font.
 import '@fontsource-variable/roboto/wght.css';
-import './styles.css';
 import { PRERENDERED_ATTRIBUTE } from './prerendered.ts';
 
 /**
