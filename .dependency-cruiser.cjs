@@ -4,8 +4,11 @@
  */
 const FRONT_END = '^(host|remotes|shared-ui|shared-state)/';
 /** Pure modules the server and the browser both use (one address validation for forms and for withdrawals). */
-/** Pure rules both sides must agree on: address validation, the password rules and the lottery draw. */
-const SHARED_WITH_SERVER = '^shared-state/src/(address|passwords|lottery|payouts|por)/';
+/**
+ * Pure rules both sides must agree on: address validation, the password rules, the lottery draw, and which
+ * language and layout a browser gets (the server picks the pre-rendered landing page by them).
+ */
+const SHARED_WITH_SERVER = '^shared-state/src/((address|passwords|lottery|payouts|por|device)/|i18n/languages\\.ts$)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -218,8 +218,10 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
       // 4-digit hashed ones save ~0.5 KB gzip there. The price is that a host build renumbers its chunks,
       // so a host deploy re-downloads more of the host; remotes (deployed often) keep stable ids.
       ...(production && isHost ? { chunkIds: 'size' as const, moduleIds: 'natural' as const } : {}),
-      // Keep the landing chunk small: vendor code splits by usage, not into one blob.
-      splitChunks: isHost ? { chunks: 'async' } : false,
+      // Keep the landing chunk small: vendor code splits by usage, not into one blob. The host's `app` chunk
+      // (everything main.ts starts, preloaded by index.html) stays one file: a piece split off would be one
+      // more round trip before the landing page is live.
+      splitChunks: isHost ? { chunks: (chunk) => !chunk.canBeInitial() && chunk.name !== 'app' } : false,
     },
     performance: { hints: false },
     plugins,

@@ -3,11 +3,15 @@ import path from 'node:path';
 import { buildApp } from './build.ts';
 import { precompress } from './compress.ts';
 import { DEPLOY_DIR, ROOT } from './paths.ts';
+import { prerenderLanding } from './prerender.ts';
 import { retainPrevious } from './retain-previous.ts';
 
-/** Build the host and swap it into place (the host never needs rebuilding for a remote deploy). */
+/**
+ * Build the host, with its landing screens pre-rendered to HTML (prerender.ts), and swap it into place
+ * (the host never needs rebuilding for a remote deploy).
+ */
 export function deployHost(): Promise<void> {
-  return deployApp('host', 'host');
+  return deployApp('host', 'host', prerenderLanding);
 }
 
 /** Build the operator console (ops-console/, served at /ops) and swap it into place. */
@@ -16,8 +20,13 @@ export function deployOpsConsole(): Promise<void> {
 }
 
 /** Builds the app in `appDir` and replaces DEPLOY_DIR/<target> with it in one rename. */
-async function deployApp(appDir: string, targetName: string): Promise<void> {
+async function deployApp(
+  appDir: string,
+  targetName: string,
+  afterBuild?: (dist: string) => Promise<unknown>,
+): Promise<void> {
   const dist = await buildApp(path.join(ROOT, appDir));
+  await afterBuild?.(dist);
   const target = path.join(DEPLOY_DIR, targetName);
   const staging = `${target}.staging-${process.pid}`;
   const old = `${target}.old-${process.pid}`;

@@ -48,6 +48,14 @@ describe('a host deploy keeps the previous version its open tabs still load from
     expect(existsSync(path.join(v4, '12.cccc.js'))).toBe(true);
   });
 
+  it('never carries a pre-rendered landing page: it names its own build and would outlive it', async () => {
+    const v1 = folder('pre1', { 'index.html': 'v1', 'prerendered/zh-CN/login.html': 'v1 login', '3.aaaa.js': 'x' });
+    const v2 = folder('pre2', { 'index.html': 'v2', 'prerendered/zh-CN/signIn.html': 'v2 sign-up' });
+    expect(await retainPrevious(v1, v2)).toBe(1);
+    expect(existsSync(path.join(v2, 'prerendered/zh-CN/login.html'))).toBe(false);
+    expect(existsSync(path.join(v2, '3.aaaa.js'))).toBe(true);
+  });
+
   it('a first deploy has nothing to carry', async () => {
     const first = folder('first', { 'index.html': 'x' });
     expect(await retainPrevious(path.join(root, 'missing'), first)).toBe(0);

@@ -9,8 +9,9 @@ import path from 'node:path';
 export const HOST_FILES_GRACE_MS = 24 * 60 * 60 * 1000;
 /** Which carried-over files expire when (relative path -> epoch ms); not one of the build's own. */
 export const RETAINED_FILE = '.retained.json';
-/** Never carried over: the entry page must be the new version's. */
+/** Never carried over: the entry pages (index.html, the pre-rendered landing pages) must be the new version's. */
 const NOT_RETAINED = new Set(['index.html', RETAINED_FILE]);
+const NOT_RETAINED_DIR = `prerendered${path.sep}`;
 
 async function filesUnder(dir: string): Promise<string[]> {
   try {
@@ -45,7 +46,7 @@ export async function retainPrevious(
   const present = new Set(await filesUnder(next));
   const retained: Record<string, number> = {};
   for (const file of await filesUnder(previous)) {
-    if (NOT_RETAINED.has(path.basename(file)) || present.has(file)) continue;
+    if (NOT_RETAINED.has(path.basename(file)) || file.startsWith(NOT_RETAINED_DIR) || present.has(file)) continue;
     const expiresAt = carried[file] ?? now + graceMs;
     if (expiresAt <= now) continue;
     await mkdir(path.dirname(path.join(next, file)), { recursive: true });

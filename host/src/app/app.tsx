@@ -1,5 +1,5 @@
 import { i18n } from '@cw/shared-state/i18n';
-import { lazy, StrictMode, Suspense, useSyncExternalStore } from 'react';
+import { type ComponentType, lazy, type ReactNode, StrictMode, Suspense, useSyncExternalStore } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
 import { registerHostTranslations } from '../i18n/index.ts';
@@ -20,15 +20,23 @@ function DeferredOverlays() {
 
 registerHostTranslations();
 
-export function App() {
+/**
+ * Everything inside the router. The browser wraps it in BrowserRouter; the build renders the landing
+ * screens through a StaticRouter (host/src/prerender.tsx) into the same markup, which the browser hydrates.
+ */
+export function AppShell({ Router }: { Router: ComponentType<{ children: ReactNode }> }) {
   return (
     <StrictMode>
       <I18nextProvider i18n={i18n}>
-        <BrowserRouter>
+        <Router>
           <AppRoutes />
           <DeferredOverlays />
-        </BrowserRouter>
+        </Router>
       </I18nextProvider>
     </StrictMode>
   );
+}
+
+export function App() {
+  return <AppShell Router={BrowserRouter} />;
 }

@@ -15,9 +15,14 @@ function subscribeResize(callback: () => void) {
   return () => window.removeEventListener('resize', callback);
 }
 
-function windowSize() {
-  return `${window.innerWidth}x${window.innerHeight}`;
+/** The frame's height when the window gets the desktop frame, else PHONE_LAYOUT. */
+function framedHeight(): number {
+  return shouldFrame(navigator.userAgent, window.innerWidth) ? window.innerHeight - FRAME_MARGIN_PX : PHONE_LAYOUT;
 }
+
+const PHONE_LAYOUT = -1;
+/** The pre-rendered landing page is the phone layout (the server serves it to phones only). */
+const prerenderedLayout = () => PHONE_LAYOUT;
 
 /**
  * The app's frame: full screen on phones; on a wide desktop screen a centred
@@ -25,8 +30,8 @@ function windowSize() {
  * scrolls; after each navigation it returns to the top after 200 ms.
  */
 export function AppFrame({ children }: { children: ReactNode }) {
-  useSyncExternalStore(subscribeResize, windowSize, () => '0x0');
-  const framed = shouldFrame(navigator.userAgent, window.innerWidth);
+  const frameHeight = useSyncExternalStore(subscribeResize, framedHeight, prerenderedLayout);
+  const framed = frameHeight !== PHONE_LAYOUT;
   const scrollRef = useRef<HTMLDivElement>(null);
   const { pathname } = useLocation();
   // The first screen paints at once (no fade-in delaying the first contentful
@@ -47,7 +52,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
     return () => window.clearTimeout(timer);
   }, [pathname]);
 
-  const style = framed ? { width: FRAME_WIDTH_PX, height: window.innerHeight - FRAME_MARGIN_PX } : undefined;
+  const style = framed ? { width: FRAME_WIDTH_PX, height: frameHeight } : undefined;
   return (
     <div className={framed ? 'app-stage app-stage--framed' : 'app-stage'}>
       <div className="app-frame" data-testid="app-frame" data-framed={framed} style={style}>

@@ -1,9 +1,6 @@
-/** Mobile user agents, as the specification lists them. */
-const MOBILE_AGENT = /Android|iPhone|SymbianOS|Windows Phone|iPad|iPod/;
+import { isMobileUserAgent } from '@cw/shared-state/device';
 
-export function isMobileUserAgent(userAgent: string): boolean {
-  return MOBILE_AGENT.test(userAgent);
-}
+export { isMobileUserAgent };
 
 export const FRAME_WIDTH_PX = 480;
 export const FRAME_MARGIN_PX = 20;

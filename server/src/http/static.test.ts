@@ -20,6 +20,7 @@ describe('static serving', () => {
     await fixture.write('host/assets/main.3f2a1b.js', 'console.log("main")');
     await fixture.write('host/assets/main.3f2a1b.js.gz', gzipSync('console.log("main")'));
     await fixture.write('host/manifest.webmanifest', '{"name":"CW Wallet"}');
+    await fixture.write('host/prerendered/zh-CN/signIn.html', '<!doctype html><title>pre-rendered sign-up</title>');
     await fixture.write('host/icons/icon-192.png', 'png');
     await fixture.write('ops/index.html', '<!doctype html><title>ops console</title>');
     await fixture.write('ops/main.0a1b2c3d4e.js', 'console.log("ops")');
@@ -63,6 +64,25 @@ describe('static serving', () => {
       expect(res.body).toContain('<title>host</title>');
       expect(res.headers['cache-control']).toBe(NO_CACHE);
     }
+  });
+
+  it('serves a pre-rendered landing page to a phone in its language, index.html to anyone else', async () => {
+    const phone = { ...html, 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile/15E148' };
+    const desktop = { ...html, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0.0.0 Safari/537.36' };
+    const page = async (url: string, headers: Record<string, string>) => {
+      const res = await app.inject({ method: 'GET', url, headers });
+      expect([url, res.statusCode, res.headers['cache-control']]).toEqual([url, 200, NO_CACHE]);
+      expect(res.headers.vary).toMatch(/^Accept-Language, Cookie, User-Agent\b/);
+      return /<title>(.*)<\/title>/.exec(res.body)?.[1];
+    };
+    expect(await page('/signIn', { ...phone, 'accept-language': 'zh-CN,zh;q=0.9' })).toBe('pre-rendered sign-up');
+    expect(await page('/signIn?invite=AB12', phone)).toBe('pre-rendered sign-up');
+    // The app would start in another language, or in the desktop frame: the plain page.
+    expect(await page('/signIn', { ...phone, 'accept-language': 'es-ES,es' })).toBe('host');
+    expect(await page('/signIn', { ...phone, 'accept-language': 'zh-CN', cookie: 'lang=en' })).toBe('host');
+    expect(await page('/signIn', { ...desktop, 'accept-language': 'zh-CN' })).toBe('host');
+    // No page built for that screen.
+    expect(await page('/coinTopup', phone)).toBe('host');
   });
 
   it('serves the operator console at /ops: its own index for its pages, its own hashed files', async () => {

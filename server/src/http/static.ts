@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LANGUAGE_COOKIE, prerenderedPage } from './prerendered-page.ts';
 
 const NO_CACHE = 'no-cache';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -109,10 +110,27 @@ export function registerStatic(app: FastifyInstance, staticDir: string): SpaFall
 
   return async (request, reply) => {
     if (!wantsSpaFallback(request)) return false;
-    const root = opsPages.test(request.url.split('?')[0] ?? '') ? opsRoot : hostRoot;
-    const index = await stat(path.join(root, 'index.html')).catch(() => null);
+    const pathname = request.url.split('?')[0] ?? '';
+    const root = opsPages.test(pathname) ? opsRoot : hostRoot;
+    const page = root === hostRoot ? await hostPage(root, request, pathname) : 'index.html';
+    const index = await stat(path.join(root, page)).catch(() => null);
     if (!index?.isFile()) return false;
-    await reply.code(200).header('cache-control', NO_CACHE).sendFile('index.html', root);
+    // The host's page for a path depends on the browser's language and device (a pre-rendered landing page).
+    if (root === hostRoot) reply.header('vary', 'Accept-Language, Cookie, User-Agent');
+    await reply.code(200).header('cache-control', NO_CACHE).sendFile(page, root);
     return true;
   };
+}
+
+/** The landing screens' pre-rendered page when one fits the browser (prerendered-page.ts), else index.html. */
+async function hostPage(root: string, request: FastifyRequest, pathname: string): Promise<string> {
+  const page = prerenderedPage({
+    pathname,
+    userAgent: request.headers['user-agent'],
+    languageCookie: request.cookies?.[LANGUAGE_COOKIE],
+    acceptLanguage: request.headers['accept-language'],
+  });
+  if (!page) return 'index.html';
+  const found = await stat(path.join(root, page)).catch(() => null);
+  return found?.isFile() ? page : 'index.html';
 }

@@ -1,6 +1,6 @@
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, isLanguage, type Language, languageFromPreferences } from './languages.ts';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGE_COOKIE, type Language, languageFromPreferences } from './languages.ts';
 
 // Only useTranslation: nothing renders <Trans>, and leaving it out keeps its HTML parser off the landing page.
 export { useTranslation } from 'react-i18next';
@@ -15,6 +15,14 @@ export {
 
 /** localStorage key remembering the chosen language. */
 export const LANGUAGE_STORAGE_KEY = 'lang';
+const LANGUAGE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+function rememberLanguageCookie(language: Language): void {
+  if (typeof document === 'undefined') return;
+  if (document.cookie.split('; ').includes(`${LANGUAGE_COOKIE}=${language}`)) return;
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing in Firefox and older Safari.
+  document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=${LANGUAGE_COOKIE_MAX_AGE_S}; samesite=lax`;
+}
 
 export type Bundle = Record<string, unknown>;
 export type BundleLoader = (language: Language) => Promise<Bundle>;
@@ -60,7 +68,11 @@ export function initialLanguage(): Language {
   } catch {
     // Storage unavailable: the browser's preference decides.
   }
-  if (isLanguage(stored)) return stored;
+  if (isLanguage(stored)) {
+    // A choice made before the cookie existed: the next visit's page is picked by it.
+    rememberLanguageCookie(stored);
+    return stored;
+  }
   const nav = globalThis.navigator;
   return languageFromPreferences(nav?.languages?.length ? nav.languages : nav?.language ? [nav.language] : []);
 }
@@ -102,4 +114,5 @@ export async function changeLanguage(language: Language): Promise<void> {
   } catch {
     // Private mode: the choice lasts for this page load only.
   }
+  rememberLanguageCookie(language);
 }

@@ -1,6 +1,11 @@
 export const LANGUAGES = ['zh-CN', 'zh-TW', 'en', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'zh-CN';
+/**
+ * The cookie beside the remembered language choice: it tells the server the language the app will start
+ * in, so that it serves a pre-rendered landing page only in that language (server/src/http/prerendered-page.ts).
+ */
+export const LANGUAGE_COOKIE = 'lang';
 
 /** Each language's own name, shown in the language picker untranslated. */
 export const LANGUAGE_NAMES: Record<Language, string> = {

@@ -29,10 +29,11 @@ export default function LoginScreen() {
   const { t } = useTranslation('host');
   const navigate = useNavigate();
   const message = useErrorMessage();
-  const rememberedEmail = useUserStore((state) => state.user.email);
   const setEmail = useUserStore((state) => state.setEmail);
   const signedIn = useSession((state) => state.signedIn);
-  const form = useForm<Values>({ identifier: rememberedEmail, password: '' }, CHECKS);
+  const form = useForm<Values>({ identifier: '', password: '' }, CHECKS, () => ({
+    identifier: useUserStore.getState().user.email,
+  }));
   const submit = useSubmit(({ identifier, password }: Values) => login(identifier, password));
   // The second step (an authenticator app is on): the password was right, the code comes next.
   const [factorStep, setFactorStep] = useState(false);

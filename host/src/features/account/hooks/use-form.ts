@@ -1,5 +1,5 @@
 import { fieldErrors, isApiError } from '@cw/shared-state/api';
-import { type ChangeEvent, useCallback, useRef, useState } from 'react';
+import { type ChangeEvent, useCallback, useLayoutEffect, useRef, useState } from 'react';
 
 /** A broken client rule (`<group>.<rule>`, see account.rule.* translations) or a server error. */
 export type FieldProblem = { rule: string } | { error: unknown };
@@ -43,11 +43,32 @@ const RULE_GROUPS: Partial<Record<string, string>> = {
  * blur and, once a field has been checked, on every change; validate() on
  * submit checks everything and focuses the first bad field.
  */
-export function useForm<V extends Record<string, string>>(initial: V, checks: Checks<V>) {
+export function useForm<V extends Record<string, string>>(initial: V, checks: Checks<V>, prefill?: () => Partial<V>) {
   const [values, setValues] = useState(initial);
   const [problems, setProblems] = useState<Partial<Record<keyof V, FieldProblem>>>({});
   const checked = useRef(new Set<keyof V>());
   const names = Object.keys(initial) as (keyof V)[];
+
+  // Values of this browser (a remembered address, an invite link's code) go in after the first render, into
+  // fields still empty: the first render must be the markup the build pre-rendered for the landing screens,
+  // or hydrating it fails. A layout effect, so a screen rendered afresh never paints without them.
+  // What the user typed into the pre-rendered page before the app took it over wins: hydration keeps the
+  // field's text, not the form's state.
+  const prefillOnce = useRef({ prefill, names });
+  useLayoutEffect(() => {
+    const found = { ...prefillOnce.current.prefill?.() } as Partial<Record<keyof V, string>>;
+    for (const name of prefillOnce.current.names) {
+      const field = document.getElementById(String(name));
+      if (field instanceof HTMLInputElement && field.value !== '') found[name] = field.value;
+    }
+    setValues((current) => {
+      let next = current;
+      for (const [name, value] of Object.entries(found) as [keyof V, string | undefined][]) {
+        if (value && current[name] === '') next = { ...next, [name]: value };
+      }
+      return next;
+    });
+  }, []);
 
   const run = useCallback(
     (name: keyof V, all: V): FieldProblem | undefined => {

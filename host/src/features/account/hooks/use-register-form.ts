@@ -53,7 +53,6 @@ export function useRegisterForm() {
   const { t } = useTranslation('host');
   const navigate = useNavigate();
   const message = useErrorMessage();
-  const rememberedEmail = useUserStore((state) => state.user.email);
   const setEmail = useUserStore((state) => state.setEmail);
   const signedIn = useSession((state) => state.signedIn);
   // An invite link (/signIn?invite=CODE) fills the code in; the user may still change or clear it.
@@ -65,11 +64,12 @@ export function useRegisterForm() {
       country: '',
       password: '',
       confirmPassword: '',
-      email: rememberedEmail,
+      email: '',
       code: '',
-      inviteCode: (params.get('invite') ?? '').slice(0, 20),
+      inviteCode: '',
     },
     CHECKS,
+    () => ({ email: useUserStore.getState().user.email, inviteCode: (params.get('invite') ?? '').slice(0, 20) }),
   );
   const [agreed, setAgreed] = useState(false);
   const [agreementProblem, setAgreementProblem] = useState<FieldProblem | undefined>();
