@@ -635,6 +635,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/security/allowlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Withdrawal allowlist: on or off, a pending turn-off, and the hold */
+        get: operations["getMeSecurityAllowlist"];
+        /**
+         * Turn the withdrawal allowlist on (at once) or off (after the hold)
+         * @description REAUTH_REQUIRED unless the password (and factor) was proved within 5 minutes. With it on, a withdrawal or send to anything but a trusted entry is refused: ADDRESS_NOT_ALLOWLISTED, or ADDRESS_ALLOWLIST_HOLD (details.until, retryAfterSeconds) while the entry waits its hold.
+         */
+        put: operations["putMeSecurityAllowlist"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/address-book/{id}/trusted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Mark a saved address trusted for the allowlist (usable after the hold) or not (at once) */
+        put: operations["putWalletAddressBookByIdTrusted"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/wallet/history": {
         parameters: {
             query?: never;
@@ -1888,7 +1926,7 @@ export interface components {
              * @description Machine-readable error code; the UI translates by code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "LEDGER_BUSY" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "WITHDRAW_FROZEN" | "OUTFLOW_HOLD" | "OUTFLOW_REVIEW_LIMIT" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "CLIENT_SEED_REQUIRED" | "PRIZE_TABLE_CHANGED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED" | "FACTOR_REQUIRED" | "WRONG_FACTOR_CODE" | "FACTOR_CODE_USED" | "FACTOR_THROTTLED" | "TOTP_ALREADY_ON" | "TOTP_NOT_ENROLLED" | "REAUTH_REQUIRED" | "ACCOUNT_FROZEN" | "ACCOUNT_NOT_FROZEN";
+            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "LEDGER_BUSY" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "WITHDRAW_FROZEN" | "OUTFLOW_HOLD" | "OUTFLOW_REVIEW_LIMIT" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "ADDRESS_NOT_ALLOWLISTED" | "ADDRESS_ALLOWLIST_HOLD" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "CLIENT_SEED_REQUIRED" | "PRIZE_TABLE_CHANGED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED" | "FACTOR_REQUIRED" | "WRONG_FACTOR_CODE" | "FACTOR_CODE_USED" | "FACTOR_THROTTLED" | "TOTP_ALREADY_ON" | "TOTP_NOT_ENROLLED" | "REAUTH_REQUIRED" | "ACCOUNT_FROZEN" | "ACCOUNT_NOT_FROZEN";
             /** @description English developer text; not for display. */
             message: string;
             details?: {
@@ -1900,6 +1938,11 @@ export interface components {
             }[] | {
                 retryAfterSeconds?: number;
                 attemptsLeft?: number;
+                /**
+                 * Format: date-time
+                 * @description When a hold ends (ADDRESS_ALLOWLIST_HOLD)
+                 */
+                until?: string;
                 /** @description The bound that was reached (EXCHANGE_TOO_MANY_OPEN_ORDERS) */
                 limit?: number;
             };
@@ -4621,6 +4664,10 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Marked trusted for the withdrawal allowlist */
+                            trusted: boolean;
+                            /** @description When a trusted entry is usable under the allowlist (its hold ends); null when not trusted */
+                            usableAt: string | null;
                         }[];
                         limit: number;
                     };
@@ -4706,6 +4753,10 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description Marked trusted for the withdrawal allowlist */
+                        trusted: boolean;
+                        /** @description When a trusted entry is usable under the allowlist (its hold ends); null when not trusted */
+                        usableAt: string | null;
                     };
                 };
             };
@@ -4809,6 +4860,10 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description Marked trusted for the withdrawal allowlist */
+                        trusted: boolean;
+                        /** @description When a trusted entry is usable under the allowlist (its hold ends); null when not trusted */
+                        usableAt: string | null;
                     };
                 };
             };
@@ -4894,6 +4949,227 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMeSecurityAllowlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Withdrawals and sends go only to trusted address-book entries past their hold */
+                        on: boolean;
+                        /** @description When a requested turn-off takes effect (the allowlist holds until then); null when none */
+                        offAt: string | null;
+                        /** @description The hold of a newly trusted entry and of a turn-off, in hours */
+                        holdHours: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    putMeSecurityAllowlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: on at once; false: off after the hold */
+                    on: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Withdrawals and sends go only to trusted address-book entries past their hold */
+                        on: boolean;
+                        /** @description When a requested turn-off takes effect (the allowlist holds until then); null when none */
+                        offAt: string | null;
+                        /** @description The hold of a newly trusted entry and of a turn-off, in hours */
+                        holdHours: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    putWalletAddressBookByIdTrusted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true starts the entry hold; false is at once */
+                    trusted: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        trusted: boolean;
+                        usableAt: string | null;
+                    };
+                };
             };
             /** @description Default Response */
             400: {
