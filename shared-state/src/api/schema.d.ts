@@ -3072,6 +3072,18 @@ export interface operations {
                             lastSeenAt: string;
                             userAgent: string | null;
                             ip: string | null;
+                            /** @description Parsed from the User-Agent */
+                            device: {
+                                browser: string | null;
+                                os: string | null;
+                                platform: string | null;
+                            };
+                            /** @description Approximate, from offline IP data */
+                            place: {
+                                country: string | null;
+                                region: string | null;
+                                city: string | null;
+                            };
                             current: boolean;
                         }[];
                     };
@@ -3772,6 +3784,12 @@ export interface operations {
                                 browser: string | null;
                                 os: string | null;
                                 platform: string | null;
+                            };
+                            /** @description Approximate, from offline IP data at the sign-in */
+                            place: {
+                                country: string | null;
+                                region: string | null;
+                                city: string | null;
                             };
                             /** @enum {string} */
                             method: "password" | "password+totp" | "password+recovery_code";

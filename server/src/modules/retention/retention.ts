@@ -6,6 +6,7 @@ import { purgeIdleThrottles } from '../auth/throttles-repository.ts';
 import { purgeExpiredQuotes } from '../convert/repository.ts';
 import { purgeUnusedRateLocks } from '../exchange/repository.ts';
 import { purgeUnusedQuotes } from '../ramp/repository.ts';
+import { purgeOldLoginAttempts } from '../security/login-history.ts';
 import { purgeUnattachedUploads } from '../uploads/repository.ts';
 
 /**
@@ -19,7 +20,8 @@ import { purgeUnattachedUploads } from '../uploads/repository.ts';
  * - buy/sell quotes no order took, a day after they expired (ramp);
  * - verification codes two days after they expired; sessions 30 days after they expired or were
  *   revoked; throttle counters idle for two days that lock nothing (auth);
- * - uploads never attached to a message, a day after they were made (uploads; rows only).
+ * - uploads never attached to a message, a day after they were made (uploads; rows only);
+ * - sign-in attempts older than the 90 days the login history shows (security).
  *
  * A sweep deletes at most `batchRows` rows per statement and `maxBatches` statements per table; rows
  * are picked with SKIP LOCKED, so two instances sweeping at once split the work instead of waiting.
@@ -35,6 +37,7 @@ export const retentionRules: ReadonlyArray<{ table: string; purge: Purge }> = [
   { table: 'sessions', purge: purgeOldSessions },
   { table: 'throttles', purge: purgeIdleThrottles },
   { table: 'uploads', purge: purgeUnattachedUploads },
+  { table: 'login_attempts', purge: purgeOldLoginAttempts },
 ];
 
 export interface SweepLimits {
