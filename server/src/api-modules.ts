@@ -41,6 +41,7 @@ import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
 import { rewardsRoutes } from './modules/rewards/routes.ts';
 import { createRewardsService } from './modules/rewards/service.ts';
 import { sbomRoutes } from './modules/sbom/routes.ts';
+import { antiPhishingRoutes } from './modules/security/anti-phishing-routes.ts';
 import { securityRoutes } from './modules/security/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { createSettingsService } from './modules/settings/service.ts';
@@ -101,6 +102,7 @@ async function accountAndSupportModules(
   await typed.register(authRoutes, { accounts: auth.accounts, sessions: auth.sessions });
   await typed.register(meRoutes, { ...auth });
   await typed.register(securityRoutes, { auth });
+  await typed.register(antiPhishingRoutes, { db: deps.db, now });
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
   await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet, outflowBudget });
   await typed.register(depositsRoutes, {

@@ -38,6 +38,7 @@ export const auditEvents = [
   'allowlist_off_requested',
   'allowlist_entry_trusted',
   'allowlist_entry_untrusted',
+  'anti_phishing_set',
   // Operators (user_id null, or the user the act concerns; details.operator names the operator).
   'operator_signed_in',
   'operator_sign_in_failed',
