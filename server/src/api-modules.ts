@@ -42,6 +42,7 @@ import { rewardsRoutes } from './modules/rewards/routes.ts';
 import { createRewardsService } from './modules/rewards/service.ts';
 import { sbomRoutes } from './modules/sbom/routes.ts';
 import { passkeyRoutes } from './modules/security/passkey-routes.ts';
+import { antiPhishingRoutes } from './modules/security/anti-phishing-routes.ts';
 import { securityRoutes } from './modules/security/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { createSettingsService } from './modules/settings/service.ts';
@@ -103,6 +104,7 @@ async function accountAndSupportModules(
   await typed.register(meRoutes, { ...auth });
   await typed.register(securityRoutes, { auth });
   await typed.register(passkeyRoutes, { auth });
+  await typed.register(antiPhishingRoutes, { db: deps.db, now });
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
   await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet, outflowBudget });
   await typed.register(depositsRoutes, {

@@ -63,6 +63,8 @@ const EnvSchema = Type.Object({
   }),
   /** The 24-hour USD review budget withdrawals, sends and sells share (withdrawals/outflow-budget.ts). */
   OUTFLOW_BUDGET_USD: Type.String({ pattern: '^[1-9]\\d{0,11}$' }),
+  /** Hold of a newly trusted withdrawal-allowlist entry and of turning the allowlist off (modules/allowlist). */
+  WITHDRAWAL_ALLOWLIST_HOLD_HOURS: Type.Integer({ minimum: 1, maximum: 720 }),
   PRICE_FEED_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   PRICE_FEED_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   PRICE_MAX_AGE_MS: Type.Integer({ minimum: 1000 }),
@@ -142,6 +144,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   SIGNER_SWEEP_INTERVAL_MS: 30_000,
   WITHDRAW_AUTO_REVIEW_LIMITS: '',
   OUTFLOW_BUDGET_USD: '10000',
+  WITHDRAWAL_ALLOWLIST_HOLD_HOURS: 24,
   PRICE_MAX_AGE_MS: 120_000,
   CONVERT_QUOTE_TTL_MS: 10_000,
   EXCHANGE_FIXED_WINDOW_MS: 20 * 60_000,
@@ -166,6 +169,7 @@ const integerKeys = new Set([
   'SHUTDOWN_TIMEOUT_MS',
   'SESSION_IDLE_MINUTES',
   'SESSION_ABSOLUTE_HOURS',
+  'WITHDRAWAL_ALLOWLIST_HOLD_HOURS',
   'SESSION_MAX_PER_USER',
   'CODE_IP_HOURLY_LIMIT',
   'PRICE_MAX_AGE_MS',

@@ -60,7 +60,7 @@ export interface Config {
    * auto-approval limits in whole coins, e.g. "USDT=5000,ETH=2" (unset coins keep review-policy.ts's).
    * `outflowBudgetUsd`: the 24-hour review budget of withdrawals, sends and sells together, whole USD.
    */
-  wallet: { signerEnabled: boolean; autoReviewLimits: string; outflowBudgetUsd: string };
+  wallet: { signerEnabled: boolean; autoReviewLimits: string; outflowBudgetUsd: string; allowlistHoldHours: number };
   /**
    * The signer process (src/signer/main.ts): the only reader of the mnemonic. `pollMs` between ticks;
    * no receipt `replaceAfterMs` after an attempt's first broadcast -> a fee-bumped replacement with
@@ -197,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signerEnabled: e.SIGNER_ENABLED,
       autoReviewLimits: e.WITHDRAW_AUTO_REVIEW_LIMITS,
       outflowBudgetUsd: e.OUTFLOW_BUDGET_USD,
+      allowlistHoldHours: e.WITHDRAWAL_ALLOWLIST_HOLD_HOURS,
     },
     signer: {
       mnemonicFile: path.resolve(e.SIGNER_MNEMONIC_FILE ?? path.join(e.DATA_DIR, 'keys', 'dev-mnemonic.txt')),

@@ -25,6 +25,10 @@ export interface LoginAttemptsTable {
   user_agent: string | null;
   method: (typeof loginMethods)[number];
   result: (typeof loginResults)[number];
+  /** Approximate place of `ip` at the sign-in (migration 0079, lib/ip-place.ts); null when unknown. */
+  country: Generated<string | null>;
+  region: Generated<string | null>;
+  city: Generated<string | null>;
 }
 
 export interface UserTotpTable {

@@ -6,6 +6,7 @@ import type { AccountKind, ChainAsset, TransferKind } from '../modules/ledger/mo
 import type { recipientKinds } from '../modules/sends/schemas.ts';
 import type { fiatCurrencies, languages, priceColors, quickBuyCoins } from '../modules/settings/schemas.ts';
 import type { WithdrawalState } from '../modules/withdrawals/state-machine.ts';
+import type { AllowlistDatabase } from './schema-allowlist.ts';
 import type { ConvertDatabase } from './schema-convert.ts';
 import type { CustodyDatabase } from './schema-custody.ts';
 import type { DepositsDatabase } from './schema-deposits.ts';
@@ -41,7 +42,8 @@ export interface Database
     ExchangeDatabase,
     ConvertDatabase,
     SecurityDatabase,
-    PasskeysDatabase {
+    PasskeysDatabase,
+    AllowlistDatabase {
   users: UsersTable;
   user_settings: UserSettingsTable;
   accounts: AccountsTable;
@@ -292,4 +294,8 @@ export interface AddressBookTable {
   remark: string | null;
   created_at: Date;
   updated_at: Date;
+  /** Marked trusted for the withdrawal allowlist (migration 0078); null when not. */
+  trusted_at: Generated<Date | null>;
+  /** When a trusted entry becomes usable under the allowlist (trusted_at + the hold then configured). */
+  usable_at: Generated<Date | null>;
 }

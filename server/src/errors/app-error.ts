@@ -12,6 +12,8 @@ export interface ErrorDetail {
 export interface ErrorFacts {
   retryAfterSeconds?: number;
   attemptsLeft?: number;
+  /** ISO time a hold ends, for the message to name it. */
+  until?: string;
   /** The bound that was reached (e.g. unpaid orders), for the message to name it. */
   limit?: number;
 }

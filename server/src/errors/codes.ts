@@ -94,6 +94,10 @@ export const errorStatus = {
   RECIPIENT_NOT_FOUND: 404,
   SEND_TO_SELF: 400,
   ADDRESS_BOOK_FULL: 409,
+  /** The withdrawal allowlist is on and the target is not a trusted address-book entry (details.reason). */
+  ADDRESS_NOT_ALLOWLISTED: 403,
+  /** The trusted entry's hold still runs (details.usableAt, retryAfterSeconds). */
+  ADDRESS_ALLOWLIST_HOLD: 423,
   /** History filter: from is after to. */
   DATE_RANGE_INVALID: 400,
   // Exchange orders (modules/exchange).

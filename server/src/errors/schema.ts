@@ -17,6 +17,9 @@ export const ErrorFacts = Type.Object(
   {
     retryAfterSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
     attemptsLeft: Type.Optional(Type.Integer({ minimum: 0 })),
+    until: Type.Optional(
+      Type.String({ format: 'date-time', description: 'When a hold ends (ADDRESS_ALLOWLIST_HOLD)' }),
+    ),
     limit: Type.Optional(
       Type.Integer({ minimum: 0, description: 'The bound that was reached (EXCHANGE_TOO_MANY_OPEN_ORDERS)' }),
     ),

@@ -94,6 +94,19 @@ describe('error translations', () => {
     expect(errorMessage(new ApiError({ code: 'RATE_LIMITED', message: 'x', status: 429 }), t)).toBe(
       'Too many requests, try again later',
     );
+    // An allowlist hold names when it ends (issue 31).
+    const held = new ApiError({
+      code: 'ADDRESS_ALLOWLIST_HOLD',
+      message: 'x',
+      status: 423,
+      details: { retryAfterSeconds: 3600, until: '2030-01-03T03:04:05.000Z' },
+    });
+    const expectedUntil = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date('2030-01-03T03:04:05.000Z'),
+    );
+    expect(errorMessage(held, t, undefined, 'en')).toBe(
+      `This trusted address is on hold until ${expectedUntil} (usable in 60 minutes)`,
+    );
     const bounded = new ApiError({
       code: 'EXCHANGE_TOO_MANY_OPEN_ORDERS',
       message: 'x',

@@ -75,6 +75,16 @@ function numberDetail(details: unknown, name: string): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/** details.until (when a hold ends) as a local date and time in the language, e.g. "27 Nov 2026, 14:05". */
+function untilDetail(details: unknown, language: string): string | undefined {
+  if (typeof details !== 'object' || details === null) return undefined;
+  const value = (details as Record<string, unknown>).until;
+  if (typeof value !== 'string') return undefined;
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) return undefined;
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(at);
+}
+
 /**
  * A wait in the language's own words, from the platform's CLDR data ("in 30 seconds", "30秒钟后",
  * "dentro de 2 minutos"): seconds under a minute and a half, then minutes, then hours, rounded up.
@@ -104,6 +114,7 @@ export function errorMessage(
   const seconds = retryAfterSeconds(error);
   const attemptsLeft = numberDetail(error.details, 'attemptsLeft');
   const limit = numberDetail(error.details, 'limit');
+  const until = untilDetail(error.details, language);
   const keys = [key];
   if (attemptsLeft !== undefined) keys.unshift(`${key}_attempts`);
   if (seconds !== undefined) keys.unshift(`${key}_retry`);
@@ -116,6 +127,7 @@ export function errorMessage(
     wait: seconds === undefined ? undefined : waitInWords(seconds, language),
     attemptsLeft,
     limit,
+    until,
   });
   return text === '' ? t(fallback, ns) : text;
 }

@@ -27,6 +27,10 @@ export const AddressBookEntry = Type.Object(
     remark: Type.Union([Type.String(), Type.Null()]),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
+    trusted: Type.Boolean({ description: 'Marked trusted for the withdrawal allowlist' }),
+    usableAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When a trusted entry is usable under the allowlist (its hold ends); null when not trusted',
+    }),
   },
   { additionalProperties: false },
 );

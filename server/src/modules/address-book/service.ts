@@ -24,6 +24,8 @@ function toEntry(row: Row): AddressBookEntry {
     remark: row.remark,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    trusted: row.usable_at !== null,
+    usableAt: row.usable_at?.toISOString() ?? null,
   };
 }
 
@@ -85,15 +87,24 @@ export function createAddressBookService({ db, now }: { db: Kysely<Database>; no
     async update(userId, id, input) {
       const address = checkedAddress(input);
       try {
+        const at = now();
         const row = await db
           .updateTable('address_book')
-          .set({
-            name: input.name.trim(),
-            wallet_type: input.walletType,
-            network: input.network,
-            address,
-            remark: input.remark?.trim() || null,
-            updated_at: now(),
+          .set(() => {
+            // A trusted entry given another address is a new destination: its allowlist hold starts
+            // again (by the same length it had), so an edit cannot skip the hold of a fresh address.
+            const moved = sql<boolean>`(trusted_at is not null and (network <> ${input.network} or address <> ${address}))`;
+            return {
+              name: input.name.trim(),
+              wallet_type: input.walletType,
+              network: input.network,
+              address,
+              remark: input.remark?.trim() || null,
+              updated_at: at,
+              // usable_at first: it reads the old trusted_at (SQL sees the old row on every right-hand side).
+              usable_at: sql<Date | null>`case when ${moved} then ${at}::timestamptz + (usable_at - trusted_at) else usable_at end`,
+              trusted_at: sql<Date | null>`case when ${moved} then ${at}::timestamptz else trusted_at end`,
+            };
           })
           .where('id', '=', id)
           .where('user_id', '=', userId)

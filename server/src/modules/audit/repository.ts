@@ -36,6 +36,12 @@ export const auditEvents = [
   'payment_method_added',
   'payment_method_activated',
   'payment_method_deactivated',
+  // Withdrawal allowlist (modules/allowlist).
+  'allowlist_enabled',
+  'allowlist_off_requested',
+  'allowlist_entry_trusted',
+  'allowlist_entry_untrusted',
+  'anti_phishing_set',
   // Operators (user_id null, or the user the act concerns; details.operator names the operator).
   'operator_signed_in',
   'operator_sign_in_failed',

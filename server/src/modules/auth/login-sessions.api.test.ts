@@ -209,6 +209,11 @@ describe('sessions', () => {
     const sessions = list.json().sessions as { id: string; current: boolean; ip: string | null }[];
     expect(sessions).toHaveLength(3);
     expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    // Each carries its device (parsed User-Agent) and approximate place (offline IP data; none for test IPs).
+    for (const s of list.json().sessions) {
+      expect(Object.keys(s.device)).toEqual(['browser', 'os', 'platform']);
+      expect(s.place).toEqual(expect.objectContaining({ country: null }));
+    }
     const other = sessions.find((s) => !s.current);
     if (!other) throw new Error('no other session');
     const del = await h.app.inject({

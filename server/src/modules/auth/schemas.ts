@@ -131,6 +131,22 @@ export const SessionInfo = Type.Object(
     lastSeenAt: Type.String({ format: 'date-time' }),
     userAgent: Type.Union([Type.String(), Type.Null()]),
     ip: Type.Union([Type.String(), Type.Null()]),
+    device: Type.Object(
+      {
+        browser: Type.Union([Type.String(), Type.Null()]),
+        os: Type.Union([Type.String(), Type.Null()]),
+        platform: Type.Union([Type.String(), Type.Null()]),
+      },
+      { additionalProperties: false, description: 'Parsed from the User-Agent' },
+    ),
+    place: Type.Object(
+      {
+        country: Type.Union([Type.String(), Type.Null()]),
+        region: Type.Union([Type.String(), Type.Null()]),
+        city: Type.Union([Type.String(), Type.Null()]),
+      },
+      { additionalProperties: false, description: 'Approximate, from offline IP data' },
+    ),
     current: Type.Boolean(),
   },
   { additionalProperties: false },

@@ -1,7 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors/app-error.ts';
+import { placeFromIp } from '../../lib/ip-place.ts';
 import { appendAudit } from '../audit/repository.ts';
+import { deviceOf } from '../security/login-history.ts';
 import type { Client } from './client.ts';
 import type { SessionInfo } from './schemas.ts';
 import type { Sessions } from './sessions.ts';
@@ -35,6 +37,9 @@ export function createSessionsService(deps: {
         lastSeenAt: r.last_seen_at.toISOString(),
         userAgent: r.user_agent,
         ip: r.ip,
+        // Read now from the session's IP (offline data): where the device is, roughly.
+        device: deviceOf(r.user_agent),
+        place: r.ip ? placeFromIp(r.ip) : { country: null, region: null, city: null },
         current: r.id === current,
       }));
     },

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { enqueueUserMail } from '../mail/anti-phishing.ts';
 import { type CodePurpose, type MailLanguage, verificationCodeMail } from '../mail/templates.ts';
 import {
   type CodeRow,
@@ -121,7 +121,7 @@ export function createVerificationCodes(deps: {
         );
         if (input.send) {
           const mail = verificationCodeMail(input.language, input.purpose, code, Math.round(limits.ttlSeconds / 60));
-          await enqueueMail(trx, { to: input.email, ...mail }, at);
+          await enqueueUserMail(trx, input.userId, input.language, { to: input.email, ...mail }, at);
         }
         await appendAudit(trx, {
           event: 'code_sent',

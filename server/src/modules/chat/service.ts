@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
 import { findAccountById } from '../auth/accounts-repository.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { enqueueUserMail } from '../mail/anti-phishing.ts';
 import { mailLanguageOfUser, supportMail } from '../mail/support-templates.ts';
 import { attachUploads, findUploads } from '../uploads/repository.ts';
 import type { Audience, UploadsService } from '../uploads/service.ts';
@@ -96,12 +96,12 @@ export function createChatService(deps: {
     if (online || recentlyEmailed) return false;
     const account = await findAccountById(trx, conversation.user_id);
     if (!account) return false;
-    await enqueueMail(
+    const language = await mailLanguageOfUser(trx, conversation.user_id);
+    await enqueueUserMail(
       trx,
-      {
-        to: account.email,
-        ...supportMail(await mailLanguageOfUser(trx, conversation.user_id), 'chat_reply', { text }),
-      },
+      conversation.user_id,
+      language,
+      { to: account.email, ...supportMail(language, 'chat_reply', { text }) },
       at,
     );
     await setEmailedAt(trx, conversation.id, at);

@@ -7,6 +7,7 @@ import { purgeExpiredQuotes } from '../convert/repository.ts';
 import { purgeUnusedRateLocks } from '../exchange/repository.ts';
 import { purgeUnusedQuotes } from '../ramp/repository.ts';
 import { purgeExpiredChallenges } from '../security/passkeys-repository.ts';
+import { purgeOldLoginAttempts } from '../security/login-history.ts';
 import { purgeUnattachedUploads } from '../uploads/repository.ts';
 
 /**
@@ -22,6 +23,7 @@ import { purgeUnattachedUploads } from '../uploads/repository.ts';
  *   revoked; throttle counters idle for two days that lock nothing (auth);
  * - uploads never attached to a message, a day after they were made (uploads; rows only);
  * - passkey ceremony challenges never answered, once expired (security: 5 minutes).
+ * - sign-in attempts older than the 90 days the login history shows (security).
  *
  * A sweep deletes at most `batchRows` rows per statement and `maxBatches` statements per table; rows
  * are picked with SKIP LOCKED, so two instances sweeping at once split the work instead of waiting.
@@ -38,6 +40,7 @@ export const retentionRules: ReadonlyArray<{ table: string; purge: Purge }> = [
   { table: 'throttles', purge: purgeIdleThrottles },
   { table: 'uploads', purge: purgeUnattachedUploads },
   { table: 'webauthn_challenges', purge: purgeExpiredChallenges },
+  { table: 'login_attempts', purge: purgeOldLoginAttempts },
 ];
 
 export interface SweepLimits {

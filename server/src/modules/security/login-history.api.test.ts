@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { login, nextIp, registerUser, STRONG_PASSWORD, sessionCookie, useAuthHarness } from '../auth/test-helpers.ts';
+import { sweep } from '../retention/retention.ts';
 import { listLoginAttempts } from './login-history.ts';
 import { totpCode } from './totp.ts';
 
@@ -78,5 +79,55 @@ describe('login history', () => {
     expect((await login(h, user.email, STRONG_PASSWORD, nextIp())).statusCode).toBe(202);
     const recent = await listLoginAttempts(h.db, user.user.id, h.clock.now(), { limit: 50 });
     expect(recent.logins.map((l) => l.result)).toEqual(['factor_pending']);
+  });
+
+  it('records the approximate place of a public IP (offline data) and none for a private one', async () => {
+    const user = await registerUser(h);
+    const from = (ip: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: ip,
+        headers: { 'user-agent': CHROME },
+        payload: { identifier: user.email, password: STRONG_PASSWORD },
+      });
+    await from('10.1.2.3');
+    const cookie = sessionCookie(await from('8.8.8.8'));
+    const rows = (await logins(cookie)).json().logins;
+    expect(rows[0]).toMatchObject({ ip: '8.8.8.8', place: { country: 'US' } });
+    expect(rows[1]).toMatchObject({ ip: '10.1.2.3', place: { country: null, region: null, city: null } });
+  });
+
+  it('retention deletes attempts older than 90 days and keeps the rest', async () => {
+    const user = await registerUser(h);
+    const cookie = sessionCookie(await login(h, user.email, STRONG_PASSWORD, nextIp()));
+    const at = h.clock.now().getTime();
+    const old = await h.db
+      .insertInto('login_attempts')
+      .values(
+        [89, 90.01, 200].map((days) => ({
+          user_id: user.user.id,
+          occurred_at: new Date(at - days * 86_400_000),
+          ip: null,
+          user_agent: null,
+          method: 'password' as const,
+          result: 'failed' as const,
+        })),
+      )
+      .returning('id')
+      .execute();
+    const deleted = await sweep(h.db, h.clock.now(), { batchRows: 1 });
+    expect(deleted.login_attempts).toBeGreaterThanOrEqual(2);
+    const left = await h.db
+      .selectFrom('login_attempts')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        old.map((r) => r.id),
+      )
+      .execute();
+    expect(left.map((r) => r.id)).toEqual([old[0]?.id]);
+    expect((await logins(cookie)).json().logins.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -1,7 +1,8 @@
 import Bowser from 'bowser';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { LoginAttemptsTable } from '../../db/schema-security.ts';
+import { placeFromIp } from '../../lib/ip-place.ts';
 import type { Client } from '../auth/client.ts';
 
 /** How far back the owner sees sign-ins. */
@@ -22,9 +23,14 @@ export async function recordLoginAttempt(
     result: LoginResult;
   },
 ): Promise<void> {
+  // Looked up now (offline data, no request leaves the server): the place as it was at the sign-in.
+  const place = entry.client.ip ? placeFromIp(entry.client.ip) : null;
   await db
     .insertInto('login_attempts')
     .values({
+      country: place?.country ?? null,
+      region: place?.region?.slice(0, 100) ?? null,
+      city: place?.city?.slice(0, 100) ?? null,
       user_id: entry.userId,
       occurred_at: entry.at,
       ip: entry.client.ip,
@@ -41,11 +47,13 @@ export interface LoginEntry {
   ip: string | null;
   /** Parsed from the User-Agent (bowser); null parts when it said nothing. */
   device: { browser: string | null; os: string | null; platform: string | null };
+  /** Approximate, from offline IP data at the sign-in; null parts when unknown. */
+  place: { country: string | null; region: string | null; city: string | null };
   method: LoginMethod;
   result: LoginResult;
 }
 
-function deviceOf(userAgent: string | null): LoginEntry['device'] {
+export function deviceOf(userAgent: string | null): LoginEntry['device'] {
   if (!userAgent) return { browser: null, os: null, platform: null };
   const parsed = Bowser.parse(userAgent);
   const join = (...parts: (string | undefined)[]) => parts.filter(Boolean).join(' ') || null;
@@ -80,9 +88,19 @@ export async function listLoginAttempts(
       at: r.occurred_at.toISOString(),
       ip: r.ip,
       device: deviceOf(r.user_agent),
+      place: { country: r.country, region: r.region, city: r.city },
       method: r.method,
       result: r.result,
     })),
     nextBefore: rows.length > limit ? (shown.at(-1)?.id ?? null) : null,
   };
+}
+
+/** Retention: sign-in attempts older than the 90 days the owner sees, `limit` rows at a time. */
+export async function purgeOldLoginAttempts(db: Kysely<Database>, now: Date, limit: number): Promise<number> {
+  const before = new Date(now.getTime() - LOGIN_HISTORY_DAYS * 86_400_000);
+  const result = await sql`delete from login_attempts where id in (
+    select id from login_attempts where occurred_at < ${before}
+    limit ${limit} for update skip locked)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }

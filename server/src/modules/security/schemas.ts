@@ -79,6 +79,10 @@ export const LoginHistory = Type.Object(
             { browser: Nullable(Type.String()), os: Nullable(Type.String()), platform: Nullable(Type.String()) },
             { additionalProperties: false },
           ),
+          place: Type.Object(
+            { country: Nullable(Type.String()), region: Nullable(Type.String()), city: Nullable(Type.String()) },
+            { additionalProperties: false, description: 'Approximate, from offline IP data at the sign-in' },
+          ),
           method: StringEnum(loginMethods),
           result: StringEnum(loginResults),
         },

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { enqueueUserMail } from '../mail/anti-phishing.ts';
 import { isMailLanguage, type MailContent, type MailLanguage } from '../mail/templates.ts';
 
 /** Security notices: something changed that the owner must hear about even when it was not them. */
@@ -85,5 +85,5 @@ export async function queueSecurityNotice(
     .executeTakeFirst();
   if (!row) return;
   const language: MailLanguage = isMailLanguage(row.language) ? row.language : 'zh-CN';
-  await enqueueMail(trx, { to: row.email, ...securityNoticeMail(language, notice, at) }, at);
+  await enqueueUserMail(trx, userId, language, { to: row.email, ...securityNoticeMail(language, notice, at) }, at);
 }

@@ -2,6 +2,7 @@ import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError } from '../../errors/app-error.ts';
+import { assertAllowlisted, type Destination } from '../allowlist/policy.ts';
 import { findAccountByEmail } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
@@ -113,6 +114,9 @@ export function createSendsService(deps: {
       const earlier = await earlierSend(db);
       if (earlier) return toSend(earlier, userId);
       await assertOutflowAllowed(db, userId, now());
+      // A send by e-mail names no address: with the allowlist on it is refused (no entry can match it).
+      const destination: Destination = network ? { network, address: recipient } : null;
+      await assertAllowlisted(db, userId, destination, now());
       if (amountMinor > (await availableOf(db, userId, coin))) throw exceedsAvailable();
 
       let code: Awaited<ReturnType<typeof verifyWalletAction>>;
@@ -131,6 +135,7 @@ export function createSendsService(deps: {
         await lockOutflows(trx, userId);
         const made = await earlierSend(trx);
         if (made) return made;
+        await assertAllowlisted(trx, userId, destination, now());
         const valued = await assertWithinOutflowBudget(trx, deps.budget, userId, valueUsdCents, now());
         const placed = await placeSend(
           trx,

@@ -3,7 +3,7 @@ import { isValidPhoneNumber, parsePhoneNumberWithError } from 'libphonenumber-js
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
 import { isValidEmail, normalizeEmail } from '../auth/rules.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { enqueueUserMail } from '../mail/anti-phishing.ts';
 import { mailLanguageOfUser, supportMail } from '../mail/support-templates.ts';
 import { isMailLanguage } from '../mail/templates.ts';
 import { recordUserNotice } from '../notices/repository.ts';
@@ -167,7 +167,13 @@ export function createSupportService(deps: {
             ? answered.language
             : await mailLanguageOfUser(trx, answered.user_id);
           const mail = supportMail(language, 'message_answer', { text, quoted: answered.content });
-          await enqueueMail(trx, { to: answered.email, ...mail, attachments: pictures }, at);
+          await enqueueUserMail(
+            trx,
+            answered.user_id,
+            language,
+            { to: answered.email, ...mail, attachments: pictures },
+            at,
+          );
         }
         if (answered.user_id)
           await recordUserNotice(

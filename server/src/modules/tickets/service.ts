@@ -4,7 +4,7 @@ import { AppError, NotFoundError, ValidationError } from '../../errors/app-error
 import { decodeTimeIdCursor, encodeTimeIdCursor } from '../../http/cursor.ts';
 import { isValidEmail, normalizeEmail } from '../auth/rules.ts';
 import { isOwnTransactionRef } from '../history/transaction-ref.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { enqueueUserMail } from '../mail/anti-phishing.ts';
 import { mailLanguageOfUser, supportMail } from '../mail/support-templates.ts';
 import { recordUserNotice } from '../notices/repository.ts';
 import { attachedTo, attachUploads, type Uploader } from '../uploads/repository.ts';
@@ -206,12 +206,12 @@ export function createTicketsService(deps: {
           },
           at,
         );
-        await enqueueMail(
+        const language = await mailLanguageOfUser(trx, ticket.user_id);
+        await enqueueUserMail(
           trx,
-          {
-            to: ticket.email,
-            ...supportMail(await mailLanguageOfUser(trx, ticket.user_id), 'ticket_reply', { text: input.text }),
-          },
+          ticket.user_id,
+          language,
+          { to: ticket.email, ...supportMail(language, 'ticket_reply', { text: input.text }) },
           at,
         );
       });

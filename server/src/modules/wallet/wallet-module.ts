@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { addressBookRoutes } from '../address-book/routes.ts';
 import { createAddressBookService } from '../address-book/service.ts';
+import { allowlistRoutes } from '../allowlist/routes.ts';
+import { allowlistHoldMsOf, createAllowlistService } from '../allowlist/service.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
 import type { ChainsProvider } from '../catalogue/chains-file.ts';
@@ -34,6 +36,8 @@ export interface WalletOptions {
   prices?: OutflowPrices | null;
   /** The 24-hour USD review budget of withdrawals, sends and sells together, in cents; default $10,000. */
   outflowBudgetUsdCents?: bigint;
+  /** Hold of a newly trusted allowlist entry and of turning the allowlist off, in hours; default 24. */
+  allowlistHoldHours?: number;
 }
 
 /** The one outflow budget of the app (withdrawals, sends, and the ramp's sells share it). */
@@ -78,6 +82,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
     accounts: auth.accounts,
   });
   await app.register(addressBookRoutes, { service: createAddressBookService({ db, now }) });
+  const allowlistHoldMs = allowlistHoldMsOf(options.allowlistHoldHours);
+  await app.register(allowlistRoutes, { service: createAllowlistService({ db, now, holdMs: allowlistHoldMs }) });
   await app.register(historyRoutes, { service: createHistoryService({ db }) });
 };
 
@@ -85,7 +91,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
 export function walletOptionsFromConfig(
   config: {
     dataDir: string;
-    wallet: { autoReviewLimits: string; outflowBudgetUsd: string };
+    wallet: { autoReviewLimits: string; outflowBudgetUsd: string; allowlistHoldHours?: number };
     chains: {
       trongridUrl?: string | undefined;
       esploraBitcoinUrl?: string | undefined;
@@ -106,5 +112,6 @@ export function walletOptionsFromConfig(
     chains: () => loadChainConfig(config.dataDir),
     autoReviewLimits: autoReviewLimits(parseAutoReviewLimits(config.wallet.autoReviewLimits)),
     outflowBudgetUsdCents: BigInt(config.wallet.outflowBudgetUsd) * 100n,
+    ...(config.wallet.allowlistHoldHours === undefined ? {} : { allowlistHoldHours: config.wallet.allowlistHoldHours }),
   };
 }

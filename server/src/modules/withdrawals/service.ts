@@ -2,6 +2,7 @@ import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import { assertAllowlisted } from '../allowlist/policy.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
@@ -117,6 +118,9 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
       if (!runtimePair(pair, deps.chains(), deps.signerRunning).withdrawEnabled)
         throw new AppError('WITHDRAW_DISABLED', `Withdrawals of ${pair.coin} on ${pair.network} are not enabled`);
       await assertOutflowAllowed(db, userId, now());
+      const destination = { network: pair.network, address };
+      // Before the e-mail code is spent, for a clear answer; again below under the outflow lock.
+      await assertAllowlisted(db, userId, destination, now());
       const amountMinor = BigInt(input.amountMinor);
       if (amountMinor < pair.withdrawMinMinor) throw new AppError('AMOUNT_BELOW_MINIMUM', 'Below minimum limit');
       if (amountMinor > pair.withdrawMaxMinor) throw new AppError('AMOUNT_ABOVE_MAXIMUM', 'Exceeds maximum limit');
@@ -125,6 +129,9 @@ export function createWithdrawalsService(deps: WithdrawalsDeps): WithdrawalsServ
       const code = await verifyWalletAction(deps, client, userId, input, 'withdraw');
 
       const row = await db.transaction().execute(async (trx) => {
+        // Under the lock allowlist changes take too: a toggle or untrust cannot slip between check and booking.
+        await lockOutflows(trx, userId);
+        await assertAllowlisted(trx, userId, destination, now());
         const placed = await placeWithdrawal(
           trx,
           {

@@ -1,5 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type AddressBookInput, deleteAddressBookEntry, fetchAddressBook } from './address-book.ts';
+import {
+  type AddressBookInput,
+  deleteAddressBookEntry,
+  fetchAddressBook,
+  setAddressBookEntryTrusted,
+} from './address-book.ts';
 
 export const ADDRESS_BOOK_KEY = ['wallet', 'address-book'] as const;
 
@@ -22,4 +27,12 @@ export function useSaveAddressMutation(save: (entry: AddressBookInput) => Promis
 export function useDeleteAddressMutation() {
   const refresh = useRefreshAddressBook();
   return useMutation({ mutationFn: deleteAddressBookEntry, onSuccess: refresh });
+}
+
+export function useTrustAddressMutation() {
+  const refresh = useRefreshAddressBook();
+  return useMutation({
+    mutationFn: ({ id, trusted }: { id: string; trusted: boolean }) => setAddressBookEntryTrusted(id, trusted),
+    onSuccess: refresh,
+  });
 }

@@ -37,3 +37,8 @@ export function updateAddressBookEntry(id: string, entry: AddressBookInput) {
 export function deleteAddressBookEntry(id: string) {
   return unwrap(api.DELETE('/api/wallet/address-book/{id}', { params: { path: { id } } }));
 }
+
+/** Marks an entry trusted for the withdrawal allowlist (usable after the hold) or not (at once). */
+export function setAddressBookEntryTrusted(id: string, trusted: boolean) {
+  return unwrap(api.PUT('/api/wallet/address-book/{id}/trusted', { params: { path: { id } }, body: { trusted } }));
+}

@@ -11,18 +11,21 @@ import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/wallet-page.module.css';
 import { WalletPage } from '../../../lib/wallet-page.tsx';
 import type { AddressBookEntry } from '../api/address-book.ts';
-import { useAddressBook, useDeleteAddressMutation } from '../api/address-book-queries.ts';
+import { useAddressBook, useDeleteAddressMutation, useTrustAddressMutation } from '../api/address-book-queries.ts';
 import * as styles from './address-book.module.css';
+import { TrustLine } from './trust-line.tsx';
 
 /** One saved address: name, type and network, the address (tap copies), edit, send to it; swipe deletes. */
 function EntryRow({
   entry,
   view,
   onDelete,
+  onTrust,
 }: {
   entry: AddressBookEntry;
   view: CatalogueView | undefined;
   onDelete: () => void;
+  onTrust: (trusted: boolean) => void;
 }) {
   const { t } = useTranslation(NAMESPACE);
   const navigate = useNavigate();
@@ -44,7 +47,16 @@ function EntryRow({
           {entry.address}
         </button>
         {entry.remark && <span className={ui.muted}>{entry.remark}</span>}
+        <TrustLine trusted={entry.trusted} usableAt={entry.usableAt} />
         <div className={styles.actions}>
+          <Button
+            size="mini"
+            fill="outline"
+            data-testid="address-book-trust-toggle"
+            onClick={() => onTrust(!entry.trusted)}
+          >
+            {entry.trusted ? t('addressBook.trust.untrust') : t('addressBook.trust.trust')}
+          </Button>
           <Button
             size="mini"
             fill="outline"
@@ -78,6 +90,9 @@ export default function AddressBookScreen() {
   const { view } = useCatalogue();
   const deletion = useDeleteAddressMutation();
   const remove = (id: string) => deletion.mutate(id, { onError: (error) => toast.fail(errorMessage(error)) });
+  const trust = useTrustAddressMutation();
+  const setTrusted = (id: string, trusted: boolean) =>
+    trust.mutate({ id, trusted }, { onError: (error) => toast.fail(errorMessage(error)) });
 
   const addButton = (
     <button
@@ -107,7 +122,12 @@ export default function AddressBookScreen() {
       <ul className={styles.list} data-testid="address-book-list">
         {book.data.map((entry) => (
           <li key={entry.id} className={styles.entry}>
-            <EntryRow entry={entry} view={view} onDelete={() => remove(entry.id)} />
+            <EntryRow
+              entry={entry}
+              view={view}
+              onDelete={() => remove(entry.id)}
+              onTrust={(trusted) => setTrusted(entry.id, trusted)}
+            />
           </li>
         ))}
       </ul>
