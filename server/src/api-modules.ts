@@ -41,6 +41,8 @@ import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
 import { rewardsRoutes } from './modules/rewards/routes.ts';
 import { createRewardsService } from './modules/rewards/service.ts';
 import { sbomRoutes } from './modules/sbom/routes.ts';
+import { registerFreezeGuard } from './modules/security/freeze-guard.ts';
+import { freezeRoutes } from './modules/security/freeze-routes.ts';
 import { securityRoutes } from './modules/security/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { createSettingsService } from './modules/settings/service.ts';
@@ -83,6 +85,8 @@ export function apiModules(ctx: ApiModulesContext): FastifyPluginAsync {
     // In this order: the OpenAPI document lists the routes as they were registered.
     // One USD review budget for what leaves an account: withdrawals, sends (wallet) and sells (ramp).
     const outflowBudget = outflowBudgetOf(ctx.deps.wallet ?? {}, ctx.deps.prices ?? null);
+    // Before any route: a frozen account's changes are refused on every route registered after it.
+    registerFreezeGuard(api, { db: ctx.deps.db, now: ctx.now });
     await accountAndSupportModules(api, ctx, outflowBudget);
     await moneyModules(api, ctx, outflowBudget);
   };
@@ -101,6 +105,7 @@ async function accountAndSupportModules(
   await typed.register(authRoutes, { accounts: auth.accounts, sessions: auth.sessions });
   await typed.register(meRoutes, { ...auth });
   await typed.register(securityRoutes, { auth });
+  await typed.register(freezeRoutes, { auth });
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
   await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet, outflowBudget });
   await typed.register(depositsRoutes, {

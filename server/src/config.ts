@@ -27,6 +27,8 @@ export interface Config {
   /** nodemailer SMTP URL; unset: mail goes to the dev mailbox (/dev/mailbox, not in production). */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Links in security mails (PUBLIC_ORIGIN) and the unfreeze hold (UNFREEZE_HOLD_HOURS). */
+  security: { publicOrigin: string; unfreezeHoldHours: number };
   /** Mails a user may send from the app in 24 hours (modules/user-mail). */
   mailDailyLimit: number;
   /** Uploads: bytes a user may keep, and S3-compatible storage when S3_* is set (else DATA_DIR/uploads). */
@@ -172,6 +174,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    security: {
+      publicOrigin: e.PUBLIC_ORIGIN ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`,
+      unfreezeHoldHours: e.UNFREEZE_HOLD_HOURS,
+    },
     mailDailyLimit: e.MAIL_DAILY_LIMIT,
     uploads: { quotaBytes: e.UPLOAD_QUOTA_BYTES, s3: s3Options(e) },
     devMailbox: e.DEV_MAILBOX ?? false,

@@ -184,7 +184,12 @@ try {
       maxUnpaidOrders: config.exchange.maxUnpaidOrders,
       availability: exchangeAvailability(chain.evmChains, () => signer !== undefined),
     },
-    auth: { session: config.session, codeLimits: { perIpPerHour: config.codeIpHourlyLimit } },
+    auth: {
+      session: config.session,
+      codeLimits: { perIpPerHour: config.codeIpHourlyLimit },
+      publicOrigin: config.security.publicOrigin,
+      unfreezeHoldMs: config.security.unfreezeHoldHours * 3_600_000,
+    },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.devMailbox },
     mailDailyLimit: config.mailDailyLimit,
     rewards: { config: rewardsConfig, chains: chain.evmChains },

@@ -87,6 +87,7 @@ const loggedInPurposes: ReadonlySet<CodePurpose> = new Set([
   'fund_password',
   'withdraw',
   'transfer',
+  'unfreeze',
 ]);
 
 export function createAccountsService(deps: {
@@ -96,6 +97,8 @@ export function createAccountsService(deps: {
   sessions: Sessions;
   codes: VerificationCodes;
   throttles: ThrottleStore;
+  publicOrigin?: string;
+  onMailQueued?: () => void;
 }): AccountsService {
   const { db, now, hasher, sessions, codes, throttles } = deps;
 
@@ -106,7 +109,16 @@ export function createAccountsService(deps: {
   }
 
   return {
-    ...createPasswordChanges({ db, now, hasher, codes, throttles, accountOf }),
+    ...createPasswordChanges({
+      db,
+      now,
+      hasher,
+      codes,
+      throttles,
+      accountOf,
+      ...(deps.publicOrigin ? { publicOrigin: deps.publicOrigin } : {}),
+      ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
+    }),
 
     async sendCode(client, { email, purpose, language }) {
       if (loggedInPurposes.has(purpose)) {

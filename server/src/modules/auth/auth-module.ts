@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { createSealer } from '../payment-methods/sealing.ts';
 import { createSecondFactors, type SecondFactors } from '../security/factors-service.ts';
+import { UNFREEZE_HOLD_MS } from '../security/freeze.ts';
+import { createFreezeService, type FreezeService } from '../security/freeze-service.ts';
 import { createReauth, type Reauth } from '../security/reauth.ts';
 import { type AccountsService, createAccountsService } from './accounts-service.ts';
 import { createFundPasswordService, type FundPasswordService } from './fund-password-service.ts';
@@ -21,6 +23,10 @@ export interface AuthOptions {
   throttles?: ThrottleStore;
   /** The AES-256-GCM key second-factor secrets are sealed with (the payout data key); default: a random one. */
   sealKey?: Buffer;
+  /** The app's public origin (PUBLIC_ORIGIN), for the links in security mails; default http://127.0.0.1:3000. */
+  publicOrigin?: string;
+  /** How long an unfreeze waits (UNFREEZE_HOLD_HOURS); default 24 h. */
+  unfreezeHoldMs?: number;
 }
 
 export interface AuthModule {
@@ -35,6 +41,9 @@ export interface AuthModule {
   factors: SecondFactors;
   /** Proving the password (and factor) again before a security change. */
   reauth: Reauth;
+  /** Self-service freeze and unfreeze (modules/security/freeze-service.ts). */
+  freeze: FreezeService;
+  publicOrigin: string;
   /** The failed-attempt counters, shared with the operators module. */
   throttles: ThrottleStore;
   /** The argon2id hasher, shared with the operators module (one pool of hashing threads). */
@@ -50,10 +59,12 @@ export function createAuthModule(
   const { db, now } = deps;
   const hasher = deps.hasher ?? createPasswordHasher();
   const throttles = deps.throttles ?? pgThrottleStore(db);
+  const publicOrigin = deps.publicOrigin ?? 'http://127.0.0.1:3000';
   const factors = createSecondFactors({
     db,
     now,
     throttles,
+    publicOrigin,
     sealer: createSealer(deps.sealKey ?? randomBytes(32)),
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
@@ -64,15 +75,36 @@ export function createAuthModule(
     ...(deps.codeLimits ? { limits: deps.codeLimits } : {}),
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
+  const reauth = createReauth({ db, now, hasher, throttles, factors });
+  const freeze = createFreezeService({
+    db,
+    now,
+    codes,
+    reauth,
+    publicOrigin,
+    unfreezeHoldMs: deps.unfreezeHoldMs ?? UNFREEZE_HOLD_MS,
+    ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
+  });
   return {
     db,
     now,
     sessions,
     codes,
-    accounts: createAccountsService({ db, now, hasher, sessions, codes, throttles }),
+    freeze,
+    publicOrigin,
+    accounts: createAccountsService({
+      db,
+      now,
+      hasher,
+      sessions,
+      codes,
+      throttles,
+      publicOrigin,
+      ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
+    }),
     fundPassword: createFundPasswordService({ db, now, hasher, codes, throttles }),
     factors,
-    reauth: createReauth({ db, now, hasher, throttles, factors }),
+    reauth,
     sessionsService: createSessionsService({ db, now, sessions }),
     throttles,
     hasher,

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { CodePurpose } from '../mail/templates.ts';
+import { queueSecurityNotice } from '../security/security-mails.ts';
 import { type AccountRow, findAccountByEmail, updatePasswordHash } from './accounts-repository.ts';
 import type { Client } from './client.ts';
 import type { PasswordHasher } from './password-hashing.ts';
@@ -34,6 +35,9 @@ export function createPasswordChanges(deps: {
   throttles: ThrottleStore;
   /** The signed-in user's account (UNAUTHENTICATED when it no longer exists). */
   accountOf: (userId: string) => Promise<AccountRow>;
+  /** The app's public origin: the notice of a changed password carries a freeze link. */
+  publicOrigin?: string;
+  onMailQueued?: () => void;
 }): PasswordChanges {
   const { db, now, hasher, codes, throttles, accountOf } = deps;
   return {
@@ -65,7 +69,9 @@ export function createPasswordChanges(deps: {
           ip: client.ip,
           details: { sessionsEnded: ended },
         });
+        await queueSecurityNotice(trx, account.user_id, 'password_changed', now(), deps.publicOrigin);
       });
+      deps.onMailQueued?.();
       return client.userId === account.user_id;
     },
 
@@ -119,7 +125,9 @@ export function createPasswordChanges(deps: {
           ip: client.ip,
           details: { otherSessionsEnded: ended },
         });
+        await queueSecurityNotice(trx, userId, 'password_changed', now(), deps.publicOrigin);
       });
+      deps.onMailQueued?.();
     },
   };
 }

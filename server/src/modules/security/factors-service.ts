@@ -74,6 +74,8 @@ export function createSecondFactors(deps: {
   throttles: ThrottleStore;
   sealer: Sealer;
   onMailQueued?: () => void;
+  /** The app's public origin, for the freeze link of the security mails. */
+  publicOrigin?: string;
 }): SecondFactors {
   const { db, now, throttles, sealer } = deps;
   const openSecret = (userId: string, sealed: Buffer) => {
@@ -97,7 +99,7 @@ export function createSecondFactors(deps: {
       const used = await db.transaction().execute(async (trx) => {
         if (!(await useRecoveryCode(trx, row.id, at))) return false;
         await appendAudit(trx, { event: 'recovery_code_used', at, userId, ip: client.ip });
-        await queueSecurityNotice(trx, userId, 'recovery_code_used', at);
+        await queueSecurityNotice(trx, userId, 'recovery_code_used', at, deps.publicOrigin);
         return true;
       });
       if (used) deps.onMailQueued?.();
@@ -179,7 +181,7 @@ export function createSecondFactors(deps: {
         const codes = await issueRecoveryCodes(trx, userId, at);
         // 'totp_enabled' starts the 24 h outflow hold (withdrawals/outflow-holds.ts).
         await appendAudit(trx, { event: 'totp_enabled', at, userId, ip: client.ip });
-        await queueSecurityNotice(trx, userId, 'totp_enabled', at);
+        await queueSecurityNotice(trx, userId, 'totp_enabled', at, deps.publicOrigin);
         return codes;
       });
       deps.onMailQueued?.();
@@ -194,7 +196,7 @@ export function createSecondFactors(deps: {
         await deleteTotp(trx, userId);
         await deleteRecoveryCodes(trx, userId);
         await appendAudit(trx, { event: 'totp_disabled', at, userId, ip: client.ip });
-        await queueSecurityNotice(trx, userId, 'totp_disabled', at);
+        await queueSecurityNotice(trx, userId, 'totp_disabled', at, deps.publicOrigin);
       });
       deps.onMailQueued?.();
     },
