@@ -9,6 +9,7 @@ import { useNavigate } from 'react-router';
 import { useLogoutMutation } from '../api/account-queries.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 import { AccountPage } from './account-page.tsx';
+import { FreezeSection } from './freeze-section.tsx';
 import { FundPasswordForm } from './fund-password-form.tsx';
 import { SecondFactorSection } from './second-factor-section.tsx';
 import { SessionsList } from './sessions-list.tsx';
@@ -66,6 +67,7 @@ export default function SecuritySettingsScreen() {
         </div>
       )}
       <SecondFactorSection />
+      <FreezeSection />
       <h2 className="account-section-title account-section">{t('account.security.sessions')}</h2>
       <SessionsList />
       <div className="account-section">
