@@ -79,9 +79,6 @@ test('Freeze my account in security settings ends the session', async ({ page, p
   await page.getByTestId('freeze-section').scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('freeze-section-en.png') });
   await page.getByTestId('freeze-account').click();
-  // The confirmation dialog's own button (the section's button has the same name).
-  const dialog = page.locator('.adm-dialog');
-  await expect(dialog).toBeVisible();
-  await dialog.locator('.adm-dialog-button').last().click();
+  await page.getByTestId('freeze-account-confirm').click();
   await expect(page).toHaveURL(/\/login$/);
 });

@@ -1,6 +1,5 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
 import Button from 'antd-mobile/es/components/button';
-import Dialog from 'antd-mobile/es/components/dialog';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -27,6 +26,7 @@ export function FreezeSection() {
   const [emailCode, setEmailCode] = useState('');
   const [factor, setFactor] = useState('');
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
 
   const load = useCallback(() => {
     freezeStatus().then(setStatus, (error: unknown) => notifyFail(message(error)));
@@ -34,12 +34,6 @@ export function FreezeSection() {
   useEffect(load, []);
 
   const freeze = async () => {
-    const ok = await Dialog.confirm({
-      content: t('account.freeze.confirm'),
-      confirmText: t('account.freeze.action'),
-      cancelText: t('account.freeze.cancel'),
-    });
-    if (!ok) return;
     try {
       await freezeAccount();
       notifySuccess(t('account.freeze.done'));
@@ -70,9 +64,23 @@ export function FreezeSection() {
       {!status.frozen && (
         <>
           <p className="account-hint">{t('account.freeze.lead')}</p>
-          <Button block color="danger" onClick={() => void freeze()} data-testid="freeze-account">
-            {t('account.freeze.action')}
-          </Button>
+          {confirming ? (
+            <>
+              <p className="account-hint" role="alert">
+                {t('account.freeze.confirm')}
+              </p>
+              <Button block color="danger" onClick={() => void freeze()} data-testid="freeze-account-confirm">
+                {t('account.freeze.action')}
+              </Button>
+              <Button block onClick={() => setConfirming(false)} data-testid="freeze-account-cancel">
+                {t('account.freeze.cancel')}
+              </Button>
+            </>
+          ) : (
+            <Button block color="danger" onClick={() => setConfirming(true)} data-testid="freeze-account">
+              {t('account.freeze.action')}
+            </Button>
+          )}
         </>
       )}
       {status.frozen && status.thawsAt && (
