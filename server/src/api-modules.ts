@@ -41,8 +41,10 @@ import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
 import { rewardsRoutes } from './modules/rewards/routes.ts';
 import { createRewardsService } from './modules/rewards/service.ts';
 import { sbomRoutes } from './modules/sbom/routes.ts';
-import { passkeyRoutes } from './modules/security/passkey-routes.ts';
 import { antiPhishingRoutes } from './modules/security/anti-phishing-routes.ts';
+import { registerFreezeGuard } from './modules/security/freeze-guard.ts';
+import { freezeRoutes } from './modules/security/freeze-routes.ts';
+import { passkeyRoutes } from './modules/security/passkey-routes.ts';
 import { securityRoutes } from './modules/security/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { createSettingsService } from './modules/settings/service.ts';
@@ -85,6 +87,8 @@ export function apiModules(ctx: ApiModulesContext): FastifyPluginAsync {
     // In this order: the OpenAPI document lists the routes as they were registered.
     // One USD review budget for what leaves an account: withdrawals, sends (wallet) and sells (ramp).
     const outflowBudget = outflowBudgetOf(ctx.deps.wallet ?? {}, ctx.deps.prices ?? null);
+    // Before any route: a frozen account's changes are refused on every route registered after it.
+    registerFreezeGuard(api, { db: ctx.deps.db, now: ctx.now });
     await accountAndSupportModules(api, ctx, outflowBudget);
     await moneyModules(api, ctx, outflowBudget);
   };
@@ -105,6 +109,7 @@ async function accountAndSupportModules(
   await typed.register(securityRoutes, { auth });
   await typed.register(passkeyRoutes, { auth });
   await typed.register(antiPhishingRoutes, { db: deps.db, now });
+  await typed.register(freezeRoutes, { auth });
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
   await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet, outflowBudget });
   await typed.register(depositsRoutes, {

@@ -36,6 +36,10 @@ const EnvSchema = Type.Object({
   DEV_MAILBOX: Type.Optional(Type.Boolean()),
   DEV_CLOCK: Type.Optional(Type.Boolean()),
   MAIL_FROM: Type.String({ minLength: 3 }),
+  /** The app's address as users reach it (links in mails); default http://HOST:PORT. */
+  PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+$', maxLength: 200 })),
+  /** How long an asked-for unfreeze waits before the account thaws (issue 31). */
+  UNFREEZE_HOLD_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 30 }),
   MAIL_DAILY_LIMIT: Type.Integer({ minimum: 1, maximum: 1000 }),
   SUPPORT_EMAIL: Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' }),
   UPLOAD_QUOTA_BYTES: Type.Integer({ minimum: 1024 * 1024 }),
@@ -128,6 +132,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   TRUST_PROXY: false,
   SHUTDOWN_TIMEOUT_MS: 10_000,
   MAIL_FROM: 'CW Wallet <no-reply@localhost>',
+  UNFREEZE_HOLD_HOURS: 24,
   MAIL_DAILY_LIMIT: 20,
   SUPPORT_EMAIL: 'support@wallet.example',
   UPLOAD_QUOTA_BYTES: 200 * 1024 * 1024,

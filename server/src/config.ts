@@ -28,6 +28,8 @@ export interface Config {
   /** nodemailer SMTP URL; unset: mail goes to the dev mailbox (/dev/mailbox, not in production). */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Links in security mails (PUBLIC_ORIGIN) and the unfreeze hold (UNFREEZE_HOLD_HOURS). */
+  security: { publicOrigin: string; unfreezeHoldHours: number };
   /** Mails a user may send from the app in 24 hours (modules/user-mail). */
   mailDailyLimit: number;
   /** Where user mail may go besides the user's own address. */
@@ -180,6 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    security: {
+      publicOrigin: e.PUBLIC_ORIGIN ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`,
+      unfreezeHoldHours: e.UNFREEZE_HOLD_HOURS,
+    },
     mailDailyLimit: e.MAIL_DAILY_LIMIT,
     supportEmail: e.SUPPORT_EMAIL,
     uploads: { quotaBytes: e.UPLOAD_QUOTA_BYTES, s3: s3Options(e) },

@@ -178,6 +178,8 @@ try {
       session: config.session,
       codeLimits: { perIpPerHour: config.codeIpHourlyLimit },
       webauthn: config.webauthn,
+      publicOrigin: config.security.publicOrigin,
+      unfreezeHoldMs: config.security.unfreezeHoldHours * 3_600_000,
     },
     mail: { smtpUrl: config.smtpUrl ?? null, from: config.mailFrom, devMailbox: config.devMailbox },
     mailDailyLimit: config.mailDailyLimit,

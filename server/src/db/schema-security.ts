@@ -5,6 +5,24 @@ export interface SecurityDatabase {
   user_totp: UserTotpTable;
   recovery_codes: RecoveryCodesTable;
   login_attempts: LoginAttemptsTable;
+  account_freezes: AccountFreezesTable;
+  freeze_links: FreezeLinksTable;
+}
+
+/** The freeze link of a security mail, by the SHA-256 of its token (migration 0076). */
+export interface FreezeLinksTable {
+  token_hash: Buffer;
+  user_id: string;
+  created_at: Date;
+}
+
+/** A user's self-service freeze (migration 0076): frozen while thaws_at is null or ahead. */
+export interface AccountFreezesTable {
+  user_id: string;
+  frozen_at: Date;
+  via: 'settings' | 'mail_link';
+  unfreeze_requested_at: Date | null;
+  thaws_at: Date | null;
 }
 
 export const loginMethods = [

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.ts';
 import { findCoinNetwork, toChainUnits } from '../modules/catalogue/catalogue.ts';
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { maxSweepNonce } from '../modules/custody/sweeps-repository.ts';
+import { accountFrozenUsers } from '../modules/security/freeze-state.ts';
 import { lockState, markTransferInProgress } from '../modules/withdrawals/signing.ts';
 import { insertAttempt, lockHotWallet, maxRecordedNonce } from './repository.ts';
 import { type ApprovedWithdrawal, maxOf, NATIVE_GAS, type SignerContext, TOKEN_GAS } from './signer-types.ts';
@@ -25,6 +26,16 @@ export async function nextNonce(
   return pending > recorded ? pending : recorded + 1n;
 }
 
+async function ownerFrozen(trx: Kysely<Database>, withdrawalId: string, at: Date): Promise<boolean> {
+  const row = await trx
+    .selectFrom('withdrawals')
+    .select('id')
+    .where('id', '=', withdrawalId)
+    .where('user_id', 'in', accountFrozenUsers(trx, at))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Signs, records and broadcasts one approved withdrawal. */
 export async function signOne(ctx: SignerContext, w: ApprovedWithdrawal): Promise<boolean> {
   const { db, now, account, log, clientFor, options, broadcast, nextNonce } = ctx;
@@ -44,6 +55,9 @@ export async function signOne(ctx: SignerContext, w: ApprovedWithdrawal): Promis
     // One signer at a time per hot wallet and chain: nonces are handed out in order.
     await lockHotWallet(trx, chain.chainId, account.address);
     if ((await lockState(trx, w.id)) !== 'review_approved') return undefined;
+    // A freeze that committed after the pick: nothing of a frozen account is signed. A freeze still
+    // running waits on this row lock (security/freeze.ts) and finds the withdrawal in progress.
+    if (await ownerFrozen(trx, w.id, now())) return undefined;
     const nonce = await nextNonce(trx, client, chain.chainId);
     const raw = await account.signTransaction({
       type: 'eip1559',

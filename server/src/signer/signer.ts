@@ -31,7 +31,7 @@ export {
 
 export function createSigner(options: SignerOptions) {
   const ctx = createSignerContext(options);
-  const { db, account, batch, followUp, signOne } = ctx;
+  const { db, now, account, batch, followUp, signOne } = ctx;
   const sweeper = options.depositAccount ? createSweeper(ctx, options.sweepIntervalMs ?? 30_000) : undefined;
   return {
     address: account.address,
@@ -52,7 +52,7 @@ export function createSigner(options: SignerOptions) {
       await followUp(result);
       const enabled = evmNetworks.filter((n) => options.chains()[n] !== undefined);
       if (enabled.length === 0) return result;
-      const approved = await listApprovedForSigning(db, enabled, batch);
+      const approved = await listApprovedForSigning(db, enabled, batch, now());
       for (const w of approved) if (await signOne(w)) result.signed += 1;
       // Withdrawals first: a sweep round never delays a user's payout.
       await sweeper?.tick(result);

@@ -35,6 +35,11 @@ export const ACCOUNT_ROUTES: HostRoute[] = [
     requiresLogin: true,
   },
   {
+    path: '/freeze',
+    Component: lazyScreen(() => import('./components/freeze-link-screen.tsx')),
+    requiresLogin: false,
+  },
+  {
     path: '/appDown',
     Component: lazyScreen(() => import('./components/app-download-screen.tsx')),
     requiresLogin: false,

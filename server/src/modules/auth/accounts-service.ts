@@ -88,6 +88,7 @@ const loggedInPurposes: ReadonlySet<CodePurpose> = new Set([
   'fund_password',
   'withdraw',
   'transfer',
+  'unfreeze',
 ]);
 
 export function createAccountsService(deps: {
@@ -98,6 +99,8 @@ export function createAccountsService(deps: {
   codes: VerificationCodes;
   throttles: ThrottleStore;
   onSessionsEnded: SessionsEndedHook;
+  publicOrigin?: string;
+  onMailQueued?: () => void;
 }): AccountsService {
   const { db, now, hasher, sessions, codes, throttles, onSessionsEnded } = deps;
 
@@ -108,7 +111,17 @@ export function createAccountsService(deps: {
   }
 
   return {
-    ...createPasswordChanges({ db, now, hasher, codes, throttles, accountOf, onSessionsEnded }),
+    ...createPasswordChanges({
+      db,
+      now,
+      hasher,
+      codes,
+      throttles,
+      accountOf,
+      onSessionsEnded,
+      ...(deps.publicOrigin ? { publicOrigin: deps.publicOrigin } : {}),
+      ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
+    }),
 
     async sendCode(client, { email, purpose, language }) {
       if (loggedInPurposes.has(purpose)) {

@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { createSealer } from '../payment-methods/sealing.ts';
 import { createSecondFactors, type SecondFactors } from '../security/factors-service.ts';
+import { UNFREEZE_HOLD_MS } from '../security/freeze.ts';
+import { createFreezeService, type FreezeService } from '../security/freeze-service.ts';
 import { createPasskeys, type Passkeys } from '../security/passkeys-service.ts';
 import { createReauth, type Reauth } from '../security/reauth.ts';
 import { defaultWebAuthnOptions, type WebAuthnOptions } from '../security/webauthn-config.ts';
@@ -30,6 +32,10 @@ export interface AuthOptions {
    * reset): work in flight a thief's session may have started ends with them (app.ts: pending sells).
    */
   onSessionsEnded?: SessionsEndedHook;
+  /** The app's public origin (PUBLIC_ORIGIN), for the links in security mails; default http://127.0.0.1:3000. */
+  publicOrigin?: string;
+  /** How long an unfreeze waits (UNFREEZE_HOLD_HOURS); default 24 h. */
+  unfreezeHoldMs?: number;
 }
 
 export interface AuthModule {
@@ -46,6 +52,9 @@ export interface AuthModule {
   passkeys: Passkeys;
   /** Proving the password (and factor) again before a security change. */
   reauth: Reauth;
+  /** Self-service freeze and unfreeze (modules/security/freeze-service.ts). */
+  freeze: FreezeService;
+  publicOrigin: string;
   /** The failed-attempt counters, shared with the operators module. */
   throttles: ThrottleStore;
   /** The argon2id hasher, shared with the operators module (one pool of hashing threads). */
@@ -68,11 +77,13 @@ export function createAuthModule(
     webauthn: { ...defaultWebAuthnOptions, ...deps.webauthn },
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
+  const publicOrigin = deps.publicOrigin ?? 'http://127.0.0.1:3000';
   const factors = createSecondFactors({
     db,
     now,
     throttles,
     passkeys,
+    publicOrigin,
     sealer: createSealer(deps.sealKey ?? randomBytes(32)),
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
@@ -83,16 +94,38 @@ export function createAuthModule(
     ...(deps.codeLimits ? { limits: deps.codeLimits } : {}),
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
+  const reauth = createReauth({ db, now, hasher, throttles, factors });
+  const freeze = createFreezeService({
+    db,
+    now,
+    codes,
+    reauth,
+    publicOrigin,
+    unfreezeHoldMs: deps.unfreezeHoldMs ?? UNFREEZE_HOLD_MS,
+    ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
+  });
   return {
     db,
     now,
     sessions,
     codes,
-    accounts: createAccountsService({ db, now, hasher, sessions, codes, throttles, onSessionsEnded }),
+    freeze,
+    publicOrigin,
+    accounts: createAccountsService({
+      db,
+      now,
+      hasher,
+      sessions,
+      codes,
+      throttles,
+      onSessionsEnded,
+      publicOrigin,
+      ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
+    }),
     fundPassword: createFundPasswordService({ db, now, hasher, codes, throttles }),
     factors,
     passkeys,
-    reauth: createReauth({ db, now, hasher, throttles, factors }),
+    reauth,
     sessionsService: createSessionsService({ db, now, sessions, onSessionsEnded }),
     throttles,
     hasher,

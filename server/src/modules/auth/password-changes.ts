@@ -4,6 +4,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { CodePurpose } from '../mail/templates.ts';
 import { assertRecentAuth } from '../security/reauth.ts';
+import { queueSecurityNotice } from '../security/security-mails.ts';
 import { type AccountRow, findAccountByEmail, updatePasswordHash } from './accounts-repository.ts';
 import type { Client } from './client.ts';
 import type { PasswordHasher } from './password-hashing.ts';
@@ -38,6 +39,9 @@ export function createPasswordChanges(deps: {
   accountOf: (userId: string) => Promise<AccountRow>;
   /** Work ending with the other sessions (pending sells), in their transaction. */
   onSessionsEnded: SessionsEndedHook;
+  /** The app's public origin: the notice of a changed password carries a freeze link. */
+  publicOrigin?: string;
+  onMailQueued?: () => void;
 }): PasswordChanges {
   const { db, now, hasher, codes, throttles, accountOf, onSessionsEnded } = deps;
   return {
@@ -70,7 +74,9 @@ export function createPasswordChanges(deps: {
           ip: client.ip,
           details: { sessionsEnded: ended },
         });
+        await queueSecurityNotice(trx, account.user_id, 'password_changed', now(), deps.publicOrigin);
       });
+      deps.onMailQueued?.();
       return client.userId === account.user_id;
     },
 
@@ -131,7 +137,9 @@ export function createPasswordChanges(deps: {
           ip: client.ip,
           details: { otherSessionsEnded: ended },
         });
+        await queueSecurityNotice(trx, userId, 'password_changed', now(), deps.publicOrigin);
       });
+      deps.onMailQueued?.();
     },
   };
 }

@@ -14,6 +14,7 @@ export const codePurposes = [
   'fund_password',
   'withdraw',
   'transfer',
+  'unfreeze',
 ] as const;
 export type CodePurposeValue = (typeof codePurposes)[number];
 

@@ -82,7 +82,7 @@ describe('deep reorg', () => {
       return w.id;
     });
     const signable = async () =>
-      (await listApprovedForSigning(db, ['ethereum'], 100)).some((w) => w.id === withdrawalId);
+      (await listApprovedForSigning(db, ['ethereum'], 100, new Date())).some((w) => w.id === withdrawalId);
     expect(await signable()).toBe(true);
 
     // A longer fork without the deposit replaces 9 blocks: deeper than its 6 confirmations.

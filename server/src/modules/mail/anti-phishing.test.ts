@@ -15,6 +15,7 @@ const purposes: Record<CodePurpose, true> = {
   fund_password: true,
   withdraw: true,
   transfer: true,
+  unfreeze: true,
 };
 const notices: Record<SecurityNotice, true> = {
   recovery_code_used: true,
@@ -23,6 +24,8 @@ const notices: Record<SecurityNotice, true> = {
   account_frozen: true,
   passkey_added: true,
   passkey_removed: true,
+  password_changed: true,
+  unfreeze_requested: true,
 };
 const supportKinds: Record<SupportMailKind, true> = { chat_reply: true, ticket_reply: true, message_answer: true };
 

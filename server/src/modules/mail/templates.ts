@@ -2,7 +2,14 @@
 export const mailLanguages = ['zh-CN', 'zh-TW', 'en', 'es'] as const;
 export type MailLanguage = (typeof mailLanguages)[number];
 
-export type CodePurpose = 'register' | 'reset_password' | 'change_password' | 'fund_password' | 'withdraw' | 'transfer';
+export type CodePurpose =
+  | 'register'
+  | 'reset_password'
+  | 'change_password'
+  | 'fund_password'
+  | 'withdraw'
+  | 'transfer'
+  | 'unfreeze';
 
 export interface MailContent {
   subject: string;
@@ -27,6 +34,7 @@ const texts: Record<MailLanguage, CodeTexts> = {
       fund_password: '设置资金密码',
       withdraw: '提现',
       transfer: '转账给其他用户',
+      unfreeze: '解冻账户',
     },
     intro: '您正在进行以下操作：',
     validity: (m) => `验证码 ${m} 分钟内有效，仅可使用一次。`,
@@ -41,6 +49,7 @@ const texts: Record<MailLanguage, CodeTexts> = {
       fund_password: '設定資金密碼',
       withdraw: '提領',
       transfer: '轉帳給其他用戶',
+      unfreeze: '解凍帳戶',
     },
     intro: '您正在進行以下操作：',
     validity: (m) => `驗證碼 ${m} 分鐘內有效，僅可使用一次。`,
@@ -55,6 +64,7 @@ const texts: Record<MailLanguage, CodeTexts> = {
       fund_password: 'set your fund password',
       withdraw: 'withdraw funds',
       transfer: 'transfer funds to another user',
+      unfreeze: 'unfreeze your account',
     },
     intro: 'Use this code to',
     validity: (m) => `The code is valid for ${m} minutes and can be used once.`,
@@ -69,6 +79,7 @@ const texts: Record<MailLanguage, CodeTexts> = {
       fund_password: 'establecer tu contraseña de fondos',
       withdraw: 'retirar fondos',
       transfer: 'transferir fondos a otro usuario',
+      unfreeze: 'descongelar tu cuenta',
     },
     intro: 'Usa este código para',
     validity: (m) => `El código es válido durante ${m} minutos y solo se puede usar una vez.`,

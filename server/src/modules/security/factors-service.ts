@@ -90,6 +90,8 @@ export function createSecondFactors(deps: {
   sealer: Sealer;
   passkeys: Passkeys;
   onMailQueued?: () => void;
+  /** The app's public origin, for the freeze link of the security mails. */
+  publicOrigin?: string;
 }): SecondFactors {
   const { db, now, throttles, sealer, passkeys } = deps;
   const openSecret = (userId: string, sealed: Buffer) => {
@@ -113,7 +115,7 @@ export function createSecondFactors(deps: {
       const used = await db.transaction().execute(async (trx) => {
         if (!(await useRecoveryCode(trx, row.id, at))) return false;
         await appendAudit(trx, { event: 'recovery_code_used', at, userId, ip: client.ip });
-        await queueSecurityNotice(trx, userId, 'recovery_code_used', at);
+        await queueSecurityNotice(trx, userId, 'recovery_code_used', at, deps.publicOrigin);
         return true;
       });
       if (used) deps.onMailQueued?.();
@@ -211,7 +213,7 @@ export function createSecondFactors(deps: {
         const codes = await issueRecoveryCodes(trx, userId, at);
         // 'totp_enabled' starts the 24 h outflow hold (withdrawals/outflow-holds.ts).
         await appendAudit(trx, { event: 'totp_enabled', at, userId, ip: client.ip });
-        await queueSecurityNotice(trx, userId, 'totp_enabled', at);
+        await queueSecurityNotice(trx, userId, 'totp_enabled', at, deps.publicOrigin);
         return codes;
       });
       deps.onMailQueued?.();
@@ -227,7 +229,7 @@ export function createSecondFactors(deps: {
         // With a passkey left the codes stay: they are the way back in when the passkey is lost.
         if (!(await hasSecondFactor(trx, userId))) await deleteRecoveryCodes(trx, userId);
         await appendAudit(trx, { event: 'totp_disabled', at, userId, ip: client.ip });
-        await queueSecurityNotice(trx, userId, 'totp_disabled', at);
+        await queueSecurityNotice(trx, userId, 'totp_disabled', at, deps.publicOrigin);
       });
       deps.onMailQueued?.();
     },

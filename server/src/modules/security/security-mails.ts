@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { enqueueUserMail } from '../mail/anti-phishing.ts';
 import { isMailLanguage, type MailContent, type MailLanguage } from '../mail/templates.ts';
+import { newFreezeLink } from './freeze.ts';
 
 /** Security notices: something changed that the owner must hear about even when it was not them. */
 export type SecurityNotice =
@@ -10,9 +11,14 @@ export type SecurityNotice =
   | 'totp_disabled'
   | 'passkey_added'
   | 'passkey_removed'
-  | 'account_frozen';
+  | 'account_frozen'
+  | 'password_changed'
+  | 'unfreeze_requested';
 
-const texts: Record<MailLanguage, { subject: string; body: Record<SecurityNotice, string>; notYou: string }> = {
+const texts: Record<
+  MailLanguage,
+  { subject: string; body: Record<SecurityNotice, string>; notYou: string; freeze: string }
+> = {
   'zh-CN': {
     subject: '账户安全提醒',
     body: {
@@ -22,8 +28,11 @@ const texts: Record<MailLanguage, { subject: string; body: Record<SecurityNotice
       passkey_added: '您的账户已添加一个通行密钥。',
       passkey_removed: '您的账户已删除一个通行密钥。',
       account_frozen: '您的账户已冻结：所有会话已结束，提现、转账、兑换付款和出售均已停止。',
+      password_changed: '您的账户登录密码已更改（或已重置）。24 小时内不能提现或转账。',
+      unfreeze_requested: '已申请解冻您的账户。等待期结束后，资产才能再次转出。',
     },
     notYou: '如果这不是您本人的操作，请立即在安全设置中冻结账户并联系客服。',
+    freeze: '不是您本人？点击此链接立即冻结账户（无需登录）：',
   },
   'zh-TW': {
     subject: '帳戶安全提醒',
@@ -34,8 +43,11 @@ const texts: Record<MailLanguage, { subject: string; body: Record<SecurityNotice
       passkey_added: '您的帳戶已新增一個通行密鑰。',
       passkey_removed: '您的帳戶已刪除一個通行密鑰。',
       account_frozen: '您的帳戶已凍結：所有工作階段已結束，提領、轉帳、兌換付款和出售均已停止。',
+      password_changed: '您的帳戶登入密碼已變更（或已重設）。24 小時內不能提領或轉帳。',
+      unfreeze_requested: '已申請解凍您的帳戶。等待期結束後，資產才能再次轉出。',
     },
     notYou: '如果這不是您本人的操作，請立即在安全設定中凍結帳戶並聯絡客服。',
+    freeze: '不是您本人？點擊此連結立即凍結帳戶（無需登入）：',
   },
   en: {
     subject: 'Account security notice',
@@ -47,8 +59,12 @@ const texts: Record<MailLanguage, { subject: string; body: Record<SecurityNotice
       passkey_removed: 'A passkey was removed from your account.',
       account_frozen:
         'Your account is frozen: every session was ended; withdrawals, sends, exchange payouts and sells are stopped.',
+      password_changed:
+        'The sign-in password of your account was changed (or reset). Withdrawals and sends are held for 24 hours.',
+      unfreeze_requested: 'An unfreeze of your account was asked for. Nothing can leave it until the wait is over.',
     },
     notYou: 'If this was not you, freeze your account in the security settings now and contact support.',
+    freeze: 'Not you? Freeze your account now with this link (no sign-in needed):',
   },
   es: {
     subject: 'Aviso de seguridad de la cuenta',
@@ -60,30 +76,71 @@ const texts: Record<MailLanguage, { subject: string; body: Record<SecurityNotice
       passkey_removed: 'Se eliminó una llave de acceso de tu cuenta.',
       account_frozen:
         'Tu cuenta está congelada: se cerraron todas las sesiones; retiros, envíos, pagos de intercambio y ventas están detenidos.',
+      password_changed:
+        'Se cambió (o restableció) la contraseña de acceso de tu cuenta. Retiros y envíos quedan retenidos 24 horas.',
+      unfreeze_requested: 'Se pidió descongelar tu cuenta. No puede salir nada hasta que termine la espera.',
     },
     notYou: 'Si no fuiste tú, congela tu cuenta ahora en los ajustes de seguridad y contacta con soporte.',
+    freeze: '¿No fuiste tú? Congela tu cuenta ahora con este enlace (sin iniciar sesión):',
   },
 };
 
-export function securityNoticeMail(language: MailLanguage, notice: SecurityNotice, at: Date): MailContent {
-  const t = texts[language];
-  return { subject: t.subject, text: [t.body[notice], '', at.toISOString(), '', t.notYou, ''].join('\n') };
+/** The one-click freeze page; the token is in the fragment, so it never reaches a server log. */
+export function freezeLinkUrl(origin: string, token: string): string {
+  return `${origin.replace(/\/+$/, '')}/freeze#t=${token}`;
 }
 
-/** Queues the notice to the account's address, in the user's language (zh-CN when none is saved). */
-export async function queueSecurityNotice(
-  trx: Kysely<Database>,
-  userId: string,
+/** The freeze line of every security mail, in the mail's language. */
+export function freezeLine(language: MailLanguage, url: string): string {
+  return `${texts[language].freeze}\n${url}`;
+}
+
+export function securityNoticeMail(
+  language: MailLanguage,
   notice: SecurityNotice,
   at: Date,
-): Promise<void> {
+  freezeUrl?: string,
+): MailContent {
+  const t = texts[language];
+  const lines = [t.body[notice], '', at.toISOString(), '', t.notYou, ''];
+  if (freezeUrl) lines.push(freezeLine(language, freezeUrl), '');
+  return { subject: t.subject, text: lines.join('\n') };
+}
+
+/** The user's mail address and language (zh-CN when none is saved). */
+export async function mailTarget(
+  trx: Kysely<Database>,
+  userId: string,
+): Promise<{ email: string; language: MailLanguage } | undefined> {
   const row = await trx
     .selectFrom('accounts')
     .leftJoin('user_settings', 'user_settings.user_id', 'accounts.user_id')
     .select(['accounts.email', 'user_settings.language'])
     .where('accounts.user_id', '=', userId)
     .executeTakeFirst();
-  if (!row) return;
-  const language: MailLanguage = isMailLanguage(row.language) ? row.language : 'zh-CN';
-  await enqueueUserMail(trx, userId, language, { to: row.email, ...securityNoticeMail(language, notice, at) }, at);
+  if (!row) return undefined;
+  return { email: row.email, language: isMailLanguage(row.language) ? row.language : 'zh-CN' };
+}
+
+/**
+ * Queues the notice to the account's address, in the user's language, with a one-click freeze link
+ * (a fresh token, freeze.ts) when `origin` (the app's public origin) is given.
+ */
+export async function queueSecurityNotice(
+  trx: Kysely<Database>,
+  userId: string,
+  notice: SecurityNotice,
+  at: Date,
+  origin?: string,
+): Promise<void> {
+  const target = await mailTarget(trx, userId);
+  if (!target) return;
+  const url = origin === undefined ? undefined : freezeLinkUrl(origin, await newFreezeLink(trx, userId, at));
+  await enqueueUserMail(
+    trx,
+    userId,
+    target.language,
+    { to: target.email, ...securityNoticeMail(target.language, notice, at, url) },
+    at,
+  );
 }

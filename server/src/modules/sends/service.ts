@@ -13,6 +13,7 @@ import { ownerOfDepositAddress } from '../deposits/addresses.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { internalSend } from '../ledger/operations.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
+import { assertNotFrozen } from '../security/freeze-state.ts';
 import { assertWithinOutflowBudget, lockOutflows, type OutflowBudget } from '../withdrawals/outflow-budget.ts';
 import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
 import { availableOf } from '../withdrawals/service.ts';
@@ -133,6 +134,8 @@ export function createSendsService(deps: {
         // Under the outflow lock, the key first: a retry that waited on the lock for the first
         // request must get its send back, not be counted against itself (OUTFLOW_REVIEW_LIMIT).
         await lockOutflows(trx, userId);
+        // Again under the lock a freeze also takes: a freeze committed since the check above wins.
+        await assertNotFrozen(trx, userId, now());
         const made = await earlierSend(trx);
         if (made) return made;
         await assertAllowlisted(trx, userId, destination, now());

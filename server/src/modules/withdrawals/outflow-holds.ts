@@ -3,12 +3,14 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { AuditEvent } from '../audit/repository.ts';
 import { withdrawalsFrozen } from '../deposits/reorg-alerts.ts';
+import { assertNotFrozen, freezeState } from '../security/freeze-state.ts';
 
 /**
  * What stops coins leaving an account, for withdrawals and sends alike: a send to another user is a
  * withdrawal one step later (the recipient withdraws under its own limits), so a hold that only
  * withdrawals met would be skipped by sending to a mule account first (issue 38).
  *
+ * - The owner's own freeze (security/freeze.ts): ACCOUNT_FROZEN until an unfreeze's hold has passed.
  * - A deep-reorg freeze (deposits/reorg-alerts.ts): WITHDRAW_FROZEN until an operator resolves it.
  * - For OUTFLOW_HOLD_MS after a password reset or change, a fund password changed, or a second factor
  *   added or removed — how a
@@ -58,13 +60,15 @@ export async function outflowRefusal(
   db: Kysely<Database>,
   userId: string,
   now: Date,
-): Promise<'withdrawals_frozen' | 'outflow_hold' | null> {
+): Promise<'account_frozen' | 'withdrawals_frozen' | 'outflow_hold' | null> {
+  if ((await freezeState(db, userId, now)).frozen) return 'account_frozen';
   if (await withdrawalsFrozen(db, userId)) return 'withdrawals_frozen';
   return (await outflowHeldUntil(db, userId, now)) ? 'outflow_hold' : null;
 }
 
-/** Throws WITHDRAW_FROZEN or OUTFLOW_HOLD when no coins may leave the user's account now. */
+/** Throws ACCOUNT_FROZEN, WITHDRAW_FROZEN or OUTFLOW_HOLD when no coins may leave the user's account now. */
 export async function assertOutflowAllowed(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
+  await assertNotFrozen(db, userId, now);
   if (await withdrawalsFrozen(db, userId))
     throw new AppError('WITHDRAW_FROZEN', 'Withdrawals are on hold until an operator resolves a deep chain reorg');
   const until = await outflowHeldUntil(db, userId, now);

@@ -2,6 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, WithdrawalsTable } from '../../db/schema.ts';
 import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 import { frozenUsers } from '../deposits/reorg-alerts.ts';
+import { accountFrozenUsers } from '../security/freeze-state.ts';
 import { assertTransition, type WithdrawalState } from './state-machine.ts';
 
 type Db = Kysely<Database>;
@@ -110,7 +111,7 @@ export async function listByState(db: Db, states: readonly WithdrawalState[], li
 }
 
 /** Approved withdrawals on `networks` waiting for the signer, oldest first. */
-export function listApprovedForSigning(db: Db, networks: readonly NetworkCode[], limit: number) {
+export function listApprovedForSigning(db: Db, networks: readonly NetworkCode[], limit: number, now: Date) {
   return (
     db
       .selectFrom('withdrawals')
@@ -119,6 +120,8 @@ export function listApprovedForSigning(db: Db, networks: readonly NetworkCode[],
       .where('network', 'in', networks)
       // A user whose credited deposit a deep reorg took away waits for an operator (deposits/reorg-alerts.ts).
       .where('user_id', 'not in', frozenUsers(db))
+      // A user who froze the account: exchange and sell payouts wait for the thaw (security/freeze.ts).
+      .where('user_id', 'not in', accountFrozenUsers(db, now))
       .orderBy('created_at')
       .orderBy('id')
       .limit(limit)

@@ -17,6 +17,7 @@ import { lockFunds, settleWithdrawal, unlockFunds } from '../ledger/operations.t
 import { userBalances } from '../ledger/repository.ts';
 import { recordUserNotice } from '../notices/repository.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
+import { assertNotFrozen } from '../security/freeze-state.ts';
 import { createOutflowBudget, lockOutflows, type OutflowBudget, outflowSpentUsdCents } from './outflow-budget.ts';
 import { assertOutflowAllowed } from './outflow-holds.ts';
 import {
@@ -180,6 +181,9 @@ export async function placeWithdrawal(
 ): Promise<WithdrawalRow | undefined> {
   assert(w.feeMinor >= 0n && w.feeMinor < w.amountMinor, '0 <= fee < amount');
   await lockOutflows(trx, w.userId);
+  // Under the lock a freeze takes too (security/freeze.ts): either the freeze sees this withdrawal
+  // and cancels it, or this sees the freeze.
+  await assertNotFrozen(trx, w.userId, at);
   const valueUsdCents = budget ? budget.valueUsdCents(w.coin, w.amountMinor) : null;
   const valued = valueUsdCents === null ? w : { ...w, valueUsdCents };
   const inserted = await insertWithdrawal(trx, valued, at);

@@ -10,6 +10,7 @@ import { useLogoutMutation } from '../api/account-queries.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 import { AccountPage } from './account-page.tsx';
 import { AllowlistSection } from './allowlist-section.tsx';
+import { FreezeSection } from './freeze-section.tsx';
 import { FundPasswordForm } from './fund-password-form.tsx';
 import { PasskeysSection } from './passkeys-section.tsx';
 import { SecondFactorSection } from './second-factor-section.tsx';
@@ -70,6 +71,7 @@ export default function SecuritySettingsScreen() {
       <PasskeysSection />
       <SecondFactorSection />
       <AllowlistSection />
+      <FreezeSection />
       <h2 className="account-section-title account-section">{t('account.security.sessions')}</h2>
       <SessionsList />
       <div className="account-section">

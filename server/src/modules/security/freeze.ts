@@ -1,0 +1,126 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { appendAudit } from '../audit/repository.ts';
+import { hashToken, newSessionToken } from '../auth/secrets.ts';
+import { revokeUserSessions } from '../auth/sessions-repository.ts';
+import { unlockFunds } from '../ledger/operations.ts';
+import { lockOutflows } from '../withdrawals/outflow-budget.ts';
+import { transition } from '../withdrawals/repository.ts';
+
+type Trx = Transaction<Database>;
+
+/** How long an asked-for unfreeze waits before anything may leave the account again (default). */
+export const UNFREEZE_HOLD_MS = 24 * 3_600_000;
+/** Freeze links kept per user: the newest ones (a security mail each); older ones stop working. */
+export const FREEZE_LINKS_PER_USER = 50;
+
+export type FreezeVia = 'settings' | 'mail_link';
+
+/**
+ * Freezes the account, in the caller's transaction, under the user's outflow lock (the one every
+ * withdrawal and send takes before it books): either a withdrawal placed at the same instant is
+ * seen here and cancelled, or it sees the freeze and is refused. What happens to what is under way:
+ * - the user's own withdrawals not yet signed (in_review, review_approved) are rejected with reason
+ *   `account_frozen` and their amount returned to the available balance: a thief's withdrawal waiting
+ *   for review must not go out after the owner's later unfreeze;
+ * - exchange and sell payouts (the platform paying an order out) stay approved; the signer takes no
+ *   withdrawal of a frozen user (withdrawals/repository.ts, signer-sign.ts), so they wait for the thaw;
+ * - a transfer already signed (transfer_in_progress) is on the chain and cannot be called back. The
+ *   signer holds the withdrawal's row lock while it signs; the `for update` below waits for it.
+ * Every session ends, the caller's too. Freezing a frozen account again is harmless and cancels an
+ * unfreeze under way (the "this was not me" answer to a thief's unfreeze).
+ */
+export async function freezeAccount(
+  trx: Trx,
+  input: { userId: string; via: FreezeVia; ip: string | null; now: Date },
+): Promise<{ cancelledWithdrawals: number; sessionsEnded: number }> {
+  const { userId, now } = input;
+  await lockOutflows(trx, userId);
+  await trx
+    .insertInto('account_freezes')
+    .values({ user_id: userId, frozen_at: now, via: input.via, unfreeze_requested_at: null, thaws_at: null })
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet({ frozen_at: now, via: input.via, unfreeze_requested_at: null, thaws_at: null }),
+    )
+    .execute();
+  const pending = await trx
+    .selectFrom('withdrawals')
+    .select(['id', 'state', 'coin', 'amount_minor'])
+    .where('user_id', '=', userId)
+    .where('origin', '=', 'user')
+    .where('state', 'in', ['in_review', 'review_approved'])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  for (const w of pending) {
+    const from = w.state as 'in_review' | 'review_approved';
+    const moved = await transition(trx, w.id, from, 'review_rejected', { reason: 'account_frozen' }, now);
+    if (!moved) throw new Error(`freeze: withdrawal ${w.id} moved while locked`);
+    await unlockFunds(
+      trx,
+      {
+        idempotencyKey: `withdrawal:${w.id}:unlock`,
+        userId,
+        asset: w.coin,
+        amountMinor: BigInt(w.amount_minor),
+        metadata: { withdrawalId: w.id, reason: 'account_frozen' },
+      },
+      now,
+    );
+  }
+  const sessionsEnded = await revokeUserSessions(trx, userId, now);
+  await appendAudit(trx, {
+    event: 'account_frozen',
+    at: now,
+    userId,
+    ip: input.ip,
+    details: { via: input.via, cancelledWithdrawals: pending.map((w) => w.id), sessionsEnded },
+  });
+  return { cancelledWithdrawals: pending.length, sessionsEnded };
+}
+
+/** A new freeze link token for a security mail (128 bits from the CSPRNG); keeps the newest 50. */
+export async function newFreezeLink(trx: Kysely<Database>, userId: string, now: Date): Promise<string> {
+  const token = newSessionToken();
+  await trx
+    .insertInto('freeze_links')
+    .values({ token_hash: hashToken(token), user_id: userId, created_at: now })
+    .execute();
+  await trx
+    .deleteFrom('freeze_links')
+    .where('user_id', '=', userId)
+    .where('token_hash', 'not in', (eb) =>
+      eb
+        .selectFrom('freeze_links')
+        .select('token_hash')
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'desc')
+        .limit(FREEZE_LINKS_PER_USER),
+    )
+    .execute();
+  return token;
+}
+
+/** The user a freeze link names, or undefined for an unknown (or pruned) token. */
+export async function freezeLinkUser(db: Kysely<Database>, token: string): Promise<string | undefined> {
+  if (!/^[A-Za-z0-9_-]{22}$/.test(token)) return undefined;
+  const row = await db
+    .selectFrom('freeze_links')
+    .select('user_id')
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+/** Starts the unfreeze hold (once: asking again while it runs keeps the first end); returns its end. */
+export async function startThaw(trx: Trx, userId: string, now: Date, holdMs: number): Promise<Date | undefined> {
+  const thawsAt = new Date(now.getTime() + holdMs);
+  const row = await trx
+    .updateTable('account_freezes')
+    .set({ unfreeze_requested_at: now, thaws_at: thawsAt })
+    .where('user_id', '=', userId)
+    .where('thaws_at', 'is', null)
+    .returning('thaws_at')
+    .executeTakeFirst();
+  return row?.thaws_at ?? undefined;
+}
