@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { type Kysely, sql } from 'kysely';
-import { type Address, createPublicClient, http } from 'viem';
+import { type Address, createPublicClient, http, type PublicClient } from 'viem';
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, toLedgerMinor } from '../catalogue/catalogue.ts';
 import type { EvmNetwork } from '../catalogue/chains-file.ts';
-import { loadChainConfig, localChainNetworks } from '../chain/chain-config.ts';
+import { type EvmChainRuntime, loadChainConfig, localChainNetworks } from '../chain/chain-config.ts';
 import { keyFiles } from '../chain/keygen.ts';
 import { depositAddressesOf } from '../custody/custody-addresses.ts';
 import { chainBalances } from '../custody/custody-check.ts';
@@ -24,6 +24,21 @@ function hotWallets(dataDir: string, env: NodeJS.ProcessEnv): Partial<Record<Evm
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<Record<EvmNetwork, string>>) : {};
 }
 
+/**
+ * The balances of `addresses` all read at one block, the head when the read starts: read one by one at
+ * `latest`, a sweep mined between two reads would count on its deposit address and again in the hot
+ * wallet (review 37b, finding 2).
+ */
+export async function balancesAtOneBlock(
+  client: Pick<PublicClient, 'getBlockNumber' | 'readContract' | 'getBalance'>,
+  runtime: Pick<EvmChainRuntime, 'tokens'>,
+  network: EvmNetwork,
+  addresses: readonly Address[],
+): Promise<Map<CoinCode, bigint>> {
+  const block = await client.getBlockNumber();
+  return chainBalances(client, runtime, network, addresses, block);
+}
+
 /** On-chain holdings (hot wallet + every user deposit address) of each coin of one local network, ledger units. */
 async function holdings(db: Kysely<Database>, network: EvmNetwork, dataDir: string, env: NodeJS.ProcessEnv) {
   const runtime = loadChainConfig(dataDir, env)[network];
@@ -34,7 +49,7 @@ async function holdings(db: Kysely<Database>, network: EvmNetwork, dataDir: stri
   const listed = await depositAddressesOf(db, network);
   held.notRead = listed.notRead;
   const addresses = [...listed.addresses, ...(hot ? [hot as Address] : [])];
-  for (const [coin, chainTotal] of await chainBalances(client, runtime, network, addresses)) {
+  for (const [coin, chainTotal] of await balancesAtOneBlock(client, runtime, network, addresses)) {
     // Chain units -> ledger units, rounded down (what the ledger could honour).
     held.byCoin.set(coin, toLedgerMinor(coin, network, chainTotal));
   }
