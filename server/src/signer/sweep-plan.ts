@@ -116,9 +116,19 @@ async function record(ctx: SignerContext, client: PublicClient, network: EvmNetw
   const chain = ctx.options.chains()[network];
   const depositAccount = ctx.options.depositAccount;
   if (!chain || !depositAccount) return false;
-  const sender = plan.kind === 'gas_topup' ? ctx.account : depositAccount(network, c.derivationIndex, c.branch);
-  if (plan.kind === 'sweep' && sender.address.toLowerCase() !== c.address.toLowerCase())
-    throw new Error(`sweep key ${c.branch}/${c.derivationIndex} on ${network} does not derive ${c.address}`);
+  const owner = depositAccount(network, c.derivationIndex, c.branch);
+  if (owner.address.toLowerCase() !== c.address.toLowerCase()) {
+    // Never signed for, nor topped up with gas; skipped, not thrown: one bad row (a wrong index, an older
+    // xpub in a restored database) must not stop every other address of the network (review 37b, finding 6).
+    ctx.log('SWEEP KEY MISMATCH: address skipped, an operator must fix its key row', {
+      network,
+      address: c.address,
+      key: `${c.branch}/${c.derivationIndex}`,
+      derives: owner.address,
+    });
+    return false;
+  }
+  const sender = plan.kind === 'gas_topup' ? ctx.account : owner;
   const hot = ctx.account.address;
   const row = await ctx.db.transaction().execute(async (trx) => {
     await ctx.options.fence?.(trx);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { getAddress, type Hash, type PublicClient } from 'viem';
 import type { Database } from '../../db/schema.ts';
 import { nativeCoinOf, toChainUnits, toLedgerMinor } from '../catalogue/catalogue.ts';
@@ -28,6 +28,14 @@ export interface NativeOrderDeposits {
   /** The first native transfer to `address` still on the chain, or null. */
   observe(network: EvmNetwork, address: string): Promise<ObservedOrderDeposit | null>;
 }
+
+/**
+ * A stored native transfer that is one of our own gas top-ups or sweeps (first signing or replacement)
+ * is never an order's deposit. The scanner skips them already; this also drops the ones a scanner that
+ * did not (an older API beside a newer signer) stored before (review 37b, finding 5).
+ */
+const notOurTopUp = sql<boolean>`not exists (select 1 from sweep_transactions s where s.tx_hash = n.tx_hash)
+  and not exists (select 1 from sweep_attempts a where a.tx_hash = n.tx_hash)`;
 
 export function evmNativeOrderDeposits(options: {
   db: Kysely<Database>;
@@ -59,6 +67,7 @@ export function evmNativeOrderDeposits(options: {
         .where('n.network', '=', network)
         .where('n.to_address', '=', getAddress(address))
         .where('n.chain_amount', '>=', dustBelow)
+        .where(notOurTopUp)
         .where(({ not, exists, selectFrom }) =>
           not(
             exists(
@@ -115,12 +124,13 @@ export function evmNativeOrderDeposits(options: {
       if (!runtime) return null;
       const client = clientFor(runtime);
       const rows = await db
-        .selectFrom('exchange_native_deposits')
-        .selectAll()
-        .where('network', '=', network)
-        .where('to_address', '=', getAddress(address))
-        .orderBy('block_number')
-        .orderBy('tx_index')
+        .selectFrom('exchange_native_deposits as n')
+        .selectAll('n')
+        .where('n.network', '=', network)
+        .where('n.to_address', '=', getAddress(address))
+        .where(notOurTopUp)
+        .orderBy('n.block_number')
+        .orderBy('n.tx_index')
         .limit(MAX_ROWS_PER_ADDRESS)
         .execute();
       if (rows.length === 0) return null;
