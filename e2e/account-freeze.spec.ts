@@ -1,4 +1,5 @@
 import { logIn, newAccount, registerByApi, useLanguage } from './account/account-helpers.ts';
+import { E2E_DEV_URL } from './support/e2e-env.ts';
 import { expect, test } from './support/fixtures.ts';
 
 /**
@@ -17,7 +18,9 @@ async function freezeLinkFor(request: import('@playwright/test').APIRequestConte
   await expect
     .poll(
       async () => {
-        const { messages } = (await (await request.get('/dev/mailbox.json')).json()) as { messages: MailMessage[] };
+        const { messages } = (await (await request.get(`${E2E_DEV_URL}/dev/mailbox.json`)).json()) as {
+          messages: MailMessage[];
+        };
         const mine = messages.filter((m) => m.to.toLowerCase() === email.toLowerCase());
         link = mine.map((m) => /https?:\/\/\S+\/freeze#t=[A-Za-z0-9_-]{22}/.exec(m.text)?.[0]).find(Boolean);
         return link;

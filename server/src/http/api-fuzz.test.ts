@@ -50,7 +50,13 @@ function unconfiguredHere(url: string, status: number, code: unknown): boolean {
   return status === 503 && UNCONFIGURED_HERE.some(([prefix, c]) => url.startsWith(prefix) && code === c);
 }
 
-const SIGNS_OUT = new Set(['POST /api/auth/logout', 'DELETE /api/ops/session', 'POST /api/me/sessions/revoke-others']);
+// Left out: they end the fuzzer's own session (a freeze ends every session of the account).
+const SIGNS_OUT = new Set([
+  'POST /api/auth/logout',
+  'DELETE /api/ops/session',
+  'POST /api/me/sessions/revoke-others',
+  'POST /api/me/security/freeze',
+]);
 
 const h = useWalletHarness();
 

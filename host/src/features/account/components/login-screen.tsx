@@ -1,7 +1,7 @@
 import '../account.css';
 import type { Me } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
-import { loginFactorWithPasskey, passkeysSupported, signInWithPasskey } from '@cw/shared-state/passkeys';
+import { loginFactorWithPasskey, signInWithPasskey } from '@cw/shared-state/passkeys';
 import { takeReturnTo, useSession, useUserStore } from '@cw/shared-state/session';
 import Button from 'antd-mobile/es/components/button';
 import { type FormEvent, useState } from 'react';
@@ -10,6 +10,7 @@ import { Link, useNavigate } from 'react-router';
 import { login, loginFactor } from '../api/account-api.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { usePasskeyAutofill } from '../hooks/use-passkey-autofill.ts';
+import { usePasskeysSupported } from '../hooks/use-passkeys-supported.ts';
 import { useSubmit } from '../hooks/use-submit.ts';
 import { AFTER_LOGIN_PATH } from '../paths.ts';
 import { checkIdentifier, checkLoginPassword } from '../utils/field-checks.ts';
@@ -43,7 +44,7 @@ export default function LoginScreen() {
   const passkey = useSubmit((step: 'signIn' | 'factor') =>
     step === 'signIn' ? signInWithPasskey() : loginFactorWithPasskey(),
   );
-  const withPasskey = passkeysSupported();
+  const withPasskey = usePasskeysSupported();
 
   const submitting = submit.isPending || factor.isPending || passkey.isPending;
 
