@@ -513,7 +513,7 @@ export interface paths {
         put?: never;
         /**
          * A step-up challenge: options for navigator.credentials.get() with this account's passkeys
-         * @description The answer goes in the `passkey` field wherever a second factor is asked (withdrawals, sends, sells, re-authentication). PASSKEY_NOT_FOUND when the account has none. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         * @description The answer goes in the `passkey` field wherever a second factor is asked, on this session only. `purpose`: `reauth` for POST /api/me/security/reauth, `step_up` (default) for withdrawals, sends, sells and removing the authenticator app; an answer for one is refused by the other. PASSKEY_NOT_FOUND when the account has none. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
          */
         post: operations["postMeSecurityPasskeysChallenge"];
         delete?: never;
@@ -533,7 +533,7 @@ export interface paths {
         put?: never;
         /**
          * Start a password-less sign-in: options for navigator.credentials.get() (any discoverable passkey)
-         * @description Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         * @description Sets a short-lived HttpOnly nonce cookie that POST /api/auth/passkey/login needs. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
          */
         post: operations["postAuthPasskeyOptions"];
         delete?: never;
@@ -4440,7 +4440,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    purpose?: "step_up" | "reauth";
+                };
+            };
+        };
         responses: {
             /** @description PublicKeyCredentialRequestOptionsJSON: hand to startAuthentication({ optionsJSON }) */
             200: {
@@ -4460,6 +4466,15 @@ export interface operations {
                         userVerification?: string;
                         hints?: string[];
                     };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */

@@ -32,9 +32,12 @@ export const passkeyAutofillSupported = (): Promise<boolean> => browserSupportsW
 /** Ends a waiting ceremony (the autofill one before a button-started one, or on leaving the screen). */
 export const cancelPasskeyCeremony = (): void => WebAuthnAbortService.cancelCeremony();
 
-/** A step-up answer: the challenge of the signed-in account's passkeys, answered by one of them. */
-export async function passkeyAnswer(): Promise<PasskeyAnswer> {
-  const optionsJSON = asRequest(await unwrap(api.POST('/api/me/security/passkeys/challenge')));
+/**
+ * A step-up answer: the challenge of the signed-in account's passkeys, answered by one of them.
+ * `reauth` for a re-authentication, `step_up` for a money action: the server keeps them apart.
+ */
+export async function passkeyAnswer(purpose: 'step_up' | 'reauth' = 'step_up'): Promise<PasskeyAnswer> {
+  const optionsJSON = asRequest(await unwrap(api.POST('/api/me/security/passkeys/challenge', { body: { purpose } })));
   return (await startAuthentication({ optionsJSON })) as PasskeyAnswer;
 }
 

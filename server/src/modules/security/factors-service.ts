@@ -83,6 +83,12 @@ function factorThrottled(retryAfter: number): AppError {
 
 const binding = (userId: string) => `totp:${userId}`;
 
+/**
+ * Which challenge answers which check: a sign-in's second step, a re-authentication, or a step-up on
+ * money or factor changes; an answer given for one cannot be spent on another.
+ */
+const passkeyPurpose = (during: string) => (during === 'login' ? 'factor' : during === 'reauth' ? 'reauth' : 'step_up');
+
 export function createSecondFactors(deps: {
   db: Kysely<Database>;
   now: () => Date;
@@ -160,7 +166,9 @@ export function createSecondFactors(deps: {
   /** A passkey's answer: not a guessable secret (nothing to throttle), but a refusal is recorded. */
   async function verifyPasskey(client: Client, userId: string, answer: AuthenticationResponseJSON, during: string) {
     try {
-      await passkeys.verifyAssertion(client, answer, during === 'login' ? 'factor' : 'step_up', userId);
+      // Bound to the session that asked for the challenge (the pending one at a sign-in's second step).
+      if (client.sessionId === null) throw new AppError('PASSKEY_CHALLENGE_INVALID', 'No session asked for this');
+      await passkeys.verifyAssertion(client, answer, passkeyPurpose(during), userId, client.sessionId);
     } catch (err) {
       const result = err instanceof AppError ? err.code : 'error';
       await appendAudit(db, { event: 'factor_failed', at: now(), userId, ip: client.ip, details: { during, result } });

@@ -17,8 +17,10 @@ export async function passkeySignIn(
   deps: { db: Kysely<Database>; now: () => Date; sessions: Sessions; passkeys: Passkeys },
   client: Client,
   response: AuthenticationResponseJSON,
+  /** The hash of the nonce cookie set with the options (the browser that asked for the challenge). */
+  binding: string,
 ): Promise<{ token: string; session: SessionRow; userId: string }> {
-  const { userId, passkeyId } = await deps.passkeys.verifyAssertion(client, response, 'login', null);
+  const { userId, passkeyId } = await deps.passkeys.verifyAssertion(client, response, 'login', null, binding);
   return deps.db.transaction().execute(async (trx) => {
     const { token, session } = await deps.sessions.start(trx, userId, client);
     await appendAudit(trx, {

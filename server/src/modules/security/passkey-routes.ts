@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { UnauthenticatedError } from '../../errors/app-error.ts';
+import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
-import { clientOf } from '../auth/client.ts';
+import { type Client, clientOf } from '../auth/client.ts';
 import { NoContent, UserResult } from '../auth/schemas.ts';
 import { passkeySignIn } from './passkey-login.ts';
+import { issueSignInNonce, takeSignInNonce } from './passkey-nonce.ts';
 import {
+  PasskeyChallengeBody,
   PasskeyCreationOptions,
   PasskeyIdParams,
   PasskeyList,
@@ -21,6 +23,14 @@ import { MAX_PASSKEYS } from './passkeys-service.ts';
 import { assertRecentAuth } from './reauth.ts';
 
 const tags = ['security'];
+
+const challengeInvalid = () =>
+  new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
+/** A signed-in session's challenges are bound to it (requireUser ran: the session id is known). */
+const sessionBinding = (client: Client): string => {
+  if (client.sessionId === null) throw new UnauthenticatedError();
+  return client.sessionId;
+};
 const ceremony =
   'Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). ' +
   'PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify ' +
@@ -59,7 +69,8 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       const client = await clientOf(request);
       await assertRecentAuth(db, client, now());
       const userId = currentUser(request).userId;
-      return passkeys.registrationOptions(userId, (await auth.accounts.me(userId)).username);
+      const username = (await auth.accounts.me(userId)).username;
+      return passkeys.registrationOptions(userId, username, sessionBinding(client));
     },
   );
 
@@ -136,12 +147,19 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
         tags,
         summary: "A step-up challenge: options for navigator.credentials.get() with this account's passkeys",
         description:
-          'The answer goes in the `passkey` field wherever a second factor is asked (withdrawals, sends, sells, ' +
-          `re-authentication). PASSKEY_NOT_FOUND when the account has none. ${ceremony}`,
-        response: { 200: PasskeyRequestOptions, ...errorResponses(401, 404) },
+          'The answer goes in the `passkey` field wherever a second factor is asked, on this session only. ' +
+          '`purpose`: `reauth` for POST /api/me/security/reauth, `step_up` (default) for withdrawals, sends, ' +
+          'sells and removing the authenticator app; an answer for one is refused by the other. ' +
+          `PASSKEY_NOT_FOUND when the account has none. ${ceremony}`,
+        body: PasskeyChallengeBody,
+        response: { 200: PasskeyRequestOptions, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => passkeys.assertionOptions('step_up', currentUser(request).userId),
+    async (request) => {
+      const client = await clientOf(request);
+      const purpose = request.body?.purpose ?? 'step_up';
+      return passkeys.assertionOptions(purpose, currentUser(request).userId, sessionBinding(client));
+    },
   );
 
   app.post(
@@ -150,11 +168,11 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       schema: {
         tags: ['auth'],
         summary: 'Start a password-less sign-in: options for navigator.credentials.get() (any discoverable passkey)',
-        description: ceremony,
+        description: `Sets a short-lived HttpOnly nonce cookie that POST /api/auth/passkey/login needs. ${ceremony}`,
         response: { 200: PasskeyRequestOptions, ...errorResponses(403) },
       },
     },
-    async () => passkeys.assertionOptions('login', null),
+    async (request, reply) => passkeys.assertionOptions('login', null, issueSignInNonce(request, reply)),
   );
 
   app.post(
@@ -170,10 +188,13 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
     },
     async (request, reply) => {
       const client = await clientOf(request);
+      const binding = takeSignInNonce(request, reply);
+      if (binding === null) throw challengeInvalid();
       const { token, session, userId } = await passkeySignIn(
         { db, now, sessions: auth.sessions, passkeys },
         client,
         request.body.response,
+        binding,
       );
       auth.sessions.setCookie(request, reply, token, session.expires_at);
       return { user: await auth.accounts.me(userId) };
@@ -195,7 +216,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
     async (request) => {
       const pending = await auth.sessions.pendingOf(request);
       if (!pending) throw new UnauthenticatedError('No sign-in waits for a second factor; sign in again');
-      return passkeys.assertionOptions('factor', pending.user_id);
+      return passkeys.assertionOptions('factor', pending.user_id, pending.id);
     },
   );
 };

@@ -134,3 +134,9 @@ export const PasskeyRegistered = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Which check the step-up challenge is for (an answer for one is refused by the other). */
+export const PasskeyChallengeBody = Type.Object(
+  { purpose: Type.Optional(Type.Union([Type.Literal('step_up'), Type.Literal('reauth')])) },
+  { additionalProperties: false },
+);

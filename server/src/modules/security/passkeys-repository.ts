@@ -7,7 +7,14 @@ export type PasskeyRow = Selectable<UserPasskeysTable>;
 
 export async function insertChallenge(
   db: Db,
-  row: { challenge: string; purpose: ChallengePurpose; userId: string | null; at: Date; expiresAt: Date },
+  row: {
+    challenge: string;
+    purpose: ChallengePurpose;
+    userId: string | null;
+    binding: string;
+    at: Date;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('webauthn_challenges')
@@ -15,6 +22,7 @@ export async function insertChallenge(
       challenge: row.challenge,
       purpose: row.purpose,
       user_id: row.userId,
+      binding: row.binding,
       created_at: row.at,
       expires_at: row.expiresAt,
     })
@@ -25,19 +33,22 @@ export async function insertChallenge(
  * Consumes a challenge once: a conditional DELETE, so two answers carrying one challenge (a replay,
  * or the same answer sent to two instances) find it gone but for the first. `userId` undefined: any
  * (a password-less sign-in); else it must be the challenge's user. False when unknown, used,
- * expired, for another ceremony or for another user.
+ * expired, for another ceremony, for another user or issued elsewhere (`binding`: the session or the
+ * browser's nonce that asked for it).
  */
 export async function consumeChallenge(
   db: Db,
   challenge: string,
   purpose: ChallengePurpose,
   userId: string | null,
+  binding: string,
   at: Date,
 ): Promise<boolean> {
   let query = db
     .deleteFrom('webauthn_challenges')
     .where('challenge', '=', challenge)
     .where('purpose', '=', purpose)
+    .where('binding', '=', binding)
     .where('expires_at', '>', at);
   query = userId === null ? query.where('user_id', 'is', null) : query.where('user_id', '=', userId);
   const result = await query.executeTakeFirst();

@@ -68,7 +68,12 @@ export type AssertionPurpose = Exclude<ChallengePurpose, 'register'>;
 export interface Passkeys {
   list(userId: string): Promise<PasskeyView[]>;
   count(userId: string): Promise<number>;
-  registrationOptions(userId: string, username: string): Promise<PublicKeyCredentialCreationOptionsJSON>;
+  /** `binding`: the signed-in session's id (the answer must come back on it). */
+  registrationOptions(
+    userId: string,
+    username: string,
+    binding: string,
+  ): Promise<PublicKeyCredentialCreationOptionsJSON>;
   /**
    * Verifies the browser's answer and stores the passkey. `onFirstFactor` runs in the same transaction
    * when it is the account's first factor (recovery codes are issued then, shown once).
@@ -87,14 +92,25 @@ export interface Passkeys {
     id: string,
     onLastFactor: (trx: Kysely<Database>) => Promise<void>,
   ): Promise<void>;
-  /** `login`: any discoverable passkey (userId null); `factor`/`step_up`: one of `userId`'s. */
-  assertionOptions(purpose: AssertionPurpose, userId: string | null): Promise<PublicKeyCredentialRequestOptionsJSON>;
-  /** Checks an answer to a challenge of `purpose` (and of `userId` unless a sign-in); the user and passkey. */
+  /**
+   * `login`: any discoverable passkey (userId null); `factor`/`step_up`/`reauth`: one of `userId`'s.
+   * `binding`: where the answer must come back: the session's id, or the hash of the sign-in nonce.
+   */
+  assertionOptions(
+    purpose: AssertionPurpose,
+    userId: string | null,
+    binding: string,
+  ): Promise<PublicKeyCredentialRequestOptionsJSON>;
+  /**
+   * Checks an answer to a challenge of `purpose`, issued to `binding` (and of `userId` unless a
+   * sign-in); the user and passkey.
+   */
   verifyAssertion(
     client: Client,
     response: AuthenticationResponseJSON,
     purpose: AssertionPurpose,
     userId: string | null,
+    binding: string,
   ): Promise<{ userId: string; passkeyId: string }>;
 }
 
@@ -111,9 +127,10 @@ export function createPasskeys(deps: {
 }): Passkeys {
   const { db, now, webauthn } = deps;
 
-  async function storeChallenge(challenge: string, purpose: ChallengePurpose, userId: string | null) {
+  async function storeChallenge(challenge: string, purpose: ChallengePurpose, userId: string | null, binding: string) {
     const at = now();
-    await insertChallenge(db, { challenge, purpose, userId, at, expiresAt: new Date(at.getTime() + CHALLENGE_TTL_MS) });
+    const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_MS);
+    await insertChallenge(db, { challenge, purpose, userId, binding, at, expiresAt });
   }
 
   /** The origin the answer was made on, if it is ours; the check the library repeats on the same value. */
@@ -124,9 +141,14 @@ export function createPasskeys(deps: {
   }
 
   /** The library calls this with the answer's challenge: consumed here, once, before the signature is checked. */
-  function challengeConsumer(purpose: ChallengePurpose, userId: string | null, state: { consumed: boolean }) {
+  function challengeConsumer(
+    purpose: ChallengePurpose,
+    userId: string | null,
+    binding: string,
+    state: { consumed: boolean },
+  ) {
     return async (challenge: string) => {
-      state.consumed = await consumeChallenge(db, challenge, purpose, userId, now());
+      state.consumed = await consumeChallenge(db, challenge, purpose, userId, binding, now());
       return state.consumed;
     };
   }
@@ -135,7 +157,7 @@ export function createPasskeys(deps: {
     list: async (userId) => (await listPasskeys(db, userId)).map(view),
     count: (userId) => countPasskeys(db, userId),
 
-    async registrationOptions(userId, username) {
+    async registrationOptions(userId, username, binding) {
       const existing = await listPasskeys(db, userId);
       if (existing.length >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `At most ${MAX_PASSKEYS} passkeys`);
       const options = await generateRegistrationOptions({
@@ -151,18 +173,19 @@ export function createPasskeys(deps: {
         timeout: CHALLENGE_TTL_MS,
         supportedAlgorithmIDs: ALGORITHM_IDS,
       });
-      await storeChallenge(options.challenge, 'register', userId);
+      await storeChallenge(options.challenge, 'register', userId, binding);
       return options;
     },
 
     async register(client, userId, { response, name }, onFirstFactor) {
       const expectedOrigin = ourOrigin(response.response.clientDataJSON);
+      if (client.sessionId === null) throw challengeInvalid();
       const state = { consumed: false };
       let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
       try {
         verified = await verifyRegistrationResponse({
           response,
-          expectedChallenge: challengeConsumer('register', userId, state),
+          expectedChallenge: challengeConsumer('register', userId, client.sessionId, state),
           expectedOrigin,
           expectedRPID: webauthn.rpId,
           requireUserVerification: true,
@@ -224,7 +247,7 @@ export function createPasskeys(deps: {
       deps.onMailQueued?.();
     },
 
-    async assertionOptions(purpose, userId) {
+    async assertionOptions(purpose, userId, binding) {
       const mine = userId === null ? [] : await listPasskeys(db, userId);
       if (userId !== null && mine.length === 0) throw new AppError('PASSKEY_NOT_FOUND', 'No passkey on this account');
       const options = await generateAuthenticationOptions({
@@ -233,11 +256,11 @@ export function createPasskeys(deps: {
         userVerification: 'required',
         timeout: CHALLENGE_TTL_MS,
       });
-      await storeChallenge(options.challenge, purpose, purpose === 'login' ? null : userId);
+      await storeChallenge(options.challenge, purpose, purpose === 'login' ? null : userId, binding);
       return options;
     },
 
-    async verifyAssertion(client, response, purpose, userId) {
+    async verifyAssertion(client, response, purpose, userId, binding) {
       const expectedOrigin = ourOrigin(response.response.clientDataJSON);
       const row = await findPasskeyByCredentialId(db, response.id);
       // The same answer for an unknown passkey and another account's: nothing tells which exist.
@@ -250,7 +273,7 @@ export function createPasskeys(deps: {
         () =>
           verifyAuthenticationResponse({
             response,
-            expectedChallenge: challengeConsumer(purpose, challengeUser, state),
+            expectedChallenge: challengeConsumer(purpose, challengeUser, binding, state),
             expectedOrigin,
             expectedRPID: webauthn.rpId,
             credential: {

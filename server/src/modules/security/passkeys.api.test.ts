@@ -38,11 +38,27 @@ async function userWithPasskey(key = new SoftAuthenticator()) {
   return { ...user, key, passkeyId: added.json().passkey.id as string };
 }
 
-async function passkeySignIn(key: SoftAuthenticator, extra: Parameters<SoftAuthenticator['authenticate']>[1] = {}) {
+/** The short-lived nonce cookie POST /auth/passkey/options sets (binds the sign-in challenge to this browser). */
+function nonceCookie(response: { headers: Record<string, unknown> }): string {
+  const header = response.headers['set-cookie'];
+  for (const c of Array.isArray(header) ? header : [header]) {
+    const match = typeof c === 'string' ? /^((?:__Host-)?pk_nonce)=([^;]+)/.exec(c) : null;
+    if (match) return `${match[1]}=${match[2]}`;
+  }
+  throw new Error(`no nonce cookie in ${JSON.stringify(header)}`);
+}
+
+/** Sign-in options and the browser's nonce cookie that goes with them. */
+async function signInOptions() {
   const options = await post('/api/auth/passkey/options', undefined);
   expect(options.statusCode).toBe(200);
-  expect(options.json().allowCredentials).toEqual([]); // discoverable: the browser offers its passkeys
-  return post('/api/auth/passkey/login', undefined, { response: key.authenticate(options.json(), extra) });
+  return { options: options.json(), nonce: nonceCookie(options) };
+}
+
+async function passkeySignIn(key: SoftAuthenticator, extra: Parameters<SoftAuthenticator['authenticate']>[1] = {}) {
+  const { options, nonce } = await signInOptions();
+  expect(options.allowCredentials).toEqual([]); // discoverable: the browser offers its passkeys
+  return post('/api/auth/passkey/login', nonce, { response: key.authenticate(options, extra) });
 }
 
 describe('passkeys', () => {
@@ -119,25 +135,58 @@ describe('passkeys', () => {
 
   it('a challenge is single use: a replayed answer and the second of two concurrent ones are refused', async () => {
     const user = await userWithPasskey(new SoftAuthenticator(undefined, { keepsCounter: false }));
-    const options = (await post('/api/auth/passkey/options', undefined)).json();
+    const { options, nonce } = await signInOptions();
     const answer = user.key.authenticate(options);
     const [a, b] = await Promise.all([
-      post('/api/auth/passkey/login', undefined, { response: answer }),
-      post('/api/auth/passkey/login', undefined, { response: answer }),
+      post('/api/auth/passkey/login', nonce, { response: answer }),
+      post('/api/auth/passkey/login', nonce, { response: answer }),
     ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 400]);
-    const replay = await post('/api/auth/passkey/login', undefined, { response: answer });
+    const replay = await post('/api/auth/passkey/login', nonce, { response: answer });
     expect(replay.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
     // An expired challenge is refused too.
-    const late = (await post('/api/auth/passkey/options', undefined)).json();
+    const late = await signInOptions();
     h.clock.advance(5 * 60_000 + 1);
-    const expired = await post('/api/auth/passkey/login', undefined, { response: user.key.authenticate(late) });
+    const expired = await post('/api/auth/passkey/login', late.nonce, {
+      response: user.key.authenticate(late.options),
+    });
     expect(expired.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
     // A sign-in challenge does not serve a step-up (purposes are not interchangeable).
     const signIn = sessionCookie(await passkeySignIn(user.key));
     const loginOptions = (await post('/api/auth/passkey/options', undefined)).json();
     const reauth = await post('/api/me/security/reauth', signIn, { passkey: user.key.authenticate(loginOptions) });
     expect(reauth.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
+  });
+
+  it('binds each challenge to where it was issued: the browser, the session, the action', async () => {
+    const user = await userWithPasskey(new SoftAuthenticator(undefined, { keepsCounter: false }));
+    // A: sign-in options fetched in the victim's browser (by a script), answered there, redeemed elsewhere.
+    const stolen = await signInOptions();
+    const answer = user.key.authenticate(stolen.options);
+    const elsewhere = await post('/api/auth/passkey/login', undefined, { response: answer });
+    expect(elsewhere.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
+    const otherNonce = (await signInOptions()).nonce;
+    expect((await post('/api/auth/passkey/login', otherNonce, { response: answer })).json().code).toBe(
+      'PASSKEY_CHALLENGE_INVALID',
+    );
+    // B: a re-authentication challenge of session S1, spent on session S2 of the same user.
+    const s2 = sessionCookie(await passkeySignIn(user.key));
+    const s1Challenge = (await post('/api/me/security/passkeys/challenge', user.cookie, { purpose: 'reauth' })).json();
+    const onS2 = await post('/api/me/security/reauth', s2, { passkey: user.key.authenticate(s1Challenge) });
+    expect(onS2.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
+    // C: a money step-up answer is not a re-authentication.
+    const stepUp = (await post('/api/me/security/passkeys/challenge', user.cookie, { purpose: 'step_up' })).json();
+    const asReauth = await post('/api/me/security/reauth', user.cookie, { passkey: user.key.authenticate(stepUp) });
+    expect(asReauth.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
+    const own = (await post('/api/me/security/passkeys/challenge', user.cookie, { purpose: 'reauth' })).json();
+    const ok = await post('/api/me/security/reauth', user.cookie, { passkey: user.key.authenticate(own) });
+    expect(ok.statusCode, ok.body).toBe(204);
+    // The second step of a password sign-in: the pending session that asked.
+    const p1 = sessionCookie(await login(h, user.email, STRONG_PASSWORD));
+    const p2 = sessionCookie(await login(h, user.email, STRONG_PASSWORD));
+    const p1Options = (await post('/api/auth/login/factor/passkey-options', p1)).json();
+    const crossed = await post('/api/auth/login/factor', p2, { passkey: user.key.authenticate(p1Options) });
+    expect(crossed.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
   });
 
   it('refuses a counter that goes backwards (a cloned key), and an answer made on another origin', async () => {
@@ -177,7 +226,7 @@ describe('passkeys', () => {
       'FACTOR_REQUIRED',
     );
     // ...but a passkey (user-verifying) is both.
-    const challenge = (await post('/api/me/security/passkeys/challenge', user.cookie)).json();
+    const challenge = (await post('/api/me/security/passkeys/challenge', user.cookie, { purpose: 'reauth' })).json();
     const reauth = await post('/api/me/security/reauth', user.cookie, { passkey: user.key.authenticate(challenge) });
     expect(reauth.statusCode, reauth.body).toBe(204);
     expect((await del(spareId)).statusCode).toBe(204);
