@@ -452,7 +452,7 @@ export interface paths {
         put?: never;
         /**
          * Add a passkey: the answer of navigator.credentials.create() and a name
-         * @description Starts the 24 h outflow hold (OUTFLOW_HOLD) and mails a notice. The first factor of an account also gets 10 recovery codes (shown once). PASSKEY_EXISTS, PASSKEY_LIMIT. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         * @description Starts the 24 h outflow hold (OUTFLOW_HOLD) and mails a notice; ends every other session unless `endOtherSessions` is false. The first factor of an account also gets 10 recovery codes (shown once). PASSKEY_EXISTS, PASSKEY_LIMIT. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
          */
         post: operations["postMeSecurityPasskeys"];
         delete?: never;
@@ -493,7 +493,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a passkey
-         * @description REAUTH_REQUIRED unless proved within 5 minutes. Starts the 24 h outflow hold and mails a notice; the recovery codes go when no factor is left.
+         * @description REAUTH_REQUIRED unless proved within 5 minutes. Starts the 24 h outflow hold and mails a notice; the recovery codes go when no factor is left. Ends every other session unless endOtherSessions=false.
          */
         delete: operations["deleteMeSecurityPasskeysById"];
         options?: never;
@@ -4094,6 +4094,11 @@ export interface operations {
                             [key: string]: unknown;
                         };
                     };
+                    /**
+                     * @description End every other session of the account (default true)
+                     * @default true
+                     */
+                    endOtherSessions?: boolean;
                 };
             };
         };
@@ -4277,7 +4282,10 @@ export interface operations {
     };
     deleteMeSecurityPasskeysById: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description End every other session of the account (default true) */
+                endOtherSessions?: boolean;
+            };
             header?: never;
             path: {
                 id: string;

@@ -71,12 +71,17 @@ export async function hasPasskeys(): Promise<boolean> {
 }
 
 /** Registers a passkey on this device; recovery codes come back when it is the account's first factor. */
-export async function addPasskey(name: string) {
+/** `endOtherSessions` (default true): the other sessions of the account end with the addition. */
+export async function addPasskey(name: string, endOtherSessions = true) {
   const optionsJSON = (await unwrap(api.POST('/api/me/security/passkeys/options'))) as unknown as CreationOptions;
   const response = await startRegistration({ optionsJSON });
   return unwrap(
     api.POST('/api/me/security/passkeys', {
-      body: { name: name.trim(), response: response as RouteBody<'/api/me/security/passkeys'>['response'] },
+      body: {
+        name: name.trim(),
+        response: response as RouteBody<'/api/me/security/passkeys'>['response'],
+        endOtherSessions,
+      },
     }),
   );
 }
@@ -85,6 +90,7 @@ export async function renamePasskey(id: string, name: string) {
   return unwrap(api.PATCH('/api/me/security/passkeys/{id}', { params: { path: { id } }, body: { name: name.trim() } }));
 }
 
-export async function removePasskey(id: string): Promise<void> {
-  await unwrap(api.DELETE('/api/me/security/passkeys/{id}', { params: { path: { id } } }));
+/** `endOtherSessions` (default true): the other sessions of the account end with the removal. */
+export async function removePasskey(id: string, endOtherSessions = true): Promise<void> {
+  await unwrap(api.DELETE('/api/me/security/passkeys/{id}', { params: { path: { id }, query: { endOtherSessions } } }));
 }

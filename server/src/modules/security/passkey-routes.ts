@@ -15,6 +15,7 @@ import {
   PasskeyLoginBody,
   PasskeyRegisterBody,
   PasskeyRegistered,
+  PasskeyRemoveQuery,
   PasskeyRenameBody,
   PasskeyRequestOptions,
   PasskeyView,
@@ -82,7 +83,8 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
         tags,
         summary: 'Add a passkey: the answer of navigator.credentials.create() and a name',
         description:
-          'Starts the 24 h outflow hold (OUTFLOW_HOLD) and mails a notice. The first factor of an account also ' +
+          'Starts the 24 h outflow hold (OUTFLOW_HOLD) and mails a notice; ends every other session unless ' +
+          '`endOtherSessions` is false. The first factor of an account also ' +
           `gets 10 recovery codes (shown once). PASSKEY_EXISTS, PASSKEY_LIMIT. ${ceremony}`,
         body: PasskeyRegisterBody,
         response: { 201: PasskeyRegistered, ...errorResponses(400, 401, 403, 409) },
@@ -123,8 +125,9 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
         summary: 'Remove a passkey',
         description:
           'REAUTH_REQUIRED unless proved within 5 minutes. Starts the 24 h outflow hold and mails a notice; the ' +
-          'recovery codes go when no factor is left.',
+          'recovery codes go when no factor is left. Ends every other session unless endOtherSessions=false.',
         params: PasskeyIdParams,
+        querystring: PasskeyRemoveQuery,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       },
     },
@@ -132,8 +135,12 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       const client = await clientOf(request);
       await assertRecentAuth(db, client, now());
       const userId = currentUser(request).userId;
-      await passkeys.remove(client, userId, request.params.id, (trx) =>
-        factors.voidRecoveryCodesIfNoFactor(trx, userId),
+      await passkeys.remove(
+        client,
+        userId,
+        request.params.id,
+        (trx) => factors.voidRecoveryCodesIfNoFactor(trx, userId),
+        { endOtherSessions: request.query.endOtherSessions },
       );
       return reply.code(204).send(null);
     },

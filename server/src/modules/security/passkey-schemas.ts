@@ -97,8 +97,18 @@ export const PasskeyRequestOptions = Type.Object(
 
 export const PasskeyName = Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' });
 
+/** ASVS 7.4.3: a factor change offers to end every other session (as a password change does); default yes. */
+const EndOtherSessions = Type.Boolean({
+  default: true,
+  description: 'End every other session of the account (default true)',
+});
+
 export const PasskeyRegisterBody = Type.Object(
-  { name: PasskeyName, response: PasskeyRegistration },
+  { name: PasskeyName, response: PasskeyRegistration, endOtherSessions: Type.Optional(EndOtherSessions) },
+  { additionalProperties: false },
+);
+export const PasskeyRemoveQuery = Type.Object(
+  { endOtherSessions: Type.Optional(EndOtherSessions) },
   { additionalProperties: false },
 );
 export type PasskeyRegisterBody = Static<typeof PasskeyRegisterBody>;

@@ -14,6 +14,7 @@ import type { ChallengePurpose } from '../../db/schema-passkeys.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
+import { revokeUserSessions } from '../auth/sessions-repository.ts';
 import { answerOrigin, checkedAssertion, userHandleOf } from './passkey-answers.ts';
 import {
   consumeChallenge,
@@ -81,7 +82,7 @@ export interface Passkeys {
   register(
     client: Client,
     userId: string,
-    input: { response: RegistrationResponseJSON; name: string },
+    input: { response: RegistrationResponseJSON; name: string; endOtherSessions?: boolean | undefined },
     onFirstFactor: (trx: Kysely<Database>, at: Date) => Promise<string[] | null>,
   ): Promise<{ passkey: PasskeyView; recoveryCodes: string[] | null }>;
   rename(userId: string, id: string, name: string): Promise<PasskeyView>;
@@ -91,6 +92,7 @@ export interface Passkeys {
     userId: string,
     id: string,
     onLastFactor: (trx: Kysely<Database>) => Promise<void>,
+    options?: { endOtherSessions?: boolean | undefined },
   ): Promise<void>;
   /**
    * `login`: any discoverable passkey (userId null); `factor`/`step_up`/`reauth`: one of `userId`'s.
@@ -112,6 +114,15 @@ export interface Passkeys {
     userId: string | null,
     binding: string,
   ): Promise<{ userId: string; passkeyId: string }>;
+}
+
+/**
+ * A factor change ends every other session of the account unless the user keeps them (ASVS 7.4.3, as
+ * the password change does): a hijacked session that added a passkey does not outlive its removal.
+ */
+async function endOthers(trx: Kysely<Database>, client: Client, userId: string, at: Date, end: boolean | undefined) {
+  if (end === false) return;
+  await revokeUserSessions(trx, userId, at, client.sessionId ?? undefined);
 }
 
 const rejected = (why: string) => new AppError('PASSKEY_REJECTED', `The passkey was not accepted (${why})`);
@@ -177,7 +188,7 @@ export function createPasskeys(deps: {
       return options;
     },
 
-    async register(client, userId, { response, name }, onFirstFactor) {
+    async register(client, userId, { response, name, endOtherSessions }, onFirstFactor) {
       const expectedOrigin = ourOrigin(response.response.clientDataJSON);
       if (client.sessionId === null) throw challengeInvalid();
       const state = { consumed: false };
@@ -217,6 +228,7 @@ export function createPasskeys(deps: {
           created_at: at,
         });
         const recoveryCodes = await onFirstFactor(trx, at);
+        await endOthers(trx, client, userId, at, endOtherSessions);
         // 'passkey_added' starts the 24 h outflow hold (withdrawals/outflow-holds.ts), as a new app does.
         await appendAudit(trx, { event: 'passkey_added', at, userId, ip: client.ip, details: { passkeyId: row.id } });
         await queueSecurityNotice(trx, userId, 'passkey_added', at);
@@ -234,13 +246,14 @@ export function createPasskeys(deps: {
       return view(row);
     },
 
-    async remove(client, userId, id, onLastFactor) {
+    async remove(client, userId, id, onLastFactor, options = {}) {
       const at = now();
       await db.transaction().execute(async (trx) => {
         await lockUserPasskeys(trx, userId);
         const row = await deletePasskey(trx, userId, id);
         if (!row) throw new AppError('PASSKEY_NOT_FOUND', 'No such passkey');
         await onLastFactor(trx);
+        await endOthers(trx, client, userId, at, options.endOtherSessions);
         await appendAudit(trx, { event: 'passkey_removed', at, userId, ip: client.ip, details: { passkeyId: id } });
         await queueSecurityNotice(trx, userId, 'passkey_removed', at);
       });

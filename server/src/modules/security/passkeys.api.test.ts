@@ -189,6 +189,37 @@ describe('passkeys', () => {
     expect(crossed.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
   });
 
+  it('adding or removing a passkey ends the other sessions unless the user keeps them', async () => {
+    const user = await registerUser(h);
+    const other = sessionCookie(await login(h, user.email, STRONG_PASSWORD));
+    const key = new SoftAuthenticator(undefined, { keepsCounter: false });
+    const added = await addPasskey(key, user.cookie, 'Laptop');
+    expect(added.statusCode, added.body).toBe(201);
+    expect((await get('/api/me', other)).statusCode).toBe(401);
+    expect((await get('/api/me', user.cookie)).statusCode).toBe(200);
+    // Kept on request: the add and the removal both take endOtherSessions: false.
+    const kept = sessionCookie(await passkeySignIn(key));
+    const options = (await post('/api/me/security/passkeys/options', user.cookie)).json();
+    const spare = await post('/api/me/security/passkeys', user.cookie, {
+      name: 'Spare',
+      response: new SoftAuthenticator().register(options),
+      endOtherSessions: false,
+    });
+    expect(spare.statusCode, spare.body).toBe(201);
+    expect((await get('/api/me', kept)).statusCode).toBe(200);
+    const del = (id: string, query: string) =>
+      h.app.inject({
+        method: 'DELETE',
+        url: `/api/me/security/passkeys/${id}${query}`,
+        headers: { cookie: user.cookie },
+      });
+    expect((await del(spare.json().passkey.id, '?endOtherSessions=false')).statusCode).toBe(204);
+    expect((await get('/api/me', kept)).statusCode).toBe(200);
+    expect((await del(added.json().passkey.id, '')).statusCode).toBe(204);
+    expect((await get('/api/me', kept)).statusCode).toBe(401);
+    expect((await get('/api/me', user.cookie)).statusCode).toBe(200);
+  });
+
   it('refuses a counter that goes backwards (a cloned key), and an answer made on another origin', async () => {
     const user = await userWithPasskey();
     expect((await passkeySignIn(user.key, { counter: 5 })).statusCode).toBe(200);
