@@ -25,6 +25,8 @@ export interface UserPasskeysTable {
   name: string;
   created_at: Date;
   last_used_at: Date | null;
+  /** Set when the counter went backwards (migration 0075): refused until removed. */
+  suspended_at: Generated<Date | null>;
 }
 
 export interface WebauthnChallengesTable {

@@ -4028,6 +4028,8 @@ export interface operations {
                             synced: boolean;
                             backedUp: boolean;
                             transports: string[];
+                            /** @description Its signature counter went backwards (a cloned key): it answers nothing until removed */
+                            suspended: boolean;
                         }[];
                         /** @description At most this many per account */
                         max: number;
@@ -4121,6 +4123,8 @@ export interface operations {
                             synced: boolean;
                             backedUp: boolean;
                             transports: string[];
+                            /** @description Its signature counter went backwards (a cloned key): it answers nothing until removed */
+                            suspended: boolean;
                         };
                         /** @description New recovery codes when this is the first factor (shown this once); else null */
                         recoveryCodes: string[] | null;
@@ -4391,6 +4395,8 @@ export interface operations {
                         synced: boolean;
                         backedUp: boolean;
                         transports: string[];
+                        /** @description Its signature counter went backwards (a cloned key): it answers nothing until removed */
+                        suspended: boolean;
                     };
                 };
             };

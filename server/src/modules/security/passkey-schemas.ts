@@ -126,6 +126,9 @@ export const PasskeyView = Type.Object(
     synced: Type.Boolean({ description: 'A synced (multi-device) passkey' }),
     backedUp: Type.Boolean(),
     transports: Type.Array(Type.String()),
+    suspended: Type.Boolean({
+      description: 'Its signature counter went backwards (a cloned key): it answers nothing until removed',
+    }),
   },
   { additionalProperties: false },
 );

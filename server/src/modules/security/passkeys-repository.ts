@@ -94,7 +94,7 @@ export async function lockUserPasskeys(trx: Db, userId: string): Promise<void> {
 
 export async function insertPasskey(
   db: Db,
-  row: Omit<PasskeyRow, 'id' | 'last_used_at' | 'sign_count'> & { sign_count: string },
+  row: Omit<PasskeyRow, 'id' | 'last_used_at' | 'sign_count' | 'suspended_at'> & { sign_count: string },
 ): Promise<PasskeyRow> {
   return db.insertInto('user_passkeys').values(row).returningAll().executeTakeFirstOrThrow();
 }
@@ -134,7 +134,19 @@ export async function recordPasskeyUse(
     .updateTable('user_passkeys')
     .set({ sign_count: String(newCounter), backed_up: backedUp, last_used_at: at })
     .where('id', '=', id)
+    .where('suspended_at', 'is', null)
     .where((eb) => (newCounter === 0 ? eb('sign_count', '=', '0') : eb('sign_count', '<', String(newCounter))))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** Suspends a passkey whose counter went backwards; false when it is gone or already suspended. */
+export async function suspendPasskey(db: Db, id: string, at: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('user_passkeys')
+    .set({ suspended_at: at })
+    .where('id', '=', id)
+    .where('suspended_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }

@@ -16,6 +16,7 @@ import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
 import { revokeUserSessions } from '../auth/sessions-repository.ts';
 import { answerOrigin, checkedAssertion, userHandleOf } from './passkey-answers.ts';
+import { suspendRegressedPasskey } from './passkey-suspension.ts';
 import {
   consumeChallenge,
   countPasskeys,
@@ -52,6 +53,8 @@ export interface PasskeyView {
   synced: boolean;
   backedUp: boolean;
   transports: string[];
+  /** Its counter went backwards (a cloned key): refused until removed. */
+  suspended: boolean;
 }
 
 const view = (row: PasskeyRow): PasskeyView => ({
@@ -62,6 +65,7 @@ const view = (row: PasskeyRow): PasskeyView => ({
   synced: row.device_type === 'multiDevice',
   backedUp: row.backed_up,
   transports: row.transports,
+  suspended: row.suspended_at !== null,
 });
 
 export type AssertionPurpose = Exclude<ChallengePurpose, 'register'>;
@@ -261,7 +265,8 @@ export function createPasskeys(deps: {
     },
 
     async assertionOptions(purpose, userId, binding) {
-      const mine = userId === null ? [] : await listPasskeys(db, userId);
+      // A suspended passkey (its counter went backwards) is not offered.
+      const mine = userId === null ? [] : (await listPasskeys(db, userId)).filter((p) => p.suspended_at === null);
       if (userId !== null && mine.length === 0) throw new AppError('PASSKEY_NOT_FOUND', 'No passkey on this account');
       const options = await generateAuthenticationOptions({
         rpID: webauthn.rpId,
@@ -280,6 +285,7 @@ export function createPasskeys(deps: {
       if (!row || (userId !== null && row.user_id !== userId)) throw rejected('credential');
       const handle = userHandleOf(response);
       if (handle !== null && handle !== row.user_id) throw rejected('user handle');
+      if (row.suspended_at !== null) throw rejected('suspended');
       const state = { consumed: false };
       const challengeUser = purpose === 'login' ? null : row.user_id;
       const result = await checkedAssertion(
@@ -305,13 +311,7 @@ export function createPasskeys(deps: {
       // The library refuses a counter at or below the stored one; the conditional update refuses the
       // loser of two concurrent answers that carried the same counter.
       if (result.kind === 'counter' || !(await recordPasskeyUse(db, row.id, result.newCounter, result.backedUp, at))) {
-        await appendAudit(db, {
-          event: 'passkey_counter_regressed',
-          at,
-          userId: row.user_id,
-          ip: client.ip,
-          details: { passkeyId: row.id, storedCounter: row.sign_count },
-        });
+        if (await suspendRegressedPasskey(db, client, row, purpose, at)) deps.onMailQueued?.();
         throw new AppError('PASSKEY_COUNTER_REGRESSED', 'The passkey counter went backwards');
       }
       return { userId: row.user_id, passkeyId: row.id };

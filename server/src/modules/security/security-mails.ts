@@ -10,6 +10,7 @@ export type SecurityNotice =
   | 'totp_disabled'
   | 'passkey_added'
   | 'passkey_removed'
+  | 'passkey_suspended'
   | 'account_frozen';
 
 const texts: Record<MailLanguage, { subject: string; body: Record<SecurityNotice, string>; notYou: string }> = {
@@ -21,6 +22,7 @@ const texts: Record<MailLanguage, { subject: string; body: Record<SecurityNotice
       totp_disabled: '您的账户已关闭身份验证器（双重验证）。',
       passkey_added: '您的账户已添加一个通行密钥。',
       passkey_removed: '您的账户已删除一个通行密钥。',
+      passkey_suspended: '您的一个通行密钥的签名计数器倒退（可能已被复制），已被暂停使用。请在安全设置中删除它。',
       account_frozen: '您的账户已冻结：所有会话已结束，提现、转账、兑换付款和出售均已停止。',
     },
     notYou: '如果这不是您本人的操作，请立即在安全设置中冻结账户并联系客服。',
@@ -33,6 +35,7 @@ const texts: Record<MailLanguage, { subject: string; body: Record<SecurityNotice
       totp_disabled: '您的帳戶已關閉身分驗證器（雙重驗證）。',
       passkey_added: '您的帳戶已新增一個通行密鑰。',
       passkey_removed: '您的帳戶已刪除一個通行密鑰。',
+      passkey_suspended: '您的一個通行密鑰的簽章計數器倒退（可能已被複製），已暫停使用。請在安全設定中刪除它。',
       account_frozen: '您的帳戶已凍結：所有工作階段已結束，提領、轉帳、兌換付款和出售均已停止。',
     },
     notYou: '如果這不是您本人的操作，請立即在安全設定中凍結帳戶並聯絡客服。',
@@ -45,6 +48,8 @@ const texts: Record<MailLanguage, { subject: string; body: Record<SecurityNotice
       totp_disabled: 'The authenticator app (two-step verification) was removed from your account.',
       passkey_added: 'A passkey was added to your account.',
       passkey_removed: 'A passkey was removed from your account.',
+      passkey_suspended:
+        'One of your passkeys was suspended: its signature counter went backwards (it may have been copied). Remove it in the security settings.',
       account_frozen:
         'Your account is frozen: every session was ended; withdrawals, sends, exchange payouts and sells are stopped.',
     },
@@ -58,6 +63,8 @@ const texts: Record<MailLanguage, { subject: string; body: Record<SecurityNotice
       totp_disabled: 'Se quitó la app de autenticación (verificación en dos pasos) de tu cuenta.',
       passkey_added: 'Se añadió una llave de acceso a tu cuenta.',
       passkey_removed: 'Se eliminó una llave de acceso de tu cuenta.',
+      passkey_suspended:
+        'Se suspendió una de tus llaves de acceso: su contador de firmas retrocedió (puede haber sido copiada). Elimínala en los ajustes de seguridad.',
       account_frozen:
         'Tu cuenta está congelada: se cerraron todas las sesiones; retiros, envíos, pagos de intercambio y ventas están detenidos.',
     },
