@@ -5,6 +5,8 @@ import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
 import { type Client, clientOf } from '../auth/client.ts';
 import { NoContent, UserResult } from '../auth/schemas.ts';
+import { retryAfterSeconds, type ThrottlePolicy } from '../auth/throttle-schedule.ts';
+import { loginThrottled } from '../auth/throttles.ts';
 import { passkeySignIn } from './passkey-login.ts';
 import { issueSignInNonce, takeSignInNonce } from './passkey-nonce.ts';
 import {
@@ -24,6 +26,19 @@ import { MAX_PASSKEYS } from './passkeys-service.ts';
 import { assertRecentAuth } from './reauth.ts';
 
 const tags = ['security'];
+
+/** Password-less sign-in options per IP and minute (each writes a challenge row). */
+export const PASSKEY_OPTIONS_PER_MINUTE = 30;
+/**
+ * The throttle store counts every options request of an IP (never cleared on success): 30 a minute
+ * free, then the IP waits out the minute. Unauthenticated callers cannot outgrow retention's sweep.
+ */
+const optionsPolicy: ThrottlePolicy = {
+  freeFailures: PASSKEY_OPTIONS_PER_MINUTE,
+  baseLockSeconds: 60,
+  maxLockSeconds: 60,
+  resetAfterSeconds: 60,
+};
 
 const challengeInvalid = () =>
   new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
@@ -175,11 +190,17 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       schema: {
         tags: ['auth'],
         summary: 'Start a password-less sign-in: options for navigator.credentials.get() (any discoverable passkey)',
-        description: `Sets a short-lived HttpOnly nonce cookie that POST /api/auth/passkey/login needs. ${ceremony}`,
-        response: { 200: PasskeyRequestOptions, ...errorResponses(403) },
+        description: `LOGIN_THROTTLED beyond ${PASSKEY_OPTIONS_PER_MINUTE} a minute per IP. Sets a short-lived HttpOnly nonce cookie that POST /api/auth/passkey/login needs. ${ceremony}`,
+        response: { 200: PasskeyRequestOptions, ...errorResponses(403, 429) },
       },
     },
-    async (request, reply) => passkeys.assertionOptions('login', null, issueSignInNonce(request, reply)),
+    async (request, reply) => {
+      const charge = await auth.throttles.charge(`passkey-options:${request.ip}`, optionsPolicy, now());
+      if (charge.state === undefined) throw loginThrottled(charge.retryAfterSeconds);
+      const locked = retryAfterSeconds(charge.state, now());
+      if (locked > 0) throw loginThrottled(locked);
+      return passkeys.assertionOptions('login', null, issueSignInNonce(request, reply));
+    },
   );
 
   app.post(

@@ -9,7 +9,9 @@ import {
   sessionCookie,
   useAuthHarness,
 } from '../auth/test-helpers.ts';
+import { sweep } from '../retention/retention.ts';
 import { outflowHeldUntil } from '../withdrawals/outflow-holds.ts';
+import { PASSKEY_OPTIONS_PER_MINUTE } from './passkey-routes.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';
 
 const h: Harness = useAuthHarness();
@@ -246,6 +248,35 @@ describe('passkeys', () => {
     expect(pw.statusCode).toBe(202);
     const factorOptions = await post('/api/auth/login/factor/passkey-options', sessionCookie(pw));
     expect(factorOptions.json().code).toBe('PASSKEY_NOT_FOUND');
+  });
+
+  it('the anonymous sign-in options are throttled per IP; retention sweeps every expired challenge', async () => {
+    const ip = nextIp();
+    const options = () => h.app.inject({ method: 'POST', url: '/api/auth/passkey/options', remoteAddress: ip });
+    for (let i = 0; i < PASSKEY_OPTIONS_PER_MINUTE; i++) expect((await options()).statusCode).toBe(200);
+    const refused = await options();
+    expect(refused.statusCode).toBe(429);
+    expect((await post('/api/auth/passkey/options', undefined)).statusCode).toBe(200); // another IP
+    h.clock.advance(2 * 60_000);
+    expect((await options()).statusCode).toBe(200);
+    // A flood of abandoned ceremonies: one sweep deletes them all, beyond the default batch cap.
+    const at = h.clock.now();
+    const rows = Array.from({ length: 350 }, (_, i) => ({
+      challenge: `expired-challenge-${i}-${'x'.repeat(16)}`,
+      purpose: 'login' as const,
+      user_id: null,
+      binding: 'nonce-hash',
+      created_at: new Date(at.getTime() - 10 * 60_000),
+      expires_at: new Date(at.getTime() - 5 * 60_000),
+    }));
+    await h.db.insertInto('webauthn_challenges').values(rows).execute();
+    await sweep(h.db, at, { batchRows: 100, maxBatches: 1 });
+    const left = await h.db
+      .selectFrom('webauthn_challenges')
+      .select('challenge')
+      .where('expires_at', '<', at)
+      .execute();
+    expect(left).toHaveLength(0);
   });
 
   it('at most 10 per account', async () => {
