@@ -129,7 +129,12 @@ async function endOthers(trx: Kysely<Database>, client: Client, userId: string, 
   await revokeUserSessions(trx, userId, at, client.sessionId ?? undefined);
 }
 
-const rejected = (why: string) => new AppError('PASSKEY_REJECTED', `The passkey was not accepted (${why})`);
+/**
+ * One fixed message whatever the reason (unknown credential, another account's, signature, origin):
+ * the client learns nothing about which credentials exist; the reason stays on the server (`cause`).
+ */
+const rejected = (why: string) =>
+  new AppError('PASSKEY_REJECTED', 'The passkey was not accepted', { cause: new Error(why) });
 const challengeInvalid = () =>
   new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
 

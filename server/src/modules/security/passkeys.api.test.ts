@@ -70,6 +70,7 @@ describe('passkeys', () => {
     const first = await addPasskey(key, user.cookie, 'Laptop');
     expect(first.statusCode).toBe(201);
     expect(first.json().recoveryCodes).toHaveLength(10);
+    h.clock.advance(1_000); // listed by creation time: apart, so the order is not the ids' (random) one
     const second = await addPasskey(new SoftAuthenticator(), user.cookie, 'Phone');
     expect(second.json().recoveryCodes).toBeNull();
     const renamed = await h.app.inject({
@@ -227,6 +228,14 @@ describe('passkeys', () => {
     expect((await passkeySignIn(user.key, { counter: 5 })).statusCode).toBe(200);
     const phished = await passkeySignIn(user.key, { origin: 'https://wallet-login.example' });
     expect(phished.json().code).toBe('PASSKEY_REJECTED');
+    // One fixed message, whatever the reason (nothing tells which credentials exist); the owner sees the failure.
+    const { options, nonce } = await signInOptions();
+    const unknownId = 'A'.repeat(43);
+    const answer = { ...user.key.authenticate(options), id: unknownId, rawId: unknownId };
+    const unknown = await post('/api/auth/passkey/login', nonce, { response: answer });
+    expect(unknown.json()).toMatchObject({ code: 'PASSKEY_REJECTED', message: phished.json().message });
+    const failed = await h.db.selectFrom('login_attempts').selectAll().where('user_id', '=', user.user.id).execute();
+    expect(failed.filter((a) => a.method === 'passkey' && a.result === 'failed')).toHaveLength(1);
     const cloned = await passkeySignIn(user.key, { counter: 3 });
     expect(cloned.json().code).toBe('PASSKEY_COUNTER_REGRESSED');
     // The passkey is suspended: even a higher counter (the clone's or the owner's) no longer signs in.
