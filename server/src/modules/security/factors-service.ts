@@ -20,6 +20,7 @@ import {
   upsertPendingTotp,
   useRecoveryCode,
 } from './factors-repository.ts';
+import { lockUserFactors } from './passkeys-repository.ts';
 import type { Passkeys } from './passkeys-service.ts';
 import { queueSecurityNotice } from './security-mails.ts';
 import {
@@ -216,6 +217,7 @@ export function createSecondFactors(deps: {
       await charged(client, userId, 'totp_enrolment', (at) => checkTotp(userId, code, at, true));
       const at = now();
       const recoveryCodes = await db.transaction().execute(async (trx) => {
+        await lockUserFactors(trx, userId);
         const codes = await issueRecoveryCodes(trx, userId, at);
         // 'totp_enabled' starts the 24 h outflow hold (withdrawals/outflow-holds.ts).
         await appendAudit(trx, { event: 'totp_enabled', at, userId, ip: client.ip });
@@ -231,6 +233,7 @@ export function createSecondFactors(deps: {
       await verify(client, userId, input, 'totp_removal');
       const at = now();
       await db.transaction().execute(async (trx) => {
+        await lockUserFactors(trx, userId);
         await deleteTotp(trx, userId);
         // With a passkey left the codes stay: they are the way back in when the passkey is lost.
         if (!(await hasSecondFactor(trx, userId))) await deleteRecoveryCodes(trx, userId);

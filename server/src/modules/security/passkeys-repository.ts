@@ -87,9 +87,13 @@ export async function findPasskeyByCredentialId(db: Db, credentialId: string): P
   return db.selectFrom('user_passkeys').selectAll().where('credential_id', '=', credentialId).executeTakeFirst();
 }
 
-/** Serialises changes to one user's passkeys (the limit of 10 holds under concurrent registrations). */
-export async function lockUserPasskeys(trx: Db, userId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`passkeys:${userId}`}))`.execute(trx);
+/**
+ * Serialises every change to one user's second factors (passkeys and the authenticator app): the
+ * limit of 10 holds under concurrent registrations, and removing the last passkey while the app is
+ * removed cannot leave recovery codes on an account with no factor (each sees the other's commit).
+ */
+export async function lockUserFactors(trx: Db, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`factors:${userId}`}))`.execute(trx);
 }
 
 export async function insertPasskey(

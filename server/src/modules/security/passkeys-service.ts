@@ -25,7 +25,7 @@ import {
   insertChallenge,
   insertPasskey,
   listPasskeys,
-  lockUserPasskeys,
+  lockUserFactors,
   type PasskeyRow,
   recordPasskeyUse,
   renamePasskey,
@@ -219,7 +219,7 @@ export function createPasskeys(deps: {
       const info = verified.registrationInfo;
       const at = now();
       const result = await db.transaction().execute(async (trx) => {
-        await lockUserPasskeys(trx, userId);
+        await lockUserFactors(trx, userId);
         const count = await countPasskeys(trx, userId);
         if (count >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `At most ${MAX_PASSKEYS} passkeys`);
         if (await findPasskeyByCredentialId(trx, info.credential.id))
@@ -258,7 +258,7 @@ export function createPasskeys(deps: {
     async remove(client, userId, id, onLastFactor, options = {}) {
       const at = now();
       await db.transaction().execute(async (trx) => {
-        await lockUserPasskeys(trx, userId);
+        await lockUserFactors(trx, userId);
         const row = await deletePasskey(trx, userId, id);
         if (!row) throw new AppError('PASSKEY_NOT_FOUND', 'No such passkey');
         await onLastFactor(trx);
