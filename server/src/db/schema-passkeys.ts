@@ -6,7 +6,7 @@ export interface PasskeysDatabase {
   webauthn_challenges: WebauthnChallengesTable;
 }
 
-export const challengePurposes = ['register', 'login', 'factor', 'step_up'] as const;
+export const challengePurposes = ['register', 'login', 'factor', 'step_up', 'reauth'] as const;
 export type ChallengePurpose = (typeof challengePurposes)[number];
 
 export interface UserPasskeysTable {
@@ -25,6 +25,8 @@ export interface UserPasskeysTable {
   name: string;
   created_at: Date;
   last_used_at: Date | null;
+  /** Set when the counter went backwards (migration 0075): refused until removed. */
+  suspended_at: Generated<Date | null>;
 }
 
 export interface WebauthnChallengesTable {
@@ -32,6 +34,8 @@ export interface WebauthnChallengesTable {
   challenge: string;
   purpose: ChallengePurpose;
   user_id: string | null;
+  /** Where it was issued (migration 0075): a session id, or the SHA-256 of the sign-in nonce cookie. */
+  binding: string;
   created_at: Date;
   expires_at: Date;
 }

@@ -452,7 +452,7 @@ export interface paths {
         put?: never;
         /**
          * Add a passkey: the answer of navigator.credentials.create() and a name
-         * @description Starts the 24 h outflow hold (OUTFLOW_HOLD) and mails a notice. The first factor of an account also gets 10 recovery codes (shown once). PASSKEY_EXISTS, PASSKEY_LIMIT. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         * @description Starts the 24 h outflow hold (OUTFLOW_HOLD) and mails a notice; ends every other session unless `endOtherSessions` is false. The first factor of an account also gets 10 recovery codes (shown once). PASSKEY_EXISTS, PASSKEY_LIMIT. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
          */
         post: operations["postMeSecurityPasskeys"];
         delete?: never;
@@ -493,7 +493,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a passkey
-         * @description REAUTH_REQUIRED unless proved within 5 minutes. Starts the 24 h outflow hold and mails a notice; the recovery codes go when no factor is left.
+         * @description REAUTH_REQUIRED unless proved within 5 minutes. Starts the 24 h outflow hold and mails a notice; the recovery codes go when no factor is left. Ends every other session unless endOtherSessions=false.
          */
         delete: operations["deleteMeSecurityPasskeysById"];
         options?: never;
@@ -513,7 +513,7 @@ export interface paths {
         put?: never;
         /**
          * A step-up challenge: options for navigator.credentials.get() with this account's passkeys
-         * @description The answer goes in the `passkey` field wherever a second factor is asked (withdrawals, sends, sells, re-authentication). PASSKEY_NOT_FOUND when the account has none. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         * @description The answer goes in the `passkey` field wherever a second factor is asked, on this session only. `purpose`: `reauth` for POST /api/me/security/reauth, `step_up` (default) for withdrawals, sends, sells and removing the authenticator app; an answer for one is refused by the other. PASSKEY_NOT_FOUND when the account has none. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
          */
         post: operations["postMeSecurityPasskeysChallenge"];
         delete?: never;
@@ -533,7 +533,7 @@ export interface paths {
         put?: never;
         /**
          * Start a password-less sign-in: options for navigator.credentials.get() (any discoverable passkey)
-         * @description Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         * @description LOGIN_THROTTLED beyond 30 a minute per IP. Sets a short-lived HttpOnly nonce cookie that POST /api/auth/passkey/login needs. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
          */
         post: operations["postAuthPasskeyOptions"];
         delete?: never;
@@ -4171,6 +4171,8 @@ export interface operations {
                             synced: boolean;
                             backedUp: boolean;
                             transports: string[];
+                            /** @description Its signature counter went backwards (a cloned key): it answers nothing until removed */
+                            suspended: boolean;
                         }[];
                         /** @description At most this many per account */
                         max: number;
@@ -4237,6 +4239,11 @@ export interface operations {
                             [key: string]: unknown;
                         };
                     };
+                    /**
+                     * @description End every other session of the account (default true)
+                     * @default true
+                     */
+                    endOtherSessions?: boolean;
                 };
             };
         };
@@ -4259,6 +4266,8 @@ export interface operations {
                             synced: boolean;
                             backedUp: boolean;
                             transports: string[];
+                            /** @description Its signature counter went backwards (a cloned key): it answers nothing until removed */
+                            suspended: boolean;
                         };
                         /** @description New recovery codes when this is the first factor (shown this once); else null */
                         recoveryCodes: string[] | null;
@@ -4420,7 +4429,10 @@ export interface operations {
     };
     deleteMeSecurityPasskeysById: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description End every other session of the account (default true) */
+                endOtherSessions?: boolean;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4526,6 +4538,8 @@ export interface operations {
                         synced: boolean;
                         backedUp: boolean;
                         transports: string[];
+                        /** @description Its signature counter went backwards (a cloned key): it answers nothing until removed */
+                        suspended: boolean;
                     };
                 };
             };
@@ -4583,7 +4597,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    purpose?: "step_up" | "reauth";
+                };
+            };
+        };
         responses: {
             /** @description PublicKeyCredentialRequestOptionsJSON: hand to startAuthentication({ optionsJSON }) */
             200: {
@@ -4603,6 +4623,15 @@ export interface operations {
                         userVerification?: string;
                         hints?: string[];
                     };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */

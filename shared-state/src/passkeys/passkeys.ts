@@ -32,9 +32,12 @@ export const passkeyAutofillSupported = (): Promise<boolean> => browserSupportsW
 /** Ends a waiting ceremony (the autofill one before a button-started one, or on leaving the screen). */
 export const cancelPasskeyCeremony = (): void => WebAuthnAbortService.cancelCeremony();
 
-/** A step-up answer: the challenge of the signed-in account's passkeys, answered by one of them. */
-export async function passkeyAnswer(): Promise<PasskeyAnswer> {
-  const optionsJSON = asRequest(await unwrap(api.POST('/api/me/security/passkeys/challenge')));
+/**
+ * A step-up answer: the challenge of the signed-in account's passkeys, answered by one of them.
+ * `reauth` for a re-authentication, `step_up` for a money action: the server keeps them apart.
+ */
+export async function passkeyAnswer(purpose: 'step_up' | 'reauth' = 'step_up'): Promise<PasskeyAnswer> {
+  const optionsJSON = asRequest(await unwrap(api.POST('/api/me/security/passkeys/challenge', { body: { purpose } })));
   return (await startAuthentication({ optionsJSON })) as PasskeyAnswer;
 }
 
@@ -68,12 +71,17 @@ export async function hasPasskeys(): Promise<boolean> {
 }
 
 /** Registers a passkey on this device; recovery codes come back when it is the account's first factor. */
-export async function addPasskey(name: string) {
+/** `endOtherSessions` (default true): the other sessions of the account end with the addition. */
+export async function addPasskey(name: string, endOtherSessions = true) {
   const optionsJSON = (await unwrap(api.POST('/api/me/security/passkeys/options'))) as unknown as CreationOptions;
   const response = await startRegistration({ optionsJSON });
   return unwrap(
     api.POST('/api/me/security/passkeys', {
-      body: { name: name.trim(), response: response as RouteBody<'/api/me/security/passkeys'>['response'] },
+      body: {
+        name: name.trim(),
+        response: response as RouteBody<'/api/me/security/passkeys'>['response'],
+        endOtherSessions,
+      },
     }),
   );
 }
@@ -82,6 +90,7 @@ export async function renamePasskey(id: string, name: string) {
   return unwrap(api.PATCH('/api/me/security/passkeys/{id}', { params: { path: { id } }, body: { name: name.trim() } }));
 }
 
-export async function removePasskey(id: string): Promise<void> {
-  await unwrap(api.DELETE('/api/me/security/passkeys/{id}', { params: { path: { id } } }));
+/** `endOtherSessions` (default true): the other sessions of the account end with the removal. */
+export async function removePasskey(id: string, endOtherSessions = true): Promise<void> {
+  await unwrap(api.DELETE('/api/me/security/passkeys/{id}', { params: { path: { id }, query: { endOtherSessions } } }));
 }

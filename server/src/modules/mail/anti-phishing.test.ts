@@ -26,6 +26,7 @@ const notices: Record<SecurityNotice, true> = {
   passkey_removed: true,
   password_changed: true,
   unfreeze_requested: true,
+  passkey_suspended: true,
 };
 const supportKinds: Record<SupportMailKind, true> = { chat_reply: true, ticket_reply: true, message_answer: true };
 

@@ -31,7 +31,7 @@ import { purgeUnattachedUploads } from '../uploads/repository.ts';
 
 type Purge = (db: Kysely<Database>, now: Date, limit: number) => Promise<number>;
 
-export const retentionRules: ReadonlyArray<{ table: string; purge: Purge }> = [
+export const retentionRules: ReadonlyArray<{ table: string; purge: Purge; untilDone?: boolean }> = [
   { table: 'convert_quotes', purge: purgeExpiredQuotes },
   { table: 'exchange_rate_locks', purge: purgeUnusedRateLocks },
   { table: 'ramp_quotes', purge: purgeUnusedQuotes },
@@ -39,9 +39,14 @@ export const retentionRules: ReadonlyArray<{ table: string; purge: Purge }> = [
   { table: 'sessions', purge: purgeOldSessions },
   { table: 'throttles', purge: purgeIdleThrottles },
   { table: 'uploads', purge: purgeUnattachedUploads },
-  { table: 'webauthn_challenges', purge: purgeExpiredChallenges },
+  // Anyone can start a sign-in ceremony (throttled per IP): the sweep runs until the expired ones are
+  // gone, up to CHALLENGE_MAX_BATCHES statements, rather than leaving a backlog that only grows.
+  { table: 'webauthn_challenges', purge: purgeExpiredChallenges, untilDone: true },
   { table: 'login_attempts', purge: purgeOldLoginAttempts },
 ];
+
+/** Delete statements at most per sweep for a table swept until done (a bound, not a budget). */
+export const CHALLENGE_MAX_BATCHES = 1000;
 
 export interface SweepLimits {
   /** Rows per delete statement. Default 1000. */
@@ -60,9 +65,9 @@ export async function sweep(
   const maxBatches = limits.maxBatches ?? 20;
   if (batchRows < 1 || maxBatches < 1) throw new Error('retention limits must be positive');
   const deleted: Record<string, number> = {};
-  for (const { table, purge } of retentionRules) {
+  for (const { table, purge, untilDone } of retentionRules) {
     let total = 0;
-    for (let i = 0; i < maxBatches; i++) {
+    for (let i = 0; i < (untilDone ? Math.max(maxBatches, CHALLENGE_MAX_BATCHES) : maxBatches); i++) {
       const n = await purge(db, now, batchRows);
       total += n;
       if (n < batchRows) break;

@@ -20,6 +20,7 @@ import {
   upsertPendingTotp,
   useRecoveryCode,
 } from './factors-repository.ts';
+import { lockUserFactors } from './passkeys-repository.ts';
 import type { Passkeys } from './passkeys-service.ts';
 import { queueSecurityNotice } from './security-mails.ts';
 import {
@@ -82,6 +83,12 @@ function factorThrottled(retryAfter: number): AppError {
 }
 
 const binding = (userId: string) => `totp:${userId}`;
+
+/**
+ * Which challenge answers which check: a sign-in's second step, a re-authentication, or a step-up on
+ * money or factor changes; an answer given for one cannot be spent on another.
+ */
+const passkeyPurpose = (during: string) => (during === 'login' ? 'factor' : during === 'reauth' ? 'reauth' : 'step_up');
 
 export function createSecondFactors(deps: {
   db: Kysely<Database>;
@@ -162,7 +169,9 @@ export function createSecondFactors(deps: {
   /** A passkey's answer: not a guessable secret (nothing to throttle), but a refusal is recorded. */
   async function verifyPasskey(client: Client, userId: string, answer: AuthenticationResponseJSON, during: string) {
     try {
-      await passkeys.verifyAssertion(client, answer, during === 'login' ? 'factor' : 'step_up', userId);
+      // Bound to the session that asked for the challenge (the pending one at a sign-in's second step).
+      if (client.sessionId === null) throw new AppError('PASSKEY_CHALLENGE_INVALID', 'No session asked for this');
+      await passkeys.verifyAssertion(client, answer, passkeyPurpose(during), userId, client.sessionId);
     } catch (err) {
       const result = err instanceof AppError ? err.code : 'error';
       await appendAudit(db, { event: 'factor_failed', at: now(), userId, ip: client.ip, details: { during, result } });
@@ -210,6 +219,7 @@ export function createSecondFactors(deps: {
       await charged(client, userId, 'totp_enrolment', (at) => checkTotp(userId, code, at, true));
       const at = now();
       const recoveryCodes = await db.transaction().execute(async (trx) => {
+        await lockUserFactors(trx, userId);
         const codes = await issueRecoveryCodes(trx, userId, at);
         // 'totp_enabled' starts the 24 h outflow hold (withdrawals/outflow-holds.ts).
         await appendAudit(trx, { event: 'totp_enabled', at, userId, ip: client.ip });
@@ -225,6 +235,7 @@ export function createSecondFactors(deps: {
       await verify(client, userId, input, 'totp_removal');
       const at = now();
       await db.transaction().execute(async (trx) => {
+        await lockUserFactors(trx, userId);
         await deleteTotp(trx, userId);
         // With a passkey left the codes stay: they are the way back in when the passkey is lost.
         if (!(await hasSecondFactor(trx, userId))) await deleteRecoveryCodes(trx, userId);

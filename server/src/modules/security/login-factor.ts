@@ -22,7 +22,8 @@ export async function completeFactorLogin(
   const userId = pending.user_id;
   const method = factorMethod(input);
   try {
-    await deps.factors.verify({ ...client, userId }, userId, input, 'login');
+    // The pending session is the one the factor's challenge was issued to.
+    await deps.factors.verify({ ...client, userId, sessionId: pending.id }, userId, input, 'login');
   } catch (err) {
     await recordLoginAttempt(deps.db, { userId, client, at: deps.now(), method, result: 'factor_failed' });
     throw err;

@@ -1,12 +1,39 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { Sessions } from '../auth/sessions.ts';
 import type { SessionRow } from '../auth/sessions-repository.ts';
 import { recordLoginAttempt } from './login-history.ts';
+import { findPasskeyByCredentialId } from './passkeys-repository.ts';
 import type { Passkeys } from './passkeys-service.ts';
+
+/**
+ * A refused answer for a known credential shows in its owner's login history (ASVS 16.3.1), as a
+ * failed password does. A regressed counter recorded it already (passkey-suspension.ts); an unknown
+ * credential has no owner to tell.
+ */
+async function recordFailedSignIn(
+  deps: { db: Kysely<Database>; now: () => Date },
+  client: Client,
+  response: AuthenticationResponseJSON,
+  err: unknown,
+): Promise<void> {
+  if (err instanceof AppError && err.code === 'PASSKEY_COUNTER_REGRESSED') return;
+  const row = typeof response.id === 'string' ? await findPasskeyByCredentialId(deps.db, response.id) : undefined;
+  if (!row) return;
+  const at = deps.now();
+  await appendAudit(deps.db, {
+    event: 'login_failed',
+    at,
+    userId: row.user_id,
+    ip: client.ip,
+    details: { method: 'passkey', passkeyId: row.id, reason: err instanceof AppError ? err.code : 'error' },
+  });
+  await recordLoginAttempt(deps.db, { userId: row.user_id, client, at, method: 'passkey', result: 'failed' });
+}
 
 /**
  * A password-less sign-in: a discoverable passkey answers a challenge from POST /auth/passkey/options.
@@ -17,8 +44,17 @@ export async function passkeySignIn(
   deps: { db: Kysely<Database>; now: () => Date; sessions: Sessions; passkeys: Passkeys },
   client: Client,
   response: AuthenticationResponseJSON,
+  /** The hash of the nonce cookie set with the options (the browser that asked for the challenge). */
+  binding: string,
 ): Promise<{ token: string; session: SessionRow; userId: string }> {
-  const { userId, passkeyId } = await deps.passkeys.verifyAssertion(client, response, 'login', null);
+  let verified: { userId: string; passkeyId: string };
+  try {
+    verified = await deps.passkeys.verifyAssertion(client, response, 'login', null, binding);
+  } catch (err) {
+    await recordFailedSignIn(deps, client, response, err);
+    throw err;
+  }
+  const { userId, passkeyId } = verified;
   return deps.db.transaction().execute(async (trx) => {
     const { token, session } = await deps.sessions.start(trx, userId, client);
     await appendAudit(trx, {

@@ -1,18 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { UnauthenticatedError } from '../../errors/app-error.ts';
+import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
-import { clientOf } from '../auth/client.ts';
+import { type Client, clientOf } from '../auth/client.ts';
 import { NoContent, UserResult } from '../auth/schemas.ts';
+import { retryAfterSeconds, type ThrottlePolicy } from '../auth/throttle-schedule.ts';
+import { loginThrottled } from '../auth/throttles.ts';
 import { passkeySignIn } from './passkey-login.ts';
+import { issueSignInNonce, takeSignInNonce } from './passkey-nonce.ts';
 import {
+  PasskeyChallengeBody,
   PasskeyCreationOptions,
   PasskeyIdParams,
   PasskeyList,
   PasskeyLoginBody,
   PasskeyRegisterBody,
   PasskeyRegistered,
+  PasskeyRemoveQuery,
   PasskeyRenameBody,
   PasskeyRequestOptions,
   PasskeyView,
@@ -21,6 +26,27 @@ import { MAX_PASSKEYS } from './passkeys-service.ts';
 import { assertRecentAuth } from './reauth.ts';
 
 const tags = ['security'];
+
+/** Password-less sign-in options per IP and minute (each writes a challenge row). */
+export const PASSKEY_OPTIONS_PER_MINUTE = 30;
+/**
+ * The throttle store counts every options request of an IP (never cleared on success): 30 a minute
+ * free, then the IP waits out the minute. Unauthenticated callers cannot outgrow retention's sweep.
+ */
+const optionsPolicy: ThrottlePolicy = {
+  freeFailures: PASSKEY_OPTIONS_PER_MINUTE,
+  baseLockSeconds: 60,
+  maxLockSeconds: 60,
+  resetAfterSeconds: 60,
+};
+
+const challengeInvalid = () =>
+  new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
+/** A signed-in session's challenges are bound to it (requireUser ran: the session id is known). */
+const sessionBinding = (client: Client): string => {
+  if (client.sessionId === null) throw new UnauthenticatedError();
+  return client.sessionId;
+};
 const ceremony =
   'Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). ' +
   'PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify ' +
@@ -59,7 +85,8 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       const client = await clientOf(request);
       await assertRecentAuth(db, client, now());
       const userId = currentUser(request).userId;
-      return passkeys.registrationOptions(userId, (await auth.accounts.me(userId)).username);
+      const username = (await auth.accounts.me(userId)).username;
+      return passkeys.registrationOptions(userId, username, sessionBinding(client));
     },
   );
 
@@ -71,7 +98,8 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
         tags,
         summary: 'Add a passkey: the answer of navigator.credentials.create() and a name',
         description:
-          'Starts the 24 h outflow hold (OUTFLOW_HOLD) and mails a notice. The first factor of an account also ' +
+          'Starts the 24 h outflow hold (OUTFLOW_HOLD) and mails a notice; ends every other session unless ' +
+          '`endOtherSessions` is false. The first factor of an account also ' +
           `gets 10 recovery codes (shown once). PASSKEY_EXISTS, PASSKEY_LIMIT. ${ceremony}`,
         body: PasskeyRegisterBody,
         response: { 201: PasskeyRegistered, ...errorResponses(400, 401, 403, 409) },
@@ -112,8 +140,9 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
         summary: 'Remove a passkey',
         description:
           'REAUTH_REQUIRED unless proved within 5 minutes. Starts the 24 h outflow hold and mails a notice; the ' +
-          'recovery codes go when no factor is left.',
+          'recovery codes go when no factor is left. Ends every other session unless endOtherSessions=false.',
         params: PasskeyIdParams,
+        querystring: PasskeyRemoveQuery,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       },
     },
@@ -121,8 +150,12 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       const client = await clientOf(request);
       await assertRecentAuth(db, client, now());
       const userId = currentUser(request).userId;
-      await passkeys.remove(client, userId, request.params.id, (trx) =>
-        factors.voidRecoveryCodesIfNoFactor(trx, userId),
+      await passkeys.remove(
+        client,
+        userId,
+        request.params.id,
+        (trx) => factors.voidRecoveryCodesIfNoFactor(trx, userId),
+        { endOtherSessions: request.query.endOtherSessions },
       );
       return reply.code(204).send(null);
     },
@@ -136,12 +169,19 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
         tags,
         summary: "A step-up challenge: options for navigator.credentials.get() with this account's passkeys",
         description:
-          'The answer goes in the `passkey` field wherever a second factor is asked (withdrawals, sends, sells, ' +
-          `re-authentication). PASSKEY_NOT_FOUND when the account has none. ${ceremony}`,
-        response: { 200: PasskeyRequestOptions, ...errorResponses(401, 404) },
+          'The answer goes in the `passkey` field wherever a second factor is asked, on this session only. ' +
+          '`purpose`: `reauth` for POST /api/me/security/reauth, `step_up` (default) for withdrawals, sends, ' +
+          'sells and removing the authenticator app; an answer for one is refused by the other. ' +
+          `PASSKEY_NOT_FOUND when the account has none. ${ceremony}`,
+        body: PasskeyChallengeBody,
+        response: { 200: PasskeyRequestOptions, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => passkeys.assertionOptions('step_up', currentUser(request).userId),
+    async (request) => {
+      const client = await clientOf(request);
+      const purpose = request.body?.purpose ?? 'step_up';
+      return passkeys.assertionOptions(purpose, currentUser(request).userId, sessionBinding(client));
+    },
   );
 
   app.post(
@@ -150,11 +190,17 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       schema: {
         tags: ['auth'],
         summary: 'Start a password-less sign-in: options for navigator.credentials.get() (any discoverable passkey)',
-        description: ceremony,
-        response: { 200: PasskeyRequestOptions, ...errorResponses(403) },
+        description: `LOGIN_THROTTLED beyond ${PASSKEY_OPTIONS_PER_MINUTE} a minute per IP. Sets a short-lived HttpOnly nonce cookie that POST /api/auth/passkey/login needs. ${ceremony}`,
+        response: { 200: PasskeyRequestOptions, ...errorResponses(403, 429) },
       },
     },
-    async () => passkeys.assertionOptions('login', null),
+    async (request, reply) => {
+      const charge = await auth.throttles.charge(`passkey-options:${request.ip}`, optionsPolicy, now());
+      if (charge.state === undefined) throw loginThrottled(charge.retryAfterSeconds);
+      const locked = retryAfterSeconds(charge.state, now());
+      if (locked > 0) throw loginThrottled(locked);
+      return passkeys.assertionOptions('login', null, issueSignInNonce(request, reply));
+    },
   );
 
   app.post(
@@ -170,10 +216,13 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
     },
     async (request, reply) => {
       const client = await clientOf(request);
+      const binding = takeSignInNonce(request, reply);
+      if (binding === null) throw challengeInvalid();
       const { token, session, userId } = await passkeySignIn(
         { db, now, sessions: auth.sessions, passkeys },
         client,
         request.body.response,
+        binding,
       );
       auth.sessions.setCookie(request, reply, token, session.expires_at);
       return { user: await auth.accounts.me(userId) };
@@ -195,7 +244,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
     async (request) => {
       const pending = await auth.sessions.pendingOf(request);
       if (!pending) throw new UnauthenticatedError('No sign-in waits for a second factor; sign in again');
-      return passkeys.assertionOptions('factor', pending.user_id);
+      return passkeys.assertionOptions('factor', pending.user_id, pending.id);
     },
   );
 };

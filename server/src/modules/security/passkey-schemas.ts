@@ -97,8 +97,18 @@ export const PasskeyRequestOptions = Type.Object(
 
 export const PasskeyName = Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' });
 
+/** ASVS 7.4.3: a factor change offers to end every other session (as a password change does); default yes. */
+const EndOtherSessions = Type.Boolean({
+  default: true,
+  description: 'End every other session of the account (default true)',
+});
+
 export const PasskeyRegisterBody = Type.Object(
-  { name: PasskeyName, response: PasskeyRegistration },
+  { name: PasskeyName, response: PasskeyRegistration, endOtherSessions: Type.Optional(EndOtherSessions) },
+  { additionalProperties: false },
+);
+export const PasskeyRemoveQuery = Type.Object(
+  { endOtherSessions: Type.Optional(EndOtherSessions) },
   { additionalProperties: false },
 );
 export type PasskeyRegisterBody = Static<typeof PasskeyRegisterBody>;
@@ -116,6 +126,9 @@ export const PasskeyView = Type.Object(
     synced: Type.Boolean({ description: 'A synced (multi-device) passkey' }),
     backedUp: Type.Boolean(),
     transports: Type.Array(Type.String()),
+    suspended: Type.Boolean({
+      description: 'Its signature counter went backwards (a cloned key): it answers nothing until removed',
+    }),
   },
   { additionalProperties: false },
 );
@@ -132,5 +145,11 @@ export const PasskeyRegistered = Type.Object(
       description: 'New recovery codes when this is the first factor (shown this once); else null',
     }),
   },
+  { additionalProperties: false },
+);
+
+/** Which check the step-up challenge is for (an answer for one is refused by the other). */
+export const PasskeyChallengeBody = Type.Object(
+  { purpose: Type.Optional(Type.Union([Type.Literal('step_up'), Type.Literal('reauth')])) },
   { additionalProperties: false },
 );

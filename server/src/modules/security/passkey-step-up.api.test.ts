@@ -70,6 +70,11 @@ describe('step-up with a passkey', () => {
     await pastHold(a);
     expect((await withdraw({})).json().code).toBe('FACTOR_REQUIRED');
     expect((await send({})).json().code).toBe('FACTOR_REQUIRED');
+    // A re-authentication answer is not a money step-up.
+    const reauth = (await post(h, a, '/api/me/security/passkeys/challenge', { purpose: 'reauth' })).json();
+    expect((await withdraw({ passkey: authenticator.authenticate(reauth) })).json().code).toBe(
+      'PASSKEY_CHALLENGE_INVALID',
+    );
     expect(await balance(h, a, 'USDT')).toEqual({ available: 100_000_000n, locked: 0n });
 
     const answer = authenticator.authenticate(await challenge());

@@ -7,7 +7,14 @@ export type PasskeyRow = Selectable<UserPasskeysTable>;
 
 export async function insertChallenge(
   db: Db,
-  row: { challenge: string; purpose: ChallengePurpose; userId: string | null; at: Date; expiresAt: Date },
+  row: {
+    challenge: string;
+    purpose: ChallengePurpose;
+    userId: string | null;
+    binding: string;
+    at: Date;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('webauthn_challenges')
@@ -15,6 +22,7 @@ export async function insertChallenge(
       challenge: row.challenge,
       purpose: row.purpose,
       user_id: row.userId,
+      binding: row.binding,
       created_at: row.at,
       expires_at: row.expiresAt,
     })
@@ -25,19 +33,22 @@ export async function insertChallenge(
  * Consumes a challenge once: a conditional DELETE, so two answers carrying one challenge (a replay,
  * or the same answer sent to two instances) find it gone but for the first. `userId` undefined: any
  * (a password-less sign-in); else it must be the challenge's user. False when unknown, used,
- * expired, for another ceremony or for another user.
+ * expired, for another ceremony, for another user or issued elsewhere (`binding`: the session or the
+ * browser's nonce that asked for it).
  */
 export async function consumeChallenge(
   db: Db,
   challenge: string,
   purpose: ChallengePurpose,
   userId: string | null,
+  binding: string,
   at: Date,
 ): Promise<boolean> {
   let query = db
     .deleteFrom('webauthn_challenges')
     .where('challenge', '=', challenge)
     .where('purpose', '=', purpose)
+    .where('binding', '=', binding)
     .where('expires_at', '>', at);
   query = userId === null ? query.where('user_id', 'is', null) : query.where('user_id', '=', userId);
   const result = await query.executeTakeFirst();
@@ -76,14 +87,18 @@ export async function findPasskeyByCredentialId(db: Db, credentialId: string): P
   return db.selectFrom('user_passkeys').selectAll().where('credential_id', '=', credentialId).executeTakeFirst();
 }
 
-/** Serialises changes to one user's passkeys (the limit of 10 holds under concurrent registrations). */
-export async function lockUserPasskeys(trx: Db, userId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`passkeys:${userId}`}))`.execute(trx);
+/**
+ * Serialises every change to one user's second factors (passkeys and the authenticator app): the
+ * limit of 10 holds under concurrent registrations, and removing the last passkey while the app is
+ * removed cannot leave recovery codes on an account with no factor (each sees the other's commit).
+ */
+export async function lockUserFactors(trx: Db, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`factors:${userId}`}))`.execute(trx);
 }
 
 export async function insertPasskey(
   db: Db,
-  row: Omit<PasskeyRow, 'id' | 'last_used_at' | 'sign_count'> & { sign_count: string },
+  row: Omit<PasskeyRow, 'id' | 'last_used_at' | 'sign_count' | 'suspended_at'> & { sign_count: string },
 ): Promise<PasskeyRow> {
   return db.insertInto('user_passkeys').values(row).returningAll().executeTakeFirstOrThrow();
 }
@@ -123,7 +138,19 @@ export async function recordPasskeyUse(
     .updateTable('user_passkeys')
     .set({ sign_count: String(newCounter), backed_up: backedUp, last_used_at: at })
     .where('id', '=', id)
+    .where('suspended_at', 'is', null)
     .where((eb) => (newCounter === 0 ? eb('sign_count', '=', '0') : eb('sign_count', '<', String(newCounter))))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** Suspends a passkey whose counter went backwards; false when it is gone or already suspended. */
+export async function suspendPasskey(db: Db, id: string, at: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('user_passkeys')
+    .set({ suspended_at: at })
+    .where('id', '=', id)
+    .where('suspended_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }

@@ -14,7 +14,9 @@ import type { ChallengePurpose } from '../../db/schema-passkeys.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
+import { revokeUserSessions } from '../auth/sessions-repository.ts';
 import { answerOrigin, checkedAssertion, userHandleOf } from './passkey-answers.ts';
+import { suspendRegressedPasskey } from './passkey-suspension.ts';
 import {
   consumeChallenge,
   countPasskeys,
@@ -23,7 +25,7 @@ import {
   insertChallenge,
   insertPasskey,
   listPasskeys,
-  lockUserPasskeys,
+  lockUserFactors,
   type PasskeyRow,
   recordPasskeyUse,
   renamePasskey,
@@ -51,6 +53,8 @@ export interface PasskeyView {
   synced: boolean;
   backedUp: boolean;
   transports: string[];
+  /** Its counter went backwards (a cloned key): refused until removed. */
+  suspended: boolean;
 }
 
 const view = (row: PasskeyRow): PasskeyView => ({
@@ -61,6 +65,7 @@ const view = (row: PasskeyRow): PasskeyView => ({
   synced: row.device_type === 'multiDevice',
   backedUp: row.backed_up,
   transports: row.transports,
+  suspended: row.suspended_at !== null,
 });
 
 export type AssertionPurpose = Exclude<ChallengePurpose, 'register'>;
@@ -68,7 +73,12 @@ export type AssertionPurpose = Exclude<ChallengePurpose, 'register'>;
 export interface Passkeys {
   list(userId: string): Promise<PasskeyView[]>;
   count(userId: string): Promise<number>;
-  registrationOptions(userId: string, username: string): Promise<PublicKeyCredentialCreationOptionsJSON>;
+  /** `binding`: the signed-in session's id (the answer must come back on it). */
+  registrationOptions(
+    userId: string,
+    username: string,
+    binding: string,
+  ): Promise<PublicKeyCredentialCreationOptionsJSON>;
   /**
    * Verifies the browser's answer and stores the passkey. `onFirstFactor` runs in the same transaction
    * when it is the account's first factor (recovery codes are issued then, shown once).
@@ -76,7 +86,7 @@ export interface Passkeys {
   register(
     client: Client,
     userId: string,
-    input: { response: RegistrationResponseJSON; name: string },
+    input: { response: RegistrationResponseJSON; name: string; endOtherSessions?: boolean | undefined },
     onFirstFactor: (trx: Kysely<Database>, at: Date) => Promise<string[] | null>,
   ): Promise<{ passkey: PasskeyView; recoveryCodes: string[] | null }>;
   rename(userId: string, id: string, name: string): Promise<PasskeyView>;
@@ -86,19 +96,45 @@ export interface Passkeys {
     userId: string,
     id: string,
     onLastFactor: (trx: Kysely<Database>) => Promise<void>,
+    options?: { endOtherSessions?: boolean | undefined },
   ): Promise<void>;
-  /** `login`: any discoverable passkey (userId null); `factor`/`step_up`: one of `userId`'s. */
-  assertionOptions(purpose: AssertionPurpose, userId: string | null): Promise<PublicKeyCredentialRequestOptionsJSON>;
-  /** Checks an answer to a challenge of `purpose` (and of `userId` unless a sign-in); the user and passkey. */
+  /**
+   * `login`: any discoverable passkey (userId null); `factor`/`step_up`/`reauth`: one of `userId`'s.
+   * `binding`: where the answer must come back: the session's id, or the hash of the sign-in nonce.
+   */
+  assertionOptions(
+    purpose: AssertionPurpose,
+    userId: string | null,
+    binding: string,
+  ): Promise<PublicKeyCredentialRequestOptionsJSON>;
+  /**
+   * Checks an answer to a challenge of `purpose`, issued to `binding` (and of `userId` unless a
+   * sign-in); the user and passkey.
+   */
   verifyAssertion(
     client: Client,
     response: AuthenticationResponseJSON,
     purpose: AssertionPurpose,
     userId: string | null,
+    binding: string,
   ): Promise<{ userId: string; passkeyId: string }>;
 }
 
-const rejected = (why: string) => new AppError('PASSKEY_REJECTED', `The passkey was not accepted (${why})`);
+/**
+ * A factor change ends every other session of the account unless the user keeps them (ASVS 7.4.3, as
+ * the password change does): a hijacked session that added a passkey does not outlive its removal.
+ */
+async function endOthers(trx: Kysely<Database>, client: Client, userId: string, at: Date, end: boolean | undefined) {
+  if (end === false) return;
+  await revokeUserSessions(trx, userId, at, client.sessionId ?? undefined);
+}
+
+/**
+ * One fixed message whatever the reason (unknown credential, another account's, signature, origin):
+ * the client learns nothing about which credentials exist; the reason stays on the server (`cause`).
+ */
+const rejected = (why: string) =>
+  new AppError('PASSKEY_REJECTED', 'The passkey was not accepted', { cause: new Error(why) });
 const challengeInvalid = () =>
   new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
 
@@ -111,9 +147,10 @@ export function createPasskeys(deps: {
 }): Passkeys {
   const { db, now, webauthn } = deps;
 
-  async function storeChallenge(challenge: string, purpose: ChallengePurpose, userId: string | null) {
+  async function storeChallenge(challenge: string, purpose: ChallengePurpose, userId: string | null, binding: string) {
     const at = now();
-    await insertChallenge(db, { challenge, purpose, userId, at, expiresAt: new Date(at.getTime() + CHALLENGE_TTL_MS) });
+    const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_MS);
+    await insertChallenge(db, { challenge, purpose, userId, binding, at, expiresAt });
   }
 
   /** The origin the answer was made on, if it is ours; the check the library repeats on the same value. */
@@ -124,9 +161,14 @@ export function createPasskeys(deps: {
   }
 
   /** The library calls this with the answer's challenge: consumed here, once, before the signature is checked. */
-  function challengeConsumer(purpose: ChallengePurpose, userId: string | null, state: { consumed: boolean }) {
+  function challengeConsumer(
+    purpose: ChallengePurpose,
+    userId: string | null,
+    binding: string,
+    state: { consumed: boolean },
+  ) {
     return async (challenge: string) => {
-      state.consumed = await consumeChallenge(db, challenge, purpose, userId, now());
+      state.consumed = await consumeChallenge(db, challenge, purpose, userId, binding, now());
       return state.consumed;
     };
   }
@@ -135,7 +177,7 @@ export function createPasskeys(deps: {
     list: async (userId) => (await listPasskeys(db, userId)).map(view),
     count: (userId) => countPasskeys(db, userId),
 
-    async registrationOptions(userId, username) {
+    async registrationOptions(userId, username, binding) {
       const existing = await listPasskeys(db, userId);
       if (existing.length >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `At most ${MAX_PASSKEYS} passkeys`);
       const options = await generateRegistrationOptions({
@@ -151,18 +193,19 @@ export function createPasskeys(deps: {
         timeout: CHALLENGE_TTL_MS,
         supportedAlgorithmIDs: ALGORITHM_IDS,
       });
-      await storeChallenge(options.challenge, 'register', userId);
+      await storeChallenge(options.challenge, 'register', userId, binding);
       return options;
     },
 
-    async register(client, userId, { response, name }, onFirstFactor) {
+    async register(client, userId, { response, name, endOtherSessions }, onFirstFactor) {
       const expectedOrigin = ourOrigin(response.response.clientDataJSON);
+      if (client.sessionId === null) throw challengeInvalid();
       const state = { consumed: false };
       let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
       try {
         verified = await verifyRegistrationResponse({
           response,
-          expectedChallenge: challengeConsumer('register', userId, state),
+          expectedChallenge: challengeConsumer('register', userId, client.sessionId, state),
           expectedOrigin,
           expectedRPID: webauthn.rpId,
           requireUserVerification: true,
@@ -176,7 +219,7 @@ export function createPasskeys(deps: {
       const info = verified.registrationInfo;
       const at = now();
       const result = await db.transaction().execute(async (trx) => {
-        await lockUserPasskeys(trx, userId);
+        await lockUserFactors(trx, userId);
         const count = await countPasskeys(trx, userId);
         if (count >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `At most ${MAX_PASSKEYS} passkeys`);
         if (await findPasskeyByCredentialId(trx, info.credential.id))
@@ -194,6 +237,7 @@ export function createPasskeys(deps: {
           created_at: at,
         });
         const recoveryCodes = await onFirstFactor(trx, at);
+        await endOthers(trx, client, userId, at, endOtherSessions);
         // 'passkey_added' starts the 24 h outflow hold (withdrawals/outflow-holds.ts), as a new app does.
         await appendAudit(trx, { event: 'passkey_added', at, userId, ip: client.ip, details: { passkeyId: row.id } });
         await queueSecurityNotice(trx, userId, 'passkey_added', at);
@@ -211,21 +255,23 @@ export function createPasskeys(deps: {
       return view(row);
     },
 
-    async remove(client, userId, id, onLastFactor) {
+    async remove(client, userId, id, onLastFactor, options = {}) {
       const at = now();
       await db.transaction().execute(async (trx) => {
-        await lockUserPasskeys(trx, userId);
+        await lockUserFactors(trx, userId);
         const row = await deletePasskey(trx, userId, id);
         if (!row) throw new AppError('PASSKEY_NOT_FOUND', 'No such passkey');
         await onLastFactor(trx);
+        await endOthers(trx, client, userId, at, options.endOtherSessions);
         await appendAudit(trx, { event: 'passkey_removed', at, userId, ip: client.ip, details: { passkeyId: id } });
         await queueSecurityNotice(trx, userId, 'passkey_removed', at);
       });
       deps.onMailQueued?.();
     },
 
-    async assertionOptions(purpose, userId) {
-      const mine = userId === null ? [] : await listPasskeys(db, userId);
+    async assertionOptions(purpose, userId, binding) {
+      // A suspended passkey (its counter went backwards) is not offered.
+      const mine = userId === null ? [] : (await listPasskeys(db, userId)).filter((p) => p.suspended_at === null);
       if (userId !== null && mine.length === 0) throw new AppError('PASSKEY_NOT_FOUND', 'No passkey on this account');
       const options = await generateAuthenticationOptions({
         rpID: webauthn.rpId,
@@ -233,24 +279,25 @@ export function createPasskeys(deps: {
         userVerification: 'required',
         timeout: CHALLENGE_TTL_MS,
       });
-      await storeChallenge(options.challenge, purpose, purpose === 'login' ? null : userId);
+      await storeChallenge(options.challenge, purpose, purpose === 'login' ? null : userId, binding);
       return options;
     },
 
-    async verifyAssertion(client, response, purpose, userId) {
+    async verifyAssertion(client, response, purpose, userId, binding) {
       const expectedOrigin = ourOrigin(response.response.clientDataJSON);
       const row = await findPasskeyByCredentialId(db, response.id);
       // The same answer for an unknown passkey and another account's: nothing tells which exist.
       if (!row || (userId !== null && row.user_id !== userId)) throw rejected('credential');
       const handle = userHandleOf(response);
       if (handle !== null && handle !== row.user_id) throw rejected('user handle');
+      if (row.suspended_at !== null) throw rejected('suspended');
       const state = { consumed: false };
       const challengeUser = purpose === 'login' ? null : row.user_id;
       const result = await checkedAssertion(
         () =>
           verifyAuthenticationResponse({
             response,
-            expectedChallenge: challengeConsumer(purpose, challengeUser, state),
+            expectedChallenge: challengeConsumer(purpose, challengeUser, binding, state),
             expectedOrigin,
             expectedRPID: webauthn.rpId,
             credential: {
@@ -269,13 +316,7 @@ export function createPasskeys(deps: {
       // The library refuses a counter at or below the stored one; the conditional update refuses the
       // loser of two concurrent answers that carried the same counter.
       if (result.kind === 'counter' || !(await recordPasskeyUse(db, row.id, result.newCounter, result.backedUp, at))) {
-        await appendAudit(db, {
-          event: 'passkey_counter_regressed',
-          at,
-          userId: row.user_id,
-          ip: client.ip,
-          details: { passkeyId: row.id, storedCounter: row.sign_count },
-        });
+        if (await suspendRegressedPasskey(db, client, row, purpose, at)) deps.onMailQueued?.();
         throw new AppError('PASSKEY_COUNTER_REGRESSED', 'The passkey counter went backwards');
       }
       return { userId: row.user_id, passkeyId: row.id };

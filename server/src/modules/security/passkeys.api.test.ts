@@ -9,7 +9,9 @@ import {
   sessionCookie,
   useAuthHarness,
 } from '../auth/test-helpers.ts';
+import { sweep } from '../retention/retention.ts';
 import { outflowHeldUntil } from '../withdrawals/outflow-holds.ts';
+import { PASSKEY_OPTIONS_PER_MINUTE } from './passkey-routes.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';
 
 const h: Harness = useAuthHarness();
@@ -38,11 +40,27 @@ async function userWithPasskey(key = new SoftAuthenticator()) {
   return { ...user, key, passkeyId: added.json().passkey.id as string };
 }
 
-async function passkeySignIn(key: SoftAuthenticator, extra: Parameters<SoftAuthenticator['authenticate']>[1] = {}) {
+/** The short-lived nonce cookie POST /auth/passkey/options sets (binds the sign-in challenge to this browser). */
+function nonceCookie(response: { headers: Record<string, unknown> }): string {
+  const header = response.headers['set-cookie'];
+  for (const c of Array.isArray(header) ? header : [header]) {
+    const match = typeof c === 'string' ? /^((?:__Host-)?pk_nonce)=([^;]+)/.exec(c) : null;
+    if (match) return `${match[1]}=${match[2]}`;
+  }
+  throw new Error(`no nonce cookie in ${JSON.stringify(header)}`);
+}
+
+/** Sign-in options and the browser's nonce cookie that goes with them. */
+async function signInOptions() {
   const options = await post('/api/auth/passkey/options', undefined);
   expect(options.statusCode).toBe(200);
-  expect(options.json().allowCredentials).toEqual([]); // discoverable: the browser offers its passkeys
-  return post('/api/auth/passkey/login', undefined, { response: key.authenticate(options.json(), extra) });
+  return { options: options.json(), nonce: nonceCookie(options) };
+}
+
+async function passkeySignIn(key: SoftAuthenticator, extra: Parameters<SoftAuthenticator['authenticate']>[1] = {}) {
+  const { options, nonce } = await signInOptions();
+  expect(options.allowCredentials).toEqual([]); // discoverable: the browser offers its passkeys
+  return post('/api/auth/passkey/login', nonce, { response: key.authenticate(options, extra) });
 }
 
 describe('passkeys', () => {
@@ -52,6 +70,7 @@ describe('passkeys', () => {
     const first = await addPasskey(key, user.cookie, 'Laptop');
     expect(first.statusCode).toBe(201);
     expect(first.json().recoveryCodes).toHaveLength(10);
+    h.clock.advance(1_000); // listed by creation time: apart, so the order is not the ids' (random) one
     const second = await addPasskey(new SoftAuthenticator(), user.cookie, 'Phone');
     expect(second.json().recoveryCodes).toBeNull();
     const renamed = await h.app.inject({
@@ -120,19 +139,21 @@ describe('passkeys', () => {
 
   it('a challenge is single use: a replayed answer and the second of two concurrent ones are refused', async () => {
     const user = await userWithPasskey(new SoftAuthenticator(undefined, { keepsCounter: false }));
-    const options = (await post('/api/auth/passkey/options', undefined)).json();
+    const { options, nonce } = await signInOptions();
     const answer = user.key.authenticate(options);
     const [a, b] = await Promise.all([
-      post('/api/auth/passkey/login', undefined, { response: answer }),
-      post('/api/auth/passkey/login', undefined, { response: answer }),
+      post('/api/auth/passkey/login', nonce, { response: answer }),
+      post('/api/auth/passkey/login', nonce, { response: answer }),
     ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 400]);
-    const replay = await post('/api/auth/passkey/login', undefined, { response: answer });
+    const replay = await post('/api/auth/passkey/login', nonce, { response: answer });
     expect(replay.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
     // An expired challenge is refused too.
-    const late = (await post('/api/auth/passkey/options', undefined)).json();
+    const late = await signInOptions();
     h.clock.advance(5 * 60_000 + 1);
-    const expired = await post('/api/auth/passkey/login', undefined, { response: user.key.authenticate(late) });
+    const expired = await post('/api/auth/passkey/login', late.nonce, {
+      response: user.key.authenticate(late.options),
+    });
     expect(expired.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
     // A sign-in challenge does not serve a step-up (purposes are not interchangeable).
     const signIn = sessionCookie(await passkeySignIn(user.key));
@@ -141,18 +162,131 @@ describe('passkeys', () => {
     expect(reauth.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
   });
 
+  it('binds each challenge to where it was issued: the browser, the session, the action', async () => {
+    const user = await userWithPasskey(new SoftAuthenticator(undefined, { keepsCounter: false }));
+    // A: sign-in options fetched in the victim's browser (by a script), answered there, redeemed elsewhere.
+    const stolen = await signInOptions();
+    const answer = user.key.authenticate(stolen.options);
+    const elsewhere = await post('/api/auth/passkey/login', undefined, { response: answer });
+    expect(elsewhere.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
+    const otherNonce = (await signInOptions()).nonce;
+    expect((await post('/api/auth/passkey/login', otherNonce, { response: answer })).json().code).toBe(
+      'PASSKEY_CHALLENGE_INVALID',
+    );
+    // B: a re-authentication challenge of session S1, spent on session S2 of the same user.
+    const s2 = sessionCookie(await passkeySignIn(user.key));
+    const s1Challenge = (await post('/api/me/security/passkeys/challenge', user.cookie, { purpose: 'reauth' })).json();
+    const onS2 = await post('/api/me/security/reauth', s2, { passkey: user.key.authenticate(s1Challenge) });
+    expect(onS2.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
+    // C: a money step-up answer is not a re-authentication.
+    const stepUp = (await post('/api/me/security/passkeys/challenge', user.cookie, { purpose: 'step_up' })).json();
+    const asReauth = await post('/api/me/security/reauth', user.cookie, { passkey: user.key.authenticate(stepUp) });
+    expect(asReauth.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
+    const own = (await post('/api/me/security/passkeys/challenge', user.cookie, { purpose: 'reauth' })).json();
+    const ok = await post('/api/me/security/reauth', user.cookie, { passkey: user.key.authenticate(own) });
+    expect(ok.statusCode, ok.body).toBe(204);
+    // The second step of a password sign-in: the pending session that asked.
+    const p1 = sessionCookie(await login(h, user.email, STRONG_PASSWORD));
+    const p2 = sessionCookie(await login(h, user.email, STRONG_PASSWORD));
+    const p1Options = (await post('/api/auth/login/factor/passkey-options', p1)).json();
+    const crossed = await post('/api/auth/login/factor', p2, { passkey: user.key.authenticate(p1Options) });
+    expect(crossed.json().code).toBe('PASSKEY_CHALLENGE_INVALID');
+  });
+
+  it('adding or removing a passkey ends the other sessions unless the user keeps them', async () => {
+    const user = await registerUser(h);
+    const other = sessionCookie(await login(h, user.email, STRONG_PASSWORD));
+    const key = new SoftAuthenticator(undefined, { keepsCounter: false });
+    const added = await addPasskey(key, user.cookie, 'Laptop');
+    expect(added.statusCode, added.body).toBe(201);
+    expect((await get('/api/me', other)).statusCode).toBe(401);
+    expect((await get('/api/me', user.cookie)).statusCode).toBe(200);
+    // Kept on request: the add and the removal both take endOtherSessions: false.
+    const kept = sessionCookie(await passkeySignIn(key));
+    const options = (await post('/api/me/security/passkeys/options', user.cookie)).json();
+    const spare = await post('/api/me/security/passkeys', user.cookie, {
+      name: 'Spare',
+      response: new SoftAuthenticator().register(options),
+      endOtherSessions: false,
+    });
+    expect(spare.statusCode, spare.body).toBe(201);
+    expect((await get('/api/me', kept)).statusCode).toBe(200);
+    const del = (id: string, query: string) =>
+      h.app.inject({
+        method: 'DELETE',
+        url: `/api/me/security/passkeys/${id}${query}`,
+        headers: { cookie: user.cookie },
+      });
+    expect((await del(spare.json().passkey.id, '?endOtherSessions=false')).statusCode).toBe(204);
+    expect((await get('/api/me', kept)).statusCode).toBe(200);
+    expect((await del(added.json().passkey.id, '')).statusCode).toBe(204);
+    expect((await get('/api/me', kept)).statusCode).toBe(401);
+    expect((await get('/api/me', user.cookie)).statusCode).toBe(200);
+  });
+
   it('refuses a counter that goes backwards (a cloned key), and an answer made on another origin', async () => {
     const user = await userWithPasskey();
     expect((await passkeySignIn(user.key, { counter: 5 })).statusCode).toBe(200);
-    const cloned = await passkeySignIn(user.key, { counter: 3 });
-    expect(cloned.json().code).toBe('PASSKEY_COUNTER_REGRESSED');
-    const same = await passkeySignIn(user.key, { counter: 5 });
-    expect(same.json().code).toBe('PASSKEY_COUNTER_REGRESSED');
-    const events = (await listAudit(h.db, { userId: user.user.id })).map((e) => e.event);
-    expect(events.filter((e) => e === 'passkey_counter_regressed')).toHaveLength(2);
-    expect((await passkeySignIn(user.key, { counter: 6 })).statusCode).toBe(200);
     const phished = await passkeySignIn(user.key, { origin: 'https://wallet-login.example' });
     expect(phished.json().code).toBe('PASSKEY_REJECTED');
+    // One fixed message, whatever the reason (nothing tells which credentials exist); the owner sees the failure.
+    const { options, nonce } = await signInOptions();
+    const unknownId = 'A'.repeat(43);
+    const answer = { ...user.key.authenticate(options), id: unknownId, rawId: unknownId };
+    const unknown = await post('/api/auth/passkey/login', nonce, { response: answer });
+    expect(unknown.json()).toMatchObject({ code: 'PASSKEY_REJECTED', message: phished.json().message });
+    const failed = await h.db.selectFrom('login_attempts').selectAll().where('user_id', '=', user.user.id).execute();
+    expect(failed.filter((a) => a.method === 'passkey' && a.result === 'failed')).toHaveLength(1);
+    const cloned = await passkeySignIn(user.key, { counter: 3 });
+    expect(cloned.json().code).toBe('PASSKEY_COUNTER_REGRESSED');
+    // The passkey is suspended: even a higher counter (the clone's or the owner's) no longer signs in.
+    expect((await passkeySignIn(user.key, { counter: 9 })).json().code).toBe('PASSKEY_REJECTED');
+    const events = (await listAudit(h.db, { userId: user.user.id })).map((e) => e.event);
+    expect(events.filter((e) => e === 'passkey_counter_regressed')).toHaveLength(1);
+    const [listed] = (await get('/api/me/security/passkeys', user.cookie)).json().passkeys;
+    expect(listed.suspended).toBe(true);
+    // The owner hears of it, outflows are held 24 h, and the login history shows the failed attempt.
+    const mails = await h.db.selectFrom('outbox').select('text').where('to_address', '=', user.email).execute();
+    expect(mails.some((m) => m.text.includes('暂停'))).toBe(true);
+    expect(
+      await outflowHeldUntil(h.db, user.user.id, new Date(h.clock.now().getTime() + 23 * 3_600_000)),
+    ).not.toBeNull();
+    const history = await h.db.selectFrom('login_attempts').selectAll().where('user_id', '=', user.user.id).execute();
+    expect(history.some((a) => a.method === 'passkey' && a.result === 'failed')).toBe(true);
+    // Removing it (after a re-authentication) is the way out; the options no longer offer it meanwhile.
+    const pw = await login(h, user.email, STRONG_PASSWORD);
+    expect(pw.statusCode).toBe(202);
+    const factorOptions = await post('/api/auth/login/factor/passkey-options', sessionCookie(pw));
+    expect(factorOptions.json().code).toBe('PASSKEY_NOT_FOUND');
+  });
+
+  it('the anonymous sign-in options are throttled per IP; retention sweeps every expired challenge', async () => {
+    const ip = nextIp();
+    const options = () => h.app.inject({ method: 'POST', url: '/api/auth/passkey/options', remoteAddress: ip });
+    for (let i = 0; i < PASSKEY_OPTIONS_PER_MINUTE; i++) expect((await options()).statusCode).toBe(200);
+    const refused = await options();
+    expect(refused.statusCode).toBe(429);
+    expect((await post('/api/auth/passkey/options', undefined)).statusCode).toBe(200); // another IP
+    h.clock.advance(2 * 60_000);
+    expect((await options()).statusCode).toBe(200);
+    // A flood of abandoned ceremonies: one sweep deletes them all, beyond the default batch cap.
+    const at = h.clock.now();
+    const rows = Array.from({ length: 350 }, (_, i) => ({
+      challenge: `expired-challenge-${i}-${'x'.repeat(16)}`,
+      purpose: 'login' as const,
+      user_id: null,
+      binding: 'nonce-hash',
+      created_at: new Date(at.getTime() - 10 * 60_000),
+      expires_at: new Date(at.getTime() - 5 * 60_000),
+    }));
+    await h.db.insertInto('webauthn_challenges').values(rows).execute();
+    await sweep(h.db, at, { batchRows: 100, maxBatches: 1 });
+    const left = await h.db
+      .selectFrom('webauthn_challenges')
+      .select('challenge')
+      .where('expires_at', '<', at)
+      .execute();
+    expect(left).toHaveLength(0);
   });
 
   it('at most 10 per account', async () => {
@@ -178,7 +312,7 @@ describe('passkeys', () => {
       'FACTOR_REQUIRED',
     );
     // ...but a passkey (user-verifying) is both.
-    const challenge = (await post('/api/me/security/passkeys/challenge', user.cookie)).json();
+    const challenge = (await post('/api/me/security/passkeys/challenge', user.cookie, { purpose: 'reauth' })).json();
     const reauth = await post('/api/me/security/reauth', user.cookie, { passkey: user.key.authenticate(challenge) });
     expect(reauth.statusCode, reauth.body).toBe(204);
     expect((await del(spareId)).statusCode).toBe(204);

@@ -11,6 +11,7 @@ export type SecurityNotice =
   | 'totp_disabled'
   | 'passkey_added'
   | 'passkey_removed'
+  | 'passkey_suspended'
   | 'account_frozen'
   | 'password_changed'
   | 'unfreeze_requested';
@@ -27,6 +28,7 @@ const texts: Record<
       totp_disabled: '您的账户已关闭身份验证器（双重验证）。',
       passkey_added: '您的账户已添加一个通行密钥。',
       passkey_removed: '您的账户已删除一个通行密钥。',
+      passkey_suspended: '您的一个通行密钥的签名计数器倒退（可能已被复制），已被暂停使用。请在安全设置中删除它。',
       account_frozen: '您的账户已冻结：所有会话已结束，提现、转账、兑换付款和出售均已停止。',
       password_changed: '您的账户登录密码已更改（或已重置）。24 小时内不能提现或转账。',
       unfreeze_requested: '已申请解冻您的账户。等待期结束后，资产才能再次转出。',
@@ -42,6 +44,7 @@ const texts: Record<
       totp_disabled: '您的帳戶已關閉身分驗證器（雙重驗證）。',
       passkey_added: '您的帳戶已新增一個通行密鑰。',
       passkey_removed: '您的帳戶已刪除一個通行密鑰。',
+      passkey_suspended: '您的一個通行密鑰的簽章計數器倒退（可能已被複製），已暫停使用。請在安全設定中刪除它。',
       account_frozen: '您的帳戶已凍結：所有工作階段已結束，提領、轉帳、兌換付款和出售均已停止。',
       password_changed: '您的帳戶登入密碼已變更（或已重設）。24 小時內不能提領或轉帳。',
       unfreeze_requested: '已申請解凍您的帳戶。等待期結束後，資產才能再次轉出。',
@@ -57,6 +60,8 @@ const texts: Record<
       totp_disabled: 'The authenticator app (two-step verification) was removed from your account.',
       passkey_added: 'A passkey was added to your account.',
       passkey_removed: 'A passkey was removed from your account.',
+      passkey_suspended:
+        'One of your passkeys was suspended: its signature counter went backwards (it may have been copied). Remove it in the security settings.',
       account_frozen:
         'Your account is frozen: every session was ended; withdrawals, sends, exchange payouts and sells are stopped.',
       password_changed:
@@ -74,6 +79,8 @@ const texts: Record<
       totp_disabled: 'Se quitó la app de autenticación (verificación en dos pasos) de tu cuenta.',
       passkey_added: 'Se añadió una llave de acceso a tu cuenta.',
       passkey_removed: 'Se eliminó una llave de acceso de tu cuenta.',
+      passkey_suspended:
+        'Se suspendió una de tus llaves de acceso: su contador de firmas retrocedió (puede haber sido copiada). Elimínala en los ajustes de seguridad.',
       account_frozen:
         'Tu cuenta está congelada: se cerraron todas las sesiones; retiros, envíos, pagos de intercambio y ventas están detenidos.',
       password_changed:

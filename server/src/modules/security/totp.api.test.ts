@@ -234,8 +234,10 @@ describe('authenticator app (TOTP)', () => {
     expect(added.statusCode).toBe(201);
     const pending = await passwordStep(user.email);
     expect((await me(pending)).statusCode).toBe(401);
-    const signIn = (await post('/api/auth/passkey/options', '')).json();
-    const done = await post('/api/auth/passkey/login', '', { response: authenticator.authenticate(signIn) });
+    const signIn = await post('/api/auth/passkey/options', '');
+    // The sign-in challenge is bound to the browser that asked for it by a nonce cookie.
+    const nonce = String([signIn.headers['set-cookie']].flat()[0]).split(';')[0] ?? '';
+    const done = await post('/api/auth/passkey/login', nonce, { response: authenticator.authenticate(signIn.json()) });
     expect((await me(sessionCookie(done))).json().id).toBe(user.user.id);
   });
 });

@@ -36,6 +36,8 @@ const holdingEvents: readonly AuditEvent[] = [
   'totp_disabled',
   'passkey_added',
   'passkey_removed',
+  // A passkey's counter went backwards (a cloned key was used): it is suspended, and outflows wait.
+  'passkey_counter_regressed',
 ];
 
 /** When the hold of the latest holding event ends; null when none holds at `now`. */

@@ -134,7 +134,9 @@ export default function ChangePasswordScreen() {
               <Button
                 block
                 disabled={submitting}
-                onClick={() => void proveAndChange(async () => reauthenticateWithPasskey(await passkeyAnswer()))}
+                onClick={() =>
+                  void proveAndChange(async () => reauthenticateWithPasskey(await passkeyAnswer('reauth')))
+                }
                 data-testid="edit-pwd-passkey"
               >
                 {t('account.passkey.useForReauth')}

@@ -197,7 +197,7 @@ export function PasskeysSection() {
                 block
                 color="primary"
                 loading={busy}
-                onClick={() => reauthWith(async () => reauthenticateWithPasskey(await passkeyAnswer()))}
+                onClick={() => reauthWith(async () => reauthenticateWithPasskey(await passkeyAnswer('reauth')))}
                 data-testid="passkey-reauth-passkey"
               >
                 {t('account.passkey.useForReauth')}
