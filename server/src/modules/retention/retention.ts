@@ -6,8 +6,8 @@ import { purgeIdleThrottles } from '../auth/throttles-repository.ts';
 import { purgeExpiredQuotes } from '../convert/repository.ts';
 import { purgeUnusedRateLocks } from '../exchange/repository.ts';
 import { purgeUnusedQuotes } from '../ramp/repository.ts';
-import { purgeExpiredChallenges } from '../security/passkeys-repository.ts';
 import { purgeOldLoginAttempts } from '../security/login-history.ts';
+import { purgeExpiredChallenges } from '../security/passkeys-repository.ts';
 import { purgeUnattachedUploads } from '../uploads/repository.ts';
 
 /**
