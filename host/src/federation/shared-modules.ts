@@ -86,6 +86,11 @@ export function sharedModules(): SharedTable {
     // Stateless payout rules shared with the server; loaded when a remote checks payout details.
     '@cw/shared-state/payouts': onDemand(() => import('@cw/shared-state/payouts'), '@cw/shared-state'),
     '@cw/shared-state/por': onDemand(() => import('@cw/shared-state/por'), '@cw/shared-state'),
+    // Stateless passkey ceremonies (@simplewebauthn/browser); loaded when a screen asks for a passkey.
+    '@cw/shared-state/passkeys': onDemand(() => import('@cw/shared-state/passkeys'), '@cw/shared-state'),
+    // Stateless phone/desktop and language lists; loaded when a remote asks.
+    '@cw/shared-state/device': onDemand(() => import('@cw/shared-state/device'), '@cw/shared-state'),
+    '@cw/shared-state/languages': onDemand(() => import('@cw/shared-state/languages'), '@cw/shared-state'),
     // Stateful services: always the host's instances.
     '@cw/shared-ui/toast': loaded('@cw/shared-ui', UiToast),
     '@cw/shared-ui/dialog': loaded('@cw/shared-ui', UiDialog),
