@@ -122,6 +122,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       // The dev mailbox and dev clock listen here (127.0.0.1 only), not on PORT.
       DEV_PORT: String(E2E_DEV_PORT),
+      // Every visit to the login screen asks for passkey sign-in options (autofill), all from 127.0.0.1.
+      WEBAUTHN_OPTIONS_PER_IP_MINUTE: '100000',
       // Metrics on a free loopback port: other servers (a developer's, a unit test's) may hold 9464.
       METRICS_PORT: '0',
       LOG_LEVEL: 'warn',

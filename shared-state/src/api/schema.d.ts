@@ -533,7 +533,7 @@ export interface paths {
         put?: never;
         /**
          * Start a password-less sign-in: options for navigator.credentials.get() (any discoverable passkey)
-         * @description LOGIN_THROTTLED beyond 30 a minute per IP. Sets a short-lived HttpOnly nonce cookie that POST /api/auth/passkey/login needs. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         * @description LOGIN_THROTTLED beyond WEBAUTHN_OPTIONS_PER_IP_MINUTE (default 30) a minute per IP. Sets a short-lived HttpOnly nonce cookie that POST /api/auth/passkey/login needs. Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
          */
         post: operations["postAuthPasskeyOptions"];
         delete?: never;

@@ -50,6 +50,8 @@ export interface AuthModule {
   factors: SecondFactors;
   /** Passkeys (WebAuthn): registration, sign-in and step-up ceremonies. */
   passkeys: Passkeys;
+  /** Where passkeys are valid and how often an IP may ask for sign-in options. */
+  webauthn: WebAuthnOptions;
   /** Proving the password (and factor) again before a security change. */
   reauth: Reauth;
   /** Self-service freeze and unfreeze (modules/security/freeze-service.ts). */
@@ -71,10 +73,11 @@ export function createAuthModule(
   const hasher = deps.hasher ?? createPasswordHasher();
   const onSessionsEnded = deps.onSessionsEnded ?? (async () => {});
   const throttles = deps.throttles ?? pgThrottleStore(db);
+  const webauthn: WebAuthnOptions = { ...defaultWebAuthnOptions, ...deps.webauthn };
   const passkeys = createPasskeys({
     db,
     now,
-    webauthn: { ...defaultWebAuthnOptions, ...deps.webauthn },
+    webauthn,
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
   const publicOrigin = deps.publicOrigin ?? 'http://127.0.0.1:3000';
@@ -125,6 +128,7 @@ export function createAuthModule(
     fundPassword: createFundPasswordService({ db, now, hasher, codes, throttles }),
     factors,
     passkeys,
+    webauthn,
     reauth,
     sessionsService: createSessionsService({ db, now, sessions, onSessionsEnded }),
     throttles,

@@ -27,18 +27,17 @@ import { assertRecentAuth } from './reauth.ts';
 
 const tags = ['security'];
 
-/** Password-less sign-in options per IP and minute (each writes a challenge row). */
-export const PASSKEY_OPTIONS_PER_MINUTE = 30;
 /**
- * The throttle store counts every options request of an IP (never cleared on success): 30 a minute
- * free, then the IP waits out the minute. Unauthenticated callers cannot outgrow retention's sweep.
+ * The throttle store counts every options request of an IP (never cleared on success): `perMinute`
+ * (WEBAUTHN_OPTIONS_PER_IP_MINUTE, default 30) free, then the IP waits out the minute. Each request
+ * writes a challenge row: unauthenticated callers cannot outgrow retention's sweep.
  */
-const optionsPolicy: ThrottlePolicy = {
-  freeFailures: PASSKEY_OPTIONS_PER_MINUTE,
+const optionsPolicy = (perMinute: number): ThrottlePolicy => ({
+  freeFailures: perMinute,
   baseLockSeconds: 60,
   maxLockSeconds: 60,
   resetAfterSeconds: 60,
-};
+});
 
 const challengeInvalid = () =>
   new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
@@ -190,12 +189,16 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       schema: {
         tags: ['auth'],
         summary: 'Start a password-less sign-in: options for navigator.credentials.get() (any discoverable passkey)',
-        description: `LOGIN_THROTTLED beyond ${PASSKEY_OPTIONS_PER_MINUTE} a minute per IP. Sets a short-lived HttpOnly nonce cookie that POST /api/auth/passkey/login needs. ${ceremony}`,
+        description: `LOGIN_THROTTLED beyond WEBAUTHN_OPTIONS_PER_IP_MINUTE (default 30) a minute per IP. Sets a short-lived HttpOnly nonce cookie that POST /api/auth/passkey/login needs. ${ceremony}`,
         response: { 200: PasskeyRequestOptions, ...errorResponses(403, 429) },
       },
     },
     async (request, reply) => {
-      const charge = await auth.throttles.charge(`passkey-options:${request.ip}`, optionsPolicy, now());
+      const charge = await auth.throttles.charge(
+        `passkey-options:${request.ip}`,
+        optionsPolicy(auth.webauthn.optionsPerIpMinute),
+        now(),
+      );
       if (charge.state === undefined) throw loginThrottled(charge.retryAfterSeconds);
       const locked = retryAfterSeconds(charge.state, now());
       if (locked > 0) throw loginThrottled(locked);

@@ -11,8 +11,8 @@ import {
 } from '../auth/test-helpers.ts';
 import { sweep } from '../retention/retention.ts';
 import { outflowHeldUntil } from '../withdrawals/outflow-holds.ts';
-import { PASSKEY_OPTIONS_PER_MINUTE } from './passkey-routes.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';
+import { defaultWebAuthnOptions } from './webauthn-config.ts';
 
 const h: Harness = useAuthHarness();
 
@@ -263,7 +263,7 @@ describe('passkeys', () => {
   it('the anonymous sign-in options are throttled per IP; retention sweeps every expired challenge', async () => {
     const ip = nextIp();
     const options = () => h.app.inject({ method: 'POST', url: '/api/auth/passkey/options', remoteAddress: ip });
-    for (let i = 0; i < PASSKEY_OPTIONS_PER_MINUTE; i++) expect((await options()).statusCode).toBe(200);
+    for (let i = 0; i < defaultWebAuthnOptions.optionsPerIpMinute; i++) expect((await options()).statusCode).toBe(200);
     const refused = await options();
     expect(refused.statusCode).toBe(429);
     expect((await post('/api/auth/passkey/options', undefined)).statusCode).toBe(200); // another IP

@@ -12,9 +12,16 @@ export interface WebAuthnOptions {
   rpName: string;
   /** Exact origins accepted; empty: any port of `rpId` itself. */
   origins: readonly string[];
+  /** Password-less sign-in options per IP and minute (WEBAUTHN_OPTIONS_PER_IP_MINUTE, default 30). */
+  optionsPerIpMinute: number;
 }
 
-export const defaultWebAuthnOptions: WebAuthnOptions = { rpId: 'localhost', rpName: 'CW Wallet', origins: [] };
+export const defaultWebAuthnOptions: WebAuthnOptions = {
+  rpId: 'localhost',
+  rpName: 'CW Wallet',
+  origins: [],
+  optionsPerIpMinute: 30,
+};
 
 /** Whether an answer made on page `origin` is for us. */
 export function originAllowed(options: WebAuthnOptions, origin: string): boolean {
