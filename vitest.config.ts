@@ -6,6 +6,10 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Two test files at once: with vitest's default (cores - 1 = one worker on the two-core CI machine)
+    // the unit stage kept a load of about 1.2, a core mostly waiting on PostgreSQL. Every server file has
+    // its own database and free ports, so two files never share state.
+    maxWorkers: 2,
     projects: [
       'shared-state',
       'shared-ui',
