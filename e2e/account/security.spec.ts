@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures.ts';
-import { logIn, newAccount, readCode, registerByApi, carryRegisteredDevice } from './account-helpers.ts';
+import { carryRegisteredDevice, logIn, newAccount, readCode, registerByApi } from './account-helpers.ts';
 
 test('guarded pages send a visitor to log in and back; fund password; a password change signs out the other device', async ({
   browser,

@@ -1,6 +1,6 @@
 import { createPublicClient, erc20Abi, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { newAccount, readCode, registerByApi, carryRegisteredDevice } from '../account/account-helpers.ts';
+import { carryRegisteredDevice, newAccount, readCode, registerByApi } from '../account/account-helpers.ts';
 import { E2E_DEV_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { faucet, mineBlocks, readChains, signedInPage } from './wallet-helpers.ts';

@@ -1,4 +1,4 @@
-import { newAccount, registerByApi, carryRegisteredDevice } from '../account/account-helpers.ts';
+import { carryRegisteredDevice, newAccount, registerByApi } from '../account/account-helpers.ts';
 import { fundNative, installRecordingWallet } from '../rewards/wallet-mock.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { readChains, signedInPage } from './wallet-helpers.ts';
