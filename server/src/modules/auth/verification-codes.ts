@@ -45,6 +45,11 @@ export interface IssueCodeInput {
   language: MailLanguage;
   /** false: record the code (for the limits) but send nothing — no account to reset. */
   send: boolean;
+  /**
+   * false: no resend gap (a new sign-in's first mail: each is its own proof of the password); the
+   * hourly per-address and per-IP limits still hold. Default true.
+   */
+  resendGap?: boolean;
   /** The mail to send with the code, instead of the plain verification-code mail. */
   compose?: (code: string, validMinutes: number) => MailContent;
 }
@@ -90,7 +95,7 @@ export function createVerificationCodes(deps: {
         // Serialise requests for one address so the limits hold under concurrency.
         await sql`select pg_advisory_xact_lock(hashtext(${`code:${input.email}`}))`.execute(trx);
         const at = now();
-        const last = await lastCodeIssuedAt(trx, input.email, input.purpose);
+        const last = input.resendGap === false ? undefined : await lastCodeIssuedAt(trx, input.email, input.purpose);
         if (last) {
           const wait = Math.ceil((last.getTime() + limits.resendAfterSeconds * 1000 - at.getTime()) / 1000);
           if (wait > 0)

@@ -100,7 +100,8 @@ export function createNewDevices(deps: {
     });
   }
 
-  async function sendMail(session: SessionRow): Promise<void> {
+  /** `first`: the sign-in's own mail, not held by the resend gap (a resend is). */
+  async function sendMail(session: SessionRow, first: boolean): Promise<void> {
     const at = now();
     const linkToken = randomBytes(32).toString('base64url');
     const prepared = await db.transaction().execute(async (trx) => {
@@ -124,6 +125,7 @@ export function createNewDevices(deps: {
       ip: session.ip ?? '0.0.0.0',
       language: prepared.language,
       send: true,
+      resendGap: !first,
       compose: (code, validMinutes) =>
         newDeviceMail(prepared.language, facts, {
           code,
@@ -171,14 +173,14 @@ export function createNewDevices(deps: {
 
     async mailFor(session) {
       try {
-        await sendMail(session);
+        await sendMail(session, true);
       } catch (err) {
         // The sign-in stands (pending); the screen's "send again" asks once the limits allow.
         if (!(err instanceof AppError)) throw err;
       }
     },
 
-    resend: (pending) => sendMail(pending),
+    resend: (pending) => sendMail(pending, false),
 
     async confirmByCode(client, pending, code) {
       const confirmation = await confirmationOfSession(db, pending.id);
