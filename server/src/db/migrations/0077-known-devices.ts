@@ -4,8 +4,9 @@ import { type Kysely, sql } from 'kysely';
  * New-device confirmation (issue 31):
  * - known_devices: the browsers a user has confirmed, by the SHA-256 of the random id in their
  *   long-lived device cookie (never the id itself: a database reader cannot mint a known device).
- *   A user keeps at most a bounded number (security/known-devices.ts prunes the least recently seen).
- * - device_confirmations: a sign-in from an unknown browser, waiting for the e-mailed code or link.
+ *   A user keeps at most a bounded number (security/devices-repository.ts prunes the least recently seen).
+ * - device_confirmations: a sign-in from an unknown browser, waiting for the e-mailed code or link
+ *   (deleted with its session by the sessions retention sweep: on delete cascade).
  *   One per pending session; the code is a verification_codes row (its attempt charging is atomic),
  *   the link a random token stored hashed. confirmed_at set = approved; the session is then usable.
  * - sessions.device_pending: such a session is refused by every route (DEVICE_CONFIRMATION_REQUIRED)

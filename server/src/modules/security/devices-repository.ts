@@ -135,12 +135,3 @@ export async function approveConfirmation(db: Db, sessionId: string, now: Date, 
     .executeTakeFirst();
   return session.numUpdatedRows > 0n;
 }
-
-/** Retention: confirmations whose sign-in ended long ago (the login history keeps the outcome). */
-export async function purgeOldConfirmations(db: Db, now: Date, limit: number): Promise<number> {
-  const before = new Date(now.getTime() - 2 * 86_400_000);
-  const result = await sql`delete from device_confirmations where session_id in (
-    select session_id from device_confirmations where expires_at < ${before}
-    limit ${limit} for update skip locked)`.execute(db);
-  return Number(result.numAffectedRows ?? 0n);
-}
