@@ -1,3 +1,4 @@
+import '../account.css';
 import type { Me } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
 import Button from 'antd-mobile/es/components/button';
@@ -106,7 +107,7 @@ export function DeviceConfirmationStep({
           name="deviceCode"
           label={t('account.device.code')}
           problem={undefined}
-          extra={<SendCodeButton onSend={resend} testId="device-resend" />}
+          extra={<SendCodeButton onSend={resend} testId="device-resend" alreadySent />}
         >
           <input
             className="account-input"
@@ -125,7 +126,7 @@ export function DeviceConfirmationStep({
           {t('account.device.cancel')}
         </Button>
       </form>
-      <p className="account-hint">{t('account.device.notMe')}</p>
+      <p className="account-hint account-device-note">{t('account.device.notMe')}</p>
     </AccountPage>
   );
 }

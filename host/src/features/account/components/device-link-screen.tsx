@@ -52,7 +52,7 @@ export default function DeviceLinkScreen() {
           >
             {t('account.device.linkApprove')}
           </Button>
-          <p className="account-hint">{t('account.device.notMe')}</p>
+          <p className="account-hint account-device-note">{t('account.device.notMe')}</p>
         </div>
       )}
     </AccountPage>
