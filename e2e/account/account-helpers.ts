@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
 import { E2E_DEV_URL } from '../support/e2e-env.ts';
 
 /** A fresh, unique account for one test (user names are 3-20 [A-Za-z0-9_]). */
@@ -36,6 +36,20 @@ export async function readCode(request: APIRequestContext, email: string, since 
   return code ?? '';
 }
 
+type Cookie = Awaited<ReturnType<APIRequestContext['storageState']>>['cookies'][number];
+/**
+ * The device cookie each account registered with (new-device confirmation, issue 31): a test that
+ * registers through the API and then signs in from a page is the user's own browser, as if the
+ * account had been created there, so it is a known device. A test of a new device skips this.
+ */
+const registeredDevices = new Map<string, Cookie>();
+
+/** Gives `context` the device cookie `identifier` registered with (its sign-ins then skip the e-mail step). */
+export async function carryRegisteredDevice(context: BrowserContext, identifier: string): Promise<void> {
+  const device = registeredDevices.get(identifier.toLowerCase());
+  if (device) await context.addCookies([device]);
+}
+
 /** Register through the API (fast path for tests that start from an existing account). */
 export async function registerByApi(
   request: APIRequestContext,
@@ -58,6 +72,9 @@ export async function registerByApi(
     },
   });
   expect(registered.status()).toBe(201);
+  const cookies = (await request.storageState()).cookies;
+  const device = cookies.find((c) => c.name === 'did' || c.name === '__Host-did');
+  if (device) for (const name of [account.username, account.email]) registeredDevices.set(name.toLowerCase(), device);
   // Registration signs in; end that session so only the test's own devices count.
   expect((await request.post('/api/auth/logout')).status()).toBe(204);
 }
@@ -67,8 +84,9 @@ export async function useLanguage(page: Page, language: 'zh-CN' | 'zh-TW' | 'en'
   await page.addInitScript((lang) => window.localStorage.setItem('lang', lang), language);
 }
 
-/** Log in through the UI. */
+/** Log in through the UI, from the browser the account registered in (its device cookie). */
 export async function logIn(page: Page, identifier: string, password: string): Promise<void> {
+  await carryRegisteredDevice(page.context(), identifier);
   await page.goto('/login');
   await page.getByTestId('login-identifier').fill(identifier);
   await page.getByTestId('login-password').fill(password);

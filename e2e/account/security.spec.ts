@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures.ts';
-import { logIn, newAccount, readCode, registerByApi } from './account-helpers.ts';
+import { carryRegisteredDevice, logIn, newAccount, readCode, registerByApi } from './account-helpers.ts';
 
 test('guarded pages send a visitor to log in and back; fund password; a password change signs out the other device', async ({
   browser,
@@ -18,6 +18,7 @@ test('guarded pages send a visitor to log in and back; fund password; a password
 
   // A visitor asking for a guarded page is told to log in first, then returns there.
   const context = await browser.newContext();
+  await carryRegisteredDevice(context, account.email);
   const page = await context.newPage();
   await page.goto('/securitySettings');
   await expect(page).toHaveURL(/\/login$/);

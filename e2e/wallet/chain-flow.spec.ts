@@ -1,6 +1,6 @@
 import { createPublicClient, erc20Abi, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { newAccount, readCode, registerByApi } from '../account/account-helpers.ts';
+import { carryRegisteredDevice, newAccount, readCode, registerByApi } from '../account/account-helpers.ts';
 import { E2E_DEV_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { faucet, mineBlocks, readChains, signedInPage } from './wallet-helpers.ts';
@@ -147,6 +147,7 @@ test('deposit from the faucet (confirming, then successful), withdraw on chain, 
   await page.goto('/coinTopup');
   await expect(page.getByTestId('balance-USDT-available')).toHaveText('35');
   const payee = await browser.newContext();
+  await carryRegisteredDevice(payee, recipient.email);
   const login = await payee.request.post('/api/auth/login', {
     data: { identifier: recipient.email, password: recipient.password },
   });

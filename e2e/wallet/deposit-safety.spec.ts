@@ -1,4 +1,4 @@
-import { newAccount, registerByApi } from '../account/account-helpers.ts';
+import { carryRegisteredDevice, newAccount, registerByApi } from '../account/account-helpers.ts';
 import { fundNative, installRecordingWallet } from '../rewards/wallet-mock.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { readChains, signedInPage } from './wallet-helpers.ts';
@@ -30,6 +30,7 @@ test("a session that ends on the deposit screen: the next account signed in on t
   await expect(page).toHaveURL(/\/login$/);
 
   // B signs in on the same tab (no page load: the app's memory is what is tested) and is returned.
+  await carryRegisteredDevice(context, accountB.username);
   await page.getByTestId('login-identifier').fill(accountB.username);
   await page.getByTestId('login-password').fill(accountB.password);
   await page.getByTestId('login-submit').click();

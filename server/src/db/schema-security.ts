@@ -32,7 +32,16 @@ export const loginMethods = [
   'password+passkey',
   'passkey',
 ] as const;
-export const loginResults = ['succeeded', 'failed', 'throttled', 'factor_pending', 'factor_failed'] as const;
+export const loginResults = [
+  'succeeded',
+  'failed',
+  'throttled',
+  'factor_pending',
+  'factor_failed',
+  // New-device confirmation (migration 0077): the sign-in waits for the e-mail, then is confirmed.
+  'device_pending',
+  'device_confirmed',
+] as const;
 
 /** Sign-in attempts on known accounts (migration 0071). */
 export interface LoginAttemptsTable {

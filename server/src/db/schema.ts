@@ -10,6 +10,7 @@ import type { AllowlistDatabase } from './schema-allowlist.ts';
 import type { ConvertDatabase } from './schema-convert.ts';
 import type { CustodyDatabase } from './schema-custody.ts';
 import type { DepositsDatabase } from './schema-deposits.ts';
+import type { DevicesDatabase } from './schema-devices.ts';
 import type { ExchangeDatabase } from './schema-exchange.ts';
 import type { NoticesDatabase } from './schema-notices.ts';
 import type { PasskeysDatabase } from './schema-passkeys.ts';
@@ -43,7 +44,8 @@ export interface Database
     ConvertDatabase,
     SecurityDatabase,
     PasskeysDatabase,
-    AllowlistDatabase {
+    AllowlistDatabase,
+    DevicesDatabase {
   users: UsersTable;
   user_settings: UserSettingsTable;
   accounts: AccountsTable;
@@ -109,12 +111,15 @@ export interface SessionsTable {
   factor_pending: Generated<boolean>;
   /** When this session last proved the password (and factor); security changes need it recent. */
   authenticated_at: Date | null;
+  /** A sign-in from an unknown browser waiting for the e-mailed confirmation (migration 0077). */
+  device_pending: Generated<boolean>;
 }
 
 export interface VerificationCodesTable {
   id: Generated<string>;
   email: string;
-  purpose: CodePurposeValue;
+  /** 'new_device': the code of a new-device confirmation (never asked for through POST /auth/codes). */
+  purpose: CodePurposeValue | 'new_device';
   user_id: string | null;
   salt: Buffer;
   /** SHA-256(salt || purpose || code). */

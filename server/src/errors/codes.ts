@@ -192,6 +192,11 @@ export const errorStatus = {
   ACCOUNT_FROZEN: 423,
   /** The account is not frozen. */
   ACCOUNT_NOT_FROZEN: 409,
+  /**
+   * Signed in from a browser not seen before: the session is usable once the e-mailed code or link
+   * confirms it (POST /api/auth/device/confirm). 401, as every authenticated route already declares it.
+   */
+  DEVICE_CONFIRMATION_REQUIRED: 401,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

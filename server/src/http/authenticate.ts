@@ -11,6 +11,11 @@ export interface AuthenticatedUser {
  */
 export interface SessionResolver {
   resolve(request: FastifyRequest): Promise<AuthenticatedUser | null>;
+  /**
+   * Why a request that resolved to nobody is refused, when it is more than "not signed in" (a session
+   * waiting for its new-device confirmation: DEVICE_CONFIRMATION_REQUIRED), after `resolve` ran.
+   */
+  refusalOf?(request: FastifyRequest): Error | undefined;
 }
 
 /** Default until sessions exist: nobody is signed in. */
@@ -46,7 +51,7 @@ export async function resolveUser(request: FastifyRequest): Promise<void> {
  */
 export async function requireUser(request: FastifyRequest): Promise<void> {
   await resolveUser(request);
-  if (request.user === null) throw new UnauthenticatedError();
+  if (request.user === null) throw request.server.sessionResolver.refusalOf?.(request) ?? new UnauthenticatedError();
 }
 
 /** The user set by `requireUser`; use in handlers of routes that have it. */

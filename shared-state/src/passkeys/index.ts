@@ -1,6 +1,7 @@
 export {
   addPasskey,
   cancelPasskeyCeremony,
+  type DeviceConfirmationRequired,
   hasPasskeys,
   listPasskeys,
   loginFactorWithPasskey,
@@ -11,5 +12,6 @@ export {
   passkeysSupported,
   removePasskey,
   renamePasskey,
+  type SignInResult,
   signInWithPasskey,
 } from './passkeys.ts';

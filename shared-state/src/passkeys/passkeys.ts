@@ -45,19 +45,28 @@ export async function passkeyAnswer(purpose: 'step_up' | 'reauth' = 'step_up'): 
  * A password-less sign-in. `autofill`: conditional UI (the browser lists passkeys in the user name
  * field's suggestions and resolves when one is picked; it waits until then).
  */
-export async function signInWithPasskey(options: { autofill?: boolean } = {}): Promise<Me> {
+/** A browser never seen before signs in, then waits for the e-mailed confirmation (issue 31). */
+export interface DeviceConfirmationRequired {
+  deviceConfirmationRequired: true;
+}
+
+/** The user, or the new-device step when this browser is not yet known. */
+export type SignInResult = Me | DeviceConfirmationRequired;
+
+const signedInAs = (result: { user: Me } | DeviceConfirmationRequired): SignInResult =>
+  'user' in result ? result.user : { deviceConfirmationRequired: true };
+
+export async function signInWithPasskey(options: { autofill?: boolean } = {}): Promise<SignInResult> {
   const optionsJSON = asRequest(await unwrap(api.POST('/api/auth/passkey/options')));
   const answer = await startAuthentication({ optionsJSON, useBrowserAutofill: options.autofill === true });
-  const { user } = await unwrap(api.POST('/api/auth/passkey/login', { body: { response: answer as PasskeyAnswer } }));
-  return user;
+  return signedInAs(await unwrap(api.POST('/api/auth/passkey/login', { body: { response: answer as PasskeyAnswer } })));
 }
 
 /** The second step of a password sign-in, with a passkey. */
-export async function loginFactorWithPasskey(): Promise<Me> {
+export async function loginFactorWithPasskey(): Promise<SignInResult> {
   const optionsJSON = asRequest(await unwrap(api.POST('/api/auth/login/factor/passkey-options')));
   const answer = (await startAuthentication({ optionsJSON })) as PasskeyAnswer;
-  const { user } = await unwrap(api.POST('/api/auth/login/factor', { body: { passkey: answer } }));
-  return user;
+  return signedInAs(await unwrap(api.POST('/api/auth/login/factor', { body: { passkey: answer } })));
 }
 
 export async function listPasskeys() {

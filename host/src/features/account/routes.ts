@@ -40,6 +40,11 @@ export const ACCOUNT_ROUTES: HostRoute[] = [
     requiresLogin: false,
   },
   {
+    path: '/confirm-device',
+    Component: lazyScreen(() => import('./components/device-link-screen.tsx')),
+    requiresLogin: false,
+  },
+  {
     path: '/appDown',
     Component: lazyScreen(() => import('./components/app-download-screen.tsx')),
     requiresLogin: false,

@@ -42,6 +42,10 @@ export const auditEvents = [
   'allowlist_entry_trusted',
   'allowlist_entry_untrusted',
   'anti_phishing_set',
+  // New-device confirmation (security/new-device.ts): a sign-in from an unknown browser waits for the
+  // e-mail; its confirmation starts the outflow hold (withdrawals/outflow-holds.ts).
+  'login_device_pending',
+  'new_device_confirmed',
   // Operators (user_id null, or the user the act concerns; details.operator names the operator).
   'operator_signed_in',
   'operator_sign_in_failed',

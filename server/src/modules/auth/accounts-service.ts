@@ -6,6 +6,7 @@ import type { CodePurpose, MailLanguage } from '../mail/templates.ts';
 import { inviterOf, recordInvitation } from '../rewards/invites.ts';
 import { hasSecondFactor } from '../security/factors-repository.ts';
 import { recordLoginAttempt } from '../security/login-history.ts';
+import type { NewDevices } from '../security/new-device.ts';
 import {
   type AccountRow,
   emailTaken,
@@ -57,6 +58,8 @@ export interface SignedIn {
   session: SessionRow;
   /** The session waits for the second factor (POST /api/auth/login/factor) before any route accepts it. */
   factorRequired?: boolean;
+  /** The session waits for the new-device e-mail (POST /api/auth/device/confirm or the mail's link). */
+  deviceConfirmationRequired?: boolean;
 }
 
 export interface AccountsService extends PasswordChanges {
@@ -96,6 +99,7 @@ export function createAccountsService(deps: {
   now: () => Date;
   hasher: PasswordHasher;
   sessions: Sessions;
+  devices: NewDevices;
   codes: VerificationCodes;
   throttles: ThrottleStore;
   onSessionsEnded: SessionsEndedHook;
@@ -206,6 +210,8 @@ export function createAccountsService(deps: {
           const account = await insertAccount(trx, { username, email, nickname, country, passwordHash }, now());
           if (inviterId) await recordInvitation(trx, { inviteeId: account.user_id, inviterId, at: now() });
           const { token, session } = await sessions.start(trx, account.user_id, client);
+          // The browser that created the account is its first known device.
+          await deps.devices.remember(trx, account.user_id, client);
           await appendAudit(trx, {
             event: 'registered',
             at: now(),
@@ -287,12 +293,36 @@ export function createAccountsService(deps: {
       // With a second factor the password alone opens nothing: the session waits for the code, in
       // PostgreSQL (any instance may receive the second step), and no route accepts it until then.
       const factorRequired = await hasSecondFactor(db, account.user_id);
-      return db.transaction().execute(async (trx) => {
-        const { token, session } = await sessions.start(trx, account.user_id, client, {
-          factorPending: factorRequired,
+      if (factorRequired) {
+        return db.transaction().execute(async (trx) => {
+          const { token, session } = await sessions.start(trx, account.user_id, client, { factorPending: true });
+          await appendAudit(trx, {
+            event: 'login_factor_pending',
+            at: now(),
+            userId: account.user_id,
+            ip: client.ip,
+            details: { sessionId: session.id, method: 'password' },
+          });
+          await recordLoginAttempt(trx, {
+            userId: account.user_id,
+            client,
+            at: now(),
+            method: 'password',
+            result: 'factor_pending',
+          });
+          return { user: toMe(account), token, session, factorRequired };
         });
+      }
+      // The password is the whole proof: a browser never seen before still waits for the e-mail.
+      const signedIn = await db.transaction().execute(async (trx) => {
+        const { token, session, devicePending } = await deps.devices.startSession(
+          trx,
+          account.user_id,
+          client,
+          'password',
+        );
         await appendAudit(trx, {
-          event: factorRequired ? 'login_factor_pending' : 'login_succeeded',
+          event: devicePending ? 'login_device_pending' : 'login_succeeded',
           at: now(),
           userId: account.user_id,
           ip: client.ip,
@@ -303,10 +333,12 @@ export function createAccountsService(deps: {
           client,
           at: now(),
           method: 'password',
-          result: factorRequired ? 'factor_pending' : 'succeeded',
+          result: devicePending ? 'device_pending' : 'succeeded',
         });
-        return { user: toMe(account), token, session, factorRequired };
+        return { user: toMe(account), token, session, deviceConfirmationRequired: devicePending };
       });
+      if (signedIn.deviceConfirmationRequired) await deps.devices.mailFor(signedIn.session);
+      return signedIn;
     },
 
     async logout(client) {

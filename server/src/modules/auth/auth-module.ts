@@ -5,6 +5,7 @@ import { createSealer } from '../payment-methods/sealing.ts';
 import { createSecondFactors, type SecondFactors } from '../security/factors-service.ts';
 import { UNFREEZE_HOLD_MS } from '../security/freeze.ts';
 import { createFreezeService, type FreezeService } from '../security/freeze-service.ts';
+import { createNewDevices, type NewDevices } from '../security/new-device.ts';
 import { createPasskeys, type Passkeys } from '../security/passkeys-service.ts';
 import { createReauth, type Reauth } from '../security/reauth.ts';
 import { defaultWebAuthnOptions, type WebAuthnOptions } from '../security/webauthn-config.ts';
@@ -56,6 +57,8 @@ export interface AuthModule {
   reauth: Reauth;
   /** Self-service freeze and unfreeze (modules/security/freeze-service.ts). */
   freeze: FreezeService;
+  /** New-device confirmation of sign-ins (modules/security/new-device.ts). */
+  devices: NewDevices;
   publicOrigin: string;
   /** The failed-attempt counters, shared with the operators module. */
   throttles: ThrottleStore;
@@ -97,6 +100,7 @@ export function createAuthModule(
     ...(deps.codeLimits ? { limits: deps.codeLimits } : {}),
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
+  const devices = createNewDevices({ db, now, sessions, codes, publicOrigin });
   const reauth = createReauth({ db, now, hasher, throttles, factors });
   const freeze = createFreezeService({
     db,
@@ -113,12 +117,14 @@ export function createAuthModule(
     sessions,
     codes,
     freeze,
+    devices,
     publicOrigin,
     accounts: createAccountsService({
       db,
       now,
       hasher,
       sessions,
+      devices,
       codes,
       throttles,
       onSessionsEnded,

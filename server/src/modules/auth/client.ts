@@ -11,6 +11,11 @@ export interface Client {
   userId: string | null;
   /** The session the request came with, or null. */
   sessionId: string | null;
+  /**
+   * The browser's device id (security/device-cookie.ts), set by the sign-in routes only: a sign-in
+   * without one is from an unknown device.
+   */
+  deviceId?: string;
 }
 
 const USER_AGENT_MAX = 500;

@@ -1,6 +1,9 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, VerificationCodesTable } from '../../db/schema.ts';
-import type { CodePurposeValue } from './schemas.ts';
+import type { CodePurposeValue as RequestablePurpose } from './schemas.ts';
+
+/** What a code may be for: the purposes of POST /auth/codes and a new-device confirmation's. */
+type CodePurposeValue = RequestablePurpose | 'new_device';
 
 type Db = Kysely<Database>;
 export type CodeRow = Selectable<VerificationCodesTable>;

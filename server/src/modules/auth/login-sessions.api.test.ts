@@ -72,12 +72,16 @@ describe('login', () => {
     expect(secure).toMatch(/^__Host-sid=[A-Za-z0-9_-]{22};/);
     expect(secure).toContain('Secure');
     expect(secure).toContain('Path=/');
+    // The device cookie follows the same prefix rule (the plain `did` of the http registration is not
+    // read over https: this is a new device, waiting for its e-mail).
+    expect(secure).toMatch(/__Host-did=[A-Za-z0-9_-]{43}; Max-Age=34560000; Path=\/; HttpOnly; Secure; SameSite=Lax/);
+    expect(res.json()).toEqual({ deviceConfirmationRequired: true });
     const viaSecure = await https.inject({
       method: 'GET',
       url: '/api/me',
       headers: { cookie: sessionCookie(res), 'x-forwarded-proto': 'https' },
     });
-    expect(viaSecure.statusCode).toBe(200);
+    expect(viaSecure.json().code).toBe('DEVICE_CONFIRMATION_REQUIRED');
     await https.close();
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/repository.ts';
 import {
+  deviceCookie,
   nextIp,
   receiveCode,
   requestCode,
@@ -40,6 +41,8 @@ describe('POST /api/auth/register', () => {
       method: 'POST',
       url: '/api/auth/login',
       remoteAddress: nextIp(),
+      // The browser that registered (its device cookie): a known device.
+      headers: { cookie: deviceCookie(res) ?? '' },
       payload: { identifier: username, password: phrase },
     });
     expect(login.statusCode).toBe(200);

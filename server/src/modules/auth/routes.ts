@@ -1,9 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { pickMailLanguage } from '../mail/templates.ts';
+import { deviceIdFor, setDeviceCookie } from '../security/device-cookie.ts';
 import type { AccountsService } from './accounts-service.ts';
 import { clientOf } from './client.ts';
 import {
+  DeviceConfirmationRequiredResult,
   FactorRequiredResult,
   LoginBody,
   NoContent,
@@ -60,8 +63,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      const { user, token, session } = await accounts.register(await clientOf(request), request.body);
+      // The registering browser gets its device cookie and becomes the account's first known device.
+      const secure = sessions.isSecure(request);
+      const client = { ...(await clientOf(request)), deviceId: deviceIdFor(request, secure) };
+      const { user, token, session } = await accounts.register(client, request.body);
       sessions.setCookie(request, reply, token, session.expires_at);
+      setDeviceCookie(reply, client.deviceId, secure);
       return reply.code(201).send({ user });
     },
   );
@@ -75,16 +82,28 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
         description:
           'INVALID_CREDENTIALS never tells whether the account exists. LOGIN_THROTTLED carries details.retryAfterSeconds. ' +
           '202: the account has a second factor; the session cookie is set but no route accepts it until ' +
-          'POST /api/auth/login/factor (within 5 minutes).',
+          'POST /api/auth/login/factor (within 5 minutes). 202 deviceConfirmationRequired: a browser not seen ' +
+          'before (device cookie); the session waits for the e-mailed code or link (15 minutes).',
         body: LoginBody,
-        response: { 200: UserResult, 202: FactorRequiredResult, ...errorResponses(400, 401, 403) },
+        response: {
+          200: UserResult,
+          202: Type.Union([FactorRequiredResult, DeviceConfirmationRequiredResult]),
+          ...errorResponses(400, 401, 403),
+        },
       },
     },
     async (request, reply) => {
-      const { user, token, session, factorRequired } = await accounts.login(await clientOf(request), request.body);
+      const secure = sessions.isSecure(request);
+      const client = { ...(await clientOf(request)), deviceId: deviceIdFor(request, secure) };
+      const { user, token, session, factorRequired, deviceConfirmationRequired } = await accounts.login(
+        client,
+        request.body,
+      );
       sessions.setCookie(request, reply, token, session.expires_at);
+      setDeviceCookie(reply, client.deviceId, secure);
       // The password was right, the factor is still to come: nothing about the account is shown yet.
       if (factorRequired) return reply.code(202).send({ factorRequired: true });
+      if (deviceConfirmationRequired) return reply.code(202).send({ deviceConfirmationRequired: true });
       return { user };
     },
   );
@@ -100,6 +119,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     },
     async (request, reply) => {
       await accounts.logout(await clientOf(request));
+      // A sign-in still waiting for its new-device e-mail ends too (it is no session the client knows).
+      const pending = await sessions.devicePendingOf(request);
+      if (pending)
+        await accounts.logout({ ...(await clientOf(request)), userId: pending.user_id, sessionId: pending.id });
       sessions.clearCookie(request, reply);
       return reply.code(204).send(null);
     },

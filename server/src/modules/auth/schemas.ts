@@ -123,6 +123,15 @@ export const FactorRequiredResult = Type.Object(
   { factorRequired: Type.Literal(true) },
   { additionalProperties: false, description: 'The password was right; the second factor is still required' },
 );
+export const DeviceConfirmationRequiredResult = Type.Object(
+  { deviceConfirmationRequired: Type.Literal(true) },
+  {
+    additionalProperties: false,
+    description:
+      'Signed in from a browser not seen before: the session waits for the e-mailed code ' +
+      '(POST /api/auth/device/confirm) or link; every other route answers DEVICE_CONFIRMATION_REQUIRED until then',
+  },
+);
 export const SessionUser = Type.Object({ user: Type.Union([meRef, Type.Null()]) }, { additionalProperties: false });
 
 export const SessionInfo = Type.Object(

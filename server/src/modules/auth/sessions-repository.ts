@@ -12,6 +12,8 @@ export interface NewSession {
   ip: string | null;
   /** A password sign-in waiting for the second factor (no route accepts it until then). */
   factorPending?: boolean;
+  /** A sign-in from an unknown browser waiting for the e-mailed confirmation (security/new-device.ts). */
+  devicePending?: boolean;
 }
 
 export async function insertSession(db: Db, session: NewSession, now: Date): Promise<SessionRow> {
@@ -26,6 +28,7 @@ export async function insertSession(db: Db, session: NewSession, now: Date): Pro
       user_agent: session.userAgent,
       ip: session.ip,
       factor_pending: session.factorPending === true,
+      device_pending: session.devicePending === true,
       // A session proves the password (and factor) when it starts; a pending one has proved half.
       authenticated_at: session.factorPending === true ? null : now,
     })
@@ -48,6 +51,7 @@ export async function findLiveSession(
     .where('expires_at', '>', now)
     .where('last_seen_at', '>', idleSince)
     .where('factor_pending', '=', false)
+    .where('device_pending', '=', false)
     .executeTakeFirst();
 }
 
@@ -73,6 +77,7 @@ export async function sessionLive(db: Db, id: string, now: Date, idleSince: Date
     .where('expires_at', '>', now)
     .where('last_seen_at', '>', idleSince)
     .where('factor_pending', '=', false)
+    .where('device_pending', '=', false)
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -90,6 +95,7 @@ export async function listLiveSessions(db: Db, userId: string, now: Date, idleSi
     .where('expires_at', '>', now)
     .where('last_seen_at', '>', idleSince)
     .where('factor_pending', '=', false)
+    .where('device_pending', '=', false)
     .orderBy('last_seen_at', 'desc')
     .execute();
 }

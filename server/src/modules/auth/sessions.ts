@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
 import type { AuthenticatedUser, SessionResolver } from '../../http/authenticate.ts';
+import { devicePendingSessionByToken } from '../security/devices-repository.ts';
 import { hashToken, newSessionToken } from './secrets.ts';
 import {
   findLiveSession,
@@ -41,10 +43,17 @@ export const defaultSessionOptions: SessionOptions = {
 export const TOUCH_INTERVAL_MS = 60_000;
 /** A password sign-in waiting for its second factor lives this long. */
 export const FACTOR_PENDING_MS = 5 * 60_000;
+/**
+ * A sign-in from an unknown browser waits this long for the e-mailed code or link: long enough to
+ * open the mail on a phone, short enough that an unconfirmed thief's session soon dies on its own.
+ */
+export const DEVICE_PENDING_MS = 15 * 60_000;
 export const COOKIE_NAME = 'sid';
 export const SECURE_COOKIE_NAME = '__Host-sid';
 
 const sessionIds = new WeakMap<FastifyRequest, string>();
+/** Requests whose cookie is a session waiting for its new-device confirmation (per request, not shared). */
+const deviceRefusals = new WeakSet<FastifyRequest>();
 
 /** The id of the session that authenticated this request (after the resolver ran). */
 export function sessionIdOf(request: FastifyRequest): string | undefined {
@@ -59,13 +68,17 @@ export interface Sessions {
     db: Kysely<Database>,
     userId: string,
     client: { ip: string; userAgent: string | null },
-    options?: { factorPending?: boolean },
+    options?: { factorPending?: boolean; devicePending?: boolean },
   ): Promise<{ token: string; session: SessionRow }>;
+  /** The session of the cookie that waits for a new-device confirmation (security/new-device-routes.ts). */
+  devicePendingOf(request: FastifyRequest): Promise<SessionRow | undefined>;
   /** The live session of the cookie that still waits for its second factor (POST /auth/login/factor). */
   pendingOf(request: FastifyRequest): Promise<SessionRow | undefined>;
   setCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date): void;
   clearCookie(request: FastifyRequest, reply: FastifyReply): void;
   idleSince(now: Date): Date;
+  /** Whether this request's cookies are the Secure, `__Host-` ones (the device cookie follows the same rule). */
+  isSecure(request: FastifyRequest): boolean;
   /** Whether the session still holds (a long-lived stream asks again), without counting as activity. */
   isLive(sessionId: string): Promise<boolean>;
 }
@@ -92,12 +105,21 @@ export function createSessions(deps: {
     options.secureCookie === 'always' || (options.secureCookie === 'auto' && request.protocol === 'https');
 
   const resolver: SessionResolver = {
+    refusalOf: (request) =>
+      deviceRefusals.has(request)
+        ? new AppError('DEVICE_CONFIRMATION_REQUIRED', 'Confirm this new device with the code or link we e-mailed')
+        : undefined,
     async resolve(request): Promise<AuthenticatedUser | null> {
       const token = readToken(request, secure(request));
       if (token === undefined) return null;
       const at = now();
       const session = await findLiveSession(db, hashToken(token), at, idleSince(at));
-      if (!session) return null;
+      if (!session) {
+        // Only when a cookie matched no usable session (rare): is it one waiting for its device?
+        const pending = await devicePendingSessionByToken(db, hashToken(token), at);
+        if (pending) deviceRefusals.add(request);
+        return null;
+      }
       if (at.getTime() - session.last_seen_at.getTime() >= TOUCH_INTERVAL_MS) await touchSession(db, session.id, at);
       sessionIds.set(request, session.id);
       return { userId: session.user_id };
@@ -108,6 +130,7 @@ export function createSessions(deps: {
     options,
     resolver,
     idleSince,
+    isSecure: secure,
     isLive: (sessionId) => {
       const at = now();
       return sessionLive(db, sessionId, at, idleSince(at));
@@ -116,20 +139,27 @@ export function createSessions(deps: {
       const at = now();
       const token = newSessionToken();
       const factorPending = startOptions?.factorPending === true;
+      const devicePending = startOptions?.devicePending === true;
+      const lifetimeMs = factorPending
+        ? FACTOR_PENDING_MS
+        : devicePending
+          ? DEVICE_PENDING_MS
+          : options.absoluteHours * 3_600_000;
       const session = await insertSession(
         trx,
         {
           userId,
           tokenHash: hashToken(token),
-          expiresAt: new Date(at.getTime() + (factorPending ? FACTOR_PENDING_MS : options.absoluteHours * 3_600_000)),
+          expiresAt: new Date(at.getTime() + lifetimeMs),
           userAgent: client.userAgent,
           ip: client.ip,
           factorPending,
+          devicePending,
         },
         at,
       );
       // A pending one is no session yet: it must not push a usable one out.
-      if (!factorPending) await revokeBeyondNewest(trx, userId, session.id, options.maxPerUser, at);
+      if (!factorPending && !devicePending) await revokeBeyondNewest(trx, userId, session.id, options.maxPerUser, at);
       return { token, session };
     },
     async pendingOf(request) {
@@ -137,6 +167,11 @@ export function createSessions(deps: {
       if (token === undefined) return undefined;
       const at = now();
       return findPendingSession(db, hashToken(token), at);
+    },
+    async devicePendingOf(request) {
+      const token = readToken(request, secure(request));
+      if (token === undefined) return undefined;
+      return devicePendingSessionByToken(db, hashToken(token), now());
     },
     setCookie(request, reply, token, expiresAt) {
       const isSecure = secure(request);

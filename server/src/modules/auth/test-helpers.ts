@@ -92,15 +92,49 @@ export function useAuthHarness(overrides: Partial<AppDeps> = {}): Harness {
   };
 }
 
-/** `sid=...` from a response's Set-Cookie, for the Cookie header of the next request. */
-export function sessionCookie(response: { headers: Record<string, unknown> }): string {
+function setCookies(response: { headers: Record<string, unknown> }): unknown[] {
   const header = response.headers['set-cookie'];
-  const all = Array.isArray(header) ? header : [header];
-  for (const c of all) {
-    const match = typeof c === 'string' ? /^((?:__Host-)?sid)=([^;]+)/.exec(c) : null;
+  return Array.isArray(header) ? header : [header];
+}
+
+/** `did=...` (the device cookie, security/device-cookie.ts) from a response's Set-Cookie, if it set one. */
+export function deviceCookie(response: { headers: Record<string, unknown> }): string | undefined {
+  for (const c of setCookies(response)) {
+    const match = typeof c === 'string' ? /^((?:__Host-)?did)=([^;]+)/.exec(c) : null;
     if (match && match[2] !== '') return `${match[1]}=${match[2]}`;
   }
-  throw new Error(`no session cookie in ${JSON.stringify(header)}`);
+  return undefined;
+}
+
+/**
+ * `sid=...` from a response's Set-Cookie, for the Cookie header of the next request, with the device
+ * cookie when the response set one (as a browser keeps both: a sign-in's second step comes from the
+ * same browser).
+ */
+export function sessionCookie(response: { headers: Record<string, unknown> }): string {
+  const device = deviceCookie(response);
+  for (const c of setCookies(response)) {
+    const match = typeof c === 'string' ? /^((?:__Host-)?sid)=([^;]+)/.exec(c) : null;
+    if (match && match[2] !== '') return device ? `${match[1]}=${match[2]}; ${device}` : `${match[1]}=${match[2]}`;
+  }
+  throw new Error(`no session cookie in ${JSON.stringify(response.headers['set-cookie'])}`);
+}
+
+/**
+ * The device cookie each user registered with, by e-mail and by user name (lower case): `login` sends
+ * it, as the browser that registered would, so a test's sign-in is from a known device. A test of a
+ * new device signs in without it (`login(..., { device: null })`).
+ */
+const registeredDevices = new Map<string, string>();
+
+export function registeredDevice(identifier: string): string | undefined {
+  return registeredDevices.get(identifier.trim().toLowerCase());
+}
+
+/** `cookie` with the user's registered device cookie added (for a hand-made sign-in request). */
+export function withDevice(identifier: string, cookie?: string): string {
+  const device = registeredDevice(identifier);
+  return [cookie, device].filter(Boolean).join('; ');
 }
 
 export interface CodeRequest {
@@ -174,11 +208,30 @@ export async function registerUser(h: Harness, options: { password?: string; ip?
     },
   });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  const device = deviceCookie(res);
+  if (device) for (const name of [username, email]) registeredDevices.set(name.toLowerCase(), device);
   return { username, email, password, cookie: sessionCookie(res), user: res.json().user as { id: string } };
 }
 
-export async function login(h: Harness, identifier: string, password: string, ip = nextIp()) {
-  return h.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { identifier, password } });
+/**
+ * Signs in through the API from the browser the user registered with (its device cookie), or with
+ * `device`: a cookie string, or null for a browser never seen (a new-device confirmation follows).
+ */
+export async function login(
+  h: Harness,
+  identifier: string,
+  password: string,
+  ip = nextIp(),
+  options: { device?: string | null } = {},
+) {
+  const device = options.device === undefined ? registeredDevice(identifier) : options.device;
+  return h.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress: ip,
+    ...(device ? { headers: { cookie: device } } : {}),
+    payload: { identifier, password },
+  });
 }
 
 /** Sets the user's fund password through the API (with a `fund_password` code from the sink). */

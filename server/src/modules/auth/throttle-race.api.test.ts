@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createOperatorsService } from '../operators/service.ts';
 import { createPasswordHasher, HasherBusyError, type PasswordHasher } from './password-hashing.ts';
-import { nextIp, receiveCode, registerUser, STRONG_PASSWORD, useAuthHarness } from './test-helpers.ts';
+import { nextIp, receiveCode, registerUser, STRONG_PASSWORD, useAuthHarness, withDevice } from './test-helpers.ts';
 import { accountLoginPolicy, fundPasswordPolicy, ipLoginPolicy } from './throttle-schedule.ts';
 
 /**
@@ -49,6 +49,7 @@ describe('password throttles under a burst of concurrent wrong guesses', () => {
       method: 'POST',
       url: '/api/auth/login',
       remoteAddress: nextIp(),
+      headers: { cookie: withDevice(account.username) },
       payload: { identifier: account.username, password: STRONG_PASSWORD },
     });
     expect(ok.statusCode).toBe(200);
@@ -77,6 +78,7 @@ describe('password throttles under a burst of concurrent wrong guesses', () => {
         method: 'POST',
         url: '/api/auth/login',
         remoteAddress: ip,
+        headers: { cookie: withDevice(account.username) },
         payload: { identifier: account.username, password: STRONG_PASSWORD },
       });
       expect(res.statusCode).toBe(200);

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import { enqueueUserMail } from '../mail/anti-phishing.ts';
-import { type CodePurpose, type MailLanguage, verificationCodeMail } from '../mail/templates.ts';
+import { type CodePurpose, type MailContent, type MailLanguage, verificationCodeMail } from '../mail/templates.ts';
 import {
   type CodeRow,
   chargeAttempt,
@@ -38,18 +38,26 @@ export const defaultCodeLimits: CodeLimits = {
 
 export interface IssueCodeInput {
   email: string;
-  purpose: CodePurpose;
+  /** 'new_device' needs `compose` (its mail says more than a code: security/new-device-mail.ts). */
+  purpose: CodePurpose | 'new_device';
   userId: string | null;
   ip: string;
   language: MailLanguage;
   /** false: record the code (for the limits) but send nothing — no account to reset. */
   send: boolean;
+  /**
+   * false: no resend gap (a new sign-in's first mail: each is its own proof of the password); the
+   * hourly per-address and per-IP limits still hold. Default true.
+   */
+  resendGap?: boolean;
+  /** The mail to send with the code, instead of the plain verification-code mail. */
+  compose?: (code: string, validMinutes: number) => MailContent;
 }
 
 export interface VerificationCodes {
   readonly limits: CodeLimits;
-  /** Checks the limits, stores a new code (hashed) and queues its e-mail, in one transaction. */
-  issue(input: IssueCodeInput): Promise<void>;
+  /** Checks the limits, stores a new code (hashed) and queues its e-mail, in one transaction; returns its id. */
+  issue(input: IssueCodeInput): Promise<string>;
   /**
    * Charges one attempt and compares. Throws VERIFICATION_CODE_EXPIRED when there is no
    * usable code (none sent, used, expired, superseded, or dead after 5 wrong tries) and
@@ -83,11 +91,11 @@ export function createVerificationCodes(deps: {
   return {
     limits,
     async issue(input) {
-      await db.transaction().execute(async (trx) => {
+      const id = await db.transaction().execute(async (trx) => {
         // Serialise requests for one address so the limits hold under concurrency.
         await sql`select pg_advisory_xact_lock(hashtext(${`code:${input.email}`}))`.execute(trx);
         const at = now();
-        const last = await lastCodeIssuedAt(trx, input.email, input.purpose);
+        const last = input.resendGap === false ? undefined : await lastCodeIssuedAt(trx, input.email, input.purpose);
         if (last) {
           const wait = Math.ceil((last.getTime() + limits.resendAfterSeconds * 1000 - at.getTime()) / 1000);
           if (wait > 0)
@@ -106,7 +114,7 @@ export function createVerificationCodes(deps: {
         }
         const code = newVerificationCode();
         const salt = newSalt();
-        await insertCode(
+        const codeId = await insertCode(
           trx,
           {
             email: input.email,
@@ -120,7 +128,13 @@ export function createVerificationCodes(deps: {
           at,
         );
         if (input.send) {
-          const mail = verificationCodeMail(input.language, input.purpose, code, Math.round(limits.ttlSeconds / 60));
+          const validMinutes = Math.round(limits.ttlSeconds / 60);
+          const mail = input.compose
+            ? input.compose(code, validMinutes)
+            : input.purpose === 'new_device'
+              ? undefined
+              : verificationCodeMail(input.language, input.purpose, code, validMinutes);
+          if (!mail) throw new Error('a new_device code needs its own mail (compose)');
           await enqueueUserMail(trx, input.userId, input.language, { to: input.email, ...mail }, at);
         }
         await appendAudit(trx, {
@@ -130,8 +144,10 @@ export function createVerificationCodes(deps: {
           ip: input.ip,
           details: { purpose: input.purpose, mailed: input.send },
         });
+        return codeId;
       });
       if (input.send) deps.onMailQueued?.();
+      return id;
     },
 
     async check(email, purposes, code, ip) {

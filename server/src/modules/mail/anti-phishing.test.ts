@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { newDeviceMail } from '../security/new-device-mail.ts';
 import { type SecurityNotice, securityNoticeMail } from '../security/security-mails.ts';
 import { withAntiPhishing } from './anti-phishing.ts';
 import { type SupportMailKind, supportMail } from './support-templates.ts';
@@ -52,6 +53,25 @@ const templates: ReadonlyArray<readonly [string, (language: (typeof mailLanguage
         (l: (typeof mailLanguages)[number]) => supportMail(l, k as SupportMailKind, { text: 'hi', quoted: 'q' }),
       ] as const,
   ),
+  [
+    'new_device',
+    (l: (typeof mailLanguages)[number]) =>
+      newDeviceMail(
+        l,
+        {
+          device: { browser: 'Firefox 128', os: 'Windows 10', platform: 'desktop' },
+          place: { country: 'US', region: null, city: null },
+          ip: '8.8.8.8',
+          at: new Date(0),
+        },
+        {
+          code: '012345',
+          validMinutes: 10,
+          approveUrl: 'https://x/confirm-device#t=a',
+          freezeUrl: 'https://x/freeze#t=b',
+        },
+      ),
+  ] as const,
 ];
 
 const cases = templates.flatMap(([name, render]) => mailLanguages.map((l) => [name, l, render] as const));

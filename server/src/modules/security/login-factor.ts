@@ -3,10 +3,10 @@ import type { Database } from '../../db/schema.ts';
 import { UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
-import type { Sessions } from '../auth/sessions.ts';
 import { revokeSession, type SessionRow } from '../auth/sessions-repository.ts';
 import { type FactorInput, factorMethod, type SecondFactors } from './factors-service.ts';
 import { recordLoginAttempt } from './login-history.ts';
+import type { NewDevices } from './new-device.ts';
 
 /**
  * The second step of a password sign-in: the factor turns the pending session into a real one. The
@@ -14,11 +14,11 @@ import { recordLoginAttempt } from './login-history.ts';
  * of two concurrent right answers only the one that ends the pending session wins.
  */
 export async function completeFactorLogin(
-  deps: { db: Kysely<Database>; now: () => Date; sessions: Sessions; factors: SecondFactors },
+  deps: { db: Kysely<Database>; now: () => Date; devices: NewDevices; factors: SecondFactors },
   client: Client,
   pending: SessionRow,
   input: FactorInput,
-): Promise<{ token: string; session: SessionRow; userId: string }> {
+): Promise<{ token: string; session: SessionRow; userId: string; devicePending: boolean }> {
   const userId = pending.user_id;
   const method = factorMethod(input);
   try {
@@ -28,18 +28,22 @@ export async function completeFactorLogin(
     await recordLoginAttempt(deps.db, { userId, client, at: deps.now(), method, result: 'factor_failed' });
     throw err;
   }
-  return deps.db.transaction().execute(async (trx) => {
+  const signedIn = await deps.db.transaction().execute(async (trx) => {
     if (!(await revokeSession(trx, userId, pending.id, deps.now())))
       throw new UnauthenticatedError('The sign-in ended; sign in again');
-    const { token, session } = await deps.sessions.start(trx, userId, client);
+    // Both factors proved; a browser never seen before still waits for the e-mail (new-device.ts).
+    const { token, session, devicePending } = await deps.devices.startSession(trx, userId, client, method);
     await appendAudit(trx, {
-      event: 'login_succeeded',
+      event: devicePending ? 'login_device_pending' : 'login_succeeded',
       at: deps.now(),
       userId,
       ip: client.ip,
       details: { sessionId: session.id, method },
     });
-    await recordLoginAttempt(trx, { userId, client, at: deps.now(), method, result: 'succeeded' });
-    return { token, session, userId };
+    const result = devicePending ? 'device_pending' : 'succeeded';
+    await recordLoginAttempt(trx, { userId, client, at: deps.now(), method, result });
+    return { token, session, userId, devicePending };
   });
+  if (signedIn.devicePending) await deps.devices.mailFor(signedIn.session);
+  return signedIn;
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { login, nextIp, registerUser, STRONG_PASSWORD, sessionCookie, useAuthHarness } from '../auth/test-helpers.ts';
+import {
+  login,
+  nextIp,
+  registerUser,
+  STRONG_PASSWORD,
+  sessionCookie,
+  useAuthHarness,
+  withDevice,
+} from '../auth/test-helpers.ts';
 import { sweep } from '../retention/retention.ts';
 import { listLoginAttempts } from './login-history.ts';
 import { totpCode } from './totp.ts';
@@ -19,7 +27,7 @@ describe('login history', () => {
         method: 'POST',
         url: '/api/auth/login',
         remoteAddress: '203.0.113.7',
-        headers: { 'user-agent': CHROME },
+        headers: { 'user-agent': CHROME, cookie: withDevice(user.email) },
         payload: { identifier: user.email, password },
       });
     expect((await signIn('Wrong-pass-1')).statusCode).toBe(401);
@@ -88,7 +96,7 @@ describe('login history', () => {
         method: 'POST',
         url: '/api/auth/login',
         remoteAddress: ip,
-        headers: { 'user-agent': CHROME },
+        headers: { 'user-agent': CHROME, cookie: withDevice(user.email) },
         payload: { identifier: user.email, password: STRONG_PASSWORD },
       });
     await from('10.1.2.3');

@@ -4,9 +4,9 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
-import type { Sessions } from '../auth/sessions.ts';
 import type { SessionRow } from '../auth/sessions-repository.ts';
 import { recordLoginAttempt } from './login-history.ts';
+import type { NewDevices } from './new-device.ts';
 import { findPasskeyByCredentialId } from './passkeys-repository.ts';
 import type { Passkeys } from './passkeys-service.ts';
 
@@ -41,12 +41,12 @@ async function recordFailedSignIn(
  * the session starts complete (never factor-pending) and counts as freshly authenticated.
  */
 export async function passkeySignIn(
-  deps: { db: Kysely<Database>; now: () => Date; sessions: Sessions; passkeys: Passkeys },
+  deps: { db: Kysely<Database>; now: () => Date; devices: NewDevices; passkeys: Passkeys },
   client: Client,
   response: AuthenticationResponseJSON,
   /** The hash of the nonce cookie set with the options (the browser that asked for the challenge). */
   binding: string,
-): Promise<{ token: string; session: SessionRow; userId: string }> {
+): Promise<{ token: string; session: SessionRow; userId: string; devicePending: boolean }> {
   let verified: { userId: string; passkeyId: string };
   try {
     verified = await deps.passkeys.verifyAssertion(client, response, 'login', null, binding);
@@ -55,16 +55,21 @@ export async function passkeySignIn(
     throw err;
   }
   const { userId, passkeyId } = verified;
-  return deps.db.transaction().execute(async (trx) => {
-    const { token, session } = await deps.sessions.start(trx, userId, client);
+  const signedIn = await deps.db.transaction().execute(async (trx) => {
+    // A passkey proves the user, not the browser (a synced passkey signs in anywhere): a browser never
+    // seen before still waits for the e-mail (new-device.ts).
+    const { token, session, devicePending } = await deps.devices.startSession(trx, userId, client, 'passkey');
     await appendAudit(trx, {
-      event: 'login_succeeded',
+      event: devicePending ? 'login_device_pending' : 'login_succeeded',
       at: deps.now(),
       userId,
       ip: client.ip,
       details: { sessionId: session.id, method: 'passkey', passkeyId },
     });
-    await recordLoginAttempt(trx, { userId, client, at: deps.now(), method: 'passkey', result: 'succeeded' });
-    return { token, session, userId };
+    const result = devicePending ? 'device_pending' : 'succeeded';
+    await recordLoginAttempt(trx, { userId, client, at: deps.now(), method: 'passkey', result });
+    return { token, session, userId, devicePending };
   });
+  if (signedIn.devicePending) await deps.devices.mailFor(signedIn.session);
+  return signedIn;
 }

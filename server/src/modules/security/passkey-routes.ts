@@ -4,9 +4,10 @@ import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
 import { type Client, clientOf } from '../auth/client.ts';
-import { NoContent, UserResult } from '../auth/schemas.ts';
+import { DeviceConfirmationRequiredResult, NoContent, UserResult } from '../auth/schemas.ts';
 import { retryAfterSeconds, type ThrottlePolicy } from '../auth/throttle-schedule.ts';
 import { loginThrottled } from '../auth/throttles.ts';
+import { deviceIdFor, setDeviceCookie } from './device-cookie.ts';
 import { passkeySignIn } from './passkey-login.ts';
 import { issueSignInNonce, takeSignInNonce } from './passkey-nonce.ts';
 import {
@@ -214,20 +215,24 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
         summary: 'Sign in with a passkey (both factors: no password, no code); starts a new session',
         description: ceremony,
         body: PasskeyLoginBody,
-        response: { 200: UserResult, ...errorResponses(400, 401, 403) },
+        response: { 200: UserResult, 202: DeviceConfirmationRequiredResult, ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
-      const client = await clientOf(request);
+      const secure = auth.sessions.isSecure(request);
+      const deviceId = deviceIdFor(request, secure);
+      const client = { ...(await clientOf(request)), deviceId };
       const binding = takeSignInNonce(request, reply);
       if (binding === null) throw challengeInvalid();
-      const { token, session, userId } = await passkeySignIn(
-        { db, now, sessions: auth.sessions, passkeys },
+      const { token, session, userId, devicePending } = await passkeySignIn(
+        { db, now, devices: auth.devices, passkeys },
         client,
         request.body.response,
         binding,
       );
       auth.sessions.setCookie(request, reply, token, session.expires_at);
+      setDeviceCookie(reply, deviceId, secure);
+      if (devicePending) return reply.code(202).send({ deviceConfirmationRequired: true });
       return { user: await auth.accounts.me(userId) };
     },
   );

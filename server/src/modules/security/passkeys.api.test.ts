@@ -4,6 +4,7 @@ import {
   type Harness,
   login,
   nextIp,
+  registeredDevice,
   registerUser,
   STRONG_PASSWORD,
   sessionCookie,
@@ -33,8 +34,15 @@ async function addPasskey(key: SoftAuthenticator, cookie: string, name: string) 
   return post('/api/me/security/passkeys', cookie, { name, response: key.register(options.json()) });
 }
 
+/**
+ * The device cookie of the browser the sign-ins come from: the one the latest user registered in (a
+ * known device), so the passkey sign-ins here are not new-device confirmations (new-device.api.test.ts).
+ */
+let browser: string | undefined;
+
 async function userWithPasskey(key = new SoftAuthenticator()) {
   const user = await registerUser(h);
+  browser = registeredDevice(user.email);
   const added = await addPasskey(key, user.cookie, 'Laptop');
   expect(added.statusCode, added.body).toBe(201);
   return { ...user, key, passkeyId: added.json().passkey.id as string };
@@ -54,7 +62,7 @@ function nonceCookie(response: { headers: Record<string, unknown> }): string {
 async function signInOptions() {
   const options = await post('/api/auth/passkey/options', undefined);
   expect(options.statusCode).toBe(200);
-  return { options: options.json(), nonce: nonceCookie(options) };
+  return { options: options.json(), nonce: [nonceCookie(options), browser].filter(Boolean).join('; ') };
 }
 
 async function passkeySignIn(key: SoftAuthenticator, extra: Parameters<SoftAuthenticator['authenticate']>[1] = {}) {
@@ -195,6 +203,7 @@ describe('passkeys', () => {
 
   it('adding or removing a passkey ends the other sessions unless the user keeps them', async () => {
     const user = await registerUser(h);
+    browser = registeredDevice(user.email);
     const other = sessionCookie(await login(h, user.email, STRONG_PASSWORD));
     const key = new SoftAuthenticator(undefined, { keepsCounter: false });
     const added = await addPasskey(key, user.cookie, 'Laptop');

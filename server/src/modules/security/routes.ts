@@ -4,7 +4,8 @@ import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
 import { clientOf } from '../auth/client.ts';
-import { NoContent, UserResult } from '../auth/schemas.ts';
+import { DeviceConfirmationRequiredResult, NoContent, UserResult } from '../auth/schemas.ts';
+import { deviceIdFor, setDeviceCookie } from './device-cookie.ts';
 import { completeFactorLogin } from './login-factor.ts';
 import { listLoginAttempts } from './login-history.ts';
 import { assertRecentAuth, REAUTH_WINDOW_MS } from './reauth.ts';
@@ -41,20 +42,24 @@ export const securityRoutes: FastifyPluginAsyncTypebox<SecurityRoutesOptions> = 
           'WRONG_FACTOR_CODE carries details.attemptsLeft; FACTOR_THROTTLED details.retryAfterSeconds; ' +
           'FACTOR_CODE_USED: that 30 s code was already accepted once.',
         body: FactorBody,
-        response: { 200: UserResult, ...errorResponses(400, 401, 403, 429) },
+        response: { 200: UserResult, 202: DeviceConfirmationRequiredResult, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
       const pending = await auth.sessions.pendingOf(request);
       if (!pending) throw new UnauthenticatedError('No sign-in waits for a second factor; sign in again');
-      const client = await clientOf(request);
-      const { token, session, userId } = await completeFactorLogin(
-        { db, now, sessions: auth.sessions, factors: auth.factors },
+      const secure = auth.sessions.isSecure(request);
+      const deviceId = deviceIdFor(request, secure);
+      const client = { ...(await clientOf(request)), deviceId };
+      const { token, session, userId, devicePending } = await completeFactorLogin(
+        { db, now, devices: auth.devices, factors: auth.factors },
         client,
         pending,
         request.body,
       );
       auth.sessions.setCookie(request, reply, token, session.expires_at);
+      setDeviceCookie(reply, deviceId, secure);
+      if (devicePending) return reply.code(202).send({ deviceConfirmationRequired: true });
       return { user: await auth.accounts.me(userId) };
     },
   );

@@ -5,6 +5,7 @@ import {
   login,
   nextIp,
   receiveCode,
+  registeredDevice,
   registerUser,
   STRONG_PASSWORD,
   sessionCookie,
@@ -237,7 +238,11 @@ describe('authenticator app (TOTP)', () => {
     const signIn = await post('/api/auth/passkey/options', '');
     // The sign-in challenge is bound to the browser that asked for it by a nonce cookie.
     const nonce = String([signIn.headers['set-cookie']].flat()[0]).split(';')[0] ?? '';
-    const done = await post('/api/auth/passkey/login', nonce, { response: authenticator.authenticate(signIn.json()) });
+    // From the browser the account registered in (its device cookie): no new-device step.
+    const browser = `${nonce}; ${registeredDevice(user.email)}`;
+    const done = await post('/api/auth/passkey/login', browser, {
+      response: authenticator.authenticate(signIn.json()),
+    });
     expect((await me(sessionCookie(done))).json().id).toBe(user.user.id);
   });
 });

@@ -12,9 +12,8 @@ import { assertNotFrozen, freezeState } from '../security/freeze-state.ts';
  *
  * - The owner's own freeze (security/freeze.ts): ACCOUNT_FROZEN until an unfreeze's hold has passed.
  * - A deep-reorg freeze (deposits/reorg-alerts.ts): WITHDRAW_FROZEN until an operator resolves it.
- * - For OUTFLOW_HOLD_MS after a password reset or change, a fund password changed, or a second factor
- *   added or removed — how a
- *   taken-over account is made the attacker's — OUTFLOW_HOLD with details.retryAfterSeconds; the
+ * - For OUTFLOW_HOLD_MS after a password reset or change, a fund password changed, a second factor
+ *   added or removed, or a new device confirmed — how a taken-over account is made the attacker's — OUTFLOW_HOLD with details.retryAfterSeconds; the
  *   owner, warned by the mails those changes send, has a day to act.
  */
 export const OUTFLOW_HOLD_MS = 24 * 3_600_000;
@@ -38,6 +37,10 @@ const holdingEvents: readonly AuditEvent[] = [
   'passkey_removed',
   // A passkey's counter went backwards (a cloned key was used): it is suspended, and outflows wait.
   'passkey_counter_regressed',
+  // A sign-in from a browser never seen before, confirmed by the e-mailed code or link (issue 31): a
+  // thief with the password and the mailbox is in, but nothing leaves for a day while the owner, warned
+  // by that very mail, can freeze.
+  'new_device_confirmed',
 ];
 
 /** When the hold of the latest holding event ends; null when none holds at `now`. */

@@ -1,6 +1,6 @@
 import { api, type CodePurpose, type Me, type SessionInfo, unwrap } from '@cw/shared-state/api';
 import { currentLanguage } from '@cw/shared-state/i18n';
-import type { PasskeyAnswer } from '@cw/shared-state/passkeys';
+import type { PasskeyAnswer, SignInResult } from '@cw/shared-state/passkeys';
 
 /** Thin, typed wrappers over the accounts endpoints; every failure throws an ApiError. */
 
@@ -39,10 +39,15 @@ export async function register(input: RegisterInput): Promise<Me> {
   return user;
 }
 
-/** The user, or `factorRequired` when the account has an authenticator app (the second step comes next). */
-export async function login(identifier: string, password: string): Promise<Me | { factorRequired: true }> {
+/**
+ * The user; `factorRequired` when the account has an authenticator app (the second step comes next);
+ * `deviceConfirmationRequired` when this browser is new (the e-mailed code or link comes next).
+ */
+export async function login(identifier: string, password: string): Promise<SignInResult | { factorRequired: true }> {
   const result = await unwrap(api.POST('/api/auth/login', { body: { identifier: identifier.trim(), password } }));
-  return 'factorRequired' in result ? { factorRequired: true } : result.user;
+  if ('factorRequired' in result) return { factorRequired: true };
+  if ('deviceConfirmationRequired' in result) return { deviceConfirmationRequired: true };
+  return result.user;
 }
 
 /** A 6-digit code goes as the app's code, anything else as a recovery code. */
@@ -51,10 +56,10 @@ export function factorFields(typed: string): { totpCode: string } | { recoveryCo
   return /^\d{6}$/.test(code) ? { totpCode: code } : { recoveryCode: code };
 }
 
-/** The second step of a sign-in. */
-export async function loginFactor(typed: string): Promise<Me> {
-  const { user } = await unwrap(api.POST('/api/auth/login/factor', { body: factorFields(typed) }));
-  return user;
+/** The second step of a sign-in (then, from a new browser, the e-mail step). */
+export async function loginFactor(typed: string): Promise<SignInResult> {
+  const result = await unwrap(api.POST('/api/auth/login/factor', { body: factorFields(typed) }));
+  return 'user' in result ? result.user : { deviceConfirmationRequired: true };
 }
 
 export async function securityStatus() {

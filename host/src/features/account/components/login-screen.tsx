@@ -1,7 +1,7 @@
 import '../account.css';
 import type { Me } from '@cw/shared-state/api';
 import { useErrorMessage } from '@cw/shared-state/errors';
-import { loginFactorWithPasskey, signInWithPasskey } from '@cw/shared-state/passkeys';
+import { loginFactorWithPasskey, type SignInResult, signInWithPasskey } from '@cw/shared-state/passkeys';
 import { takeReturnTo, useSession, useUserStore } from '@cw/shared-state/session';
 import Button from 'antd-mobile/es/components/button';
 import { type FormEvent, useState } from 'react';
@@ -16,6 +16,7 @@ import { AFTER_LOGIN_PATH } from '../paths.ts';
 import { checkIdentifier, checkLoginPassword } from '../utils/field-checks.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 import { AccountPage } from './account-page.tsx';
+import { DeviceConfirmationStep } from './device-confirmation-step.tsx';
 import { FormField } from './form-field.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import { PasswordInput } from './password-input.tsx';
@@ -45,16 +46,26 @@ export default function LoginScreen() {
     step === 'signIn' ? signInWithPasskey() : loginFactorWithPasskey(),
   );
   const withPasskey = usePasskeysSupported();
+  // A browser never seen before: the sign-in waits for the e-mailed code or link (issue 31).
+  const [deviceStep, setDeviceStep] = useState(false);
 
   const submitting = submit.isPending || factor.isPending || passkey.isPending;
 
-  const done = (me: Me) => {
+  const done = (result: SignInResult) => {
+    if ('deviceConfirmationRequired' in result) {
+      setFactorStep(false);
+      setDeviceStep(true);
+      return;
+    }
+    signedInAs(result);
+  };
+  const signedInAs = (me: Me) => {
     setEmail(me.email);
     signedIn(me);
     notifySuccess(t('account.login.success'));
     navigate(takeReturnTo(AFTER_LOGIN_PATH), { replace: true });
   };
-  usePasskeyAutofill(withPasskey && !factorStep, done);
+  usePasskeyAutofill(withPasskey && !factorStep && !deviceStep, done);
 
   const onPasskey = (step: 'signIn' | 'factor') =>
     passkey.mutate(step, {
@@ -94,6 +105,8 @@ export default function LoginScreen() {
       },
     });
   };
+
+  if (deviceStep) return <DeviceConfirmationStep onConfirmed={signedInAs} onRestart={() => setDeviceStep(false)} />;
 
   if (factorStep)
     return (

@@ -10,12 +10,21 @@ export const RESEND_SECONDS = 60;
  * resolves to the seconds until a resend is allowed, or null when it failed
  * (the caller has shown why).
  */
-export function SendCodeButton({ onSend, testId }: { onSend: () => Promise<number | null>; testId: string }) {
+export function SendCodeButton({
+  onSend,
+  testId,
+  alreadySent = false,
+}: {
+  onSend: () => Promise<number | null>;
+  testId: string;
+  /** A code went out before this screen (a sign-in's new-device mail): the button says "resend". */
+  alreadySent?: boolean;
+}) {
   const { t } = useTranslation('host');
   const { left, start } = useCountdown();
   const request = useSubmit(onSend);
   const sending = request.isPending;
-  const [sentOnce, setSentOnce] = useState(false);
+  const [sentOnce, setSentOnce] = useState(alreadySent);
 
   const send = () =>
     request.mutate(undefined, {

@@ -1,5 +1,9 @@
-import type { Me } from '@cw/shared-state/api';
-import { cancelPasskeyCeremony, passkeyAutofillSupported, signInWithPasskey } from '@cw/shared-state/passkeys';
+import {
+  cancelPasskeyCeremony,
+  passkeyAutofillSupported,
+  type SignInResult,
+  signInWithPasskey,
+} from '@cw/shared-state/passkeys';
 import { useEffect, useRef } from 'react';
 
 /**
@@ -8,7 +12,7 @@ import { useEffect, useRef } from 'react';
  * The waiting ceremony is cancelled on leaving (and by any button-started ceremony, which the
  * browser library does itself). Failures stay silent: the password form is still there.
  */
-export function usePasskeyAutofill(enabled: boolean, onSignedIn: (me: Me) => void): void {
+export function usePasskeyAutofill(enabled: boolean, onSignedIn: (result: SignInResult) => void): void {
   const latest = useRef(onSignedIn);
   latest.current = onSignedIn;
   useEffect(() => {
