@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
+import { testConsoleSurface } from '../../test/app.ts';
 import { registerUser, useAuthHarness } from '../auth/test-helpers.ts';
 import { operatorCookie } from '../operators/test-helpers.ts';
 import { multipart } from '../uploads/test-helpers.ts';
@@ -145,7 +146,12 @@ describe('live chat', () => {
 
   it('fans out between API instances through PostgreSQL: a message sent on one reaches a stream served by another', async () => {
     const user = await registerUser(h);
-    const other = buildApp({ db: h.db, now: h.clock.now, notifications: { databaseUrl: h.databaseUrl } });
+    const other = buildApp({
+      db: h.db,
+      now: h.clock.now,
+      notifications: { databaseUrl: h.databaseUrl },
+      console: testConsoleSurface,
+    });
     await other.listen({ host: '127.0.0.1', port: 0 });
     const otherBase = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
     try {
