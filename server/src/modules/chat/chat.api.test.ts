@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
-import { testConsoleSurface } from '../../test/app.ts';
+import { TEST_CONSOLE_ORIGIN, testConsoleSurface } from '../../test/app.ts';
 import { registerUser, useAuthHarness } from '../auth/test-helpers.ts';
 import { operatorCookie } from '../operators/test-helpers.ts';
 import { multipart } from '../uploads/test-helpers.ts';
@@ -18,7 +18,12 @@ beforeAll(async () => {
 const post = (url: string, cookie: string, body: object) =>
   fetch(`${base}${url}`, {
     method: 'POST',
-    headers: { cookie, 'content-type': 'application/json', origin: base },
+    // The operator API answers the console's origin only (issue 38 item 5).
+    headers: {
+      cookie,
+      'content-type': 'application/json',
+      origin: url.startsWith('/api/ops') ? TEST_CONSOLE_ORIGIN : base,
+    },
     body: JSON.stringify(body),
   });
 
