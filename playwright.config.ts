@@ -1,5 +1,13 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_DATA_DIR, E2E_DEV_PORT, E2E_PORT, E2E_ROOT, E2E_STATIC_DIR } from './e2e/support/e2e-env.ts';
+import {
+  E2E_DATA_DIR,
+  E2E_DEV_PORT,
+  E2E_OPS_PORT,
+  E2E_OPS_URL,
+  E2E_PORT,
+  E2E_ROOT,
+  E2E_STATIC_DIR,
+} from './e2e/support/e2e-env.ts';
 
 /**
  * Platform end-to-end suite (npm run test:e2e; part of npm test).
@@ -122,6 +130,9 @@ export default defineConfig({
       HOST: '127.0.0.1',
       // The dev mailbox and dev clock listen here (127.0.0.1 only), not on PORT.
       DEV_PORT: String(E2E_DEV_PORT),
+      // The operator console and /api/ops: their own listener, opened as localhost (the app is 127.0.0.1).
+      OPS_PORT: String(E2E_OPS_PORT),
+      OPS_ORIGIN: E2E_OPS_URL,
       // Every visit to the login screen asks for passkey sign-in options (autofill), all from 127.0.0.1.
       WEBAUTHN_OPTIONS_PER_IP_MINUTE: '100000',
       // Metrics on a free loopback port: other servers (a developer's, a unit test's) may hold 9464.

@@ -237,7 +237,18 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
             return middlewares;
           }
         : undefined,
-      proxy: [{ context: ['/api', '/dev'], target: `http://127.0.0.1:${process.env.API_PORT ?? 8080}` }],
+      proxy:
+        opts.kind === 'console'
+          ? // The console's API is on the server's console listener (OPS_PORT), which answers only the
+            // console's origin (issue 38 item 5): this dev server stands in for that origin.
+            [
+              {
+                context: ['/api/ops'],
+                target: `http://127.0.0.1:${process.env.OPS_PORT ?? 9466}`,
+                headers: { origin: process.env.OPS_ORIGIN ?? `http://localhost:${process.env.OPS_PORT ?? 9466}` },
+              },
+            ]
+          : [{ context: ['/api', '/dev'], target: `http://127.0.0.1:${process.env.API_PORT ?? 8080}` }],
     },
   };
 }

@@ -70,6 +70,7 @@ async function startServer(staticDir: string, dataDir: string, logFile: string):
       PORT: String(PORT),
       METRICS_PORT: '0',
       DEV_PORT: '0',
+      OPS_PORT: 'off',
       NODE_ENV: 'development',
       LOCAL_CHAINS: 'false',
       SIGNER_ENABLED: 'false',

@@ -100,6 +100,7 @@ describe('npm start', () => {
     await fakeDeploy(staticDir);
     const port = await freePort();
     const devPort = await freePort();
+    const opsPort = await freePort();
     const npm = spawn('npm', ['start'], {
       cwd: ROOT,
       env: {
@@ -108,6 +109,8 @@ describe('npm start', () => {
         HOST: '127.0.0.1',
         // The dev mailbox has its own loopback listener (issue 38 item 11), not the app port.
         DEV_PORT: String(devPort),
+        // The operator console's listener (issue 38 item 5): a free port, not the default 9466.
+        OPS_PORT: String(opsPort),
         DATA_DIR: dataDir,
         STATIC_DIR: staticDir,
         LOG_LEVEL: 'warn',

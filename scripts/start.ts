@@ -1,7 +1,8 @@
 /**
  * npm start: build whatever is missing, then serve everything from one port
- * (default http://127.0.0.1:8080): host at /, remotes at /remotes/<name>/<version>/, the operator console at /ops/,
- * the registry at /remotes.json and the API at /api, on the embedded PostgreSQL.
+ * (default http://127.0.0.1:8080): host at /, remotes at /remotes/<name>/<version>/, the registry at
+ * /remotes.json and the API at /api, on the embedded PostgreSQL; the operator console on its own
+ * listener and origin (OPS_PORT, http://localhost:9466/ops/: server/src/http/console-surface.ts).
  * `npm start -- --instances N`: N API instances behind nginx on that port (scripts/lib/cluster.ts).
  */
 import { spawn } from 'node:child_process';

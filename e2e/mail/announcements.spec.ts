@@ -1,4 +1,5 @@
 import { request as apiRequest } from '@playwright/test';
+import { E2E_OPS_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { signedInPage } from '../wallet/wallet-helpers.ts';
 import { ensureOperator, operatorSignIn } from './mail-helpers.ts';
@@ -12,10 +13,10 @@ const TITLES = {
 
 test('an announcement published by an operator appears in all four languages, unread until opened', async ({
   browser,
-  baseURL,
 }) => {
   ensureOperator();
-  const ops = await apiRequest.newContext({ baseURL });
+  // The operator API answers on the console's own origin only (issue 38 item 5).
+  const ops = await apiRequest.newContext({ baseURL: E2E_OPS_URL });
   await operatorSignIn(ops);
   const stamp = Date.now();
   const texts = Object.fromEntries(

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { signedInPage } from '../wallet/wallet-helpers.ts';
-import { ensureOperator, OPERATOR } from './mail-helpers.ts';
+import { ensureOperator, OPERATOR, OPS_CONSOLE_URL } from './mail-helpers.ts';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
@@ -9,7 +9,7 @@ async function operatorConsole(browser: import('@playwright/test').Browser): Pro
   ensureOperator();
   const ops = await browser.newContext();
   const page = await ops.newPage();
-  await page.goto('/ops');
+  await page.goto(OPS_CONSOLE_URL);
   await page.getByTestId('ops-name').fill(OPERATOR.name);
   await page.getByTestId('ops-password').fill(OPERATOR.password);
   await page.getByTestId('ops-sign-in-submit').click();

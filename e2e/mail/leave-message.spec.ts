@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures.ts';
-import { ensureOperator, OPERATOR } from './mail-helpers.ts';
+import { ensureOperator, OPERATOR, OPS_CONSOLE_URL } from './mail-helpers.ts';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAE0lEQVQImWP4z8DwnwGM/zMwAAAf7gP9qS/A4gAAAABJRU5ErkJggg==',
@@ -41,7 +41,7 @@ test('@desktop a visitor leaves a message with a phone and its area code; an ope
   ensureOperator();
   const ops = await browser.newContext();
   const console = await ops.newPage();
-  await console.goto('/ops');
+  await console.goto(OPS_CONSOLE_URL);
   await console.getByTestId('ops-name').fill(OPERATOR.name);
   await console.getByTestId('ops-password').fill(OPERATOR.password);
   await console.getByTestId('ops-sign-in-submit').click();

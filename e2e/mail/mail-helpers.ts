@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { expect } from '@playwright/test';
-import { E2E_ROOT } from '../support/e2e-env.ts';
+import { E2E_OPS_URL, E2E_ROOT } from '../support/e2e-env.ts';
 import { e2eDataDir } from '../wallet/wallet-helpers.ts';
 
 export const OPERATOR = { name: 'e2e_operator', password: 'Ops-Console-2030' };
@@ -26,8 +26,11 @@ export function ensureOperator(): void {
   }
 }
 
-/** Signs the operator in on `request` (its own cookie jar): the ops_sid cookie. */
+/** The operator console's page, on its own origin (not the user app's). */
+export const OPS_CONSOLE_URL = `${E2E_OPS_URL}/ops/`;
+
+/** Signs the operator in on `request` (its own cookie jar) at the console's origin: the ops_sid cookie. */
 export async function operatorSignIn(request: APIRequestContext): Promise<void> {
-  const res = await request.post('/api/ops/session', { data: OPERATOR });
+  const res = await request.post(`${E2E_OPS_URL}/api/ops/session`, { data: OPERATOR });
   expect(res.status(), await res.text()).toBe(200);
 }

@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures.ts';
-import { ensureOperator, OPERATOR } from './mail-helpers.ts';
+import { ensureOperator, OPERATOR, OPS_CONSOLE_URL } from './mail-helpers.ts';
 
 test('@desktop the operator console: sign in, write in two languages, preview, publish, withdraw', async ({
   browser,
@@ -7,7 +7,7 @@ test('@desktop the operator console: sign in, write in two languages, preview, p
   ensureOperator();
   const ops = await browser.newContext();
   const page = await ops.newPage();
-  await page.goto('/ops');
+  await page.goto(OPS_CONSOLE_URL);
   await page.getByTestId('ops-name').fill(OPERATOR.name);
   await page.getByTestId('ops-password').fill('wrong-Password-1');
   await page.getByTestId('ops-sign-in-submit').click();

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { E2E_DEV_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { signedInPage } from '../wallet/wallet-helpers.ts';
-import { ensureOperator, OPERATOR } from './mail-helpers.ts';
+import { ensureOperator, OPERATOR, OPS_CONSOLE_URL } from './mail-helpers.ts';
 
 /** A 2x2 PNG in two colours, small enough to inline. */
 const PNG_RED = Buffer.from(
@@ -56,7 +56,7 @@ test('@desktop a ticket with two pictures; the operator answers in the console; 
   ensureOperator();
   const ops = await browser.newContext();
   const console = await ops.newPage();
-  await console.goto('/ops');
+  await console.goto(OPS_CONSOLE_URL);
   await console.getByTestId('ops-name').fill(OPERATOR.name);
   await console.getByTestId('ops-password').fill(OPERATOR.password);
   await console.getByTestId('ops-sign-in-submit').click();

@@ -2,7 +2,7 @@ import { type APIRequestContext, request as newRequest, type Page } from '@playw
 import { createWalletClient, defineChain, type Hex, http, parseAbi, parseEther, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ensureOperator, operatorSignIn } from '../mail/mail-helpers.ts';
-import { E2E_DEV_URL, E2E_PORT } from '../support/e2e-env.ts';
+import { E2E_DEV_URL, E2E_OPS_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { readChains, signedInPage } from '../wallet/wallet-helpers.ts';
 import { fundNative, installRecordingWallet, violations } from './wallet-mock.ts';
@@ -102,7 +102,7 @@ test('check in 7 days in a row, claim after 24 hours, deliver to the balance', a
 
 test('a lottery draw is verified in the browser once its seed is revealed', async ({ browser }) => {
   ensureOperator();
-  const ops = await newRequest.newContext({ baseURL: `http://127.0.0.1:${E2E_PORT}` });
+  const ops = await newRequest.newContext({ baseURL: E2E_OPS_URL });
   await operatorSignIn(ops);
   for (let i = 0; i < 3; i++) {
     const published = await ops.post('/api/ops/announcements', {

@@ -11,5 +11,13 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
 export const E2E_DEV_PORT = Number(process.env.E2E_DEV_PORT ?? E2E_PORT + 10_000);
 /** Where specs read the dev mailbox and move the dev clock. */
 export const E2E_DEV_URL = `http://127.0.0.1:${E2E_DEV_PORT}`;
+/**
+ * The operator console's own listener (OPS_PORT, issue 38 item 5): E2E_PORT + 20000 unless E2E_OPS_PORT
+ * says otherwise. Opened as `localhost` while the app is on 127.0.0.1: another host name, so the
+ * operator's cookie is never sent to the user app (cookies are per host, not per port).
+ */
+export const E2E_OPS_PORT = Number(process.env.E2E_OPS_PORT ?? E2E_PORT + 20_000);
+/** Where specs open the console (`${E2E_OPS_URL}/ops/`) and call /api/ops. */
+export const E2E_OPS_URL = `http://localhost:${E2E_OPS_PORT}`;
 export const E2E_STATIC_DIR = path.join(E2E_ROOT, '.e2e', 'deploy');
 export const E2E_DATA_DIR = path.join(E2E_ROOT, '.e2e', 'data');

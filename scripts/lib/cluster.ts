@@ -2,8 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig } from '../../server/src/config.ts';
 import { type EmbeddedPostgres, freePort, startEmbeddedPostgres } from '../../server/src/db/embedded-postgres.ts';
+import { consoleConfigFromEnv } from '../../server/src/http/console-listener.ts';
 import { type PreparedChains, prepareChains } from '../../server/src/modules/chain/chain-module.ts';
-import { type Nginx, startNginx, stopProcess } from './nginx.ts';
+import { type Nginx, type NginxConsole, startNginx, stopProcess } from './nginx.ts';
 import { ROOT } from './paths.ts';
 
 /**
@@ -25,6 +26,9 @@ const HEALTH_EVERY_MS = 2_000;
 const HEALTH_TIMEOUT_MS = 1_500;
 const RESTART_MIN_MS = 1_000;
 const RESTART_MAX_MS = 30_000;
+
+/** The operator console behind nginx: its origin, and each instance's console listener (app port -> port). */
+type ClusterConsole = (NginxConsole & { origin: string }) | null;
 
 export interface Instance {
   index: number;
@@ -70,16 +74,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const shared = await startShared(config, options.env, log);
     closers.push(shared.stop);
     const ports = await Promise.all(Array.from({ length: options.instances }, () => freePort()));
+    const opsConsole = await clusterConsole(config, options, ports);
     const instances: Instance[] = await Promise.all(
       ports.map(async (port, index) => {
-        const instance = startInstance(index, port, shared.databaseUrl, options);
+        const instance = startInstance(index, port, shared.databaseUrl, options, opsConsole);
         await waitReady(instance);
         return instance;
       }),
     );
-    const nginx = await startNginx(config.dataDir, options.host, options.port, ports);
+    const nginx = await startNginx(config.dataDir, options.host, options.port, ports, opsConsole);
     closers.push(nginx.stop);
-    const supervisor = supervise(instances, nginx, shared.databaseUrl, options, log);
+    const supervisor = supervise(instances, nginx, shared.databaseUrl, options, log, opsConsole);
     closers.push(async () => {
       supervisor.stop();
       // An instance already shutting down (Ctrl+C reaches the whole process group) is only waited
@@ -88,11 +93,31 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     });
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`;
     log(`${options.instances} instances on ports ${ports.join(', ')} behind nginx at ${url}`);
+    if (opsConsole) log(`operator console: ${opsConsole.origin}/ops/ (nginx on port ${opsConsole.port})`);
     return { url, databaseUrl: shared.databaseUrl, instances, stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/**
+ * The console (issue 38 item 5) as the launcher's OPS_PORT / OPS_ORIGIN say: nginx listens on OPS_PORT,
+ * each instance's console listener on a free port of its own, all opened as OPS_ORIGIN.
+ */
+async function clusterConsole(
+  config: ReturnType<typeof loadConfig>,
+  options: ClusterOptions,
+  ports: readonly number[],
+): Promise<ClusterConsole> {
+  const wanted = consoleConfigFromEnv(options.env, {
+    nodeEnv: config.nodeEnv,
+    publicOrigin: config.security.publicOrigin,
+  });
+  if (!wanted.listener) return null;
+  const consolePorts = await Promise.all(ports.map(() => freePort()));
+  const portOf = new Map(ports.map((p, i) => [p, consolePorts[i] as number]));
+  return { port: wanted.listener.port, portOf, origin: wanted.origin };
 }
 
 /**
@@ -105,6 +130,7 @@ function supervise(
   databaseUrl: string,
   options: ClusterOptions,
   log: (line: string) => void,
+  opsConsole: ClusterConsole,
 ): { stop(): void } {
   let stopped = false;
   const down = new Set<number>();
@@ -127,7 +153,7 @@ function supervise(
       backoff.set(instance.index, wait * 2);
       await new Promise((r) => setTimeout(r, wait));
       if (stopped) return;
-      const next = startInstance(instance.index, instance.port, databaseUrl, options);
+      const next = startInstance(instance.index, instance.port, databaseUrl, options, opsConsole);
       instances[instance.index] = next;
       watchExit(next);
       await waitReady(next).then(
@@ -204,7 +230,14 @@ async function startShared(
   };
 }
 
-function startInstance(index: number, port: number, databaseUrl: string, options: ClusterOptions): Instance {
+function startInstance(
+  index: number,
+  port: number,
+  databaseUrl: string,
+  options: ClusterOptions,
+  opsConsole: ClusterConsole,
+): Instance {
+  const consolePort = opsConsole?.portOf.get(port);
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
     env: {
       ...options.env,
@@ -217,6 +250,10 @@ function startInstance(index: number, port: number, databaseUrl: string, options
       METRICS_PORT: 'off',
       // The dev routes' loopback listener (dev mailbox, clock) on the first instance only: one port.
       ...(index > 0 ? { DEV_PORT: 'off' } : {}),
+      // The operator console's listener: a port of its own per instance, behind nginx's console server.
+      ...(opsConsole && consolePort !== undefined
+        ? { OPS_PORT: String(consolePort), OPS_ORIGIN: opsConsole.origin }
+        : { OPS_PORT: 'off' }),
       // The database's batch budget is shared: each instance keeps its share in flight.
       API_INSTANCES: String(options.instances),
     },

@@ -64,6 +64,8 @@ export async function startDrill(options: { instances: number; clients: number; 
       // Real SMTP: every e-mail (the codes) goes through the instances' outbox workers to this server.
       SMTP_URL: sink.url,
       DEV_MAILBOX: 'false',
+      // No operator console here (its nginx server would take the default OPS_PORT on a shared machine).
+      OPS_PORT: 'off',
       RATE_LIMIT_MAX: '1000000',
       CODE_IP_HOURLY_LIMIT: '100000',
       ANVIL_BLOCK_TIME_S: '0',

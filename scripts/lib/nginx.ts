@@ -18,11 +18,22 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
+/**
+ * The operator console (issue 38 item 5): its own nginx server on `port` (OPS_PORT), in front of each
+ * instance's console listener (`portOf`: app port -> console port). In production it is its own host
+ * name (ops.example.com) with its own certificate; see docs/production-layout.md.
+ */
+export interface NginxConsole {
+  port: number;
+  portOf: ReadonlyMap<number, number>;
+}
+
 export async function startNginx(
   dataDir: string,
   host: string,
   port: number,
   ports: readonly number[],
+  opsConsole: NginxConsole | null = null,
 ): Promise<Nginx> {
   const dir = path.join(dataDir, 'nginx');
   await mkdir(path.join(dir, 'tmp'), { recursive: true });
@@ -30,7 +41,7 @@ export async function startNginx(
   // in files of their own (0600); they need not list the folder.
   await chmod(path.join(dir, 'tmp'), 0o733);
   const file = path.join(dir, 'nginx.conf');
-  await writeFile(file, nginxConf(dir, host, port, ports, new Set()));
+  await writeFile(file, nginxConf(dir, host, port, ports, new Set(), opsConsole));
   const child = spawn(NGINX, ['-p', dir, '-c', file, '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 10_000;
@@ -43,7 +54,7 @@ export async function startNginx(
   }
   return {
     async setDown(down) {
-      await writeFile(file, nginxConf(dir, host, port, ports, down));
+      await writeFile(file, nginxConf(dir, host, port, ports, down, opsConsole));
       child.kill('SIGHUP');
     },
     stop: () => stopProcess(child, exited, 5_000),
@@ -69,16 +80,53 @@ export function nginxConf(
   port: number,
   ports: readonly number[],
   down: ReadonlySet<number>,
+  opsConsole: NginxConsole | null = null,
 ): string {
   const tmp = path.join(dir, 'tmp');
   // nginx needs one server up; when every instance is down, keep them all listed (each answers 502).
   const allDown = ports.every((p) => down.has(p));
-  const servers = ports
-    .map(
-      (p) =>
-        `    server 127.0.0.1:${p} max_fails=1 fail_timeout=${FAIL_TIMEOUT_S}s${down.has(p) && !allDown ? ' down' : ''};`,
-    )
-    .join('\n');
+  const upstream = (target: (p: number) => number) =>
+    ports
+      .map(
+        (p) =>
+          `    server 127.0.0.1:${target(p)} max_fails=1 fail_timeout=${FAIL_TIMEOUT_S}s${down.has(p) && !allDown ? ' down' : ''};`,
+      )
+      .join('\n');
+  const servers = upstream((p) => p);
+  const listen = (p: number) => `${host.includes(':') ? `[${host}]` : host}:${p}`;
+  const proxied = (name: string) => `      proxy_pass http://${name};
+      proxy_http_version 1.1;
+      proxy_set_header Host $http_host;
+      # Replaced, not appended: the instances trust this header (TRUST_PROXY) and must not see a client's own.
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+      # Server-sent events (notifications, chat) flow as they are written.
+      proxy_buffering off;
+      proxy_read_timeout 1h;
+      proxy_next_upstream error timeout;
+      proxy_next_upstream_tries ${Math.max(2, ports.length)};
+      proxy_connect_timeout 2s;`;
+  // The console's own server: only the instances' console listeners behind it, never the app port.
+  const consolePortOf = (p: number) => {
+    const target = opsConsole?.portOf.get(p);
+    if (target === undefined) throw new Error(`no console port for the instance on ${p}`);
+    return target;
+  };
+  const consoleBlocks = opsConsole
+    ? `
+  upstream ops {
+${upstream(consolePortOf)}
+    keepalive 16;
+  }
+  server {
+    listen ${listen(opsConsole.port)};
+    location / {
+${proxied('ops')}
+    }
+  }`
+    : '';
   return `# Written by scripts/lib/nginx.ts at each start and health change.
 worker_processes 1;
 pid ${path.join(dir, 'nginx.pid')};
@@ -100,24 +148,11 @@ ${servers}
     keepalive 64;
   }
   server {
-    listen ${host.includes(':') ? `[${host}]` : host}:${port};
+    listen ${listen(port)};
     location / {
-      proxy_pass http://api;
-      proxy_http_version 1.1;
-      proxy_set_header Host $http_host;
-      # Replaced, not appended: the instances trust this header (TRUST_PROXY) and must not see a client's own.
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_set_header Upgrade $http_upgrade;
-      proxy_set_header Connection $connection_upgrade;
-      # Server-sent events (notifications, chat) flow as they are written.
-      proxy_buffering off;
-      proxy_read_timeout 1h;
-      proxy_next_upstream error timeout;
-      proxy_next_upstream_tries ${Math.max(2, ports.length)};
-      proxy_connect_timeout 2s;
+${proxied('api')}
     }
-  }
+  }${consoleBlocks}
 }
 `;
 }

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import type { Database } from './db/schema.ts';
 import type { SessionResolver } from './http/authenticate.ts';
+import type { ConsoleSurface } from './http/console-surface.ts';
 import type { AuthOptions } from './modules/auth/auth-module.ts';
 import type { NetworkCode } from './modules/catalogue/catalogue.ts';
 import type { ChatHub } from './modules/chat/hub.ts';
@@ -35,6 +36,11 @@ export interface AppDeps {
   metricsToken?: string | null;
   /** Origins remotes may be served from besides ours (REMOTE_ORIGINS); default: read from the environment. */
   remoteOrigins?: readonly string[];
+  /**
+   * The operator console's origin and how a request is known to come through its listener
+   * (http/console-surface.ts); default: DEFAULT_CONSOLE_ORIGIN and the listener's own tag.
+   */
+  console?: Partial<ConsoleSurface>;
   /** Serve the deployed front end from this folder (host/, remotes/, remotes.json); null/unset: API only. */
   staticDir?: string | null;
   /** Max request body in bytes; default 1 MiB. */

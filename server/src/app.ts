@@ -16,6 +16,12 @@ import type { AppDeps } from './app-deps.ts';
 import { ServiceUnavailableError } from './errors/app-error.ts';
 import { ErrorResponse } from './errors/schema.ts';
 import { registerAuthentication } from './http/authenticate.ts';
+import {
+  type ConsoleSurface,
+  cameThroughConsoleListener,
+  DEFAULT_CONSOLE_ORIGIN,
+  registerConsoleSurface,
+} from './http/console-surface.ts';
 import { isApiRequest } from './http/csrf.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { createMetricsRegistry, registerMetrics } from './http/metrics.ts';
@@ -163,13 +169,21 @@ export function buildApp(deps: AppDeps): App {
     (err) => app.log.warn({ err }, 'cannot read remotes.json; keeping the previous remote origins'),
     deps.remoteOrigins ?? pinnedRemoteOrigins(process.env.REMOTE_ORIGINS),
   );
+  // The operator console and /api/ops answer only on the console's own listener and origin (issue 38 item 5).
+  const consoleSurface: ConsoleSurface = {
+    origin: deps.console?.origin ?? DEFAULT_CONSOLE_ORIGIN,
+    isConsoleRequest: deps.console?.isConsoleRequest ?? cameThroughConsoleListener,
+  };
   registerSecurity(app, {
+    isConsoleRequest: consoleSurface.isConsoleRequest,
     rateLimit: deps.rateLimit ?? { max: 1000, windowMs: 60_000 },
     rateLimitStore:
       deps.redis || deps.rateLimitStore !== 'database' ? undefined : pgRateLimitStore(createRateLimitCounter(deps.db)),
     redis: deps.redis,
     remoteOrigins,
   });
+  // After the headers above: a refused request still carries them.
+  registerConsoleSurface(app, consoleSurface);
   registerOpenApi(app);
   const methodsOf = trackApiRouteMethods(app);
 

@@ -8,7 +8,7 @@ const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 
 function run(env: Record<string, string>): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
   const child = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', METRICS_PORT: '0', OPS_PORT: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -12,6 +12,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createRedis } from './db/redis.ts';
 import { advanceAnvil, startDevClock } from './dev/clock.ts';
 import { devPortFromEnv, startDevServer } from './dev/dev-server.ts';
+import { consoleConfigFromEnv, startConsoleListener } from './http/console-listener.ts';
 import { createMetricsRegistry, startMetricsServer } from './http/metrics.ts';
 import { type MetricsConfig, metricsConfigFromEnv } from './http/metrics-config.ts';
 import { createLogger } from './logger.ts';
@@ -39,11 +40,16 @@ let config: Config;
 let rewardsConfig: ReturnType<typeof rewardsConfigFromEnv>;
 let rampConfig: RampConfig;
 let metricsConfig: MetricsConfig;
+let consoleConfig: ReturnType<typeof consoleConfigFromEnv>;
 try {
   config = loadConfig();
   rewardsConfig = rewardsConfigFromEnv(process.env);
   rampConfig = rampConfigFromEnv(process.env);
   metricsConfig = metricsConfigFromEnv(process.env);
+  consoleConfig = consoleConfigFromEnv(process.env, {
+    nodeEnv: config.nodeEnv,
+    publicOrigin: config.security.publicOrigin,
+  });
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(err.message);
@@ -156,6 +162,7 @@ try {
     metrics: metricsRegistry,
     metricsToken: metricsConfig.token,
     staticDir: config.staticDir,
+    console: { origin: consoleConfig.origin },
     prices: priceFeed.prices,
     convertQuoteTtlMs: config.convert.quoteTtlMs,
     apiInstances: config.convert.instances,
@@ -204,6 +211,12 @@ try {
   // app.close() stops accepting connections and waits for in-flight requests.
   closers.push({ name: 'HTTP server', close: () => app.close() });
   await app.listen({ host: config.host, port: config.port });
+  // The operator console and /api/ops: on their own listener and origin only (http/console-surface.ts).
+  const consoleListener = consoleConfig.listener ? await startConsoleListener(app, consoleConfig.listener) : null;
+  if (consoleListener) {
+    closers.push({ name: 'operator console listener', close: () => consoleListener.close() });
+    logger.info({ url: consoleListener.url, origin: consoleConfig.origin }, 'operator console listening');
+  }
   // The dev mailbox and clock: on their own listener bound to 127.0.0.1, never on the app port.
   const devPort = devPortFromEnv(process.env);
   const devServer =
@@ -266,6 +279,7 @@ try {
   const mailbox =
     config.devMailbox && !config.smtpUrl && devServer ? ` (dev mailbox: ${devServer.url}/dev/mailbox)` : '';
   process.stdout.write(`CW Wallet is running at ${url}${mailbox}\n`);
+  if (consoleListener) process.stdout.write(`Operator console: ${consoleConfig.origin}/ops/\n`);
 } catch (err) {
   logger.fatal({ err }, 'start-up failed');
   await closeAll();

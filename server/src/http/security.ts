@@ -1,8 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors/app-error.ts';
+import { CONSOLE_CSP_DIRECTIVES } from './console-surface.ts';
 import { csrfGuard } from './csrf.ts';
 import type { RemoteOrigins } from './remote-registry.ts';
 
@@ -13,6 +14,8 @@ export interface SecurityOptions {
   /** REDIS_URL's client: the plugin's own Redis store counts there (and rateLimitStore is not used). */
   redis?: Redis | undefined;
   remoteOrigins: RemoteOrigins;
+  /** Requests the operator console's listener took: they get the console's strict headers (console-surface.ts). */
+  isConsoleRequest?: (request: FastifyRequest) => boolean;
 }
 
 /** The Content-Security-Policy directives; registry remote origins are added per request. */
@@ -45,8 +48,17 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
     crossOriginResourcePolicy: { policy: 'same-site' },
     frameguard: { action: 'deny' },
   });
+  // The operator console's origin: script-src 'self' and nothing of the remotes' (issue 38 item 5).
+  const consoleHeaders = helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: CONSOLE_CSP_DIRECTIVES },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+  const isConsoleRequest = options.isConsoleRequest ?? (() => false);
   app.addHook('onRequest', (request, reply, done) => {
-    headers(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
+    const chosen = isConsoleRequest(request) ? consoleHeaders : headers;
+    chosen(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
   });
   app.register(rateLimit, {
     global: true,

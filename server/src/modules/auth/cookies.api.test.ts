@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
+import { testConsoleSurface } from '../../test/app.ts';
 import { createOperatorsService } from '../operators/service.ts';
 import { createPasswordHasher } from './password-hashing.ts';
 import { login, nextIp, registerUser, sessionCookie, useAuthHarness } from './test-helpers.ts';
@@ -16,7 +17,13 @@ const https = { 'x-forwarded-proto': 'https' };
 describe('session cookies over HTTPS', () => {
   it('a plain sid cookie is not a session on an HTTPS request; __Host-sid is', async () => {
     const account = await registerUser(h);
-    const app = buildApp({ db: h.db, now: h.clock.now, trustProxy: true, mail: { worker: false } });
+    const app = buildApp({
+      db: h.db,
+      now: h.clock.now,
+      trustProxy: true,
+      mail: { worker: false },
+      console: testConsoleSurface,
+    });
     try {
       const token = sessionCookie(await login(h, account.username, account.password)).split('=')[1];
       const planted = await app.inject({
@@ -48,12 +55,19 @@ describe('session cookies over HTTPS', () => {
         headers,
         payload: { name: 'cookie_ops', password: 'Ops-Pass-2030' },
       });
-    const proxied = buildApp({ db: h.db, now: h.clock.now, trustProxy: true, mail: { worker: false } });
+    const proxied = buildApp({
+      db: h.db,
+      now: h.clock.now,
+      trustProxy: true,
+      mail: { worker: false },
+      console: testConsoleSurface,
+    });
     const always = buildApp({
       db: h.db,
       now: h.clock.now,
       auth: { session: { secureCookie: 'always' } },
       mail: { worker: false },
+      console: testConsoleSurface,
     });
     try {
       for (const [app, headers] of [

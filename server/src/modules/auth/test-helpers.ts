@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { type App, type AppDeps, buildApp } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
+import { testConsoleSurface } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { extractCode, type SmtpSink, startSmtpSink } from '../mail/smtp-sink.ts';
 import { testUsdPrices } from '../prices/test-prices.ts';
@@ -60,6 +61,7 @@ export function useAuthHarness(overrides: Partial<AppDeps> = {}): Harness {
       now: clock.now,
       rateLimit: { max: 100_000, windowMs: 60_000 },
       notifications: { databaseUrl: database.url },
+      console: testConsoleSurface,
       ...overrides,
       // Fixed USD prices value outflows in their review budget (a test may give its own).
       wallet: { prices: testUsdPrices, ...overrides.wallet },

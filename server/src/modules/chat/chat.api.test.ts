@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
+import { TEST_CONSOLE_ORIGIN, testConsoleSurface } from '../../test/app.ts';
 import { registerUser, useAuthHarness } from '../auth/test-helpers.ts';
 import { operatorCookie } from '../operators/test-helpers.ts';
 import { multipart } from '../uploads/test-helpers.ts';
@@ -14,10 +15,17 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
 });
 
+// The operator API answers the console's origin only (issue 38 item 5): its POSTs come from there, as
+// a browser on the console would send them (this app's listener stands in for the console's here).
+const fromConsole = { origin: TEST_CONSOLE_ORIGIN, 'sec-fetch-site': 'same-origin' };
 const post = (url: string, cookie: string, body: object) =>
   fetch(`${base}${url}`, {
     method: 'POST',
-    headers: { cookie, 'content-type': 'application/json', origin: base },
+    headers: {
+      cookie,
+      'content-type': 'application/json',
+      ...(url.startsWith('/api/ops') ? fromConsole : { origin: base }),
+    },
     body: JSON.stringify(body),
   });
 
@@ -145,7 +153,12 @@ describe('live chat', () => {
 
   it('fans out between API instances through PostgreSQL: a message sent on one reaches a stream served by another', async () => {
     const user = await registerUser(h);
-    const other = buildApp({ db: h.db, now: h.clock.now, notifications: { databaseUrl: h.databaseUrl } });
+    const other = buildApp({
+      db: h.db,
+      now: h.clock.now,
+      notifications: { databaseUrl: h.databaseUrl },
+      console: testConsoleSurface,
+    });
     await other.listen({ host: '127.0.0.1', port: 0 });
     const otherBase = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
     try {
