@@ -14,9 +14,9 @@ test('an announcement published by an operator appears in all four languages, un
   browser,
   baseURL,
 }) => {
-  ensureOperator();
+  ensureOperator('e2e_ops_announce');
   const ops = await apiRequest.newContext({ baseURL });
-  await operatorSignIn(ops);
+  await operatorSignIn(ops, 'e2e_ops_announce');
   const stamp = Date.now();
   const texts = Object.fromEntries(
     Object.entries(TITLES).map(([lang, title]) => [

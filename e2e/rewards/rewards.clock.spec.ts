@@ -101,9 +101,9 @@ test('check in 7 days in a row, claim after 24 hours, deliver to the balance', a
 });
 
 test('a lottery draw is verified in the browser once its seed is revealed', async ({ browser }) => {
-  ensureOperator();
+  ensureOperator('e2e_ops_rewards');
   const ops = await newRequest.newContext({ baseURL: `http://127.0.0.1:${E2E_PORT}` });
-  await operatorSignIn(ops);
+  await operatorSignIn(ops, 'e2e_ops_rewards');
   for (let i = 0; i < 3; i++) {
     const published = await ops.post('/api/ops/announcements', {
       data: {

@@ -87,7 +87,7 @@ export const operatorAdminRoutes: FastifyPluginAsyncTypebox<{
       preValidation: requireOperator,
       schema: schema('Disables another operator and ends their sessions', {
         params: OperatorIdParams,
-        response: { 204: NoContent, ...errorResponses(401, 403, 404) },
+        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       }),
     },
     async (request, reply) => {
@@ -102,7 +102,7 @@ export const operatorAdminRoutes: FastifyPluginAsyncTypebox<{
       preValidation: requireOperator,
       schema: schema("A new enrolment link: voids the operator's password and app, ends their sessions", {
         params: OperatorIdParams,
-        response: { 200: EnrolmentIssued, ...errorResponses(401, 403, 404, 409) },
+        response: { 200: EnrolmentIssued, ...errorResponses(400, 401, 403, 404, 409) },
       }),
     },
     async (request) => {
@@ -117,7 +117,7 @@ export const operatorAdminRoutes: FastifyPluginAsyncTypebox<{
       preValidation: requireOperator,
       schema: schema("Ends an operator's sessions", {
         params: OperatorIdParams,
-        response: { 200: SessionsEnded, ...errorResponses(401, 403, 404) },
+        response: { 200: SessionsEnded, ...errorResponses(400, 401, 403, 404) },
       }),
     },
     async (request) => ({ ended: await accounts.endOperatorSessions(actor(request), request.params.id) }),
@@ -129,7 +129,7 @@ export const operatorAdminRoutes: FastifyPluginAsyncTypebox<{
       preValidation: requireOperator,
       schema: schema('Ends every session of a user (they sign in again)', {
         params: UserIdParams,
-        response: { 200: SessionsEnded, ...errorResponses(401, 403, 404) },
+        response: { 200: SessionsEnded, ...errorResponses(400, 401, 403, 404) },
       }),
     },
     async (request) => ({ ended: await accounts.endUserSessions(actor(request), request.params.id) }),
