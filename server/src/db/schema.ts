@@ -168,10 +168,10 @@ export interface AuditEventsTable {
   user_id: string | null;
   ip: string | null;
   details: ColumnType<Record<string, unknown>, string | undefined, never>;
-  /** The hash chain (migration 0085): set by the insert trigger, never by the application. */
-  chain_seq: ColumnType<string, never, never>;
-  prev_hash: ColumnType<Buffer, never, never>;
-  hash: ColumnType<Buffer, never, never>;
+  /** The hash chain (migration 0085): set at commit by a trigger, never by the application. */
+  chain_seq: ColumnType<string | null, never, never>;
+  prev_hash: ColumnType<Buffer | null, never, never>;
+  hash: ColumnType<Buffer | null, never, never>;
 }
 
 /**

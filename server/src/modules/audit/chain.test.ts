@@ -67,6 +67,30 @@ describe('the audit hash chain', () => {
     expect((await verifyLines()).code).toBe(0);
   });
 
+  it('a row slipped in with the triggers off is named as unlinked', async () => {
+    const { rows } = await sql<{ id: string }>`select nextval('audit_events_id_seq')::text as id`.execute(database.db);
+    const id = rows[0]?.id as string;
+    await asSuperuser(
+      sql`insert into audit_events (id, occurred_at, event, details) values (${id}, now(), 'logout', '{}')`,
+    );
+    expect((await verifyChain(database.db)).brokenAt).toMatchObject({ id, reason: 'unlinked_row' });
+    await asSuperuser(sql`delete from audit_events where id = ${id}`);
+    expect((await verifyChain(database.db)).ok).toBe(true);
+  });
+
+  it('links rows at commit: inside the transaction they are not linked yet', async () => {
+    await database.db.transaction().execute(async (trx) => {
+      await appendAudit(trx, { event: 'logout', at, details: { inside: true } });
+      const { rows } = await sql<{ hash: Buffer | null }>`
+        select hash from audit_events where details->>'inside' = 'true'`.execute(trx);
+      expect(rows).toEqual([{ hash: null }]);
+    });
+    const { rows } = await sql<{ hash: Buffer | null }>`
+      select hash from audit_events where details->>'inside' = 'true'`.execute(database.db);
+    expect(rows[0]?.hash).toHaveLength(32);
+    expect((await verifyChain(database.db)).ok).toBe(true);
+  });
+
   it('a deleted row, or a rewritten hash, is caught at the next link', async () => {
     const { rows } = await sql<{ id: string; chain_seq: string }>`
       select id, chain_seq from audit_events order by chain_seq offset 20 limit 2`.execute(database.db);

@@ -15,7 +15,7 @@ export type BrokenLink = {
   chainSeq: string;
   /** The audit_events id at that place; null when the row is missing. */
   id: string | null;
-  reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'missing_row' | 'head_mismatch';
+  reason: 'hash_mismatch' | 'prev_hash_mismatch' | 'missing_row' | 'head_mismatch' | 'unlinked_row';
 };
 
 export interface ChainState {
@@ -75,6 +75,11 @@ export async function verifyChain(db: Kysely<Database>, pageRows = PAGE_ROWS): P
     }
     if (page.rows.length < pageRows) break;
   }
+  // Every committed row is linked at its commit; one without a link was inserted with the triggers off.
+  const unlinked = await sql<{ id: string }>`
+    select id from audit_events where chain_seq is null order by id limit 1`.execute(db);
+  const stray = unlinked.rows[0];
+  if (stray) return state({ chainSeq: String(expectedSeq), id: stray.id, reason: 'unlinked_row' });
   if (expectedSeq - 1n !== BigInt(head.seq))
     return state({ chainSeq: String(expectedSeq), id: null, reason: 'missing_row' });
   if (!prev.equals(head.hash)) return state({ chainSeq: head.seq, id: null, reason: 'head_mismatch' });

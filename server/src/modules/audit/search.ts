@@ -56,12 +56,12 @@ export async function searchAudit(db: Kysely<Database>, search: AuditSearch): Pr
   const rows = await query.execute();
   return rows.map((r) => ({
     id: r.id,
-    chainSeq: r.chain_seq,
+    chainSeq: r.chain_seq ?? '',
     occurredAt: r.occurred_at,
     event: r.event,
     userId: r.user_id,
     ip: r.ip,
     details: r.details,
-    hash: r.hash.toString('hex'),
+    hash: r.hash?.toString('hex') ?? '',
   }));
 }
