@@ -24,14 +24,14 @@ const readState = (name: string): OperatorState =>
   existsSync(stateFile(name)) ? (JSON.parse(readFileSync(stateFile(name), 'utf8')) as OperatorState) : {};
 const writeState = (name: string, state: OperatorState) => writeFileSync(stateFile(name), JSON.stringify(state));
 
-function opsCommand(args: string[]): string {
+export function opsCommand(args: string[]): string {
   return execFileSync(process.execPath, ['--import', 'tsx', path.join(E2E_ROOT, 'server/scripts/ops.ts'), ...args], {
     cwd: E2E_ROOT,
     env: { ...process.env, DATA_DIR: e2eDataDir() },
     stdio: ['pipe', 'pipe', 'pipe'],
   }).toString();
 }
-const tokenOf = (output: string) => {
+export const tokenOf = (output: string) => {
   const token = /#enrol=([A-Za-z0-9_-]{22})/.exec(output)?.[1];
   if (!token) throw new Error(`no enrolment link in: ${output}`);
   return token;
@@ -59,7 +59,7 @@ export function ensureOperator(name = OPERATOR.name, roles = 'support'): void {
 const step = (at: number) => Math.floor(at / 30_000);
 
 /** The server's time (the development clock may have been moved forward: rewards.clock.spec.ts). */
-async function serverNow(request: APIRequestContext): Promise<number> {
+export async function serverNow(request: APIRequestContext): Promise<number> {
   const res = await request.get(`${E2E_DEV_URL}/dev/clock`);
   const offsetMs = res.ok() ? ((await res.json()) as { offsetMs: number }).offsetMs : 0;
   return Date.now() + offsetMs;
@@ -93,7 +93,7 @@ export async function operatorCode(request: APIRequestContext, name = OPERATOR.n
   return totpOf(state.secret).generate({ timestamp: now });
 }
 
-function totpOf(secret: string): TOTP {
+export function totpOf(secret: string): TOTP {
   return new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
 }
 
