@@ -7,6 +7,8 @@ import { OPERATOR, opsCommand, serverNow, tokenOf, totpOf } from './mail-helpers
  * the Audit page shows the hash chain intact and finds the addition by actor.
  */
 test('@desktop an admin enrols from the link, adds an operator, and reads the audit log', async ({ browser }) => {
+  // The ops CLI runs under tsx (seconds when the machine is busy) and enrolment waits for a fresh code step.
+  test.slow();
   const stamp = String(Date.now()).slice(-8);
   const admin = `e2e_admin_${stamp}`;
   const link = opsCommand(['operators', 'add', admin, '--roles', 'admin']);
