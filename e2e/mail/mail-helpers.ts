@@ -66,23 +66,28 @@ export async function serverNow(request: APIRequestContext): Promise<number> {
 }
 
 /**
- * A code for `name` no sign-in used yet: finishes a pending enrolment first (through `request`, which
- * then holds a session too), and waits for the next 30 s step when this one's code was spent.
+ * Finishes a pending enrolment through `request` (password and a first code), which signs it in;
+ * returns whether it did.
  */
+async function enrolIfPending(request: APIRequestContext, name: string): Promise<boolean> {
+  const state = readState(name);
+  if (!state.token) return false;
+  const start = await request.post('/api/ops/enrolment/start', { data: { token: state.token } });
+  expect(start.status(), await start.text()).toBe(200);
+  const { secret } = (await start.json()) as { secret: string };
+  const now = await serverNow(request);
+  const finish = await request.post('/api/ops/enrolment/finish', {
+    data: { token: state.token, password: OPERATOR.password, totpCode: totpOf(secret).generate({ timestamp: now }) },
+  });
+  expect(finish.status(), await finish.text()).toBe(200);
+  writeState(name, { secret, lastStep: step(now) });
+  return true;
+}
+
+/** A code for `name` no sign-in used yet: waits for the next 30 s step when this one's code was spent. */
 export async function operatorCode(request: APIRequestContext, name = OPERATOR.name): Promise<string> {
-  let state = readState(name);
-  if (state.token) {
-    const start = await request.post('/api/ops/enrolment/start', { data: { token: state.token } });
-    expect(start.status(), await start.text()).toBe(200);
-    const { secret } = (await start.json()) as { secret: string };
-    const now = await serverNow(request);
-    const finish = await request.post('/api/ops/enrolment/finish', {
-      data: { token: state.token, password: OPERATOR.password, totpCode: totpOf(secret).generate({ timestamp: now }) },
-    });
-    expect(finish.status(), await finish.text()).toBe(200);
-    state = { secret, lastStep: step(now) };
-    writeState(name, state);
-  }
+  await enrolIfPending(request, name);
+  const state = readState(name);
   if (!state.secret) throw new Error(`operator ${name}: call ensureOperator first`);
   let now = await serverNow(request);
   while (state.lastStep !== undefined && step(now) <= state.lastStep) {
@@ -99,6 +104,11 @@ export function totpOf(secret: string): TOTP {
 
 /** Fills the console's sign-in form (name, password, a fresh code) and submits it. */
 export async function signInOperatorPage(page: Page, name = OPERATOR.name): Promise<void> {
+  // A first enrolment signs the browser's context in already (its cookie jar is page.request's).
+  if (await enrolIfPending(page.request, name)) {
+    await page.reload();
+    return;
+  }
   const code = await operatorCode(page.request, name);
   await page.getByTestId('ops-name').fill(name);
   await page.getByTestId('ops-password').fill(OPERATOR.password);
@@ -108,6 +118,7 @@ export async function signInOperatorPage(page: Page, name = OPERATOR.name): Prom
 
 /** Signs the operator in on `request` (its own cookie jar): the ops_sid cookie. */
 export async function operatorSignIn(request: APIRequestContext, name = OPERATOR.name): Promise<void> {
+  if (await enrolIfPending(request, name)) return; // the enrolment signed `request` in
   const totpCode = await operatorCode(request, name);
   const res = await request.post('/api/ops/session', { data: { name, password: OPERATOR.password, totpCode } });
   expect(res.status(), await res.text()).toBe(200);
