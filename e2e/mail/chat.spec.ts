@@ -1,18 +1,19 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { signedInPage } from '../wallet/wallet-helpers.ts';
-import { ensureOperator, OPERATOR, OPS_CONSOLE_URL } from './mail-helpers.ts';
+import { ensureOperator, OPS_CONSOLE_URL, signInOperatorPage } from './mail-helpers.ts';
+
+/** This spec's own operator: a code works once per operator and 30 s step. */
+const OPERATOR_NAME = 'e2e_ops_chat';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
 async function operatorConsole(browser: import('@playwright/test').Browser): Promise<Page> {
-  ensureOperator();
+  ensureOperator(OPERATOR_NAME);
   const ops = await browser.newContext();
   const page = await ops.newPage();
   await page.goto(OPS_CONSOLE_URL);
-  await page.getByTestId('ops-name').fill(OPERATOR.name);
-  await page.getByTestId('ops-password').fill(OPERATOR.password);
-  await page.getByTestId('ops-sign-in-submit').click();
+  await signInOperatorPage(page, OPERATOR_NAME);
   await expect(page.getByTestId('ops-chats')).toBeVisible();
   return page;
 }

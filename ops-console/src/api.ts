@@ -3,7 +3,22 @@ import { api, type paths, unwrap } from '@cw/shared-state/api';
 /** The operator API (/api/ops/*) as the console uses it; the ops_sid cookie rides along. */
 export const opsApi = {
   session: () => unwrap(api.GET('/api/ops/session')),
-  signIn: (name: string, password: string) => unwrap(api.POST('/api/ops/session', { body: { name, password } })),
+  signIn: (name: string, password: string, totpCode: string) =>
+    unwrap(api.POST('/api/ops/session', { body: { name, password, totpCode } })),
+  enrolStart: (token: string) => unwrap(api.POST('/api/ops/enrolment/start', { body: { token } })),
+  enrolFinish: (token: string, password: string, totpCode: string) =>
+    unwrap(api.POST('/api/ops/enrolment/finish', { body: { token, password, totpCode } })),
+  operators: () => unwrap(api.GET('/api/ops/operators')),
+  addOperator: (name: string, roles: Role[]) => unwrap(api.POST('/api/ops/operators', { body: { name, roles } })),
+  setRoles: (id: string, roles: Role[]) =>
+    unwrap(api.PUT('/api/ops/operators/{id}/roles', { params: { path: { id } }, body: { roles } })),
+  disableOperator: (id: string) => unwrap(api.POST('/api/ops/operators/{id}/disable', { params: { path: { id } } })),
+  reenrolOperator: (id: string) => unwrap(api.POST('/api/ops/operators/{id}/enrolment', { params: { path: { id } } })),
+  endOperatorSessions: (id: string) =>
+    unwrap(api.POST('/api/ops/operators/{id}/sessions/end', { params: { path: { id } } })),
+  endUserSessions: (id: string) => unwrap(api.POST('/api/ops/users/{id}/sessions/end', { params: { path: { id } } })),
+  auditChain: () => unwrap(api.GET('/api/ops/audit/chain')),
+  auditEvents: (query: AuditQuery) => unwrap(api.GET('/api/ops/audit/events', { params: { query } })),
   signOut: () => unwrap(api.DELETE('/api/ops/session')),
   announcements: () => unwrap(api.GET('/api/ops/announcements')),
   publish: (body: AnnouncementInput) => unwrap(api.POST('/api/ops/announcements', { body })),
@@ -46,6 +61,18 @@ export type OpsTicketSummary = Awaited<ReturnType<typeof opsApi.tickets>>['items
 export type OpsChat = Awaited<ReturnType<typeof opsApi.chats>>['items'][number];
 export type OpsChatMessage = Awaited<ReturnType<typeof opsApi.chatHistory>>['items'][number];
 export type OpsAnnouncement = Awaited<ReturnType<typeof opsApi.announcements>>['items'][number];
+
+export const ROLES = ['support', 'compliance', 'finance', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export type AuditQuery = NonNullable<paths['/api/ops/audit/events']['get']['parameters']['query']>;
+export type OpsOperator = Awaited<ReturnType<typeof opsApi.operators>>['items'][number];
+export type AuditEvent = Awaited<ReturnType<typeof opsApi.auditEvents>>['items'][number];
+export type ChainState = Awaited<ReturnType<typeof opsApi.auditChain>>;
+
+/** The one-time enrolment link, made from this console's own address (the token rides in the fragment). */
+export function enrolmentLinkOf(token: string): string {
+  return `${window.location.origin}${window.location.pathname}#enrol=${token}`;
+}
 
 export const LANGUAGES = ['zh-CN', 'zh-TW', 'en', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];

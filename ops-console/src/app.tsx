@@ -1,40 +1,95 @@
 import { useEffect, useState } from 'react';
 import { Announcements } from './announcements.tsx';
-import { opsApi } from './api.ts';
+import { opsApi, type Role } from './api.ts';
+import { Audit } from './audit.tsx';
 import { Chats } from './chats.tsx';
-import { SignIn } from './sign-in.tsx';
+import { Enrol, enrolmentTokenOfPage } from './enrol.tsx';
+import { Operators } from './operators.tsx';
+import { type Operator, SignIn } from './sign-in.tsx';
 import { SupportMessages } from './support-messages.tsx';
 import { Tickets } from './tickets.tsx';
 
-/** Signed in as an operator (the console's own session), or the sign-in form. */
-export function App() {
-  const [operator, setOperator] = useState<string | null | undefined>(undefined);
-  useEffect(() => {
-    opsApi.session().then(
-      (s) => setOperator(s.operator?.name ?? null),
-      () => setOperator(null),
-    );
-  }, []);
-  if (operator === undefined) return <p className="muted">Loading…</p>;
-  if (operator === null) return <SignIn onSignedIn={setOperator} />;
-  const signOut = () => void opsApi.signOut().finally(() => setOperator(null));
+/**
+ * The console's pages and the roles that open them (the server decides; this only hides what a role
+ * cannot use: each /api/ops route declares its roles and refuses the others).
+ */
+const PAGES = [
+  { id: 'support', label: 'Support', roles: ['support'] },
+  { id: 'operators', label: 'Operators', roles: ['admin'] },
+  { id: 'audit', label: 'Audit', roles: ['admin', 'compliance'] },
+] as const satisfies readonly { id: string; label: string; roles: readonly Role[] }[];
+type PageId = (typeof PAGES)[number]['id'];
+
+function Page({ id, operator }: { id: PageId; operator: Operator }) {
+  if (id === 'operators') return <Operators self={operator.name} />;
+  if (id === 'audit') return <Audit />;
   return (
-    <div className="console">
-      <header className="bar">
-        <strong>CW Wallet · operator console</strong>
-        <span>
-          {operator}{' '}
-          <button type="button" onClick={signOut} data-testid="ops-sign-out">
-            Sign out
-          </button>
-        </span>
-      </header>
+    <>
       <Announcements />
       <div className="columns">
         <Chats />
         <Tickets />
         <SupportMessages />
       </div>
+    </>
+  );
+}
+
+/** Signed in as an operator (the console's own session), the enrolment page of a link, or the sign-in form. */
+export function App() {
+  const [operator, setOperator] = useState<Operator | null | undefined>(undefined);
+  const [enrolToken, setEnrolToken] = useState(enrolmentTokenOfPage);
+  const [page, setPage] = useState<PageId | null>(null);
+  useEffect(() => {
+    opsApi.session().then(
+      (s) => setOperator(s.operator ?? null),
+      () => setOperator(null),
+    );
+  }, []);
+  if (enrolToken)
+    return (
+      <Enrol
+        token={enrolToken}
+        onEnrolled={(o) => {
+          setEnrolToken(null);
+          setOperator(o);
+        }}
+      />
+    );
+  if (operator === undefined) return <p className="muted">Loading…</p>;
+  if (operator === null) return <SignIn onSignedIn={setOperator} />;
+  const signOut = () => void opsApi.signOut().finally(() => setOperator(null));
+  const open = PAGES.filter((p) => p.roles.some((r: Role) => operator.roles.includes(r)));
+  const current = open.find((p) => p.id === page) ?? open[0];
+  return (
+    <div className="console">
+      <header className="bar">
+        <strong>CW Wallet · operator console</strong>
+        <nav className="tabs row" aria-label="Console pages">
+          {open.map((p) => (
+            <button
+              key={p.id}
+              type="button"
+              aria-current={p.id === current?.id ? 'page' : undefined}
+              onClick={() => setPage(p.id)}
+              data-testid={`ops-tab-${p.id}`}
+            >
+              {p.label}
+            </button>
+          ))}
+        </nav>
+        <span>
+          {operator.name} <span data-testid="ops-roles">({operator.roles.join(', ') || 'no role'})</span>{' '}
+          <button type="button" onClick={signOut} data-testid="ops-sign-out">
+            Sign out
+          </button>
+        </span>
+      </header>
+      {current ? (
+        <Page id={current.id} operator={operator} />
+      ) : (
+        <p className="muted">Your roles open no page of this console yet.</p>
+      )}
     </div>
   );
 }

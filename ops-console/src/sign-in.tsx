@@ -1,14 +1,21 @@
 import { type FormEvent, useState } from 'react';
-import { opsApi, problemOf } from './api.ts';
+import { opsApi, problemOf, type Role } from './api.ts';
 
-export function SignIn({ onSignedIn }: { onSignedIn: (name: string) => void }) {
+export interface Operator {
+  name: string;
+  roles: Role[];
+}
+
+/** Name, password and a code of the authenticator app: no operator signs in with a password alone. */
+export function SignIn({ onSignedIn }: { onSignedIn: (operator: Operator) => void }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
   const [problem, setProblem] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    opsApi.signIn(name.trim(), password).then(
-      (s) => onSignedIn(s.operator?.name ?? name),
+    opsApi.signIn(name.trim(), password, code.trim()).then(
+      (s) => onSignedIn(s.operator ?? { name, roles: [] }),
       (error: unknown) => setProblem(problemOf(error)),
     );
   };
@@ -27,6 +34,18 @@ export function SignIn({ onSignedIn }: { onSignedIn: (name: string) => void }) {
           onChange={(e) => setPassword(e.target.value)}
           autoComplete="current-password"
           data-testid="ops-password"
+        />
+      </label>
+      <label>
+        Authenticator code
+        <input
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          inputMode="numeric"
+          pattern="[0-9]{6}"
+          maxLength={6}
+          autoComplete="one-time-code"
+          data-testid="ops-totp"
         />
       </label>
       {problem ? <p className="problem">{problem}</p> : null}

@@ -56,11 +56,16 @@ describe('operations as outside tools read them', () => {
     expect(find('post', '/api/auth/login')).toMatchObject({ operationId: 'postAuthLogin', security: [] });
     expect(find('get', '/api/session')?.security).toEqual([]);
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
-    // Operator routes name the operator cookie, never a user session; the operator sign-in is public.
+    // Operator routes name the operator cookie with the roles that may call them (issue 32), never a
+    // user session; the operator sign-in is public.
     // (ops_sid over HTTP in development, __Secure-ops_sid over HTTPS: issue 38 item 7.)
     expect(find('post', '/api/ops/announcements')?.security).toEqual([
-      { operatorCookie: [] },
-      { secureOperatorCookie: [] },
+      { operatorCookie: ['support'] },
+      { secureOperatorCookie: ['support'] },
+    ]);
+    expect(find('get', '/api/ops/audit/events')?.security).toEqual([
+      { operatorCookie: ['admin', 'compliance'] },
+      { secureOperatorCookie: ['admin', 'compliance'] },
     ]);
     expect(find('post', '/api/ops/session')?.security).toEqual([]);
     expect(Object.keys(doc.components?.securitySchemes ?? {})).toEqual([

@@ -20,10 +20,10 @@ import { buildApp } from '../src/app.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { createPasswordHasher } from '../src/modules/auth/password-hashing.ts';
 import { createSessions } from '../src/modules/auth/sessions.ts';
 import { openEventStream } from '../src/modules/chat/sse-client.ts';
-import { createOperatorsService } from '../src/modules/operators/service.ts';
+import { createOperatorAccounts } from '../src/modules/operators/accounts-service.ts';
+import { totpCode } from '../src/modules/security/totp.ts';
 import { sendLargeUpload } from '../src/modules/uploads/large-upload.ts';
 import { createLocalStore } from '../src/modules/uploads/storage.ts';
 
@@ -78,13 +78,21 @@ try {
     const { token } = await sessions.start(db, id, { ip: '127.0.0.1', userAgent: 'bench' });
     cookies.push(`sid=${token}`);
   }
-  const hasher = createPasswordHasher();
-  await createOperatorsService({ db, now: () => new Date(), hasher }).add('bench_ops', 'Bench-Ops-2030!');
-  await hasher.close();
-  const signIn = await fetch(`${base}/api/ops/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify({ name: 'bench_ops', password: 'Bench-Ops-2030!' }),
+  // An operator enrolled as the console does it: the CLI's link, then the password and a first code.
+  const { token } = await createOperatorAccounts({ db, now: () => new Date() }).add({ kind: 'cli' }, 'bench_ops', [
+    'support',
+  ]);
+  const post = (url: string, body: object) =>
+    fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify(body),
+    });
+  const { secret } = (await (await post('/api/ops/enrolment/start', { token })).json()) as { secret: string };
+  const signIn = await post('/api/ops/enrolment/finish', {
+    token,
+    password: 'Bench-Ops-2030!',
+    totpCode: totpCode(secret, new Date()),
   });
   const ops = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   log(`${clients} users and an operator ready`);

@@ -16,7 +16,9 @@
  *               is dead: the signer sends a zero-value self-transfer at that nonce; the withdrawal fails
  *               (funds back) only once that is mined, or is paid if its own attempt is mined instead.
  *
- *   operators add <name> | password <name>     Operator accounts for the console at /ops (password on stdin).
+ *   operators add <name> --roles <r,…> | enrol | roles | disable | list
+ *                                              Operator accounts for the console at /ops (prints a one-time enrolment link).
+ *   audit verify | export <file.jsonl>         Walks the audit hash chain / writes it out with its head.
  *   notices publish <file.md> | list | withdraw <id>   Announcements (see modules/notices/announcement-file.ts).
  *   por publish | list                         Proof of liabilities: a Merkle-sum snapshot now; the roots kept.
  *   ramp alerts | resolve-refund <order id> --refund-tx <hash>   Sell alerts (refund_pending, terms
@@ -39,9 +41,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { consoleConfigFromEnv } from '../src/http/console-listener.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import type { Database } from '../src/db/schema.ts';
+import { runAuditCommand } from '../src/modules/audit/ops-commands.ts';
 import { custodyCheck, custodyLines } from '../src/modules/custody/custody-check.ts';
 import { runCustodyCommand } from '../src/modules/custody/refill.ts';
 import { runReorgsCommand } from '../src/modules/deposits/ops-commands.ts';
@@ -60,6 +64,7 @@ const commands = [
   'reconcile',
   'withdrawals',
   'operators',
+  'audit',
   'notices',
   'rewards',
   'por',
@@ -119,34 +124,6 @@ async function connect(): Promise<{ db: Kysely<Database>; embedded?: EmbeddedPos
   return { db: createDb(embedded.url(EMBEDDED_DATABASE), { max: 2 }), embedded };
 }
 
-/** One line from stdin: piped, or typed at a prompt that does not echo it. */
-async function readSecretLine(): Promise<string> {
-  const stdin = process.stdin;
-  if (!stdin.isTTY) {
-    const { createInterface } = await import('node:readline');
-    for await (const line of createInterface({ input: stdin })) return line.trim();
-    return '';
-  }
-  process.stderr.write('password: ');
-  stdin.setRawMode(true);
-  stdin.resume();
-  let typed = '';
-  try {
-    for await (const chunk of stdin) {
-      for (const ch of String(chunk)) {
-        if (ch === '\r' || ch === '\n') return typed;
-        if (ch === '\u0003') throw new Error('cancelled');
-        typed = ch === '\u007f' ? typed.slice(0, -1) : typed + ch;
-      }
-    }
-    return typed;
-  } finally {
-    stdin.setRawMode(false);
-    stdin.pause();
-    process.stderr.write('\n');
-  }
-}
-
 async function hasLedger(db: Kysely<Database>): Promise<boolean> {
   const { rows } = await sql<{ found: string | null }>`select to_regclass('ledger_entries')::text as found`.execute(db);
   return rows[0]?.found != null;
@@ -175,7 +152,17 @@ async function main(): Promise<number> {
       return 2;
     }
     if (command === 'withdrawals') return await runWithdrawalsCommand(db, process.argv.slice(3), out);
-    if (command === 'operators') return await runOperatorsCommand(db, process.argv.slice(3), out, readSecretLine);
+    if (command === 'operators') {
+      // The console's own origin (OPS_ORIGIN, issue 38 item 5): the link is opened where the console is served.
+      const config = loadConfig();
+      const { origin } = consoleConfigFromEnv(process.env, {
+        nodeEnv: config.nodeEnv,
+        publicOrigin: config.security.publicOrigin,
+      });
+      const consoleUrl = process.env.OPS_CONSOLE_URL ?? `${origin}/ops/`;
+      return await runOperatorsCommand(db, process.argv.slice(3), out, consoleUrl);
+    }
+    if (command === 'audit') return await runAuditCommand(db, process.argv.slice(3), out);
     if (command === 'notices') return await runNoticesCommand(db, process.argv.slice(3), out);
     if (command === 'rewards') return await runRewardsCommand(db, process.argv.slice(3), out);
     if (command === 'por') return await runPorCommand(db, process.argv.slice(3), out);

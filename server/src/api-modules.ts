@@ -25,9 +25,7 @@ import type { createMailModule } from './modules/mail/mail-module.ts';
 import { noticesOpsRoutes } from './modules/notices/ops-routes.ts';
 import { noticesRoutes } from './modules/notices/routes.ts';
 import { createNoticesService } from './modules/notices/service.ts';
-import { operatorGuard } from './modules/operators/guard.ts';
-import { operatorSessionRoutes } from './modules/operators/routes.ts';
-import { createOperatorsService } from './modules/operators/service.ts';
+import { operatorModules } from './modules/operators/module.ts';
 import { paymentMethodsRoutes } from './modules/payment-methods/routes.ts';
 import { createSealer } from './modules/payment-methods/sealing.ts';
 import { createPaymentMethodsService } from './modules/payment-methods/service.ts';
@@ -35,6 +33,7 @@ import { porIntervalFromEnv } from './modules/por/por-module.ts';
 import { porRoutes } from './modules/por/routes.ts';
 import { priceRoutes } from './modules/prices/routes.ts';
 import { createPriceService } from './modules/prices/service.ts';
+import { cancelPendingSells } from './modules/ramp/cancel.ts';
 import { rampRoutes } from './modules/ramp/routes.ts';
 import { createRampService } from './modules/ramp/service.ts';
 import { rewardsConfigFromEnv } from './modules/rewards/rewards-config.ts';
@@ -132,16 +131,14 @@ async function accountAndSupportModules(
       onQueued: () => mail.worker.nudge(),
     }),
   });
-  const operators = createOperatorsService({
+  const { operators, requireOperator } = await operatorModules(api, {
     db: deps.db,
     now,
-    hasher: auth.hasher,
-    throttles: auth.throttles,
-    secureCookie: auth.sessions.options.secureCookie,
+    auth,
+    sealKey: deps.payouts?.key ?? null,
+    onUserSessionsEnded: cancelPendingSells,
   });
   await typed.register(noticesRoutes, { service: notices });
-  await typed.register(operatorSessionRoutes, { service: operators });
-  const requireOperator = operatorGuard(operators);
   await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
   await typed.register(sbomRoutes, { staticDir: deps.staticDir ?? null, requireOperator });
   const uploads = createUploadsService({

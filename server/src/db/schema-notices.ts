@@ -1,5 +1,6 @@
-import type { Generated, JSONColumnType } from 'kysely';
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 import type { AnnouncementCategory, UserNoticeKind } from '../modules/notices/schemas.ts';
+import type { OperatorRole } from '../modules/operators/roles.ts';
 import type { languages } from '../modules/settings/schemas.ts';
 
 type Language = (typeof languages)[number];
@@ -54,10 +55,20 @@ export interface UserMailsTable {
 export interface OperatorsTable {
   id: Generated<string>;
   name: string;
-  /** argon2id, like users' passwords. */
-  password_hash: string;
+  /** argon2id, like users' passwords; null until set at enrolment (migration 0084). */
+  password_hash: string | null;
   created_at: Date;
   disabled_at: Date | null;
+  /** support, compliance, finance, admin (never admin with finance). */
+  roles: ColumnType<OperatorRole[], OperatorRole[] | undefined, OperatorRole[]>;
+  /** The authenticator app's secret, sealed (AES-256-GCM, bound to the operator id). */
+  totp_secret_sealed: Buffer | null;
+  totp_confirmed_at: Date | null;
+  /** The newest RFC 6238 step accepted: a code is valid once. */
+  totp_last_step: string | null;
+  /** SHA-256 of the one-time enrolment link's token. */
+  enrolment_token_hash: Buffer | null;
+  enrolment_expires_at: Date | null;
 }
 
 export interface OperatorSessionsTable {

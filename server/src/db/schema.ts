@@ -173,6 +173,10 @@ export interface AuditEventsTable {
   user_id: string | null;
   ip: string | null;
   details: ColumnType<Record<string, unknown>, string | undefined, never>;
+  /** The hash chain (migration 0085): set at commit by a trigger, never by the application. */
+  chain_seq: ColumnType<string | null, never, never>;
+  prev_hash: ColumnType<Buffer | null, never, never>;
+  hash: ColumnType<Buffer | null, never, never>;
 }
 
 /**

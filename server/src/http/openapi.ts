@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { COOKIE_NAME, SECURE_COOKIE_NAME } from '../modules/auth/sessions.ts';
 import { OPERATOR_GUARD } from '../modules/operators/guard.ts';
+import { declaredRoles, OPERATOR_SCHEME, SECURE_OPERATOR_SCHEME } from '../modules/operators/roles.ts';
 import { OPERATOR_COOKIE, SECURE_OPERATOR_COOKIE } from '../modules/operators/service.ts';
 import { requireUser } from './authenticate.ts';
 
@@ -21,13 +22,14 @@ export const openApiInfo = {
 const securitySchemes = {
   sessionCookie: { type: 'apiKey', in: 'cookie', name: COOKIE_NAME, description: 'Session (plain HTTP)' },
   secureSessionCookie: { type: 'apiKey', in: 'cookie', name: SECURE_COOKIE_NAME, description: 'Session (HTTPS)' },
-  operatorCookie: {
+  [OPERATOR_SCHEME]: {
     type: 'apiKey',
     in: 'cookie',
     name: OPERATOR_COOKIE,
-    description: 'Operator session (the console at /ops; never a user session), plain HTTP',
+    description:
+      'Operator session (the console at /ops; never a user session), plain HTTP. The requirement lists the operator roles of which one is needed (support, compliance, finance, admin).',
   },
-  secureOperatorCookie: {
+  [SECURE_OPERATOR_SCHEME]: {
     type: 'apiKey',
     in: 'cookie',
     name: SECURE_OPERATOR_COOKIE,
@@ -35,7 +37,6 @@ const securitySchemes = {
   },
 } as const;
 const SIGNED_IN: Record<string, string[]>[] = [{ sessionCookie: [] }, { secureSessionCookie: [] }];
-const OPERATOR: Record<string, string[]>[] = [{ operatorCookie: [] }, { secureOperatorCookie: [] }];
 
 /**
  * A stable operationId from the method and path, so generated clients get names that change only
@@ -59,8 +60,8 @@ function hooksOf(hooks: RouteOptions['preValidation']): unknown[] {
 
 /**
  * Every documented route gets its operationId and its security: a route guarded by `requireUser`
- * needs the session cookie, one guarded by the operator guard the operator cookie, every other one is public (`security: []`). Derived from the route
- * itself, so a new route cannot be documented wrongly. Route-level values win.
+ * needs the session cookie, every other one is public (`security: []`) except an operator route, which
+ * declares its own (the operator cookie with its roles). Route-level values win.
  */
 function describeOperation(route: RouteOptions): void {
   if (route.schema === undefined || route.schema.hide === true) return;
@@ -69,9 +70,13 @@ function describeOperation(route: RouteOptions): void {
   const hooks = hooksOf(route.preValidation);
   const signedIn = hooks.includes(requireUser);
   const operator = hooks.some((hook) => typeof hook === 'function' && OPERATOR_GUARD in hook);
+  // An operator route must say which roles may call it (modules/operators/roles.ts): the guard reads
+  // them from here, so a route without them would be closed to all; refuse to start instead.
+  if (operator && declaredRoles(route.schema.security).length === 0)
+    throw new Error(`${method} ${route.url}: an operator route must declare its roles (schema.security)`);
   route.schema = {
     operationId: operationIdOf(method, route.url),
-    security: operator ? OPERATOR : signedIn ? SIGNED_IN : [],
+    security: signedIn ? SIGNED_IN : [],
     ...route.schema,
   };
 }

@@ -113,7 +113,7 @@ describe('every string field of every operation', () => {
     expect(targets.length).toBeGreaterThan(40);
     const user: WalletUser = await newUser(h);
     // Operator routes (/api/ops) are asked with an operator session too, so their input is reached.
-    const cookie = `${user.cookie}; ${await operatorCookie(h.app, { db: h.db, now: h.clock.now }, 'text_probe')}`;
+    const cookie = `${user.cookie}; ${await operatorCookie(h.app, { db: h.db, now: h.clock.now }, 'text_probe', ['support', 'compliance', 'admin'])}`;
     await fc.assert(
       fc.asyncProperty(
         fc

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { testConsoleSurface } from '../../test/app.ts';
-import { createOperatorsService } from '../operators/service.ts';
-import { createPasswordHasher } from './password-hashing.ts';
+import { addTestOperator, operatorSignInBody } from '../operators/test-helpers.ts';
 import { login, nextIp, registerUser, sessionCookie, useAuthHarness } from './test-helpers.ts';
 
 /**
@@ -44,17 +43,17 @@ describe('session cookies over HTTPS', () => {
   });
 
   it('the operator cookie is __Secure-ops_sid with Secure over HTTPS, and with SESSION_SECURE_COOKIE=always', async () => {
-    const hasher = createPasswordHasher({ concurrency: 1 });
-    await createOperatorsService({ db: h.db, now: h.clock.now, hasher }).add('cookie_ops', 'Ops-Pass-2030');
-    await hasher.close();
-    const signIn = (app: ReturnType<typeof buildApp>, headers: Record<string, string>) =>
-      app.inject({
+    const signIn = async (app: ReturnType<typeof buildApp>, headers: Record<string, string>, name: string) => {
+      // Enrolled through this app (its own sealing key in tests), then signed in with the next code.
+      const operator = await addTestOperator(app, { db: h.db, now: h.clock.now }, name);
+      return app.inject({
         method: 'POST',
         url: '/api/ops/session',
         remoteAddress: nextIp(),
         headers,
-        payload: { name: 'cookie_ops', password: 'Ops-Pass-2030' },
+        payload: operatorSignInBody(operator, h.clock.now()),
       });
+    };
     const proxied = buildApp({
       db: h.db,
       now: h.clock.now,
@@ -70,11 +69,11 @@ describe('session cookies over HTTPS', () => {
       console: testConsoleSurface,
     });
     try {
-      for (const [app, headers] of [
-        [proxied, https],
-        [always, {}],
+      for (const [app, headers, name] of [
+        [proxied, https, 'cookie_ops_proxied'],
+        [always, {}, 'cookie_ops_always'],
       ] as const) {
-        const res = await signIn(app, headers);
+        const res = await signIn(app, headers, name);
         expect(res.statusCode, res.body).toBe(200);
         const cookie = String(res.headers['set-cookie']);
         expect(cookie).toMatch(/^__Secure-ops_sid=[A-Za-z0-9_-]{22};/);
@@ -85,7 +84,7 @@ describe('session cookies over HTTPS', () => {
           url: '/api/ops/session',
           headers: { ...headers, cookie: `__Secure-ops_sid=${value}` },
         });
-        expect(ok.json().operator).toMatchObject({ name: 'cookie_ops' });
+        expect(ok.json().operator).toMatchObject({ name });
         const plain = await app.inject({
           method: 'GET',
           url: '/api/ops/session',

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createOperatorsService } from '../operators/service.ts';
+import { addTestOperator } from '../operators/test-helpers.ts';
 import { createPasswordHasher, HasherBusyError, type PasswordHasher } from './password-hashing.ts';
 import { nextIp, receiveCode, registerUser, STRONG_PASSWORD, useAuthHarness, withDevice } from './test-helpers.ts';
 import { accountLoginPolicy, fundPasswordPolicy, ipLoginPolicy } from './throttle-schedule.ts';
@@ -127,14 +127,14 @@ describe('password throttles under a burst of concurrent wrong guesses', () => {
   }, 60_000);
 
   it('operator sign-in: 200 concurrent wrong passwords from 200 IPs → at most the free failures + 1 verified', async () => {
-    await createOperatorsService({ db: h.db, now: h.clock.now, hasher: inner }).add('race_target', 'Ops-Pass-2030');
+    await addTestOperator(h.app, { db: h.db, now: h.clock.now }, 'race_target');
     verified = 0;
     await burst(() =>
       h.app.inject({
         method: 'POST',
         url: '/api/ops/session',
         remoteAddress: nextIp(),
-        payload: { name: 'race_target', password: 'Wrong-Guess-1' },
+        payload: { name: 'race_target', password: 'Wrong-Guess-1', totpCode: '000000' },
       }),
     );
     expect(verified).toBeLessThanOrEqual(accountLoginPolicy.freeFailures + 1);

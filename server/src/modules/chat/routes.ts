@@ -7,6 +7,7 @@ import { NoContent } from '../auth/schemas.ts';
 import { sessionIdOf } from '../auth/sessions.ts';
 import { IdParams } from '../notices/schemas.ts';
 import { currentOperator, type operatorGuard } from '../operators/guard.ts';
+import { operatorSecurity } from '../operators/roles.ts';
 import type { ChatHub } from './hub.ts';
 import {
   ChatHistory,
@@ -159,6 +160,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'Chats by latest activity, with unread counts and presence',
         response: { 200: Type.Object({ items: Type.Array(OpsConversation) }), ...errorResponses(401) },
@@ -172,6 +174,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'A chat, a page at a time',
         params: IdParams,
@@ -187,6 +190,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'Answer in a chat (e-mailed too when the user is not connected)',
         params: IdParams,
@@ -206,6 +210,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'Tell the user support is typing',
         params: IdParams,
@@ -223,6 +228,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'Support has read the user’s messages up to this id',
         params: IdParams,
@@ -238,7 +244,10 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
 
   app.get(
     '/ops/chat/events',
-    { preValidation: requireOperator, schema: streamSchema(['ops'], 'Every chat, live') },
+    {
+      preValidation: requireOperator,
+      schema: { ...streamSchema(['ops'], 'Every chat, live'), security: operatorSecurity('support') },
+    },
     async (request, reply) => {
       const live = needHub();
       await live.ready();

@@ -3,7 +3,7 @@ import type { App } from '../../app.ts';
 import { buildTestApp, createUser, TEST_USER_HEADER } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { createPasswordHasher } from '../auth/password-hashing.ts';
-import { createOperatorsService } from '../operators/service.ts';
+import { addTestOperator, operatorSignInBody, type TestOperator } from '../operators/test-helpers.ts';
 import { recordUserNotice } from './repository.ts';
 
 const database = useTestDatabase();
@@ -13,6 +13,7 @@ const hasher = createPasswordHasher();
 let app: App;
 let opsCookie: string;
 let userId: string;
+let alice: TestOperator;
 
 const as = (id: string) => ({ [TEST_USER_HEADER]: id });
 const ops = () => ({ cookie: opsCookie });
@@ -32,7 +33,7 @@ describe('operators and announcements', () => {
   beforeAll(async () => {
     app = buildTestApp({ db: database.db, now, auth: { hasher } });
     userId = await createUser(database.db);
-    await createOperatorsService({ db: database.db, now, hasher }).add('alice_ops', 'Ops-Pass-2030');
+    alice = await addTestOperator(app, { db: database.db, now }, 'alice_ops');
   });
   afterAll(async () => {
     await app.close();
@@ -43,21 +44,21 @@ describe('operators and announcements', () => {
     const wrong = await app.inject({
       method: 'POST',
       url: '/api/ops/session',
-      payload: { name: 'alice_ops', password: 'nope-nope-1' },
+      payload: { ...operatorSignInBody(alice, now()), password: 'nope-nope-1' },
     });
     expect(wrong.json().code).toBe('INVALID_CREDENTIALS');
     const unknown = await app.inject({
       method: 'POST',
       url: '/api/ops/session',
-      payload: { name: 'nobody_ops', password: 'nope-nope-1' },
+      payload: { name: 'nobody_ops', password: 'nope-nope-1', totpCode: '123456' },
     });
     expect(unknown.json().code).toBe('INVALID_CREDENTIALS');
     const res = await app.inject({
       method: 'POST',
       url: '/api/ops/session',
-      payload: { name: 'alice_ops', password: 'Ops-Pass-2030' },
+      payload: operatorSignInBody(alice, now()),
     });
-    expect(res.json()).toEqual({ operator: { name: 'alice_ops' } });
+    expect(res.json()).toEqual({ operator: { name: 'alice_ops', roles: ['support'] } });
     const cookie = String(res.headers['set-cookie']);
     expect(cookie).toMatch(/^ops_sid=[A-Za-z0-9_-]{22};/);
     expect(cookie).toContain('Path=/api/ops');
@@ -65,7 +66,7 @@ describe('operators and announcements', () => {
     expect(cookie).toContain('SameSite=Strict');
     opsCookie = cookie.split(';')[0] as string;
     const who = await app.inject({ method: 'GET', url: '/api/ops/session', headers: ops() });
-    expect(who.json()).toEqual({ operator: { name: 'alice_ops' } });
+    expect(who.json()).toEqual({ operator: { name: 'alice_ops', roles: ['support'] } });
   });
 
   it('a user session cannot reach the operator API', async () => {

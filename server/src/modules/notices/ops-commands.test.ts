@@ -55,18 +55,23 @@ describe('npm run ops -- notices / operators', () => {
     expect(await runNoticesCommand(database.db, ['publish'], out)).toBe(2);
   });
 
-  it('adds an operator with a password read from stdin, refuses weak passwords and duplicates', async () => {
+  it('adds an operator with roles and prints a one-time enrolment link; refuses bad roles, admin+finance, duplicates', async () => {
     const lines: string[] = [];
     const out = (line: string) => lines.push(line);
-    const password = (value: string) => async () => value;
-    expect(await runOperatorsCommand(database.db, ['add', 'bob_ops'], out, password('short'))).toBe(1);
-    expect(await runOperatorsCommand(database.db, ['add', 'bob_ops'], out, password('Ops-Pass-2030'))).toBe(0);
-    expect(await runOperatorsCommand(database.db, ['add', 'bob_ops'], out, password('Ops-Pass-2030'))).toBe(1);
-    expect(await runOperatorsCommand(database.db, ['add', 'Bad Name'], out, password('Ops-Pass-2030'))).toBe(1);
+    const run = (...args: string[]) => runOperatorsCommand(database.db, args, out, 'https://ops.example/ops/');
+    expect(await run('add', 'bob_ops')).toBe(1);
+    expect(await run('add', 'bob_ops', '--roles', 'root')).toBe(1);
+    expect(await run('add', 'bob_ops', '--roles', 'admin,finance')).toBe(1);
+    expect(await run('add', 'bob_ops', '--roles', 'support,compliance')).toBe(0);
+    expect(await run('add', 'bob_ops', '--roles', 'support')).toBe(1);
+    expect(await run('add', 'Bad Name', '--roles', 'support')).toBe(1);
     expect(lines).toEqual([
-      expect.stringContaining('rule'),
-      'operator bob_ops added',
-      'operator bob_ops exists',
+      expect.stringContaining('usage'),
+      expect.stringContaining('usage'),
+      expect.stringContaining('admin and finance'),
+      'operator bob_ops added (support, compliance); enrolment link, valid 24 h, once:',
+      expect.stringMatching(/^https:\/\/ops\.example\/ops\/#enrol=[A-Za-z0-9_-]{22}$/),
+      expect.stringContaining('exists'),
       expect.stringContaining('3-32'),
     ]);
   });

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { NoContent } from '../auth/schemas.ts';
 import { currentOperator, type operatorGuard } from '../operators/guard.ts';
+import { operatorSecurity } from '../operators/roles.ts';
 import { renderMarkdown } from './markdown.ts';
 import { AnnouncementInput, BODY_MAX, IdParams, OpsAnnouncement } from './schemas.ts';
 import type { NoticesService } from './service.ts';
@@ -17,6 +18,7 @@ export const noticesOpsRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'Every announcement (scheduled and withdrawn too), newest first',
         response: { 200: Type.Object({ items: Type.Array(OpsAnnouncement) }), ...errorResponses(401) },
@@ -30,6 +32,7 @@ export const noticesOpsRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'Publish an announcement (zh-CN required; other languages fall back to it)',
         body: AnnouncementInput,
@@ -47,6 +50,7 @@ export const noticesOpsRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'The sanitised HTML a Markdown body becomes',
         body: Type.Object({ bodyMd: Type.String({ maxLength: BODY_MAX }) }, { additionalProperties: false }),
@@ -61,6 +65,7 @@ export const noticesOpsRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'Withdraw a published announcement',
         params: IdParams,

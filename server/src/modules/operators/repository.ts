@@ -1,30 +1,53 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { OperatorSessionsTable, OperatorsTable } from '../../db/schema-notices.ts';
+import type { OperatorRole } from './roles.ts';
 
 type Db = Kysely<Database>;
 export type OperatorRow = Selectable<OperatorsTable>;
 export type OperatorSessionRow = Selectable<OperatorSessionsTable>;
 
-export async function insertOperator(db: Db, name: string, passwordHash: string, now: Date): Promise<OperatorRow> {
+/** A new operator with roles and an enrolment token; no password and no factor until enrolled. */
+export async function insertOperator(
+  db: Db,
+  operator: { name: string; roles: OperatorRole[]; enrolmentTokenHash: Buffer; enrolmentExpiresAt: Date },
+  now: Date,
+): Promise<OperatorRow> {
   return db
     .insertInto('operators')
-    .values({ name, password_hash: passwordHash, created_at: now, disabled_at: null })
+    .values({
+      name: operator.name,
+      password_hash: null,
+      roles: operator.roles,
+      enrolment_token_hash: operator.enrolmentTokenHash,
+      enrolment_expires_at: operator.enrolmentExpiresAt,
+      created_at: now,
+      disabled_at: null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-export async function findOperatorByName(db: Db, name: string): Promise<OperatorRow | undefined> {
-  return db.selectFrom('operators').selectAll().where('name', '=', name).executeTakeFirst();
+export async function findOperatorById(db: Db, id: string): Promise<OperatorRow | undefined> {
+  return db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function setOperatorPassword(db: Db, name: string, passwordHash: string): Promise<boolean> {
+/**
+ * Accepts RFC 6238 step `step` for the operator when newer than the last accepted one: a conditional
+ * update, so two sign-ins racing with one code cannot both pass.
+ */
+export async function acceptOperatorTotpStep(db: Db, id: string, step: number): Promise<boolean> {
   const result = await db
     .updateTable('operators')
-    .set({ password_hash: passwordHash })
-    .where('name', '=', name)
+    .set({ totp_last_step: String(step) })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', String(step))]))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+export async function findOperatorByName(db: Db, name: string): Promise<OperatorRow | undefined> {
+  return db.selectFrom('operators').selectAll().where('name', '=', name).executeTakeFirst();
 }
 
 export async function insertOperatorSession(
@@ -51,11 +74,19 @@ export async function findLiveOperatorSession(
   tokenHash: Buffer,
   now: Date,
   idleSince: Date,
-): Promise<{ sessionId: string; operatorId: string; name: string; lastSeenAt: Date } | undefined> {
+): Promise<
+  { sessionId: string; operatorId: string; name: string; roles: OperatorRole[]; lastSeenAt: Date } | undefined
+> {
   return db
     .selectFrom('operator_sessions as s')
     .innerJoin('operators as o', 'o.id', 's.operator_id')
-    .select(['s.id as sessionId', 'o.id as operatorId', 'o.name as name', 's.last_seen_at as lastSeenAt'])
+    .select([
+      's.id as sessionId',
+      'o.id as operatorId',
+      'o.name as name',
+      'o.roles as roles',
+      's.last_seen_at as lastSeenAt',
+    ])
     .where('s.token_hash', '=', tokenHash)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', now)
@@ -83,12 +114,12 @@ export async function touchOperatorSession(db: Db, id: string, now: Date): Promi
   await db.updateTable('operator_sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
 }
 
-/** Ends every live session of the operator named `name` (a new password); returns how many. */
-export async function revokeOperatorSessions(db: Db, name: string, now: Date): Promise<number> {
+/** Ends every live session of operator `operatorId`; returns how many. */
+export async function revokeOperatorSessions(db: Db, operatorId: string, now: Date): Promise<number> {
   const result = await db
     .updateTable('operator_sessions')
     .set({ revoked_at: now })
-    .where('operator_id', 'in', db.selectFrom('operators').select('id').where('name', '=', name))
+    .where('operator_id', '=', operatorId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);

@@ -2,15 +2,23 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponses } from '../../errors/schema.ts';
 import { NoContent } from '../auth/schemas.ts';
+import type { OperatorEnrolment } from './enrolment.ts';
 import { currentOperator, operatorGuard } from './guard.ts';
-import { OperatorSession, OperatorSignInBody } from './schemas.ts';
+import { ANY_OPERATOR } from './roles.ts';
+import {
+  EnrolmentFinishBody,
+  EnrolmentStartBody,
+  EnrolmentStarted,
+  OperatorSession,
+  OperatorSignInBody,
+} from './schemas.ts';
 import { OPERATOR_COOKIE_PATH, type OperatorsService } from './service.ts';
 
-/** /api/ops/session: the operator console's sign-in, its check and sign-out. */
-export const operatorSessionRoutes: FastifyPluginAsyncTypebox<{ service: OperatorsService }> = async (
-  app,
-  { service },
-) => {
+/** /api/ops/session and /api/ops/enrolment: the operator console's sign-in, first set-up, check and sign-out. */
+export const operatorSessionRoutes: FastifyPluginAsyncTypebox<{
+  service: OperatorsService;
+  enrolment: OperatorEnrolment;
+}> = async (app, { service, enrolment }) => {
   const requireOperator = operatorGuard(service);
   const cookie = (secure: boolean) =>
     ({ path: OPERATOR_COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure }) as const;
@@ -24,16 +32,18 @@ export const operatorSessionRoutes: FastifyPluginAsyncTypebox<{ service: Operato
     {
       schema: {
         tags: ['ops'],
-        summary: 'Operator sign-in (the ops_sid cookie, sent to /api/ops only)',
-        description: 'Throttled like user sign-in: LOGIN_THROTTLED with details.retryAfterSeconds.',
+        summary: 'Operator sign-in: password and authenticator code (the ops_sid cookie, sent to /api/ops only)',
+        description:
+          'Throttled like user sign-in: LOGIN_THROTTLED with details.retryAfterSeconds. A wrong password and a wrong code fail alike (INVALID_CREDENTIALS); a code works once.',
         body: OperatorSignInBody,
         response: { 200: OperatorSession, ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
-      const { token, expiresAt, name } = await service.signIn(request.body.name, request.body.password, request.ip);
+      const { token, expiresAt, name } = await service.signIn(request.body, request.ip);
       setOperatorCookie(request, reply, token, expiresAt);
-      return { operator: { name } };
+      const operator = await service.resolveToken(token);
+      return { operator: { name, roles: operator?.roles ?? [] } };
     },
   );
 
@@ -42,13 +52,13 @@ export const operatorSessionRoutes: FastifyPluginAsyncTypebox<{ service: Operato
     {
       schema: {
         tags: ['ops'],
-        summary: 'The signed-in operator, or null',
+        summary: 'The signed-in operator and their roles, or null',
         response: { 200: OperatorSession, ...errorResponses() },
       },
     },
     async (request) => {
       const operator = await service.resolve(request);
-      return { operator: operator ? { name: operator.name } : null };
+      return { operator: operator ? { name: operator.name, roles: operator.roles } : null };
     },
   );
 
@@ -57,6 +67,7 @@ export const operatorSessionRoutes: FastifyPluginAsyncTypebox<{ service: Operato
     {
       preValidation: requireOperator,
       schema: {
+        security: ANY_OPERATOR,
         tags: ['ops'],
         summary: 'Operator sign-out',
         response: { 204: NoContent, ...errorResponses(401, 403) },
@@ -67,6 +78,38 @@ export const operatorSessionRoutes: FastifyPluginAsyncTypebox<{ service: Operato
       const { name, secure } = service.cookieFor(request);
       reply.clearCookie(name, cookie(secure));
       return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/ops/enrolment/start',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: "First set-up: a new authenticator secret for the enrolment link's operator",
+        description: "The token is the one-time link's (#enrol=…); asking again replaces the secret.",
+        body: EnrolmentStartBody,
+        response: { 200: EnrolmentStarted, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => enrolment.start(request.body.token),
+  );
+
+  app.post(
+    '/ops/enrolment/finish',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'First set-up: the password and the first authenticator code; spends the link and signs in',
+        body: EnrolmentFinishBody,
+        response: { 200: OperatorSession, ...errorResponses(400, 401, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { token, expiresAt } = await enrolment.finish(request.body, request.ip);
+      setOperatorCookie(request, reply, token, expiresAt);
+      const operator = await service.resolveToken(token);
+      return { operator: operator ? { name: operator.name, roles: operator.roles } : null };
     },
   );
 };

@@ -4,45 +4,76 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { PasswordHasher } from '../auth/password-hashing.ts';
-import { passwordProblem } from '../auth/rules.ts';
 import { hashToken, newSessionToken } from '../auth/secrets.ts';
 import { accountLoginPolicy, retryAfterSeconds } from '../auth/throttle-schedule.ts';
 import { chargeKeys, loginThrottled, pgThrottleStore, type ThrottleStore } from '../auth/throttles.ts';
+import type { Sealer } from '../payment-methods/sealing.ts';
+import { matchTotpStep } from '../security/totp.ts';
 import {
+  acceptOperatorTotpStep,
   findLiveOperatorSession,
   findOperatorByName,
-  insertOperator,
   insertOperatorSession,
+  type OperatorRow,
   operatorSessionLive,
   revokeOperatorSession,
-  revokeOperatorSessions,
-  setOperatorPassword,
   touchOperatorSession,
 } from './repository.ts';
+import type { OperatorRole } from './roles.ts';
 
 /** The operator console's cookie: its own name, sent only to /api/ops, never a user's session. */
 export const OPERATOR_COOKIE = 'ops_sid';
 /** Its name when Secure: a `__Secure-` cookie cannot be set over plain HTTP or without Secure. */
 export const SECURE_OPERATOR_COOKIE = '__Secure-ops_sid';
 export const OPERATOR_COOKIE_PATH = '/api/ops';
-/** Operators are signed out after 30 idle minutes and 12 hours after signing in, whatever they do. */
-const IDLE_MS = 30 * 60_000;
-const ABSOLUTE_MS = 12 * 3_600_000;
+/** Operators are signed out after 15 idle minutes and 8 hours after signing in, whatever they do (issue 32). */
+export const OPERATOR_IDLE_MS = 15 * 60_000;
+export const OPERATOR_ABSOLUTE_MS = 8 * 3_600_000;
 const TOUCH_INTERVAL_MS = 60_000;
 export const OPERATOR_NAME_PATTERN = /^[a-z0-9_]{3,32}$/;
 
 export interface SignedInOperator {
   operatorId: string;
   name: string;
+  roles: OperatorRole[];
   sessionId: string;
 }
 
+/** The AES-GCM binding of an operator's authenticator secret: a sealed value copied to another row does not open. */
+export const totpBinding = (operatorId: string) => `operator-totp:${operatorId}`;
+
+/** Starts a session for `operator` in `trx` (sign-in, or the end of enrolment); returns its token. */
+export async function startOperatorSession(
+  trx: Kysely<Database>,
+  operator: { id: string; name: string },
+  ip: string,
+  at: Date,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = newSessionToken();
+  const expiresAt = new Date(at.getTime() + OPERATOR_ABSOLUTE_MS);
+  const session = await insertOperatorSession(
+    trx,
+    { operatorId: operator.id, tokenHash: hashToken(token), expiresAt },
+    at,
+  );
+  await appendAudit(trx, {
+    event: 'operator_signed_in',
+    at,
+    ip,
+    details: { operator: operator.name, operatorId: operator.id, sessionId: session.id },
+  });
+  return { token, expiresAt };
+}
+
 export interface OperatorsService {
-  /** `npm run ops -- operators add <name>`: a new operator with a password that keeps the user rule. */
-  add(name: string, password: string): Promise<{ id: string; name: string }>;
-  setPassword(name: string, password: string): Promise<void>;
-  signIn(name: string, password: string, ip: string): Promise<{ token: string; expiresAt: Date; name: string }>;
+  /** Password and a code of the authenticator app, both needed (no operator works with a password alone). */
+  signIn(
+    input: { name: string; password: string; totpCode: string },
+    ip: string,
+  ): Promise<{ token: string; expiresAt: Date; name: string }>;
   resolve(request: FastifyRequest): Promise<SignedInOperator | null>;
+  /** As `resolve`, for a token just issued (the sign-in's answer names the roles). */
+  resolveToken(token: string): Promise<SignedInOperator | null>;
   signOut(sessionId: string): Promise<void>;
   /** The cookie for this request: `__Secure-ops_sid` (Secure) as SESSION_SECURE_COOKIE says, else `ops_sid`. */
   cookieFor(request: FastifyRequest): { name: string; secure: boolean };
@@ -50,15 +81,12 @@ export interface OperatorsService {
   isLive(sessionId: string): Promise<boolean>;
 }
 
-function checkedPassword(password: string): void {
-  const problem = passwordProblem(password);
-  if (problem !== null) throw new AppError('WEAK_PASSWORD', `Operator password breaks the rule: ${problem}`);
-}
-
 export function createOperatorsService(deps: {
   db: Kysely<Database>;
   now: () => Date;
   hasher: PasswordHasher;
+  /** Seals operators' authenticator secrets (the payout data key, as users' TOTP secrets). */
+  sealer: Sealer;
   /** Default: in PostgreSQL. */
   throttles?: ThrottleStore;
   /** SESSION_SECURE_COOKIE, as for users' sessions; default `auto` (Secure when the request is HTTPS). */
@@ -73,33 +101,25 @@ export function createOperatorsService(deps: {
   const throttles = deps.throttles ?? pgThrottleStore(db);
   // Operators share the login throttle schedule; their keys cannot meet a user's.
   const throttleKey = (name: string) => `operator:${name}`;
+  const codeAccepted = async (operator: OperatorRow, code: string, at: Date): Promise<boolean> => {
+    if (operator.totp_secret_sealed === null) return false;
+    const { secret } = deps.sealer.open(operator.totp_secret_sealed, totpBinding(operator.id));
+    const step = secret === undefined ? null : matchTotpStep(secret, code, at);
+    return step !== null && (await acceptOperatorTotpStep(db, operator.id, step));
+  };
+
+  const resolveToken = async (token: string): Promise<SignedInOperator | null> => {
+    if (!/^[A-Za-z0-9_-]{22}$/.test(token)) return null;
+    const at = now();
+    const found = await findLiveOperatorSession(db, hashToken(token), at, new Date(at.getTime() - OPERATOR_IDLE_MS));
+    if (!found) return null;
+    if (at.getTime() - found.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS)
+      await touchOperatorSession(db, found.sessionId, at);
+    return { operatorId: found.operatorId, name: found.name, roles: found.roles, sessionId: found.sessionId };
+  };
 
   return {
-    async add(name, password) {
-      if (!OPERATOR_NAME_PATTERN.test(name))
-        throw new AppError('VALIDATION_FAILED', 'Operator names are 3-32 of a-z 0-9 _');
-      checkedPassword(password);
-      const row = await insertOperator(db, name, await hasher.hash(password), now());
-      return { id: row.id, name: row.name };
-    },
-
-    async setPassword(name, password) {
-      checkedPassword(password);
-      const passwordHash = await hasher.hash(password);
-      // A new password ends every session: one stolen before the change must not outlive it.
-      await db.transaction().execute(async (trx) => {
-        if (!(await setOperatorPassword(trx, name, passwordHash)))
-          throw new AppError('NOT_FOUND', `No operator ${name}`);
-        const ended = await revokeOperatorSessions(trx, name, now());
-        await appendAudit(trx, {
-          event: 'operator_password_set',
-          at: now(),
-          details: { operator: name, sessionsEnded: ended },
-        });
-      });
-    },
-
-    async signIn(name, password, ip) {
+    async signIn({ name, password, totpCode }, ip) {
       const at = now();
       const ipKey = `operator-ip:${ip}`;
       // Charged before argon2 runs, refunded when right: a burst of guesses cannot all pass one check.
@@ -111,15 +131,20 @@ export function createOperatorsService(deps: {
       if (!('states' in charged)) throw loginThrottled(charged.retryAfterSeconds);
       const operator = OPERATOR_NAME_PATTERN.test(name) ? await findOperatorByName(db, name) : undefined;
       let ok: boolean;
+      // Only an enrolled, enabled operator can pass; the others cost the same argon2 time.
+      const usable = operator && operator.disabled_at === null && operator.totp_confirmed_at !== null;
       try {
         ok =
-          operator && operator.disabled_at === null
+          usable && operator.password_hash !== null
             ? await hasher.verify(operator.password_hash, password)
             : await hasher.verifyDummy(password);
       } catch (err) {
         await charged.refund(); // never verified (the hashing queue was full)
         throw err;
       }
+      // The code is checked only after the password, and a wrong one fails alike: which of the two
+      // was wrong is not told. A code is accepted once (the step is stored conditionally).
+      if (ok && operator) ok = await codeAccepted(operator, totpCode, at);
       if (!ok || !operator) {
         await appendAudit(db, {
           event: 'operator_sign_in_failed',
@@ -129,45 +154,27 @@ export function createOperatorsService(deps: {
         });
         const locked = Math.max(...charged.states.map((s) => retryAfterSeconds(s, at)));
         if (locked > 0) throw loginThrottled(locked);
-        throw new AppError('INVALID_CREDENTIALS', 'Wrong operator name or password');
+        throw new AppError('INVALID_CREDENTIALS', 'Wrong operator name, password or code');
       }
       await charged.refund([ipKey]);
       await throttles.clear(throttleKey(name));
-      const token = newSessionToken();
-      const expiresAt = new Date(at.getTime() + ABSOLUTE_MS);
-      await db.transaction().execute(async (trx) => {
-        const session = await insertOperatorSession(
-          trx,
-          { operatorId: operator.id, tokenHash: hashToken(token), expiresAt },
-          at,
-        );
-        await appendAudit(trx, {
-          event: 'operator_signed_in',
-          at,
-          ip,
-          details: { operator: operator.name, operatorId: operator.id, sessionId: session.id },
-        });
-      });
+      const { token, expiresAt } = await db.transaction().execute((trx) => startOperatorSession(trx, operator, ip, at));
       return { token, expiresAt, name: operator.name };
     },
 
     async resolve(request) {
       // Only the cookie of this request's kind: a plain one over HTTPS may have been planted.
       const token = request.cookies?.[cookieFor(request).name];
-      if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{22}$/.test(token)) return null;
-      const at = now();
-      const found = await findLiveOperatorSession(db, hashToken(token), at, new Date(at.getTime() - IDLE_MS));
-      if (!found) return null;
-      if (at.getTime() - found.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS)
-        await touchOperatorSession(db, found.sessionId, at);
-      return { operatorId: found.operatorId, name: found.name, sessionId: found.sessionId };
+      return typeof token === 'string' ? resolveToken(token) : null;
     },
+
+    resolveToken,
 
     cookieFor,
 
     isLive(sessionId) {
       const at = now();
-      return operatorSessionLive(db, sessionId, at, new Date(at.getTime() - IDLE_MS));
+      return operatorSessionLive(db, sessionId, at, new Date(at.getTime() - OPERATOR_IDLE_MS));
     },
 
     async signOut(sessionId) {

@@ -17,7 +17,7 @@ describe('GET /api/ops/sbom', () => {
   beforeAll(async () => {
     staticDir = await createStaticDir();
     app = buildTestApp({ db: database.db, now, staticDir: staticDir.dir });
-    opsCookie = await operatorCookie(app, { db: database.db, now }, 'sbom_ops');
+    opsCookie = await operatorCookie(app, { db: database.db, now }, 'sbom_ops', ['finance']);
   });
   afterAll(async () => {
     await app.close();

@@ -5,6 +5,7 @@ import { type Static, Type } from 'typebox';
 import { NotFoundError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
 import type { operatorGuard } from '../operators/guard.ts';
+import { operatorSecurity } from '../operators/roles.ts';
 
 /**
  * The SBOM of the production dependencies (CycloneDX JSON) that `npm run build` writes beside the
@@ -44,6 +45,7 @@ export const sbomRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('finance', 'admin'),
         tags: ['ops'],
         summary: 'CycloneDX SBOM of the production dependencies of the deployed build',
         response: {

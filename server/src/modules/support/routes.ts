@@ -4,6 +4,7 @@ import { errorResponses } from '../../errors/schema.ts';
 import { resolveUser } from '../../http/authenticate.ts';
 import { IdParams } from '../notices/schemas.ts';
 import { currentOperator, type operatorGuard } from '../operators/guard.ts';
+import { operatorSecurity } from '../operators/roles.ts';
 import { streamedBody } from '../uploads/routes.ts';
 import { MultipartFile, Upload } from '../uploads/schemas.ts';
 import type { UploadsService } from '../uploads/service.ts';
@@ -63,6 +64,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'Left messages: open ones oldest first, or answered ones newest first',
         querystring: OpsMessagesQuery,
@@ -77,6 +79,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary:
           'Answer a left message with text and pictures (e-mailed with the pictures attached; a notice for a signed-in writer)',

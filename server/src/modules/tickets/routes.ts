@@ -4,6 +4,7 @@ import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import { IdParams } from '../notices/schemas.ts';
 import { currentOperator, type operatorGuard } from '../operators/guard.ts';
+import { operatorSecurity } from '../operators/roles.ts';
 import {
   FollowUpBody,
   NewTicketBody,
@@ -83,6 +84,7 @@ export const ticketsRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'Tickets waiting for a reply (longest waiting first) or answered (latest first)',
         querystring: OpsTicketQuery,
@@ -97,6 +99,7 @@ export const ticketsRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'A ticket with its thread',
         params: IdParams,
@@ -111,6 +114,7 @@ export const ticketsRoutes: FastifyPluginAsyncTypebox<{
     {
       preValidation: requireOperator,
       schema: {
+        security: operatorSecurity('support'),
         tags: ['ops'],
         summary: 'Reply to a ticket (text and pictures): the user gets a system notice and an e-mail',
         params: IdParams,

@@ -5,6 +5,7 @@ import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import { withStrictInput } from '../../http/safe-text.ts';
 import { currentOperator, type operatorGuard } from '../operators/guard.ts';
+import { operatorSecurity } from '../operators/roles.ts';
 import { FileBytes, MultipartFile, Upload, UploadFileQuery, UploadIdParams, UploadQuery } from './schemas.ts';
 import type { Reader, UploadsService } from './service.ts';
 
@@ -65,7 +66,11 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{
 
   app.post(
     '/ops/uploads',
-    { preValidation: requireOperator, validatorCompiler: streamedBody, schema: uploadSchema(['ops'], 'an operator') },
+    {
+      preValidation: requireOperator,
+      validatorCompiler: streamedBody,
+      schema: { ...uploadSchema(['ops'], 'an operator'), security: operatorSecurity('support') },
+    },
     async (request, reply) => {
       const upload = await service.accept(
         request,
@@ -81,6 +86,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{
     {
       url: '/uploads/:id',
       guard: requireUser,
+      security: undefined,
       tags: ['uploads'],
       summary: 'A file of yours, or one sent to you in your ticket or chat (always as an attachment)',
       reader: (request: FastifyRequest): Reader => ({ userId: currentUser(request).userId }),
@@ -88,6 +94,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{
     {
       url: '/ops/uploads/:id',
       guard: requireOperator,
+      security: operatorSecurity('support'),
       tags: ['ops'],
       summary: 'Any upload, for an operator (always as an attachment)',
       reader: (request: FastifyRequest): Reader => ({ operatorId: currentOperator(request).operatorId }),
@@ -99,6 +106,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{
       {
         preValidation: side.guard,
         schema: {
+          ...(side.security ? { security: side.security } : {}),
           tags: side.tags,
           summary: side.summary,
           params: UploadIdParams,

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { auditOpsRoutes } from '../audit/ops-routes.ts';
+import type { PasswordHasher } from '../auth/password-hashing.ts';
+import type { SessionsEndedHook } from '../auth/sessions-service.ts';
+import type { ThrottleStore } from '../auth/throttles.ts';
+import { createSealer } from '../payment-methods/sealing.ts';
+import { createOperatorAccounts } from './accounts-service.ts';
+import { operatorAdminRoutes } from './admin-routes.ts';
+import { createOperatorEnrolment } from './enrolment.ts';
+import { operatorGuard } from './guard.ts';
+import { operatorSessionRoutes } from './routes.ts';
+import { createOperatorsService, type OperatorsService } from './service.ts';
+
+/**
+ * The operators' side of the API: sign-in and enrolment, the admin's operator accounts, the audit log
+ * (admin/compliance). Returns the service and the one guard the other /api/ops routes use.
+ */
+export async function operatorModules(
+  api: FastifyInstance,
+  deps: {
+    db: Kysely<Database>;
+    now: () => Date;
+    auth: {
+      hasher: PasswordHasher;
+      throttles: ThrottleStore;
+      sessions: { options: { secureCookie: 'auto' | 'always' | 'never' } };
+    };
+    /** The payout data key (PAYOUT_DATA_KEY): seals operators' authenticator secrets as users' are. */
+    sealKey: Buffer | null;
+    onUserSessionsEnded?: SessionsEndedHook;
+  },
+): Promise<{ operators: OperatorsService; requireOperator: ReturnType<typeof operatorGuard> }> {
+  const { db, now, auth } = deps;
+  const typed = api.withTypeProvider<TypeBoxTypeProvider>();
+  const sealer = createSealer(deps.sealKey ?? randomBytes(32));
+  const operators = createOperatorsService({
+    db,
+    now,
+    hasher: auth.hasher,
+    sealer,
+    throttles: auth.throttles,
+    secureCookie: auth.sessions.options.secureCookie,
+  });
+  const enrolment = createOperatorEnrolment({ db, now, hasher: auth.hasher, sealer });
+  await typed.register(operatorSessionRoutes, { service: operators, enrolment });
+  const requireOperator = operatorGuard(operators);
+  const accounts = createOperatorAccounts({
+    db,
+    now,
+    ...(deps.onUserSessionsEnded ? { onUserSessionsEnded: deps.onUserSessionsEnded } : {}),
+  });
+  await typed.register(operatorAdminRoutes, { accounts, requireOperator });
+  await typed.register(auditOpsRoutes, { db, requireOperator });
+  return { operators, requireOperator };
+}
