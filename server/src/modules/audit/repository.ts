@@ -42,6 +42,8 @@ export const auditEvents = [
   'allowlist_entry_trusted',
   'allowlist_entry_untrusted',
   'anti_phishing_set',
+  // The account's e-mail address changed (security/email-change.ts): starts the outflow hold.
+  'email_changed',
   // Operators (user_id null, or the user the act concerns; details.operator names the operator).
   'operator_signed_in',
   'operator_sign_in_failed',

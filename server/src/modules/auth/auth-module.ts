@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { createSealer } from '../payment-methods/sealing.ts';
+import { createEmailChange, type EmailChange } from '../security/email-change.ts';
 import { createSecondFactors, type SecondFactors } from '../security/factors-service.ts';
 import { UNFREEZE_HOLD_MS } from '../security/freeze.ts';
 import { createFreezeService, type FreezeService } from '../security/freeze-service.ts';
@@ -56,6 +57,8 @@ export interface AuthModule {
   reauth: Reauth;
   /** Self-service freeze and unfreeze (modules/security/freeze-service.ts). */
   freeze: FreezeService;
+  /** Changing the account's e-mail address (modules/security/email-change.ts). */
+  emailChange: EmailChange;
   publicOrigin: string;
   /** The failed-attempt counters, shared with the operators module. */
   throttles: ThrottleStore;
@@ -107,12 +110,22 @@ export function createAuthModule(
     unfreezeHoldMs: deps.unfreezeHoldMs ?? UNFREEZE_HOLD_MS,
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
+  const emailChange = createEmailChange({
+    db,
+    now,
+    codes,
+    factors,
+    onSessionsEnded,
+    publicOrigin,
+    ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
+  });
   return {
     db,
     now,
     sessions,
     codes,
     freeze,
+    emailChange,
     publicOrigin,
     accounts: createAccountsService({
       db,

@@ -19,8 +19,8 @@ import { assertNotFrozen, freezeState } from '../security/freeze-state.ts';
  */
 export const OUTFLOW_HOLD_MS = 24 * 3_600_000;
 /**
- * Every way an account's secrets become someone else's. The e-mail address cannot be changed (no
- * such flow or event exists); when one is added, its event belongs here. outflow-holds.api.test.ts
+ * Every way an account's secrets become someone else's, the e-mail address included (its codes and
+ * password resets go there). outflow-holds.api.test.ts
  * runs each flow through the API, so a renamed event fails a test rather than silently ending a hold.
  */
 const holdingEvents: readonly AuditEvent[] = [
@@ -38,6 +38,8 @@ const holdingEvents: readonly AuditEvent[] = [
   'passkey_removed',
   // A passkey's counter went backwards (a cloned key was used): it is suspended, and outflows wait.
   'passkey_counter_regressed',
+  // The e-mail address changed (security/email-change.ts): resets and codes now go to the new address.
+  'email_changed',
 ];
 
 /** When the hold of the latest holding event ends; null when none holds at `now`. */
