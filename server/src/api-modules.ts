@@ -45,6 +45,7 @@ import { antiPhishingRoutes } from './modules/security/anti-phishing-routes.ts';
 import { emailChangeRoutes } from './modules/security/email-change-routes.ts';
 import { registerFreezeGuard } from './modules/security/freeze-guard.ts';
 import { freezeRoutes } from './modules/security/freeze-routes.ts';
+import { opsSecurityStateRoutes } from './modules/security/ops-security-state-routes.ts';
 import { passkeyRoutes } from './modules/security/passkey-routes.ts';
 import { securityRoutes } from './modules/security/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
@@ -144,6 +145,7 @@ async function accountAndSupportModules(
   const requireOperator = operatorGuard(operators);
   await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
   await typed.register(sbomRoutes, { staticDir: deps.staticDir ?? null, requireOperator });
+  await typed.register(opsSecurityStateRoutes, { db: deps.db, now, requireOperator });
   const uploads = createUploadsService({
     db: deps.db,
     now,

@@ -1276,6 +1276,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ops/users/{user}/security-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's active locks: the security-change hold, the freeze, the allowlist's pending turn-off
+         * @description Read only: support cannot lift any of them. NOT_FOUND when no account matches.
+         */
+        get: operations["getOpsUsersByUserSecurityState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/uploads": {
         parameters: {
             query?: never;
@@ -8648,6 +8668,101 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOpsUsersByUserSecurityState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user id, e-mail address or user name */
+                user: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            /** Format: uuid */
+                            id: string;
+                            username: string;
+                            email: string;
+                        };
+                        /** @description The security-change hold on withdrawals and sends; null when none runs */
+                        outflowHold: {
+                            /** @description The audit event that started it (password_changed, email_changed…) */
+                            reason: string;
+                            /** Format: date-time */
+                            since: string;
+                            /** Format: date-time */
+                            until: string;
+                        } | null;
+                        /** @description The owner’s freeze; thawsAt: when an asked-for unfreeze ends it */
+                        freeze: {
+                            frozen: boolean;
+                            frozenAt: string | null;
+                            thawsAt: string | null;
+                        };
+                        /** @description offAt: when a requested turn-off takes effect (pending-off) */
+                        allowlist: {
+                            on: boolean;
+                            offAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -42,18 +42,29 @@ const holdingEvents: readonly AuditEvent[] = [
   'email_changed',
 ];
 
-/** When the hold of the latest holding event ends; null when none holds at `now`. */
-export async function outflowHeldUntil(db: Kysely<Database>, userId: string, now: Date): Promise<Date | null> {
+/** The hold at `now`: the latest holding event, when it happened and when its hold ends; null when none holds. */
+export async function outflowHold(
+  db: Kysely<Database>,
+  userId: string,
+  now: Date,
+): Promise<{ event: AuditEvent; since: Date; until: Date } | null> {
   const latest = await db
     .selectFrom('audit_events')
-    .select('occurred_at')
+    .select(['occurred_at', 'event'])
     .where('user_id', '=', userId)
     .where('occurred_at', '>', new Date(now.getTime() - OUTFLOW_HOLD_MS))
     .where('event', 'in', holdingEvents)
     .orderBy('occurred_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return latest ? new Date(latest.occurred_at.getTime() + OUTFLOW_HOLD_MS) : null;
+  if (!latest) return null;
+  const since = latest.occurred_at;
+  return { event: latest.event as AuditEvent, since, until: new Date(since.getTime() + OUTFLOW_HOLD_MS) };
+}
+
+/** When the hold of the latest holding event ends; null when none holds at `now`. */
+export async function outflowHeldUntil(db: Kysely<Database>, userId: string, now: Date): Promise<Date | null> {
+  return (await outflowHold(db, userId, now))?.until ?? null;
 }
 
 /**
