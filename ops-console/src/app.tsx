@@ -5,6 +5,7 @@ import { Chats } from './chats.tsx';
 import { SignIn } from './sign-in.tsx';
 import { SupportMessages } from './support-messages.tsx';
 import { Tickets } from './tickets.tsx';
+import { UserLocksLookup } from './user-locks.tsx';
 
 /** Signed in as an operator (the console's own session), or the sign-in form. */
 export function App() {
@@ -35,6 +36,7 @@ export function App() {
         <Tickets />
         <SupportMessages />
       </div>
+      <UserLocksLookup />
     </div>
   );
 }
