@@ -675,7 +675,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail a change_email code to the new address (it proves the new mailbox)
-         * @description REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes (POST /api/me/security/reauth; a sign-in counts). EMAIL_EXISTS when an account has the address; EMAIL_UNCHANGED for the current one. One code per 60 s per address (CODE_RESEND_TOO_SOON), at most 10 an hour per address and per IP (CODE_RATE_LIMITED); valid 10 minutes, dead after 5 wrong tries.
+         * @description REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes (POST /api/me/security/reauth; a sign-in counts). ACCOUNT_FROZEN while the account is frozen. EMAIL_EXISTS when an account has the address; EMAIL_UNCHANGED for the current one. One code per 60 s per address (CODE_RESEND_TOO_SOON), at most 10 an hour per address and per IP (CODE_RATE_LIMITED); valid 10 minutes, dead after 5 wrong tries.
          */
         post: operations["postMeSecurityEmailCode"];
         delete?: never;
@@ -695,7 +695,7 @@ export interface paths {
         put?: never;
         /**
          * Change the account's e-mail address; ends the other sessions unless endOtherSessions is false
-         * @description REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes (POST /api/me/security/reauth; a sign-in counts). Needs the code mailed to the new address and, when on, the second factor (FACTOR_REQUIRED, WRONG_FACTOR_CODE, FACTOR_CODE_USED, FACTOR_THROTTLED; a passkey answers a step_up challenge). EMAIL_EXISTS when another account took the address first. The old address is told, with a one-click freeze link; withdrawals and sends are held 24 h (OUTFLOW_HOLD).
+         * @description REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes (POST /api/me/security/reauth; a sign-in counts). ACCOUNT_FROZEN while the account is frozen. Needs the code mailed to the new address and, when on, the second factor (FACTOR_REQUIRED, WRONG_FACTOR_CODE, FACTOR_CODE_USED, FACTOR_THROTTLED; a passkey answers a step_up challenge). EMAIL_EXISTS when another account took the address first. The old address is told, with a one-click freeze link; withdrawals and sends are held 24 h (OUTFLOW_HOLD).
          */
         post: operations["postMeSecurityEmail"];
         delete?: never;
@@ -5395,6 +5395,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5497,6 +5506,15 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -41,7 +41,7 @@ const EmailChanged = Type.Object(
 
 const PROOF =
   'REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes ' +
-  '(POST /api/me/security/reauth; a sign-in counts).';
+  '(POST /api/me/security/reauth; a sign-in counts). ACCOUNT_FROZEN while the account is frozen.';
 
 /** /api/me/security/email: changing the account's e-mail address (issue 31). */
 export const emailChangeRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = async (app, { auth }) => {
@@ -57,7 +57,7 @@ export const emailChangeRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> 
           'One code per 60 s per address (CODE_RESEND_TOO_SOON), at most 10 an hour per address and per IP ' +
           '(CODE_RATE_LIMITED); valid 10 minutes, dead after 5 wrong tries.',
         body: EmailCodeBody,
-        response: { 202: SendCodeResult, ...errorResponses(400, 401, 403, 409, 429) },
+        response: { 202: SendCodeResult, ...errorResponses(400, 401, 403, 409, 423, 429) },
       },
     },
     async (request, reply) => {
@@ -82,7 +82,7 @@ export const emailChangeRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> 
           'challenge). EMAIL_EXISTS when another account took the address first. The old address is told, with a ' +
           'one-click freeze link; withdrawals and sends are held 24 h (OUTFLOW_HOLD).',
         body: ChangeEmailBody,
-        response: { 200: EmailChanged, ...errorResponses(400, 401, 403, 409, 429) },
+        response: { 200: EmailChanged, ...errorResponses(400, 401, 403, 409, 423, 429) },
       },
     },
     async (request) => {

@@ -138,6 +138,23 @@ describe('e-mail change', () => {
     );
   });
 
+  it('is refused while the account is frozen (the unfreeze code goes to the account address)', async () => {
+    const user = await registerUser(h);
+    const to = uniqueUser('new').email;
+    const code = await codeFor(user, to);
+    expect((await post(user.cookie, '/api/me/security/freeze', {})).statusCode).toBe(204);
+    const again = await login(h, user.username, user.password);
+    const signedIn = { ...user, cookie: sessionCookie(again) };
+    expect((await askCode(signedIn, uniqueUser('new').email)).json().code).toBe('ACCOUNT_FROZEN');
+    expect((await change(signedIn, to, code)).json().code).toBe('ACCOUNT_FROZEN');
+    const row = await h.db
+      .selectFrom('accounts')
+      .select('email')
+      .where('user_id', '=', user.user.id)
+      .executeTakeFirst();
+    expect(row?.email).toBe(user.email);
+  });
+
   it('keeps the other sessions when asked to', async () => {
     const user = await registerUser(h);
     const other = sessionCookie(await login(h, user.username, user.password));

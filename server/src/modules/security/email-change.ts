@@ -12,6 +12,7 @@ import { enqueueUserMail } from '../mail/anti-phishing.ts';
 import type { MailLanguage } from '../mail/templates.ts';
 import type { FactorInput, SecondFactors } from './factors-service.ts';
 import { newFreezeLink } from './freeze.ts';
+import { assertNotFrozen } from './freeze-state.ts';
 import { assertRecentAuth } from './reauth.ts';
 import { freezeLinkUrl, mailTarget, securityNoticeMail } from './security-mails.ts';
 
@@ -58,6 +59,9 @@ export function createEmailChange(deps: {
   /** The checks both steps make: fresh proof, a well-formed new address that is not the current one. */
   async function prepare(client: Client, userId: string, raw: string, code?: string) {
     await assertRecentAuth(db, client, now());
+    // Not while frozen: an unfreeze's e-mail code goes to the account's address, so whoever froze the
+    // account ("this was not me") must not find it moved to a thief's mailbox, who knows the password.
+    await assertNotFrozen(db, userId, now());
     const newEmail = normalizeEmail(raw);
     const checks = new FieldChecks();
     checkEmail(checks, newEmail, 'newEmail');
