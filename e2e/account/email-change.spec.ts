@@ -1,3 +1,4 @@
+import { ensureOperator, OPERATOR } from '../mail/mail-helpers.ts';
 import { E2E_DEV_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { logIn, newAccount, readCode, registerByApi, useLanguage } from './account-helpers.ts';
@@ -119,3 +120,42 @@ for (const language of ['zh-CN', 'zh-TW', 'en', 'es'] as const) {
     await page.screenshot({ path: testInfo.outputPath(`change-email-${language}.png`), fullPage: true });
   });
 }
+
+test('@desktop the operator console shows a user’s locks (hold with its end, allowlist pending-off), read only', async ({
+  browser,
+  playwright,
+  baseURL,
+}, testInfo) => {
+  ensureOperator();
+  const account = newAccount('lock');
+  const api = await playwright.request.newContext({ baseURL });
+  await registerByApi(api, account);
+  const signedIn = await api.post('/api/auth/login', {
+    data: { identifier: account.username, password: account.password },
+  });
+  expect(signedIn.status()).toBe(200);
+  const moved = `moved_${account.username.toLowerCase()}@example.com`;
+  const since = Date.now();
+  expect((await api.post('/api/me/security/email/code', { data: { newEmail: moved } })).status()).toBe(202);
+  const code = await readCode(api, moved, since);
+  expect((await api.post('/api/me/security/email', { data: { newEmail: moved, code } })).status()).toBe(200);
+  expect((await api.put('/api/me/security/allowlist', { data: { on: true } })).status()).toBe(200);
+  expect((await api.put('/api/me/security/allowlist', { data: { on: false } })).status()).toBe(200);
+  await api.dispose();
+
+  const ops = await browser.newContext();
+  const page = await ops.newPage();
+  await page.goto('/ops');
+  await page.getByTestId('ops-name').fill(OPERATOR.name);
+  await page.getByTestId('ops-password').fill(OPERATOR.password);
+  await page.getByTestId('ops-sign-in-submit').click();
+  await page.getByTestId('ops-locks-user').fill(moved);
+  await page.getByTestId('ops-locks-show').click();
+  await expect(page.getByTestId('ops-lock-hold')).toContainText('e-mail address changed');
+  await expect(page.getByTestId('ops-lock-allowlist')).toContainText('pending');
+  // Nothing on the panel lifts a lock.
+  await expect(page.getByTestId('ops-user-locks').getByRole('button')).toHaveCount(0);
+  await page.getByTestId('ops-locks-lookup').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('ops-user-locks.png') });
+  await ops.close();
+});
