@@ -35,8 +35,8 @@ export function App() {
         <Chats />
         <Tickets />
         <SupportMessages />
+        <UserLocksLookup />
       </div>
-      <UserLocksLookup />
     </div>
   );
 }
