@@ -8,6 +8,7 @@ import { Operators } from './operators.tsx';
 import { type Operator, SignIn } from './sign-in.tsx';
 import { SupportMessages } from './support-messages.tsx';
 import { Tickets } from './tickets.tsx';
+import { UserLocksLookup } from './user-locks.tsx';
 
 /**
  * The console's pages and the roles that open them (the server decides; this only hides what a role
@@ -30,6 +31,7 @@ function Page({ id, operator }: { id: PageId; operator: Operator }) {
         <Chats />
         <Tickets />
         <SupportMessages />
+        <UserLocksLookup />
       </div>
     </>
   );

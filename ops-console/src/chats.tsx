@@ -1,6 +1,7 @@
 import { type ChangeEvent, useCallback, useEffect, useState } from 'react';
 import { type OpsChat, type OpsChatMessage, opsApi, problemOf } from './api.ts';
 import { useOpsChatEvents } from './use-ops-chat-events.ts';
+import { UserLocks } from './user-locks.tsx';
 
 const TYPING_SHOWN_MS = 4000;
 const bigger = (a: string, b: string) => (BigInt(a) >= BigInt(b) ? a : b);
@@ -34,6 +35,7 @@ function ChatPanel(props: { chat: OpsChat; messages: OpsChatMessage[]; userTypin
       <p className="muted">
         {props.chat.username} · {props.chat.email} · {props.chat.online ? 'online' : 'offline (replies are e-mailed)'}
       </p>
+      <UserLocks user={props.chat.username} />
       {props.messages.map((m) => (
         <div key={m.id} className={`bubble bubble--${m.author}`} data-testid="ops-chat-message" data-author={m.author}>
           <p className="content">{m.text}</p>

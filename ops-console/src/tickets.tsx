@@ -1,5 +1,6 @@
 import { type ChangeEvent, useCallback, useEffect, useState } from 'react';
 import { type OpsTicket, type OpsTicketSummary, opsApi, problemOf } from './api.ts';
+import { UserLocks } from './user-locks.tsx';
 
 /** One ticket's thread (pictures from both sides) and the reply box with pictures. */
 function TicketThread({ ticket, onReplied }: { ticket: OpsTicket; onReplied: () => void }) {
@@ -36,6 +37,7 @@ function TicketThread({ ticket, onReplied }: { ticket: OpsTicket; onReplied: () 
         {ticket.email}
         {ticket.txRef ? ` · tx ${ticket.txRef}` : ''} · {ticket.state}
       </p>
+      <UserLocks user={ticket.email} />
       {ticket.messages.map((m) => (
         <div key={m.id} className={`bubble bubble--${m.author}`} data-testid="ops-ticket-message">
           <strong>{m.author === 'user' ? 'User' : 'Support'}</strong>{' '}

@@ -41,9 +41,11 @@ import { rewardsRoutes } from './modules/rewards/routes.ts';
 import { createRewardsService } from './modules/rewards/service.ts';
 import { sbomRoutes } from './modules/sbom/routes.ts';
 import { antiPhishingRoutes } from './modules/security/anti-phishing-routes.ts';
+import { emailChangeRoutes } from './modules/security/email-change-routes.ts';
 import { registerFreezeGuard } from './modules/security/freeze-guard.ts';
 import { freezeRoutes } from './modules/security/freeze-routes.ts';
 import { newDeviceRoutes } from './modules/security/new-device-routes.ts';
+import { opsSecurityStateRoutes } from './modules/security/ops-security-state-routes.ts';
 import { passkeyRoutes } from './modules/security/passkey-routes.ts';
 import { securityRoutes } from './modules/security/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
@@ -111,6 +113,7 @@ async function accountAndSupportModules(
   await typed.register(antiPhishingRoutes, { db: deps.db, now });
   await typed.register(freezeRoutes, { auth });
   await typed.register(newDeviceRoutes, { auth });
+  await typed.register(emailChangeRoutes, { auth });
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
   await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet, outflowBudget });
   await typed.register(depositsRoutes, {
@@ -141,6 +144,7 @@ async function accountAndSupportModules(
   await typed.register(noticesRoutes, { service: notices });
   await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
   await typed.register(sbomRoutes, { staticDir: deps.staticDir ?? null, requireOperator });
+  await typed.register(opsSecurityStateRoutes, { db: deps.db, now, requireOperator });
   const uploads = createUploadsService({
     db: deps.db,
     now,

@@ -42,6 +42,8 @@ export const errorStatus = {
   WRONG_FUND_PASSWORD: 400,
   INVALID_CREDENTIALS: 401,
   EMAIL_EXISTS: 409,
+  /** An e-mail change to the address the account already has. */
+  EMAIL_UNCHANGED: 400,
   USERNAME_EXISTS: 409,
   FUND_PASSWORD_NOT_SET: 409,
   FUND_PASSWORD_LOCKED: 423,

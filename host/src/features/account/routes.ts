@@ -35,6 +35,16 @@ export const ACCOUNT_ROUTES: HostRoute[] = [
     requiresLogin: true,
   },
   {
+    path: '/changeEmail',
+    Component: lazyScreen(() => import('./components/change-email-screen.tsx')),
+    requiresLogin: true,
+  },
+  {
+    path: '/antiPhishing',
+    Component: lazyScreen(() => import('./components/anti-phishing-screen.tsx')),
+    requiresLogin: true,
+  },
+  {
     path: '/freeze',
     Component: lazyScreen(() => import('./components/freeze-link-screen.tsx')),
     requiresLogin: false,

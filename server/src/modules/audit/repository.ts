@@ -46,6 +46,8 @@ export const auditEvents = [
   // e-mail; its confirmation starts the outflow hold (withdrawals/outflow-holds.ts).
   'login_device_pending',
   'new_device_confirmed',
+  // The account's e-mail address changed (security/email-change.ts): starts the outflow hold.
+  'email_changed',
   // Operators (user_id null, or the user the act concerns; details.operator names the operator).
   'operator_signed_in',
   'operator_sign_in_failed',

@@ -128,6 +128,8 @@ export function createAccountsService(deps: {
     }),
 
     async sendCode(client, { email, purpose, language }) {
+      // Its code goes to an address the account does not have yet: only security/email-change.ts issues it.
+      if (purpose === 'change_email') throw new AppError('VALIDATION_FAILED', 'Use /api/me/security/email/code');
       if (loggedInPurposes.has(purpose)) {
         if (client.userId === null) throw new UnauthenticatedError();
         const account = await accountOf(client.userId);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { createSealer } from '../payment-methods/sealing.ts';
+import { createEmailChange, type EmailChange } from '../security/email-change.ts';
 import { createSecondFactors, type SecondFactors } from '../security/factors-service.ts';
 import { UNFREEZE_HOLD_MS } from '../security/freeze.ts';
 import { createFreezeService, type FreezeService } from '../security/freeze-service.ts';
@@ -59,6 +60,8 @@ export interface AuthModule {
   freeze: FreezeService;
   /** New-device confirmation of sign-ins (modules/security/new-device.ts). */
   devices: NewDevices;
+  /** Changing the account's e-mail address (modules/security/email-change.ts). */
+  emailChange: EmailChange;
   publicOrigin: string;
   /** The failed-attempt counters, shared with the operators module. */
   throttles: ThrottleStore;
@@ -111,6 +114,15 @@ export function createAuthModule(
     unfreezeHoldMs: deps.unfreezeHoldMs ?? UNFREEZE_HOLD_MS,
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
+  const emailChange = createEmailChange({
+    db,
+    now,
+    codes,
+    factors,
+    onSessionsEnded,
+    publicOrigin,
+    ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
+  });
   return {
     db,
     now,
@@ -118,6 +130,7 @@ export function createAuthModule(
     codes,
     freeze,
     devices,
+    emailChange,
     publicOrigin,
     accounts: createAccountsService({
       db,

@@ -63,21 +63,24 @@ export async function countCodesSince(
   return { count: Number(row.n), oldest: row.oldest === null ? null : new Date(row.oldest) };
 }
 
-/** The newest code for the address among `purposes` (older ones are superseded by it). */
+/**
+ * The newest code for the address among `purposes` (older ones are superseded by it); with `userId`,
+ * the newest that account asked for (an e-mail change: another account's request for the same new
+ * address neither supersedes it nor can be spent by it).
+ */
 export async function latestCode(
   db: Db,
   email: string,
   purposes: readonly CodePurposeValue[],
+  userId?: string,
 ): Promise<CodeRow | undefined> {
-  return db
+  let query = db
     .selectFrom('verification_codes')
     .selectAll()
     .where('email', '=', email)
-    .where('purpose', 'in', purposes)
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+    .where('purpose', 'in', purposes);
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  return query.orderBy('created_at', 'desc').orderBy('id').limit(1).executeTakeFirst();
 }
 
 /**

@@ -16,7 +16,8 @@ export const codePurposes = [
   'transfer',
   'unfreeze',
 ] as const;
-export type CodePurposeValue = (typeof codePurposes)[number];
+/** 'change_email' codes go to an address the account does not have yet: only security/email-change.ts issues them. */
+export type CodePurposeValue = (typeof codePurposes)[number] | 'change_email';
 
 export const SendCodeBody = Type.Object(
   {

@@ -61,9 +61,10 @@ export interface VerificationCodes {
   /**
    * Charges one attempt and compares. Throws VERIFICATION_CODE_EXPIRED when there is no
    * usable code (none sent, used, expired, superseded, or dead after 5 wrong tries) and
-   * WRONG_VERIFICATION_CODE (details.attemptsLeft) on a mismatch. Does not consume it.
+   * WRONG_VERIFICATION_CODE (details.attemptsLeft) on a mismatch. Does not consume it. `userId`: only
+   * a code that account asked for counts.
    */
-  check(email: string, purposes: readonly CodePurpose[], code: string, ip: string): Promise<CodeRow>;
+  check(email: string, purposes: readonly CodePurpose[], code: string, ip: string, userId?: string): Promise<CodeRow>;
   /** Consumes a checked code inside the transaction of the action it authorises. */
   consume(trx: Kysely<Database>, row: CodeRow): Promise<void>;
 }
@@ -150,9 +151,9 @@ export function createVerificationCodes(deps: {
       return id;
     },
 
-    async check(email, purposes, code, ip) {
+    async check(email, purposes, code, ip, userId) {
       const at = now();
-      const latest = await latestCode(db, email, purposes);
+      const latest = await latestCode(db, email, purposes, userId);
       // Nothing was asked for: say so, not "expired" (the user has not requested a code yet).
       if (!latest) throw new AppError('VERIFICATION_CODE_NOT_REQUESTED', 'Request a verification code first');
       const charged = await chargeAttempt(db, latest.id, at, limits.maxAttempts);

@@ -17,6 +17,7 @@ const purposes: Record<CodePurpose, true> = {
   withdraw: true,
   transfer: true,
   unfreeze: true,
+  change_email: true,
 };
 const notices: Record<SecurityNotice, true> = {
   recovery_code_used: true,
@@ -28,6 +29,7 @@ const notices: Record<SecurityNotice, true> = {
   password_changed: true,
   unfreeze_requested: true,
   passkey_suspended: true,
+  email_changed: true,
 };
 const supportKinds: Record<SupportMailKind, true> = { chat_reply: true, ticket_reply: true, message_answer: true };
 

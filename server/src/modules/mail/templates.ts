@@ -9,7 +9,9 @@ export type CodePurpose =
   | 'fund_password'
   | 'withdraw'
   | 'transfer'
-  | 'unfreeze';
+  | 'unfreeze'
+  /** Sent to the NEW address of an e-mail change (security/email-change.ts), never through send-code. */
+  | 'change_email';
 
 export interface MailContent {
   subject: string;
@@ -35,6 +37,7 @@ const texts: Record<MailLanguage, CodeTexts> = {
       withdraw: '提现',
       transfer: '转账给其他用户',
       unfreeze: '解冻账户',
+      change_email: '将此邮箱设为账户的新邮箱',
     },
     intro: '您正在进行以下操作：',
     validity: (m) => `验证码 ${m} 分钟内有效，仅可使用一次。`,
@@ -50,6 +53,7 @@ const texts: Record<MailLanguage, CodeTexts> = {
       withdraw: '提領',
       transfer: '轉帳給其他用戶',
       unfreeze: '解凍帳戶',
+      change_email: '將此信箱設為帳戶的新信箱',
     },
     intro: '您正在進行以下操作：',
     validity: (m) => `驗證碼 ${m} 分鐘內有效，僅可使用一次。`,
@@ -65,6 +69,7 @@ const texts: Record<MailLanguage, CodeTexts> = {
       withdraw: 'withdraw funds',
       transfer: 'transfer funds to another user',
       unfreeze: 'unfreeze your account',
+      change_email: 'make this the new e-mail address of your account',
     },
     intro: 'Use this code to',
     validity: (m) => `The code is valid for ${m} minutes and can be used once.`,
@@ -80,6 +85,7 @@ const texts: Record<MailLanguage, CodeTexts> = {
       withdraw: 'retirar fondos',
       transfer: 'transferir fondos a otro usuario',
       unfreeze: 'descongelar tu cuenta',
+      change_email: 'usar esta dirección como el nuevo correo de tu cuenta',
     },
     intro: 'Usa este código para',
     validity: (m) => `El código es válido durante ${m} minutos y solo se puede usar una vez.`,

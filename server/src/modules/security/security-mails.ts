@@ -14,7 +14,8 @@ export type SecurityNotice =
   | 'passkey_suspended'
   | 'account_frozen'
   | 'password_changed'
-  | 'unfreeze_requested';
+  | 'unfreeze_requested'
+  | 'email_changed';
 
 const texts: Record<
   MailLanguage,
@@ -32,6 +33,7 @@ const texts: Record<
       account_frozen: '您的账户已冻结：所有会话已结束，提现、转账、兑换付款和出售均已停止。',
       password_changed: '您的账户登录密码已更改（或已重置）。24 小时内不能提现或转账。',
       unfreeze_requested: '已申请解冻您的账户。等待期结束后，资产才能再次转出。',
+      email_changed: '您账户的邮箱地址已更改为 {to}。此后验证码和通知将发往新地址。24 小时内不能提现或转账。',
     },
     notYou: '如果这不是您本人的操作，请立即在安全设置中冻结账户并联系客服。',
     freeze: '不是您本人？点击此链接立即冻结账户（无需登录）：',
@@ -48,6 +50,7 @@ const texts: Record<
       account_frozen: '您的帳戶已凍結：所有工作階段已結束，提領、轉帳、兌換付款和出售均已停止。',
       password_changed: '您的帳戶登入密碼已變更（或已重設）。24 小時內不能提領或轉帳。',
       unfreeze_requested: '已申請解凍您的帳戶。等待期結束後，資產才能再次轉出。',
+      email_changed: '您帳戶的信箱地址已變更為 {to}。此後驗證碼和通知將寄往新地址。24 小時內不能提領或轉帳。',
     },
     notYou: '如果這不是您本人的操作，請立即在安全設定中凍結帳戶並聯絡客服。',
     freeze: '不是您本人？點擊此連結立即凍結帳戶（無需登入）：',
@@ -67,6 +70,8 @@ const texts: Record<
       password_changed:
         'The sign-in password of your account was changed (or reset). Withdrawals and sends are held for 24 hours.',
       unfreeze_requested: 'An unfreeze of your account was asked for. Nothing can leave it until the wait is over.',
+      email_changed:
+        'The e-mail address of your account was changed to {to}. Codes and notices now go there. Withdrawals and sends are held for 24 hours.',
     },
     notYou: 'If this was not you, freeze your account in the security settings now and contact support.',
     freeze: 'Not you? Freeze your account now with this link (no sign-in needed):',
@@ -86,6 +91,8 @@ const texts: Record<
       password_changed:
         'Se cambió (o restableció) la contraseña de acceso de tu cuenta. Retiros y envíos quedan retenidos 24 horas.',
       unfreeze_requested: 'Se pidió descongelar tu cuenta. No puede salir nada hasta que termine la espera.',
+      email_changed:
+        'El correo de tu cuenta se cambió a {to}. Los códigos y avisos irán allí. Retiros y envíos quedan retenidos 24 horas.',
     },
     notYou: 'Si no fuiste tú, congela tu cuenta ahora en los ajustes de seguridad y contacta con soporte.',
     freeze: '¿No fuiste tú? Congela tu cuenta ahora con este enlace (sin iniciar sesión):',
@@ -107,9 +114,11 @@ export function securityNoticeMail(
   notice: SecurityNotice,
   at: Date,
   freezeUrl?: string,
+  /** Fills {to} in the notice (the masked new address of an e-mail change). */
+  to = '',
 ): MailContent {
   const t = texts[language];
-  const lines = [t.body[notice], '', at.toISOString(), '', t.notYou, ''];
+  const lines = [t.body[notice].replace('{to}', to), '', at.toISOString(), '', t.notYou, ''];
   if (freezeUrl) lines.push(freezeLine(language, freezeUrl), '');
   return { subject: t.subject, text: lines.join('\n') };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { login, nextIp, receiveCode, sessionCookie, setFundPassword } from '../auth/test-helpers.ts';
+import { extractCode } from '../mail/smtp-sink.ts';
 import {
   balance,
   ETH_ADDRESS,
@@ -17,7 +18,7 @@ import {
  * Issue 38 item 2 (part) and issue 37 item 4: what stops a withdrawal also stops a send, since a send to a
  * mule account is a withdrawal one step later. A deep-reorg freeze refuses sends as it refuses
  * withdrawals; and for 24 hours after a password reset or change or a fund password set or changed (how
- * a taken-over account is made the attacker's) nothing leaves the account.
+ * a taken-over account is made the attacker's, an e-mail change included) nothing leaves the account.
  */
 const h = useWalletHarness();
 
@@ -110,6 +111,18 @@ describe('outflow holds', () => {
         h.clock.advance(1000);
         await setFundPassword(h, fresh, '502817');
         return [fresh, '502817'];
+      },
+    ],
+    [
+      'an e-mail change',
+      async (u) => {
+        const email = `moved-${u.username.toLowerCase()}@example.com`;
+        const before = h.sink.messages.length;
+        expect((await post(h, u, '/api/me/security/email/code', { newEmail: email })).statusCode).toBe(202);
+        const code = extractCode((await h.sink.waitFor(email, { after: before })).raw);
+        const res = await post(h, u, '/api/me/security/email', { newEmail: email, code });
+        expect(res.statusCode, res.body).toBe(200);
+        return [{ ...u, email }];
       },
     ],
   ];

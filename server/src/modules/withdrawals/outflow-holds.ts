@@ -18,8 +18,8 @@ import { assertNotFrozen, freezeState } from '../security/freeze-state.ts';
  */
 export const OUTFLOW_HOLD_MS = 24 * 3_600_000;
 /**
- * Every way an account's secrets become someone else's. The e-mail address cannot be changed (no
- * such flow or event exists); when one is added, its event belongs here. outflow-holds.api.test.ts
+ * Every way an account's secrets become someone else's, the e-mail address included (its codes and
+ * password resets go there). outflow-holds.api.test.ts
  * runs each flow through the API, so a renamed event fails a test rather than silently ending a hold.
  */
 const holdingEvents: readonly AuditEvent[] = [
@@ -41,20 +41,33 @@ const holdingEvents: readonly AuditEvent[] = [
   // thief with the password and the mailbox is in, but nothing leaves for a day while the owner, warned
   // by that very mail, can freeze.
   'new_device_confirmed',
+  // The e-mail address changed (security/email-change.ts): resets and codes now go to the new address.
+  'email_changed',
 ];
 
-/** When the hold of the latest holding event ends; null when none holds at `now`. */
-export async function outflowHeldUntil(db: Kysely<Database>, userId: string, now: Date): Promise<Date | null> {
+/** The hold at `now`: the latest holding event, when it happened and when its hold ends; null when none holds. */
+export async function outflowHold(
+  db: Kysely<Database>,
+  userId: string,
+  now: Date,
+): Promise<{ event: AuditEvent; since: Date; until: Date } | null> {
   const latest = await db
     .selectFrom('audit_events')
-    .select('occurred_at')
+    .select(['occurred_at', 'event'])
     .where('user_id', '=', userId)
     .where('occurred_at', '>', new Date(now.getTime() - OUTFLOW_HOLD_MS))
     .where('event', 'in', holdingEvents)
     .orderBy('occurred_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return latest ? new Date(latest.occurred_at.getTime() + OUTFLOW_HOLD_MS) : null;
+  if (!latest) return null;
+  const since = latest.occurred_at;
+  return { event: latest.event as AuditEvent, since, until: new Date(since.getTime() + OUTFLOW_HOLD_MS) };
+}
+
+/** When the hold of the latest holding event ends; null when none holds at `now`. */
+export async function outflowHeldUntil(db: Kysely<Database>, userId: string, now: Date): Promise<Date | null> {
+  return (await outflowHold(db, userId, now))?.until ?? null;
 }
 
 /**

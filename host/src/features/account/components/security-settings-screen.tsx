@@ -14,6 +14,7 @@ import { FreezeSection } from './freeze-section.tsx';
 import { FundPasswordForm } from './fund-password-form.tsx';
 import { PasskeysSection } from './passkeys-section.tsx';
 import { SecondFactorSection } from './second-factor-section.tsx';
+import { SecurityMoreEntries } from './security-more-entries.tsx';
 import { SessionsList } from './sessions-list.tsx';
 
 /** /securitySettings (login needed): e-mail, login password, fund password, devices, log out. */
@@ -57,6 +58,7 @@ export default function SecuritySettingsScreen() {
           {t('account.security.fundPassword')}
         </List.Item>
       </List>
+      <SecurityMoreEntries />
       {fundOpen && (
         <div className="account-section">
           <FundPasswordForm
