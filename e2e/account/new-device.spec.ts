@@ -49,6 +49,7 @@ async function signInFromNewBrowser(
 ) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
+  // biome-ignore lint/correctness/useHookAtTopLevel: useLanguage is a Playwright helper, not a React hook.
   await useLanguage(page, language);
   await page.goto('/login');
   await page.getByTestId('login-identifier').fill(account.username);

@@ -123,6 +123,8 @@ export async function signInOperatorPage(page: Page, name = OPERATOR.name): Prom
 export async function operatorSignIn(request: APIRequestContext, name = OPERATOR.name): Promise<void> {
   if (await enrolIfPending(request, name)) return; // the enrolment signed `request` in
   const totpCode = await operatorCode(request, name);
-  const res = await request.post(`${E2E_OPS_URL}/api/ops/session`, { data: { name, password: OPERATOR.password, totpCode } });
+  const res = await request.post(`${E2E_OPS_URL}/api/ops/session`, {
+    data: { name, password: OPERATOR.password, totpCode },
+  });
   expect(res.status(), await res.text()).toBe(200);
 }
