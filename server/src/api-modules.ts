@@ -44,6 +44,7 @@ import { sbomRoutes } from './modules/sbom/routes.ts';
 import { antiPhishingRoutes } from './modules/security/anti-phishing-routes.ts';
 import { registerFreezeGuard } from './modules/security/freeze-guard.ts';
 import { freezeRoutes } from './modules/security/freeze-routes.ts';
+import { securityOverviewRoutes } from './modules/security/overview-routes.ts';
 import { passkeyRoutes } from './modules/security/passkey-routes.ts';
 import { securityRoutes } from './modules/security/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
@@ -110,6 +111,7 @@ async function accountAndSupportModules(
   await typed.register(passkeyRoutes, { auth });
   await typed.register(antiPhishingRoutes, { db: deps.db, now });
   await typed.register(freezeRoutes, { auth });
+  await typed.register(securityOverviewRoutes, { auth });
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
   await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet, outflowBudget });
   await typed.register(depositsRoutes, {

@@ -40,18 +40,29 @@ const holdingEvents: readonly AuditEvent[] = [
   'passkey_counter_regressed',
 ];
 
-/** When the hold of the latest holding event ends; null when none holds at `now`. */
-export async function outflowHeldUntil(db: Kysely<Database>, userId: string, now: Date): Promise<Date | null> {
+/** The hold of the latest holding event at `now`: which event started it and when it ends; null when none holds. */
+export async function outflowHold(
+  db: Kysely<Database>,
+  userId: string,
+  now: Date,
+): Promise<{ event: AuditEvent; until: Date } | null> {
   const latest = await db
     .selectFrom('audit_events')
-    .select('occurred_at')
+    .select(['occurred_at', 'event'])
     .where('user_id', '=', userId)
     .where('occurred_at', '>', new Date(now.getTime() - OUTFLOW_HOLD_MS))
     .where('event', 'in', holdingEvents)
     .orderBy('occurred_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return latest ? new Date(latest.occurred_at.getTime() + OUTFLOW_HOLD_MS) : null;
+  return latest
+    ? { event: latest.event as AuditEvent, until: new Date(latest.occurred_at.getTime() + OUTFLOW_HOLD_MS) }
+    : null;
+}
+
+/** When the hold of the latest holding event ends; null when none holds at `now`. */
+export async function outflowHeldUntil(db: Kysely<Database>, userId: string, now: Date): Promise<Date | null> {
+  return (await outflowHold(db, userId, now))?.until ?? null;
 }
 
 /**
