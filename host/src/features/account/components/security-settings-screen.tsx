@@ -14,6 +14,7 @@ import { FreezeSection } from './freeze-section.tsx';
 import { FundPasswordForm } from './fund-password-form.tsx';
 import { PasskeysSection } from './passkeys-section.tsx';
 import { SecondFactorSection } from './second-factor-section.tsx';
+import { SecurityOverview } from './security-overview.tsx';
 import { SessionsList } from './sessions-list.tsx';
 
 /** /securitySettings (login needed): e-mail, login password, fund password, devices, log out. */
@@ -35,6 +36,7 @@ export default function SecuritySettingsScreen() {
   if (!me) return null;
   return (
     <AccountPage title={t('account.title.securitySettings')} testId="security-screen" variant="list">
+      <SecurityOverview />
       <List className="account-security">
         <List.Item extra={<span data-testid="security-email">{me.emailMasked}</span>}>
           {t('account.security.email')}
