@@ -73,3 +73,8 @@ export const SecurityOverview = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const FactorKinds = Type.Object(
+  { totp: Type.Boolean(), passkey: Type.Boolean(), recoveryCode: Type.Boolean() },
+  { additionalProperties: false },
+);

@@ -3,6 +3,7 @@ import { appendAudit } from '../audit/repository.ts';
 import { login, nextIp, registerUser, STRONG_PASSWORD, sessionCookie, useAuthHarness } from '../auth/test-helpers.ts';
 import { OUTFLOW_HOLD_MS } from '../withdrawals/outflow-holds.ts';
 import { securityLocks } from './overview.ts';
+import { totpCode } from './totp.ts';
 
 /** Issue 31, visibility: GET /api/me/security/overview and /locks, one test per lock. */
 const h = useAuthHarness();
@@ -114,5 +115,29 @@ describe('security overview', () => {
     expect((await get(user.cookie, 'locks')).json().locks.map((l: { kind: string }) => l.kind)).toEqual([
       'account_frozen',
     ]);
+  });
+
+  it('a sign-in waiting for its second factor learns which kinds the account has; nobody else does', async () => {
+    const user = await signedIn();
+    const kinds = (cookie: string) =>
+      h.app.inject({ method: 'GET', url: '/api/auth/login/factor/kinds', headers: { cookie } });
+    expect((await kinds(user.cookie)).statusCode).toBe(401);
+    const start = await h.app.inject({
+      method: 'POST',
+      url: '/api/me/security/totp',
+      headers: { cookie: user.cookie },
+    });
+    const { secret } = start.json() as { secret: string };
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/me/security/totp/confirm',
+      headers: { cookie: user.cookie },
+      payload: { code: totpCode(secret, h.clock.now()) },
+    });
+    const pending = await login(h, user.email, STRONG_PASSWORD, nextIp());
+    expect(pending.statusCode).toBe(202);
+    const res = await kinds(sessionCookie(pending));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ totp: true, passkey: false, recoveryCode: true });
   });
 });
