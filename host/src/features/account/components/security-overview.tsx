@@ -133,7 +133,7 @@ export function SecurityOverview() {
     );
   const data = overview.data;
   return (
-    <div data-testid="security-overview" aria-busy={overview.isPending}>
+    <div className="account-overview" data-testid="security-overview" aria-busy={overview.isPending}>
       <div className="account-section account-overview-banner">
         <LockBanner testId="security-lock-banner" />
       </div>
