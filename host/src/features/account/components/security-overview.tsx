@@ -44,7 +44,7 @@ function FactorRows({ data }: { data: SecurityOverviewData }) {
           <span data-testid="overview-passkeys">
             {factors.passkeys > 0
               ? t('account.overview.passkeys', { count: factors.passkeys })
-              : t('account.overview.off')}
+              : t('account.overview.none')}
           </span>
         }
       >
