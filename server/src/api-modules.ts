@@ -46,6 +46,7 @@ import { registerFreezeGuard } from './modules/security/freeze-guard.ts';
 import { freezeRoutes } from './modules/security/freeze-routes.ts';
 import { newDeviceRoutes } from './modules/security/new-device-routes.ts';
 import { opsSecurityStateRoutes } from './modules/security/ops-security-state-routes.ts';
+import { securityOverviewRoutes } from './modules/security/overview-routes.ts';
 import { passkeyRoutes } from './modules/security/passkey-routes.ts';
 import { securityRoutes } from './modules/security/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
@@ -114,6 +115,7 @@ async function accountAndSupportModules(
   await typed.register(freezeRoutes, { auth });
   await typed.register(newDeviceRoutes, { auth });
   await typed.register(emailChangeRoutes, { auth });
+  await typed.register(securityOverviewRoutes, { auth });
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
   await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet, outflowBudget });
   await typed.register(depositsRoutes, {

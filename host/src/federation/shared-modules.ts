@@ -91,6 +91,8 @@ export function sharedModules(): SharedTable {
     // Stateless phone/desktop and language lists; loaded when a remote asks.
     '@cw/shared-state/device': onDemand(() => import('@cw/shared-state/device'), '@cw/shared-state'),
     '@cw/shared-state/languages': onDemand(() => import('@cw/shared-state/languages'), '@cw/shared-state'),
+    // The locks on outflows over the shared query client; loaded with the lock banner.
+    '@cw/shared-state/security': onDemand(() => import('@cw/shared-state/security'), '@cw/shared-state'),
     // Stateful services: always the host's instances.
     '@cw/shared-ui/toast': loaded('@cw/shared-ui', UiToast),
     '@cw/shared-ui/dialog': loaded('@cw/shared-ui', UiDialog),
@@ -113,5 +115,6 @@ export function sharedModules(): SharedTable {
     '@cw/shared-ui/wallet-connect': onDemand(() => import('@cw/shared-ui/wallet-connect')),
     '@cw/shared-ui/quick-buy': onDemand(() => import('@cw/shared-ui/quick-buy')),
     '@cw/shared-ui/i18n': onDemand(() => import('@cw/shared-ui/i18n')),
+    '@cw/shared-ui/lock-banner': onDemand(() => import('@cw/shared-ui/lock-banner')),
   };
 }

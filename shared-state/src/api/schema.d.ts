@@ -781,6 +781,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/security/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Security at a glance: factors, allowlist, locks on outflows with their end, last sign-in, next steps */
+        get: operations["getMeSecurityOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/security/locks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What keeps coins in the account now (hold after a security change, freeze, reorg), until when */
+        get: operations["getMeSecurityLocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login/factor/kinds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which second factors a sign-in waiting for one can use (after the password answered 202)
+         * @description Needs the cookie of a sign-in that answered 202 (within 5 minutes): UNAUTHENTICATED otherwise. Lets the screen ask a passkey-only account for its passkey or a recovery code, not an app code.
+         */
+        get: operations["getAuthLoginFactorKinds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/balances": {
         parameters: {
             query?: never;
@@ -6012,6 +6066,198 @@ export interface operations {
             };
             /** @description Default Response */
             423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMeSecurityOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        factors: {
+                            /** @description An authenticator app is on */
+                            totp: boolean;
+                            passkeys: number;
+                            recoveryCodesLeft: number;
+                        };
+                        /** @description offAt: a requested turn-off takes effect then (on until then) */
+                        allowlist: {
+                            on: boolean;
+                            offAt: string | null;
+                        };
+                        locks: {
+                            /** @enum {string} */
+                            kind: "outflow_hold" | "account_frozen" | "reorg_hold";
+                            reason: string | null;
+                            since: string | null;
+                            until: string | null;
+                        }[];
+                        lastSignIn: {
+                            /** Format: date-time */
+                            at: string;
+                            ip: string | null;
+                            device: {
+                                browser: string | null;
+                                os: string | null;
+                                platform: string | null;
+                            };
+                            place: {
+                                country: string | null;
+                                region: string | null;
+                                city: string | null;
+                            };
+                            /** @enum {string} */
+                            method: "password" | "password+totp" | "password+recovery_code" | "password+passkey" | "passkey";
+                        } | null;
+                        /** @description Counted up to 100 */
+                        failedSinceLastSignIn: number;
+                        next: ("add_passkey" | "add_authenticator" | "turn_on_allowlist" | "new_recovery_codes")[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMeSecurityLocks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What keeps coins in the account now; empty when nothing does */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        locks: {
+                            /** @enum {string} */
+                            kind: "outflow_hold" | "account_frozen" | "reorg_hold";
+                            reason: string | null;
+                            since: string | null;
+                            until: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAuthLoginFactorKinds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totp: boolean;
+                        passkey: boolean;
+                        recoveryCode: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -45,6 +45,11 @@ export const ACCOUNT_ROUTES: HostRoute[] = [
     requiresLogin: true,
   },
   {
+    path: '/securityLogins',
+    Component: lazyScreen(() => import('./components/login-history-screen.tsx')),
+    requiresLogin: true,
+  },
+  {
     path: '/freeze',
     Component: lazyScreen(() => import('./components/freeze-link-screen.tsx')),
     requiresLogin: false,

@@ -139,3 +139,22 @@ describe('login history', () => {
     expect((await logins(cookie)).json().logins.length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('login history, only own rows', () => {
+  it("never lists another user's attempts, whatever `before` is given", async () => {
+    const mine = await registerUser(h);
+    const theirs = await registerUser(h);
+    await login(h, theirs.email, 'Wrong-pass-1', nextIp());
+    await login(h, theirs.email, STRONG_PASSWORD, nextIp());
+    const cookie = sessionCookie(await login(h, mine.email, STRONG_PASSWORD, nextIp()));
+    const theirRows = await listLoginAttempts(h.db, theirs.user.id, h.clock.now(), { limit: 50 });
+    expect(theirRows.logins.length).toBe(2);
+    // Paging from past their newest id still lists only my rows.
+    const past = String(BigInt(theirRows.logins[0]?.id ?? '0') + 1000n);
+    for (const query of ['', `?before=${past}`]) {
+      const ids: string[] = (await logins(cookie, query)).json().logins.map((l: { id: string }) => l.id);
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids.filter((id) => theirRows.logins.some((l) => l.id === id))).toEqual([]);
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { type AllowlistState, allowlistStatus, setAllowlist } from '../api/secur
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 import { FormField } from './form-field.tsx';
 import { PasswordInput } from './password-input.tsx';
+import { ReauthCodeField } from './reauth-code-field.tsx';
 
 /**
  * The withdrawal allowlist in security settings: its state (off, on, or on until a turn-off takes
@@ -83,16 +84,7 @@ export function AllowlistSection() {
               data-testid="allowlist-reauth-password"
             />
           </FormField>
-          <FormField name="totpCode" label={t('account.totp.code')} problem={undefined}>
-            <input
-              className="account-input"
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-              autoComplete="one-time-code"
-              placeholder={t('account.allowlist.codeIfOn')}
-              data-testid="allowlist-reauth-code"
-            />
-          </FormField>
+          <ReauthCodeField value={code} onChange={setCode} testId="allowlist-reauth-code" />
           <Button block type="submit" color="primary" loading={busy} data-testid="allowlist-reauth-submit">
             {t('account.totp.confirm')}
           </Button>

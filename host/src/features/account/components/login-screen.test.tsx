@@ -48,20 +48,36 @@ describe('LoginScreen', () => {
 
   it('asks for the authenticator code when the password answers 202; a recovery code goes as one', async () => {
     renderAt('/login', <LoginScreen />);
-    fetchMock.mockResolvedValueOnce(json(202, { factorRequired: true }));
+    fetchMock
+      .mockResolvedValueOnce(json(202, { factorRequired: true }))
+      .mockResolvedValueOnce(json(200, { totp: true, passkey: false, recoveryCode: true }));
     logIn('alice_1', 'Passw0rd!');
     const field = await screen.findByTestId('login-factor-code');
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    expect(field.dataset.factor).toBe('totp');
     expect(useSession.getState().status).toBe('anonymous');
     fetchMock.mockResolvedValueOnce(json(400, { code: 'WRONG_FACTOR_CODE', message: 'no' }));
     fireEvent.change(field, { target: { value: '123456' } });
     fireEvent.click(screen.getByTestId('login-factor-submit'));
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
-    expect(await fetchMock.mock.calls[1]?.[0].json()).toEqual({ totpCode: '123456' });
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
+    expect(await fetchMock.mock.calls[2]?.[0].json()).toEqual({ totpCode: '123456' });
     fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
     fireEvent.change(screen.getByTestId('login-factor-code'), { target: { value: 'abcd-efgh-ijkl-mnop' } });
     fireEvent.click(screen.getByTestId('login-factor-submit'));
     await waitFor(() => expect(useSession.getState().status).toBe('authenticated'));
-    expect(await fetchMock.mock.calls[2]?.[0].json()).toEqual({ recoveryCode: 'abcd-efgh-ijkl-mnop' });
+    expect(await fetchMock.mock.calls[3]?.[0].json()).toEqual({ recoveryCode: 'abcd-efgh-ijkl-mnop' });
+  });
+
+  it('a passkey-only account (no authenticator app) is asked for a recovery code, not an app code', async () => {
+    renderAt('/login', <LoginScreen />);
+    fetchMock
+      .mockResolvedValueOnce(json(202, { factorRequired: true }))
+      .mockResolvedValueOnce(json(200, { totp: false, passkey: true, recoveryCode: true }));
+    logIn('alice_1', 'Passw0rd!');
+    const field = await screen.findByTestId('login-factor-code');
+    await waitFor(() => expect(field.dataset.factor).toBe('recovery'));
+    expect(screen.getByText('恢复码（无法使用通行密钥时）')).toBeTruthy();
+    expect(screen.queryByText('请用通行密钥或恢复码确认是您本人')).toBeTruthy();
   });
 
   it('returns to the page that asked for the login, and remembers the e-mail', async () => {

@@ -8,6 +8,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { login, loginFactor } from '../api/account-api.ts';
+import { factorKinds } from '../api/factor-kinds.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { usePasskeyAutofill } from '../hooks/use-passkey-autofill.ts';
 import { usePasskeysSupported } from '../hooks/use-passkeys-supported.ts';
@@ -40,6 +41,8 @@ export default function LoginScreen() {
   // The second step (an authenticator app is on): the password was right, the code comes next.
   const [factorStep, setFactorStep] = useState(false);
   const [factorCode, setFactorCode] = useState('');
+  // A passkey-only account (no app) is asked for its passkey or a recovery code, never an app code.
+  const [noApp, setNoApp] = useState(false);
   const factor = useSubmit((code: string) => loginFactor(code));
   // A passkey: a password-less sign-in (both factors), or the second step after the password.
   const passkey = useSubmit((step: 'signIn' | 'factor') =>
@@ -97,8 +100,13 @@ export default function LoginScreen() {
     if (!form.validate()) return;
     submit.mutate(form.values, {
       onSuccess: (result) => {
-        if ('factorRequired' in result) setFactorStep(true);
-        else done(result);
+        if ('factorRequired' in result) {
+          setFactorStep(true);
+          factorKinds().then(
+            (kinds) => setNoApp(!kinds.totp),
+            () => setNoApp(false),
+          );
+        } else done(result);
       },
       onError: (error) => {
         if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
@@ -111,9 +119,13 @@ export default function LoginScreen() {
   if (factorStep)
     return (
       <AccountPage title={t('account.title.login')} testId="login-screen" right={<LanguageSwitch />}>
-        <p className="account-lead">{t('account.totp.loginLead')}</p>
+        <p className="account-lead">{noApp ? t('account.reauth.factorLeadPasskey') : t('account.totp.loginLead')}</p>
         <form className="account-form" noValidate onSubmit={onSubmit}>
-          <FormField name="factorCode" label={t('account.totp.code')} problem={undefined}>
+          <FormField
+            name="factorCode"
+            label={noApp ? t('account.reauth.recoveryCode') : t('account.totp.code')}
+            problem={undefined}
+          >
             <input
               className="account-input"
               value={factorCode}
@@ -122,8 +134,9 @@ export default function LoginScreen() {
               inputMode="text"
               autoCapitalize="off"
               spellCheck={false}
-              placeholder={t('account.totp.codePlaceholder')}
+              placeholder={noApp ? t('account.reauth.recoveryCodePlaceholder') : t('account.totp.codePlaceholder')}
               data-testid="login-factor-code"
+              data-factor={noApp ? 'recovery' : 'totp'}
             />
           </FormField>
           <SubmitButton loading={submitting} testId="login-factor-submit">

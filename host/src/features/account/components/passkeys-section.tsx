@@ -9,15 +9,19 @@ import {
   removePasskey,
   renamePasskey,
 } from '@cw/shared-state/passkeys';
+import { useQueryClient } from '@tanstack/react-query';
 import Button from 'antd-mobile/es/components/button';
 import Dialog from 'antd-mobile/es/components/dialog';
 import List from 'antd-mobile/es/components/list';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reauthenticate, reauthenticateWithPasskey } from '../api/account-api.ts';
+import { accountKeys } from '../api/account-queries.ts';
+import { refreshSecurityViews } from '../api/overview-queries.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 import { FormField } from './form-field.tsx';
 import { PasswordInput } from './password-input.tsx';
+import { ReauthCodeField } from './reauth-code-field.tsx';
 
 type Step =
   | { kind: 'idle' }
@@ -44,6 +48,14 @@ export function PasskeysSection() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
+  // ASVS 7.4.3: a factor added or removed offers to end every other session (the server's default).
+  const [endOthers, setEndOthers] = useState(true);
+  const queryClient = useQueryClient();
+  /** The overview, the lock banner and the device list change with a passkey. */
+  const refreshAround = () => {
+    refreshSecurityViews();
+    void queryClient.invalidateQueries({ queryKey: accountKeys.sessions });
+  };
   const supported = passkeysSupported();
 
   const load = useCallback(() => {
@@ -74,9 +86,10 @@ export function PasskeysSection() {
 
   const add = () =>
     guarded(async () => {
-      const result = await addPasskey(name.trim() || t('account.passkey.defaultName'));
+      const result = await addPasskey(name.trim() || t('account.passkey.defaultName'), endOthers);
       setName('');
-      notifySuccess(t('account.passkey.added'));
+      notifySuccess(endOthers ? t('account.passkey.addedEnded') : t('account.passkey.added'));
+      refreshAround();
       setStep(result.recoveryCodes ? { kind: 'codes', codes: result.recoveryCodes } : { kind: 'idle' });
       load();
     });
@@ -88,8 +101,9 @@ export function PasskeysSection() {
       cancelText: t('account.passkey.cancel'),
       onConfirm: () =>
         guarded(async () => {
-          await removePasskey(passkey.id);
-          notifySuccess(t('account.passkey.removed'));
+          await removePasskey(passkey.id, endOthers);
+          notifySuccess(endOthers ? t('account.passkey.removedEnded') : t('account.passkey.removed'));
+          refreshAround();
           setStep({ kind: 'idle' });
           load();
         }),
@@ -213,18 +227,7 @@ export function PasskeysSection() {
               data-testid="passkey-reauth-password"
             />
           </FormField>
-          <FormField name="totpCode" label={t('account.totp.code')} problem={undefined}>
-            <input
-              className="account-input"
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-              autoComplete="one-time-code"
-              autoCapitalize="off"
-              spellCheck={false}
-              placeholder={t('account.totp.codePlaceholder')}
-              data-testid="passkey-reauth-code"
-            />
-          </FormField>
+          <ReauthCodeField value={code} onChange={setCode} testId="passkey-reauth-code" />
           <Button block type="submit" loading={busy} data-testid="passkey-reauth-submit">
             {t('account.totp.confirm')}
           </Button>
@@ -244,6 +247,17 @@ export function PasskeysSection() {
             {t('account.passkey.save')}
           </Button>
         </form>
+      )}
+      {step.kind === 'idle' && (supported || hasAny) && (
+        <label className="account-hint account-check">
+          <input
+            type="checkbox"
+            checked={endOthers}
+            onChange={(event) => setEndOthers(event.target.checked)}
+            data-testid="passkey-end-others"
+          />{' '}
+          {t('account.passkey.endOthers')}
+        </label>
       )}
       {step.kind === 'idle' && !supported && <p className="account-hint">{t('account.passkey.unsupported')}</p>}
       {step.kind === 'idle' && supported && passkeys.length < max && (

@@ -15,6 +15,7 @@ import { FundPasswordForm } from './fund-password-form.tsx';
 import { PasskeysSection } from './passkeys-section.tsx';
 import { SecondFactorSection } from './second-factor-section.tsx';
 import { SecurityMoreEntries } from './security-more-entries.tsx';
+import { SecurityOverview } from './security-overview.tsx';
 import { SessionsList } from './sessions-list.tsx';
 
 /** /securitySettings (login needed): e-mail, login password, fund password, devices, log out. */
@@ -36,6 +37,7 @@ export default function SecuritySettingsScreen() {
   if (!me) return null;
   return (
     <AccountPage title={t('account.title.securitySettings')} testId="security-screen" variant="list">
+      <SecurityOverview />
       <List className="account-security">
         <List.Item extra={<span data-testid="security-email">{me.emailMasked}</span>}>
           {t('account.security.email')}

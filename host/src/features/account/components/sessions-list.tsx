@@ -6,23 +6,26 @@ import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import { useRevokeOthersMutation, useRevokeSessionMutation, useSessions } from '../api/account-queries.ts';
 import { clientName, deviceName } from '../utils/device-name.ts';
+import { deviceText, placeText } from '../utils/login-labels.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 
 /** A browser by name and system; a program (an API client, a script) by its own name; no User-Agent at all as an API client. */
-function useDeviceLabel(userAgent: string | null): string {
+function useDeviceLabel(session: SessionInfo): string {
   const { t } = useTranslation('host');
-  const browser = deviceName(userAgent);
+  const userAgent = session.userAgent;
+  // The server's parse (browser and system with versions), else the short local one.
+  const browser = deviceText(session.device) ?? deviceName(userAgent);
   if (browser) return browser;
   const program = clientName(userAgent);
   return program ? t('account.security.apiClientNamed', { name: program }) : t('account.security.apiClient');
 }
 
-/** One signed-in device: name, last seen and IP; "this device", or sign it out. */
+/** One signed-in device: name, last seen, approximate place and IP; "this device", or sign it out. */
 function SessionRow({ session }: { session: SessionInfo }) {
   const { t, i18n } = useTranslation('host');
   const message = useErrorMessage();
   const revoke = useRevokeSessionMutation();
-  const device = useDeviceLabel(session.userAgent);
+  const device = useDeviceLabel(session);
   const formatTime = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   const extra = session.current ? (
@@ -47,7 +50,11 @@ function SessionRow({ session }: { session: SessionInfo }) {
   return (
     <List.Item
       data-testid={session.current ? 'session-current' : 'session-other'}
-      description={[t('account.security.lastSeen', { time: formatTime(session.lastSeenAt) }), session.ip]
+      description={[
+        t('account.security.lastSeen', { time: formatTime(session.lastSeenAt) }),
+        placeText(session.place, i18n.language),
+        session.ip,
+      ]
         .filter(Boolean)
         .join(' · ')}
       extra={extra}

@@ -3,6 +3,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { Navigate, useNavigate } from '@cw/shared-state/router';
 import { useSession } from '@cw/shared-state/session';
+import { LockBanner } from '@cw/shared-ui/lock-banner';
 import { Button, NoticeBar } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { DetailRows } from '../../../lib/detail-rows.tsx';
@@ -29,6 +30,7 @@ export default function ConfirmScreen() {
       testId="wallet-affirm"
       parent="/coinTopup/send"
     >
+      <LockBanner testId="affirm-lock-banner" />
       <section className={`${ui.card} ${ui.field}`} style={{ alignItems: 'center' }}>
         <span className={ui.muted}>{draft.kind === 'withdrawal' ? t('affirm.withdrawal') : t('affirm.send')}</span>
         <span className={ui.strong} style={{ fontSize: 24 }} data-testid="affirm-amount">

@@ -1,4 +1,5 @@
 import { useTranslation } from '@cw/shared-state/i18n';
+import { LockBanner } from '@cw/shared-ui/lock-banner';
 import { ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Button, CapsuleTabs, NoticeBar, Popup } from 'antd-mobile';
 import { type ComponentType, useState } from 'react';
@@ -33,6 +34,8 @@ export default function SendScreen({ AddressPicker }: { AddressPicker: AddressPi
         <CapsuleTabs.Tab title={t('send.modeWithdrawal')} key="withdrawal" />
         <CapsuleTabs.Tab title={t('send.modeUser')} key="send" />
       </CapsuleTabs>
+      {/* Why nothing may leave now and until when (a hold after a security change, a freeze). */}
+      <LockBanner testId="send-lock-banner" />
       <CoinSection form={form} />
       {form.withdrawDisabled && (
         <NoticeBar content={codeMessage('WITHDRAW_DISABLED')} color="alert" wrap data-testid="send-withdraw-disabled" />

@@ -1,0 +1,1 @@
+export { LockBanner } from './lock-banner.tsx';
