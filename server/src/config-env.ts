@@ -40,6 +40,8 @@ const EnvSchema = Type.Object({
   PUBLIC_ORIGIN: Type.Optional(Type.String({ pattern: '^https?://[^/?#]+$', maxLength: 200 })),
   /** How long an asked-for unfreeze waits before the account thaws (issue 31). */
   UNFREEZE_HOLD_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 30 }),
+  /** How long nothing leaves an account after a security change (issue 31; withdrawals/outflow-holds.ts). */
+  SECURITY_CHANGE_HOLD_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 30 }),
   MAIL_DAILY_LIMIT: Type.Integer({ minimum: 1, maximum: 1000 }),
   SUPPORT_EMAIL: Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' }),
   UPLOAD_QUOTA_BYTES: Type.Integer({ minimum: 1024 * 1024 }),
@@ -134,6 +136,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   SHUTDOWN_TIMEOUT_MS: 10_000,
   MAIL_FROM: 'CW Wallet <no-reply@localhost>',
   UNFREEZE_HOLD_HOURS: 24,
+  SECURITY_CHANGE_HOLD_HOURS: 24,
   MAIL_DAILY_LIMIT: 20,
   SUPPORT_EMAIL: 'support@wallet.example',
   UPLOAD_QUOTA_BYTES: 200 * 1024 * 1024,
@@ -178,6 +181,7 @@ const integerKeys = new Set([
   'SESSION_ABSOLUTE_HOURS',
   'WITHDRAWAL_ALLOWLIST_HOLD_HOURS',
   'UNFREEZE_HOLD_HOURS',
+  'SECURITY_CHANGE_HOLD_HOURS',
   'WEBAUTHN_OPTIONS_PER_IP_MINUTE',
   'SESSION_MAX_PER_USER',
   'CODE_IP_HOURLY_LIMIT',

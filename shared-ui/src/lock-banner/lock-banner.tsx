@@ -13,7 +13,7 @@ const KNOWN_REASONS = new Set([
   'passkey_removed',
   'passkey_counter_regressed',
   'email_changed',
-  'new_device_sign_in',
+  'new_device_confirmed',
 ]);
 
 function LockLine({ lock }: { lock: SecurityLock }) {

@@ -12,17 +12,29 @@ import { assertNotFrozen, freezeState } from '../security/freeze-state.ts';
  *
  * - The owner's own freeze (security/freeze.ts): ACCOUNT_FROZEN until an unfreeze's hold has passed.
  * - A deep-reorg freeze (deposits/reorg-alerts.ts): WITHDRAW_FROZEN until an operator resolves it.
- * - For OUTFLOW_HOLD_MS after a password reset or change, a fund password changed, a second factor
- *   added or removed, or a new device confirmed — how a taken-over account is made the attacker's — OUTFLOW_HOLD with details.retryAfterSeconds; the
- *   owner, warned by the mails those changes send, has a day to act.
+ * - For the security-change hold (SECURITY_CHANGE_HOLD_HOURS, default 24) after a password reset or
+ *   change, a fund password changed, a second factor added or removed, an e-mail change or a new device
+ *   confirmed — how a taken-over account is made the attacker's — OUTFLOW_HOLD with
+ *   details.retryAfterSeconds; the owner, warned by the mails those changes send, has a day to act.
  */
 export const OUTFLOW_HOLD_MS = 24 * 3_600_000;
+const MAX_HOLD_HOURS = 24 * 30;
+
+/**
+ * The hold's length: SECURITY_CHANGE_HOLD_HOURS, read at each check rather than kept in module state
+ * (the server's config check refuses a bad value at start; here a bad one falls back to the default).
+ * The hold is counted from the event's time, so a changed setting applies to holds already running.
+ */
+export function securityChangeHoldMs(env: NodeJS.ProcessEnv = process.env): number {
+  const hours = Number(env.SECURITY_CHANGE_HOLD_HOURS?.trim() || 24);
+  return Number.isInteger(hours) && hours >= 1 && hours <= MAX_HOLD_HOURS ? hours * 3_600_000 : OUTFLOW_HOLD_MS;
+}
 /**
  * Every way an account's secrets become someone else's, the e-mail address included (its codes and
  * password resets go there). outflow-holds.api.test.ts
  * runs each flow through the API, so a renamed event fails a test rather than silently ending a hold.
  */
-const holdingEvents: readonly AuditEvent[] = [
+export const holdingEvents: readonly AuditEvent[] = [
   'password_reset',
   'password_changed',
   // Not 'fund_password_set': every new user sets a first fund password right before a first withdrawal;
@@ -51,18 +63,19 @@ export async function outflowHold(
   userId: string,
   now: Date,
 ): Promise<{ event: AuditEvent; since: Date; until: Date } | null> {
+  const holdMs = securityChangeHoldMs();
   const latest = await db
     .selectFrom('audit_events')
     .select(['occurred_at', 'event'])
     .where('user_id', '=', userId)
-    .where('occurred_at', '>', new Date(now.getTime() - OUTFLOW_HOLD_MS))
+    .where('occurred_at', '>', new Date(now.getTime() - holdMs))
     .where('event', 'in', holdingEvents)
     .orderBy('occurred_at', 'desc')
     .limit(1)
     .executeTakeFirst();
   if (!latest) return null;
   const since = latest.occurred_at;
-  return { event: latest.event as AuditEvent, since, until: new Date(since.getTime() + OUTFLOW_HOLD_MS) };
+  return { event: latest.event as AuditEvent, since, until: new Date(since.getTime() + holdMs) };
 }
 
 /** When the hold of the latest holding event ends; null when none holds at `now`. */
