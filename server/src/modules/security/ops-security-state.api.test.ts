@@ -59,7 +59,7 @@ describe('operator view of a user’s locks', () => {
       expect(body.allowlist.on).toBe(true);
       expect(body.allowlist.offAt).toBe(new Date(changedAt.getTime() + 24 * HOUR).toISOString());
     }
-    expect((await state(ops, 'nobody@example.com')).statusCode).toBe(404);
+    expect((await state(later, 'nobody@example.com')).statusCode).toBe(404);
     // A user's session is not an operator's.
     expect(
       (

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { appendAudit } from '../audit/repository.ts';
-import { login, nextIp, registerUser, STRONG_PASSWORD, sessionCookie, useAuthHarness } from '../auth/test-helpers.ts';
+import {
+  login,
+  nextIp,
+  registerUser,
+  STRONG_PASSWORD,
+  sessionCookie,
+  useAuthHarness,
+  withDevice,
+} from '../auth/test-helpers.ts';
 import { OUTFLOW_HOLD_MS } from '../withdrawals/outflow-holds.ts';
 import { securityLocks } from './overview.ts';
 import { totpCode } from './totp.ts';
@@ -19,7 +27,8 @@ async function signedIn() {
     method: 'POST',
     url: '/api/auth/login',
     remoteAddress: '8.8.8.8',
-    headers: { 'user-agent': CHROME },
+    // From the browser that registered (its device cookie): a known device, no e-mail confirmation.
+    headers: { 'user-agent': CHROME, cookie: withDevice(user.email) },
     payload: { identifier: user.email, password: STRONG_PASSWORD },
   });
   return { ...user, cookie: sessionCookie(res) };
