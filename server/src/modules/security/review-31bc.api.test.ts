@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { nextIp } from '../auth/test-helpers.ts';
+import { ETH_ADDRESS, newUser, post, useWalletHarness, type WalletUser } from '../withdrawals/test-helpers.ts';
+
+/**
+ * Review of issue 31 (freeze, allowlist, anti-phishing; see /work/wt/review-31bc.md). Each `it.fails`
+ * reproduces a finding: it fails on the current code (so vitest reports it as passing-as-expected);
+ * when the finding is fixed, turn `it.fails` into `it`.
+ */
+const h = useWalletHarness();
+
+const put = (user: WalletUser, url: string, payload: object) =>
+  h.app.inject({ method: 'PUT', url, remoteAddress: nextIp(), headers: { cookie: user.cookie }, payload });
+
+async function reauth(user: WalletUser) {
+  const res = await post(h, user, '/api/me/security/reauth', { password: user.password });
+  expect(res.statusCode, res.body).toBe(204);
+}
+
+async function mailsTo(email: string): Promise<{ subject: string; text: string }[]> {
+  return h.db.selectFrom('outbox').select(['subject', 'text']).where('to_address', '=', email).orderBy('id').execute();
+}
+
+async function freezeToken(user: WalletUser): Promise<string> {
+  const changed = await post(h, user, '/api/me/password', {
+    oldPassword: user.password,
+    password: 'An0ther-Pass!',
+    confirmPassword: 'An0ther-Pass!',
+  });
+  expect(changed.statusCode, changed.body).toBe(204);
+  const mails = await mailsTo(user.email);
+  const token = mails
+    .map((m) => /\/freeze#t=([A-Za-z0-9_-]{22})/.exec(m.text)?.[1])
+    .filter(Boolean)
+    .at(-1);
+  expect(token).toBeDefined();
+  return token as string;
+}
+
+describe('review 31bc: freeze link', () => {
+  it.fails('MEDIUM F4: one leaked freeze link is an unthrottled mail bomb and session killer (20 uses -> 20 mails)', async () => {
+    const user = await newUser(h);
+    const token = await freezeToken(user);
+    const before = (await mailsTo(user.email)).length;
+    for (let i = 0; i < 20; i++) {
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/api/security/freeze-link',
+        remoteAddress: nextIp(),
+        payload: { token },
+      });
+      expect(res.statusCode).toBe(204);
+    }
+    const frozenMails = (await mailsTo(user.email)).length - before;
+    // Expected after a fix: a repeat freeze of a frozen account (no unfreeze under way) sends no new
+    // mail, and the link endpoint is throttled; today every use queues one more 'account_frozen' mail.
+    expect(frozenMails).toBeLessThanOrEqual(1);
+  });
+
+  it.fails('MEDIUM F4b: a freeze link keeps working a year later (no expiry; only 50 newer mails retire it)', async () => {
+    const user = await newUser(h);
+    const token = await freezeToken(user);
+    h.clock.advance(365 * 24 * 3_600_000);
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/security/freeze-link',
+      remoteAddress: nextIp(),
+      payload: { token },
+    });
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('review 31bc: allowlist changes are silent', () => {
+  it.fails('MEDIUM F5: trusting an address and asking to turn the allowlist off mail the owner nothing', async () => {
+    const user = await newUser(h);
+    await reauth(user);
+    expect((await put(user, '/api/me/security/allowlist', { on: true })).statusCode).toBe(200);
+    const entry = await post(h, user, '/api/wallet/address-book', {
+      name: 'Mule',
+      walletType: 'personal',
+      network: 'ethereum',
+      address: ETH_ADDRESS,
+    });
+    expect(entry.statusCode, entry.body).toBe(201);
+    const before = (await mailsTo(user.email)).length;
+    // No re-authentication asked for either (a session alone trusts an address).
+    const trusted = await put(user, `/api/wallet/address-book/${entry.json().id}/trusted`, { trusted: true });
+    expect(trusted.statusCode, trusted.body).toBe(200);
+    await reauth(user);
+    expect((await put(user, '/api/me/security/allowlist', { on: false })).statusCode).toBe(200);
+    // The 24 h holds exist so the owner can react: the owner must hear of both (with a freeze link).
+    const after = await mailsTo(user.email);
+    expect(after.length - before).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('review 31bc: anti-phishing phrase', () => {
+  it.fails('LOW F9: a phrase padded with spaces passes the schema, is trimmed below 4 characters and answers 500', async () => {
+    const user = await newUser(h);
+    await reauth(user);
+    const res = await put(user, '/api/me/security/anti-phishing', { phrase: '  ab  ' });
+    expect(res.statusCode, res.body).toBe(400);
+  });
+});
