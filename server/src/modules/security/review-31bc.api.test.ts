@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { nextIp } from '../auth/test-helpers.ts';
+import { login, nextIp, sessionCookie } from '../auth/test-helpers.ts';
 import { ETH_ADDRESS, newUser, post, useWalletHarness, type WalletUser } from '../withdrawals/test-helpers.ts';
+import { totpCode } from './totp.ts';
 
 /**
  * Review of issue 31 (freeze, allowlist, anti-phishing; see /work/wt/review-31bc.md). Each `it.fails`
@@ -101,5 +102,24 @@ describe('review 31bc: anti-phishing phrase', () => {
     await reauth(user);
     const res = await put(user, '/api/me/security/anti-phishing', { phrase: '  ab  ' });
     expect(res.statusCode, res.body).toBe(400);
+  });
+});
+
+describe('review 31bc: a frozen account still takes security changes', () => {
+  it.fails('MEDIUM F3: after the owner freezes, a password-only thief signs in and enrols their own TOTP, locking the owner out', async () => {
+    const owner = await newUser(h);
+    expect((await post(h, owner, '/api/me/security/freeze', {})).statusCode).toBe(204);
+    // The thief knows the password only (no factor on the account, no mailbox).
+    const signedIn = await login(h, owner.username, owner.password);
+    expect(signedIn.statusCode).toBe(200);
+    const thief = { ...owner, cookie: sessionCookie(signedIn) };
+    const start = await post(h, thief, '/api/me/security/totp', {});
+    expect(start.statusCode, start.body).toBe(200);
+    const confirm = await post(h, thief, '/api/me/security/totp/confirm', {
+      code: totpCode(start.json().secret, h.clock.now()),
+    });
+    // Expected: refused while frozen (ACCOUNT_FROZEN), or only with proof of the mailbox. Today 200:
+    // the owner's next sign-in and a password reset both ask for the thief's authenticator.
+    expect(confirm.statusCode, confirm.body).toBe(423);
   });
 });
