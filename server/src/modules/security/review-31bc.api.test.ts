@@ -123,3 +123,26 @@ describe('review 31bc: a frozen account still takes security changes', () => {
     expect(confirm.statusCode, confirm.body).toBe(423);
   });
 });
+
+describe('review 31bc: login history', () => {
+  it.fails("LOW F10: throttled sign-in attempts on someone else's account each add a row to their history (no cap)", async () => {
+    const victim = await newUser(h);
+    for (let i = 0; i < 60; i++) {
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: nextIp(),
+        payload: { identifier: victim.username, password: 'Wr0ng-Pass!!' },
+      });
+      expect([401, 429]).toContain(res.statusCode);
+    }
+    const rows = await h.db
+      .selectFrom('login_attempts')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', victim.user.id)
+      .executeTakeFirstOrThrow();
+    // Expected: throttled attempts coalesced (a count per IP and hour), so the owner's real sign-ins
+    // are not pushed off the first pages and the table does not grow with the attacker's request rate.
+    expect(Number(rows.n)).toBeLessThanOrEqual(20);
+  });
+});
