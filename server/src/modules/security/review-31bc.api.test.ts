@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { login, nextIp, sessionCookie } from '../auth/test-helpers.ts';
-import { ETH_ADDRESS, newUser, post, useWalletHarness, type WalletUser } from '../withdrawals/test-helpers.ts';
+import {
+  ETH_ADDRESS,
+  newUser,
+  post,
+  useWalletHarness,
+  type WalletUser,
+  withdrawCode,
+} from '../withdrawals/test-helpers.ts';
+import { SoftAuthenticator } from './soft-authenticator.ts';
 import { totpCode } from './totp.ts';
 
 /**
@@ -144,5 +152,25 @@ describe('review 31bc: login history', () => {
     // Expected: throttled attempts coalesced (a count per IP and hour), so the owner's real sign-ins
     // are not pushed off the first pages and the table does not grow with the attacker's request rate.
     expect(Number(rows.n)).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('review 31bc: security mails without the freeze link', () => {
+  it.fails('MEDIUM F6: the passkey-added notice and the withdrawal code mail carry no freeze link', async () => {
+    const user = await newUser(h);
+    const options = await post(h, user, '/api/me/security/passkeys/options', {});
+    expect(options.statusCode, options.body).toBe(200);
+    const key = new SoftAuthenticator();
+    const before = (await mailsTo(user.email)).length;
+    const added = await post(h, user, '/api/me/security/passkeys', {
+      name: 'Thief key',
+      response: key.register(options.json()),
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    await withdrawCode(h, user);
+    const mails = (await mailsTo(user.email)).slice(before);
+    expect(mails.length).toBeGreaterThanOrEqual(2);
+    // Issue 31: a one-click link in every security e-mail (factor added/removed, withdrawal requested).
+    for (const m of mails) expect(m.text, m.text).toMatch(/\/freeze#t=[A-Za-z0-9_-]{22}/);
   });
 });
