@@ -192,6 +192,8 @@ export const errorStatus = {
   ACCOUNT_FROZEN: 423,
   /** The account is not frozen. */
   ACCOUNT_NOT_FROZEN: 409,
+  /** The allowlist is on and the sell's payout method is still on its hold (details.until, retryAfterSeconds). */
+  PAYOUT_METHOD_ALLOWLIST_HOLD: 423,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -14,7 +14,11 @@ export type SecurityNotice =
   | 'passkey_suspended'
   | 'account_frozen'
   | 'password_changed'
-  | 'unfreeze_requested';
+  | 'unfreeze_requested'
+  | 'payout_method_added'
+  | 'payout_method_activated'
+  | 'allowlist_entry_trusted'
+  | 'allowlist_off_requested';
 
 const texts: Record<
   MailLanguage,
@@ -32,6 +36,11 @@ const texts: Record<
       account_frozen: '您的账户已冻结：所有会话已结束，提现、转账、兑换付款和出售均已停止。',
       password_changed: '您的账户登录密码已更改（或已重置）。24 小时内不能提现或转账。',
       unfreeze_requested: '已申请解冻您的账户。等待期结束后，资产才能再次转出。',
+      payout_method_added:
+        '您的账户已添加一个收款方式（出售所得将付到这里）。开启提币白名单时，它在等待期结束后才能使用。',
+      payout_method_activated: '您的账户重新启用了一个收款方式。开启提币白名单时，它在等待期结束后才能使用。',
+      allowlist_entry_trusted: '地址簿中的一个地址被标记为可信（提币白名单）。等待期结束后即可向它提币：',
+      allowlist_off_requested: '已申请关闭提币白名单。等待期结束后将生效，届时可向任意地址提币：',
     },
     notYou: '如果这不是您本人的操作，请立即在安全设置中冻结账户并联系客服。',
     freeze: '不是您本人？点击此链接立即冻结账户（无需登录）：',
@@ -48,6 +57,11 @@ const texts: Record<
       account_frozen: '您的帳戶已凍結：所有工作階段已結束，提領、轉帳、兌換付款和出售均已停止。',
       password_changed: '您的帳戶登入密碼已變更（或已重設）。24 小時內不能提領或轉帳。',
       unfreeze_requested: '已申請解凍您的帳戶。等待期結束後，資產才能再次轉出。',
+      payout_method_added:
+        '您的帳戶已新增一個收款方式（出售所得將付到這裡）。開啟提幣白名單時，它在等待期結束後才能使用。',
+      payout_method_activated: '您的帳戶重新啟用了一個收款方式。開啟提幣白名單時，它在等待期結束後才能使用。',
+      allowlist_entry_trusted: '地址簿中的一個地址被標記為可信（提幣白名單）。等待期結束後即可向它提領：',
+      allowlist_off_requested: '已申請關閉提幣白名單。等待期結束後將生效，屆時可向任意地址提領：',
     },
     notYou: '如果這不是您本人的操作，請立即在安全設定中凍結帳戶並聯絡客服。',
     freeze: '不是您本人？點擊此連結立即凍結帳戶（無需登入）：',
@@ -67,6 +81,14 @@ const texts: Record<
       password_changed:
         'The sign-in password of your account was changed (or reset). Withdrawals and sends are held for 24 hours.',
       unfreeze_requested: 'An unfreeze of your account was asked for. Nothing can leave it until the wait is over.',
+      payout_method_added:
+        'A payout method (where the money of a sell is paid) was added to your account. With the withdrawal allowlist on, it is usable after its hold.',
+      payout_method_activated:
+        'A payout method was switched back on in your account. With the withdrawal allowlist on, it is usable after its hold.',
+      allowlist_entry_trusted:
+        'An address-book entry was marked trusted (withdrawal allowlist). Coins can be sent to it once its hold ends:',
+      allowlist_off_requested:
+        'Turning your withdrawal allowlist off was asked for. It takes effect when the hold ends; then coins can go to any address:',
     },
     notYou: 'If this was not you, freeze your account in the security settings now and contact support.',
     freeze: 'Not you? Freeze your account now with this link (no sign-in needed):',
@@ -86,6 +108,14 @@ const texts: Record<
       password_changed:
         'Se cambió (o restableció) la contraseña de acceso de tu cuenta. Retiros y envíos quedan retenidos 24 horas.',
       unfreeze_requested: 'Se pidió descongelar tu cuenta. No puede salir nada hasta que termine la espera.',
+      payout_method_added:
+        'Se añadió un método de cobro (donde se paga el dinero de una venta) a tu cuenta. Con la lista permitida activa, se puede usar tras su espera.',
+      payout_method_activated:
+        'Se volvió a activar un método de cobro en tu cuenta. Con la lista permitida activa, se puede usar tras su espera.',
+      allowlist_entry_trusted:
+        'Una dirección de la libreta se marcó como de confianza (lista permitida). Se podrá enviar a ella cuando termine su espera:',
+      allowlist_off_requested:
+        'Se pidió desactivar tu lista de direcciones permitidas. Surte efecto al terminar la espera; entonces se podrá enviar a cualquier dirección:',
     },
     notYou: 'Si no fuiste tú, congela tu cuenta ahora en los ajustes de seguridad y contacta con soporte.',
     freeze: '¿No fuiste tú? Congela tu cuenta ahora con este enlace (sin iniciar sesión):',
@@ -107,9 +137,11 @@ export function securityNoticeMail(
   notice: SecurityNotice,
   at: Date,
   freezeUrl?: string,
+  detail?: string,
 ): MailContent {
   const t = texts[language];
-  const lines = [t.body[notice], '', at.toISOString(), '', t.notYou, ''];
+  // detail: what changed, language-neutral (an address and when its hold ends), under the sentence.
+  const lines = [t.body[notice], ...(detail ? [detail] : []), '', at.toISOString(), '', t.notYou, ''];
   if (freezeUrl) lines.push(freezeLine(language, freezeUrl), '');
   return { subject: t.subject, text: lines.join('\n') };
 }
@@ -139,6 +171,7 @@ export async function queueSecurityNotice(
   notice: SecurityNotice,
   at: Date,
   origin?: string,
+  detail?: string,
 ): Promise<void> {
   const target = await mailTarget(trx, userId);
   if (!target) return;
@@ -147,7 +180,7 @@ export async function queueSecurityNotice(
     trx,
     userId,
     target.language,
-    { to: target.email, ...securityNoticeMail(target.language, notice, at, url) },
+    { to: target.email, ...securityNoticeMail(target.language, notice, at, url, detail) },
     at,
   );
 }

@@ -7,9 +7,9 @@ import type { SandboxRamp } from './sandbox/sandbox-server.ts';
 import { setCountry, startTestProvider } from './test-helpers.ts';
 
 /**
- * Review of issue 31 (see /work/wt/review-31bc.md): how a sell meets the withdrawal allowlist and the
- * self-service freeze. Each `it.fails` reproduces a finding on the current code; turn it into `it`
- * once fixed.
+ * How a sell meets the withdrawal allowlist and the self-service freeze (issue 31; review findings F1
+ * and F2): a payout method is a destination like an address, with the allowlist's hold, and a freeze
+ * ends pending sells as every other session ending does.
  */
 const XPUB =
   'xpub6BosfCnifzxcFwrSzQiqu2DBVTshkCXacvNsWGYJVVhhawA7d4R5WSWGFNbi8Aw6ZRc1brxMyWMzG3DSSSSoekkudhUd9yLb6qx39T9nMdj';
@@ -24,7 +24,7 @@ afterAll(async () => sandbox.close());
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 
-describe('review 31bc: sells, the allowlist and the freeze', () => {
+describe('sells, the allowlist and the freeze', () => {
   const h: Harness = useAuthHarness({
     auth: { codeLimits: { resendAfterSeconds: 0, perAddressPerHour: 10_000, perIpPerHour: 10_000 } },
     deposits: { xpubs: { ethereum: XPUB, bsc: XPUB } },
@@ -91,7 +91,7 @@ describe('review 31bc: sells, the allowlist and the freeze', () => {
     expect(res.statusCode, res.body).toBe(204);
   };
 
-  it.fails('HIGH F1: with the allowlist on, a sell to a payout method added a minute ago goes through (allowlist bypass)', async () => {
+  it('F1: with the allowlist on, a sell to a payout method added a minute ago is refused with its hold', async () => {
     const { u, methodId } = await seller();
     await reauth(u);
     const on = await h.app.inject({
@@ -106,11 +106,60 @@ describe('review 31bc: sells, the allowlist and the freeze', () => {
     // is refused with ADDRESS_NOT_ALLOWLISTED.
     h.clock.advance(60_000);
     const placed = await place(u, methodId, { fundPassword: FUND_PASSWORD, emailCode: await code(u, 'withdraw') });
-    expect(placed.statusCode, placed.body).not.toBe(200);
+    expect(placed.statusCode, placed.body).toBe(423);
+    expect(placed.json().code).toBe('PAYOUT_METHOD_ALLOWLIST_HOLD');
+    const listed = (await api(u.cookie, 'GET', '/api/payment-methods')).json().items[0];
+    expect(placed.json().details.until).toBe(listed.usableAt);
     expect(await locked(u)).toBe('0');
+    // The owner was told of the new method, with a one-click freeze link.
+    const mails = await h.db.selectFrom('outbox').select(['text']).where('to_address', '=', u.email).execute();
+    expect(mails.some((m) => m.text.includes('收款方式') && /\/freeze#t=/.test(m.text))).toBe(true);
   });
 
-  it.fails('MEDIUM F2: freezing leaves a pending sell open (its coins locked, its checkout link live), unlike "sign out others"', async () => {
+  it('F1: the hold ends at 24:00 (refused at 23:59); switching the method off and on starts it over', async () => {
+    const { u, methodId } = await seller();
+    await reauth(u);
+    expect(
+      (
+        await h.app.inject({
+          method: 'PUT',
+          url: '/api/me/security/allowlist',
+          headers: { cookie: u.cookie },
+          payload: { on: true },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const usableAt = Date.parse((await api(u.cookie, 'GET', '/api/payment-methods')).json().items[0].usableAt);
+    h.clock.set(new Date(usableAt - 61_000));
+    u.cookie = sessionCookie(await login(h, u.username, u.password));
+    const early = await place(u, methodId, { fundPassword: FUND_PASSWORD, emailCode: await code(u, 'withdraw') });
+    expect(early.statusCode, early.body).toBe(423);
+    h.clock.set(new Date(usableAt));
+    u.cookie = sessionCookie(await login(h, u.username, u.password));
+    const off = await h.app.inject({
+      method: 'PUT',
+      url: `/api/payment-methods/${methodId}/active`,
+      headers: { cookie: u.cookie },
+      payload: { active: false },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    const on = await h.app.inject({
+      method: 'PUT',
+      url: `/api/payment-methods/${methodId}/active`,
+      headers: { cookie: u.cookie },
+      payload: { active: true, fundPassword: FUND_PASSWORD },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(Date.parse(on.json().usableAt)).toBe(usableAt + 24 * 3_600_000);
+    const again = await place(u, methodId, { fundPassword: FUND_PASSWORD, emailCode: await code(u, 'withdraw') });
+    expect(again.json().code).toBe('PAYOUT_METHOD_ALLOWLIST_HOLD');
+    h.clock.set(new Date(usableAt + 24 * 3_600_000));
+    u.cookie = sessionCookie(await login(h, u.username, u.password));
+    const placed = await place(u, methodId, { fundPassword: FUND_PASSWORD, emailCode: await code(u, 'withdraw') });
+    expect(placed.statusCode, placed.body).toBe(200);
+  });
+
+  it('F2: freezing ends a pending sell (its coins unlocked, its checkout link dead), as "sign out others" does', async () => {
     const { u, methodId } = await seller();
     const placed = await place(u, methodId, { fundPassword: FUND_PASSWORD, emailCode: await code(u, 'withdraw') });
     expect(placed.statusCode, placed.body).toBe(200);
@@ -121,7 +170,9 @@ describe('review 31bc: sells, the allowlist and the freeze', () => {
       .select(['state'])
       .where('id', '=', placed.json().id)
       .executeTakeFirstOrThrow();
-    // Password change, reset and "sign out others" run onSessionsEnded (cancelPendingSells): expired.
+    // As a password change, reset and "sign out others" do (cancelPendingSells): expired, lock released.
     expect(order.state).toBe('expired');
+    u.cookie = sessionCookie(await login(h, u.username, u.password));
+    expect(await locked(u)).toBe('0');
   });
 });
