@@ -32,6 +32,8 @@ export interface AuthOptions {
    * reset): work in flight a thief's session may have started ends with them (app.ts: pending sells).
    */
   onSessionsEnded?: SessionsEndedHook;
+  /** Runs in the transaction that freezes an account, after the outflow lock (app.ts: sells end). */
+  onAccountFrozen?: SessionsEndedHook;
   /** The app's public origin (PUBLIC_ORIGIN), for the links in security mails; default http://127.0.0.1:3000. */
   publicOrigin?: string;
   /** How long an unfreeze waits (UNFREEZE_HOLD_HOURS); default 24 h. */
@@ -105,6 +107,7 @@ export function createAuthModule(
     reauth,
     publicOrigin,
     unfreezeHoldMs: deps.unfreezeHoldMs ?? UNFREEZE_HOLD_MS,
+    ...(deps.onAccountFrozen ? { onFrozen: deps.onAccountFrozen } : {}),
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
   return {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
@@ -41,6 +41,11 @@ export function createFreezeService(deps: {
   publicOrigin: string;
   unfreezeHoldMs: number;
   onMailQueued?: () => void;
+  /**
+   * Runs in the freeze's transaction, after the outflow lock (app.ts: pending sells end, unsigned sell
+   * payouts are rejected), as work in flight ends with the sessions on a password change.
+   */
+  onFrozen?: (trx: Transaction<Database>, userId: string, at: Date) => Promise<unknown>;
 }): FreezeService {
   const { db, now } = deps;
 
@@ -57,6 +62,7 @@ export function createFreezeService(deps: {
     await db.transaction().execute(async (trx) => {
       const at = now();
       await freezeAccount(trx, { userId, via, ip, now: at });
+      await deps.onFrozen?.(trx, userId, at);
       await queueSecurityNotice(trx, userId, 'account_frozen', at);
     });
     deps.onMailQueued?.();

@@ -23,8 +23,10 @@ export type FreezeVia = 'settings' | 'mail_link';
  * - the user's own withdrawals not yet signed (in_review, review_approved) are rejected with reason
  *   `account_frozen` and their amount returned to the available balance: a thief's withdrawal waiting
  *   for review must not go out after the owner's later unfreeze;
- * - exchange and sell payouts (the platform paying an order out) stay approved; the signer takes no
+ * - exchange payouts (the platform paying an order out) stay approved; the signer takes no
  *   withdrawal of a frozen user (withdrawals/repository.ts, signer-sign.ts), so they wait for the thaw;
+ *   a sell's unsigned payout is rejected by the freeze service's onFrozen hook (ramp/cancel.ts), as
+ *   it would pay a method the thief may have added;
  * - a transfer already signed (transfer_in_progress) is on the chain and cannot be called back. The
  *   signer holds the withdrawal's row lock while it signs; the `for update` below waits for it.
  * Every session ends, the caller's too. Freezing a frozen account again is harmless and cancels an
