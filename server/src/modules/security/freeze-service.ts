@@ -5,8 +5,9 @@ import { appendAudit } from '../audit/repository.ts';
 import { findAccountById } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
+import { lockOutflows } from '../withdrawals/outflow-budget.ts';
 import type { FactorInput } from './factors-service.ts';
-import { type FreezeVia, freezeAccount, freezeLinkUser, startThaw } from './freeze.ts';
+import { type FreezeVia, freezeAccount, freezeLinkUser, frozenAndStill, startThaw } from './freeze.ts';
 import { freezeState } from './freeze-state.ts';
 import type { Reauth } from './reauth.ts';
 import { queueSecurityNotice } from './security-mails.ts';
@@ -61,6 +62,11 @@ export function createFreezeService(deps: {
   async function freeze(userId: string, via: FreezeVia, ip: string | null): Promise<void> {
     await db.transaction().execute(async (trx) => {
       const at = now();
+      await lockOutflows(trx, userId);
+      // Frozen already, no unfreeze under way: nothing to stop, so no sessions end and no mail goes
+      // (a leaked link replayed must not be a mail bomb or a session killer; review 31, F4). Frozen
+      // with an unfreeze under way: freezing again cancels it, and says so once.
+      if (await frozenAndStill(trx, userId)) return;
       await freezeAccount(trx, { userId, via, ip, now: at });
       await deps.onFrozen?.(trx, userId, at);
       await queueSecurityNotice(trx, userId, 'account_frozen', at);
@@ -72,7 +78,7 @@ export function createFreezeService(deps: {
     status,
     freeze: (client, userId) => freeze(userId, 'settings', client.ip),
     async freezeByLink(client, token) {
-      const userId = await freezeLinkUser(db, token);
+      const userId = await freezeLinkUser(db, token, now());
       if (!userId) return false;
       await freeze(userId, 'mail_link', client.ip);
       return true;
