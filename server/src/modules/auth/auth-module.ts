@@ -76,13 +76,14 @@ export function createAuthModule(
   const onSessionsEnded = deps.onSessionsEnded ?? (async () => {});
   const throttles = deps.throttles ?? pgThrottleStore(db);
   const webauthn: WebAuthnOptions = { ...defaultWebAuthnOptions, ...deps.webauthn };
+  const publicOrigin = deps.publicOrigin ?? 'http://127.0.0.1:3000';
   const passkeys = createPasskeys({
     db,
     now,
     webauthn,
+    publicOrigin,
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
-  const publicOrigin = deps.publicOrigin ?? 'http://127.0.0.1:3000';
   const factors = createSecondFactors({
     db,
     now,
@@ -96,6 +97,7 @@ export function createAuthModule(
   const codes = createVerificationCodes({
     db,
     now,
+    publicOrigin,
     ...(deps.codeLimits ? { limits: deps.codeLimits } : {}),
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
