@@ -5134,6 +5134,24 @@ export interface operations {
                     totpCode?: string;
                     /** @description Or a recovery code */
                     recoveryCode?: string;
+                    /** @description The answer of navigator.credentials.get() to a passkey challenge, as JSON */
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description Client extension results */
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };

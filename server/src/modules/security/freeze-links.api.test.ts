@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { login, nextIp, sessionCookie } from '../auth/test-helpers.ts';
+import { login, nextIp, receiveCode, sessionCookie } from '../auth/test-helpers.ts';
 import {
   ETH_ADDRESS,
   newUser,
@@ -224,5 +224,43 @@ describe('security mails carry the freeze link', () => {
     expect(mails.length).toBeGreaterThanOrEqual(2);
     // Issue 31: a one-click link in every security e-mail (factor added/removed, withdrawal requested).
     for (const m of mails) expect(m.text, m.text).toMatch(/\/freeze#t=[A-Za-z0-9_-]{22}/);
+  });
+});
+
+describe('unfreeze with a passkey', () => {
+  it('F7: a passkey-only owner unfreezes with the password, the passkey and the e-mail code; the passkey alone is refused', async () => {
+    const user = await newUser(h);
+    const options = await post(h, user, '/api/me/security/passkeys/options', {});
+    const key = new SoftAuthenticator();
+    const added = await post(h, user, '/api/me/security/passkeys', {
+      name: 'Mine',
+      response: key.register(options.json()),
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    // Frozen as the settings freeze does, keeping this session (a fresh sign-in is another test's subject).
+    await h.db
+      .insertInto('account_freezes')
+      .values({
+        user_id: user.user.id,
+        frozen_at: h.clock.now(),
+        via: 'settings',
+        unfreeze_requested_at: null,
+        thaws_at: null,
+      })
+      .execute();
+    const answer = async () =>
+      key.authenticate((await post(h, user, '/api/me/security/passkeys/challenge', { purpose: 'reauth' })).json());
+    const code = async () => {
+      h.clock.advance(1000);
+      return receiveCode(h, { purpose: 'unfreeze', cookie: user.cookie, to: user.email });
+    };
+    const unfreeze = (payload: object) => post(h, user, '/api/me/security/freeze/unfreeze', payload);
+    const noPassword = await unfreeze({ password: '', emailCode: await code(), passkey: await answer() });
+    expect(noPassword.statusCode, noPassword.body).not.toBe(200);
+    const noFactor = await unfreeze({ password: user.password, emailCode: await code() });
+    expect(noFactor.json().code).toBe('FACTOR_REQUIRED');
+    const asked = await unfreeze({ password: user.password, emailCode: await code(), passkey: await answer() });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json().thawsAt).not.toBeNull();
   });
 });

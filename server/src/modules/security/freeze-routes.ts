@@ -7,6 +7,7 @@ import type { AuthModule } from '../auth/auth-module.ts';
 import { clientOf } from '../auth/client.ts';
 import { NoContent } from '../auth/schemas.ts';
 import { retryAfterSeconds, type ThrottlePolicy } from '../auth/throttle-schedule.ts';
+import { PasskeyAssertion } from './passkey-schemas.ts';
 
 const tags = ['security'];
 
@@ -38,6 +39,8 @@ const UnfreezeBody = Type.Object(
     emailCode: code('The code of POST /api/auth/codes with purpose "unfreeze"'),
     totpCode: Type.Optional(code('The authenticator code, when the app is on')),
     recoveryCode: Type.Optional(code('Or a recovery code')),
+    // Or a passkey (the answer to POST /api/me/security/passkeys/challenge); the password is still needed.
+    passkey: Type.Optional(PasskeyAssertion),
   },
   { additionalProperties: false },
 );

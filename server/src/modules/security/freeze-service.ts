@@ -87,7 +87,7 @@ export function createFreezeService(deps: {
       const before = await freezeState(db, userId, now());
       if (!before.frozen) throw new AppError('ACCOUNT_NOT_FROZEN', 'The account is not frozen');
       // Password and factor, charged on the login throttle as a sign-in (reauth.ts).
-      await deps.reauth.reauthenticate(client, userId, input);
+      await deps.reauth.reauthenticate(client, userId, input, { passwordAlways: true });
       const account = await findAccountById(db, userId);
       if (!account) throw new UnauthenticatedError('User no longer exists');
       const code = await deps.codes.check(account.email, ['unfreeze'], input.emailCode, client.ip);
