@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from './app-deps.ts';
+import { allowlistHoldMsOf } from './modules/allowlist/service.ts';
 import type { createAuthModule } from './modules/auth/auth-module.ts';
 import { meRoutes } from './modules/auth/me-routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -209,6 +210,8 @@ async function moneyModules(api: FastifyInstance, ctx: ApiModulesContext, outflo
       now,
       sealer: createSealer(deps.payouts?.key ?? randomBytes(32)),
       fundPassword: auth.fundPassword,
+      holdMs: allowlistHoldMsOf(deps.wallet?.allowlistHoldHours),
+      publicOrigin: auth.publicOrigin,
     }),
   });
   await typed.register(porRoutes, { db: deps.db, now, intervalMs: deps.por?.intervalMs ?? porIntervalFromEnv({}) });

@@ -42,7 +42,7 @@ import { isOrderDepositAddress } from './modules/exchange/repository.ts';
 import { ExchangeOrder, ExchangeRate } from './modules/exchange/schemas.ts';
 import { Balance } from './modules/ledger/schemas.ts';
 import { createMailModule } from './modules/mail/mail-module.ts';
-import { cancelPendingSells } from './modules/ramp/cancel.ts';
+import { cancelPendingSells, endSellsOnFreeze } from './modules/ramp/cancel.ts';
 import { UserSettings } from './modules/settings/schemas.ts';
 import { createLocalStore } from './modules/uploads/storage.ts';
 
@@ -151,6 +151,8 @@ export function buildApp(deps: AppDeps): App {
     onMailQueued: () => mail.worker.nudge(),
     // A pending sell's checkout link ends with the sessions that may have seen it (issue 38 review 2).
     onSessionsEnded: cancelPendingSells,
+    // A freeze ends them too, and rejects a sell's payout the signer has not taken (review 31, F2).
+    onAccountFrozen: endSellsOnFreeze,
   });
   if (mail.autoStart) {
     app.addHook('onReady', async () => mail.worker.start());

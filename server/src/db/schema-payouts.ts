@@ -18,4 +18,9 @@ export interface PaymentMethodsTable {
   sealed: Buffer | null;
   created_at: Date;
   updated_at: Date;
+  /**
+   * When the method may receive a sell while the withdrawal allowlist is on (migration 0089): the
+   * allowlist hold from when it was added or switched back on.
+   */
+  usable_at: Date;
 }

@@ -14,6 +14,8 @@ export interface FreezeLinksTable {
   token_hash: Buffer;
   user_id: string;
   created_at: Date;
+  /** After this the link does nothing (migration 0090; FREEZE_LINK_TTL_MS from created_at). */
+  expires_at: Date;
 }
 
 /** A user's self-service freeze (migration 0076): frozen while thaws_at is null or ahead. */

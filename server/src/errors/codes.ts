@@ -199,6 +199,8 @@ export const errorStatus = {
    * confirms it (POST /api/auth/device/confirm). 401, as every authenticated route already declares it.
    */
   DEVICE_CONFIRMATION_REQUIRED: 401,
+  /** The allowlist is on and the sell's payout method is still on its hold (details.until, retryAfterSeconds). */
+  PAYOUT_METHOD_ALLOWLIST_HOLD: 423,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

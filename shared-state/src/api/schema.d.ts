@@ -654,8 +654,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The "freeze my account" link of a security mail: works without a session, any number of times
-         * @description NOT_FOUND for an unknown token. It can only freeze, never unfreeze.
+         * The "freeze my account" link of a security mail: works without a session
+         * @description NOT_FOUND for an unknown token, one older than 30 days, or one sent before the last completed unfreeze. It can only freeze, never unfreeze. Using it on an account frozen with no unfreeze under way changes nothing (no sessions end, no mail). RATE_LIMITED beyond 20 uses an hour per IP.
          */
         post: operations["postSecurityFreezeLink"];
         delete?: never;
@@ -1062,7 +1062,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Mark a saved address trusted for the allowlist (usable after the hold) or not (at once) */
+        /**
+         * Mark a saved address trusted for the allowlist (usable after the hold) or not (at once)
+         * @description Trusting mails the owner a notice naming the address and the end of its hold, with a freeze link.
+         */
         put: operations["putWalletAddressBookByIdTrusted"];
         post?: never;
         delete?: never;
@@ -2538,7 +2541,7 @@ export interface components {
              * @description Machine-readable error code; the UI translates by code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "EMAIL_UNCHANGED" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "MAIL_RECIPIENT_NOT_ALLOWED" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "LEDGER_BUSY" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "WITHDRAW_FROZEN" | "OUTFLOW_HOLD" | "OUTFLOW_REVIEW_LIMIT" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "ADDRESS_NOT_ALLOWLISTED" | "ADDRESS_ALLOWLIST_HOLD" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "CLIENT_SEED_REQUIRED" | "PRIZE_TABLE_CHANGED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED" | "FACTOR_REQUIRED" | "WRONG_FACTOR_CODE" | "FACTOR_CODE_USED" | "FACTOR_THROTTLED" | "TOTP_ALREADY_ON" | "TOTP_NOT_ENROLLED" | "REAUTH_REQUIRED" | "PASSKEY_CHALLENGE_INVALID" | "PASSKEY_REJECTED" | "PASSKEY_COUNTER_REGRESSED" | "PASSKEY_LIMIT" | "PASSKEY_EXISTS" | "PASSKEY_NOT_FOUND" | "ACCOUNT_FROZEN" | "ACCOUNT_NOT_FROZEN" | "DEVICE_CONFIRMATION_REQUIRED";
+            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "EMAIL_UNCHANGED" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "MAIL_RECIPIENT_NOT_ALLOWED" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "LEDGER_BUSY" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "WITHDRAW_FROZEN" | "OUTFLOW_HOLD" | "OUTFLOW_REVIEW_LIMIT" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "ADDRESS_NOT_ALLOWLISTED" | "ADDRESS_ALLOWLIST_HOLD" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "CLIENT_SEED_REQUIRED" | "PRIZE_TABLE_CHANGED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED" | "FACTOR_REQUIRED" | "WRONG_FACTOR_CODE" | "FACTOR_CODE_USED" | "FACTOR_THROTTLED" | "TOTP_ALREADY_ON" | "TOTP_NOT_ENROLLED" | "REAUTH_REQUIRED" | "PASSKEY_CHALLENGE_INVALID" | "PASSKEY_REJECTED" | "PASSKEY_COUNTER_REGRESSED" | "PASSKEY_LIMIT" | "PASSKEY_EXISTS" | "PASSKEY_NOT_FOUND" | "ACCOUNT_FROZEN" | "ACCOUNT_NOT_FROZEN" | "DEVICE_CONFIRMATION_REQUIRED" | "PAYOUT_METHOD_ALLOWLIST_HOLD";
             /** @description English developer text; not for display. */
             message: string;
             details?: {
@@ -5526,6 +5529,24 @@ export interface operations {
                     totpCode?: string;
                     /** @description Or a recovery code */
                     recoveryCode?: string;
+                    /** @description The answer of navigator.credentials.get() to a passkey challenge, as JSON */
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description Client extension results */
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -13873,6 +13894,11 @@ export interface operations {
                             };
                             /** Format: date-time */
                             createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description With the withdrawal allowlist on, a sell may pay this method only from this time (the allowlist hold from when it was added or switched back on)
+                             */
+                            usableAt: string;
                         }[];
                         max: number;
                     };
@@ -13975,6 +14001,11 @@ export interface operations {
                         };
                         /** Format: date-time */
                         createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description With the withdrawal allowlist on, a sell may pay this method only from this time (the allowlist hold from when it was added or switched back on)
+                         */
+                        usableAt: string;
                     };
                 };
             };
@@ -14080,6 +14111,11 @@ export interface operations {
                         };
                         /** Format: date-time */
                         createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description With the withdrawal allowlist on, a sell may pay this method only from this time (the allowlist hold from when it was added or switched back on)
+                         */
+                        usableAt: string;
                     };
                 };
             };

@@ -29,6 +29,8 @@ const THIRD_ETH = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
 const put = (user: WalletUser, url: string, payload: object) =>
   h.app.inject({ method: 'PUT', url, remoteAddress: nextIp(), headers: { cookie: user.cookie }, payload });
 
+const client = (user: WalletUser) => ({ ip: '127.0.0.1', userAgent: null, userId: user.user.id, sessionId: null });
+
 async function reauth(user: WalletUser) {
   const res = await post(h, user, '/api/me/security/reauth', { password: user.password });
   expect(res.statusCode, res.body).toBe(204);
@@ -248,8 +250,12 @@ describe('withdrawal allowlist', () => {
     const long = createAllowlistService({ db: h.db, now: h.clock.now, holdMs: 48 * HOUR });
     const short = createAllowlistService({ db: h.db, now: h.clock.now, holdMs: 24 * HOUR });
     const at = h.clock.now().getTime();
-    expect((await long.setTrusted(a.user.id, id, true)).usableAt).toBe(new Date(at + 48 * HOUR).toISOString());
-    expect((await short.setTrusted(a.user.id, id, true)).usableAt).toBe(new Date(at + 48 * HOUR).toISOString());
+    expect((await long.setTrusted(client(a), a.user.id, id, true)).usableAt).toBe(
+      new Date(at + 48 * HOUR).toISOString(),
+    );
+    expect((await short.setTrusted(client(a), a.user.id, id, true)).usableAt).toBe(
+      new Date(at + 48 * HOUR).toISOString(),
+    );
     expect((await short.status(a.user.id)).holdHours).toBe(24);
   });
 

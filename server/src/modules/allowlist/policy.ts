@@ -66,3 +66,62 @@ export async function assertAllowlisted(db: Db, userId: string, to: Destination,
     });
   }
 }
+
+/**
+ * Throws PAYOUT_METHOD_ALLOWLIST_HOLD (details.until, retryAfterSeconds) when the allowlist is on and
+ * the sell's payout method is still on its hold (review of issue 31, F1): a sell sends coins to the
+ * provider, which pays the method, so a method added (or switched back on) a minute ago is what a
+ * fresh address is to a withdrawal. A method gone or switched off meanwhile: VALIDATION_FAILED.
+ * Called before the e-mail code is spent and again under the outflow lock in the order's transaction;
+ * the payout reads payoutMethodRefusal, like the other allowlist checks.
+ */
+export async function assertPayoutMethodAllowlisted(
+  db: Db,
+  userId: string,
+  methodId: string,
+  now: Date,
+): Promise<void> {
+  const hold = await payoutMethodHold(db, userId, methodId, now);
+  if (hold === null) return;
+  if (hold === 'inactive')
+    throw new AppError('VALIDATION_FAILED', 'Choose one of your active payment methods', {
+      details: [{ field: 'payoutMethodId', message: 'is not an active payment method', rule: 'enum' }],
+    });
+  throw new AppError('PAYOUT_METHOD_ALLOWLIST_HOLD', 'This payout method is usable once its hold ends', {
+    details: { until: hold.toISOString(), retryAfterSeconds: Math.ceil((hold.getTime() - now.getTime()) / 1000) },
+  });
+}
+
+/** Why a sell's payout may not go to the method now ('payout_method_hold' / '_inactive'), or null. */
+export async function payoutMethodRefusal(
+  db: Db,
+  userId: string,
+  methodId: string | null,
+  now: Date,
+): Promise<'payout_method_hold' | 'payout_method_inactive' | null> {
+  if (methodId === null) return null;
+  const hold = await payoutMethodHold(db, userId, methodId, now);
+  if (hold === null) return null;
+  return hold === 'inactive' ? 'payout_method_inactive' : 'payout_method_hold';
+}
+
+/**
+ * With the allowlist on: when the method's hold ends, 'inactive' when it is gone, not the user's or
+ * off; null when a sell may pay it now (allowlist off, or the hold over).
+ */
+async function payoutMethodHold(
+  db: Db,
+  userId: string,
+  methodId: string,
+  now: Date,
+): Promise<Date | 'inactive' | null> {
+  if (!(await allowlistState(db, userId, now)).on) return null;
+  const method = await db
+    .selectFrom('payment_methods')
+    .select(['usable_at', 'active'])
+    .where('id', '=', methodId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!method?.active) return 'inactive';
+  return method.usable_at.getTime() > now.getTime() ? method.usable_at : null;
+}

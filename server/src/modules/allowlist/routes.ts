@@ -43,11 +43,14 @@ export const allowlistRoutes: FastifyPluginAsyncTypebox<{ service: AllowlistServ
       schema: {
         tags: ['wallet'],
         summary: 'Mark a saved address trusted for the allowlist (usable after the hold) or not (at once)',
+        description:
+          'Trusting mails the owner a notice naming the address and the end of its hold, with a freeze link.',
         params: EntryParams,
         body: TrustBody,
         response: { 200: TrustResult, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => service.setTrusted(currentUser(request).userId, request.params.id, request.body.trusted),
+    async (request) =>
+      service.setTrusted(await clientOf(request), currentUser(request).userId, request.params.id, request.body.trusted),
   );
 };

@@ -4,6 +4,7 @@ import { NotFoundError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
 import { assertRecentAuth } from '../security/reauth.ts';
+import { queueSecurityNotice } from '../security/security-mails.ts';
 import { lockOutflows } from '../withdrawals/outflow-budget.ts';
 import { ALLOWLIST_HOLD_MAX_MS, ALLOWLIST_HOLD_MIN_MS, ALLOWLIST_HOLD_MS, allowlistState } from './policy.ts';
 
@@ -25,8 +26,11 @@ export interface AllowlistService {
   status(userId: string): Promise<AllowlistStatus>;
   /** On at once; off only after the hold. Both need a re-authentication within 5 minutes. */
   set(client: Client, userId: string, on: boolean): Promise<AllowlistStatus>;
-  /** Trusting starts the entry's hold; untrusting is at once (it only narrows where coins may go). */
-  setTrusted(userId: string, entryId: string, trusted: boolean): Promise<TrustResult>;
+  /**
+   * Trusting starts the entry's hold and mails the owner (with a freeze link); untrusting is at once
+   * and silent (it only narrows where coins may go).
+   */
+  setTrusted(client: Client, userId: string, entryId: string, trusted: boolean): Promise<TrustResult>;
 }
 
 export function allowlistHoldMsOf(hours: number | undefined): number {
@@ -45,8 +49,10 @@ export function createAllowlistService(deps: {
   db: Kysely<Database>;
   now: () => Date;
   holdMs: number;
+  /** The app's public origin, for the freeze link of the notices (trust, turn-off). */
+  publicOrigin?: string;
 }): AllowlistService {
-  const { db, now, holdMs } = deps;
+  const { db, now, holdMs, publicOrigin } = deps;
   const holdHours = holdMs / 3_600_000;
 
   async function status(userId: string): Promise<AllowlistStatus> {
@@ -95,17 +101,19 @@ export function createAllowlistService(deps: {
           ip: client.ip,
           details: { offAt: offAt.toISOString() },
         });
+        // The hold exists so that the owner can react: the owner hears of it, with a freeze link (F5).
+        await queueSecurityNotice(trx, userId, 'allowlist_off_requested', at, publicOrigin, offAt.toISOString());
       });
       return status(userId);
     },
 
-    async setTrusted(userId, entryId, trusted) {
+    async setTrusted(client, userId, entryId, trusted) {
       return db.transaction().execute(async (trx) => {
         await lockOutflows(trx, userId);
         const at = now();
         const row = await trx
           .selectFrom('address_book')
-          .select(['id', 'usable_at'])
+          .select(['id', 'usable_at', 'network', 'address'])
           .where('id', '=', entryId)
           .where('user_id', '=', userId)
           .executeTakeFirst();
@@ -122,8 +130,13 @@ export function createAllowlistService(deps: {
           event: trusted ? 'allowlist_entry_trusted' : 'allowlist_entry_untrusted',
           at,
           userId,
+          ip: client.ip,
           details: { entryId, ...(usableAt ? { usableAt: usableAt.toISOString() } : {}) },
         });
+        if (usableAt) {
+          const detail = `${row.network} ${row.address} (${usableAt.toISOString()})`;
+          await queueSecurityNotice(trx, userId, 'allowlist_entry_trusted', at, publicOrigin, detail);
+        }
         return { id: row.id, trusted, usableAt: usableAt?.toISOString() ?? null };
       });
     },

@@ -34,6 +34,8 @@ export interface AuthOptions {
    * reset): work in flight a thief's session may have started ends with them (app.ts: pending sells).
    */
   onSessionsEnded?: SessionsEndedHook;
+  /** Runs in the transaction that freezes an account, after the outflow lock (app.ts: sells end). */
+  onAccountFrozen?: SessionsEndedHook;
   /** The app's public origin (PUBLIC_ORIGIN), for the links in security mails; default http://127.0.0.1:3000. */
   publicOrigin?: string;
   /** How long an unfreeze waits (UNFREEZE_HOLD_HOURS); default 24 h. */
@@ -80,13 +82,14 @@ export function createAuthModule(
   const onSessionsEnded = deps.onSessionsEnded ?? (async () => {});
   const throttles = deps.throttles ?? pgThrottleStore(db);
   const webauthn: WebAuthnOptions = { ...defaultWebAuthnOptions, ...deps.webauthn };
+  const publicOrigin = deps.publicOrigin ?? 'http://127.0.0.1:3000';
   const passkeys = createPasskeys({
     db,
     now,
     webauthn,
+    publicOrigin,
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
-  const publicOrigin = deps.publicOrigin ?? 'http://127.0.0.1:3000';
   const factors = createSecondFactors({
     db,
     now,
@@ -100,6 +103,7 @@ export function createAuthModule(
   const codes = createVerificationCodes({
     db,
     now,
+    publicOrigin,
     ...(deps.codeLimits ? { limits: deps.codeLimits } : {}),
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
@@ -112,6 +116,7 @@ export function createAuthModule(
     reauth,
     publicOrigin,
     unfreezeHoldMs: deps.unfreezeHoldMs ?? UNFREEZE_HOLD_MS,
+    ...(deps.onAccountFrozen ? { onFrozen: deps.onAccountFrozen } : {}),
     ...(deps.onMailQueued ? { onMailQueued: deps.onMailQueued } : {}),
   });
   const emailChange = createEmailChange({

@@ -74,6 +74,8 @@ export function createPasswordChanges(deps: {
           ip: client.ip,
           details: { sessionsEnded: ended },
         });
+        // Links of earlier mails stop working (review 31, F4); this notice carries a fresh one.
+        await trx.deleteFrom('freeze_links').where('user_id', '=', account.user_id).execute();
         await queueSecurityNotice(trx, account.user_id, 'password_changed', now(), deps.publicOrigin);
       });
       deps.onMailQueued?.();
@@ -137,6 +139,8 @@ export function createPasswordChanges(deps: {
           ip: client.ip,
           details: { otherSessionsEnded: ended },
         });
+        // Links of earlier mails stop working (review 31, F4); this notice carries a fresh one.
+        await trx.deleteFrom('freeze_links').where('user_id', '=', userId).execute();
         await queueSecurityNotice(trx, userId, 'password_changed', now(), deps.publicOrigin);
       });
       deps.onMailQueued?.();

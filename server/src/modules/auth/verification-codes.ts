@@ -4,6 +4,8 @@ import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import { enqueueUserMail } from '../mail/anti-phishing.ts';
 import { type CodePurpose, type MailContent, type MailLanguage, verificationCodeMail } from '../mail/templates.ts';
+import { newFreezeLink } from '../security/freeze.ts';
+import { freezeLine, freezeLinkUrl } from '../security/security-mails.ts';
 import {
   type CodeRow,
   chargeAttempt,
@@ -80,11 +82,16 @@ function codeRateLimited(message: string, oldest: Date | null, now: Date): AppEr
   return new AppError('CODE_RATE_LIMITED', message, { details: { retryAfterSeconds } });
 }
 
+/** Codes that announce money leaving the account: their mail carries a freeze link. */
+const INTENT_PURPOSES: ReadonlySet<string> = new Set(['withdraw', 'transfer']);
+
 export function createVerificationCodes(deps: {
   db: Kysely<Database>;
   now: () => Date;
   limits?: Partial<CodeLimits>;
   onMailQueued?: () => void;
+  /** The app's public origin: a withdraw/transfer code mail (the notice of intent) carries a freeze link. */
+  publicOrigin?: string;
 }): VerificationCodes {
   const { db, now } = deps;
   const limits = { ...defaultCodeLimits, ...deps.limits };
@@ -136,6 +143,12 @@ export function createVerificationCodes(deps: {
               ? undefined
               : verificationCodeMail(input.language, input.purpose, code, validMinutes);
           if (!mail) throw new Error('a new_device code needs its own mail (compose)');
+          // The code mail of a withdrawal or send is the owner's only word of it while a thief withdraws:
+          // it carries the one-click freeze link, as every security mail does (review of issue 31, F6).
+          if (input.userId && deps.publicOrigin && INTENT_PURPOSES.has(input.purpose)) {
+            const url = freezeLinkUrl(deps.publicOrigin, await newFreezeLink(trx, input.userId, at));
+            mail.text = `${mail.text}\n\n${freezeLine(input.language, url)}\n`;
+          }
           await enqueueUserMail(trx, input.userId, input.language, { to: input.email, ...mail }, at);
         }
         await appendAudit(trx, {

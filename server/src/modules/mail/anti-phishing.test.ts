@@ -30,6 +30,10 @@ const notices: Record<SecurityNotice, true> = {
   unfreeze_requested: true,
   passkey_suspended: true,
   email_changed: true,
+  payout_method_added: true,
+  payout_method_activated: true,
+  allowlist_entry_trusted: true,
+  allowlist_off_requested: true,
 };
 const supportKinds: Record<SupportMailKind, true> = { chat_reply: true, ticket_reply: true, message_answer: true };
 

@@ -48,6 +48,11 @@ export const PaymentMethod = Type.Object(
       description: 'What may be shown: masked numbers (•••• 1234), bank, holder, key type, chat app',
     }),
     createdAt: Type.String({ format: 'date-time' }),
+    usableAt: Type.String({
+      format: 'date-time',
+      description:
+        'With the withdrawal allowlist on, a sell may pay this method only from this time (the allowlist hold from when it was added or switched back on)',
+    }),
   },
   { additionalProperties: false },
 );

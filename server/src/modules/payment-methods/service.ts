@@ -5,6 +5,8 @@ import { AppError, NotFoundError, ValidationError } from '../../errors/app-error
 import { appendAudit } from '../audit/repository.ts';
 import type { Client as AuthClient } from '../auth/client.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
+import { queueSecurityNotice } from '../security/security-mails.ts';
+import { lockOutflows } from '../withdrawals/outflow-budget.ts';
 import { METHODS_MAX, type NewPaymentMethod, type PaymentMethod } from './schemas.ts';
 import type { Sealer } from './sealing.ts';
 import { checkMethod } from './validate.ts';
@@ -14,6 +16,10 @@ export interface PaymentMethodsServiceOptions {
   now: () => Date;
   sealer: Sealer;
   fundPassword: Pick<FundPasswordService, 'verify'>;
+  /** The withdrawal allowlist's hold: a method added or switched back on waits it before a sell may pay it. */
+  holdMs: number;
+  /** The app's public origin, for the freeze link in the notice mail. */
+  publicOrigin?: string;
 }
 
 export type PaymentMethodsService = ReturnType<typeof createPaymentMethodsService>;
@@ -27,20 +33,37 @@ function toView(row: {
   active: boolean;
   shown: Record<string, string>;
   created_at: Date;
+  usable_at: Date;
 }): PaymentMethod {
-  return { id: row.id, kind: row.kind, active: row.active, shown: row.shown, createdAt: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    kind: row.kind,
+    active: row.active,
+    shown: row.shown,
+    createdAt: row.created_at.toISOString(),
+    usableAt: row.usable_at.toISOString(),
+  };
+}
+
+const COLUMNS = ['id', 'kind', 'active', 'shown', 'created_at', 'usable_at'] as const;
+
+/** What the notice names: the kind, the masked fields, and when a sell may pay it with the allowlist on. */
+function noticeDetail(row: { kind: string; shown: Record<string, string>; usable_at: Date }): string {
+  const shown = Object.values(row.shown).slice(0, 3).join(' · ');
+  return `${row.kind} ${shown} (${row.usable_at.toISOString()})`.slice(0, 200);
 }
 
 /**
  * Payout methods: checked (shared rules + the IFSC bank list), numbers sealed, shown masked, every
  * change audited in the same transaction. At most METHODS_MAX per user (PAYMENT_METHOD_LIMIT).
  */
-export function createPaymentMethodsService({ db, now, sealer, fundPassword }: PaymentMethodsServiceOptions) {
+export function createPaymentMethodsService(options: PaymentMethodsServiceOptions) {
+  const { db, now, sealer, fundPassword, holdMs, publicOrigin } = options;
   return {
     async list(userId: string) {
       const rows = await db
         .selectFrom('payment_methods')
-        .select(['id', 'kind', 'active', 'shown', 'created_at'])
+        .select(COLUMNS)
         .where('user_id', '=', userId)
         .orderBy('created_at')
         .limit(METHODS_MAX)
@@ -60,7 +83,8 @@ export function createPaymentMethodsService({ db, now, sealer, fundPassword }: P
       const id = randomUUID();
       const at = now();
       return db.transaction().execute(async (trx) => {
-        await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
+        // The outflow lock (which a sell holds while it checks its method's hold) also serialises the count.
+        await lockOutflows(trx, userId);
         const { n } = await trx
           .selectFrom('payment_methods')
           .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -81,9 +105,12 @@ export function createPaymentMethodsService({ db, now, sealer, fundPassword }: P
             sealed: checked.secret ? sealer.seal(checked.secret, sealBinding(userId, id)) : null,
             created_at: at,
             updated_at: at,
+            usable_at: new Date(at.getTime() + holdMs),
           })
-          .returning(['id', 'kind', 'active', 'shown', 'created_at'])
+          .returning(COLUMNS)
           .executeTakeFirstOrThrow();
+        // The owner hears of it with a freeze link: a thief's own method is where a sell would pay.
+        await queueSecurityNotice(trx, userId, 'payout_method_added', at, publicOrigin, noticeDetail(row));
         await appendAudit(trx, {
           event: 'payment_method_added',
           at,
@@ -123,14 +150,26 @@ export function createPaymentMethodsService({ db, now, sealer, fundPassword }: P
       }
       const at = now();
       return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .updateTable('payment_methods')
-          .set({ active, updated_at: at })
+        await lockOutflows(trx, userId);
+        const before = await trx
+          .selectFrom('payment_methods')
+          .select(['active'])
           .where('id', '=', id)
           .where('user_id', '=', userId)
-          .returning(['id', 'kind', 'active', 'shown', 'created_at'])
           .executeTakeFirst();
-        if (!row) throw new NotFoundError('No such payment method');
+        if (!before) throw new NotFoundError('No such payment method');
+        // Switching a method back on is adding it again (a retired number may now be someone else's):
+        // its hold starts over. Switching on what is on changes nothing (a repeat must not restart it).
+        const turnedOn = active && !before.active;
+        const row = await trx
+          .updateTable('payment_methods')
+          .set({ active, updated_at: at, ...(turnedOn ? { usable_at: new Date(at.getTime() + holdMs) } : {}) })
+          .where('id', '=', id)
+          .where('user_id', '=', userId)
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow();
+        if (turnedOn)
+          await queueSecurityNotice(trx, userId, 'payout_method_activated', at, publicOrigin, noticeDetail(row));
         await appendAudit(trx, {
           event: active ? 'payment_method_activated' : 'payment_method_deactivated',
           at,

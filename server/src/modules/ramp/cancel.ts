@@ -1,7 +1,9 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { findWithdrawal } from '../withdrawals/repository.ts';
 import { lockOrder, type OrderRow, transitionOrder } from './repository.ts';
-import { releaseSell } from './sell-events.ts';
+import { cancelPayout, releaseSell } from './sell-events.ts';
+import { canTransition, type RampState } from './states.ts';
 
 type Trx = Transaction<Database>;
 /** Why a pending sell was cancelled (translated in the convert remote: utils/failure-reason.ts). */
@@ -50,4 +52,37 @@ export async function cancelPendingSells(trx: Trx, userId: string, now: Date): P
     if (order && (await cancelLocked(trx, order, { reason: 'sessions_ended', now }))) cancelled += 1;
   }
   return cancelled;
+}
+
+/**
+ * The owner froze the account (review of issue 31, F2): every pending sell ends as a session ending
+ * ends it, and a sell whose payout the signer has not taken yet (in_review / review_approved) has that
+ * payout rejected, its lock released and the order failed with `account_frozen`; otherwise the signer
+ * would send the coins to the provider the moment the account thaws, and the provider would pay a
+ * thief's method. A payout already signed is on the chain and cannot be called back. In the freeze's
+ * transaction, after the outflow lock.
+ */
+export async function endSellsOnFreeze(trx: Trx, userId: string, now: Date): Promise<number> {
+  let ended = await cancelPendingSells(trx, userId, now);
+  const paying = await trx
+    .selectFrom('ramp_orders')
+    .innerJoin('withdrawals', 'withdrawals.id', 'ramp_orders.withdrawal_id')
+    .select('ramp_orders.id')
+    .where('ramp_orders.user_id', '=', userId)
+    .where('ramp_orders.side', '=', 'sell')
+    .where('withdrawals.state', 'in', ['in_review', 'review_approved'])
+    .orderBy('ramp_orders.created_at')
+    .limit(PENDING_SELLS_MAX)
+    .execute();
+  for (const { id } of paying) {
+    const order = await lockOrder(trx, id);
+    if (!order?.withdrawal_id || !canTransition(order.state as RampState, 'failed')) continue;
+    // The signer locks the withdrawal's row before it signs: this waits for it, then reads the truth.
+    const w = await findWithdrawal(trx, order.withdrawal_id, { forUpdate: true });
+    if (w?.state !== 'in_review' && w?.state !== 'review_approved') continue;
+    await cancelPayout(trx, w, order.id, now);
+    await transitionOrder(trx, order, 'failed', { reason: 'account_frozen', now });
+    ended += 1;
+  }
+  return ended;
 }

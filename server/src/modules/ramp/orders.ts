@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import { assertPayoutMethodAllowlisted } from '../allowlist/policy.ts';
 import type { Client } from '../auth/client.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
@@ -11,7 +12,7 @@ import { parseBound } from '../history/service.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { lockFunds } from '../ledger/operations.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
-import { assertWithinOutflowBudget, type OutflowBudget } from '../withdrawals/outflow-budget.ts';
+import { assertWithinOutflowBudget, lockOutflows, type OutflowBudget } from '../withdrawals/outflow-budget.ts';
 import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
 import { verifyWalletAction } from '../withdrawals/verification.ts';
 import { cancelPendingSell } from './cancel.ts';
@@ -129,9 +130,12 @@ export function createOrderService(deps: OrderDeps) {
    * A sell sends the coins out as an approved withdrawal to the provider, so it meets what a
    * withdrawal meets: the outflow holds (deep-reorg freeze, 24 h after a password or fund-password
    * change) and the fund password plus a `withdraw` e-mail code. A stolen session alone cannot sell.
+   * With the withdrawal allowlist on, the payout method must be past its hold, as an address must.
    */
-  async function verifySell(caller: Caller, body: PlaceOrder) {
+  async function verifySell(caller: Caller, body: PlaceOrder, methodId: string) {
     await assertOutflowAllowed(db, caller.userId, deps.now());
+    // The allowlist covers payout methods too (review of issue 31, F1): checked before the code is spent.
+    await assertPayoutMethodAllowlisted(db, caller.userId, methodId, deps.now());
     if (!body.emailCode)
       throw new ValidationError('The e-mail code is required', [
         { field: 'emailCode', message: 'is required', rule: 'required' },
@@ -169,7 +173,7 @@ export function createOrderService(deps: OrderDeps) {
         throw new AppError('RAMP_COUNTRY_UNSUPPORTED', 'Third-party payment only in Brazil and India');
       const method =
         quote.side === 'sell' ? await checkPayoutMethod(caller.userId, body.payoutMethodId, quote.payout_kinds) : null;
-      const code = quote.side === 'sell' ? await verifySell(caller, body) : null;
+      const code = method ? await verifySell(caller, body, method.id) : null;
       const wallet = quote.side === 'buy' ? await depositAddress(caller.userId, quote.network) : null;
       const id = randomUUID();
       const at = deps.now();
@@ -184,6 +188,12 @@ export function createOrderService(deps: OrderDeps) {
               )
             : null;
         if (valueUsdCents !== null) await assertWithinOutflowBudget(trx, deps.budget, caller.userId, valueUsdCents, at);
+        if (method) {
+          // Again under the outflow lock, which allowlist toggles and payout-method changes also take:
+          // a method switched back on, or the allowlist turned on, since verifySell is seen here.
+          await lockOutflows(trx, caller.userId);
+          await assertPayoutMethodAllowlisted(trx, caller.userId, method.id, at);
+        }
         const taken = await takeQuote(trx, body.quoteId, caller.userId);
         if (!taken || taken.expires_at.getTime() <= at.getTime()) {
           throw new AppError('RAMP_QUOTE_EXPIRED', 'Rate expired and updated, please confirm the new rate');

@@ -62,6 +62,7 @@ async function placeSell(): Promise<{ userId: string; id: string; held: bigint }
       sealed: null,
       created_at: at,
       updated_at: at,
+      usable_at: at,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

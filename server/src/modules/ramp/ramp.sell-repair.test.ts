@@ -56,7 +56,15 @@ async function sellWithPayout(): Promise<{ userId: string; id: string; withdrawa
   });
   const method = await database.db
     .insertInto('payment_methods')
-    .values({ user_id: userId, kind: 'upi', shown: '{"upi":"a***@upi"}', sealed: null, created_at: at, updated_at: at })
+    .values({
+      user_id: userId,
+      kind: 'upi',
+      shown: '{"upi":"a***@upi"}',
+      sealed: null,
+      created_at: at,
+      updated_at: at,
+      usable_at: at,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const headers = { [TEST_USER_HEADER]: userId };

@@ -122,6 +122,7 @@ it('sells conserve value across random, duplicated and reordered provider events
             sealed: null,
             created_at: at,
             updated_at: at,
+            usable_at: at,
           })
           .returning('id')
           .executeTakeFirstOrThrow();

@@ -1,6 +1,7 @@
 import { canonicalAddress, isValidAddress } from '@cw/shared-state/address';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { payoutMethodRefusal } from '../allowlist/policy.ts';
 import { type CoinCode, coinDecimals, type NetworkCode } from '../catalogue/catalogue.ts';
 import { unlockFunds } from '../ledger/operations.ts';
 import { outflowRefusal } from '../withdrawals/outflow-holds.ts';
@@ -180,13 +181,15 @@ export function termsMismatch(order: OrderRow, tx: ProviderTransaction): string 
 async function placeSellPayout(trx: Trx, order: OrderRow, tx: ProviderTransaction, now: Date): Promise<OrderRow> {
   const address = tx.depositWalletAddress ?? '';
   const mismatch = termsMismatch(order, tx);
-  // The freeze and the 24 h hold are read again here, in the payout's transaction: either may have
-  // begun since the sell was placed (a password reset between placing and paying out holds it too).
+  // The freeze, the 24 h hold and the allowlist (the payout method's hold) are read again here, in the
+  // payout's transaction: any may have begun since the sell was placed (a password reset between placing
+  // and paying out holds it too; the allowlist turned on while a fresh method waits refuses it).
   const refusal = !isValidAddress(order.network, address)
     ? 'provider_address_invalid'
     : mismatch !== null
       ? `provider_terms_mismatch:${mismatch}`
-      : await outflowRefusal(trx, order.user_id, now);
+      : ((await outflowRefusal(trx, order.user_id, now)) ??
+        (await payoutMethodRefusal(trx, order.user_id, order.payout_method_id, now)));
   if (refusal) {
     await releaseSell(trx, order, now);
     return transitionOrder(trx, order, 'failed', { reason: refusal, now });

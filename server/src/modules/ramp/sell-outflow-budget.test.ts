@@ -83,6 +83,7 @@ async function seller(usdt: bigint) {
       sealed: null,
       created_at: at,
       updated_at: at,
+      usable_at: at,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../db/schema.ts';
+import { ValidationError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import { appendAudit } from '../audit/repository.ts';
@@ -61,6 +62,16 @@ export const antiPhishingRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database
       await assertRecentAuth(db, client, at);
       const userId = currentUser(request).userId;
       const phrase = request.body.phrase?.trim() || null;
+      // The schema measured the phrase before the trim: '  ab  ' passed it and then broke the table's
+      // length check (a 500). Measured again as stored (review 31, F9).
+      if (phrase !== null && [...phrase].length < ANTI_PHISHING_MIN)
+        throw new ValidationError('The phrase is too short', [
+          {
+            field: 'phrase',
+            message: `must have at least ${ANTI_PHISHING_MIN} characters besides spaces`,
+            rule: 'minLength',
+          },
+        ]);
       await db.transaction().execute(async (trx) => {
         if (phrase === null) await trx.deleteFrom('anti_phishing_codes').where('user_id', '=', userId).execute();
         else

@@ -5,19 +5,28 @@ import { resolveUser } from '../../http/authenticate.ts';
 import { accountFrozenError, freezeState } from './freeze-state.ts';
 
 /**
- * A frozen account may still sign in, read, talk to support and manage its security (to unfreeze);
- * every other change through the API is refused with ACCOUNT_FROZEN before the route runs: money
+ * A frozen account may still sign in, read, sign sessions out, talk to support and unfreeze; every
+ * other change through the API is refused with ACCOUNT_FROZEN before the route runs: money
  * (withdrawals, sends, exchange orders, sells, converts, payout methods, rewards), the address book,
- * the fund password, mail to others. These prefixes are what stays open; a new route is closed to a
- * frozen user unless it is added here (freeze.api.test.ts walks the OpenAPI document).
+ * the fund password, mail to others, and every security change (review of issue 31, F3): a factor
+ * added or removed, recovery codes, the anti-phishing phrase, the allowlist, the password. A thief who
+ * knows only the password could otherwise sign in to the frozen account and enrol their own factor,
+ * which the owner's next sign-in and a password reset would then ask for. The owner who needs a new
+ * password while frozen resets it by e-mail (/api/auth/, proof of the mailbox). These prefixes are
+ * what stays open; a new route is closed to a frozen user unless it is added here (freeze.api.test.ts
+ * walks the OpenAPI document).
  */
 const OPEN_WHILE_FROZEN = [
   '/api/auth/',
-  '/api/me/security',
+  '/api/me/security/freeze',
+  '/api/me/security/reauth',
+  // A passkey's answer for the unfreeze (the step-up challenge; registration stays closed).
+  '/api/me/security/passkeys/challenge',
   '/api/me/sessions',
   '/api/me/settings',
-  '/api/me/password',
   '/api/security/',
+  // "I have transferred" only matches the click against deposits; crediting is the watcher's (F8).
+  '/api/wallet/deposits/',
   '/api/notices/',
   '/api/support/',
   '/api/tickets',

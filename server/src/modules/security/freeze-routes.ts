@@ -1,13 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { NotFoundError } from '../../errors/app-error.ts';
+import { AppError, NotFoundError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
 import { clientOf } from '../auth/client.ts';
 import { NoContent } from '../auth/schemas.ts';
+import { retryAfterSeconds, type ThrottlePolicy } from '../auth/throttle-schedule.ts';
+import { PasskeyAssertion } from './passkey-schemas.ts';
 
 const tags = ['security'];
+
+/** Freeze-link uses per IP and hour (every use counts): the route needs no session, so it is bounded. */
+const FREEZE_LINK_PER_IP_HOUR = 20;
+const linkPolicy: ThrottlePolicy = {
+  freeFailures: FREEZE_LINK_PER_IP_HOUR,
+  baseLockSeconds: 3600,
+  maxLockSeconds: 3600,
+  resetAfterSeconds: 3600,
+};
 const code = (description: string) => Type.String({ maxLength: 64, description });
 
 const FreezeStatus = Type.Object(
@@ -28,6 +39,8 @@ const UnfreezeBody = Type.Object(
     emailCode: code('The code of POST /api/auth/codes with purpose "unfreeze"'),
     totpCode: Type.Optional(code('The authenticator code, when the app is on')),
     recoveryCode: Type.Optional(code('Or a recovery code')),
+    // Or a passkey (the answer to POST /api/me/security/passkeys/challenge); the password is still needed.
+    passkey: Type.Optional(PasskeyAssertion),
   },
   { additionalProperties: false },
 );
@@ -94,13 +107,22 @@ export const freezeRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = asy
     {
       schema: {
         tags,
-        summary: 'The "freeze my account" link of a security mail: works without a session, any number of times',
-        description: 'NOT_FOUND for an unknown token. It can only freeze, never unfreeze.',
+        summary: 'The "freeze my account" link of a security mail: works without a session',
+        description:
+          'NOT_FOUND for an unknown token, one older than 30 days, or one sent before the last completed unfreeze. ' +
+          'It can only freeze, never unfreeze. Using it on an account frozen with no unfreeze under way changes ' +
+          `nothing (no sessions end, no mail). RATE_LIMITED beyond ${FREEZE_LINK_PER_IP_HOUR} uses an hour per IP.`,
         body: FreezeLinkBody,
-        response: { 204: NoContent, ...errorResponses(400, 404) },
+        response: { 204: NoContent, ...errorResponses(400, 404, 429) },
       },
     },
     async (request, reply) => {
+      const charge = await auth.throttles.charge(`freeze-link:${request.ip}`, linkPolicy, auth.now());
+      const wait = charge.state === undefined ? charge.retryAfterSeconds : retryAfterSeconds(charge.state, auth.now());
+      if (wait > 0)
+        throw new AppError('RATE_LIMITED', 'Too many uses of freeze links; try again later', {
+          details: { retryAfterSeconds: wait },
+        });
       if (!(await auth.freeze.freezeByLink(await clientOf(request), request.body.token)))
         throw new NotFoundError('This link is not valid');
       return reply.code(204).send(null);

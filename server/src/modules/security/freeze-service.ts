@@ -1,12 +1,13 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import { findAccountById } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
+import { lockOutflows } from '../withdrawals/outflow-budget.ts';
 import type { FactorInput } from './factors-service.ts';
-import { type FreezeVia, freezeAccount, freezeLinkUser, startThaw } from './freeze.ts';
+import { type FreezeVia, freezeAccount, freezeLinkUser, frozenAndStill, startThaw } from './freeze.ts';
 import { freezeState } from './freeze-state.ts';
 import type { Reauth } from './reauth.ts';
 import { queueSecurityNotice } from './security-mails.ts';
@@ -41,6 +42,11 @@ export function createFreezeService(deps: {
   publicOrigin: string;
   unfreezeHoldMs: number;
   onMailQueued?: () => void;
+  /**
+   * Runs in the freeze's transaction, after the outflow lock (app.ts: pending sells end, unsigned sell
+   * payouts are rejected), as work in flight ends with the sessions on a password change.
+   */
+  onFrozen?: (trx: Transaction<Database>, userId: string, at: Date) => Promise<unknown>;
 }): FreezeService {
   const { db, now } = deps;
 
@@ -56,7 +62,13 @@ export function createFreezeService(deps: {
   async function freeze(userId: string, via: FreezeVia, ip: string | null): Promise<void> {
     await db.transaction().execute(async (trx) => {
       const at = now();
+      await lockOutflows(trx, userId);
+      // Frozen already, no unfreeze under way: nothing to stop, so no sessions end and no mail goes
+      // (a leaked link replayed must not be a mail bomb or a session killer; review 31, F4). Frozen
+      // with an unfreeze under way: freezing again cancels it, and says so once.
+      if (await frozenAndStill(trx, userId)) return;
       await freezeAccount(trx, { userId, via, ip, now: at });
+      await deps.onFrozen?.(trx, userId, at);
       await queueSecurityNotice(trx, userId, 'account_frozen', at);
     });
     deps.onMailQueued?.();
@@ -66,7 +78,7 @@ export function createFreezeService(deps: {
     status,
     freeze: (client, userId) => freeze(userId, 'settings', client.ip),
     async freezeByLink(client, token) {
-      const userId = await freezeLinkUser(db, token);
+      const userId = await freezeLinkUser(db, token, now());
       if (!userId) return false;
       await freeze(userId, 'mail_link', client.ip);
       return true;
@@ -75,7 +87,7 @@ export function createFreezeService(deps: {
       const before = await freezeState(db, userId, now());
       if (!before.frozen) throw new AppError('ACCOUNT_NOT_FROZEN', 'The account is not frozen');
       // Password and factor, charged on the login throttle as a sign-in (reauth.ts).
-      await deps.reauth.reauthenticate(client, userId, input);
+      await deps.reauth.reauthenticate(client, userId, input, { passwordAlways: true });
       const account = await findAccountById(db, userId);
       if (!account) throw new UnauthenticatedError('User no longer exists');
       const code = await deps.codes.check(account.email, ['unfreeze'], input.emailCode, client.ip);

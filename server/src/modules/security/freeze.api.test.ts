@@ -69,10 +69,14 @@ describe('freeze', () => {
         .map(([method]) => ({ method: method.toUpperCase(), path })),
     );
     const probed = operations.filter((op) => closedWhileFrozen(op.method, op.path));
-    // The provider's webhook (no user) is the only money operation left open.
-    expect(operations.filter((op) => !probed.includes(op)).map((op) => op.path)).toEqual([
-      '/api/ramp/webhooks/moonpay',
-    ]);
+    // Left open: the provider's webhook (no user) and "I have transferred" (it only matches the click
+    // against deposits; nothing moves, and a frozen owner must not read it as deposits refused).
+    expect(
+      operations
+        .filter((op) => !probed.includes(op))
+        .map((op) => op.path)
+        .sort(),
+    ).toEqual(['/api/ramp/webhooks/moonpay', '/api/wallet/deposits/confirm-click']);
     expect(probed.length).toBeGreaterThanOrEqual(15);
     for (const op of probed) {
       const url = op.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000001');

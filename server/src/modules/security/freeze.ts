@@ -13,6 +13,11 @@ type Trx = Transaction<Database>;
 export const UNFREEZE_HOLD_MS = 24 * 3_600_000;
 /** Freeze links kept per user: the newest ones (a security mail each); older ones stop working. */
 export const FREEZE_LINKS_PER_USER = 50;
+/**
+ * How long a freeze link works (review of issue 31, F4): long enough for a mail read late, short
+ * enough that an old mail is not a permanent switch that ends the owner's sessions at will.
+ */
+export const FREEZE_LINK_TTL_MS = 30 * 24 * 3_600_000;
 
 export type FreezeVia = 'settings' | 'mail_link';
 
@@ -23,8 +28,10 @@ export type FreezeVia = 'settings' | 'mail_link';
  * - the user's own withdrawals not yet signed (in_review, review_approved) are rejected with reason
  *   `account_frozen` and their amount returned to the available balance: a thief's withdrawal waiting
  *   for review must not go out after the owner's later unfreeze;
- * - exchange and sell payouts (the platform paying an order out) stay approved; the signer takes no
+ * - exchange payouts (the platform paying an order out) stay approved; the signer takes no
  *   withdrawal of a frozen user (withdrawals/repository.ts, signer-sign.ts), so they wait for the thaw;
+ *   a sell's unsigned payout is rejected by the freeze service's onFrozen hook (ramp/cancel.ts), as
+ *   it would pay a method the thief may have added;
  * - a transfer already signed (transfer_in_progress) is on the chain and cannot be called back. The
  *   signer holds the withdrawal's row lock while it signs; the `for update` below waits for it.
  * Every session ends, the caller's too. Freezing a frozen account again is harmless and cancels an
@@ -84,8 +91,14 @@ export async function newFreezeLink(trx: Kysely<Database>, userId: string, now: 
   const token = newSessionToken();
   await trx
     .insertInto('freeze_links')
-    .values({ token_hash: hashToken(token), user_id: userId, created_at: now })
+    .values({
+      token_hash: hashToken(token),
+      user_id: userId,
+      created_at: now,
+      expires_at: new Date(now.getTime() + FREEZE_LINK_TTL_MS),
+    })
     .execute();
+  await trx.deleteFrom('freeze_links').where('user_id', '=', userId).where('expires_at', '<=', now).execute();
   await trx
     .deleteFrom('freeze_links')
     .where('user_id', '=', userId)
@@ -101,15 +114,33 @@ export async function newFreezeLink(trx: Kysely<Database>, userId: string, now: 
   return token;
 }
 
-/** The user a freeze link names, or undefined for an unknown (or pruned) token. */
-export async function freezeLinkUser(db: Kysely<Database>, token: string): Promise<string | undefined> {
+/**
+ * The user a freeze link names, or undefined for an unknown, pruned or expired token, or one made
+ * before the account's last completed thaw: the owner proved password, factor and mailbox and waited
+ * out the hold since that mail was sent, so an old link may not undo the unfreeze (review 31, F4).
+ */
+export async function freezeLinkUser(db: Kysely<Database>, token: string, now: Date): Promise<string | undefined> {
   if (!/^[A-Za-z0-9_-]{22}$/.test(token)) return undefined;
   const row = await db
     .selectFrom('freeze_links')
-    .select('user_id')
-    .where('token_hash', '=', hashToken(token))
+    .leftJoin('account_freezes', 'account_freezes.user_id', 'freeze_links.user_id')
+    .select(['freeze_links.user_id', 'freeze_links.created_at', 'freeze_links.expires_at', 'account_freezes.thaws_at'])
+    .where('freeze_links.token_hash', '=', hashToken(token))
     .executeTakeFirst();
-  return row?.user_id;
+  if (!row || row.expires_at.getTime() <= now.getTime()) return undefined;
+  const thawedAt = row.thaws_at !== null && row.thaws_at.getTime() <= now.getTime() ? row.thaws_at : null;
+  if (thawedAt !== null && row.created_at.getTime() < thawedAt.getTime()) return undefined;
+  return row.user_id;
+}
+
+/** Frozen with no unfreeze under way: a repeat freeze would change nothing (read under the outflow lock). */
+export async function frozenAndStill(trx: Trx, userId: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('account_freezes')
+    .select('thaws_at')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined && row.thaws_at === null;
 }
 
 /** Starts the unfreeze hold (once: asking again while it runs keeps the first end); returns its end. */

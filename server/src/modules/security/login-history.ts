@@ -13,6 +13,9 @@ export type LoginMethod = LoginAttemptsTable['method'];
 export type LoginResult = LoginAttemptsTable['result'];
 
 /** Records one attempt on a known account; pass the transaction of the sign-in when there is one. */
+/** Throttled sign-in attempts kept in a user's login history per hour (the rest are only audited). */
+export const THROTTLED_ROWS_PER_HOUR = 10;
+
 export async function recordLoginAttempt(
   db: Kysely<Database>,
   entry: {
@@ -23,6 +26,20 @@ export async function recordLoginAttempt(
     result: LoginResult;
   },
 ): Promise<void> {
+  // Throttled attempts skip the password check, so they cost an attacker nothing: one row each let
+  // anyone flood a victim's history and push the real sign-ins out of view (review 31, F10). At most
+  // THROTTLED_ROWS_PER_HOUR of them per user and hour are kept (the audit log keeps every one);
+  // failed and successful attempts are each recorded, as the throttle already bounds them.
+  if (entry.result === 'throttled') {
+    const { n } = await db
+      .selectFrom('login_attempts')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', entry.userId)
+      .where('result', '=', 'throttled')
+      .where('occurred_at', '>', new Date(entry.at.getTime() - 3_600_000))
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= THROTTLED_ROWS_PER_HOUR) return;
+  }
   // Looked up now (offline data, no request leaves the server): the place as it was at the sign-in.
   const place = entry.client.ip ? placeFromIp(entry.client.ip) : null;
   await db

@@ -20,6 +20,7 @@ export async function suspendRegressedPasskey(
   row: PasskeyRow,
   during: 'login' | 'factor' | 'step_up' | 'reauth',
   at: Date,
+  origin?: string,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     if (!(await suspendPasskey(trx, row.id, at))) return false;
@@ -30,7 +31,7 @@ export async function suspendRegressedPasskey(
       ip: client.ip,
       details: { passkeyId: row.id, storedCounter: row.sign_count, suspended: true },
     });
-    await queueSecurityNotice(trx, row.user_id, 'passkey_suspended', at);
+    await queueSecurityNotice(trx, row.user_id, 'passkey_suspended', at, origin);
     // The second step of a password sign-in records its own failure (login-factor.ts).
     if (during === 'login')
       await recordLoginAttempt(trx, { userId: row.user_id, client, at, method: 'passkey', result: 'failed' });

@@ -144,6 +144,8 @@ export function createPasskeys(deps: {
   webauthn: WebAuthnOptions;
   /** Wakes the outbox worker after a notice was committed. */
   onMailQueued?: () => void;
+  /** The app's public origin: every notice (added, removed, suspended) carries a freeze link. */
+  publicOrigin?: string;
 }): Passkeys {
   const { db, now, webauthn } = deps;
 
@@ -240,7 +242,7 @@ export function createPasskeys(deps: {
         await endOthers(trx, client, userId, at, endOtherSessions);
         // 'passkey_added' starts the 24 h outflow hold (withdrawals/outflow-holds.ts), as a new app does.
         await appendAudit(trx, { event: 'passkey_added', at, userId, ip: client.ip, details: { passkeyId: row.id } });
-        await queueSecurityNotice(trx, userId, 'passkey_added', at);
+        await queueSecurityNotice(trx, userId, 'passkey_added', at, deps.publicOrigin);
         return { passkey: view(row), recoveryCodes };
       });
       deps.onMailQueued?.();
@@ -264,7 +266,7 @@ export function createPasskeys(deps: {
         await onLastFactor(trx);
         await endOthers(trx, client, userId, at, options.endOtherSessions);
         await appendAudit(trx, { event: 'passkey_removed', at, userId, ip: client.ip, details: { passkeyId: id } });
-        await queueSecurityNotice(trx, userId, 'passkey_removed', at);
+        await queueSecurityNotice(trx, userId, 'passkey_removed', at, deps.publicOrigin);
       });
       deps.onMailQueued?.();
     },
@@ -316,7 +318,7 @@ export function createPasskeys(deps: {
       // The library refuses a counter at or below the stored one; the conditional update refuses the
       // loser of two concurrent answers that carried the same counter.
       if (result.kind === 'counter' || !(await recordPasskeyUse(db, row.id, result.newCounter, result.backedUp, at))) {
-        if (await suspendRegressedPasskey(db, client, row, purpose, at)) deps.onMailQueued?.();
+        if (await suspendRegressedPasskey(db, client, row, purpose, at, deps.publicOrigin)) deps.onMailQueued?.();
         throw new AppError('PASSKEY_COUNTER_REGRESSED', 'The passkey counter went backwards');
       }
       return { userId: row.user_id, passkeyId: row.id };

@@ -34,7 +34,12 @@ export interface Reauth {
    * Proves the password (and the factor, if any) again for the caller's session; or a passkey alone
    * (user-verifying: possession and the PIN or biometric, both factors, as at a password-less sign-in).
    */
-  reauthenticate(client: Client, userId: string, input: { password?: string | undefined } & FactorInput): Promise<void>;
+  reauthenticate(
+    client: Client,
+    userId: string,
+    input: { password?: string | undefined } & FactorInput,
+    options?: { passwordAlways?: boolean },
+  ): Promise<void>;
 }
 
 export function createReauth(deps: {
@@ -74,9 +79,10 @@ export function createReauth(deps: {
   }
 
   return {
-    async reauthenticate(client, userId, input) {
+    async reauthenticate(client, userId, input, options) {
       if (client.sessionId === null) throw new UnauthenticatedError();
-      if (input.passkey) {
+      // passwordAlways (the unfreeze): a passkey is the second factor there, never both.
+      if (input.passkey && !options?.passwordAlways) {
         await factors.verify(client, userId, { passkey: input.passkey }, 'reauth');
       } else {
         if (!input.password)

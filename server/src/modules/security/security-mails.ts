@@ -15,7 +15,11 @@ export type SecurityNotice =
   | 'account_frozen'
   | 'password_changed'
   | 'unfreeze_requested'
-  | 'email_changed';
+  | 'email_changed'
+  | 'payout_method_added'
+  | 'payout_method_activated'
+  | 'allowlist_entry_trusted'
+  | 'allowlist_off_requested';
 
 const texts: Record<
   MailLanguage,
@@ -34,6 +38,11 @@ const texts: Record<
       password_changed: '您的账户登录密码已更改（或已重置）。24 小时内不能提现或转账。',
       unfreeze_requested: '已申请解冻您的账户。等待期结束后，资产才能再次转出。',
       email_changed: '您账户的邮箱地址已更改为 {to}。此后验证码和通知将发往新地址。24 小时内不能提现或转账。',
+      payout_method_added:
+        '您的账户已添加一个收款方式（出售所得将付到这里）。开启提币白名单时，它在等待期结束后才能使用。',
+      payout_method_activated: '您的账户重新启用了一个收款方式。开启提币白名单时，它在等待期结束后才能使用。',
+      allowlist_entry_trusted: '地址簿中的一个地址被标记为可信（提币白名单）。等待期结束后即可向它提币：',
+      allowlist_off_requested: '已申请关闭提币白名单。等待期结束后将生效，届时可向任意地址提币：',
     },
     notYou: '如果这不是您本人的操作，请立即在安全设置中冻结账户并联系客服。',
     freeze: '不是您本人？点击此链接立即冻结账户（无需登录）：',
@@ -51,6 +60,11 @@ const texts: Record<
       password_changed: '您的帳戶登入密碼已變更（或已重設）。24 小時內不能提領或轉帳。',
       unfreeze_requested: '已申請解凍您的帳戶。等待期結束後，資產才能再次轉出。',
       email_changed: '您帳戶的信箱地址已變更為 {to}。此後驗證碼和通知將寄往新地址。24 小時內不能提領或轉帳。',
+      payout_method_added:
+        '您的帳戶已新增一個收款方式（出售所得將付到這裡）。開啟提幣白名單時，它在等待期結束後才能使用。',
+      payout_method_activated: '您的帳戶重新啟用了一個收款方式。開啟提幣白名單時，它在等待期結束後才能使用。',
+      allowlist_entry_trusted: '地址簿中的一個地址被標記為可信（提幣白名單）。等待期結束後即可向它提領：',
+      allowlist_off_requested: '已申請關閉提幣白名單。等待期結束後將生效，屆時可向任意地址提領：',
     },
     notYou: '如果這不是您本人的操作，請立即在安全設定中凍結帳戶並聯絡客服。',
     freeze: '不是您本人？點擊此連結立即凍結帳戶（無需登入）：',
@@ -72,6 +86,14 @@ const texts: Record<
       unfreeze_requested: 'An unfreeze of your account was asked for. Nothing can leave it until the wait is over.',
       email_changed:
         'The e-mail address of your account was changed to {to}. Codes and notices now go there. Withdrawals and sends are held for 24 hours.',
+      payout_method_added:
+        'A payout method (where the money of a sell is paid) was added to your account. With the withdrawal allowlist on, it is usable after its hold.',
+      payout_method_activated:
+        'A payout method was switched back on in your account. With the withdrawal allowlist on, it is usable after its hold.',
+      allowlist_entry_trusted:
+        'An address-book entry was marked trusted (withdrawal allowlist). Coins can be sent to it once its hold ends:',
+      allowlist_off_requested:
+        'Turning your withdrawal allowlist off was asked for. It takes effect when the hold ends; then coins can go to any address:',
     },
     notYou: 'If this was not you, freeze your account in the security settings now and contact support.',
     freeze: 'Not you? Freeze your account now with this link (no sign-in needed):',
@@ -93,6 +115,14 @@ const texts: Record<
       unfreeze_requested: 'Se pidió descongelar tu cuenta. No puede salir nada hasta que termine la espera.',
       email_changed:
         'El correo de tu cuenta se cambió a {to}. Los códigos y avisos irán allí. Retiros y envíos quedan retenidos 24 horas.',
+      payout_method_added:
+        'Se añadió un método de cobro (donde se paga el dinero de una venta) a tu cuenta. Con la lista permitida activa, se puede usar tras su espera.',
+      payout_method_activated:
+        'Se volvió a activar un método de cobro en tu cuenta. Con la lista permitida activa, se puede usar tras su espera.',
+      allowlist_entry_trusted:
+        'Una dirección de la libreta se marcó como de confianza (lista permitida). Se podrá enviar a ella cuando termine su espera:',
+      allowlist_off_requested:
+        'Se pidió desactivar tu lista de direcciones permitidas. Surte efecto al terminar la espera; entonces se podrá enviar a cualquier dirección:',
     },
     notYou: 'Si no fuiste tú, congela tu cuenta ahora en los ajustes de seguridad y contacta con soporte.',
     freeze: '¿No fuiste tú? Congela tu cuenta ahora con este enlace (sin iniciar sesión):',
@@ -116,9 +146,19 @@ export function securityNoticeMail(
   freezeUrl?: string,
   /** Fills {to} in the notice (the masked new address of an e-mail change). */
   to = '',
+  /** What changed, language-neutral (an address and when its hold ends), under the sentence. */
+  detail?: string,
 ): MailContent {
   const t = texts[language];
-  const lines = [t.body[notice].replace('{to}', to), '', at.toISOString(), '', t.notYou, ''];
+  const lines = [
+    t.body[notice].replace('{to}', to),
+    ...(detail ? [detail] : []),
+    '',
+    at.toISOString(),
+    '',
+    t.notYou,
+    '',
+  ];
   if (freezeUrl) lines.push(freezeLine(language, freezeUrl), '');
   return { subject: t.subject, text: lines.join('\n') };
 }
@@ -148,6 +188,7 @@ export async function queueSecurityNotice(
   notice: SecurityNotice,
   at: Date,
   origin?: string,
+  detail?: string,
 ): Promise<void> {
   const target = await mailTarget(trx, userId);
   if (!target) return;
@@ -156,7 +197,7 @@ export async function queueSecurityNotice(
     trx,
     userId,
     target.language,
-    { to: target.email, ...securityNoticeMail(target.language, notice, at, url) },
+    { to: target.email, ...securityNoticeMail(target.language, notice, at, url, '', detail) },
     at,
   );
 }

@@ -83,7 +83,9 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
   });
   await app.register(addressBookRoutes, { service: createAddressBookService({ db, now }) });
   const allowlistHoldMs = allowlistHoldMsOf(options.allowlistHoldHours);
-  await app.register(allowlistRoutes, { service: createAllowlistService({ db, now, holdMs: allowlistHoldMs }) });
+  await app.register(allowlistRoutes, {
+    service: createAllowlistService({ db, now, holdMs: allowlistHoldMs, publicOrigin: auth.publicOrigin }),
+  });
   await app.register(historyRoutes, { service: createHistoryService({ db }) });
 };
 

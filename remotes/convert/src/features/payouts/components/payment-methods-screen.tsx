@@ -10,6 +10,19 @@ import { Button, List, Switch, Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { methodSummary as summary, usePaymentMethods, useSetActive } from '../../../lib/payment-methods.ts';
 
+/**
+ * A method added or switched on within the allowlist hold cannot receive a sell while the withdrawal
+ * allowlist is on (review 31, F1): say until when, so a refusal is no surprise.
+ */
+function HoldLine({ usableAt, active }: { usableAt: string; active: boolean }) {
+  const { t } = useTranslation(NAMESPACE);
+  const until = Date.parse(usableAt);
+  if (!active || Number.isNaN(until) || until <= Date.now()) return null;
+  return (
+    <div data-testid="payment-method-hold">{t('payouts.holdUntil', { at: new Date(until).toLocaleString() })}</div>
+  );
+}
+
 /** /buySell/paymentMethods: the user's payout methods, masked, each switched on or off; add another. */
 export default function PaymentMethodsScreen() {
   const { t } = useTranslation(NAMESPACE);
@@ -51,7 +64,12 @@ export default function PaymentMethodsScreen() {
           <List.Item
             key={m.id}
             data-testid="payment-method"
-            description={summary(m, t)}
+            description={
+              <>
+                {summary(m, t)}
+                <HoldLine usableAt={m.usableAt} active={m.active} />
+              </>
+            }
             extra={
               <Switch
                 checked={m.active}

@@ -20,6 +20,9 @@ export const KNOWN_REASONS = [
   'refund_deposit_matched',
   'cancelled_in_app',
   'sessions_ended',
+  'account_frozen',
+  'payout_method_hold',
+  'payout_method_inactive',
 ] as const;
 export type KnownReason = (typeof KNOWN_REASONS)[number];
 
