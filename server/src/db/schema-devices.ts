@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { LoginAttemptsTable } from './schema-security.ts';
 
-/** New-device confirmation (migration 0077); `Database` in schema.ts extends `DevicesDatabase`. */
+/** New-device confirmation (migration 0080); `Database` in schema.ts extends `DevicesDatabase`. */
 export interface DevicesDatabase {
   known_devices: KnownDevicesTable;
   device_confirmations: DeviceConfirmationsTable;

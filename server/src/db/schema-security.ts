@@ -40,7 +40,7 @@ export const loginResults = [
   'throttled',
   'factor_pending',
   'factor_failed',
-  // New-device confirmation (migration 0077): the sign-in waits for the e-mail, then is confirmed.
+  // New-device confirmation (migration 0080): the sign-in waits for the e-mail, then is confirmed.
   'device_pending',
   'device_confirmed',
 ] as const;

@@ -111,7 +111,7 @@ export interface SessionsTable {
   factor_pending: Generated<boolean>;
   /** When this session last proved the password (and factor); security changes need it recent. */
   authenticated_at: Date | null;
-  /** A sign-in from an unknown browser waiting for the e-mailed confirmation (migration 0077). */
+  /** A sign-in from an unknown browser waiting for the e-mailed confirmation (migration 0080). */
   device_pending: Generated<boolean>;
 }
 
