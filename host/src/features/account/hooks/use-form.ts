@@ -1,5 +1,6 @@
 import { fieldErrors, isApiError } from '@cw/shared-state/api';
 import { type ChangeEvent, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { takeMarkupValue } from '../utils/markup-values.ts';
 
 /** A broken client rule (`<group>.<rule>`, see account.rule.* translations) or a server error. */
 export type FieldProblem = { rule: string } | { error: unknown };
@@ -53,13 +54,15 @@ export function useForm<V extends Record<string, string>>(initial: V, checks: Ch
   // fields still empty: the first render must be the markup the build pre-rendered for the landing screens,
   // or hydrating it fails. A layout effect, so a screen rendered afresh never paints without them.
   // What the user typed into the pre-rendered page before the app took it over wins: hydration keeps the
-  // field's text, not the form's state.
+  // field's text, not the form's state; a fresh render (another language) kept it in markup-values.ts.
   const prefillOnce = useRef({ prefill, names });
   useLayoutEffect(() => {
     const found = { ...prefillOnce.current.prefill?.() } as Partial<Record<keyof V, string>>;
     for (const name of prefillOnce.current.names) {
       const field = document.getElementById(String(name));
-      if (field instanceof HTMLInputElement && field.value !== '') found[name] = field.value;
+      const typed =
+        field instanceof HTMLInputElement && field.value !== '' ? field.value : takeMarkupValue(String(name));
+      if (typed) found[name] = typed;
     }
     setValues((current) => {
       let next = current;
