@@ -8,6 +8,7 @@ import {
   sessionCookie,
   useAuthHarness,
 } from '../auth/test-helpers.ts';
+import { totpCode } from './totp.ts';
 
 // Security review of issue 31's new-device confirmation (review-s6b.md). Each `it.fails` reproduces a
 // finding: it fails today and should pass once the finding is fixed (then turn it into `it`).
@@ -118,5 +119,34 @@ describe('new-device confirmation: review findings', () => {
     const text = await lastMail(user.email);
     expect(text).not.toContain('press approve');
     expect(text).not.toContain('cw-help.example');
+  });
+  it.fails('a password change (other sessions kept) ends the sign-in that waits on the old password', async () => {
+    const user = await registerUser(h);
+    const cookie = await thiefSignsIn(user);
+    const { code } = parts(await lastMail(user.email));
+    // The owner, warned by the mail, changes the password but keeps their other devices signed in.
+    const changed = await post('/api/me/password', user.cookie, {
+      oldPassword: STRONG_PASSWORD,
+      password: 'An0ther-Str0ng-Passw0rd!',
+      confirmPassword: 'An0ther-Str0ng-Passw0rd!',
+      endOtherSessions: false,
+    });
+    expect(changed.statusCode, changed.body).toBe(204);
+    // The thief (who also reads the mailbox) confirms the sign-in made with the old password.
+    const confirmed = await post('/api/auth/device/confirm', cookie, { code });
+    expect(confirmed.statusCode, confirmed.body).not.toBe(200);
+  });
+
+  it.fails('turning the authenticator app on ends a password-only sign-in still waiting for its device mail', async () => {
+    const user = await registerUser(h);
+    const cookie = await thiefSignsIn(user);
+    const { code } = parts(await lastMail(user.email));
+    const start = await post('/api/me/security/totp', user.cookie);
+    const { secret } = start.json() as { secret: string };
+    const on = await post('/api/me/security/totp/confirm', user.cookie, { code: totpCode(secret, h.clock.now()) });
+    expect(on.statusCode, on.body).toBe(200);
+    // "Once a user has a second factor, every path in asks for it": this one never does.
+    const confirmed = await post('/api/auth/device/confirm', cookie, { code });
+    expect(confirmed.statusCode, confirmed.body).not.toBe(200);
   });
 });
