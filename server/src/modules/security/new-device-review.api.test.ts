@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type Harness,
+  login,
+  nextIp,
+  registerUser,
+  STRONG_PASSWORD,
+  sessionCookie,
+  useAuthHarness,
+} from '../auth/test-helpers.ts';
+import { totpCode } from './totp.ts';
+
+// Security review of issue 31's new-device confirmation (review-s6b.md). Each `it.fails` reproduces a
+// finding: it fails today and should pass once the finding is fixed (then turn it into `it`).
+
+const h: Harness = useAuthHarness();
+const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
+
+const post = (url: string, cookie?: string, payload?: object, userAgent = FIREFOX) =>
+  h.app.inject({
+    method: 'POST',
+    url,
+    remoteAddress: nextIp(),
+    headers: { ...(cookie ? { cookie } : {}), 'user-agent': userAgent },
+    ...(payload ? { payload } : {}),
+  });
+
+async function lastMail(email: string): Promise<string> {
+  const row = await h.db
+    .selectFrom('outbox')
+    .select(['text'])
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return row.text;
+}
+
+const parts = (text: string) => ({
+  code: /^(\d{6})$/m.exec(text)?.[1] as string,
+  freeze: /\/freeze#t=([A-Za-z0-9_-]{22})/.exec(text)?.[1] as string,
+});
+
+/** The thief: the password, a browser never seen (no device cookie). */
+async function thiefSignsIn(user: { email: string }, userAgent = FIREFOX) {
+  const res = await post(
+    '/api/auth/login',
+    undefined,
+    { identifier: user.email, password: STRONG_PASSWORD },
+    userAgent,
+  );
+  expect(res.statusCode, res.body).toBe(202);
+  return sessionCookie(res);
+}
+
+describe('new-device confirmation: review findings', () => {
+  it.fails("a thief's refused resends cannot void the 'this was not me' link of the mail already sent", async () => {
+    const user = await registerUser(h);
+    const cookie = await thiefSignsIn(user);
+    const { freeze } = parts(await lastMail(user.email));
+    // Each resend is refused (CODE_RESEND_TOO_SOON), yet each mints a freeze link first; 50 are kept.
+    for (let i = 0; i < 51; i++) {
+      const res = await post('/api/auth/device/resend', cookie);
+      expect(res.json().code).toBe('CODE_RESEND_TOO_SOON');
+    }
+    // The owner reads the mail and presses "this was not me".
+    const res = await post('/api/security/freeze-link', undefined, { token: freeze });
+    expect(res.statusCode, res.body).toBe(204);
+  });
+
+  it.fails('a resend does not buy a fresh set of guesses: at most 5 wrong codes per waiting sign-in', async () => {
+    const user = await registerUser(h);
+    const cookie = await thiefSignsIn(user);
+    let wrongAccepted = 0;
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 5; i++) {
+        const res = await post('/api/auth/device/confirm', cookie, { code: String(100000 + round * 10 + i) });
+        if (res.json().code === 'WRONG_VERIFICATION_CODE') wrongAccepted++;
+      }
+      h.clock.advance(61_000);
+      await post('/api/auth/device/resend', cookie);
+    }
+    // Today: 15 compared guesses in 3 minutes (5 per code, 10 codes an hour: 50 guesses an hour).
+    expect(wrongAccepted).toBeLessThanOrEqual(5);
+  });
+
+  it.fails("a thief's waiting sign-ins do not push the owner's real sessions out", async () => {
+    const user = await registerUser(h); // the owner's browser: session A
+    const ownerMe = async () =>
+      (await h.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: user.cookie } })).statusCode;
+    expect(await ownerMe()).toBe(200);
+    h.clock.advance(120_000);
+    // The thief (password, no mailbox) signs in 10 times from new browsers: 10 pending sessions.
+    for (let i = 0; i < 10; i++) await thiefSignsIn(user);
+    // The owner signs in on a second known browser (the registered device cookie).
+    const second = await login(h, user.email, STRONG_PASSWORD);
+    expect(second.statusCode, second.body).toBe(200);
+    // revokeBeyondNewest counts the pending sessions as "newest": session A was revoked.
+    expect(await ownerMe()).toBe(200);
+  });
+
+  it.fails('waiting sign-ins per account are bounded (a password alone cannot pile them up)', async () => {
+    const user = await registerUser(h);
+    for (let i = 0; i < 25; i++) await thiefSignsIn(user);
+    const pending = await h.db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', user.user.id)
+      .where('device_pending', '=', true)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(pending.n)).toBeLessThanOrEqual(5);
+  });
+
+  it.fails("the thief's User-Agent does not put free text (a link, a 'press approve') into our signed mail", async () => {
+    const user = await registerUser(h);
+    const ua = 'CW Wallet support checked this sign-in - it is you - press approve https://cw-help.example/x/1.0 (x)';
+    await thiefSignsIn(user, ua);
+    const text = await lastMail(user.email);
+    expect(text).not.toContain('press approve');
+    expect(text).not.toContain('cw-help.example');
+  });
+  it.fails('a password change (other sessions kept) ends the sign-in that waits on the old password', async () => {
+    const user = await registerUser(h);
+    const cookie = await thiefSignsIn(user);
+    const { code } = parts(await lastMail(user.email));
+    // The owner, warned by the mail, changes the password but keeps their other devices signed in.
+    const changed = await post('/api/me/password', user.cookie, {
+      oldPassword: STRONG_PASSWORD,
+      password: 'An0ther-Str0ng-Passw0rd!',
+      confirmPassword: 'An0ther-Str0ng-Passw0rd!',
+      endOtherSessions: false,
+    });
+    expect(changed.statusCode, changed.body).toBe(204);
+    // The thief (who also reads the mailbox) confirms the sign-in made with the old password.
+    const confirmed = await post('/api/auth/device/confirm', cookie, { code });
+    expect(confirmed.statusCode, confirmed.body).not.toBe(200);
+  });
+
+  it.fails('turning the authenticator app on ends a password-only sign-in still waiting for its device mail', async () => {
+    const user = await registerUser(h);
+    const cookie = await thiefSignsIn(user);
+    const { code } = parts(await lastMail(user.email));
+    const start = await post('/api/me/security/totp', user.cookie);
+    const { secret } = start.json() as { secret: string };
+    const on = await post('/api/me/security/totp/confirm', user.cookie, { code: totpCode(secret, h.clock.now()) });
+    expect(on.statusCode, on.body).toBe(200);
+    // "Once a user has a second factor, every path in asks for it": this one never does.
+    const confirmed = await post('/api/auth/device/confirm', cookie, { code });
+    expect(confirmed.statusCode, confirmed.body).not.toBe(200);
+  });
+  it.fails('a refused resend (too soon) leaves the mail already sent working', async () => {
+    const user = await registerUser(h);
+    const cookie = await thiefSignsIn(user); // here: the owner on a new phone
+    const { code } = parts(await lastMail(user.email));
+    expect((await post('/api/auth/device/resend', cookie)).json().code).toBe('CODE_RESEND_TOO_SOON');
+    // sendMail wrote a new link hash and code_id null before the limits refused: the mailed code is void.
+    const confirmed = await post('/api/auth/device/confirm', cookie, { code });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+  });
+});
