@@ -100,41 +100,42 @@ export function createNewDevices(deps: {
     });
   }
 
-  /** `first`: the sign-in's own mail, not held by the resend gap (a resend is). */
+  /**
+   * `first`: the sign-in's own mail, not held by the resend gap (a resend is). Nothing is written
+   * before the code limits pass: a refused resend or sign-in mints no freeze link (which could push
+   * the links of mails already sent out) and leaves the code and link of the last mail working. The
+   * new link, code and freeze link are written in the code's own transaction, with the mail.
+   */
   async function sendMail(session: SessionRow, first: boolean): Promise<void> {
-    const at = now();
+    const target = await mailTarget(db, session.user_id);
+    if (!target) return;
     const linkToken = randomBytes(32).toString('base64url');
-    const prepared = await db.transaction().execute(async (trx) => {
-      const target = await mailTarget(trx, session.user_id);
-      if (!target) return undefined;
-      // The old mail's link stops working: only the newest mail approves.
-      await setConfirmationMail(trx, session.id, { linkHash: hashToken(linkToken), codeId: null });
-      return { ...target, freezeToken: await newFreezeLink(trx, session.user_id, at) };
-    });
-    if (!prepared) return;
     const facts = {
       device: deviceOf(session.user_agent),
       place: session.ip ? placeFromIp(session.ip) : { country: null, region: null, city: null },
       ip: session.ip,
       at: session.created_at,
     };
-    const codeId = await codes.issue({
-      email: prepared.email,
+    await codes.issue({
+      email: target.email,
       purpose: PURPOSE,
       userId: session.user_id,
       ip: session.ip ?? '0.0.0.0',
-      language: prepared.language,
+      language: target.language,
       send: true,
       resendGap: !first,
-      compose: (code, validMinutes) =>
-        newDeviceMail(prepared.language, facts, {
+      compose: async (code, validMinutes, { trx, codeId, at }) => {
+        // The old mail's link and code stop working: only the newest mail approves.
+        await setConfirmationMail(trx, session.id, { linkHash: hashToken(linkToken), codeId });
+        const freezeToken = await newFreezeLink(trx, session.user_id, at);
+        return newDeviceMail(target.language, facts, {
           code,
           validMinutes,
           approveUrl: deviceLinkUrl(deps.publicOrigin, linkToken),
-          freezeUrl: freezeLinkUrl(deps.publicOrigin, prepared.freezeToken),
-        }),
+          freezeUrl: freezeLinkUrl(deps.publicOrigin, freezeToken),
+        });
+      },
     });
-    await setConfirmationMail(db, session.id, { linkHash: hashToken(linkToken), codeId });
   }
 
   return {
