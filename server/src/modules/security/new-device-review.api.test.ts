@@ -68,7 +68,7 @@ describe('new-device confirmation: review findings', () => {
     expect(res.statusCode, res.body).toBe(204);
   });
 
-  it.fails('a resend does not buy a fresh set of guesses: at most 5 wrong codes per waiting sign-in', async () => {
+  it('a resend does not buy a fresh set of guesses: at most 5 wrong codes per waiting sign-in', async () => {
     const user = await registerUser(h);
     const cookie = await thiefSignsIn(user);
     let wrongAccepted = 0;
@@ -84,7 +84,7 @@ describe('new-device confirmation: review findings', () => {
     expect(wrongAccepted).toBeLessThanOrEqual(5);
   });
 
-  it.fails("a thief's waiting sign-ins do not push the owner's real sessions out", async () => {
+  it("a thief's waiting sign-ins do not push the owner's real sessions out", async () => {
     const user = await registerUser(h); // the owner's browser: session A
     const ownerMe = async () =>
       (await h.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: user.cookie } })).statusCode;
@@ -99,7 +99,7 @@ describe('new-device confirmation: review findings', () => {
     expect(await ownerMe()).toBe(200);
   });
 
-  it.fails('waiting sign-ins per account are bounded (a password alone cannot pile them up)', async () => {
+  it('waiting sign-ins per account are bounded (a password alone cannot pile them up)', async () => {
     const user = await registerUser(h);
     for (let i = 0; i < 25; i++) await thiefSignsIn(user);
     const pending = await h.db
@@ -112,7 +112,7 @@ describe('new-device confirmation: review findings', () => {
     expect(Number(pending.n)).toBeLessThanOrEqual(5);
   });
 
-  it.fails("the thief's User-Agent does not put free text (a link, a 'press approve') into our signed mail", async () => {
+  it("the thief's User-Agent does not put free text (a link, a 'press approve') into our signed mail", async () => {
     const user = await registerUser(h);
     const ua = 'CW Wallet support checked this sign-in - it is you - press approve https://cw-help.example/x/1.0 (x)';
     await thiefSignsIn(user, ua);
@@ -120,7 +120,7 @@ describe('new-device confirmation: review findings', () => {
     expect(text).not.toContain('press approve');
     expect(text).not.toContain('cw-help.example');
   });
-  it.fails('a password change (other sessions kept) ends the sign-in that waits on the old password', async () => {
+  it('a password change (other sessions kept) ends the sign-in that waits on the old password', async () => {
     const user = await registerUser(h);
     const cookie = await thiefSignsIn(user);
     const { code } = parts(await lastMail(user.email));
@@ -137,7 +137,7 @@ describe('new-device confirmation: review findings', () => {
     expect(confirmed.statusCode, confirmed.body).not.toBe(200);
   });
 
-  it.fails('turning the authenticator app on ends a password-only sign-in still waiting for its device mail', async () => {
+  it('turning the authenticator app on ends a password-only sign-in still waiting for its device mail', async () => {
     const user = await registerUser(h);
     const cookie = await thiefSignsIn(user);
     const { code } = parts(await lastMail(user.email));

@@ -9,11 +9,12 @@ import { chargeAttempt, consumeCode } from '../auth/codes-repository.ts';
 import { maskEmail } from '../auth/rules.ts';
 import { hashCode, hashToken, sameHash } from '../auth/secrets.ts';
 import type { Sessions } from '../auth/sessions.ts';
-import { revokeBeyondNewest, type SessionRow } from '../auth/sessions-repository.ts';
+import { revokeBeyondNewest, revokeSession, type SessionRow } from '../auth/sessions-repository.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import { deviceHash } from './device-cookie.ts';
 import {
   approveConfirmation,
+  chargeConfirmationAttempt,
   confirmationByLink,
   confirmationOfSession,
   type DeviceConfirmationRow,
@@ -189,8 +190,17 @@ export function createNewDevices(deps: {
       // One attempt charged atomically on the code's row: concurrent guesses never pass the limit.
       const charged = await chargeAttempt(db, confirmation.code_id, now(), codes.limits.maxAttempts);
       if (!charged) throw new AppError('VERIFICATION_CODE_EXPIRED', 'No valid code: request a new one');
+      // The sign-in's own budget too, over all its mails: a resend buys no fresh guesses. Spent, the
+      // sign-in ends (sign in again: each new one needs the password and a mail within the code limits).
+      const guesses = await chargeConfirmationAttempt(db, pending.id, codes.limits.maxAttempts);
+      if (guesses === undefined) {
+        await revokeSession(db, pending.user_id, pending.id, now());
+        throw new UnauthenticatedError('Too many wrong codes for this sign-in: sign in again');
+      }
       if (!/^\d{6}$/.test(code) || !sameHash(hashCode(charged.salt, PURPOSE, code), charged.code_hash)) {
-        const attemptsLeft = Math.max(0, codes.limits.maxAttempts - charged.attempts);
+        const attemptsLeft = Math.max(0, codes.limits.maxAttempts - Math.max(charged.attempts, guesses));
+        // The last guess spent: the sign-in ends now (a resend could not revive it).
+        if (attemptsLeft === 0) await revokeSession(db, pending.user_id, pending.id, now());
         await appendAudit(db, {
           event: 'code_failed',
           at: now(),
