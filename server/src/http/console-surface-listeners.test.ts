@@ -6,8 +6,8 @@ import { createOfflineDb } from '../db/offline-db.ts';
 import { createStaticDir, type StaticDirFixture } from '../test/static-dir.ts';
 import { startConsoleListener } from './console-listener.ts';
 
-// Security review of issue 38 item 5 (review-s6b.md): request targets as an attacker types them, sent
-// raw on a socket (no client library normalises them), to both real listeners.
+// Issue 38 item 5: request targets as an attacker types them, sent raw on a socket (no client library
+// normalises them), to both real listeners.
 
 const CONSOLE_ORIGIN = 'http://localhost:9466';
 
@@ -26,7 +26,7 @@ function raw(port: number, method: string, target: string): Promise<{ status: nu
   });
 }
 
-describe('console surface: review probes', () => {
+describe('console surface: raw request targets on both listeners', () => {
   let fixture: StaticDirFixture;
   let app: App;
   let appPort: number;
@@ -89,9 +89,10 @@ describe('console surface: review probes', () => {
       }
   });
 
-  it.fails("the console listener never serves the customer app's page (%-encoded /ops: the SPA fallback reads the raw path)", async () => {
-    // The hook judges the decoded path (/ops/x: a console page), static.ts's fallback the raw one
-    // (/%6fps/x: not /ops, so the host's index.html), on the console's origin.
+  it("the console listener never serves the customer app's page (%-encoded /ops: the SPA fallback reads the raw path)", async () => {
+    // The hook judges the decoded path (/ops/x: a console page); the page fallback judged the raw one
+    // (/%6fps/x: not /ops, so the host's index.html, on the console's origin). Both decode now, and
+    // the console listener never falls back to the host's page at all.
     const { status, text } = await raw(consolePort, 'GET', '/%6fps/x');
     expect([status, text.includes('<title>host</title>')]).not.toEqual([200, true]);
   });
