@@ -3,6 +3,7 @@ import {
   type Harness,
   login,
   nextIp,
+  registeredDevice,
   registerUser,
   sessionCookie,
   uniqueUser,
@@ -114,7 +115,9 @@ describe('e-mail change', () => {
     expect(token).toBeDefined();
     expect(notice).toContain(`${to.slice(0, 2)}***@example.com`);
     expect((await h.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: other } })).statusCode).toBe(401);
-    expect((await login(h, to, user.password)).statusCode).toBe(200);
+    // From the browser the user registered with (its device cookie is filed under the old address).
+    const device = registeredDevice(user.email) ?? null;
+    expect((await login(h, to, user.password, nextIp(), { device })).statusCode).toBe(200);
     expect((await login(h, user.email, user.password)).statusCode).toBe(401);
     const audit = await h.db
       .selectFrom('audit_events')
