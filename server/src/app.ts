@@ -201,7 +201,9 @@ export function buildApp(deps: AppDeps): App {
   // (dev/dev-server.ts, started by main.ts), so the app port answers 404 for them.
 
   const spaFallback =
-    staticDir === null ? undefined : registerStatic(app, staticDir, { isConsoleRequest: consoleSurface.isConsoleRequest });
+    staticDir === null
+      ? undefined
+      : registerStatic(app, staticDir, { isConsoleRequest: consoleSurface.isConsoleRequest });
   registerErrorHandling(app, spaFallback ? { spaFallback, methodsOf } : { methodsOf });
   return app;
 }
