@@ -203,4 +203,25 @@ describe('new-device confirmation: a thief with the password', () => {
       .executeTakeFirstOrThrow();
     expect(Number(waiting.n)).toBeLessThanOrEqual(3);
   });
+
+  it('new sign-ins buy no fresh guesses either: 20 a day per account, then only the mail link works', async () => {
+    const user = await registerUser(h);
+    let compared = 0;
+    for (let signIn = 0; signIn < 5; signIn++) {
+      const cookie = await thiefSignsIn(user);
+      for (let i = 0; i < 5; i++) {
+        const res = await post('/api/auth/device/confirm', cookie, { code: String(200000 + signIn * 10 + i) });
+        if (res.json().code === 'WRONG_VERIFICATION_CODE') compared++;
+        else expect(res.json().code).toBe('CODE_RATE_LIMITED');
+      }
+    }
+    expect(compared).toBe(20);
+    // The owner, on a new phone the same day: the code is refused, the mail's approve link works.
+    const cookie = await thiefSignsIn(user);
+    const text = await lastMail(user.email);
+    const refused = await post('/api/auth/device/confirm', cookie, { code: parts(text).code });
+    expect(refused.json().code).toBe('CODE_RATE_LIMITED');
+    const approve = /\/confirm-device#t=([A-Za-z0-9_-]{43})/.exec(text)?.[1] as string;
+    expect((await post('/api/auth/device/approve-link', undefined, { token: approve })).statusCode).toBe(204);
+  });
 });

@@ -15,6 +15,7 @@ import { deviceHash } from './device-cookie.ts';
 import {
   approveConfirmation,
   chargeConfirmationAttempt,
+  confirmationAttemptsSince,
   confirmationByLink,
   confirmationOfSession,
   type DeviceConfirmationRow,
@@ -30,6 +31,9 @@ import { freezeLinkUrl, mailTarget } from './security-mails.ts';
 
 const PURPOSE = 'new_device';
 const LINK_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const DAY_MS = 86_400_000;
+/** Code guesses a day over all of a user's waiting sign-ins (four sign-ins' worth). */
+export const DAILY_CODE_GUESSES = 20;
 
 export interface DeviceStatus {
   state: 'pending' | 'none';
@@ -139,6 +143,21 @@ export function createNewDevices(deps: {
     });
   }
 
+  /**
+   * At most DAILY_CODE_GUESSES code guesses a day over all of a user's waiting sign-ins: each new
+   * sign-in has its own 5, and the code limits allow 10 mails an hour, so a thief with the password
+   * alone could otherwise guess 50 times an hour. The owner's mail link still works past it.
+   */
+  async function refusePastDailyGuesses(userId: string): Promise<void> {
+    const at = now();
+    const { attempts, oldest } = await confirmationAttemptsSince(db, userId, new Date(at.getTime() - DAY_MS));
+    if (attempts < DAILY_CODE_GUESSES) return;
+    const retryAfterSeconds = Math.max(1, Math.ceil(((oldest ?? at).getTime() + DAY_MS - at.getTime()) / 1000));
+    throw new AppError('CODE_RATE_LIMITED', 'Too many codes tried today: use the link in the mail', {
+      details: { retryAfterSeconds },
+    });
+  }
+
   return {
     async startSession(trx, userId, client, method) {
       const at = now();
@@ -187,6 +206,7 @@ export function createNewDevices(deps: {
     async confirmByCode(client, pending, code) {
       const confirmation = await confirmationOfSession(db, pending.id);
       if (!confirmation?.code_id) throw new AppError('VERIFICATION_CODE_NOT_REQUESTED', 'Request a code first');
+      await refusePastDailyGuesses(pending.user_id);
       // One attempt charged atomically on the code's row: concurrent guesses never pass the limit.
       const charged = await chargeAttempt(db, confirmation.code_id, now(), codes.limits.maxAttempts);
       if (!charged) throw new AppError('VERIFICATION_CODE_EXPIRED', 'No valid code: request a new one');
