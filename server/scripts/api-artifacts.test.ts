@@ -58,7 +58,7 @@ describe('operations as outside tools read them', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
     // Operator routes name the operator cookie with the roles that may call them (issue 32), never a
     // user session; the operator sign-in is public.
-    // (ops_sid over HTTP in development, __Secure-ops_sid over HTTPS: issue 38 item 7.)
+    // (ops_sid over HTTP in development, __Host-ops_sid over HTTPS: issue 38 item 7.)
     expect(find('post', '/api/ops/announcements')?.security).toEqual([
       { operatorCookie: ['support'] },
       { secureOperatorCookie: ['support'] },

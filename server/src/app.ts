@@ -202,7 +202,10 @@ export function buildApp(deps: AppDeps): App {
   // The dev mailbox and the dev clock are not here: they have their own loopback-only listener
   // (dev/dev-server.ts, started by main.ts), so the app port answers 404 for them.
 
-  const spaFallback = staticDir === null ? undefined : registerStatic(app, staticDir);
+  const spaFallback =
+    staticDir === null
+      ? undefined
+      : registerStatic(app, staticDir, { isConsoleRequest: consoleSurface.isConsoleRequest });
   registerErrorHandling(app, spaFallback ? { spaFallback, methodsOf } : { methodsOf });
   return app;
 }

@@ -31,4 +31,6 @@ export interface DeviceConfirmationsTable {
   created_at: Date;
   expires_at: Date;
   confirmed_at: Date | null;
+  /** Code guesses charged to this sign-in, over all its mails (at most the code limit's maxAttempts). */
+  code_attempts: Generated<number>;
 }

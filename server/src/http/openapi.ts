@@ -17,7 +17,7 @@ export const openApiInfo = {
 /**
  * The session cookie, under either of its names: `__Host-sid` over HTTPS, `sid` on plain-HTTP
  * loopback development; a request reads only the name of its kind (a plain `sid` over HTTPS may have
- * been planted by a sibling subdomain). The operator's: `__Secure-ops_sid` when Secure, else `ops_sid`.
+ * been planted by a sibling subdomain). The operator's: `__Host-ops_sid` when Secure, else `ops_sid`.
  */
 const securitySchemes = {
   sessionCookie: { type: 'apiKey', in: 'cookie', name: COOKIE_NAME, description: 'Session (plain HTTP)' },

@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { decodedPath } from './console-surface.ts';
 import { LANGUAGE_COOKIE, prerenderedPage } from './prerendered-page.ts';
 
 const NO_CACHE = 'no-cache';
@@ -34,7 +35,8 @@ const opsPages = /^\/ops(\/|$)/;
 /** Whether a request that matched no file should get host/index.html (client-side routing). */
 export function wantsSpaFallback(request: Pick<FastifyRequest, 'method' | 'url' | 'headers'>): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  const pathname = request.url.split('?')[0] ?? '';
+  // Decoded as the router and the console-surface hook decode it (`/%61pi/x` is `/api/x`).
+  const pathname = decodedPath(request);
   if (spaExcluded.test(pathname)) return false;
   const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
   if (lastSegment.includes('.')) return false;
@@ -48,7 +50,11 @@ export type SpaFallback = (request: FastifyRequest, reply: FastifyReply) => Prom
  * `host/` at `/`, `remotes/` at `/remotes/`, the operator console `ops/` at `/ops/`, and `remotes.json` (read per request,
  * since deploys replace it by rename). Returns the SPA fallback for the 404 handler.
  */
-export function registerStatic(app: FastifyInstance, staticDir: string): SpaFallback {
+export function registerStatic(
+  app: FastifyInstance,
+  staticDir: string,
+  options: { isConsoleRequest?: (request: FastifyRequest) => boolean } = {},
+): SpaFallback {
   const hostRoot = path.join(staticDir, 'host');
   const remotesRoot = path.join(staticDir, 'remotes');
   const registryFile = path.join(staticDir, 'remotes.json');
@@ -110,8 +116,13 @@ export function registerStatic(app: FastifyInstance, staticDir: string): SpaFall
 
   return async (request, reply) => {
     if (!wantsSpaFallback(request)) return false;
-    const pathname = request.url.split('?')[0] ?? '';
-    const root = opsPages.test(pathname) ? opsRoot : hostRoot;
+    // The decoded path, as the console-surface hook judged it (review s6b, finding 9: `/%6fps/x` passed
+    // the hook as a console page, then got the customer app's page here). The console listener never
+    // serves the customer app's page, whatever the path says.
+    const pathname = decodedPath(request);
+    const onConsole = options.isConsoleRequest?.(request) === true;
+    if (onConsole && !opsPages.test(pathname)) return false;
+    const root = onConsole || opsPages.test(pathname) ? opsRoot : hostRoot;
     const page = root === hostRoot ? await hostPage(root, request, pathname) : 'index.html';
     const index = await stat(path.join(root, page)).catch(() => null);
     if (!index?.isFile()) return false;

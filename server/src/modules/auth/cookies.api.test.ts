@@ -8,7 +8,7 @@ import { login, nextIp, registerUser, sessionCookie, useAuthHarness } from './te
 /**
  * Issue 38 item 7. Over HTTPS only `__Host-sid` is read: a plain `sid` can be planted by a sibling
  * subdomain (login CSRF into the attacker's account). The operator cookie follows SESSION_SECURE_COOKIE
- * and is `__Secure-ops_sid` when Secure. Production insists on SESSION_SECURE_COOKIE=always.
+ * and is `__Host-ops_sid` (Path=/) when Secure. Production insists on SESSION_SECURE_COOKIE=always.
  */
 const h = useAuthHarness();
 const https = { 'x-forwarded-proto': 'https' };
@@ -42,7 +42,7 @@ describe('session cookies over HTTPS', () => {
     }
   });
 
-  it('the operator cookie is __Secure-ops_sid with Secure over HTTPS, and with SESSION_SECURE_COOKIE=always', async () => {
+  it('the operator cookie is __Host-ops_sid (Secure, Path=/, no Domain) over HTTPS, and with SESSION_SECURE_COOKIE=always', async () => {
     const signIn = async (app: ReturnType<typeof buildApp>, headers: Record<string, string>, name: string) => {
       // Enrolled through this app (its own sealing key in tests), then signed in with the next code.
       const operator = await addTestOperator(app, { db: h.db, now: h.clock.now }, name);
@@ -76,13 +76,16 @@ describe('session cookies over HTTPS', () => {
         const res = await signIn(app, headers, name);
         expect(res.statusCode, res.body).toBe(200);
         const cookie = String(res.headers['set-cookie']);
-        expect(cookie).toMatch(/^__Secure-ops_sid=[A-Za-z0-9_-]{22};/);
+        expect(cookie).toMatch(/^__Host-ops_sid=[A-Za-z0-9_-]{22};/);
         expect(cookie).toContain('Secure');
+        // __Host- rules (a sibling subdomain cannot plant one): Path=/ and no Domain.
+        expect(cookie).toContain('Path=/;');
+        expect(cookie).not.toMatch(/Domain=/i);
         const value = cookie.split(';')[0]?.split('=')[1];
         const ok = await app.inject({
           method: 'GET',
           url: '/api/ops/session',
-          headers: { ...headers, cookie: `__Secure-ops_sid=${value}` },
+          headers: { ...headers, cookie: `__Host-ops_sid=${value}` },
         });
         expect(ok.json().operator).toMatchObject({ name });
         const plain = await app.inject({
@@ -91,6 +94,13 @@ describe('session cookies over HTTPS', () => {
           headers: { ...headers, cookie: `ops_sid=${value}` },
         });
         expect(plain.json().operator).toBeNull();
+        // The old name, as a sibling could still plant it, is not read.
+        const planted = await app.inject({
+          method: 'GET',
+          url: '/api/ops/session',
+          headers: { ...headers, cookie: `__Secure-ops_sid=${value}` },
+        });
+        expect(planted.json().operator).toBeNull();
       }
     } finally {
       await proxied.close();

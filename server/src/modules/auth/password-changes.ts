@@ -9,7 +9,7 @@ import { type AccountRow, findAccountByEmail, updatePasswordHash } from './accou
 import type { Client } from './client.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import { assertNewPassword, checkCode, checkEmail, FieldChecks, normalizeEmail } from './rules.ts';
-import { revokeUserSessions } from './sessions-repository.ts';
+import { revokePendingSessions, revokeUserSessions } from './sessions-repository.ts';
 import type { SessionsEndedHook } from './sessions-service.ts';
 import { accountLoginPolicy, attemptsLeft, retryAfterSeconds } from './throttle-schedule.ts';
 import { loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
@@ -130,6 +130,8 @@ export function createPasswordChanges(deps: {
       await db.transaction().execute(async (trx) => {
         await updatePasswordHash(trx, userId, passwordHash, now());
         const ended = endOthers ? await revokeUserSessions(trx, userId, now(), keep) : 0;
+        // Sign-ins still waiting were made with the old password: they end even when the others stay.
+        await revokePendingSessions(trx, userId, now());
         // Pending sells end on a password change even when the other sessions stay: it is a security change.
         await onSessionsEnded(trx, userId, now());
         await appendAudit(trx, {

@@ -112,6 +112,24 @@ export async function revokeSession(db: Db, userId: string, sessionId: string, n
   return result.numUpdatedRows > 0n;
 }
 
+/**
+ * Revokes the user's sign-ins still waiting (a second factor or a new-device confirmation); returns
+ * how many. Run in the transaction of a security change (a factor added, the password or the e-mail
+ * changed): a sign-in made before it, with less than the account now asks for, must not be completed
+ * later (review s6b, findings 2 and 7). Approval updates the same session row, so either it committed
+ * first (the sign-in was complete before the change) or it finds the session revoked.
+ */
+export async function revokePendingSessions(db: Db, userId: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('device_pending', '=', true), eb('factor_pending', '=', true)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Revokes all of the user's sessions except `keepSessionId`; returns how many were live. */
 export async function revokeUserSessions(db: Db, userId: string, now: Date, keepSessionId?: string): Promise<number> {
   let query = db
@@ -149,9 +167,46 @@ export async function revokeBeyondNewest(
         .where('revoked_at', 'is', null)
         .where('expires_at', '>', now)
         .where('id', '!=', newSessionId)
+        // Sign-ins still waiting (factor, new device) are no sessions yet: a thief's ones must not
+        // count as "newest" and push the owner's usable sessions out (review s6b, finding 5).
+        .where('device_pending', '=', false)
+        .where('factor_pending', '=', false)
         .orderBy('last_seen_at', 'desc')
         .orderBy('created_at', 'desc')
         .offset(keep - 1),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Sign-ins still waiting (factor or new device) kept per user: the newest ones; an older waiting one
+ * ends. A password alone cannot pile them up (review s6b, finding 6); the owner's own newest sign-in
+ * always gets through. Same per-user lock as revokeBeyondNewest.
+ */
+export const PENDING_SIGN_INS_PER_USER = 3;
+
+export async function revokePendingBeyondNewest(
+  db: Db,
+  userId: string,
+  newSessionId: string,
+  now: Date,
+): Promise<number> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`sessions:${userId}`}))`.execute(db);
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .where('id', '!=', newSessionId)
+        .where((w) => w.or([w('device_pending', '=', true), w('factor_pending', '=', true)]))
+        .orderBy('created_at', 'desc')
+        .offset(PENDING_SIGN_INS_PER_USER - 1),
     )
     .executeTakeFirst();
   return Number(result.numUpdatedRows);

@@ -10,6 +10,7 @@ import {
   findPendingSession,
   insertSession,
   revokeBeyondNewest,
+  revokePendingBeyondNewest,
   type SessionRow,
   sessionLive,
   touchSession,
@@ -160,6 +161,7 @@ export function createSessions(deps: {
       );
       // A pending one is no session yet: it must not push a usable one out.
       if (!factorPending && !devicePending) await revokeBeyondNewest(trx, userId, session.id, options.maxPerUser, at);
+      else await revokePendingBeyondNewest(trx, userId, session.id, at);
       return { token, session };
     },
     async pendingOf(request) {

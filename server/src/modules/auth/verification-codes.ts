@@ -52,8 +52,16 @@ export interface IssueCodeInput {
    * hourly per-address and per-IP limits still hold. Default true.
    */
   resendGap?: boolean;
-  /** The mail to send with the code, instead of the plain verification-code mail. */
-  compose?: (code: string, validMinutes: number) => MailContent;
+  /**
+   * The mail to send with the code, instead of the plain verification-code mail. Runs in the code's
+   * transaction once the limits passed and the code is stored (`codeId`), so what it writes there
+   * (a new-device mail's links) exists only when the mail really goes out.
+   */
+  compose?: (
+    code: string,
+    validMinutes: number,
+    ctx: { trx: Kysely<Database>; codeId: string; at: Date },
+  ) => MailContent | Promise<MailContent>;
 }
 
 export interface VerificationCodes {
@@ -138,7 +146,7 @@ export function createVerificationCodes(deps: {
         if (input.send) {
           const validMinutes = Math.round(limits.ttlSeconds / 60);
           const mail = input.compose
-            ? input.compose(code, validMinutes)
+            ? await input.compose(code, validMinutes, { trx, codeId, at })
             : input.purpose === 'new_device'
               ? undefined
               : verificationCodeMail(input.language, input.purpose, code, validMinutes);

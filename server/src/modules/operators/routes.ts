@@ -12,7 +12,7 @@ import {
   OperatorSession,
   OperatorSignInBody,
 } from './schemas.ts';
-import { OPERATOR_COOKIE_PATH, type OperatorsService } from './service.ts';
+import { OPERATOR_COOKIE_PATH, type OperatorsService, SECURE_OPERATOR_COOKIE_PATH } from './service.ts';
 
 /** /api/ops/session and /api/ops/enrolment: the operator console's sign-in, first set-up, check and sign-out. */
 export const operatorSessionRoutes: FastifyPluginAsyncTypebox<{
@@ -21,7 +21,12 @@ export const operatorSessionRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { service, enrolment }) => {
   const requireOperator = operatorGuard(service);
   const cookie = (secure: boolean) =>
-    ({ path: OPERATOR_COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure }) as const;
+    ({
+      path: secure ? SECURE_OPERATOR_COOKIE_PATH : OPERATOR_COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'strict',
+      secure,
+    }) as const;
   const setOperatorCookie = (request: FastifyRequest, reply: FastifyReply, token: string, expires: Date) => {
     const { name, secure } = service.cookieFor(request);
     reply.setCookie(name, token, { ...cookie(secure), expires });

@@ -23,9 +23,15 @@ import type { OperatorRole } from './roles.ts';
 
 /** The operator console's cookie: its own name, sent only to /api/ops, never a user's session. */
 export const OPERATOR_COOKIE = 'ops_sid';
-/** Its name when Secure: a `__Secure-` cookie cannot be set over plain HTTP or without Secure. */
-export const SECURE_OPERATOR_COOKIE = '__Secure-ops_sid';
+/**
+ * Its name when Secure: a `__Host-` cookie is Secure, has Path=/ and no Domain, so a sibling subdomain
+ * cannot plant one (a `__Secure-ops_sid; Domain=example.com; Path=/api/ops/chat` could shadow the
+ * console's: review s6b, finding 10). The console has its own host, so Path=/ reaches only it.
+ */
+export const SECURE_OPERATOR_COOKIE = '__Host-ops_sid';
+/** The plain (development) cookie stays scoped to the API: the app may share the host on another port. */
 export const OPERATOR_COOKIE_PATH = '/api/ops';
+export const SECURE_OPERATOR_COOKIE_PATH = '/';
 /** Operators are signed out after 15 idle minutes and 8 hours after signing in, whatever they do (issue 32). */
 export const OPERATOR_IDLE_MS = 15 * 60_000;
 export const OPERATOR_ABSOLUTE_MS = 8 * 3_600_000;
@@ -75,7 +81,7 @@ export interface OperatorsService {
   /** As `resolve`, for a token just issued (the sign-in's answer names the roles). */
   resolveToken(token: string): Promise<SignedInOperator | null>;
   signOut(sessionId: string): Promise<void>;
-  /** The cookie for this request: `__Secure-ops_sid` (Secure) as SESSION_SECURE_COOKIE says, else `ops_sid`. */
+  /** The cookie for this request: `__Host-ops_sid` (Secure) as SESSION_SECURE_COOKIE says, else `ops_sid`. */
   cookieFor(request: FastifyRequest): { name: string; secure: boolean };
   /** Whether an operator session still holds (a long-lived stream asks again), without touching it. */
   isLive(sessionId: string): Promise<boolean>;

@@ -111,6 +111,44 @@ export async function setConfirmationMail(
 }
 
 /**
+ * Charges one code guess to the waiting sign-in, atomically (concurrent guesses never pass `max`);
+ * the guesses charged so far, undefined when its budget is spent. The budget is the sign-in's, not the code's: a resend buys none.
+ */
+export async function chargeConfirmationAttempt(db: Db, sessionId: string, max: number): Promise<number | undefined> {
+  const charged = await db
+    .updateTable('device_confirmations')
+    .set((eb) => ({ code_attempts: eb('code_attempts', '+', 1) }))
+    .where('session_id', '=', sessionId)
+    .where('confirmed_at', 'is', null)
+    .where('code_attempts', '<', max)
+    .returning('code_attempts')
+    .executeTakeFirst();
+  return charged?.code_attempts;
+}
+
+/**
+ * Code guesses charged to the user's waiting sign-ins created since `since` (each new sign-in gets
+ * its own budget, so this bounds a thief who signs in again and again), and the oldest such sign-in.
+ */
+export async function confirmationAttemptsSince(
+  db: Db,
+  userId: string,
+  since: Date,
+): Promise<{ attempts: number; oldest: Date | null }> {
+  const row = await db
+    .selectFrom('device_confirmations')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<string>('code_attempts'), eb.val('0')).as('attempts'),
+      eb.fn.min('created_at').as('oldest'),
+    ])
+    .where('user_id', '=', userId)
+    .where('created_at', '>', since)
+    .where('code_attempts', '>', 0)
+    .executeTakeFirstOrThrow();
+  return { attempts: Number(row.attempts), oldest: row.oldest ?? null };
+}
+
+/**
  * Marks the confirmation approved and makes its session usable, once: of two approvals at once (the
  * code here and the link on a phone) only the first wins. The session then runs its full lifetime
  * from now; false when it is gone (expired, ended, frozen) or approved already.

@@ -5,7 +5,7 @@ import { appendAudit } from '../audit/repository.ts';
 import { type AccountRow, emailTaken, findAccountById } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
 import { checkCode, checkEmail, FieldChecks, maskEmail, normalizeEmail } from '../auth/rules.ts';
-import { revokeUserSessions } from '../auth/sessions-repository.ts';
+import { revokePendingSessions, revokeUserSessions } from '../auth/sessions-repository.ts';
 import type { SessionsEndedHook } from '../auth/sessions-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import { enqueueUserMail } from '../mail/anti-phishing.ts';
@@ -110,6 +110,8 @@ export function createEmailChange(deps: {
             .executeTakeFirst();
           if (updated.numUpdatedRows !== 1n) throw new AppError('CONFLICT', 'The address changed meanwhile');
           const ended = endOthers ? await revokeUserSessions(trx, userId, at, keep) : 0;
+          // A sign-in still waiting would be confirmed through the new address: it ends either way.
+          await revokePendingSessions(trx, userId, at);
           if (endOthers) await deps.onSessionsEnded(trx, userId, at);
           // 'email_changed' starts the 24 h outflow hold (withdrawals/outflow-holds.ts).
           await appendAudit(trx, {

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
+import { revokePendingSessions } from '../auth/sessions-repository.ts';
 import { accountLoginPolicy, attemptsLeft, retryAfterSeconds } from '../auth/throttle-schedule.ts';
 import type { ThrottleStore } from '../auth/throttles.ts';
 import type { Sealer } from '../payment-methods/sealing.ts';
@@ -221,6 +222,8 @@ export function createSecondFactors(deps: {
       const recoveryCodes = await db.transaction().execute(async (trx) => {
         await lockUserFactors(trx, userId);
         const codes = await issueRecoveryCodes(trx, userId, at);
+        // A sign-in waiting now was made without the app: it may not be completed without it.
+        await revokePendingSessions(trx, userId, at);
         // 'totp_enabled' starts the 24 h outflow hold (withdrawals/outflow-holds.ts).
         await appendAudit(trx, { event: 'totp_enabled', at, userId, ip: client.ip });
         await queueSecurityNotice(trx, userId, 'totp_enabled', at, deps.publicOrigin);
@@ -250,6 +253,7 @@ export function createSecondFactors(deps: {
       const at = now();
       const recoveryCodes = await db.transaction().execute(async (trx) => {
         const codes = await issueRecoveryCodes(trx, userId, at);
+        await revokePendingSessions(trx, userId, at);
         await appendAudit(trx, { event: 'recovery_codes_generated', at, userId, ip: client.ip });
         return codes;
       });

@@ -11,8 +11,13 @@ type Trx = Transaction<Database>;
 
 /** How long an asked-for unfreeze waits before anything may leave the account again (default). */
 export const UNFREEZE_HOLD_MS = 24 * 3_600_000;
-/** Freeze links kept per user: the newest ones (a security mail each); older ones stop working. */
-export const FREEZE_LINKS_PER_USER = 50;
+/**
+ * Freeze links kept per user, a storage bound only: a new link must never push out the link of a mail
+ * already sent (review s6b, finding 1: 51 refused resends voided the owner's "this was not me" link).
+ * The mails that carry one are rate-limited (a new-device or code mail: 10 an hour per address, so
+ * at most 7,200 in a 30-day lifetime); the newest 10,000 are kept.
+ */
+export const FREEZE_LINKS_PER_USER = 10_000;
 /**
  * How long a freeze link works (review of issue 31, F4): long enough for a mail read late, short
  * enough that an old mail is not a permanent switch that ends the owner's sessions at will.
@@ -86,7 +91,7 @@ export async function freezeAccount(
   return { cancelledWithdrawals: pending.length, sessionsEnded };
 }
 
-/** A new freeze link token for a security mail (128 bits from the CSPRNG); keeps the newest 50. */
+/** A new freeze link token for a security mail (128 bits from the CSPRNG); keeps the newest 10,000. */
 export async function newFreezeLink(trx: Kysely<Database>, userId: string, now: Date): Promise<string> {
   const token = newSessionToken();
   await trx

@@ -70,14 +70,36 @@ export interface LoginEntry {
   result: LoginResult;
 }
 
+/**
+ * Only names Bowser knows from its own tables, and plain version numbers: the User-Agent is the
+ * client's free text, and a thief's one ("support checked this sign-in, press approve https://…")
+ * must not reach our anti-phishing-stamped mail or the login history (review s6b, finding 3).
+ */
+const KNOWN_BROWSERS = new Set(Object.values(Bowser.BROWSER_MAP));
+const KNOWN_OSES = new Set(Object.values(Bowser.OS_MAP));
+const KNOWN_PLATFORMS = new Set(Object.values(Bowser.PLATFORMS_MAP));
+const VERSION = /^\d{1,4}(?:[._]\d{1,4}){0,3}$/;
+/** Bowser's own version names (Windows "10", macOS "Sonoma", Android "Pie"); nothing else. */
+const VERSION_NAME = /^[A-Za-z0-9 .]{1,20}$/;
+
+function known(set: Set<string>, name: string | undefined): string | undefined {
+  return name !== undefined && set.has(name) ? name : undefined;
+}
+
 export function deviceOf(userAgent: string | null): LoginEntry['device'] {
   if (!userAgent) return { browser: null, os: null, platform: null };
-  const parsed = Bowser.parse(userAgent);
+  const parsed = Bowser.parse(userAgent.slice(0, 1000));
   const join = (...parts: (string | undefined)[]) => parts.filter(Boolean).join(' ') || null;
+  const browser = known(KNOWN_BROWSERS, parsed.browser.name);
+  const major = parsed.browser.version?.split('.')[0];
+  const os = known(KNOWN_OSES, parsed.os.name);
+  const osVersion = [parsed.os.versionName, parsed.os.version].find(
+    (v) => v !== undefined && (VERSION.test(v) || (v === parsed.os.versionName && VERSION_NAME.test(v))),
+  );
   return {
-    browser: join(parsed.browser.name, parsed.browser.version?.split('.')[0]),
-    os: join(parsed.os.name, parsed.os.versionName ?? parsed.os.version),
-    platform: parsed.platform.type ?? null,
+    browser: browser ? join(browser, major !== undefined && /^\d{1,4}$/.test(major) ? major : undefined) : null,
+    os: os ? join(os, osVersion) : null,
+    platform: known(KNOWN_PLATFORMS, parsed.platform.type) ?? null,
   };
 }
 

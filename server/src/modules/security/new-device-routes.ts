@@ -46,7 +46,7 @@ export const newDeviceRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = 
       schema: {
         tags,
         summary: 'Whether this browser’s sign-in waits for the new-device e-mail',
-        response: { 200: DeviceStatus },
+        response: { 200: DeviceStatus, ...errorResponses() },
       },
     },
     async (request) => auth.devices.status(await auth.sessions.devicePendingOf(request)),

@@ -144,7 +144,7 @@ describe('new-device confirmation', () => {
     expect(again.statusCode, again.body).toBe(200);
   });
 
-  it('wrong codes are throttled atomically, concurrent guesses included; a dead code needs a new mail', async () => {
+  it('wrong codes are throttled atomically, concurrent guesses included; the fifth ends the sign-in', async () => {
     const user = await registerUser(h);
     const { cookie, mail } = await signInFromNewBrowser(user);
     const { code } = mailParts(mail.text);
@@ -155,15 +155,24 @@ describe('new-device confirmation', () => {
     const codes = answers.map((a) => a.json().code);
     expect(codes.filter((c) => c === 'WRONG_VERIFICATION_CODE')).toHaveLength(5);
     expect(codes.filter((c) => c === 'VERIFICATION_CODE_EXPIRED')).toHaveLength(7);
-    expect((await post('/api/auth/device/confirm', cookie, { code })).json().code).toBe('VERIFICATION_CODE_EXPIRED');
-    // Resend is spaced: not before a minute, then a new code (the old link and code are dead).
+    // The sign-in's budget is spent: it ended, and no resend revives it (a fresh set of guesses).
+    expect((await post('/api/auth/device/confirm', cookie, { code })).statusCode).toBe(401);
+    h.clock.advance(61_000);
+    expect((await post('/api/auth/device/resend', cookie)).statusCode).toBe(401);
+  });
+
+  it('resend is spaced (not before a minute), then a new code and link; the old ones are dead', async () => {
+    const user = await registerUser(h);
+    const { cookie, mail } = await signInFromNewBrowser(user);
     expect((await post('/api/auth/device/resend', cookie)).json().code).toBe('CODE_RESEND_TOO_SOON');
     h.clock.advance(61_000);
     expect((await post('/api/auth/device/resend', cookie)).statusCode).toBe(202);
     const fresh = mailParts((await lastMail(user.email)).text);
-    expect(
-      (await post('/api/auth/device/approve-link', undefined, { token: mailParts(mail.text).approve })).statusCode,
-    ).toBe(404);
+    const old = mailParts(mail.text);
+    expect((await post('/api/auth/device/approve-link', undefined, { token: old.approve })).statusCode).toBe(404);
+    expect((await post('/api/auth/device/confirm', cookie, { code: old.code })).json().code).toBe(
+      'WRONG_VERIFICATION_CODE',
+    );
     expect((await post('/api/auth/device/confirm', cookie, { code: fresh.code })).statusCode).toBe(200);
   });
 

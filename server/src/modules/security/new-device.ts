@@ -9,11 +9,13 @@ import { chargeAttempt, consumeCode } from '../auth/codes-repository.ts';
 import { maskEmail } from '../auth/rules.ts';
 import { hashCode, hashToken, sameHash } from '../auth/secrets.ts';
 import type { Sessions } from '../auth/sessions.ts';
-import { revokeBeyondNewest, type SessionRow } from '../auth/sessions-repository.ts';
+import { revokeBeyondNewest, revokeSession, type SessionRow } from '../auth/sessions-repository.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import { deviceHash } from './device-cookie.ts';
 import {
   approveConfirmation,
+  chargeConfirmationAttempt,
+  confirmationAttemptsSince,
   confirmationByLink,
   confirmationOfSession,
   type DeviceConfirmationRow,
@@ -29,6 +31,9 @@ import { freezeLinkUrl, mailTarget } from './security-mails.ts';
 
 const PURPOSE = 'new_device';
 const LINK_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const DAY_MS = 86_400_000;
+/** Code guesses a day over all of a user's waiting sign-ins (four sign-ins' worth). */
+export const DAILY_CODE_GUESSES = 20;
 
 export interface DeviceStatus {
   state: 'pending' | 'none';
@@ -100,41 +105,57 @@ export function createNewDevices(deps: {
     });
   }
 
-  /** `first`: the sign-in's own mail, not held by the resend gap (a resend is). */
+  /**
+   * `first`: the sign-in's own mail, not held by the resend gap (a resend is). Nothing is written
+   * before the code limits pass: a refused resend or sign-in mints no freeze link (which could push
+   * the links of mails already sent out) and leaves the code and link of the last mail working. The
+   * new link, code and freeze link are written in the code's own transaction, with the mail.
+   */
   async function sendMail(session: SessionRow, first: boolean): Promise<void> {
-    const at = now();
+    const target = await mailTarget(db, session.user_id);
+    if (!target) return;
     const linkToken = randomBytes(32).toString('base64url');
-    const prepared = await db.transaction().execute(async (trx) => {
-      const target = await mailTarget(trx, session.user_id);
-      if (!target) return undefined;
-      // The old mail's link stops working: only the newest mail approves.
-      await setConfirmationMail(trx, session.id, { linkHash: hashToken(linkToken), codeId: null });
-      return { ...target, freezeToken: await newFreezeLink(trx, session.user_id, at) };
-    });
-    if (!prepared) return;
     const facts = {
       device: deviceOf(session.user_agent),
       place: session.ip ? placeFromIp(session.ip) : { country: null, region: null, city: null },
       ip: session.ip,
       at: session.created_at,
     };
-    const codeId = await codes.issue({
-      email: prepared.email,
+    await codes.issue({
+      email: target.email,
       purpose: PURPOSE,
       userId: session.user_id,
       ip: session.ip ?? '0.0.0.0',
-      language: prepared.language,
+      language: target.language,
       send: true,
       resendGap: !first,
-      compose: (code, validMinutes) =>
-        newDeviceMail(prepared.language, facts, {
+      compose: async (code, validMinutes, { trx, codeId, at }) => {
+        // The old mail's link and code stop working: only the newest mail approves.
+        await setConfirmationMail(trx, session.id, { linkHash: hashToken(linkToken), codeId });
+        const freezeToken = await newFreezeLink(trx, session.user_id, at);
+        return newDeviceMail(target.language, facts, {
           code,
           validMinutes,
           approveUrl: deviceLinkUrl(deps.publicOrigin, linkToken),
-          freezeUrl: freezeLinkUrl(deps.publicOrigin, prepared.freezeToken),
-        }),
+          freezeUrl: freezeLinkUrl(deps.publicOrigin, freezeToken),
+        });
+      },
     });
-    await setConfirmationMail(db, session.id, { linkHash: hashToken(linkToken), codeId });
+  }
+
+  /**
+   * At most DAILY_CODE_GUESSES code guesses a day over all of a user's waiting sign-ins: each new
+   * sign-in has its own 5, and the code limits allow 10 mails an hour, so a thief with the password
+   * alone could otherwise guess 50 times an hour. The owner's mail link still works past it.
+   */
+  async function refusePastDailyGuesses(userId: string): Promise<void> {
+    const at = now();
+    const { attempts, oldest } = await confirmationAttemptsSince(db, userId, new Date(at.getTime() - DAY_MS));
+    if (attempts < DAILY_CODE_GUESSES) return;
+    const retryAfterSeconds = Math.max(1, Math.ceil(((oldest ?? at).getTime() + DAY_MS - at.getTime()) / 1000));
+    throw new AppError('CODE_RATE_LIMITED', 'Too many codes tried today: use the link in the mail', {
+      details: { retryAfterSeconds },
+    });
   }
 
   return {
@@ -185,11 +206,21 @@ export function createNewDevices(deps: {
     async confirmByCode(client, pending, code) {
       const confirmation = await confirmationOfSession(db, pending.id);
       if (!confirmation?.code_id) throw new AppError('VERIFICATION_CODE_NOT_REQUESTED', 'Request a code first');
+      await refusePastDailyGuesses(pending.user_id);
       // One attempt charged atomically on the code's row: concurrent guesses never pass the limit.
       const charged = await chargeAttempt(db, confirmation.code_id, now(), codes.limits.maxAttempts);
       if (!charged) throw new AppError('VERIFICATION_CODE_EXPIRED', 'No valid code: request a new one');
+      // The sign-in's own budget too, over all its mails: a resend buys no fresh guesses. Spent, the
+      // sign-in ends (sign in again: each new one needs the password and a mail within the code limits).
+      const guesses = await chargeConfirmationAttempt(db, pending.id, codes.limits.maxAttempts);
+      if (guesses === undefined) {
+        await revokeSession(db, pending.user_id, pending.id, now());
+        throw new UnauthenticatedError('Too many wrong codes for this sign-in: sign in again');
+      }
       if (!/^\d{6}$/.test(code) || !sameHash(hashCode(charged.salt, PURPOSE, code), charged.code_hash)) {
-        const attemptsLeft = Math.max(0, codes.limits.maxAttempts - charged.attempts);
+        const attemptsLeft = Math.max(0, codes.limits.maxAttempts - Math.max(charged.attempts, guesses));
+        // The last guess spent: the sign-in ends now (a resend could not revive it).
+        if (attemptsLeft === 0) await revokeSession(db, pending.user_id, pending.id, now());
         await appendAudit(db, {
           event: 'code_failed',
           at: now(),

@@ -14,7 +14,7 @@ import type { ChallengePurpose } from '../../db/schema-passkeys.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
-import { revokeUserSessions } from '../auth/sessions-repository.ts';
+import { revokePendingSessions, revokeUserSessions } from '../auth/sessions-repository.ts';
 import { answerOrigin, checkedAssertion, userHandleOf } from './passkey-answers.ts';
 import { suspendRegressedPasskey } from './passkey-suspension.ts';
 import {
@@ -240,6 +240,8 @@ export function createPasskeys(deps: {
         });
         const recoveryCodes = await onFirstFactor(trx, at);
         await endOthers(trx, client, userId, at, endOtherSessions);
+        // Even when the other sessions stay: a sign-in still waiting was made without this factor.
+        await revokePendingSessions(trx, userId, at);
         // 'passkey_added' starts the 24 h outflow hold (withdrawals/outflow-holds.ts), as a new app does.
         await appendAudit(trx, { event: 'passkey_added', at, userId, ip: client.ip, details: { passkeyId: row.id } });
         await queueSecurityNotice(trx, userId, 'passkey_added', at, deps.publicOrigin);
