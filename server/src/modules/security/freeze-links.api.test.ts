@@ -9,7 +9,6 @@ import {
   withdrawCode,
 } from '../withdrawals/test-helpers.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';
-import { totpCode } from './totp.ts';
 
 /**
  * The freeze link and the mails that carry it, and what a frozen account still accepts (issue 31;
