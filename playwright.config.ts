@@ -95,6 +95,8 @@ export default defineConfig({
       name: 'clock',
       testMatch: CLOCK_SPEC,
       dependencies: ['mobile', 'desktop'],
+      // One at a time: each moves the one server clock a day forward, which ends the other spec's sessions.
+      workers: 1,
       use: MOBILE,
     },
     {
