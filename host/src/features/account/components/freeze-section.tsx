@@ -1,4 +1,5 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
+import { type PasskeyAnswer, passkeyAnswer, passkeysSupported } from '@cw/shared-state/passkeys';
 import Button from 'antd-mobile/es/components/button';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,8 +15,9 @@ type Status = Awaited<ReturnType<typeof freezeStatus>>;
 
 /**
  * "Freeze my account" in security settings: one confirmation, then every session ends and nothing
- * may leave the account. A frozen account shows the unfreeze form (password, the app's code when on,
- * an e-mail code); the unfreeze takes effect after a hold, whose end is shown.
+ * may leave the account. A frozen account shows the unfreeze form (password, the app's or a recovery
+ * code when on — or a passkey instead —, an e-mail code); the unfreeze takes effect after a hold, whose
+ * end is shown.
  */
 export function FreezeSection() {
   const { t, i18n } = useTranslation('host');
@@ -43,17 +45,21 @@ export function FreezeSection() {
     }
   };
 
-  const onUnfreeze = async (event: FormEvent) => {
-    event.preventDefault();
+  const askUnfreeze = async (passkey?: () => Promise<PasskeyAnswer>) => {
     setBusy(true);
     try {
-      setStatus(await unfreeze({ password, emailCode, factor }));
+      setStatus(await unfreeze({ password, emailCode, factor, passkey: passkey ? await passkey() : undefined }));
       notifySuccess(t('account.freeze.unfreezeAsked'));
     } catch (error) {
       notifyFail(message(error));
     } finally {
       setBusy(false);
     }
+  };
+
+  const onUnfreeze = (event: FormEvent) => {
+    event.preventDefault();
+    void askUnfreeze();
   };
 
   if (!status) return null;
@@ -143,6 +149,16 @@ export function FreezeSection() {
           <Button block type="submit" color="primary" loading={busy} data-testid="unfreeze-submit">
             {t('account.freeze.unfreeze')}
           </Button>
+          {passkeysSupported() && (
+            <Button
+              block
+              disabled={busy}
+              onClick={() => void askUnfreeze(() => passkeyAnswer('step_up'))}
+              data-testid="unfreeze-passkey"
+            >
+              {t('account.freeze.unfreezeWithPasskey')}
+            </Button>
+          )}
         </form>
       )}
     </div>

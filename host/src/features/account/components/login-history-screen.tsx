@@ -18,6 +18,9 @@ const RESULT_COLOR: Record<LoginEntry['result'], 'success' | 'danger' | 'warning
   factor_failed: 'danger',
   throttled: 'warning',
   factor_pending: 'default',
+  // A browser never seen before: waiting for the e-mailed confirmation, then confirmed (issue 31).
+  device_pending: 'default',
+  device_confirmed: 'success',
 };
 
 function LoginRow({ entry }: { entry: LoginEntry }) {
