@@ -27,7 +27,9 @@ const writeState = (name: string, state: OperatorState) => writeFileSync(stateFi
 export function opsCommand(args: string[]): string {
   return execFileSync(process.execPath, ['--import', 'tsx', path.join(E2E_ROOT, 'server/scripts/ops.ts'), ...args], {
     cwd: E2E_ROOT,
-    env: { ...process.env, DATA_DIR: e2eDataDir() },
+    // The e2e server runs on the development clock (moved forward by the clock specs): the CLI dates
+    // enrolment links by it too.
+    env: { ...process.env, DATA_DIR: e2eDataDir(), DEV_CLOCK: 'true' },
     stdio: ['pipe', 'pipe', 'pipe'],
   }).toString();
 }

@@ -44,6 +44,7 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import type { Database } from '../src/db/schema.ts';
+import { startDevClock } from '../src/dev/clock.ts';
 import { consoleConfigFromEnv } from '../src/http/console-listener.ts';
 import { runAuditCommand } from '../src/modules/audit/ops-commands.ts';
 import { custodyCheck, custodyLines } from '../src/modules/custody/custody-check.ts';
@@ -160,7 +161,15 @@ async function main(): Promise<number> {
         publicOrigin: config.security.publicOrigin,
       });
       const consoleUrl = process.env.OPS_CONSOLE_URL ?? `${origin}/ops/`;
-      return await runOperatorsCommand(db, process.argv.slice(3), out, consoleUrl);
+      // A development server on DEV_CLOCK (moved forward by QA) checks an enrolment link's 24 h against its
+      // own time: the link is dated by the same clock. Never in production (the config refuses DEV_CLOCK there).
+      const devClock =
+        process.env.DEV_CLOCK === 'true' && config.nodeEnv !== 'production' ? await startDevClock(db) : null;
+      try {
+        return await runOperatorsCommand(db, process.argv.slice(3), out, consoleUrl, devClock?.now);
+      } finally {
+        devClock?.stop();
+      }
     }
     if (command === 'audit') return await runAuditCommand(db, process.argv.slice(3), out);
     if (command === 'notices') return await runNoticesCommand(db, process.argv.slice(3), out);

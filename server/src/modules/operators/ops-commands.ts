@@ -29,9 +29,11 @@ export async function runOperatorsCommand(
   args: readonly string[],
   out: (line: string) => void,
   consoleUrl: string,
+  /** The server's time: the development clock (DEV_CLOCK) when the server runs on one, so links it checks agree. */
+  now: () => Date = () => new Date(),
 ): Promise<number> {
   const [sub, name, ...rest] = args;
-  const accounts = createOperatorAccounts({ db, now: () => new Date() });
+  const accounts = createOperatorAccounts({ db, now });
   const cli = { kind: 'cli' } as const;
   try {
     if (sub === 'list') {
