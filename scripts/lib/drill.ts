@@ -34,7 +34,7 @@ function codeSent(res: { status: number; body: unknown }): boolean {
 }
 
 export class DrillClient {
-  private cookie = '';
+  private readonly cookies = new Map<string, string>();
   readonly username: string;
   readonly email: string;
   readonly password = 'Passw0rd_drill';
@@ -62,7 +62,7 @@ export class DrillClient {
         method,
         headers: {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(this.cookie ? { cookie: this.cookie } : {}),
+          ...(this.cookies.size > 0 ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }).catch(() => undefined);
@@ -72,10 +72,15 @@ export class DrillClient {
           this.stats.failed += 1;
           throw new Error(`${method} ${path}: ${res ? res.status : 'no answer'} after ${attempt + 1} attempts`);
         }
-        const setCookie = res.headers.getSetCookie();
-        for (const c of setCookie) {
+        // A browser's jar: the session and the device cookie (a sign-in from the browser that registered
+        // is from a known device; without it the sign-in would wait for the e-mailed confirmation).
+        for (const c of res.headers.getSetCookie()) {
           const pair = c.split(';')[0] ?? '';
-          if (pair.includes('=') && !pair.endsWith('=')) this.cookie = pair;
+          const at = pair.indexOf('=');
+          if (at <= 0) continue;
+          const value = pair.slice(at + 1);
+          if (value === '') this.cookies.delete(pair.slice(0, at));
+          else this.cookies.set(pair.slice(0, at), value);
         }
         const text = await res.text();
         return { status: res.status, body: (text ? JSON.parse(text) : null) as T };

@@ -7,20 +7,33 @@
  * A code is accepted once per 30 s step (ASVS 6.5.1) and only for a step newer than the last one used,
  * with ±1 step of drift: each pass signs every enrolled user in once with the next step's code.
  */
+import { randomBytes } from 'node:crypto';
 import { totpCode } from '../src/modules/security/totp.ts';
 
 const STEP_MS = 30_000;
 /** Passes over the enrolled users; each after the first waits up to one 30 s step. */
 const PASSES = 3;
 
-function cookieOf(res: Response): string {
-  return (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+/**
+ * The bench's one browser: every bench user has it among their known devices (bench-auth.ts inserts
+ * them), so a sign-in is timed as a returning user's, not one waiting for a new-device e-mail.
+ */
+export const BENCH_DEVICE_ID = randomBytes(32).toString('base64url');
+export const BENCH_DEVICE_COOKIE = `did=${BENCH_DEVICE_ID}`;
+
+/** The session cookie (`sid=…`) a response set, with the bench's device cookie. */
+export function cookieOf(res: Response): string {
+  const sid = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0] ?? '')
+    .find((pair) => pair.startsWith('sid='));
+  return sid ?? '';
 }
 
 async function post(base: string, url: string, body: unknown, cookie = ''): Promise<Response> {
   return fetch(`${base}${url}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    headers: { 'content-type': 'application/json', cookie: [cookie, BENCH_DEVICE_COOKIE].filter(Boolean).join('; ') },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
@@ -30,7 +43,10 @@ async function enrol(base: string, identifier: string, password: string): Promis
   const login = await post(base, '/api/auth/login', { identifier, password });
   if (login.status !== 200) throw new Error(`enrol login ${identifier}: ${login.status}`);
   const cookie = cookieOf(login);
-  const start = await fetch(`${base}/api/me/security/totp`, { method: 'POST', headers: { cookie } });
+  const start = await fetch(`${base}/api/me/security/totp`, {
+    method: 'POST',
+    headers: { cookie: `${cookie}; ${BENCH_DEVICE_COOKIE}` },
+  });
   const { secret } = (await start.json()) as { secret: string };
   const confirm = await post(base, '/api/me/security/totp/confirm', { code: totpCode(secret, new Date()) }, cookie);
   if (confirm.status !== 200) throw new Error(`enrol confirm ${identifier}: ${confirm.status} ${await confirm.text()}`);
