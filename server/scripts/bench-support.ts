@@ -20,6 +20,7 @@ import { buildApp } from '../src/app.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { startConsoleListener } from '../src/http/console-listener.ts';
 import { createSessions } from '../src/modules/auth/sessions.ts';
 import { openEventStream } from '../src/modules/chat/sse-client.ts';
 import { createOperatorAccounts } from '../src/modules/operators/accounts-service.ts';
@@ -52,9 +53,14 @@ const app = buildApp({
   uploads: { store: createLocalStore(path.join(dir, 'uploads')), tmpDir: path.join(dir, 'uploads', 'tmp') },
   mail: { smtpUrl: null, worker: false },
 });
+let opsConsole: Awaited<ReturnType<typeof startConsoleListener>> | undefined;
 try {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  // The operator API answers on the console's own listener only (issue 38 item 5); no Origin header is sent
+  // (a script, not a browser page), which the console's origin check lets through.
+  opsConsole = await startConsoleListener(app, { host: '127.0.0.1', port: 0 });
+  const opsBase = opsConsole.url;
 
   // Users with a session each (made directly: signing 500 users in would measure argon2, not chat).
   const sessions = createSessions({ db, now: () => new Date() });
@@ -83,9 +89,9 @@ try {
     'support',
   ]);
   const post = (url: string, body: object) =>
-    fetch(`${base}${url}`, {
+    fetch(`${opsBase}${url}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: base },
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
   const { secret } = (await (await post('/api/ops/enrolment/start', { token })).json()) as { secret: string };
@@ -110,7 +116,7 @@ try {
       },
     }),
   );
-  const opsStream = openEventStream({ url: `${base}/api/ops/chat/events`, cookie: ops, onEvent: () => undefined });
+  const opsStream = openEventStream({ url: `${opsBase}/api/ops/chat/events`, cookie: ops, onEvent: () => undefined });
   await Promise.all([...streams.map((s) => s.opened), opsStream.opened]);
   const conversations = (await db.selectFrom('chat_conversations').select('id').execute()).map((c) => c.id);
   log(`${streams.length} streams open on ${conversations.length} conversations`);
@@ -120,9 +126,9 @@ try {
     const clientId = randomUUID();
     const started = performance.now();
     const arrived = new Promise<number>((resolve) => waiting.set(clientId, resolve));
-    const res = await fetch(`${base}/api/ops/chats/${conversationId}/messages`, {
+    const res = await fetch(`${opsBase}/api/ops/chats/${conversationId}/messages`, {
       method: 'POST',
-      headers: { cookie: ops, 'content-type': 'application/json', origin: base },
+      headers: { cookie: ops, 'content-type': 'application/json' },
       body: JSON.stringify({ clientId, text: 'How can we help?' }),
     });
     if (res.status !== 201) throw new Error(`answer failed: ${res.status} ${await res.text()}`);
@@ -151,6 +157,7 @@ try {
   figure('upload_50mb_rss_growth_mb', upload.rssGrowthBytes / MiB, 'MB');
   figure('upload_50mb_live_growth_mb', upload.liveGrowthBytes / MiB, 'MB');
 } finally {
+  await opsConsole?.close();
   await app.close();
   await db.destroy();
   await pg.stop();
