@@ -144,72 +144,56 @@ export async function revokeUserSessions(db: Db, userId: string, now: Date, keep
 }
 
 /**
- * Keeps `newSessionId` and the user's `keep - 1` most recently used other live sessions, revokes the
- * rest; returns how many were revoked. Serialised per user (advisory lock in the caller's
- * transaction) so two sign-ins at once cannot both keep one too many.
+ * Revokes the user's live sessions of one kind beyond the newest `keep` (counting `newSessionId`, which
+ * stays); returns how many. Serialised per user (advisory lock in the caller's transaction) so two
+ * sign-ins at once cannot both keep one too many. `waiting`: sign-ins still waiting for a factor or a
+ * new-device confirmation, newest first; otherwise usable sessions, most recently used first.
  */
-export async function revokeBeyondNewest(
+async function revokeBeyond(
   db: Db,
   userId: string,
   newSessionId: string,
   keep: number,
   now: Date,
+  waiting: boolean,
 ): Promise<number> {
   await sql`select pg_advisory_xact_lock(hashtext(${`sessions:${userId}`}))`.execute(db);
   const result = await db
     .updateTable('sessions')
     .set({ revoked_at: now })
-    .where('id', 'in', (eb) =>
-      eb
+    .where('id', 'in', (eb) => {
+      const live = eb
         .selectFrom('sessions')
         .select('id')
         .where('user_id', '=', userId)
         .where('revoked_at', 'is', null)
         .where('expires_at', '>', now)
-        .where('id', '!=', newSessionId)
-        // Sign-ins still waiting (factor, new device) are no sessions yet: a thief's ones must not
-        // count as "newest" and push the owner's usable sessions out (review s6b, finding 5).
-        .where('device_pending', '=', false)
-        .where('factor_pending', '=', false)
-        .orderBy('last_seen_at', 'desc')
-        .orderBy('created_at', 'desc')
-        .offset(keep - 1),
-    )
+        .where('id', '!=', newSessionId);
+      const ofKind = waiting
+        ? live.where((w) => w.or([w('device_pending', '=', true), w('factor_pending', '=', true)]))
+        : // Sign-ins still waiting are no sessions yet: a thief's ones must not count as "newest" and
+          // push the owner's usable sessions out (review s6b, finding 5).
+          live.where('device_pending', '=', false).where('factor_pending', '=', false).orderBy('last_seen_at', 'desc');
+      return ofKind.orderBy('created_at', 'desc').offset(keep - 1);
+    })
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** Keeps `newSessionId` and the user's `keep - 1` most recently used other usable sessions, revokes the rest. */
+export function revokeBeyondNewest(db: Db, userId: string, newSessionId: string, keep: number, now: Date) {
+  return revokeBeyond(db, userId, newSessionId, keep, now, false);
 }
 
 /**
  * Sign-ins still waiting (factor or new device) kept per user: the newest ones; an older waiting one
  * ends. A password alone cannot pile them up (review s6b, finding 6); the owner's own newest sign-in
- * always gets through. Same per-user lock as revokeBeyondNewest.
+ * always gets through.
  */
 export const PENDING_SIGN_INS_PER_USER = 3;
 
-export async function revokePendingBeyondNewest(
-  db: Db,
-  userId: string,
-  newSessionId: string,
-  now: Date,
-): Promise<number> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`sessions:${userId}`}))`.execute(db);
-  const result = await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('sessions')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', now)
-        .where('id', '!=', newSessionId)
-        .where((w) => w.or([w('device_pending', '=', true), w('factor_pending', '=', true)]))
-        .orderBy('created_at', 'desc')
-        .offset(PENDING_SIGN_INS_PER_USER - 1),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+export function revokePendingBeyondNewest(db: Db, userId: string, newSessionId: string, now: Date) {
+  return revokeBeyond(db, userId, newSessionId, PENDING_SIGN_INS_PER_USER, now, true);
 }
 
 /**
