@@ -178,12 +178,17 @@ describe('npm run ops -- withdrawals', () => {
     return { code, text: lines.join('\n') };
   };
 
-  it('lists, approves and rejects (with a reason, funds returned); a second decision is refused', async () => {
-    await database.db
-      .insertInto('operators')
-      .values({ name: 'review_ops', password_hash: 'x', created_at: new Date() })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
+  it('lists, approves with four eyes and rejects (with a reason, funds returned); a second decision is refused', async () => {
+    for (const [name, roles] of [
+      ['review_ops', ['finance']],
+      ['review_ops2', ['finance']],
+      ['review_support', ['support']],
+    ] as const)
+      await database.db
+        .insertInto('operators')
+        .values({ name, password_hash: 'x', created_at: new Date(), roles: [...roles] })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
     const approveMe = await withdrawalIn('in_review', { locked: true });
     const rejectMe = await withdrawalIn('in_review', { locked: true });
     const listed = await run('list');
@@ -193,22 +198,38 @@ describe('npm run ops -- withdrawals', () => {
 
     expect((await run('approve', approveMe.id)).code).toBe(2); // no approver named
     expect((await run('approve', approveMe.id, '--operator', 'nobody_ops')).code).toBe(1);
+    // A role that may not approve is refused by the same rules as in the console.
+    expect((await run('approve', approveMe.id, '--operator', 'review_support')).code).toBe(1);
+    // The CLI has no prices: its approval is the first of two (fail closed), and the same operator cannot give the second.
     expect(await run('approve', approveMe.id, '--operator', 'review_ops')).toEqual({
+      code: 0,
+      text: `withdrawal ${approveMe.id}: awaiting_second_approval (price_unavailable); another finance operator must approve it too`,
+    });
+    const again = await run('approve', approveMe.id, '--operator', 'review_ops');
+    expect(again.code).toBe(1);
+    expect(again.text).toMatch(/Four eyes/);
+    expect(await run('approve', approveMe.id, '--operator', 'review_ops2')).toEqual({
       code: 0,
       text: `withdrawal ${approveMe.id}: review_approved`,
     });
     // Issue 38 item 9: the approval names its approver, on the withdrawal and in the audit log.
     const audit = await listAudit(database.db, { userId: approveMe.userId });
-    expect(audit.find((e) => e.event === 'withdrawal_approved')?.details).toMatchObject({
+    expect(audit.find((e) => e.event === 'withdrawal_first_approval')?.details).toMatchObject({
       withdrawalId: approveMe.id,
       operator: 'review_ops',
+      because: 'price_unavailable',
+    });
+    expect(audit.find((e) => e.event === 'withdrawal_approved')?.details).toMatchObject({
+      withdrawalId: approveMe.id,
+      operator: 'review_ops2',
+      firstApprover: 'review_ops',
     });
     const approved = await database.db
       .selectFrom('withdrawals')
       .select('reviewed_by')
       .where('id', '=', approveMe.id)
       .executeTakeFirstOrThrow();
-    expect(approved.reviewed_by).toBe('review_ops');
+    expect(approved.reviewed_by).toBe('review_ops2');
     expect((await run('approve', approveMe.id, '--operator', 'review_ops')).code).toBe(1);
     expect((await run('reject', rejectMe.id, '--operator', 'review_ops')).code).toBe(2); // no reason
     const rejected = await run('reject', rejectMe.id, '--operator', 'review_ops', '--reason', 'destination flagged');
