@@ -151,7 +151,8 @@ async function accountAndSupportModules(
   await typed.register(sbomRoutes, { staticDir: deps.staticDir ?? null, requireOperator });
   await typed.register(opsSecurityStateRoutes, { db: deps.db, now, requireOperator });
   await typed.register(withdrawalOpsRoutes, {
-    review: createWithdrawalReview({ db: deps.db, now, prices: deps.prices ?? null, platform }),
+    // The prices the outflow budget reads (wallet-module.ts outflowBudgetOf), fresh ones only (review-service.ts).
+    review: createWithdrawalReview({ db: deps.db, now, prices: deps.wallet?.prices ?? deps.prices ?? null, platform }),
     requireOperator,
   });
   const uploads = createUploadsService({
