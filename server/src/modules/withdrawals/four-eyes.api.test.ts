@@ -4,6 +4,7 @@ import { nextIp, registerUser } from '../auth/test-helpers.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { addTestOperator, type TestOperator } from '../operators/test-helpers.ts';
 import { PriceUnavailableError } from '../prices/errors.ts';
+import { freezeAccount } from '../security/freeze.ts';
 import { listApprovedForSigning } from './repository.ts';
 import { createWithdrawalReview } from './review-service.ts';
 import { deciding, reviewFixture } from './review-test-helpers.ts';
@@ -194,6 +195,18 @@ describe('four eyes in the service (prices, races, settings)', () => {
     });
     await expect(lax.approve(w.id, a)).rejects.toThrow(/Four eyes/);
     expect(await stateOf(w.id)).toBe('awaiting_second_approval');
+  });
+
+  it('a freeze of the account rejects one awaiting its second approval (funds back), so no later approval pays it', async () => {
+    const review = createWithdrawalReview({ db: h.db, now: h.clock.now, prices: null });
+    const w = await reviewFixture(h.db, { amountMinor: USDT(40_000) });
+    await review.approve(w.id, deciding('f_a'));
+    await h.db
+      .transaction()
+      .execute((trx) => freezeAccount(trx, { userId: w.userId, via: 'settings', ip: null, now: h.clock.now() }));
+    expect(await stateOf(w.id)).toBe('review_rejected');
+    expect(await balanceOf(h.db, 'user_available', w.userId, 'USDT')).toBe(USDT(40_000));
+    await expect(review.approve(w.id, deciding('f_b'))).rejects.toThrow(/in review/);
   });
 
   it('two approvals racing in two transactions: exactly one approval goes through, the signer sees it once', async () => {
