@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../test/app.ts';
 import { listAudit } from '../audit/repository.ts';
 import { nextIp, registerUser } from '../auth/test-helpers.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
@@ -143,6 +145,25 @@ describe('four eyes over /api/ops/withdrawals', () => {
     );
     expect(item?.valueUsdCents).toBe('100');
     expect(item?.signals).toMatchObject({ firstWithdrawal: true, addressPaidBefore: false, ownAddress: null });
+  });
+
+  it('a thousand idle rows: one bounded page, a cursor on, the count bounded', async () => {
+    const userId = await createUser(h.db);
+    const at = new Date(h.clock.now().getTime() - 7 * 24 * 3_600_000);
+    await sql`insert into withdrawals (user_id, idempotency_key, coin, network, address, amount_minor, fee_minor, state, created_at, updated_at)
+      select ${userId}, 'idle-' || i, 'USDT', 'ethereum', ${'0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'}, 1000000, 1, 'in_review',
+             ${at}::timestamptz + i * interval '1 second', ${at}
+      from generate_series(1, 1000) i`.execute(h.db);
+    const started = Date.now();
+    const res = await call(ops.comp, 'GET', '/api/ops/withdrawals/review?limit=50');
+    const tookMs = Date.now() - started;
+    const body = res.json() as { items: unknown[]; next: string | null; waiting: number };
+    expect(body.items).toHaveLength(50);
+    expect(body.next).not.toBeNull();
+    expect(body.waiting).toBeGreaterThanOrEqual(1000);
+    expect(tookMs).toBeLessThan(10_000);
+    expect((await call(ops.comp, 'GET', '/api/ops/withdrawals/review?limit=51')).statusCode).toBe(400);
+    expect((await call(ops.comp, 'GET', '/api/ops/withdrawals/review?after=nonsense')).statusCode).toBe(400);
   });
 
   it('bulk approve: each checked on its own; a large one is left for its own review, a bad id refused', async () => {
