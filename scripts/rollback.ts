@@ -1,5 +1,6 @@
 /** npm run rollback -- <remote> [version]: switch the registry back to an earlier version. */
-import { isRemoteName, REMOTE_NAMES } from './lib/paths.ts';
+import { sealVersion } from './lib/integrity.ts';
+import { DEPLOY_DIR, isRemoteName, REMOTE_NAMES } from './lib/paths.ts';
 import { activate, RegistryConflictError, readHistory, readRegistry } from './lib/registry.ts';
 
 const [name, wanted] = process.argv.slice(2);
@@ -30,8 +31,10 @@ if (live !== history.current) {
   );
   process.exit(1);
 }
+// The digests taken at deploy; a version deployed before issue 35 is sealed now, as it is served.
+const sealed = target.sealed ?? (await sealVersion(`/remotes/${name}/${target.version}/mf-manifest.json`, DEPLOY_DIR));
 try {
-  await activate(name, target.version, target.routes, live);
+  await activate(name, target.version, target.routes, live, sealed);
 } catch (error) {
   if (!(error instanceof RegistryConflictError)) throw error;
   console.error(`a deploy or rollback of ${name} landed meanwhile (${error.message}): not rolled back, run it again`);

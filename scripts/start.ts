@@ -15,6 +15,7 @@ import { deployRemote } from './lib/deploy-remote.ts';
 import { ensureNginx } from './lib/ensure-servers.ts';
 import { DEPLOY_DIR, REMOTE_NAMES, ROOT } from './lib/paths.ts';
 import { readRegistry } from './lib/registry.ts';
+import { sealLegacyEntries } from './lib/seal-registry.ts';
 
 if (!existsSync(path.join(DEPLOY_DIR, 'host', 'index.html'))) {
   console.log('[start] building the host');
@@ -31,6 +32,8 @@ for (const name of REMOTE_NAMES) {
     await deployRemote(name);
   }
 }
+const sealed = await sealLegacyEntries();
+if (sealed.length > 0) console.log(`[start] sealed with integrity: ${sealed.join(', ')}`);
 
 /**
  * The local default (development on loopback) shows mail in the dev mailbox; anything else must set

@@ -2,8 +2,9 @@ import { cp, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildApp } from './build.ts';
 import { precompress } from './compress.ts';
+import { sealVersion } from './integrity.ts';
 import { DEPLOY_DIR, type RemoteName, remoteDir } from './paths.ts';
-import { activate, contentVersion, recordDeploy } from './registry.ts';
+import { activate, contentVersion, readHistory, recordDeploy } from './registry.ts';
 
 interface RemotePackage {
   version: string;
@@ -40,7 +41,13 @@ export async function deployRemote(name: RemoteName, options: { buildId?: string
     await rename(staging, target);
   }
   await rm(dist, { recursive: true, force: true });
-  await recordDeploy(name, version, routes);
-  await activate(name, version, routes);
+  // Hashed as served (issue 35 item 1): the browser runs these bytes or nothing.
+  const sealed = await sealVersion(`/remotes/${name}/${version}/mf-manifest.json`, DEPLOY_DIR);
+  const known = (await readHistory(name)).versions.find((v) => v.version === version)?.sealed;
+  if (known && (known.integrity !== sealed.integrity || known.manifestIntegrity !== sealed.manifestIntegrity)) {
+    throw new Error(`${name} ${version} is served with other bytes than when it was deployed: not activated`);
+  }
+  await recordDeploy(name, version, routes, sealed);
+  await activate(name, version, routes, undefined, sealed);
   return version;
 }

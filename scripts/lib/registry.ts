@@ -1,9 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { assertSealed, type SealedEntry } from './integrity.ts';
 import { DEPLOY_DIR, type RemoteName } from './paths.ts';
 
-export interface RegistryEntry {
+/** A version's entry; deploys since issue 35 also record its entry script and both digests. */
+export interface RegistryEntry extends Partial<Omit<SealedEntry, 'manifest'>> {
   version: string;
   manifest: string;
   routes: string[];
@@ -13,7 +15,7 @@ export interface Registry {
 }
 /** Per remote: every version deployed, oldest first, and which one is live. */
 export interface History {
-  versions: { version: string; routes: string[]; deployedAt: string }[];
+  versions: { version: string; routes: string[]; deployedAt: string; sealed?: SealedEntry }[];
   current: string | null;
 }
 
@@ -124,14 +126,20 @@ export async function activate(
   version: string,
   routes: string[],
   expectedLive?: string | null,
+  sealed?: SealedEntry,
 ): Promise<void> {
+  const entry: RegistryEntry = sealed
+    ? { version, ...sealed, routes }
+    : { version, manifest: `/remotes/${name}/${version}/mf-manifest.json`, routes };
+  // Fail closed: a cross-origin version without its digests never reaches the registry.
+  assertSealed(entry);
   await withRegistryLock(async () => {
     const registry = await readRegistry();
     const live = registry.remotes[name]?.version ?? null;
     if (expectedLive !== undefined && live !== expectedLive) {
       throw new RegistryConflictError(`${name} is live at ${live ?? '(none)'}, not ${expectedLive ?? '(none)'}`);
     }
-    registry.remotes[name] = { version, manifest: `/remotes/${name}/${version}/mf-manifest.json`, routes };
+    registry.remotes[name] = entry;
     await writeAtomic(registryFile(), registry);
     const history = await readHistory(name);
     history.current = version;
@@ -140,12 +148,19 @@ export async function activate(
 }
 
 /** Adds a deployed version to the remote's history (under the lock; activate makes it live). */
-export async function recordDeploy(name: RemoteName, version: string, routes: string[]): Promise<void> {
+export async function recordDeploy(
+  name: RemoteName,
+  version: string,
+  routes: string[],
+  sealed?: SealedEntry,
+): Promise<void> {
   await withRegistryLock(async () => {
     const history = await readHistory(name);
-    if (!history.versions.some((v) => v.version === version)) {
-      history.versions.push({ version, routes, deployedAt: new Date().toISOString() });
-    }
+    const known = history.versions.find((v) => v.version === version);
+    if (!known)
+      history.versions.push({ version, routes, deployedAt: new Date().toISOString(), ...(sealed && { sealed }) });
+    // Sealed once: a redeploy of the same content keeps the digests taken when it first went out.
+    else if (sealed && !known.sealed) known.sealed = sealed;
     await writeAtomic(historyFile(name), history);
   });
 }

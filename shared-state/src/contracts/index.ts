@@ -42,6 +42,11 @@ export interface RegistryEntry {
   manifest: string;
   /** Path prefixes the remote owns, e.g. ['/coinTopup', '/addressBook']. */
   routes: string[];
+  /** The manifest's digest (`sha384-...`), taken by the deploy from the served bytes (issue 35). */
+  manifestIntegrity?: string;
+  /** The remote entry script's URL (in the version's folder) and its digest. */
+  entry?: string;
+  integrity?: string;
 }
 
 export interface Registry {
@@ -73,7 +78,30 @@ export function isRegistry(value: unknown): value is Registry {
       typeof entry.manifest === 'string' &&
       isLocalManifest(name, { version: entry.version, manifest: entry.manifest }) &&
       Array.isArray(entry.routes) &&
-      entry.routes.every((r) => typeof r === 'string' && r.startsWith('/')),
+      entry.routes.every((r) => typeof r === 'string' && r.startsWith('/')) &&
+      isSealedOrLegacy(name, entry),
+  );
+}
+
+const SRI = /^sha384-[A-Za-z0-9+/]{64}$/;
+const ENTRY_FILE = /^[\w.-]+\.js$/;
+
+/**
+ * Digests, when present, are well formed and the entry lies in the version's own folder; all three or
+ * none (a registry written before issue 35 has none: loaded as before, without integrity).
+ */
+function isSealedOrLegacy(name: string, entry: Partial<RegistryEntry>): boolean {
+  const { entry: url, integrity, manifestIntegrity } = entry;
+  if (url === undefined && integrity === undefined && manifestIntegrity === undefined) return true;
+  const folder = `/remotes/${name}/${entry.version}/`;
+  return (
+    typeof url === 'string' &&
+    url.startsWith(folder) &&
+    ENTRY_FILE.test(url.slice(folder.length)) &&
+    typeof integrity === 'string' &&
+    SRI.test(integrity) &&
+    typeof manifestIntegrity === 'string' &&
+    SRI.test(manifestIntegrity)
   );
 }
 
