@@ -2,9 +2,10 @@ import { cp, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildApp } from './build.ts';
 import { precompress } from './compress.ts';
+import { type GoLiveOptions, goLive, liveStable } from './go-live.ts';
 import { sealVersion } from './integrity.ts';
 import { DEPLOY_DIR, type RemoteName, remoteDir } from './paths.ts';
-import { activate, contentVersion, readHistory, recordDeploy } from './registry.ts';
+import { contentVersion, readHistory } from './registry.ts';
 
 interface RemotePackage {
   version: string;
@@ -22,7 +23,8 @@ async function exists(file: string): Promise<boolean> {
  * Build one remote into an immutable versioned folder and switch its registry
  * entry to it. A running host picks the new version on its next page load.
  */
-export async function deployRemote(name: RemoteName, options: { buildId?: string } = {}): Promise<string> {
+export async function deployRemote(name: RemoteName, options: GoLiveOptions = {}): Promise<string> {
+  const stableBefore = await liveStable(name);
   const dir = remoteDir(name);
   const pkg = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as RemotePackage;
   const routes = pkg.federation?.routes ?? [];
@@ -47,7 +49,6 @@ export async function deployRemote(name: RemoteName, options: { buildId?: string
   if (known && (known.integrity !== sealed.integrity || known.manifestIntegrity !== sealed.manifestIntegrity)) {
     throw new Error(`${name} ${version} is served with other bytes than when it was deployed: not activated`);
   }
-  await recordDeploy(name, version, routes, sealed);
-  await activate(name, version, routes, undefined, sealed);
+  await goLive(name, version, routes, sealed, options, stableBefore);
   return version;
 }

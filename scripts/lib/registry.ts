@@ -9,9 +9,15 @@ export interface RegistryEntry extends Partial<Omit<SealedEntry, 'manifest'>> {
   version: string;
   manifest: string;
   routes: string[];
+  /** A version a share of visitors gets (scripts/lib/canary.ts; served by server/src/http/remote-canary.ts). */
+  canary?: SealedEntry & { version: string; percent: number };
+  /** Visitor key (`u:<user id>`) to a version, for support. */
+  pins?: Record<string, SealedEntry & { version: string }>;
 }
 export interface Registry {
   remotes: Record<string, RegistryEntry>;
+  /** Random, written with the first canary: the buckets' salt. */
+  bucketSalt?: string;
 }
 /** Per remote: every version deployed, oldest first, and which one is live. */
 export interface History {
@@ -19,8 +25,8 @@ export interface History {
   current: string | null;
 }
 
-const registryFile = () => path.join(DEPLOY_DIR, 'remotes.json');
-const historyFile = (name: RemoteName) => path.join(DEPLOY_DIR, 'history', `${name}.json`);
+export const registryFile = () => path.join(DEPLOY_DIR, 'remotes.json');
+export const historyFile = (name: RemoteName) => path.join(DEPLOY_DIR, 'history', `${name}.json`);
 
 async function readJson<T>(file: string, fallback: T): Promise<T> {
   try {
@@ -32,7 +38,7 @@ async function readJson<T>(file: string, fallback: T): Promise<T> {
 }
 
 /** Write-then-rename: readers see the old file or the new one, never half of one. */
-async function writeAtomic(file: string, value: unknown): Promise<void> {
+export async function writeAtomic(file: string, value: unknown): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   // Unique per write: two writers in one process never share a temporary file.
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
@@ -139,7 +145,9 @@ export async function activate(
     if (expectedLive !== undefined && live !== expectedLive) {
       throw new RegistryConflictError(`${name} is live at ${live ?? '(none)'}, not ${expectedLive ?? '(none)'}`);
     }
-    registry.remotes[name] = entry;
+    // A new stable version ends a canary (its share goes back to stable); pins stay until ops lift them.
+    const pins = registry.remotes[name]?.pins;
+    registry.remotes[name] = pins ? { ...entry, pins } : entry;
     await writeAtomic(registryFile(), registry);
     const history = await readHistory(name);
     history.current = version;

@@ -55,3 +55,25 @@ describe('isRegistry: digests of a version (issue 35 item 1)', () => {
     expect(isRegistry(sealed(fields))).toBe(false);
   });
 });
+
+describe('isRegistry: a version on a team CDN (issue 35 item 2)', () => {
+  const version = '0.1.0-cdn1';
+  const cdn = 'http://127.0.0.2:5407';
+  const sri = `sha384-${'b'.repeat(64)}`;
+  const onCdn = (fields: Record<string, string>) => ({
+    remotes: {
+      wallet: { version, manifest: `${cdn}/wallet/${version}/mf-manifest.json`, routes: ['/coinTopup'], ...fields },
+    },
+  });
+
+  it('is accepted sealed, with its entry in the same folder', () => {
+    const entry = `${cdn}/wallet/${version}/remoteEntry.js`;
+    expect(isRegistry(onCdn({ entry, integrity: sri, manifestIntegrity: sri }))).toBe(true);
+  });
+
+  it('is refused without its digests (fail closed) or with its entry elsewhere', () => {
+    expect(isRegistry(onCdn({}))).toBe(false);
+    const elsewhere = `https://evil.example/wallet/${version}/remoteEntry.js`;
+    expect(isRegistry(onCdn({ entry: elsewhere, integrity: sri, manifestIntegrity: sri }))).toBe(false);
+  });
+});
