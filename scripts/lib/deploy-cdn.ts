@@ -7,12 +7,14 @@
 import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { sharedVersions } from '../../rspack.base.ts';
 import { pinnedRemoteOrigins } from '../../server/src/http/remote-registry.ts';
 import { buildApp } from './build.ts';
 import { CDN_DIR } from './cdn-server.ts';
 import { type GoLiveOptions, goLive, liveStable } from './go-live.ts';
 import { sealVersion } from './integrity.ts';
 import { DEPLOY_DIR, type RemoteName, remoteDir } from './paths.ts';
+import { checkCandidate } from './shared-skew.ts';
 
 export async function deployRemoteToCdn(
   name: RemoteName,
@@ -36,6 +38,11 @@ export async function deployRemoteToCdn(
   const dist = await buildApp(remoteDir(name), {
     REMOTE_PUBLIC_PATH: folder,
     ...(options.buildId ? { BUILD_ID: options.buildId } : {}),
+  });
+  // The skew rule (issue 35 item 4): refused before anything is copied or goes live.
+  await checkCandidate(name, dist, sharedVersions()).catch(async (error) => {
+    await rm(dist, { recursive: true, force: true });
+    throw error;
   });
   const target = path.join(CDN_DIR, name, version);
   const staging = `${target}.staging-${process.pid}`;

@@ -1,11 +1,13 @@
 import { cp, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { sharedVersions } from '../../rspack.base.ts';
 import { buildApp } from './build.ts';
 import { precompress } from './compress.ts';
 import { type GoLiveOptions, goLive, liveStable } from './go-live.ts';
 import { sealVersion } from './integrity.ts';
 import { DEPLOY_DIR, type RemoteName, remoteDir } from './paths.ts';
 import { contentVersion, readHistory } from './registry.ts';
+import { checkCandidate } from './shared-skew.ts';
 
 interface RemotePackage {
   version: string;
@@ -31,6 +33,11 @@ export async function deployRemote(name: RemoteName, options: GoLiveOptions = {}
   if (routes.length === 0) throw new Error(`remotes/${name}/package.json names no federation.routes`);
 
   const dist = await buildApp(dir, options.buildId ? { BUILD_ID: options.buildId } : {});
+  // The skew rule (issue 35 item 4): refused before anything is copied or goes live.
+  await checkCandidate(name, dist, sharedVersions()).catch(async (error) => {
+    await rm(dist, { recursive: true, force: true });
+    throw error;
+  });
   const version = await contentVersion(dist, pkg.version);
   const target = path.join(DEPLOY_DIR, 'remotes', name, version);
   if (!(await exists(target))) {
