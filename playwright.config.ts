@@ -152,6 +152,8 @@ export default defineConfig({
       SIGNER_SETTLE_CONFIRMATIONS: '1',
       // The rewards specs move the clock a day forward (claims after 24 hours, a lottery seed revealed).
       DEV_CLOCK: 'true',
+      // A team's CDN on another loopback origin (127.0.0.2, the app's port): issue 35's cross-origin remote.
+      REMOTE_CDN_DEMO: '1',
     },
   },
 });

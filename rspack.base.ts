@@ -13,7 +13,14 @@ import { Console } from 'node:console';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
-import { type Configuration, CopyRspackPlugin, DefinePlugin, HtmlRspackPlugin, type RuleSetRule } from '@rspack/core';
+import {
+  type Configuration,
+  CopyRspackPlugin,
+  DefinePlugin,
+  HtmlRspackPlugin,
+  type RuleSetRule,
+  SubresourceIntegrityPlugin,
+} from '@rspack/core';
 
 /** host: the user app's frame; remote: a federated part of it; console: the operator console at /ops (alone). */
 export type AppKind = 'host' | 'remote' | 'console';
@@ -173,6 +180,8 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
         dts: false,
       }),
     );
+    // The remote's own chunks carry sha384 integrity, checked by its runtime when it loads them (issue 35).
+    if (production) plugins.push(new SubresourceIntegrityPlugin({ hashFuncNames: ['sha384'] }));
   }
 
   return {
@@ -185,7 +194,10 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
     output: {
       path: path.join(opts.dir, 'dist'),
       // Remotes are served from a versioned folder; 'auto' resolves chunks relative to remoteEntry.
-      publicPath: isHost ? '/' : opts.kind === 'console' ? '/ops/' : 'auto',
+      // REMOTE_PUBLIC_PATH: the absolute folder of a version on a team's CDN (scripts/lib/deploy-cdn.ts).
+      publicPath: isHost ? '/' : opts.kind === 'console' ? '/ops/' : (process.env.REMOTE_PUBLIC_PATH ?? 'auto'),
+      // CORS mode for chunks: a cross-origin script's integrity is only checked then.
+      ...(opts.kind === 'remote' ? { crossOriginLoading: 'anonymous' as const } : {}),
       filename: production ? '[name].[contenthash:10].js' : '[name].js',
       chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
       cssFilename: production ? '[name].[contenthash:8].css' : '[name].css',

@@ -1,11 +1,33 @@
-/** npm run deploy -- <remote> [--build-id <label>] */
+/** npm run deploy -- <remote> [--build-id <label>] [--origin <cdn origin>] [--canary <percent>] */
+import { parseArgs } from 'node:util';
+import { deployRemoteToCdn } from './lib/deploy-cdn.ts';
 import { deployRemote } from './lib/deploy-remote.ts';
 import { isRemoteName, REMOTE_NAMES } from './lib/paths.ts';
 
-const [name, flag, buildId] = process.argv.slice(2);
-if (!isRemoteName(name)) {
-  console.error(`usage: npm run deploy -- <${REMOTE_NAMES.join('|')}> [--build-id <label>]`);
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { 'build-id': { type: 'string' }, origin: { type: 'string' }, canary: { type: 'string' } },
+});
+const name = positionals[0];
+if (!isRemoteName(name) || positionals.length !== 1) {
+  console.error(
+    `usage: npm run deploy -- <${REMOTE_NAMES.join('|')}> [--build-id <label>] [--origin <cdn origin>] [--canary <percent>]`,
+  );
   process.exit(2);
 }
-const version = await deployRemote(name, flag === '--build-id' && buildId ? { buildId } : {});
-console.log(`deployed ${name} ${version}; /remotes.json now points to it`);
+const buildId = values['build-id'];
+const canary = values.canary === undefined ? undefined : Number(values.canary);
+if (canary !== undefined && !(Number.isInteger(canary) && canary >= 1 && canary <= 100)) {
+  console.error(`--canary takes a whole percent 1..100, not ${values.canary}`);
+  process.exit(2);
+}
+const options = { ...(buildId && { buildId }), ...(canary !== undefined && { canary }) };
+// --origin: the version lives on that CDN (which must be in REMOTE_ORIGINS), sealed from what it serves.
+const version = values.origin
+  ? await deployRemoteToCdn(name, values.origin, options)
+  : await deployRemote(name, options);
+console.log(
+  canary === undefined
+    ? `deployed ${name} ${version}; /remotes.json now points to it`
+    : `deployed ${name} ${version} as a canary for ${canary}% of visitors (npm run promote / rollback -- ${name})`,
+);

@@ -1,11 +1,28 @@
-/** npm run rollback -- <remote> [version]: switch the registry back to an earlier version. */
-import { isRemoteName, REMOTE_NAMES } from './lib/paths.ts';
+/**
+ * npm run rollback -- <remote> [version]: switch the registry back to an earlier version. While a canary
+ * runs (and no version is named), it ends the canary instead: everyone is back on the stable version.
+ */
+import { endCanary } from './lib/canary.ts';
+import { sealVersion } from './lib/integrity.ts';
+import { DEPLOY_DIR, isRemoteName, REMOTE_NAMES } from './lib/paths.ts';
 import { activate, RegistryConflictError, readHistory, readRegistry } from './lib/registry.ts';
 
 const [name, wanted] = process.argv.slice(2);
 if (!isRemoteName(name)) {
   console.error(`usage: npm run rollback -- <${REMOTE_NAMES.join('|')}> [version]`);
   process.exit(2);
+}
+const running = (await readRegistry()).remotes[name]?.canary;
+if (running && !wanted) {
+  try {
+    await endCanary(name, running.version);
+  } catch (error) {
+    if (!(error instanceof RegistryConflictError)) throw error;
+    console.error(`the canary of ${name} changed meanwhile (${error.message}): run it again`);
+    process.exit(1);
+  }
+  console.log(`ended the canary ${running.version} of ${name}; everyone is on the stable version`);
+  process.exit(0);
 }
 const history = await readHistory(name);
 const currentIndex = history.versions.findIndex((v) => v.version === history.current);
@@ -30,8 +47,10 @@ if (live !== history.current) {
   );
   process.exit(1);
 }
+// The digests taken at deploy; a version deployed before issue 35 is sealed now, as it is served.
+const sealed = target.sealed ?? (await sealVersion(`/remotes/${name}/${target.version}/mf-manifest.json`, DEPLOY_DIR));
 try {
-  await activate(name, target.version, target.routes, live);
+  await activate(name, target.version, target.routes, live, sealed);
 } catch (error) {
   if (!(error instanceof RegistryConflictError)) throw error;
   console.error(`a deploy or rollback of ${name} landed meanwhile (${error.message}): not rolled back, run it again`);

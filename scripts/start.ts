@@ -15,6 +15,8 @@ import { deployRemote } from './lib/deploy-remote.ts';
 import { ensureNginx } from './lib/ensure-servers.ts';
 import { DEPLOY_DIR, REMOTE_NAMES, ROOT } from './lib/paths.ts';
 import { readRegistry } from './lib/registry.ts';
+import { sealLegacyEntries } from './lib/seal-registry.ts';
+import { startRemoteCdnDemo } from './lib/start-cdn-demo.ts';
 
 if (!existsSync(path.join(DEPLOY_DIR, 'host', 'index.html'))) {
   console.log('[start] building the host');
@@ -31,6 +33,10 @@ for (const name of REMOTE_NAMES) {
     await deployRemote(name);
   }
 }
+const sealed = await sealLegacyEntries();
+if (sealed.length > 0) console.log(`[start] sealed with integrity: ${sealed.join(', ')}`);
+// REMOTE_CDN_DEMO=1: a team's CDN on another loopback origin, pinned in REMOTE_ORIGINS for the server.
+await startRemoteCdnDemo(process.env);
 
 /**
  * The local default (development on loopback) shows mail in the dev mailbox; anything else must set

@@ -1,24 +1,32 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { assertSealed, type SealedEntry } from './integrity.ts';
 import { DEPLOY_DIR, type RemoteName } from './paths.ts';
 
-export interface RegistryEntry {
+/** A version's entry; deploys since issue 35 also record its entry script and both digests. */
+export interface RegistryEntry extends Partial<Omit<SealedEntry, 'manifest'>> {
   version: string;
   manifest: string;
   routes: string[];
+  /** A version a share of visitors gets (scripts/lib/canary.ts; served by server/src/http/remote-canary.ts). */
+  canary?: SealedEntry & { version: string; percent: number };
+  /** Visitor key (`u:<user id>`) to a version, for support. */
+  pins?: Record<string, SealedEntry & { version: string }>;
 }
 export interface Registry {
   remotes: Record<string, RegistryEntry>;
+  /** Random, written with the first canary: the buckets' salt. */
+  bucketSalt?: string;
 }
 /** Per remote: every version deployed, oldest first, and which one is live. */
 export interface History {
-  versions: { version: string; routes: string[]; deployedAt: string }[];
+  versions: { version: string; routes: string[]; deployedAt: string; sealed?: SealedEntry }[];
   current: string | null;
 }
 
-const registryFile = () => path.join(DEPLOY_DIR, 'remotes.json');
-const historyFile = (name: RemoteName) => path.join(DEPLOY_DIR, 'history', `${name}.json`);
+export const registryFile = () => path.join(DEPLOY_DIR, 'remotes.json');
+export const historyFile = (name: RemoteName) => path.join(DEPLOY_DIR, 'history', `${name}.json`);
 
 async function readJson<T>(file: string, fallback: T): Promise<T> {
   try {
@@ -30,7 +38,7 @@ async function readJson<T>(file: string, fallback: T): Promise<T> {
 }
 
 /** Write-then-rename: readers see the old file or the new one, never half of one. */
-async function writeAtomic(file: string, value: unknown): Promise<void> {
+export async function writeAtomic(file: string, value: unknown): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   // Unique per write: two writers in one process never share a temporary file.
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
@@ -124,14 +132,22 @@ export async function activate(
   version: string,
   routes: string[],
   expectedLive?: string | null,
+  sealed?: SealedEntry,
 ): Promise<void> {
+  const entry: RegistryEntry = sealed
+    ? { version, ...sealed, routes }
+    : { version, manifest: `/remotes/${name}/${version}/mf-manifest.json`, routes };
+  // Fail closed: a cross-origin version without its digests never reaches the registry.
+  assertSealed(entry);
   await withRegistryLock(async () => {
     const registry = await readRegistry();
     const live = registry.remotes[name]?.version ?? null;
     if (expectedLive !== undefined && live !== expectedLive) {
       throw new RegistryConflictError(`${name} is live at ${live ?? '(none)'}, not ${expectedLive ?? '(none)'}`);
     }
-    registry.remotes[name] = { version, manifest: `/remotes/${name}/${version}/mf-manifest.json`, routes };
+    // A new stable version ends a canary (its share goes back to stable); pins stay until ops lift them.
+    const pins = registry.remotes[name]?.pins;
+    registry.remotes[name] = pins ? { ...entry, pins } : entry;
     await writeAtomic(registryFile(), registry);
     const history = await readHistory(name);
     history.current = version;
@@ -140,12 +156,19 @@ export async function activate(
 }
 
 /** Adds a deployed version to the remote's history (under the lock; activate makes it live). */
-export async function recordDeploy(name: RemoteName, version: string, routes: string[]): Promise<void> {
+export async function recordDeploy(
+  name: RemoteName,
+  version: string,
+  routes: string[],
+  sealed?: SealedEntry,
+): Promise<void> {
   await withRegistryLock(async () => {
     const history = await readHistory(name);
-    if (!history.versions.some((v) => v.version === version)) {
-      history.versions.push({ version, routes, deployedAt: new Date().toISOString() });
-    }
+    const known = history.versions.find((v) => v.version === version);
+    if (!known)
+      history.versions.push({ version, routes, deployedAt: new Date().toISOString(), ...(sealed && { sealed }) });
+    // Sealed once: a redeploy of the same content keeps the digests taken when it first went out.
+    else if (sealed && !known.sealed) known.sealed = sealed;
     await writeAtomic(historyFile(name), history);
   });
 }

@@ -205,7 +205,11 @@ export function buildApp(deps: AppDeps): App {
   const spaFallback =
     staticDir === null
       ? undefined
-      : registerStatic(app, staticDir, { isConsoleRequest: consoleSurface.isConsoleRequest });
+      : registerStatic(app, staticDir, {
+          isConsoleRequest: consoleSurface.isConsoleRequest,
+          userIdOf: async (request) =>
+            (await (deps.sessionResolver ?? auth.sessions.resolver).resolve(request))?.userId ?? null,
+        });
   registerErrorHandling(app, spaFallback ? { spaFallback, methodsOf } : { methodsOf });
   return app;
 }

@@ -1,6 +1,7 @@
 import { isRemoteRoutesModule, type RegistryEntry, type RemoteRoutesModule } from '@cw/shared-state/contracts';
 import type { ModuleFederation } from '@module-federation/runtime';
 import { wantOverlays } from '../app/overlay-demand.ts';
+import { expectIntegrity, integrityPlugin } from './integrity-plugin.ts';
 import { markRegistryStale } from './registry.ts';
 
 let federationPromise: Promise<ModuleFederation> | null = null;
@@ -15,6 +16,7 @@ function federation(): Promise<ModuleFederation> {
         remotes: [],
         shared: shared.sharedModules(),
         shareStrategy: 'loaded-first',
+        plugins: [integrityPlugin()],
       }),
   );
   return federationPromise;
@@ -58,6 +60,7 @@ const registered = new Map<string, string>();
 
 async function loadFresh(name: string, entry: RegistryEntry): Promise<RemoteRoutesModule> {
   const mf = await federation();
+  expectIntegrity(entry);
   if (registered.get(name) !== entry.manifest || failed.size > 0) {
     // force: a retry after a failure must not reuse the failed entry.
     mf.registerRemotes([{ name, entry: entry.manifest }], { force: registered.has(name) });

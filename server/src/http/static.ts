@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodedPath } from './console-surface.ts';
 import { LANGUAGE_COOKIE, prerenderedPage } from './prerendered-page.ts';
+import { type RemotesJsonOptions, registerRemotesJson } from './remotes-json.ts';
 
 const NO_CACHE = 'no-cache';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -53,7 +54,7 @@ export type SpaFallback = (request: FastifyRequest, reply: FastifyReply) => Prom
 export function registerStatic(
   app: FastifyInstance,
   staticDir: string,
-  options: { isConsoleRequest?: (request: FastifyRequest) => boolean } = {},
+  options: { isConsoleRequest?: (request: FastifyRequest) => boolean } & RemotesJsonOptions = {},
 ): SpaFallback {
   const hostRoot = path.join(staticDir, 'host');
   const remotesRoot = path.join(staticDir, 'remotes');
@@ -102,17 +103,8 @@ export function registerStatic(
     },
   });
 
-  app.register(async (scope) => {
-    scope.get('/remotes.json', { schema: { hide: true } }, async (_request, reply) => {
-      let body: string;
-      try {
-        body = await readFile(registryFile, 'utf8');
-      } catch {
-        return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
-      }
-      return reply.type('application/json; charset=utf-8').header('cache-control', NO_CACHE).send(body);
-    });
-  });
+  // Per visitor when a remote has a canary (issue 35 item 3): remotes-json.ts.
+  app.register(async (scope) => registerRemotesJson(scope, registryFile, options));
 
   return async (request, reply) => {
     if (!wantsSpaFallback(request)) return false;

@@ -42,6 +42,11 @@ export interface RegistryEntry {
   manifest: string;
   /** Path prefixes the remote owns, e.g. ['/coinTopup', '/addressBook']. */
   routes: string[];
+  /** The manifest's digest (`sha384-...`), taken by the deploy from the served bytes (issue 35). */
+  manifestIntegrity?: string;
+  /** The remote entry script's URL (in the version's folder) and its digest. */
+  entry?: string;
+  integrity?: string;
 }
 
 export interface Registry {
@@ -63,6 +68,17 @@ export function isLocalManifest(name: string, entry: Pick<RegistryEntry, 'versio
   );
 }
 
+/**
+ * A version on a team's CDN (issue 35 item 2): `<origin>/<name>/<version>/mf-manifest.json`. Only with
+ * its digests (isSealed); which origins may serve script at all is the server's CSP (REMOTE_ORIGINS).
+ */
+function cdnFolder(name: string, entry: Pick<RegistryEntry, 'version' | 'manifest'>): string | null {
+  if (!REMOTE_NAME.test(name) || !REMOTE_VERSION.test(entry.version)) return null;
+  const match = /^(https?:\/\/[a-z0-9.-]+(?::\d{1,5})?)\/([^?#]*)$/i.exec(entry.manifest);
+  const folder = `/${name}/${entry.version}/`;
+  return match?.[2] === `${folder.slice(1)}mf-manifest.json` ? `${match[1]}${folder}` : null;
+}
+
 export function isRegistry(value: unknown): value is Registry {
   if (typeof value !== 'object' || value === null) return false;
   const remotes = (value as { remotes?: unknown }).remotes;
@@ -71,9 +87,34 @@ export function isRegistry(value: unknown): value is Registry {
     ([name, entry]: [string, Partial<RegistryEntry>]) =>
       typeof entry.version === 'string' &&
       typeof entry.manifest === 'string' &&
-      isLocalManifest(name, { version: entry.version, manifest: entry.manifest }) &&
       Array.isArray(entry.routes) &&
-      entry.routes.every((r) => typeof r === 'string' && r.startsWith('/')),
+      entry.routes.every((r) => typeof r === 'string' && r.startsWith('/')) &&
+      isPlacedAndSealed(name, entry as RegistryEntry),
+  );
+}
+
+const SRI = /^sha384-[A-Za-z0-9+/]{64}$/;
+const ENTRY_FILE = /^[\w.-]+\.js$/;
+
+/**
+ * A local version: digests all three or none (a registry written before issue 35 has none: loaded as
+ * before, without integrity). A CDN version: always sealed (fail closed). The entry lies in the
+ * version's own folder, and the digests are sha384.
+ */
+function isPlacedAndSealed(name: string, entry: RegistryEntry): boolean {
+  const { entry: url, integrity, manifestIntegrity } = entry;
+  const local = isLocalManifest(name, entry);
+  const folder = local ? `/remotes/${name}/${entry.version}/` : cdnFolder(name, entry);
+  if (folder === null) return false;
+  if (local && url === undefined && integrity === undefined && manifestIntegrity === undefined) return true;
+  return (
+    typeof url === 'string' &&
+    url.startsWith(folder) &&
+    ENTRY_FILE.test(url.slice(folder.length)) &&
+    typeof integrity === 'string' &&
+    SRI.test(integrity) &&
+    typeof manifestIntegrity === 'string' &&
+    SRI.test(manifestIntegrity)
   );
 }
 

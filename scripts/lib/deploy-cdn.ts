@@ -1,0 +1,56 @@
+/**
+ * Deploys one remote to a team's CDN (issue 35 item 2): built with its absolute publicPath there
+ * (REMOTE_PUBLIC_PATH, rspack.base.ts), its chunks carrying sha384 integrity, copied into the CDN's
+ * folder, then sealed from the bytes the CDN serves (downloaded, never taken from the build) and made
+ * live. The CDN's origin must be pinned in REMOTE_ORIGINS, or the seal refuses it.
+ */
+import { randomBytes } from 'node:crypto';
+import { cp, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { sharedVersions } from '../../rspack.base.ts';
+import { pinnedRemoteOrigins } from '../../server/src/http/remote-registry.ts';
+import { buildApp } from './build.ts';
+import { CDN_DIR } from './cdn-server.ts';
+import { type GoLiveOptions, goLive, liveStable } from './go-live.ts';
+import { sealVersion } from './integrity.ts';
+import { DEPLOY_DIR, type RemoteName, remoteDir } from './paths.ts';
+import { checkCandidate } from './shared-skew.ts';
+
+export async function deployRemoteToCdn(
+  name: RemoteName,
+  origin: string,
+  options: GoLiveOptions = {},
+): Promise<string> {
+  const stableBefore = await liveStable(name);
+  const cdn = new URL(origin).origin;
+  const pinned = pinnedRemoteOrigins(process.env.REMOTE_ORIGINS);
+  // Refused before the build: a deploy to an origin the CSP will not allow would only fail in browsers.
+  if (!pinned.includes(cdn)) throw new Error(`${cdn} is not in REMOTE_ORIGINS (${pinned.join(', ') || 'empty'})`);
+  const pkg = JSON.parse(await readFile(path.join(remoteDir(name), 'package.json'), 'utf8')) as {
+    version: string;
+    federation?: { routes?: string[] };
+  };
+  const routes = pkg.federation?.routes ?? [];
+  if (routes.length === 0) throw new Error(`remotes/${name}/package.json names no federation.routes`);
+  // The folder is in the build (absolute publicPath), so it is named before: time and randomness, unique.
+  const version = `${pkg.version}-cdn${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const folder = `${cdn}/${name}/${version}/`;
+  const dist = await buildApp(remoteDir(name), {
+    REMOTE_PUBLIC_PATH: folder,
+    ...(options.buildId ? { BUILD_ID: options.buildId } : {}),
+  });
+  // The skew rule (issue 35 item 4): refused before anything is copied or goes live.
+  await checkCandidate(name, dist, sharedVersions()).catch(async (error) => {
+    await rm(dist, { recursive: true, force: true });
+    throw error;
+  });
+  const target = path.join(CDN_DIR, name, version);
+  const staging = `${target}.staging-${process.pid}`;
+  await mkdir(path.dirname(target), { recursive: true });
+  await cp(dist, staging, { recursive: true, filter: (src) => !src.endsWith('.map') });
+  await rename(staging, target);
+  await rm(dist, { recursive: true, force: true });
+  const sealed = await sealVersion(`${folder}mf-manifest.json`, DEPLOY_DIR, pinned);
+  await goLive(name, version, routes, sealed, options, stableBefore);
+  return version;
+}

@@ -1,0 +1,24 @@
+/**
+ * Seals the live registry entries written before issue 35 (same-origin, no digests): each is hashed as
+ * served now and re-activated with compare-and-swap on its version, so a deploy landing meanwhile wins.
+ * Run by `npm start` before serving; a no-op once every entry carries its digests.
+ */
+import { sealVersion } from './integrity.ts';
+import { DEPLOY_DIR, isRemoteName } from './paths.ts';
+import { activate, RegistryConflictError, readRegistry, recordDeploy } from './registry.ts';
+
+export async function sealLegacyEntries(): Promise<string[]> {
+  const sealedNames: string[] = [];
+  for (const [name, entry] of Object.entries((await readRegistry()).remotes)) {
+    if (!isRemoteName(name) || entry.integrity) continue;
+    const sealed = await sealVersion(entry.manifest, DEPLOY_DIR);
+    await recordDeploy(name, entry.version, entry.routes, sealed);
+    try {
+      await activate(name, entry.version, entry.routes, entry.version, sealed);
+      sealedNames.push(name);
+    } catch (error) {
+      if (!(error instanceof RegistryConflictError)) throw error;
+    }
+  }
+  return sealedNames;
+}
