@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { nextIp, useAuthHarness } from '../auth/test-helpers.ts';
+import { totpCode } from '../security/totp.ts';
+import { createOperatorAccounts } from './accounts-service.ts';
+import { addTestOperator, TEST_OPERATOR_PASSWORD } from './test-helpers.ts';
+
+/**
+ * Review 32a, finding 2: "finance is granted from the ops CLI only" and "a console admin cannot
+ * re-enrol a finance operator" are both checked, but a finance grant does not void an enrolment link
+ * a console admin already holds (POST /api/ops/operators answers the token to the admin; so does
+ * POST /api/ops/operators/:id/enrolment for a non-finance operator). The admin adds (or re-enrols) a
+ * support operator, keeps the link, and the CLI holder later grants finance to that name: the admin
+ * finishes the enrolment and is a money approver.
+ */
+const h = useAuthHarness();
+const deps = () => ({ db: h.db, now: h.clock.now });
+
+describe('review 32a: finance grant vs a pending console-issued enrolment link', () => {
+  it.fails('a finance grant from the CLI voids an enrolment link the console admin holds', async () => {
+    const admin = await addTestOperator(h.app, deps(), 'rev_admin', ['admin']);
+    const added = await h.app.inject({
+      method: 'POST',
+      url: '/api/ops/operators',
+      headers: { cookie: admin.cookie },
+      payload: { name: 'new_payer', roles: ['support'] },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const { id, enrolmentToken: token } = added.json() as { id: string; enrolmentToken: string };
+    // Later, the CLI holder makes the new colleague a finance operator (the only place finance is granted).
+    await createOperatorAccounts(deps()).setRoles({ kind: 'cli' }, id, ['finance']);
+    // The console admin still has the link.
+    const start = await h.app.inject({ method: 'POST', url: '/api/ops/enrolment/start', payload: { token } });
+    const secret = (start.json() as { secret?: string }).secret ?? 'AAAAAAAAAAAAAAAA';
+    const finish = await h.app.inject({
+      method: 'POST',
+      url: '/api/ops/enrolment/finish',
+      remoteAddress: nextIp(),
+      payload: { token, password: TEST_OPERATOR_PASSWORD, totpCode: totpCode(secret, h.clock.now()) },
+    });
+    // Today: 200 {operator: {name: 'new_payer', roles: ['finance']}}, in the admin's hands.
+    expect(finish.statusCode, finish.body).toBe(401);
+  });
+});
