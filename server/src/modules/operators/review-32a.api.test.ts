@@ -40,4 +40,58 @@ describe('review 32a: finance grant vs a pending console-issued enrolment link',
     // Today: 200 {operator: {name: 'new_payer', roles: ['finance']}}, in the admin's hands.
     expect(finish.statusCode, finish.body).toBe(401);
   });
+
+  it.fails('one admin alone cannot give themself a role (a second admin account they enrol themselves)', async () => {
+    const admin = await addTestOperator(h.app, deps(), 'solo_admin', ['admin']);
+    const added = await h.app.inject({
+      method: 'POST',
+      url: '/api/ops/operators',
+      headers: { cookie: admin.cookie },
+      payload: { name: 'solo_sock', roles: ['admin'] },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const { enrolmentToken: token } = added.json() as { enrolmentToken: string };
+    const start = await h.app.inject({ method: 'POST', url: '/api/ops/enrolment/start', payload: { token } });
+    const { secret } = start.json() as { secret: string };
+    const finish = await h.app.inject({
+      method: 'POST',
+      url: '/api/ops/enrolment/finish',
+      remoteAddress: nextIp(),
+      payload: { token, password: TEST_OPERATOR_PASSWORD, totpCode: totpCode(secret, h.clock.now()) },
+    });
+    expect(finish.statusCode, finish.body).toBe(200);
+    const sock = String(finish.headers['set-cookie']).split(';')[0] as string;
+    // "Nobody changes their own roles: another admin does" - the other admin is the same person.
+    const grant = await h.app.inject({
+      method: 'PUT',
+      url: `/api/ops/operators/${admin.id}/roles`,
+      headers: { cookie: sock },
+      payload: { roles: ['admin', 'compliance'] },
+    });
+    expect(grant.statusCode).not.toBe(204); // today 204: solo_admin now reads and freezes users
+  });
+
+  it.fails('disabling an admin voids the enrolment links that admin issued (no way back in)', async () => {
+    const leaver = await addTestOperator(h.app, deps(), 'leaving_admin', ['admin']);
+    // Before leaving, the admin quietly adds an account and keeps its link (valid 24 h).
+    const added = await h.app.inject({
+      method: 'POST',
+      url: '/api/ops/operators',
+      headers: { cookie: leaver.cookie },
+      payload: { name: 'spare_key', roles: ['admin', 'compliance'] },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const { enrolmentToken: token } = added.json() as { enrolmentToken: string };
+    await createOperatorAccounts(deps()).disable({ kind: 'cli' }, leaver.id);
+    const start = await h.app.inject({ method: 'POST', url: '/api/ops/enrolment/start', payload: { token } });
+    const secret = (start.json() as { secret?: string }).secret ?? 'AAAAAAAAAAAAAAAA';
+    const finish = await h.app.inject({
+      method: 'POST',
+      url: '/api/ops/enrolment/finish',
+      remoteAddress: nextIp(),
+      payload: { token, password: TEST_OPERATOR_PASSWORD, totpCode: totpCode(secret, h.clock.now()) },
+    });
+    // Today: 200, the disabled admin is back in as spare_key (admin, compliance).
+    expect(finish.statusCode, finish.body).toBe(401);
+  });
 });
