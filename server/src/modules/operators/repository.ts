@@ -10,7 +10,14 @@ export type OperatorSessionRow = Selectable<OperatorSessionsTable>;
 /** A new operator with roles and an enrolment token; no password and no factor until enrolled. */
 export async function insertOperator(
   db: Db,
-  operator: { name: string; roles: OperatorRole[]; enrolmentTokenHash: Buffer; enrolmentExpiresAt: Date },
+  operator: {
+    name: string;
+    roles: OperatorRole[];
+    enrolmentTokenHash: Buffer;
+    enrolmentExpiresAt: Date;
+    /** The console admin who got the link; null (the default) for the ops CLI. */
+    enrolmentIssuedBy?: string | null;
+  },
   now: Date,
 ): Promise<OperatorRow> {
   return db
@@ -21,6 +28,7 @@ export async function insertOperator(
       roles: operator.roles,
       enrolment_token_hash: operator.enrolmentTokenHash,
       enrolment_expires_at: operator.enrolmentExpiresAt,
+      enrolment_issued_by: operator.enrolmentIssuedBy ?? null,
       created_at: now,
       disabled_at: null,
     })

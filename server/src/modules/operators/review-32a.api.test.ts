@@ -18,7 +18,7 @@ const h = useAuthHarness();
 const deps = () => ({ db: h.db, now: h.clock.now });
 
 describe('review 32a: finance grant vs a pending console-issued enrolment link', () => {
-  it.fails('a finance grant from the CLI voids an enrolment link the console admin holds', async () => {
+  it('a finance grant from the CLI voids an enrolment link the console admin holds', async () => {
     const admin = await addTestOperator(h.app, deps(), 'rev_admin', ['admin']);
     const added = await h.app.inject({
       method: 'POST',
@@ -39,17 +39,29 @@ describe('review 32a: finance grant vs a pending console-issued enrolment link',
       remoteAddress: nextIp(),
       payload: { token, password: TEST_OPERATOR_PASSWORD, totpCode: totpCode(secret, h.clock.now()) },
     });
-    // Today: 200 {operator: {name: 'new_payer', roles: ['finance']}}, in the admin's hands.
+    // Was: 200 {operator: {name: 'new_payer', roles: ['finance']}}, in the admin's hands.
     expect(finish.statusCode, finish.body).toBe(401);
   });
 
-  it.fails('one admin alone cannot give themself a role (a second admin account they enrol themselves)', async () => {
+  it('one admin alone cannot give themself a role (a second admin account they enrol themselves)', async () => {
     const admin = await addTestOperator(h.app, deps(), 'solo_admin', ['admin']);
+    // Fixed by making admin and compliance, like finance, grants of the ops CLI only (account-guards.ts):
+    // the console refuses to mint the second admin identity in the first place.
+    for (const roles of [['admin'], ['compliance'], ['support', 'admin']]) {
+      const refused = await h.app.inject({
+        method: 'POST',
+        url: '/api/ops/operators',
+        headers: { cookie: admin.cookie },
+        payload: { name: 'solo_sock', roles },
+      });
+      expect(refused.statusCode, refused.body).toBe(403);
+    }
+    // A support account they enrol themselves holds no admin rights to grant anything with.
     const added = await h.app.inject({
       method: 'POST',
       url: '/api/ops/operators',
       headers: { cookie: admin.cookie },
-      payload: { name: 'solo_sock', roles: ['admin'] },
+      payload: { name: 'solo_sock', roles: ['support'] },
     });
     expect(added.statusCode, added.body).toBe(201);
     const { enrolmentToken: token } = added.json() as { enrolmentToken: string };
@@ -70,17 +82,17 @@ describe('review 32a: finance grant vs a pending console-issued enrolment link',
       headers: { cookie: sock },
       payload: { roles: ['admin', 'compliance'] },
     });
-    expect(grant.statusCode).not.toBe(204); // today 204: solo_admin now reads and freezes users
+    expect(grant.statusCode).not.toBe(204); // was 204: solo_admin then read and froze users
   });
 
-  it.fails('disabling an admin voids the enrolment links that admin issued (no way back in)', async () => {
+  it('disabling an admin voids the enrolment links that admin issued (no way back in)', async () => {
     const leaver = await addTestOperator(h.app, deps(), 'leaving_admin', ['admin']);
     // Before leaving, the admin quietly adds an account and keeps its link (valid 24 h).
     const added = await h.app.inject({
       method: 'POST',
       url: '/api/ops/operators',
       headers: { cookie: leaver.cookie },
-      payload: { name: 'spare_key', roles: ['admin', 'compliance'] },
+      payload: { name: 'spare_key', roles: ['support'] }, // admin/compliance: CLI only now (finding 4)
     });
     expect(added.statusCode, added.body).toBe(201);
     const { enrolmentToken: token } = added.json() as { enrolmentToken: string };
@@ -93,11 +105,11 @@ describe('review 32a: finance grant vs a pending console-issued enrolment link',
       remoteAddress: nextIp(),
       payload: { token, password: TEST_OPERATOR_PASSWORD, totpCode: totpCode(secret, h.clock.now()) },
     });
-    // Today: 200, the disabled admin is back in as spare_key (admin, compliance).
+    // Was: 200, the disabled admin back in as spare_key.
     expect(finish.statusCode, finish.body).toBe(401);
   });
 
-  it.fails('a session of an operator without a confirmed authenticator (from before 0084) is not honoured', async () => {
+  it('a session of an operator without a confirmed authenticator (from before 0084) is not honoured', async () => {
     // 0084 gave every existing operator admin + support and made the app mandatory, but left their
     // password-only sessions alive; the guard never looks at totp_confirmed_at.
     const { id } = await createOperatorAccounts(deps()).add({ kind: 'cli' }, 'legacy_ops', ['admin', 'support']);
