@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 describe('review 32a: the operator chat stream and role changes', () => {
-  it.fails('a stream ends (no more chats) once the operator loses the support role', async () => {
+  it('a stream ends (no more chats) once the operator loses the support role', async () => {
     const op = await addTestOperator(h.app, { db: h.db, now: h.clock.now }, 'role_stream', ['support', 'compliance']);
     const events: SseEvent[] = [];
     const s = openEventStream({

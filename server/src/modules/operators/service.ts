@@ -84,7 +84,7 @@ export interface OperatorsService {
   /** The cookie for this request: `__Host-ops_sid` (Secure) as SESSION_SECURE_COOKIE says, else `ops_sid`. */
   cookieFor(request: FastifyRequest): { name: string; secure: boolean };
   /** Whether an operator session still holds (a long-lived stream asks again), without touching it. */
-  isLive(sessionId: string): Promise<boolean>;
+  isLive(sessionId: string, anyOfRoles?: readonly OperatorRole[]): Promise<boolean>;
 }
 
 export function createOperatorsService(deps: {
@@ -178,9 +178,9 @@ export function createOperatorsService(deps: {
 
     cookieFor,
 
-    isLive(sessionId) {
+    isLive(sessionId, anyOfRoles) {
       const at = now();
-      return operatorSessionLive(db, sessionId, at, new Date(at.getTime() - OPERATOR_IDLE_MS));
+      return operatorSessionLive(db, sessionId, at, new Date(at.getTime() - OPERATOR_IDLE_MS), anyOfRoles);
     },
 
     async signOut(sessionId) {
