@@ -43,11 +43,16 @@ export async function chainHead(db: Kysely<Database>): Promise<{ seq: string; ha
 }
 
 /** Walks the whole chain in pages of `pageRows`; stops at the first broken link. */
-export async function verifyChain(db: Kysely<Database>, pageRows = PAGE_ROWS): Promise<ChainState> {
+export async function verifyChain(
+  db: Kysely<Database>,
+  pageRows = PAGE_ROWS,
+  /** A link verified before (checkpoint.ts): the walk starts after it; its rows are counted. */
+  from: { seq: string; hash: Buffer } | null = null,
+): Promise<ChainState> {
   const head = await chainHead(db);
-  let prev: Buffer = GENESIS_HASH;
-  let expectedSeq = 1n;
-  let rows = 0;
+  let prev: Buffer = from?.hash ?? GENESIS_HASH;
+  let expectedSeq = BigInt(from?.seq ?? '0') + 1n;
+  let rows = Number(from?.seq ?? 0);
   const state = (brokenAt: BrokenLink | null): ChainState => ({
     ok: brokenAt === null,
     rows,

@@ -49,7 +49,9 @@ describe('audit export to S3-compatible storage', () => {
   it('each export holds the rows since the last one and ends with the head; nothing new, no object', async () => {
     for (let i = 0; i < 3; i++) await appendAudit(database.appDb, { event: 'logout', at, details: { i } });
     const lines: string[] = [];
-    expect(await runAuditCommand(database.appDb, ['export', '--s3'], (l) => lines.push(l), { store: () => store })).toBe(0);
+    expect(
+      await runAuditCommand(database.appDb, ['export', '--s3'], (l) => lines.push(l), { store: () => store }),
+    ).toBe(0);
     const first = await exportToStore(database.appDb, store, t0); // nothing logged since
     expect(first.objectKey).toBeNull();
     await appendAudit(database.appDb, { event: 'logout', at, details: { i: 3 } });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ObjectStore } from '../uploads/storage.ts';
+import { verifyChain } from './chain.ts';
 import { exportChain } from './ops-commands.ts';
 
 /**
@@ -83,7 +84,13 @@ export function startAuditAnchorSchedule(options: {
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     running = exportIfDue(options.db, options.store, options.now(), options.intervalMs).then(
-      (r) => r?.objectKey && options.log.info({ key: r.objectKey, rows: r.rows }, 'audit log anchored to storage'),
+      async (r) => {
+        if (!r) return;
+        if (r.objectKey) options.log.info({ key: r.objectKey, rows: r.rows }, 'audit log anchored to storage');
+        // With each export, a full walk (the console's verify starts from a checkpoint: checkpoint.ts).
+        const state = await verifyChain(options.db);
+        if (!state.ok) options.log.warn({ brokenAt: state.brokenAt }, 'audit chain BROKEN (scheduled full verify)');
+      },
       (err) => options.log.warn({ err }, 'audit export to storage failed (retried at the next check)'),
     );
   };
