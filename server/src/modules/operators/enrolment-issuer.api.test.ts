@@ -44,6 +44,17 @@ async function enrol(token: string): Promise<number> {
 }
 
 describe('enrolment links and who issued them', () => {
+  it('start is idempotent within a link: a reload or another holder gets the same secret, which finishes', async () => {
+    const { token } = await accounts().add(cli, 'iss_reload', ['support']);
+    const start = () => h.app.inject({ method: 'POST', url: '/api/ops/enrolment/start', payload: { token } });
+    const [first, second] = await Promise.all([start(), start()]);
+    const secret = (first.json() as { secret: string }).secret;
+    expect((second.json() as { secret: string }).secret).toBe(secret);
+    expect((await start()).json()).toMatchObject({ secret });
+    expect(await enrol(token)).toBe(200);
+    expect((await start()).statusCode).toBe(401); // spent
+  });
+
   it('a CLI grant of compliance or admin onto a console-enrolled account is refused until the CLI re-enrols it', async () => {
     const admin = await addTestOperator(h.app, deps(), 'iss_admin', ['admin']);
     const { id, enrolmentToken } = await consoleAdd(admin.cookie, 'iss_helper');
