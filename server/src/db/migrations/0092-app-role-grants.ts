@@ -17,14 +17,28 @@ import { type Kysely, sql } from 'kysely';
  * not the chain trigger's own +1 step (finding 2: a rewound or deleted head stops every audited action).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // A migrator without CREATEROLE (one role for everything, as before) cannot make the group: then
+  // there is nothing to grant to, and the head's guard and the definer trigger below still apply.
   await sql`do $$ begin
     if not exists (select 1 from pg_roles where rolname = 'cw_app_role') then
       create role cw_app_role nologin;
     end if;
-  exception when duplicate_object or unique_violation then null; -- created by a concurrent migration
+  exception
+    when duplicate_object or unique_violation then null; -- created by a concurrent migration
+    when insufficient_privilege then raise notice 'cw_app_role not created (no CREATEROLE): grants skipped';
   end $$`.execute(db);
   // PostgreSQL 15+ already refuses CREATE on public to PUBLIC; a cluster initialised earlier did not.
-  await sql`revoke create on schema public from public`.execute(db);
+  await sql`do $$ begin
+    revoke create on schema public from public;
+  exception when insufficient_privilege then raise notice 'schema public not ours: CREATE left as it was';
+  end $$`.execute(db);
+  const { rows } = await sql<{ found: boolean }>`
+    select exists (select 1 from pg_roles where rolname = 'cw_app_role') as found`.execute(db);
+  if (rows[0]?.found) await grantAppRole(db);
+  await guardChain(db);
+}
+
+async function grantAppRole(db: Kysely<unknown>): Promise<void> {
   await sql`grant usage on schema public to cw_app_role`.execute(db);
   await sql`grant select, insert, update, delete on all tables in schema public to cw_app_role`.execute(db);
   await sql`grant usage, select, update on all sequences in schema public to cw_app_role`.execute(db);
@@ -37,6 +51,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`grant select on audit_chain_head to cw_app_role`.execute(db);
   // The migrator's own bookkeeping is the owner's alone.
   await sql`revoke all on kysely_migration, kysely_migration_lock from cw_app_role`.execute(db);
+}
+
+async function guardChain(db: Kysely<unknown>): Promise<void> {
   await sql`alter function audit_events_chain() security definer
     set search_path = pg_catalog, public, pg_temp`.execute(db);
   await sql`revoke all on function audit_events_chain() from public`.execute(db);
@@ -62,6 +79,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop function audit_chain_head_guard()`.execute(db);
   await sql`alter function audit_events_chain() security invoker reset search_path`.execute(db);
   await sql`grant execute on function audit_events_chain() to public`.execute(db);
+  const { rows } = await sql<{ found: boolean }>`
+    select exists (select 1 from pg_roles where rolname = 'cw_app_role') as found`.execute(db);
+  if (!rows[0]?.found) return;
   await sql`alter default privileges in schema public
     revoke select, insert, update, delete on tables from cw_app_role`.execute(db);
   await sql`alter default privileges in schema public
