@@ -1,19 +1,19 @@
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { finished } from 'node:stream/promises';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ObjectStore } from '../uploads/storage.ts';
-import { chainHead, chainStateLines, verifyChain } from './chain.ts';
+import { chainStateLines, verifyChain } from './chain.ts';
+import { exportChain } from './export-file.ts';
 import { exportToStore } from './s3-anchor.ts';
 import { verifyAgainstExport } from './verify-against.ts';
 
+export { exportChain } from './export-file.ts';
+
 export const auditUsage =
   'usage: npm run ops -- audit verify [--against <export.jsonl>] | export <file.jsonl> | export --s3';
-const EXPORT_PAGE_ROWS = 2000;
 
 /**
- * `npm run ops -- audit verify`: walks the hash chain, names the first broken link (exit 1).
+ * `npm run ops -- audit verify`: walks the hash chain, names the first broken link (exit 1); with
+ * `--against <export.jsonl>`, also checks an earlier export is still in it (verify-against.ts).
  * `audit export <file>`: the log as JSON lines with each row's chain hashes, then a last line with
  * the chain head, for a second place (ASVS 16.4.3): someone who rewrites history in the database is
  * caught by comparing a later export or verify with it.
@@ -56,38 +56,4 @@ export async function runAuditCommand(
   }
   out(auditUsage);
   return 2;
-}
-
-/** Rows after `afterSeq` (all by default) up to the head read at the start, then the head line. */
-export async function exportChain(
-  db: Kysely<Database>,
-  file: string,
-  afterSeq = '0',
-): Promise<{ rows: number; head: { seq: string; hash: string } }> {
-  const head = await chainHead(db);
-  const stream = createWriteStream(file, { flags: 'wx', mode: 0o600 });
-  await once(stream, 'open'); // rejects when the file exists ('wx': an export never overwrites one)
-  let rows = 0;
-  let after = afterSeq;
-  try {
-    for (;;) {
-      const page = await sql<Record<string, unknown> & { chain_seq: string }>`
-        select chain_seq, id, occurred_at, event, user_id, ip, details,
-          encode(prev_hash, 'hex') as prev_hash, encode(hash, 'hex') as hash
-        from audit_events where chain_seq > ${after} and chain_seq <= ${head.seq}
-        order by chain_seq limit ${EXPORT_PAGE_ROWS}`.execute(db);
-      for (const row of page.rows) {
-        if (!stream.write(`${JSON.stringify(row)}\n`)) await once(stream, 'drain');
-        after = row.chain_seq;
-        rows += 1;
-      }
-      if (page.rows.length < EXPORT_PAGE_ROWS) break;
-    }
-    const headLine = { head: { seq: head.seq, hash: head.hash.toString('hex') } };
-    stream.write(`${JSON.stringify(headLine)}\n`);
-  } finally {
-    stream.end();
-    await finished(stream);
-  }
-  return { rows, head: { seq: head.seq, hash: head.hash.toString('hex') } };
 }

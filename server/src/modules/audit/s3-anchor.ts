@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ObjectStore } from '../uploads/storage.ts';
 import { verifyChain } from './chain.ts';
-import { exportChain } from './ops-commands.ts';
+import { exportChain } from './export-file.ts';
 
 /**
  * The audit chain's head anchored OUTSIDE the database (review 32a, finding 1): the log is exported

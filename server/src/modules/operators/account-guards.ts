@@ -2,9 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { ForbiddenError } from '../../errors/app-error.ts';
 import { lockOperator } from './accounts-repository.ts';
-import type { Actor } from './accounts-service.ts';
 import type { OperatorRow } from './repository.ts';
 import type { OperatorRole } from './roles.ts';
+
+/** Who acts: an operator in the console, or the ops CLI (someone with the server's shell). */
+export type Actor = { kind: 'operator'; operatorId: string; name: string; ip: string } | { kind: 'cli' };
 
 /**
  * Roles granted only from the ops CLI (review 32a, finding 4). `finance` moves money; `admin` and

@@ -5,7 +5,7 @@ import { appendAudit } from '../audit/repository.ts';
 import { hashToken, newSessionToken } from '../auth/secrets.ts';
 import { revokeUserSessions } from '../auth/sessions-repository.ts';
 import type { SessionsEndedHook } from '../auth/sessions-service.ts';
-import { CLI_ONLY_ROLES, lockActorWith, privilegedGrantProblem } from './account-guards.ts';
+import { type Actor, CLI_ONLY_ROLES, lockActorWith, privilegedGrantProblem } from './account-guards.ts';
 import {
   disableOperator,
   listOperators,
@@ -23,8 +23,7 @@ import { OPERATOR_IDLE_MS, OPERATOR_NAME_PATTERN } from './service.ts';
 export const ENROLMENT_TTL_MS = 24 * 3_600_000;
 const LIST_LIMIT = 500;
 
-/** Who acts: an operator in the console, or the ops CLI (someone with the server's shell). */
-export type Actor = { kind: 'operator'; operatorId: string; name: string; ip: string } | { kind: 'cli' };
+export type { Actor } from './account-guards.ts';
 
 const actorDetails = (actor: Actor) =>
   actor.kind === 'cli' ? { by: 'ops-cli' } : { by: actor.name, byOperatorId: actor.operatorId };
