@@ -49,4 +49,28 @@ describe('review 32a: the operator chat stream and role changes', () => {
     s.close();
     expect(events.some((e) => e.data.includes('my seed phrase is'))).toBe(false);
   });
+
+  it('a stream goes on when a role it does not need is taken away (support kept)', async () => {
+    const op = await addTestOperator(h.app, { db: h.db, now: h.clock.now }, 'role_keep', ['support', 'compliance']);
+    const events: SseEvent[] = [];
+    const s = openEventStream({
+      url: `${base}/api/ops/chat/events`,
+      cookie: op.cookie,
+      onEvent: (e) => events.push(e),
+    });
+    await s.opened;
+    await h.db
+      .updateTable('operators')
+      .set({ roles: ['support'] })
+      .where('id', '=', op.id)
+      .execute();
+    const user = await registerUser(h);
+    await fetch(`${base}/api/chat/messages`, {
+      method: 'POST',
+      headers: { cookie: user.cookie, origin: base, 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: randomUUID(), text: 'still heard' }),
+    });
+    await expect.poll(() => events.some((e) => e.data.includes('still heard')), { timeout: 10_000 }).toBe(true);
+    s.close();
+  });
 });
