@@ -3,10 +3,20 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { opsApi, problemOf } from './api.ts';
 import type { Operator } from './sign-in.tsx';
 
-/** The enrolment token in this page's fragment (#enrol=…), if any. */
+let pageToken: string | null | undefined;
+
+/**
+ * The enrolment token in this page's fragment (#enrol=…), if any. Read once and kept in memory: the
+ * fragment leaves the address bar and the history at once (review 32a, finding 12), so an abandoned
+ * set-up leaves no live link behind in the browser.
+ */
 export function enrolmentTokenOfPage(): string | null {
-  const match = /^#enrol=([A-Za-z0-9_-]{22})$/.exec(window.location.hash);
-  return match?.[1] ?? null;
+  if (pageToken === undefined) {
+    const match = /^#enrol=([A-Za-z0-9_-]{22})$/.exec(window.location.hash);
+    pageToken = match?.[1] ?? null;
+    if (match) window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  }
+  return pageToken;
 }
 
 /**

@@ -1,8 +1,11 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { enrolmentLinkOf, type OpsOperator, opsApi, problemOf, ROLES, type Role } from './api.ts';
 
-/** Roles an admin can hand out here; finance comes from the ops CLI only (the server refuses it too). */
-const GRANTABLE: readonly Role[] = ['support', 'compliance', 'admin'];
+/**
+ * Roles an admin can hand out here; finance, admin and compliance come from the ops CLI only (the
+ * server refuses them too: one admin must not mint a second admin identity, review 32a finding 4).
+ */
+const GRANTABLE: readonly Role[] = ['support'];
 
 function RolePicker({ value, onChange, testId }: { value: Role[]; onChange: (r: Role[]) => void; testId: string }) {
   return (

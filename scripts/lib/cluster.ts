@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig } from '../../server/src/config.ts';
+import { embeddedAppUrl } from '../../server/src/db/app-role.ts';
 import { type EmbeddedPostgres, freePort, startEmbeddedPostgres } from '../../server/src/db/embedded-postgres.ts';
 import { consoleConfigFromEnv } from '../../server/src/http/console-listener.ts';
 import { type PreparedChains, prepareChains } from '../../server/src/modules/chain/chain-module.ts';
@@ -73,18 +74,22 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   try {
     const shared = await startShared(config, options.env, log);
     closers.push(shared.stop);
+    // Each instance migrates as the owner and connects as the app's login (server/src/db/app-role.ts).
+    const instanceOptions = shared.migrationUrl
+      ? { ...options, env: { ...options.env, MIGRATION_DATABASE_URL: shared.migrationUrl } }
+      : options;
     const ports = await Promise.all(Array.from({ length: options.instances }, () => freePort()));
     const opsConsole = await clusterConsole(config, options, ports);
     const instances: Instance[] = await Promise.all(
       ports.map(async (port, index) => {
-        const instance = startInstance(index, port, shared.databaseUrl, options, opsConsole);
+        const instance = startInstance(index, port, shared.databaseUrl, instanceOptions, opsConsole);
         await waitReady(instance);
         return instance;
       }),
     );
     const nginx = await startNginx(config.dataDir, options.host, options.port, ports, opsConsole);
     closers.push(nginx.stop);
-    const supervisor = supervise(instances, nginx, shared.databaseUrl, options, log, opsConsole);
+    const supervisor = supervise(instances, nginx, shared.databaseUrl, instanceOptions, log, opsConsole);
     closers.push(async () => {
       supervisor.stop();
       // An instance already shutting down (Ctrl+C reaches the whole process group) is only waited
@@ -94,7 +99,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`;
     log(`${options.instances} instances on ports ${ports.join(', ')} behind nginx at ${url}`);
     if (opsConsole) log(`operator console: ${opsConsole.origin}/ops/ (nginx on port ${opsConsole.port})`);
-    return { url, databaseUrl: shared.databaseUrl, instances, stop };
+    // The launcher's own checks (the kill drill) read as the owner, as before.
+    return { url, databaseUrl: shared.migrationUrl ?? shared.databaseUrl, instances, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -197,9 +203,10 @@ async function startShared(
   config: ReturnType<typeof loadConfig>,
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
-): Promise<{ databaseUrl: string; stop: () => Promise<void> }> {
+): Promise<{ databaseUrl: string; migrationUrl: string | undefined; stop: () => Promise<void> }> {
   let pg: EmbeddedPostgres | undefined;
   let databaseUrl = config.databaseUrl;
+  let migrationUrl = env.MIGRATION_DATABASE_URL;
   if (databaseUrl === undefined) {
     pg = await startEmbeddedPostgres({
       dir: config.dataDir,
@@ -207,7 +214,9 @@ async function startShared(
       log: (msg) => log(msg),
     });
     await pg.ensureDatabase('wallet');
-    databaseUrl = pg.url('wallet');
+    // The instances migrate as the superuser and run as the app's login (server/src/db/app-role.ts).
+    migrationUrl = pg.url('wallet');
+    databaseUrl = await embeddedAppUrl(migrationUrl, config.dataDir);
   }
   const quiet = {
     info: () => undefined,
@@ -223,6 +232,7 @@ async function startShared(
   }
   return {
     databaseUrl,
+    migrationUrl,
     stop: async () => {
       await chains?.stopLocal();
       await pg?.stop();

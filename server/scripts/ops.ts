@@ -21,7 +21,9 @@
  *
  *   operators add <name> --roles <r,…> | enrol | roles | disable | list
  *                                              Operator accounts for the console at /ops (prints a one-time enrolment link).
- *   audit verify | export <file.jsonl>         Walks the audit hash chain / writes it out with its head.
+ *   audit verify [--against <export.jsonl>] | export <file.jsonl> | export --s3
+ *                                              Walks the audit hash chain (and checks an earlier export is still in it) /
+ *                                              writes it out with its head (to a file, or anchored to the S3 bucket).
  *   notices publish <file.md> | list | withdraw <id>   Announcements (see modules/notices/announcement-file.ts).
  *   por publish | list                         Proof of liabilities: a Merkle-sum snapshot now; the roots kept.
  *   ramp alerts | resolve-refund <order id> --refund-tx <hash>   Sell alerts (refund_pending, terms
@@ -61,6 +63,7 @@ import { porReconcileLines, runPorCommand } from '../src/modules/por/ops-command
 import { reserveCheck, reserveLines } from '../src/modules/por/reserves.ts';
 import { runRampCommand } from '../src/modules/ramp/ops-commands.ts';
 import { runRewardsCommand } from '../src/modules/rewards/ops-commands.ts';
+import { createS3Store } from '../src/modules/uploads/s3-store.ts';
 import { runWithdrawalsCommand } from '../src/modules/withdrawals/ops-commands.ts';
 
 const EMBEDDED_DATABASE = 'wallet';
@@ -174,7 +177,12 @@ async function main(): Promise<number> {
         devClock?.stop();
       }
     }
-    if (command === 'audit') return await runAuditCommand(db, process.argv.slice(3), out);
+    if (command === 'audit') {
+      const s3 = loadConfig().uploads.s3;
+      // The audit anchors go to the uploads' bucket under audit/ (modules/audit/s3-anchor.ts).
+      const store = () => (s3 ? createS3Store({ ...s3, prefix: '' }) : null);
+      return await runAuditCommand(db, process.argv.slice(3), out, { store });
+    }
     if (command === 'notices') return await runNoticesCommand(db, process.argv.slice(3), out);
     if (command === 'rewards') return await runRewardsCommand(db, process.argv.slice(3), out);
     if (command === 'por') return await runPorCommand(db, process.argv.slice(3), out);

@@ -180,7 +180,7 @@ async function accountAndSupportModules(
     now,
     requireOperator,
     userSessionLive: (id) => auth.sessions.isLive(id),
-    operatorSessionLive: (id) => operators.isLive(id),
+    operatorSessionLive: (id, roles) => operators.isLive(id, roles),
     slots: createStreamSlots({ db: deps.db, now, heartbeatMs: deps.chat?.heartbeatMs ?? HEARTBEAT_MS }),
     heartbeatMs: deps.chat?.heartbeatMs ?? HEARTBEAT_MS,
   });

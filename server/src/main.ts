@@ -6,9 +6,9 @@ import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { databaseRoles, migrateAsOwner } from './db/app-role.ts';
 import { createDb } from './db/create-db.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
-import { migrateToLatest } from './db/migrate.ts';
 import { createRedis } from './db/redis.ts';
 import { advanceAnvil, startDevClock } from './dev/clock.ts';
 import { devPortFromEnv, startDevServer } from './dev/dev-server.ts';
@@ -16,6 +16,7 @@ import { consoleConfigFromEnv, startConsoleListener } from './http/console-liste
 import { createMetricsRegistry, startMetricsServer } from './http/metrics.ts';
 import { type MetricsConfig, metricsConfigFromEnv } from './http/metrics-config.ts';
 import { createLogger } from './logger.ts';
+import { auditExportIntervalFromEnv, startAuditAnchorSchedule } from './modules/audit/s3-anchor.ts';
 import { localChainNetworks } from './modules/chain/chain-config.ts';
 import { prepareChains, startChainModule } from './modules/chain/chain-module.ts';
 import { seedLiquidity } from './modules/convert/liquidity.ts';
@@ -87,8 +88,8 @@ try {
   preparedChains.catch(() => {}); // awaited (and reported) by startChainModule below
   closers.push({ name: 'local chains', close: async () => (await preparedChains.catch(() => undefined))?.stopLocal() });
 
-  let databaseUrl = config.databaseUrl;
-  if (databaseUrl === undefined) {
+  let embeddedSuperuserUrl: string | undefined;
+  if (config.databaseUrl === undefined) {
     const dir = config.dataDir;
     const pg = await startEmbeddedPostgres({
       dir,
@@ -97,14 +98,22 @@ try {
     });
     closers.push({ name: 'embedded PostgreSQL', close: () => pg.stop() });
     await pg.ensureDatabase(EMBEDDED_DATABASE);
-    databaseUrl = pg.url(EMBEDDED_DATABASE);
+    embeddedSuperuserUrl = pg.url(EMBEDDED_DATABASE);
   }
+  // Migrations as the owner, everything else as the app's role (db/app-role.ts, review 32a finding 1).
+  const roles = await databaseRoles(
+    { dataDir: config.dataDir, embeddedSuperuserUrl, databaseUrl: config.databaseUrl },
+    process.env,
+  );
+  if (!roles.split && config.nodeEnv === 'production')
+    logger.warn({}, 'MIGRATION_DATABASE_URL is not set: the API owns the tables, so it could rewrite the audit log');
+  await migrateAsOwner(roles.ownerUrl, logger);
+  const databaseUrl = roles.appUrl;
 
   const db = createDb(databaseUrl, { logger, max: config.databasePoolMax });
   closers.push({ name: 'database pool', close: () => db.destroy() });
   const redis = config.redisUrl === undefined ? undefined : createRedis(config.redisUrl, logger);
   if (redis) closers.push({ name: 'redis', close: async () => void (await redis.quit()) });
-  await migrateToLatest(db, logger);
 
   // Deposit watchers on the chains prepared above. This process never loads a private key.
   // DEV_CLOCK (QA only): the server's time, moved forward by POST /dev/clock; else the system clock.
@@ -270,6 +279,12 @@ try {
     onError: (err) => logger.warn({ err }, 'background lease: renewal failed'),
   });
   closers.push({ name: 'background roles', close: () => background.close() });
+  // The audit log's head anchored outside the database (modules/audit/s3-anchor.ts), when S3 is set.
+  const auditExportMs = auditExportIntervalFromEnv(process.env);
+  if (config.uploads.s3 && auditExportMs !== null) {
+    const store = createS3Store({ ...config.uploads.s3, prefix: '' });
+    closers.push(startAuditAnchorSchedule({ db, store, now, intervalMs: auditExportMs, log: logger }));
+  }
   // Quotes, rate locks, codes, old sessions and idle throttle counters: deleted once past their use.
   closers.push(startRetention({ db, log: logger }));
 

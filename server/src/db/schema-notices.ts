@@ -69,6 +69,8 @@ export interface OperatorsTable {
   /** SHA-256 of the one-time enrolment link's token. */
   enrolment_token_hash: Buffer | null;
   enrolment_expires_at: Date | null;
+  /** Who issued the (current or last spent) enrolment link: a console admin's id, null for the CLI (0094). */
+  enrolment_issued_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OperatorSessionsTable {

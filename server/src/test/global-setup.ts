@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { ensureLoginRole } from '../db/app-role.ts';
 import { createDb } from '../db/create-db.ts';
 import { startEmbeddedPostgres } from '../db/embedded-postgres.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -14,6 +15,8 @@ declare module 'vitest' {
     pgAdminUrl: string;
     /** A migrated database that test databases are cloned from (CREATE DATABASE … TEMPLATE). */
     pgTemplate: string;
+    /** user:password of a login in cw_app_role (migration 0092): the API's own, non-owner role. */
+    pgAppCredentials: { user: string; password: string };
   }
 }
 
@@ -65,5 +68,9 @@ async function provideTemplate(project: TestProject, adminUrl: string): Promise<
     await db.destroy();
   }
   project.provide('pgTemplate', name);
+  // The role the API runs as (db/app-role.ts): tests that check what it may not do connect as it.
+  const credentials = { user: 'cw_test_app', password: randomBytes(18).toString('base64url') };
+  await ensureLoginRole(adminUrl, credentials.user, credentials.password);
+  project.provide('pgAppCredentials', credentials);
   return () => admin(adminUrl, `drop database if exists ${name} with (force)`);
 }

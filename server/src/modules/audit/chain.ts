@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { type ContentRow, canonicalContent, contentColumns } from './canonical.ts';
 
 /**
  * The audit log's hash chain (migration 0085): every row's hash is SHA-256(prev_hash ‖ content), the
- * content being the database's canonical form of the row (audit_event_content). The verifier recomputes
- * each hash here (not trusting the stored one), checks that each row names its predecessor's hash and
+ * content being the row's canonical form (canonical.ts, computed here: not by the database's
+ * audit_event_content, which a schema owner could replace). The verifier recomputes each hash here
+ * (not trusting the stored one), checks that each row names its predecessor's hash and
  * that chain_seq has no gap, and that the head row agrees with the last link (rows deleted at the end).
  */
 export const GENESIS_HASH = Buffer.alloc(32);
@@ -25,12 +27,9 @@ export interface ChainState {
   brokenAt: BrokenLink | null;
 }
 
-interface LinkRow {
-  chain_seq: string;
-  id: string;
+interface LinkRow extends ContentRow {
   prev_hash: Buffer;
   hash: Buffer;
-  content: Buffer;
 }
 
 export async function chainHead(db: Kysely<Database>): Promise<{ seq: string; hash: Buffer }> {
@@ -44,11 +43,16 @@ export async function chainHead(db: Kysely<Database>): Promise<{ seq: string; ha
 }
 
 /** Walks the whole chain in pages of `pageRows`; stops at the first broken link. */
-export async function verifyChain(db: Kysely<Database>, pageRows = PAGE_ROWS): Promise<ChainState> {
+export async function verifyChain(
+  db: Kysely<Database>,
+  pageRows = PAGE_ROWS,
+  /** A link verified before (checkpoint.ts): the walk starts after it; its rows are counted. */
+  from: { seq: string; hash: Buffer } | null = null,
+): Promise<ChainState> {
   const head = await chainHead(db);
-  let prev: Buffer = GENESIS_HASH;
-  let expectedSeq = 1n;
-  let rows = 0;
+  let prev: Buffer = from?.hash ?? GENESIS_HASH;
+  let expectedSeq = BigInt(from?.seq ?? '0') + 1n;
+  let rows = Number(from?.seq ?? 0);
   const state = (brokenAt: BrokenLink | null): ChainState => ({
     ok: brokenAt === null,
     rows,
@@ -57,7 +61,7 @@ export async function verifyChain(db: Kysely<Database>, pageRows = PAGE_ROWS): P
   });
   for (;;) {
     const page = await sql<LinkRow>`
-      select e.chain_seq, e.id, e.prev_hash, e.hash, audit_event_content(e) as content
+      select ${contentColumns}, e.prev_hash, e.hash
       from audit_events e
       where e.chain_seq >= ${String(expectedSeq)} and e.chain_seq <= ${head.seq}
       order by e.chain_seq
@@ -67,7 +71,7 @@ export async function verifyChain(db: Kysely<Database>, pageRows = PAGE_ROWS): P
         return state({ chainSeq: String(expectedSeq), id: null, reason: 'missing_row' });
       if (!row.prev_hash.equals(prev))
         return state({ chainSeq: row.chain_seq, id: row.id, reason: 'prev_hash_mismatch' });
-      const computed = createHash('sha256').update(prev).update(row.content).digest();
+      const computed = createHash('sha256').update(prev).update(canonicalContent(row)).digest();
       if (!computed.equals(row.hash)) return state({ chainSeq: row.chain_seq, id: row.id, reason: 'hash_mismatch' });
       prev = row.hash;
       expectedSeq += 1n;

@@ -7,7 +7,7 @@ import { NoContent } from '../auth/schemas.ts';
 import { sessionIdOf } from '../auth/sessions.ts';
 import { IdParams } from '../notices/schemas.ts';
 import { currentOperator, type operatorGuard } from '../operators/guard.ts';
-import { operatorSecurity } from '../operators/roles.ts';
+import { type OperatorRole, operatorSecurity } from '../operators/roles.ts';
 import type { ChatHub } from './hub.ts';
 import {
   ChatHistory,
@@ -22,6 +22,9 @@ import {
 import type { ChatService } from './service.ts';
 import { createStreamRegistry, HEARTBEAT_MS, resumeId, serveStream } from './stream.ts';
 import type { StreamSlots } from './stream-slots.ts';
+
+/** Who may watch every chat live: declared on the route and re-checked by the stream as it runs. */
+const OPS_STREAM_ROLES: [OperatorRole, ...OperatorRole[]] = ['support'];
 
 /** Presence outlives one missed heartbeat. */
 const PRESENCE_MS = HEARTBEAT_MS * 3;
@@ -44,7 +47,8 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
   /** Whether a user session still holds (chat streams end with their session). */
   userSessionLive: (sessionId: string) => Promise<boolean>;
   /** Whether an operator session still holds (and its operator is not disabled). */
-  operatorSessionLive: (sessionId: string) => Promise<boolean>;
+  /** With the roles the stream's route declares: re-checked on every batch and heartbeat. */
+  operatorSessionLive: (sessionId: string, anyOfRoles: readonly OperatorRole[]) => Promise<boolean>;
   slots: StreamSlots;
   heartbeatMs: number;
 }> = async (app, { service, hub, now, requireOperator, userSessionLive, operatorSessionLive, slots, heartbeatMs }) => {
@@ -246,7 +250,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
     '/ops/chat/events',
     {
       preValidation: requireOperator,
-      schema: { ...streamSchema(['ops'], 'Every chat, live'), security: operatorSecurity('support') },
+      schema: { ...streamSchema(['ops'], 'Every chat, live'), security: operatorSecurity(...OPS_STREAM_ROLES) },
     },
     async (request, reply) => {
       const live = needHub();
@@ -259,7 +263,8 @@ export const chatRoutes: FastifyPluginAsyncTypebox<{
         reply,
         {
           ...slot,
-          stillLive: () => operatorSessionLive(sessionId),
+          // The guard checked the roles once, at the start; an admin may take them away mid-stream.
+          stillLive: () => operatorSessionLive(sessionId, OPS_STREAM_ROLES),
           hub: live,
           scope: '*',
           afterId,

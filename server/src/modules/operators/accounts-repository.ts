@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { OperatorRow } from './repository.ts';
 import type { OperatorRole } from './roles.ts';
@@ -73,10 +73,16 @@ export async function disableOperator(db: Db, id: string, now: Date): Promise<vo
  * A new enrolment link voids the old password and app: the operator sets both again (a lost phone, or
  * an operator from before factors were required).
  */
-export async function resetForEnrolment(db: Db, id: string, tokenHash: Buffer, expiresAt: Date): Promise<void> {
+export async function resetForEnrolment(
+  db: Db,
+  id: string,
+  link: { tokenHash: Buffer; expiresAt: Date; issuedBy: string | null },
+): Promise<void> {
+  const { tokenHash, expiresAt } = link;
   await db
     .updateTable('operators')
     .set({
+      enrolment_issued_by: link.issuedBy,
       password_hash: null,
       totp_secret_sealed: null,
       totp_confirmed_at: null,
@@ -88,16 +94,54 @@ export async function resetForEnrolment(db: Db, id: string, tokenHash: Buffer, e
     .execute();
 }
 
-/** The enabled operator a live enrolment token belongs to, locked. */
+/**
+ * The enabled operator a live enrolment token belongs to, locked; only while the link's issuer is the
+ * CLI (null) or an operator still enabled and admin (review 32a, finding 5). The issuer's row is
+ * locked too (FOR SHARE), so a concurrent disable waits for this enrolment or voids it first.
+ */
 export async function lockByEnrolmentToken(db: Db, tokenHash: Buffer, now: Date): Promise<OperatorRow | undefined> {
   return db
-    .selectFrom('operators')
-    .selectAll()
-    .where('enrolment_token_hash', '=', tokenHash)
-    .where('enrolment_expires_at', '>', now)
-    .where('disabled_at', 'is', null)
-    .forUpdate()
+    .selectFrom('operators as o')
+    .selectAll('o')
+    .where('o.enrolment_token_hash', '=', tokenHash)
+    .where('o.enrolment_expires_at', '>', now)
+    .where('o.disabled_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('o.enrolment_issued_by', 'is', null),
+        eb.exists(
+          eb
+            .selectFrom('operators as issuer')
+            .select('issuer.id')
+            .whereRef('issuer.id', '=', 'o.enrolment_issued_by')
+            .where('issuer.disabled_at', 'is', null)
+            .where(sql<boolean>`'admin' = any(issuer.roles)`)
+            .forShare(),
+        ),
+      ]),
+    )
+    .forUpdate('o')
     .executeTakeFirst();
+}
+
+/** Voids every pending enrolment link `issuerId` issued (they were disabled, or are no longer admin). */
+export async function voidLinksIssuedBy(db: Db, issuerId: string): Promise<number> {
+  const result = await db
+    .updateTable('operators')
+    .set({ enrolment_token_hash: null, enrolment_expires_at: null })
+    .where('enrolment_issued_by', '=', issuerId)
+    .where('enrolment_token_hash', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Voids the operator's own pending link. */
+export async function voidOwnLink(db: Db, id: string): Promise<void> {
+  await db
+    .updateTable('operators')
+    .set({ enrolment_token_hash: null, enrolment_expires_at: null })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function setPendingTotp(db: Db, id: string, sealed: Buffer): Promise<void> {

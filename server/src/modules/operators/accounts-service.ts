@@ -5,13 +5,15 @@ import { appendAudit } from '../audit/repository.ts';
 import { hashToken, newSessionToken } from '../auth/secrets.ts';
 import { revokeUserSessions } from '../auth/sessions-repository.ts';
 import type { SessionsEndedHook } from '../auth/sessions-service.ts';
+import { type Actor, CLI_ONLY_ROLES, lockActorWith, privilegedGrantProblem } from './account-guards.ts';
 import {
   disableOperator,
   listOperators,
-  lockOperator,
   type OperatorListRow,
   resetForEnrolment,
   setOperatorRoles,
+  voidLinksIssuedBy,
+  voidOwnLink,
 } from './accounts-repository.ts';
 import { findOperatorById, findOperatorByName, insertOperator, revokeOperatorSessions } from './repository.ts';
 import { type OperatorRole, rolesProblem } from './roles.ts';
@@ -21,8 +23,7 @@ import { OPERATOR_IDLE_MS, OPERATOR_NAME_PATTERN } from './service.ts';
 export const ENROLMENT_TTL_MS = 24 * 3_600_000;
 const LIST_LIMIT = 500;
 
-/** Who acts: an operator in the console, or the ops CLI (someone with the server's shell). */
-export type Actor = { kind: 'operator'; operatorId: string; name: string; ip: string } | { kind: 'cli' };
+export type { Actor } from './account-guards.ts';
 
 const actorDetails = (actor: Actor) =>
   actor.kind === 'cli' ? { by: 'ops-cli' } : { by: actor.name, byOperatorId: actor.operatorId };
@@ -47,9 +48,16 @@ export interface OperatorAccounts {
 /**
  * Operator accounts (admin in the console, or the ops CLI). The rules against escalation:
  * - nobody changes their own roles, disables themself or is exempt from them: another admin (or the CLI) does;
- * - `finance` (money) is granted only from the ops CLI: a console admin cannot mint money approvers,
- *   not even for a colleague (taking it away is allowed), nor re-enrol a finance operator (the link's
- *   holder becomes that operator);
+ * - `finance` (money), `admin` and `compliance` (personal data, freezes) are granted only from the ops
+ *   CLI: a console admin cannot mint approvers or a second admin identity of their own (review 32a,
+ *   finding 4: the console shows the admin the new account's link, so "another admin must do it" was
+ *   the same person), not even for a colleague (taking them away is allowed), nor re-enrol an operator
+ *   who holds one (the link's holder becomes that operator);
+ * - a link a console admin issued is honoured only while that admin is enabled and admin; disabling
+ *   them or taking admin away voids it; a CLI grant of those roles voids a pending console link and is
+ *   refused on an account enrolled through one (re-enrol from the CLI first: findings 3 and 5);
+ * - each action re-reads the acting admin's own row, locked (ids in order), inside its transaction
+ *   (finding 8: an admin being disabled cannot still act once);
  * - admin and finance are never held together (rolesProblem; a database check too).
  * Every change is in the audit log, with who did it.
  */
@@ -63,15 +71,17 @@ export function createOperatorAccounts(deps: {
   const checkRoles = (actor: Actor, roles: OperatorRole[], before: readonly OperatorRole[]) => {
     const problem = rolesProblem(roles);
     if (problem !== null) throw new AppError('VALIDATION_FAILED', problem);
-    if (actor.kind === 'operator' && roles.includes('finance') && !before.includes('finance'))
-      throw new ForbiddenError('The finance role is granted from the ops CLI only');
+    const granted = roles.find((r) => CLI_ONLY_ROLES.includes(r) && !before.includes(r));
+    if (actor.kind === 'operator' && granted !== undefined)
+      throw new ForbiddenError(`The ${granted} role is granted from the ops CLI only`);
   };
   const notSelf = (actor: Actor, operatorId: string) => {
     if (actor.kind === 'operator' && actor.operatorId === operatorId)
       throw new ForbiddenError('Another admin must do this for you');
   };
-  const locked = async (trx: Kysely<Database>, operatorId: string) => {
-    const row = await lockOperator(trx, operatorId);
+  // The actor's row and the target's, locked in id order; the actor still an enabled admin.
+  const locked = async (trx: Kysely<Database>, operatorId: string, actor: Actor) => {
+    const row = await lockActorWith(trx, actor, operatorId);
     if (!row) throw new NotFoundError('No such operator');
     return row;
   };
@@ -90,6 +100,7 @@ export function createOperatorAccounts(deps: {
       const token = newSessionToken();
       const at = now();
       return db.transaction().execute(async (trx) => {
+        await lockActorWith(trx, actor, null);
         if (await findOperatorByName(trx, name)) throw new AppError('CONFLICT', `Operator ${name} exists`);
         const row = await insertOperator(
           trx,
@@ -98,6 +109,7 @@ export function createOperatorAccounts(deps: {
             roles,
             enrolmentTokenHash: hashToken(token),
             enrolmentExpiresAt: new Date(at.getTime() + ENROLMENT_TTL_MS),
+            enrolmentIssuedBy: actor.kind === 'operator' ? actor.operatorId : null,
           },
           at,
         );
@@ -118,14 +130,19 @@ export function createOperatorAccounts(deps: {
         const found = 'id' in who ? await findOperatorById(trx, who.id) : await findOperatorByName(trx, who.name);
         if (!found) throw new NotFoundError('No such operator');
         notSelf(actor, found.id);
-        const row = await locked(trx, found.id);
+        const row = await locked(trx, found.id, actor);
         const name = row.name;
         if (row.disabled_at !== null) throw new AppError('CONFLICT', `Operator ${name} is disabled`);
-        // Whoever holds the link becomes the operator: a console admin re-enrolling a finance operator
-        // would own a money approver. Those links come from the ops CLI only.
-        if (actor.kind === 'operator' && row.roles.includes('finance'))
-          throw new ForbiddenError("A finance operator's enrolment link is issued from the ops CLI only");
-        await resetForEnrolment(trx, row.id, hashToken(token), new Date(at.getTime() + ENROLMENT_TTL_MS));
+        // Whoever holds the link becomes the operator: a console admin re-enrolling a finance, admin or
+        // compliance operator would own that account. Those links come from the ops CLI only.
+        const held = row.roles.find((r) => CLI_ONLY_ROLES.includes(r));
+        if (actor.kind === 'operator' && held !== undefined)
+          throw new ForbiddenError(`An enrolment link for a ${held} operator is issued from the ops CLI only`);
+        await resetForEnrolment(trx, row.id, {
+          tokenHash: hashToken(token),
+          expiresAt: new Date(at.getTime() + ENROLMENT_TTL_MS),
+          issuedBy: actor.kind === 'operator' ? actor.operatorId : null,
+        });
         const ended = await revokeOperatorSessions(trx, row.id, at);
         await appendAudit(trx, {
           event: 'operator_enrolment_issued',
@@ -141,14 +158,33 @@ export function createOperatorAccounts(deps: {
       notSelf(actor, operatorId);
       const unique = [...new Set(roles)];
       await db.transaction().execute(async (trx) => {
-        const row = await locked(trx, operatorId);
+        const row = await locked(trx, operatorId, actor);
         checkRoles(actor, unique, row.roles);
+        const grant = privilegedGrantProblem(row, unique);
+        if (grant === 'enrolled_by_console')
+          throw new AppError(
+            'CONFLICT',
+            `${row.name} was enrolled through a link a console admin saw: issue a new one from the ops CLI (operators enrol ${row.name}) before granting ${unique.filter((r) => CLI_ONLY_ROLES.includes(r) && !row.roles.includes(r)).join(', ')}`,
+          );
+        // A pending console link dies with the grant: its holder may be the admin who was shown it.
+        if (grant === 'void_console_link') await voidOwnLink(trx, operatorId);
         await setOperatorRoles(trx, operatorId, unique);
+        // No longer admin: the links they issued die with the role.
+        const linksVoided =
+          row.roles.includes('admin') && !unique.includes('admin') ? await voidLinksIssuedBy(trx, operatorId) : 0;
         await appendAudit(trx, {
           event: 'operator_roles_changed',
           at: now(),
           ip: ip(actor),
-          details: { operator: row.name, operatorId, from: row.roles, to: unique, ...actorDetails(actor) },
+          details: {
+            operator: row.name,
+            operatorId,
+            from: row.roles,
+            to: unique,
+            ...(grant === 'void_console_link' ? { ownLinkVoided: true } : {}),
+            ...(linksVoided > 0 ? { issuedLinksVoided: linksVoided } : {}),
+            ...actorDetails(actor),
+          },
         });
       });
     },
@@ -156,24 +192,26 @@ export function createOperatorAccounts(deps: {
     async disable(actor, operatorId) {
       notSelf(actor, operatorId);
       await db.transaction().execute(async (trx) => {
-        const row = await locked(trx, operatorId);
+        const row = await locked(trx, operatorId, actor);
         if (row.disabled_at !== null) return;
         const at = now();
         await disableOperator(trx, operatorId, at);
         // The guard also refuses a disabled operator's session; ending them keeps the list honest.
         const ended = await revokeOperatorSessions(trx, operatorId, at);
+        // No way back in through a link they handed to themselves before leaving.
+        const linksVoided = await voidLinksIssuedBy(trx, operatorId);
         await appendAudit(trx, {
           event: 'operator_disabled',
           at,
           ip: ip(actor),
-          details: { operator: row.name, operatorId, sessionsEnded: ended, ...actorDetails(actor) },
+          details: { operator: row.name, operatorId, sessionsEnded: ended, linksVoided, ...actorDetails(actor) },
         });
       });
     },
 
     async endOperatorSessions(actor, operatorId) {
       return db.transaction().execute(async (trx) => {
-        const row = await locked(trx, operatorId);
+        const row = await locked(trx, operatorId, actor);
         const at = now();
         const ended = await revokeOperatorSessions(trx, operatorId, at);
         await appendAudit(trx, {
@@ -188,6 +226,7 @@ export function createOperatorAccounts(deps: {
 
     async endUserSessions(actor, userId) {
       return db.transaction().execute(async (trx) => {
+        await lockActorWith(trx, actor, null);
         const user = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
         if (!user) throw new NotFoundError('No such user');
         const at = now();

@@ -15,7 +15,7 @@ const OPERATOR_ACCOUNT_PREFIX = 'ops:';
 export const ENROLMENT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 export interface OperatorEnrolment {
-  /** A fresh authenticator secret for the link's operator (asking again replaces it). */
+  /** The link's authenticator secret, made on the first call (asking again returns the same one). */
   start(token: string): Promise<{ name: string; secret: string; uri: string }>;
   /** Sets the password and turns the app on with its first code; spends the link and signs in. */
   finish(
@@ -47,8 +47,13 @@ export function createOperatorEnrolment(deps: {
       return db.transaction().execute(async (trx) => {
         const row = await lockByEnrolmentToken(trx, hashToken(token), now());
         if (!row) throw invalidLink();
-        const secret = newTotpSecret();
-        await setPendingTotp(trx, row.id, sealer.seal({ secret }, totpBinding(row.id)));
+        // Idempotent within the link (review 32a, finding 12): a reload, a second tab or another holder
+        // of the link gets the same pending secret, instead of replacing it under the newcomer's app.
+        // (A link's secret is reset when the link is issued: resetForEnrolment, or a new operator.)
+        const pending =
+          row.totp_secret_sealed === null ? undefined : sealer.open(row.totp_secret_sealed, totpBinding(row.id)).secret;
+        const secret = pending ?? newTotpSecret();
+        if (pending === undefined) await setPendingTotp(trx, row.id, sealer.seal({ secret }, totpBinding(row.id)));
         return { name: row.name, secret, uri: totpUri(secret, `${OPERATOR_ACCOUNT_PREFIX}${row.name}`) };
       });
     },

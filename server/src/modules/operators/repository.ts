@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { OperatorSessionsTable, OperatorsTable } from '../../db/schema-notices.ts';
 import type { OperatorRole } from './roles.ts';
@@ -10,7 +10,14 @@ export type OperatorSessionRow = Selectable<OperatorSessionsTable>;
 /** A new operator with roles and an enrolment token; no password and no factor until enrolled. */
 export async function insertOperator(
   db: Db,
-  operator: { name: string; roles: OperatorRole[]; enrolmentTokenHash: Buffer; enrolmentExpiresAt: Date },
+  operator: {
+    name: string;
+    roles: OperatorRole[];
+    enrolmentTokenHash: Buffer;
+    enrolmentExpiresAt: Date;
+    /** The console admin who got the link; null (the default) for the ops CLI. */
+    enrolmentIssuedBy?: string | null;
+  },
   now: Date,
 ): Promise<OperatorRow> {
   return db
@@ -21,6 +28,7 @@ export async function insertOperator(
       roles: operator.roles,
       enrolment_token_hash: operator.enrolmentTokenHash,
       enrolment_expires_at: operator.enrolmentExpiresAt,
+      enrolment_issued_by: operator.enrolmentIssuedBy ?? null,
       created_at: now,
       disabled_at: null,
     })
@@ -77,27 +85,43 @@ export async function findLiveOperatorSession(
 ): Promise<
   { sessionId: string; operatorId: string; name: string; roles: OperatorRole[]; lastSeenAt: Date } | undefined
 > {
-  return db
-    .selectFrom('operator_sessions as s')
-    .innerJoin('operators as o', 'o.id', 's.operator_id')
-    .select([
-      's.id as sessionId',
-      'o.id as operatorId',
-      'o.name as name',
-      'o.roles as roles',
-      's.last_seen_at as lastSeenAt',
-    ])
-    .where('s.token_hash', '=', tokenHash)
-    .where('s.revoked_at', 'is', null)
-    .where('s.expires_at', '>', now)
-    .where('s.last_seen_at', '>', idleSince)
-    .where('o.disabled_at', 'is', null)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('operator_sessions as s')
+      .innerJoin('operators as o', 'o.id', 's.operator_id')
+      .select([
+        's.id as sessionId',
+        'o.id as operatorId',
+        'o.name as name',
+        'o.roles as roles',
+        's.last_seen_at as lastSeenAt',
+      ])
+      .where('s.token_hash', '=', tokenHash)
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', now)
+      .where('s.last_seen_at', '>', idleSince)
+      .where('o.disabled_at', 'is', null)
+      // Only an operator with a password AND an authenticator app has sessions (review 32a, finding 6:
+      // a session from before 0084, or of an account re-enrolment reset, is not honoured).
+      .where('o.password_hash', 'is not', null)
+      .where('o.totp_confirmed_at', 'is not', null)
+      .executeTakeFirst()
+  );
 }
 
-/** Whether operator session `id` still holds (as findLiveOperatorSession), without touching it. */
-export async function operatorSessionLive(db: Db, id: string, now: Date, idleSince: Date): Promise<boolean> {
-  const row = await db
+/**
+ * Whether operator session `id` still holds (as findLiveOperatorSession), without touching it; with
+ * `anyOfRoles`, also whether the operator still holds one of them (a stream re-checks its route's
+ * roles on every batch and heartbeat: review 32a, finding 7).
+ */
+export async function operatorSessionLive(
+  db: Db,
+  id: string,
+  now: Date,
+  idleSince: Date,
+  anyOfRoles?: readonly OperatorRole[],
+): Promise<boolean> {
+  let query = db
     .selectFrom('operator_sessions as s')
     .innerJoin('operators as o', 'o.id', 's.operator_id')
     .select('s.id')
@@ -106,8 +130,10 @@ export async function operatorSessionLive(db: Db, id: string, now: Date, idleSin
     .where('s.expires_at', '>', now)
     .where('s.last_seen_at', '>', idleSince)
     .where('o.disabled_at', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where('o.password_hash', 'is not', null)
+    .where('o.totp_confirmed_at', 'is not', null);
+  if (anyOfRoles !== undefined) query = query.where(sql<boolean>`o.roles && ${sql.val([...anyOfRoles])}::text[]`);
+  return (await query.executeTakeFirst()) !== undefined;
 }
 
 export async function touchOperatorSession(db: Db, id: string, now: Date): Promise<void> {

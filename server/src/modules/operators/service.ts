@@ -84,7 +84,7 @@ export interface OperatorsService {
   /** The cookie for this request: `__Host-ops_sid` (Secure) as SESSION_SECURE_COOKIE says, else `ops_sid`. */
   cookieFor(request: FastifyRequest): { name: string; secure: boolean };
   /** Whether an operator session still holds (a long-lived stream asks again), without touching it. */
-  isLive(sessionId: string): Promise<boolean>;
+  isLive(sessionId: string, anyOfRoles?: readonly OperatorRole[]): Promise<boolean>;
 }
 
 export function createOperatorsService(deps: {
@@ -107,10 +107,13 @@ export function createOperatorsService(deps: {
   const throttles = deps.throttles ?? pgThrottleStore(db);
   // Operators share the login throttle schedule; their keys cannot meet a user's.
   const throttleKey = (name: string) => `operator:${name}`;
-  const codeAccepted = async (operator: OperatorRow, code: string, at: Date): Promise<boolean> => {
-    if (operator.totp_secret_sealed === null) return false;
+  const codeStep = (operator: OperatorRow, code: string, at: Date): number | null => {
+    if (operator.totp_secret_sealed === null) return null;
     const { secret } = deps.sealer.open(operator.totp_secret_sealed, totpBinding(operator.id));
-    const step = secret === undefined ? null : matchTotpStep(secret, code, at);
+    return secret === undefined ? null : matchTotpStep(secret, code, at);
+  };
+  const codeAccepted = async (operator: OperatorRow, code: string, at: Date): Promise<boolean> => {
+    const step = codeStep(operator, code, at);
     return step !== null && (await acceptOperatorTotpStep(db, operator.id, step));
   };
 
@@ -129,13 +132,24 @@ export function createOperatorsService(deps: {
       const at = now();
       const ipKey = `operator-ip:${ip}`;
       // Charged before argon2 runs, refunded when right: a burst of guesses cannot all pass one check.
-      const charged = await chargeKeys(
-        throttles,
-        [throttleKey(name), ipKey].map((key) => ({ key, policy: accountLoginPolicy })),
-        at,
-      );
-      if (!('states' in charged)) throw loginThrottled(charged.retryAfterSeconds);
+      const byIp = await chargeKeys(throttles, [{ key: ipKey, policy: accountLoginPolicy }], at);
+      if (!('states' in byIp)) throw loginThrottled(byIp.retryAfterSeconds);
+      const byName = await chargeKeys(throttles, [{ key: throttleKey(name), policy: accountLoginPolicy }], at);
       const operator = OPERATOR_NAME_PATTERN.test(name) ? await findOperatorByName(db, name) : undefined;
+      // Review 32a, finding 11: operators are few and easy to name, so anyone could keep one locked
+      // out by failing as them. A name under lock still lets through a request within its IP's budget
+      // that shows the operator's current authenticator code; then the password decides, and a wrong
+      // one answers the same "throttled" as a wrong code, so the lane tells a guesser nothing.
+      const nameLocked = !('states' in byName);
+      if (nameLocked && !(operator && codeStep(operator, totpCode, at) !== null))
+        throw loginThrottled(byName.retryAfterSeconds);
+      const charged = {
+        states: [...byIp.states, ...(nameLocked ? [] : byName.states)],
+        refund: async () => {
+          await byIp.refund();
+          if (!nameLocked) await byName.refund();
+        },
+      };
       let ok: boolean;
       // Only an enrolled, enabled operator can pass; the others cost the same argon2 time.
       const usable = operator && operator.disabled_at === null && operator.totp_confirmed_at !== null;
@@ -158,11 +172,14 @@ export function createOperatorsService(deps: {
           ip,
           details: { operator: name.slice(0, 64) },
         });
-        const locked = Math.max(...charged.states.map((s) => retryAfterSeconds(s, at)));
+        const locked = Math.max(
+          nameLocked ? byName.retryAfterSeconds : 0,
+          ...charged.states.map((s) => retryAfterSeconds(s, at)),
+        );
         if (locked > 0) throw loginThrottled(locked);
         throw new AppError('INVALID_CREDENTIALS', 'Wrong operator name, password or code');
       }
-      await charged.refund([ipKey]);
+      await byIp.refund();
       await throttles.clear(throttleKey(name));
       const { token, expiresAt } = await db.transaction().execute((trx) => startOperatorSession(trx, operator, ip, at));
       return { token, expiresAt, name: operator.name };
@@ -178,9 +195,9 @@ export function createOperatorsService(deps: {
 
     cookieFor,
 
-    isLive(sessionId) {
+    isLive(sessionId, anyOfRoles) {
       const at = now();
-      return operatorSessionLive(db, sessionId, at, new Date(at.getTime() - OPERATOR_IDLE_MS));
+      return operatorSessionLive(db, sessionId, at, new Date(at.getTime() - OPERATOR_IDLE_MS), anyOfRoles);
     },
 
     async signOut(sessionId) {
