@@ -9,6 +9,7 @@ import { type Operator, SignIn } from './sign-in.tsx';
 import { SupportMessages } from './support-messages.tsx';
 import { Tickets } from './tickets.tsx';
 import { UserLocksLookup } from './user-locks.tsx';
+import { Users } from './users.tsx';
 
 /**
  * The console's pages and the roles that open them (the server decides; this only hides what a role
@@ -16,6 +17,7 @@ import { UserLocksLookup } from './user-locks.tsx';
  */
 const PAGES = [
   { id: 'support', label: 'Support', roles: ['support'] },
+  { id: 'users', label: 'Users', roles: ['support', 'compliance'] },
   { id: 'operators', label: 'Operators', roles: ['admin'] },
   { id: 'audit', label: 'Audit', roles: ['admin', 'compliance'] },
 ] as const satisfies readonly { id: string; label: string; roles: readonly Role[] }[];
@@ -24,6 +26,7 @@ type PageId = (typeof PAGES)[number]['id'];
 function Page({ id, operator }: { id: PageId; operator: Operator }) {
   if (id === 'operators') return <Operators self={operator.name} />;
   if (id === 'audit') return <Audit />;
+  if (id === 'users') return <Users compliance={operator.roles.includes('compliance')} />;
   return (
     <>
       <Announcements />

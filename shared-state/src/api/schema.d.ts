@@ -10496,9 +10496,10 @@ export interface operations {
                             /** Format: date-time */
                             until: string;
                         } | null;
-                        /** @description The owner’s freeze; thawsAt: when an asked-for unfreeze ends it */
+                        /** @description The owner’s freeze, or compliance’s (byOperator); thawsAt: when an owner’s unfreeze ends it */
                         freeze: {
                             frozen: boolean;
+                            byOperator: boolean;
                             frozenAt: string | null;
                             thawsAt: string | null;
                         };

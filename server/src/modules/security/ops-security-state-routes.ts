@@ -47,8 +47,11 @@ const SecurityState = Type.Object(
       { description: 'The security-change hold on withdrawals and sends; null when none runs' },
     ),
     freeze: Type.Object(
-      { frozen: Type.Boolean(), frozenAt: NullableTime, thawsAt: NullableTime },
-      { additionalProperties: false, description: 'The owner’s freeze; thawsAt: when an asked-for unfreeze ends it' },
+      { frozen: Type.Boolean(), byOperator: Type.Boolean(), frozenAt: NullableTime, thawsAt: NullableTime },
+      {
+        additionalProperties: false,
+        description: 'The owner’s freeze, or compliance’s (byOperator); thawsAt: when an owner’s unfreeze ends it',
+      },
     ),
     allowlist: Type.Object(
       { on: Type.Boolean(), offAt: NullableTime },
@@ -115,7 +118,12 @@ export const opsSecurityStateRoutes: FastifyPluginAsyncTypebox<{
       return {
         user: { id: userId, username: account.username, email: maskEmail(account.email) },
         outflowHold: hold && { reason: hold.event, since: hold.since.toISOString(), until: hold.until.toISOString() },
-        freeze: { frozen: freeze.frozen, frozenAt: iso(freeze.frozenAt), thawsAt: iso(freeze.thawsAt) },
+        freeze: {
+          frozen: freeze.frozen,
+          byOperator: freeze.byOperator,
+          frozenAt: iso(freeze.frozenAt),
+          thawsAt: iso(freeze.thawsAt),
+        },
         allowlist: { on: allowlist.on, offAt: iso(allowlist.offAt) },
       };
     },
