@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import { problemOf } from './api.ts';
-import type { MaskedComponent } from './user-page.tsx';
+import { Masked } from './masked.tsx';
 import { amountText, type LedgerItem, type RevealBody, type UserPageData, usersApi } from './users-api.ts';
 
 const time = (iso: string) => new Date(iso).toLocaleString();
@@ -120,13 +120,11 @@ export function UserActivity({
   compliance,
   revealed,
   onReveal,
-  Masked,
 }: {
   page: UserPageData;
   compliance: boolean;
   revealed: Record<string, string>;
   onReveal: (body: Omit<RevealBody, 'reason'>, label: string) => void;
-  Masked: MaskedComponent;
 }) {
   const coins = page.coins;
   const amount = (minor: string, asset: string) => <Amount minor={minor} asset={asset} coins={coins} />;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { problemOf } from './api.ts';
+import { Masked } from './masked.tsx';
 import { ReasonDialog } from './reason-dialog.tsx';
 import { UserActivity } from './user-activity.tsx';
 import { type RevealBody, type UserAction, type UserPageData, usersApi } from './users-api.ts';
@@ -15,36 +16,6 @@ const ACTIONS: { action: UserAction; label: string; shown: (p: UserPageData) => 
 type Ask =
   | { kind: 'reveal'; body: Omit<RevealBody, 'reason'>; label: string }
   | { kind: 'action'; action: UserAction; label: string };
-
-/** A masked value and, for compliance, a Reveal button that asks why (the reveal is audited). */
-function Masked({
-  value,
-  revealed,
-  canReveal,
-  onReveal,
-  testId,
-}: {
-  value: string | null;
-  revealed: string | undefined;
-  canReveal: boolean;
-  onReveal: () => void;
-  testId: string;
-}) {
-  if (value === null) return <span className="muted">—</span>;
-  return (
-    <span>
-      <span data-testid={testId}>{revealed ?? value}</span>
-      {canReveal && revealed === undefined ? (
-        <>
-          {' '}
-          <button type="button" onClick={onReveal} data-testid={`${testId}-reveal`}>
-            Reveal
-          </button>
-        </>
-      ) : null}
-    </span>
-  );
-}
 
 const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
@@ -167,7 +138,6 @@ export function UserPage({ userId, compliance }: { userId: string; compliance: b
         compliance={compliance}
         revealed={revealed}
         onReveal={(body, label) => askReveal(body, label)}
-        Masked={Masked}
       />
       {ask ? (
         <ReasonDialog
@@ -180,5 +150,3 @@ export function UserPage({ userId, compliance }: { userId: string; compliance: b
     </article>
   );
 }
-
-export type MaskedComponent = typeof Masked;
