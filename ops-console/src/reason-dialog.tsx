@@ -53,7 +53,7 @@ export function ReasonDialog({
             onChange={(e) => setReason(e.target.value)}
             maxLength={500}
             rows={3}
-            required
+            aria-required="true"
             data-testid="ops-reason"
           />
         </label>
