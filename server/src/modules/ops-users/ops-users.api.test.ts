@@ -13,6 +13,7 @@ import {
   key,
   newUser,
   post,
+  transferCode,
   useWalletHarness,
   type WalletUser,
   withdrawCode,
@@ -310,6 +311,17 @@ describe('compliance actions', () => {
     const held = await withdraw(user);
     expect(held.statusCode).toBe(423);
     expect(held.json().code).toBe('WITHDRAW_HELD');
+    // A send to another user is a withdrawal one step later: held too.
+    const mule = await newUser(h);
+    const sent = await post(h, user, '/api/wallet/sends', {
+      coin: 'ETH',
+      amountMinor: (ETH / 100n).toString(),
+      recipientKind: 'email',
+      recipient: mule.email,
+      idempotencyKey: key(),
+      emailCode: await transferCode(h, user),
+    });
+    expect(sent.json().code).toBe('WITHDRAW_HELD');
     expect((await get(h, user, '/api/me')).statusCode).toBe(200);
     const page = (await ops(compliance.cookie, 'GET', `/${user.user.id}`)).json();
     expect(page.security.withdrawalHold).toMatchObject({ reason: 'case 42: suspected takeover', by: compliance.name });

@@ -110,13 +110,21 @@ async function operatorHold(db: Kysely<Database>, userId: string): Promise<boole
   return row !== undefined;
 }
 
+/**
+ * WITHDRAW_HELD while compliance holds the user's outflows. Also called under the outflow lock (which
+ * compliance's hold takes too: ops-users/actions.ts), so a hold committed since the first check wins.
+ */
+export async function assertNotHeld(db: Kysely<Database>, userId: string): Promise<void> {
+  if (await operatorHold(db, userId))
+    throw new AppError('WITHDRAW_HELD', 'Compliance holds withdrawals, sends and sells of this account');
+}
+
 /** Throws ACCOUNT_FROZEN, WITHDRAW_FROZEN, WITHDRAW_HELD or OUTFLOW_HOLD when no coins may leave the user's account now. */
 export async function assertOutflowAllowed(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
   await assertNotFrozen(db, userId, now);
   if (await withdrawalsFrozen(db, userId))
     throw new AppError('WITHDRAW_FROZEN', 'Withdrawals are on hold until an operator resolves a deep chain reorg');
-  if (await operatorHold(db, userId))
-    throw new AppError('WITHDRAW_HELD', 'Compliance holds withdrawals, sends and sells of this account');
+  await assertNotHeld(db, userId);
   const until = await outflowHeldUntil(db, userId, now);
   if (until) {
     const retryAfterSeconds = Math.ceil((until.getTime() - now.getTime()) / 1000);
