@@ -10,6 +10,7 @@ import { SupportMessages } from './support-messages.tsx';
 import { Tickets } from './tickets.tsx';
 import { UserLocksLookup } from './user-locks.tsx';
 import { Withdrawals } from './withdrawals.tsx';
+import { Users } from './users.tsx';
 
 /**
  * The console's pages and the roles that open them (the server decides; this only hides what a role
@@ -18,6 +19,7 @@ import { Withdrawals } from './withdrawals.tsx';
 const PAGES = [
   { id: 'support', label: 'Support', roles: ['support'] },
   { id: 'withdrawals', label: 'Withdrawals', roles: ['finance', 'compliance'] },
+  { id: 'users', label: 'Users', roles: ['support', 'compliance'] },
   { id: 'operators', label: 'Operators', roles: ['admin'] },
   { id: 'audit', label: 'Audit', roles: ['admin', 'compliance'] },
 ] as const satisfies readonly { id: string; label: string; roles: readonly Role[] }[];
@@ -27,6 +29,7 @@ function Page({ id, operator }: { id: PageId; operator: Operator }) {
   if (id === 'operators') return <Operators self={operator.name} />;
   if (id === 'audit') return <Audit />;
   if (id === 'withdrawals') return <Withdrawals roles={operator.roles} />;
+  if (id === 'users') return <Users compliance={operator.roles.includes('compliance')} />;
   return (
     <>
       <Announcements />

@@ -32,9 +32,11 @@ function LockLines({ state }: { state: SecurityState }) {
   if (state.freeze.frozen)
     lines.push({
       key: 'freeze',
-      text: state.freeze.thawsAt
-        ? `Frozen by the owner; unfreeze takes effect ${time(state.freeze.thawsAt)}`
-        : `Frozen by the owner${state.freeze.frozenAt ? ` since ${time(state.freeze.frozenAt)}` : ''}`,
+      text: state.freeze.byOperator
+        ? 'Frozen by compliance (see the Users page)'
+        : state.freeze.thawsAt
+          ? `Frozen by the owner; unfreeze takes effect ${time(state.freeze.thawsAt)}`
+          : `Frozen by the owner${state.freeze.frozenAt ? ` since ${time(state.freeze.frozenAt)}` : ''}`,
     });
   if (state.allowlist.on)
     lines.push({

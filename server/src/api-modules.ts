@@ -27,6 +27,7 @@ import { noticesOpsRoutes } from './modules/notices/ops-routes.ts';
 import { noticesRoutes } from './modules/notices/routes.ts';
 import { createNoticesService } from './modules/notices/service.ts';
 import { operatorModules } from './modules/operators/module.ts';
+import { opsUsersRoutes } from './modules/ops-users/routes.ts';
 import { paymentMethodsRoutes } from './modules/payment-methods/routes.ts';
 import { createSealer } from './modules/payment-methods/sealing.ts';
 import { createPaymentMethodsService } from './modules/payment-methods/service.ts';
@@ -155,6 +156,7 @@ async function accountAndSupportModules(
     review: createWithdrawalReview({ db: deps.db, now, prices: deps.wallet?.prices ?? deps.prices ?? null, platform }),
     requireOperator,
   });
+  await typed.register(opsUsersRoutes, { db: deps.db, now, requireOperator });
   const uploads = createUploadsService({
     db: deps.db,
     now,

@@ -194,6 +194,10 @@ export const errorStatus = {
   ACCOUNT_FROZEN: 423,
   /** The account is not frozen. */
   ACCOUNT_NOT_FROZEN: 409,
+  /** Compliance froze the account (issue 32): the owner's unfreeze cannot lift it; support can explain. */
+  ACCOUNT_FROZEN_BY_OPERATOR: 423,
+  /** Compliance put a hold on withdrawals, sends and sells (issue 32) until they lift it. */
+  WITHDRAW_HELD: 423,
   /**
    * Signed in from a browser not seen before: the session is usable once the e-mailed code or link
    * confirms it (POST /api/auth/device/confirm). 401, as every authenticated route already declares it.

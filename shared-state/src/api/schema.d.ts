@@ -1596,7 +1596,7 @@ export interface paths {
         };
         /**
          * A user's active locks: the security-change hold, the freeze, the allowlist's pending turn-off
-         * @description Read only: support cannot lift any of them. NOT_FOUND when no account matches.
+         * @description Read only: support cannot lift any of them. NOT_FOUND when no account matches. The e-mail address is masked; every lookup is audited (operator and key).
          */
         get: operations["getOpsUsersByUserSecurityState"];
         put?: never;
@@ -1686,6 +1686,103 @@ export interface paths {
         put?: never;
         /** Approves each listed withdrawal that one approval completes; the others are left as they are */
         post: operations["postOpsWithdrawalsBulkApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finds users by id, e-mail, user name, deposit address or transaction hash
+         * @description At most 20 users (more: true when there are others). E-mail addresses masked. Audited.
+         */
+        get: operations["getOpsUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's page: profile, balances, activity, sessions, security state, tickets
+         * @description Personal data masked. The latest 20 rows of each list; the ledger pages further. NOT_FOUND.
+         */
+        get: operations["getOpsUsersByUserId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/users/{userId}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's ledger entries, newest first, keyset-paged */
+        get: operations["getOpsUsersByUserIdLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/users/{userId}/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The full value of one masked field, with a reason (audited)
+         * @description Answers that field only. VALIDATION_FAILED without a reason; NOT_FOUND for another user’s row.
+         */
+        post: operations["postOpsUsersByUserIdReveal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/users/{userId}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Freeze, unfreeze, end sessions, put or lift a withdrawal hold (reason required)
+         * @description Atomic and audited. Idempotent: changed is false when there was nothing to do. unfreeze lifts compliance’s freeze only, never the owner’s own.
+         */
+        post: operations["postOpsUsersByUserIdActions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2626,7 +2723,7 @@ export interface components {
              * @description Machine-readable error code; the UI translates by code.
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "EMAIL_UNCHANGED" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "MAIL_RECIPIENT_NOT_ALLOWED" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "LEDGER_BUSY" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "WITHDRAW_FROZEN" | "OUTFLOW_HOLD" | "OUTFLOW_REVIEW_LIMIT" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "ADDRESS_NOT_ALLOWLISTED" | "ADDRESS_ALLOWLIST_HOLD" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "CLIENT_SEED_REQUIRED" | "PRIZE_TABLE_CHANGED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED" | "FACTOR_REQUIRED" | "WRONG_FACTOR_CODE" | "FACTOR_CODE_USED" | "FACTOR_THROTTLED" | "TOTP_ALREADY_ON" | "TOTP_NOT_ENROLLED" | "REAUTH_REQUIRED" | "PASSKEY_CHALLENGE_INVALID" | "PASSKEY_REJECTED" | "PASSKEY_COUNTER_REGRESSED" | "PASSKEY_LIMIT" | "PASSKEY_EXISTS" | "PASSKEY_NOT_FOUND" | "ACCOUNT_FROZEN" | "ACCOUNT_NOT_FROZEN" | "DEVICE_CONFIRMATION_REQUIRED" | "PAYOUT_METHOD_ALLOWLIST_HOLD";
+            code: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_SITE_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "PASSWORD_MISMATCH" | "WEAK_PASSWORD" | "PASSWORD_UNCHANGED" | "COMMON_PASSWORD" | "PASSWORD_MATCHES_ACCOUNT" | "GUESSABLE_FUND_PASSWORD" | "AGREEMENT_REQUIRED" | "WRONG_VERIFICATION_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_NOT_REQUESTED" | "WRONG_PASSWORD" | "WRONG_FUND_PASSWORD" | "INVALID_CREDENTIALS" | "EMAIL_EXISTS" | "EMAIL_UNCHANGED" | "USERNAME_EXISTS" | "FUND_PASSWORD_NOT_SET" | "FUND_PASSWORD_LOCKED" | "CODE_RESEND_TOO_SOON" | "CODE_RATE_LIMITED" | "LOGIN_THROTTLED" | "MAIL_DAILY_LIMIT" | "MAIL_RECIPIENT_NOT_ALLOWED" | "SUPPORT_MESSAGE_RATE_LIMITED" | "FILE_TOO_LARGE" | "FILE_TYPE_REFUSED" | "STORAGE_QUOTA_EXCEEDED" | "TICKET_LIMIT" | "INSUFFICIENT_BALANCE" | "IDEMPOTENCY_KEY_REUSED" | "LEDGER_BUSY" | "ADDRESS_INVALID" | "AMOUNT_BELOW_MINIMUM" | "AMOUNT_ABOVE_MAXIMUM" | "AMOUNT_EXCEEDS_AVAILABLE" | "WITHDRAW_DISABLED" | "WITHDRAW_FROZEN" | "OUTFLOW_HOLD" | "OUTFLOW_REVIEW_LIMIT" | "RECIPIENT_NOT_FOUND" | "SEND_TO_SELF" | "ADDRESS_BOOK_FULL" | "ADDRESS_NOT_ALLOWLISTED" | "ADDRESS_ALLOWLIST_HOLD" | "DATE_RANGE_INVALID" | "EXCHANGE_ILLEGAL_TRANSITION" | "EXCHANGE_RATE_EXPIRED" | "EXCHANGE_RATE_UNAVAILABLE" | "EXCHANGE_PAIR_UNAVAILABLE" | "EXCHANGE_AMOUNT_OUT_OF_RANGE" | "EXCHANGE_ADDRESS_INVALID" | "EXCHANGE_TOO_MANY_OPEN_ORDERS" | "PRICE_UNAVAILABLE" | "CONVERT_PAIR_UNSUPPORTED" | "CONVERT_AMOUNT_OUT_OF_RANGE" | "LIQUIDITY_SHORT" | "DEPOSIT_DISABLED" | "DEPOSIT_CONFIRM_LIMIT" | "WALLET_NOT_BOUND" | "CLAIM_TOO_EARLY" | "REWARD_TOO_SMALL" | "REWARD_ZERO" | "STREAK_REQUIRED" | "NO_MORE_DRAWS" | "DRAW_FAILED" | "CLIENT_SEED_REQUIRED" | "PRIZE_TABLE_CHANGED" | "INVITE_CODE_INVALID" | "PAYMENT_METHOD_LIMIT" | "RAMP_COUNTRY_UNSUPPORTED" | "RAMP_QUOTE_EXPIRED" | "RAMP_CHAT_APP_ONLY" | "RAMP_PROVIDER_UNAVAILABLE" | "RAMP_PAIR_UNSUPPORTED" | "FACTOR_REQUIRED" | "WRONG_FACTOR_CODE" | "FACTOR_CODE_USED" | "FACTOR_THROTTLED" | "TOTP_ALREADY_ON" | "TOTP_NOT_ENROLLED" | "REAUTH_REQUIRED" | "PASSKEY_CHALLENGE_INVALID" | "PASSKEY_REJECTED" | "PASSKEY_COUNTER_REGRESSED" | "PASSKEY_LIMIT" | "PASSKEY_EXISTS" | "PASSKEY_NOT_FOUND" | "ACCOUNT_FROZEN" | "ACCOUNT_NOT_FROZEN" | "ACCOUNT_FROZEN_BY_OPERATOR" | "WITHDRAW_HELD" | "DEVICE_CONFIRMATION_REQUIRED" | "PAYOUT_METHOD_ALLOWLIST_HOLD";
             /** @description English developer text; not for display. */
             message: string;
             details?: {
@@ -10472,6 +10569,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             username: string;
+                            /** @description Masked (al***@example.com); compliance reveals it on the user page */
                             email: string;
                         };
                         /** @description The security-change hold on withdrawals and sends; null when none runs */
@@ -10483,9 +10581,10 @@ export interface operations {
                             /** Format: date-time */
                             until: string;
                         } | null;
-                        /** @description The owner’s freeze; thawsAt: when an asked-for unfreeze ends it */
+                        /** @description The owner’s freeze, or compliance’s (byOperator); thawsAt: when an owner’s unfreeze ends it */
                         freeze: {
                             frozen: boolean;
+                            byOperator: boolean;
                             frozenAt: string | null;
                             thawsAt: string | null;
                         };
@@ -11016,6 +11115,600 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOpsUsers: {
+        parameters: {
+            query: {
+                /** @description A user id, e-mail address, user name (or its start), deposit address or transaction hash */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            userId: string;
+                            username: string;
+                            /** @description Masked; POST …/reveal answers the full value to compliance, audited */
+                            email: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            matchedBy: "user_id" | "email" | "username" | "deposit_address" | "tx_hash";
+                        }[];
+                        /** @description More users matched than shown (20): narrow the key */
+                        more: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOpsUsersByUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        profile: {
+                            id: string;
+                            username: string;
+                            /** @description Masked; POST …/reveal answers the full value to compliance, audited */
+                            email: string;
+                            nickname: string | null;
+                            country: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        coins: {
+                            code: string;
+                            decimals: number;
+                            displayDecimals: number;
+                            displayDecimalsAtOne: number;
+                        }[];
+                        balances: {
+                            asset: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            availableMinor: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            lockedMinor: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            rewardsMinor: string;
+                        }[];
+                        deposits: {
+                            id: string;
+                            coin: string;
+                            network: string;
+                            txHash: string;
+                            address: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            amountMinor: string;
+                            state: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        withdrawals: {
+                            id: string;
+                            coin: string;
+                            network: string;
+                            address: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            amountMinor: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            feeMinor: string;
+                            state: string;
+                            reason: string | null;
+                            txHash: string | null;
+                            origin: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        conversions: {
+                            id: string;
+                            fromAsset: string;
+                            toAsset: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            amountMinor: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            feeMinor: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            receiveMinor: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        exchangeOrders: {
+                            id: string;
+                            state: string;
+                            sendCoin: string;
+                            sendNetwork: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            sendAmountMinor: string;
+                            receiveCoin: string;
+                            receiveNetwork: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            receiveAmountMinor: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        rampOrders: {
+                            id: string;
+                            side: string;
+                            state: string;
+                            reason: string | null;
+                            coin: string;
+                            network: string;
+                            fiat: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            fiatAmountMinor: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            cryptoAmountMinor: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        sessions: {
+                            id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            lastSeenAt: string;
+                            userAgent: string | null;
+                            ip: string | null;
+                            /** @description A sign-in waiting for a factor or a new-device confirmation */
+                            waiting: boolean;
+                        }[];
+                        paymentMethods: {
+                            id: string;
+                            kind: string;
+                            active: boolean;
+                            /** @description Masked; POST …/reveal answers the full value to compliance, audited */
+                            shown: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        tickets: {
+                            id: string;
+                            state: string;
+                            txRef: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        security: {
+                            factors: {
+                                totp: boolean;
+                                passkeys: number;
+                                passkeysSuspended: number;
+                            };
+                            /** @description Frozen by the owner or by compliance (byOperator); thawsAt: when an owner’s unfreeze ends it */
+                            freeze: {
+                                frozen: boolean;
+                                byOperator: boolean;
+                                frozenAt: string | null;
+                                thawsAt: string | null;
+                            };
+                            operatorFreeze: {
+                                /** Format: date-time */
+                                since: string;
+                                reason: string;
+                                /** @description The operator */
+                                by: string;
+                            } | null;
+                            withdrawalHold: {
+                                /** Format: date-time */
+                                since: string;
+                                reason: string;
+                                /** @description The operator */
+                                by: string;
+                            } | null;
+                            outflowHold: {
+                                reason: string;
+                                /** Format: date-time */
+                                since: string;
+                                /** Format: date-time */
+                                until: string;
+                            } | null;
+                            allowlist: {
+                                on: boolean;
+                                offAt: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOpsUsersByUserIdLedger: {
+        parameters: {
+            query?: {
+                /** @description The `next` of the previous page */
+                before?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            transferId: string;
+                            kind: string;
+                            asset: string;
+                            account: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            amountMinor: string;
+                            /** @description Smallest units of the asset, a decimal string */
+                            balanceAfterMinor: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postOpsUsersByUserIdReveal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    field: "email" | "nickname" | "session_ip" | "payment_method";
+                    /**
+                     * Format: uuid
+                     * @description The session or payout method (their fields)
+                     */
+                    itemId?: string;
+                    /** @description Why (recorded in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        field: "email" | "nickname" | "session_ip" | "payment_method";
+                        itemId: string | null;
+                        value: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postOpsUsersByUserIdActions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "freeze" | "unfreeze" | "end_sessions" | "hold_withdrawals" | "release_withdrawals";
+                    /** @description Why (recorded in the audit log) */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "freeze" | "unfreeze" | "end_sessions" | "hold_withdrawals" | "release_withdrawals";
+                        /** @description False when there was nothing to do (already frozen, no hold…) */
+                        changed: boolean;
+                        sessionsEnded: number;
+                        cancelledWithdrawals: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

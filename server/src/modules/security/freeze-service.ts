@@ -86,6 +86,9 @@ export function createFreezeService(deps: {
     async unfreeze(client, userId, input) {
       const before = await freezeState(db, userId, now());
       if (!before.frozen) throw new AppError('ACCOUNT_NOT_FROZEN', 'The account is not frozen');
+      // Compliance's freeze is lifted by compliance only (ops-users/actions.ts), never by the owner.
+      if (before.byOperator)
+        throw new AppError('ACCOUNT_FROZEN_BY_OPERATOR', 'Compliance froze the account; the owner cannot lift it');
       // Password and factor, charged on the login throttle as a sign-in (reauth.ts).
       await deps.reauth.reauthenticate(client, userId, input, { passwordAlways: true });
       const account = await findAccountById(db, userId);

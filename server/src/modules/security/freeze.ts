@@ -55,6 +55,27 @@ export async function freezeAccount(
       oc.column('user_id').doUpdateSet({ frozen_at: now, via: input.via, unfreeze_requested_at: null, thaws_at: null }),
     )
     .execute();
+  const { cancelled: pending, sessionsEnded } = await stopOutflowsAndSessions(trx, userId, now);
+  await appendAudit(trx, {
+    event: 'account_frozen',
+    at: now,
+    userId,
+    ip: input.ip,
+    details: { via: input.via, cancelledWithdrawals: pending, sessionsEnded },
+  });
+  return { cancelledWithdrawals: pending.length, sessionsEnded };
+}
+
+/**
+ * What a freeze does to what is under way (see freezeAccount), for the owner's freeze and compliance's
+ * (ops-users/actions.ts) alike: the user's unsigned withdrawals rejected with `account_frozen` and
+ * their amounts returned, every session ended. The caller holds the user's outflow lock.
+ */
+export async function stopOutflowsAndSessions(
+  trx: Trx,
+  userId: string,
+  now: Date,
+): Promise<{ cancelled: string[]; sessionsEnded: number }> {
   const pending = await trx
     .selectFrom('withdrawals')
     .select(['id', 'state', 'coin', 'amount_minor'])
@@ -81,14 +102,7 @@ export async function freezeAccount(
     );
   }
   const sessionsEnded = await revokeUserSessions(trx, userId, now);
-  await appendAudit(trx, {
-    event: 'account_frozen',
-    at: now,
-    userId,
-    ip: input.ip,
-    details: { via: input.via, cancelledWithdrawals: pending.map((w) => w.id), sessionsEnded },
-  });
-  return { cancelledWithdrawals: pending.length, sessionsEnded };
+  return { cancelled: pending.map((w) => w.id), sessionsEnded };
 }
 
 /** A new freeze link token for a security mail (128 bits from the CSPRNG); keeps the newest 10,000. */

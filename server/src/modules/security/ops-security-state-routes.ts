@@ -5,8 +5,10 @@ import type { Database } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
 import { allowlistState } from '../allowlist/policy.ts';
+import { appendAudit } from '../audit/repository.ts';
 import { findAccountById, findAccountByIdentifier } from '../auth/accounts-repository.ts';
-import type { operatorGuard } from '../operators/guard.ts';
+import { maskEmail } from '../auth/rules.ts';
+import { currentOperator, type operatorGuard } from '../operators/guard.ts';
 import { operatorSecurity } from '../operators/roles.ts';
 import { outflowHold } from '../withdrawals/outflow-holds.ts';
 import { freezeState } from './freeze-state.ts';
@@ -23,7 +25,11 @@ const Params = Type.Object(
 const SecurityState = Type.Object(
   {
     user: Type.Object(
-      { id: Type.String({ format: 'uuid' }), username: Type.String(), email: Type.String() },
+      {
+        id: Type.String({ format: 'uuid' }),
+        username: Type.String(),
+        email: Type.String({ description: 'Masked (al***@example.com); compliance reveals it on the user page' }),
+      },
       { additionalProperties: false },
     ),
     outflowHold: Type.Union(
@@ -41,8 +47,11 @@ const SecurityState = Type.Object(
       { description: 'The security-change hold on withdrawals and sends; null when none runs' },
     ),
     freeze: Type.Object(
-      { frozen: Type.Boolean(), frozenAt: NullableTime, thawsAt: NullableTime },
-      { additionalProperties: false, description: 'The owner’s freeze; thawsAt: when an asked-for unfreeze ends it' },
+      { frozen: Type.Boolean(), byOperator: Type.Boolean(), frozenAt: NullableTime, thawsAt: NullableTime },
+      {
+        additionalProperties: false,
+        description: 'The owner’s freeze, or compliance’s (byOperator); thawsAt: when an owner’s unfreeze ends it',
+      },
     ),
     allowlist: Type.Object(
       { on: Type.Boolean(), offAt: NullableTime },
@@ -73,7 +82,8 @@ export const opsSecurityStateRoutes: FastifyPluginAsyncTypebox<{
         security: operatorSecurity('support', 'compliance'),
         tags: ['ops'],
         summary: "A user's active locks: the security-change hold, the freeze, the allowlist's pending turn-off",
-        description: 'Read only: support cannot lift any of them. NOT_FOUND when no account matches.',
+        description:
+          'Read only: support cannot lift any of them. NOT_FOUND when no account matches. The e-mail address is masked; every lookup is audited (operator and key).',
         params: Params,
         response: { 200: SecurityState, ...errorResponses(400, 401, 404) },
       },
@@ -81,8 +91,24 @@ export const opsSecurityStateRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const key = request.params.user.trim();
       const account = UUID.test(key) ? await findAccountById(db, key) : await findAccountByIdentifier(db, key);
-      if (!account) throw new NotFoundError('No such user');
       const at = now();
+      // Every lookup is recorded, a miss too: probing e-mail addresses for accounts leaves a trace
+      // (review 32a, finding 9).
+      const operator = currentOperator(request);
+      await appendAudit(db, {
+        event: 'ops_user_lookup',
+        at,
+        userId: account?.user_id ?? null,
+        ip: request.ip,
+        details: {
+          key,
+          route: 'security-state',
+          found: account !== undefined,
+          by: operator.name,
+          byOperatorId: operator.operatorId,
+        },
+      });
+      if (!account) throw new NotFoundError('No such user');
       const userId = account.user_id;
       const [hold, freeze, allowlist] = await Promise.all([
         outflowHold(db, userId, at),
@@ -90,9 +116,14 @@ export const opsSecurityStateRoutes: FastifyPluginAsyncTypebox<{
         allowlistState(db, userId, at),
       ]);
       return {
-        user: { id: userId, username: account.username, email: account.email },
+        user: { id: userId, username: account.username, email: maskEmail(account.email) },
         outflowHold: hold && { reason: hold.event, since: hold.since.toISOString(), until: hold.until.toISOString() },
-        freeze: { frozen: freeze.frozen, frozenAt: iso(freeze.frozenAt), thawsAt: iso(freeze.thawsAt) },
+        freeze: {
+          frozen: freeze.frozen,
+          byOperator: freeze.byOperator,
+          frozenAt: iso(freeze.frozenAt),
+          thawsAt: iso(freeze.thawsAt),
+        },
         allowlist: { on: allowlist.on, offAt: iso(allowlist.offAt) },
       };
     },

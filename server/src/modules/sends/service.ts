@@ -15,7 +15,7 @@ import { internalSend } from '../ledger/operations.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
 import { assertNotFrozen } from '../security/freeze-state.ts';
 import { assertWithinOutflowBudget, lockOutflows, type OutflowBudget } from '../withdrawals/outflow-budget.ts';
-import { assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
+import { assertNotHeld, assertOutflowAllowed } from '../withdrawals/outflow-holds.ts';
 import { availableOf } from '../withdrawals/service.ts';
 import { verifyWalletAction } from '../withdrawals/verification.ts';
 import { findSend, findSendByKey, insertSend, type NewSend, type SendRow } from './repository.ts';
@@ -136,6 +136,7 @@ export function createSendsService(deps: {
         await lockOutflows(trx, userId);
         // Again under the lock a freeze also takes: a freeze committed since the check above wins.
         await assertNotFrozen(trx, userId, now());
+        await assertNotHeld(trx, userId);
         const made = await earlierSend(trx);
         if (made) return made;
         await assertAllowlisted(trx, userId, destination, now());

@@ -12,6 +12,7 @@ import { assertNotFrozen, freezeState } from '../security/freeze-state.ts';
  *
  * - The owner's own freeze (security/freeze.ts): ACCOUNT_FROZEN until an unfreeze's hold has passed.
  * - A deep-reorg freeze (deposits/reorg-alerts.ts): WITHDRAW_FROZEN until an operator resolves it.
+ * - Compliance's withdrawal hold (issue 32, ops-users/actions.ts): WITHDRAW_HELD until compliance lifts it.
  * - For the security-change hold (SECURITY_CHANGE_HOLD_HOURS, default 24) after a password reset or
  *   change, a fund password changed, a second factor added or removed, an e-mail change or a new device
  *   confirmed — how a taken-over account is made the attacker's — OUTFLOW_HOLD with
@@ -94,14 +95,36 @@ export async function outflowRefusal(
 ): Promise<'account_frozen' | 'withdrawals_frozen' | 'outflow_hold' | null> {
   if ((await freezeState(db, userId, now)).frozen) return 'account_frozen';
   if (await withdrawalsFrozen(db, userId)) return 'withdrawals_frozen';
+  // Compliance's hold reads as the same reason to the user (the app translates it already).
+  if (await operatorHold(db, userId)) return 'withdrawals_frozen';
   return (await outflowHeldUntil(db, userId, now)) ? 'outflow_hold' : null;
 }
 
-/** Throws ACCOUNT_FROZEN, WITHDRAW_FROZEN or OUTFLOW_HOLD when no coins may leave the user's account now. */
+/** Compliance's withdrawal hold (migration 0098, ops-users/actions.ts): stands until compliance lifts it. */
+async function operatorHold(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('operator_withdrawal_holds')
+    .select('user_id')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * WITHDRAW_HELD while compliance holds the user's outflows. Also called under the outflow lock (which
+ * compliance's hold takes too: ops-users/actions.ts), so a hold committed since the first check wins.
+ */
+export async function assertNotHeld(db: Kysely<Database>, userId: string): Promise<void> {
+  if (await operatorHold(db, userId))
+    throw new AppError('WITHDRAW_HELD', 'Compliance holds withdrawals, sends and sells of this account');
+}
+
+/** Throws ACCOUNT_FROZEN, WITHDRAW_FROZEN, WITHDRAW_HELD or OUTFLOW_HOLD when no coins may leave the user's account now. */
 export async function assertOutflowAllowed(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
   await assertNotFrozen(db, userId, now);
   if (await withdrawalsFrozen(db, userId))
     throw new AppError('WITHDRAW_FROZEN', 'Withdrawals are on hold until an operator resolves a deep chain reorg');
+  await assertNotHeld(db, userId);
   const until = await outflowHeldUntil(db, userId, now);
   if (until) {
     const retryAfterSeconds = Math.ceil((until.getTime() - now.getTime()) / 1000);

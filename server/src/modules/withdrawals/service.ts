@@ -19,7 +19,7 @@ import { recordUserNotice } from '../notices/repository.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
 import { assertNotFrozen } from '../security/freeze-state.ts';
 import { createOutflowBudget, lockOutflows, type OutflowBudget, outflowSpentUsdCents } from './outflow-budget.ts';
-import { assertOutflowAllowed } from './outflow-holds.ts';
+import { assertNotHeld, assertOutflowAllowed } from './outflow-holds.ts';
 import {
   findByKey,
   findWithdrawal,
@@ -185,6 +185,7 @@ export async function placeWithdrawal(
   // Under the lock a freeze takes too (security/freeze.ts): either the freeze sees this withdrawal
   // and cancels it, or this sees the freeze.
   await assertNotFrozen(trx, w.userId, at);
+  await assertNotHeld(trx, w.userId);
   const valueUsdCents = budget ? budget.valueUsdCents(w.coin, w.amountMinor) : null;
   const valued = valueUsdCents === null ? w : { ...w, valueUsdCents };
   const inserted = await insertWithdrawal(trx, valued, at);
