@@ -2,13 +2,14 @@ import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { RemoteRegistry } from '../http/remote-registry.ts';
+import type { StoredRegistry } from '../http/remote-canary.ts';
 
 export interface StaticDirFixture {
   dir: string;
   /** Writes a file under the folder, creating parents. */
   write(relative: string, content: string | Buffer): Promise<void>;
   /** Replaces remotes.json atomically (write + rename), like the deploy scripts. */
-  writeRegistry(registry: RemoteRegistry): Promise<void>;
+  writeRegistry(registry: RemoteRegistry | StoredRegistry): Promise<void>;
   remove(): Promise<void>;
 }
 

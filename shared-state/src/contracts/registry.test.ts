@@ -31,7 +31,7 @@ describe('isRegistry: where a remote may be loaded from (issue 40 item 7)', () =
 
 describe('isRegistry: digests of a version (issue 35 item 1)', () => {
   const version = '0.1.0-3e0fe8cd3a';
-  const sealed = (fields: Record<string, string>) => ({
+  const sealed = (fields: Record<string, string | undefined>) => ({
     remotes: {
       wallet: { version, manifest: `/remotes/wallet/${version}/mf-manifest.json`, routes: ['/coinTopup'], ...fields },
     },
