@@ -21,13 +21,20 @@ interface Announcement {
 const isProvider = (value: unknown): value is Eip1193Like =>
   typeof value === 'object' && value !== null && typeof (value as Eip1193Like).request === 'function';
 
-/** window.ethereum, now and when a wallet sets it later, read as the guarded provider. */
-function guardInjected(win: Window): void {
-  const descriptor = Object.getOwnPropertyDescriptor(win, 'ethereum');
+/**
+ * Globals a wallet puts its provider in directly (window.ethereum, and the wallet-named ones of
+ * named-providers.ts that are a provider themselves; the nested ones, binancew3w.ethereum and
+ * bitkeep.ethereum, are guarded where the kit reaches them, in their connectors).
+ */
+const PROVIDER_GLOBALS = ['ethereum', 'okxwallet', 'safepalProvider', 'trustwallet'] as const;
+
+/** window[name], now and when a wallet sets it later, read as the guarded provider. */
+function guardInjected(win: Window, name: string): void {
+  const descriptor = Object.getOwnPropertyDescriptor(win, name);
   // A wallet that defined it non-configurable cannot be replaced: its connector's provider is still guarded.
   if (descriptor && !descriptor.configurable) return;
   let current: unknown = descriptor && 'value' in descriptor ? descriptor.value : descriptor?.get?.call(win);
-  Object.defineProperty(win, 'ethereum', {
+  Object.defineProperty(win, name, {
     configurable: true,
     enumerable: true,
     get: () => (isProvider(current) ? guardProvider(current) : current),
@@ -42,7 +49,7 @@ const pagesGuarded = new WeakSet<Window>();
 export function guardPageProviders(win: Window): void {
   if (pagesGuarded.has(win)) return;
   pagesGuarded.add(win);
-  guardInjected(win);
+  for (const name of PROVIDER_GLOBALS) guardInjected(win, name);
   win.addEventListener(
     ANNOUNCE,
     (event) => {
