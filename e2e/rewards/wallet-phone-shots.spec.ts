@@ -35,8 +35,9 @@ test('issue 33 screens in four languages (SHOTS_DIR only)', async ({ browser }) 
     await page.goto('/coinTopup/deposit?coin=USDT&network=ethereum');
     await page.getByTestId('payment-request-open').click();
     await page.getByTestId('payment-request-amount').fill('20');
+    await page.getByTestId('payment-request-copy').scrollIntoViewIfNeeded();
     await expect(page.getByTestId('payment-request-qr')).toBeVisible();
-    await page.screenshot({ path: shot(`deposit-payment-request-${lang}.png`), fullPage: true });
+    await page.screenshot({ path: shot(`deposit-payment-request-${lang}.png`) });
     await page.getByTestId('wallet-deposit-open').click();
     await expect(page.getByTestId('open-in-wallet')).toBeVisible();
     await page.getByTestId('open-in-wallet').scrollIntoViewIfNeeded();

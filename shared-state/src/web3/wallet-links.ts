@@ -14,6 +14,8 @@ export interface WalletLink {
   customScheme: boolean;
   /** Where the template is documented. */
   source: string;
+  /** Brand colour of the monogram shown beside the link. */
+  color: string;
   build(pageUrl: URL): string;
 }
 
@@ -23,6 +25,7 @@ const withoutScheme = (url: URL) => `${url.host}${url.pathname}${url.search}${ur
 export const WALLET_LINKS: readonly WalletLink[] = [
   {
     id: 'metamask',
+    color: '#f6851b',
     name: 'MetaMask',
     customScheme: false,
     // "https://link.metamask.io/dapp/{dappUrl}", example .../dapp/app.uniswap.org: the URL as a path,
@@ -32,6 +35,7 @@ export const WALLET_LINKS: readonly WalletLink[] = [
   },
   {
     id: 'trust',
+    color: '#0500ff',
     name: 'Trust Wallet',
     customScheme: false,
     // "https://link.trustwallet.com/open_url?coin_id=60&url=..." (coin_id: SLIP-44 index, 60 = Ethereum).
@@ -40,6 +44,7 @@ export const WALLET_LINKS: readonly WalletLink[] = [
   },
   {
     id: 'coinbase',
+    color: '#0052ff',
     name: 'Coinbase Wallet',
     customScheme: false,
     // "https://go.cb-w.com/dapp?cb_url=[YOUR_URL]": "YOUR_URL should be encoded with percent-encoding".
@@ -48,6 +53,7 @@ export const WALLET_LINKS: readonly WalletLink[] = [
   },
   {
     id: 'okx',
+    color: '#000000',
     name: 'OKX Wallet',
     customScheme: false,
     // "okx://wallet/dapp/url?dappUrl=" + encodeURIComponent(dappUrl), then the whole deep link encoded
@@ -60,6 +66,7 @@ export const WALLET_LINKS: readonly WalletLink[] = [
   },
   {
     id: 'bitget',
+    color: '#00c4d4',
     name: 'Bitget Wallet',
     customScheme: false,
     // BKConnect "Access dapp": https://bkcode.vip?action=dapp&url=<dapp address> (Android H5 supports
@@ -69,6 +76,7 @@ export const WALLET_LINKS: readonly WalletLink[] = [
   },
   {
     id: 'tokenpocket',
+    color: '#2980fe',
     name: 'TokenPocket',
     customScheme: true,
     // "tpdapp://open?params={"url": ..., "chain": ..., "source": ...}": the JSON encoded as one parameter.
@@ -78,6 +86,7 @@ export const WALLET_LINKS: readonly WalletLink[] = [
   },
   {
     id: 'imtoken',
+    color: '#098de6',
     name: 'imToken',
     customScheme: true,
     // "imtokenv2://navigate/DappView?url=...": "If your DApp link contains characters that need to be

@@ -1,4 +1,4 @@
-import { COPY_LINK_WALLETS, openInWalletLinks, WALLET_CATALOGUE } from '@cw/shared-state/web3';
+import { COPY_LINK_WALLETS, openInWalletLinks } from '@cw/shared-state/web3';
 import { Button, List } from 'antd-mobile';
 import { copyText } from '../clipboard/index.ts';
 import { useUiTranslation } from '../i18n/index.ts';
@@ -13,7 +13,6 @@ export function OpenInWallet() {
   const { t } = useUiTranslation();
   const page = typeof window === 'undefined' ? '' : window.location.href;
   if (!page) return null;
-  const colour = (id: string) => WALLET_CATALOGUE.find((w) => w.id === id)?.color ?? '#1677ff';
   return (
     <div data-testid="open-in-wallet">
       <List header={t('web3.openIn.title')}>
@@ -21,11 +20,7 @@ export function OpenInWallet() {
           <List.Item
             key={link.id}
             prefix={
-              <span
-                className="cw-wallet__logo cw-wallet__logo--mono"
-                style={{ background: colour(link.id) }}
-                aria-hidden
-              >
+              <span className="cw-wallet__logo cw-wallet__logo--mono" style={{ background: link.color }} aria-hidden>
                 {link.name.slice(0, 1)}
               </span>
             }

@@ -12,7 +12,7 @@ export function InAppBrowserNotice() {
   const wallet = inAppWallet(typeof window === 'undefined' ? undefined : window);
   if (!wallet) return null;
   return (
-    <div data-testid="login-in-app-browser">
+    <div data-testid="login-in-app-browser" style={{ marginBottom: 12 }}>
       <NoticeBar content={t('account.login.inAppBrowser', { wallet })} color="info" wrap />
     </div>
   );
