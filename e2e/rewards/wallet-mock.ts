@@ -2,6 +2,7 @@ import { createWallet, installMockWallet } from '@johanneskares/wallet-mock';
 import type { Page } from '@playwright/test';
 import { decodeFunctionData, defineChain, getAddress, type Hex, http, parseAbi } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { EIP6963, type InjectionMode, installInjectionMode } from './wallet-mock-modes.ts';
 
 /**
  * A real EIP-1193 wallet in the page (@johanneskares/wallet-mock, announced by EIP-6963), signing with
@@ -50,6 +51,8 @@ export async function installRecordingWallet(
   privateKey: Hex = generatePrivateKey(),
   /** The network the wallet starts on (another one than the app's: the app must offer a switch). */
   startChainId: number = chain.chainId,
+  /** How the provider reaches the page: EIP-6963, or a legacy, late or wallet-named injection. */
+  mode: InjectionMode = EIP6963,
 ): Promise<RecordingWallet> {
   const account = privateKeyToAccount(privateKey);
   const local = defineChain({
@@ -135,6 +138,7 @@ export async function installRecordingWallet(
       { capture: true },
     );
   }, BRIDGE_ERROR);
+  await installInjectionMode(page, mode);
   await installMockWallet({ page, wallet });
   return { address: account.address, privateKey, requests, rejectNext: (method) => rejecting.add(method) };
 }

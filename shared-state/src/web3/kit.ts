@@ -1,5 +1,5 @@
 import { type Chain, defineChain, encodeFunctionData, type Hex } from 'viem';
-import { type Config, type Connector, createConfig, custom, injected } from 'wagmi';
+import { type Config, createConfig, custom, injected } from 'wagmi';
 import {
   connect,
   disconnect,
@@ -20,9 +20,10 @@ import {
 import { toWeb3Error, web3Error } from './errors.ts';
 import { guardConnector } from './guard.ts';
 import { expectTransaction } from './guard-transaction.ts';
+import { namedConnectors, offeredWallets, watchLateInjection } from './injected-wallets.ts';
 import { guardPageProviders } from './page-guard.ts';
 import { type AllowedTransaction, assertAllowed, checkInAbi, depositIntent, tokenTransferAbi } from './safety.ts';
-import type { WalletOption, Web3ChainInfo, Web3Kit, Web3Snapshot } from './types.ts';
+import type { Web3ChainInfo, Web3Kit, Web3Snapshot } from './types.ts';
 
 /**
  * The one wagmi instance of the app (loaded on first use by `loadWeb3`, shared by every remote
@@ -44,15 +45,6 @@ function toChain(info: Web3ChainInfo): Chain {
   });
 }
 
-function walletOptions(config: Config): WalletOption[] {
-  return getConnectors(config).map((c: Connector) => ({
-    id: c.id,
-    name: c.name,
-    icon: c.icon ?? null,
-    rdns: typeof c.rdns === 'string' ? c.rdns : null,
-  }));
-}
-
 export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
   const [first, ...rest] = chains.map(toChain);
   if (!first) throw web3Error('WALLET_WRONG_NETWORK', 'no EVM chain is available');
@@ -71,7 +63,8 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
   });
   const config: Config = createConfig({
     chains: [first, ...rest],
-    connectors: [injected({ shimDisconnect: true })],
+    // window.ethereum, then the wallets that inject under their own name (shown only where present).
+    connectors: [injected({ shimDisconnect: true }), ...namedConnectors()],
     multiInjectedProviderDiscovery: true,
     transports: Object.fromEntries([first, ...rest].map((c) => [c.id, transport])),
   });
@@ -86,7 +79,7 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
         chainId: c.chainId ?? null,
         walletName: c.connector?.name ?? null,
       },
-      wallets: walletOptions(config),
+      wallets: offeredWallets(getConnectors(config), typeof window === 'undefined' ? undefined : window),
     };
   };
   // Every wallet the page offers (injected, or announced later by EIP-6963) is reached only through the
@@ -104,6 +97,8 @@ export function createKit(chains: readonly Web3ChainInfo[]): Web3Kit {
   };
   watchConnection(config, { onChange: changed });
   watchConnectors(config, { onChange: changed });
+  // A provider injected a moment after load (a wallet's in-app browser): offered once it is there.
+  if (typeof window !== 'undefined') watchLateInjection(window, changed);
   void reconnect(config).catch(() => {});
 
   const account = (): Hex => {

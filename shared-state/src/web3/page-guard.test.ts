@@ -36,6 +36,37 @@ describe('the page wallet providers behind the guard (security review of issue 4
     expect(later.request).not.toHaveBeenCalled();
   });
 
+  it('wallet-named globals (window.okxwallet, safepalProvider, trustwallet) are guarded, set before or after (issue 33)', async () => {
+    const named = window as unknown as Record<string, unknown>;
+    for (const name of ['okxwallet', 'safepalProvider', 'trustwallet']) {
+      const raw = fakeProvider();
+      named[name] = raw;
+      const seen = named[name] as Fake;
+      expect(seen).not.toBe(raw);
+      await expect(seen.request({ method: 'personal_sign', params: ['0x00', '0x00'] })).rejects.toThrow(/refused/);
+      await expect(seen.request({ method: 'eth_chainId' })).resolves.toBe('0x1');
+      expect(raw.request.mock.calls.map(([a]) => (a as { method: string }).method)).toEqual(['eth_chainId']);
+    }
+  });
+
+  it('wallet-named objects (binancew3w.ethereum, bitkeep.ethereum) hand out only the guarded provider (issue 33)', async () => {
+    const named = window as unknown as Record<string, { ethereum?: unknown }>;
+    const providerOf = (name: string) => (named[name] as { ethereum: Fake }).ethereum;
+    for (const name of ['binancew3w', 'bitkeep']) {
+      const raw = fakeProvider();
+      named[name] = { ethereum: raw };
+      const seen = providerOf(name);
+      expect(seen).not.toBe(raw);
+      await expect(seen.request({ method: 'eth_signTypedData_v4' })).rejects.toThrow(/refused/);
+      // Set on the object later (a wallet that fills it in after load): still guarded.
+      const later = fakeProvider();
+      (named[name] as { ethereum?: unknown }).ethereum = later;
+      await expect(providerOf(name).request({ method: 'personal_sign' })).rejects.toThrow(/refused/);
+      expect(raw.request).not.toHaveBeenCalled();
+      expect(later.request).not.toHaveBeenCalled();
+    }
+  });
+
   it('an EIP-6963 announcement reaches listeners only with the guarded provider', async () => {
     const announced = fakeProvider();
     const seen: unknown[] = [];

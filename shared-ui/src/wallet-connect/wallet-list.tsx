@@ -1,9 +1,10 @@
 import { useErrorMessage } from '@cw/shared-state/errors';
-import { WALLET_CATALOGUE, type WalletOption, type Web3Kit } from '@cw/shared-state/web3';
+import { isMobileBrowser, WALLET_CATALOGUE, type WalletOption, type Web3Kit } from '@cw/shared-state/web3';
 import { Button, List } from 'antd-mobile';
 import { useState } from 'react';
 import { useUiTranslation } from '../i18n/index.ts';
 import { toast } from '../toast/index.ts';
+import { OpenInWallet } from './open-in-wallet.tsx';
 
 function WalletLogo({ name, icon, color }: { name: string; icon: string | null; color?: string }) {
   if (icon) return <img className="cw-wallet__logo" src={icon} alt="" width={36} height={36} />;
@@ -61,6 +62,10 @@ export function WalletList({ kit, wallets }: { kit: Web3Kit; wallets: readonly W
           </List.Item>
         ))}
       </List>
+      {/* A phone with no wallet here: open this page in a wallet app's own browser instead. */}
+      {found.length === 0 && isMobileBrowser(typeof navigator === 'undefined' ? undefined : navigator) ? (
+        <OpenInWallet />
+      ) : null}
       {missing.length > 0 ? (
         <List header={t('web3.moreWallets')}>
           {missing.map((w) => (

@@ -19,6 +19,7 @@ import { notifyFail, notifySuccess } from '../utils/notify.ts';
 import { AccountPage } from './account-page.tsx';
 import { DeviceConfirmationStep } from './device-confirmation-step.tsx';
 import { FormField } from './form-field.tsx';
+import { InAppBrowserNotice } from './in-app-browser-notice.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import { PasswordInput } from './password-input.tsx';
 import { SubmitButton } from './submit-button.tsx';
@@ -159,6 +160,7 @@ export default function LoginScreen() {
 
   return (
     <AccountPage title={t('account.title.login')} testId="login-screen" right={<LanguageSwitch />}>
+      <InAppBrowserNotice />
       <p className="account-lead">{t('account.login.welcome')}</p>
       <form className="account-form" noValidate onSubmit={onSubmit}>
         <FormField name="identifier" label={t('account.field.identifier')} problem={form.problems.identifier}>

@@ -12,6 +12,7 @@ import { NAMESPACE } from '../../../i18n.ts';
 import * as ui from '../../../lib/wallet-page.module.css';
 import type { DepositAddress } from '../api/deposit.ts';
 import { useConfirmTransferredMutation } from '../api/deposit-queries.ts';
+import { PaymentRequest } from './payment-request.tsx';
 import { WalletDeposit } from './wallet-deposit.tsx';
 
 interface Props {
@@ -118,6 +119,13 @@ export function DepositAddressView(props: Props) {
   return (
     <>
       <AddressCard address={props.data.address} />
+      <PaymentRequest
+        key={`request/${props.coin}/${props.network}`}
+        coin={props.coin}
+        network={props.network}
+        address={props.data.address}
+        view={props.view}
+      />
       <WalletDeposit
         key={`wallet/${props.coin}/${props.network}`}
         coin={props.coin}
