@@ -31,6 +31,8 @@ export interface EmbeddedPostgresOptions {
   ephemeral?: boolean;
   log?: (msg: string) => void;
   startTimeoutMs?: number;
+  /** Extra server settings (`-c name=value`), e.g. WAL archiving (backup/wal-archive.ts). */
+  settings?: Readonly<Record<string, string>>;
 }
 
 export interface EmbeddedPostgres {
@@ -237,6 +239,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     ...(ephemeral
       ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300']
       : []),
+    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ];
   // Own process group: a terminal Ctrl+C reaches only Node, which stops postgres last.
   const child = spawn(bin.postgres, args, {
