@@ -6,6 +6,7 @@ import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type EmbeddedArchive, prepareEmbeddedArchive, startEmbeddedBackups } from './db/backup/embedded-backups.ts';
 import { createDb } from './db/create-db.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -88,16 +89,21 @@ try {
   closers.push({ name: 'local chains', close: async () => (await preparedChains.catch(() => undefined))?.stopLocal() });
 
   let databaseUrl = config.databaseUrl;
+  // Continuous WAL archiving + daily base backups of the embedded cluster (db/backup/, issue 34).
+  let embeddedArchive: { archive: EmbeddedArchive; adminUrl: string; clusterDir: string } | undefined;
   if (databaseUrl === undefined) {
     const dir = config.dataDir;
+    const archive = await prepareEmbeddedArchive(dir, process.env);
     const pg = await startEmbeddedPostgres({
       dir,
+      ...(archive ? { settings: archive.settings } : {}),
       ...(config.pgPort === undefined ? {} : { port: config.pgPort }),
       log: (msg) => logger.info({ dataDir: path.join(dir, 'pg') }, msg),
     });
     closers.push({ name: 'embedded PostgreSQL', close: () => pg.stop() });
     await pg.ensureDatabase(EMBEDDED_DATABASE);
     databaseUrl = pg.url(EMBEDDED_DATABASE);
+    if (archive) embeddedArchive = { archive, adminUrl: pg.url(), clusterDir: pg.dataDir };
   }
 
   const db = createDb(databaseUrl, { logger, max: config.databasePoolMax });
@@ -150,6 +156,16 @@ try {
   const rampSandbox = ramp.sandbox;
   if (rampSandbox) closers.push({ name: 'sandbox payment provider', close: () => rampSandbox.close() });
   const metricsRegistry = createMetricsRegistry();
+  if (embeddedArchive) {
+    const backups = startEmbeddedBackups({
+      ...embeddedArchive,
+      db,
+      registry: metricsRegistry,
+      env: process.env,
+      log: (level, msg) => logger[level](msg),
+    });
+    closers.push({ name: 'backup schedule', close: async () => backups.stop() });
+  }
   if (metricsConfig.listener) {
     const metricsServer = await startMetricsServer(metricsRegistry, metricsConfig.listener);
     closers.push({ name: 'metrics listener', close: () => metricsServer.close() });

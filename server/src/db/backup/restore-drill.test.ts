@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
@@ -9,7 +9,8 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from '../embedded-postgr
 import { migrateToLatest } from '../migrate.ts';
 import type { Database } from '../schema.ts';
 import { applyRetention, listBaseBackups, takeBaseBackup } from './base-backup.ts';
-import { restore } from './restore.ts';
+import { parseRestoreTarget, restore } from './restore.ts';
+import { backupIfDue, runRecordedBackup } from './schedule.ts';
 import {
   type ArchiveLayout,
   archiveLayout,
@@ -80,8 +81,6 @@ describe('continuous archiving and point-in-time restore (drill)', () => {
   it('restores to T: books reconcile, every transfer acknowledged before T is there, none started after', {
     timeout: 120_000,
   }, async () => {
-    const t0 = Date.now();
-    const mark = (what: string) => console.log(`[drill] ${what} at ${Date.now() - t0} ms`);
     const ledger = createLedgerService({ db, now: () => new Date() });
     const users = await Promise.all(
       Array.from({ length: 6 }, async () => {
@@ -91,7 +90,6 @@ describe('continuous archiving and point-in-time restore (drill)', () => {
       }),
     );
     const base = await takeBaseBackup({ adminUrl: primary.url(), dataDir: primary.dataDir, layout });
-    mark('base');
     expect(base.startWal).toMatch(/^[0-9A-F]{24}$/);
 
     const running = load(ledger, users, 'drill', 3_000);
@@ -100,9 +98,7 @@ describe('continuous archiving and point-in-time restore (drill)', () => {
     const log = await running;
     // The mistake, after T: every balance wiped.
     await sql`update ledger_accounts set balance = 0`.execute(db);
-    mark('load');
     await flushArchive(db);
-    mark('flush');
     const status = await archiveStatus(db);
     expect(status.archiving).toBe(true);
     expect(status.lagSegments).toBe(0);
@@ -120,7 +116,6 @@ describe('continuous archiving and point-in-time restore (drill)', () => {
       passwordFile: path.join(dir, 'pg-password'),
       keepRunning: true,
     });
-    mark('restore');
     if (result.server) restored.push(result.server);
     expect(result.base.id).toBe(base.id);
     expect(result.report.ok).toBe(true);
@@ -147,7 +142,9 @@ describe('continuous archiving and point-in-time restore (drill)', () => {
     }
   });
 
-  it('refuses a time before the first base and keeps N bases with the WAL they need', { timeout: 60_000 }, async () => {
+  it('refuses a time before the first base; schedules through the database; keeps N bases and their WAL', {
+    timeout: 60_000,
+  }, async () => {
     await expect(
       restore({
         layout,
@@ -156,13 +153,60 @@ describe('continuous archiving and point-in-time restore (drill)', () => {
         passwordFile: path.join(dir, 'pg-password'),
       }),
     ).rejects.toThrow(/earliest restorable time/);
-    await takeBaseBackup({ adminUrl: primary.url(), dataDir: primary.dataDir, layout });
+    const job = { db, adminUrl: primary.url(), dataDir: primary.dataDir, layout, keep: 2 };
+    // The drill's base was taken without the schedule: none is recorded yet, so one is due.
+    const first = await backupIfDue(job, 3_600_000);
+    expect(typeof first).toBe('object');
+    expect(await backupIfDue(job, 3_600_000)).toBe('not-due');
+    // Another instance holds the claim: this one does not start a second copy.
+    await sql`insert into db_base_backups (state, started_at, lease_until) values ('running', now(), now() + interval '1 hour')`.execute(
+      db,
+    );
+    expect(await runRecordedBackup(job)).toBe('busy');
+    // That instance died: once its lease lapses the attempt is failed and the next one may run (keep 2).
+    await sql`update db_base_backups set lease_until = now() - interval '1 second' where state = 'running'`.execute(db);
     await sql`select pg_switch_wal()`.execute(db);
-    await takeBaseBackup({ adminUrl: primary.url(), dataDir: primary.dataDir, layout });
+    expect(typeof (await runRecordedBackup({ ...job, keep: 3 }))).toBe('object');
+    const { rows } = await sql<{
+      state: string;
+      n: string;
+    }>`select state, count(*)::text as n from db_base_backups group by state`.execute(db);
+    expect(Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]))).toEqual({ done: 2, failed: 1 });
     expect((await listBaseBackups(layout)).length).toBe(3);
     const kept = await applyRetention(layout, 2);
-    expect(kept.basesDeleted.length).toBe(1);
+    expect(kept.basesDeleted).toEqual([expect.any(String)]);
     expect(kept.walDeleted).toBeGreaterThan(0);
     expect((await listBaseBackups(layout)).length).toBe(2);
+  });
+
+  it('an archive that cannot be written (disk full, permissions) shows as lag and failures, then catches up', {
+    timeout: 60_000,
+  }, async () => {
+    // The postgres user can no longer write the folder (root, running the tests, still can).
+    await chmod(layout.walDir, 0o500);
+    try {
+      await sql`select pg_switch_wal()`.execute(db);
+      await sql`create table drill_filler as select g from generate_series(1, 1000) g`.execute(db);
+      await sql`select pg_switch_wal()`.execute(db);
+      let status = await archiveStatus(db);
+      for (let i = 0; i < 100 && status.failedCount === 0; i += 1) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = await archiveStatus(db);
+      }
+      expect(status.failedCount).toBeGreaterThan(0);
+      expect(status.lagSegments).toBeGreaterThan(0);
+    } finally {
+      await chmod(layout.walDir, 0o750);
+    }
+    // After three failures the archiver sleeps until a new segment wakes it (or a minute passes).
+    await sql`insert into drill_filler values (0)`.execute(db);
+    await flushArchive(db, 30_000);
+    expect((await archiveStatus(db)).lagSegments).toBe(0);
+  });
+
+  it('takes restore targets only with an explicit offset (the restoring host zone is not the primary one)', () => {
+    expect(() => parseRestoreTarget('2026-11-27 20:00')).toThrow(/offset/);
+    expect(parseRestoreTarget('2026-11-27T20:00:00+01:00')).toEqual(new Date('2026-11-27T19:00:00Z'));
+    expect(parseRestoreTarget('latest')).toBe('latest');
   });
 });

@@ -3,6 +3,7 @@ import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type Kysely, sql } from 'kysely';
+import type { Database } from '../schema.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -149,7 +150,7 @@ function segmentNumber(name: string): bigint {
  * Archive health from pg_stat_archiver, for /metrics and the operator dashboard. Needs a connection to
  * the primary (a standby has no current WAL position to compare with).
  */
-export async function archiveStatus(db: Kysely<unknown>, now: Date = new Date()): Promise<ArchiveStatus> {
+export async function archiveStatus(db: Kysely<Database>, now: Date = new Date()): Promise<ArchiveStatus> {
   const { rows } = await sql<{
     archive_mode: string;
     in_recovery: boolean;
@@ -189,7 +190,7 @@ export async function archiveStatus(db: Kysely<unknown>, now: Date = new Date())
 }
 
 /** Forces the current segment out and waits until the archive holds it (before a restore, in drills). */
-export async function flushArchive(db: Kysely<unknown>, timeoutMs = 30_000): Promise<string> {
+export async function flushArchive(db: Kysely<Database>, timeoutMs = 30_000): Promise<string> {
   const { rows } = await sql<{ wal: string }>`select pg_walfile_name(pg_switch_wal()) as wal`.execute(db);
   const wal = rows[0]?.wal;
   if (!wal) throw new Error('pg_switch_wal returned nothing');
