@@ -93,7 +93,11 @@ try {
   let embeddedArchive: { archive: EmbeddedArchive; adminUrl: string; clusterDir: string } | undefined;
   if (databaseUrl === undefined) {
     const dir = config.dataDir;
-    const archive = await prepareEmbeddedArchive(dir, process.env);
+    // A folder the archive cannot use must not stop the wallet: logged loudly, /metrics shows no archive.
+    const archive = await prepareEmbeddedArchive(dir, process.env).catch((err: unknown) => {
+      logger.error({ err }, 'WAL archiving is OFF: the backup folder cannot be prepared');
+      return undefined;
+    });
     const pg = await startEmbeddedPostgres({
       dir,
       ...(archive ? { settings: archive.settings } : {}),

@@ -210,6 +210,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (ids) await chmod(dir, 0o755);
   const dataDir = await clusterDataDir(dir, ids, log);
 
+  // A primary demoted by `npm run ops -- failover` (replication/failover.ts) must never take writes
+  // again: a second writable primary would split the books. It returns only rebuilt as a standby.
+  if (existsSync(path.join(dataDir, 'fenced'))) {
+    throw new Error(
+      `${dataDir} was fenced by a failover (${(await readFile(path.join(dataDir, 'fenced'), 'utf8')).trim()}); ` +
+        'rebuild it as a standby of the new primary instead of starting it',
+    );
+  }
   let password: string;
   if (existsSync(path.join(dataDir, 'PG_VERSION'))) {
     password = (

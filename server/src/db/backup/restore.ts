@@ -76,7 +76,13 @@ export interface RestoreResult {
   dataDir: string;
 }
 
-async function unpackBase(base: BaseBackupManifest, layout: ArchiveLayout, into: string): Promise<string> {
+/** Unpacks a verified base into `into/pg` with its backup_label and the signal file for recovery or standby. */
+export async function unpackBase(
+  base: BaseBackupManifest,
+  layout: ArchiveLayout,
+  into: string,
+  signal: 'recovery.signal' | 'standby.signal' = 'recovery.signal',
+): Promise<string> {
   const folder = path.join(layout.baseDir, base.id);
   const tarFile = path.join(folder, 'base.tar.gz');
   if ((await sha256File(tarFile)) !== base.tarSha256) {
@@ -87,7 +93,7 @@ async function unpackBase(base: BaseBackupManifest, layout: ArchiveLayout, into:
   await execFileAsync('tar', ['-xzf', tarFile, '-C', pgDir]);
   await copyFile(path.join(folder, 'backup_label'), path.join(pgDir, 'backup_label'));
   for (const dir of EMPTY_DIRS) await mkdir(path.join(pgDir, dir), { recursive: true, mode: 0o700 });
-  await writeFile(path.join(pgDir, 'recovery.signal'), '');
+  await writeFile(path.join(pgDir, signal), '');
   await chmod(pgDir, 0o700);
   if (process.getuid?.() === 0) await execFileAsync('chown', ['-R', 'postgres:postgres', pgDir]);
   return pgDir;
