@@ -34,6 +34,7 @@
  *
  *   backup base [--keep N] | status          Base backup of the embedded cluster (WAL archive in DATA_DIR/backup).
  *   restore --to <time|latest> --into <dir>  Point-in-time restore into a new folder, reconciled (db/backup/).
+ *   failover --standby-url <url> [--fence <old DATA_DIR>] --reason "<text>"   Promote the standby, fence the old primary.
  *
  * Database: DATABASE_URL when set; otherwise the embedded cluster in DATA_DIR (database `wallet`):
  * the running server's cluster if it is up (read-only use, no second postmaster), else started
@@ -44,7 +45,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { runBackupCommand, runRestoreCommand } from '../src/db/backup/ops-commands.ts';
+import { runBackupCommand, runFailoverCommand, runRestoreCommand } from '../src/db/backup/ops-commands.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import type { Database } from '../src/db/schema.ts';
@@ -78,6 +79,7 @@ const commands = [
   'ramp',
   'backup',
   'restore',
+  'failover',
 ] as const;
 const usage = `usage: npm run ops -- <${commands.join('|')}>`;
 const exchangeUsage =
@@ -138,7 +140,7 @@ async function hasLedger(db: Kysely<Database>): Promise<boolean> {
 
 async function main(): Promise<number> {
   const command = process.argv[2];
-  if (command === 'backup' || command === 'restore') {
+  if (command === 'backup' || command === 'restore' || command === 'failover') {
     const { dataDir } = loadConfig();
     const ctx = {
       dataDir,
@@ -147,9 +149,9 @@ async function main(): Promise<number> {
       out,
       err: (line: string) => process.stderr.write(`${line}\n`),
     };
-    return command === 'backup'
-      ? runBackupCommand(ctx, process.argv.slice(3))
-      : runRestoreCommand(ctx, process.argv.slice(3));
+    const argv = process.argv.slice(3);
+    if (command === 'failover') return runFailoverCommand(ctx, argv);
+    return command === 'backup' ? runBackupCommand(ctx, argv) : runRestoreCommand(ctx, argv);
   }
   if (command !== 'exchange' && !commands.includes(command as (typeof commands)[number])) {
     return fail(`${usage}\n${exchangeUsage}`, 2);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { formatReport } from '../../modules/ledger/reconcile.ts';
 import { createDb } from '../create-db.ts';
 import { startEmbeddedPostgres } from '../embedded-postgres.ts';
+import { failover } from '../replication/standby.ts';
 import { listBaseBackups } from './base-backup.ts';
 import { prepareEmbeddedArchive } from './embedded-backups.ts';
 import { parseRestoreTarget, RestoreError, restore } from './restore.ts';
@@ -112,4 +113,23 @@ export async function runRestoreCommand(ctx: BackupCommandContext, argv: string[
     if (err instanceof RestoreError) return refuse(ctx, err.message, 1);
     throw err;
   }
+}
+
+const FAILOVER_USAGE =
+  'usage: npm run ops -- failover --standby-url <superuser URL of the standby> [--fence <old primary DATA_DIR>] --reason "<text>"';
+
+/**
+ * Promotes the standby; with --fence, first marks the old primary's cluster folder so that our start
+ * path refuses it (rebuild it as a standby of the new primary instead). Kill or isolate the old
+ * primary's host BEFORE running this if it may still be alive: docs/production-layout.md.
+ */
+export async function runFailoverCommand(ctx: BackupCommandContext, argv: string[]): Promise<number> {
+  const standbyAdminUrl = flag(argv, '--standby-url');
+  const reason = flag(argv, '--reason');
+  const fence = flag(argv, '--fence');
+  if (!standbyAdminUrl || !reason) return refuse(ctx, FAILOVER_USAGE, 2);
+  const oldPrimaryDataDir = fence ? path.join(path.resolve(fence), 'pg') : undefined;
+  await failover({ standbyAdminUrl, reason, ...(oldPrimaryDataDir ? { oldPrimaryDataDir } : {}) });
+  ctx.out(`promoted${oldPrimaryDataDir ? `; ${oldPrimaryDataDir} fenced` : ''}`);
+  return 0;
 }
