@@ -10,6 +10,7 @@ import { type ArchiveLayout, archiveLayout, archiveSettings, prepareArchive } fr
  * (main.ts calls the two functions below). Environment:
  *   WAL_ARCHIVE=off               no archiving (on by default)
  *   BACKUP_INTERVAL_HOURS=24      a base backup when the last finished one is older than this
+ *                                 (the schedule runs when NODE_ENV=production or this is set)
  *   BACKUP_KEEP=7                 complete bases kept, with the WAL they need
  *   WAL_ARCHIVE_TIMEOUT_S=60      an idle primary still ships its last writes within this bound
  */
@@ -48,6 +49,9 @@ export function startEmbeddedBackups(options: {
   log: (level: 'info' | 'error', msg: string) => void;
 }): { stop(): void } {
   registerArchiveMetrics(options.registry, options.db);
+  // Development and test servers (a fresh DATA_DIR per e2e run) would tar their cluster 30 s after every
+  // start: the schedule runs in production, or anywhere BACKUP_INTERVAL_HOURS is set explicitly.
+  if (options.env.NODE_ENV !== 'production' && !options.env.BACKUP_INTERVAL_HOURS?.trim()) return { stop() {} };
   const hours = positiveNumber(options.env, 'BACKUP_INTERVAL_HOURS', DEFAULT_BACKUP_INTERVAL_MS / 3_600_000);
   return startBackupSchedule(
     {
