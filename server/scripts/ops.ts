@@ -37,6 +37,10 @@
  *   exchange    Exchange orders held for risk: `exchange list [--state <s>]`, `exchange suspend <id>`,
  *               `exchange resolve <id> --to <state>` (modules/exchange/ops.ts). Exit 0 done, 1 refused.
  *
+ *   backup base [--keep N] | status          Base backup of the embedded cluster (WAL archive in DATA_DIR/backup).
+ *   restore --to <time|latest> --into <dir>  Point-in-time restore into a new folder, reconciled (db/backup/).
+ *   failover --standby-url <url> [--fence <old DATA_DIR>] --reason "<text>"   Promote the standby, fence the old primary.
+ *
  * Database: DATABASE_URL when set; otherwise the embedded cluster in DATA_DIR (database `wallet`):
  * the running server's cluster if it is up (read-only use, no second postmaster), else started
  * for the duration of the command. Never migrates: an operator command must not change the schema.
@@ -46,6 +50,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { runBackupCommand, runFailoverCommand, runRestoreCommand } from '../src/db/backup/ops-commands.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import type { Database } from '../src/db/schema.ts';
@@ -78,6 +83,9 @@ const commands = [
   'reorgs',
   'custody',
   'ramp',
+  'backup',
+  'restore',
+  'failover',
 ] as const;
 const usage = `usage: npm run ops -- <${commands.join('|')}>`;
 const exchangeUsage =
@@ -109,7 +117,7 @@ function clusterDir(dataDir: string): string {
   return path.join(dataDir, 'pg');
 }
 
-async function runningClusterUrl(dataDir: string): Promise<string | undefined> {
+async function runningClusterUrl(dataDir: string, database = EMBEDDED_DATABASE): Promise<string | undefined> {
   const pidFile = path.join(clusterDir(dataDir), 'postmaster.pid');
   if (!existsSync(pidFile)) return undefined;
   const lines = (await readFile(pidFile, 'utf8')).split('\n');
@@ -117,7 +125,7 @@ async function runningClusterUrl(dataDir: string): Promise<string | undefined> {
   const port = Number.parseInt(lines[3] ?? '', 10);
   if (!Number.isInteger(pid) || !Number.isInteger(port) || !isAlive(pid)) return undefined;
   const password = (await readFile(path.join(dataDir, 'pg-password'), 'utf8')).trim();
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
 async function connect(): Promise<{ db: Kysely<Database>; embedded?: EmbeddedPostgres }> {
@@ -138,6 +146,19 @@ async function hasLedger(db: Kysely<Database>): Promise<boolean> {
 
 async function main(): Promise<number> {
   const command = process.argv[2];
+  if (command === 'backup' || command === 'restore' || command === 'failover') {
+    const { dataDir } = loadConfig();
+    const ctx = {
+      dataDir,
+      clusterDir: clusterDir(dataDir),
+      runningUrl: (database: string) => runningClusterUrl(dataDir, database),
+      out,
+      err: (line: string) => process.stderr.write(`${line}\n`),
+    };
+    const argv = process.argv.slice(3);
+    if (command === 'failover') return runFailoverCommand(ctx, argv);
+    return command === 'backup' ? runBackupCommand(ctx, argv) : runRestoreCommand(ctx, argv);
+  }
   if (command !== 'exchange' && !commands.includes(command as (typeof commands)[number])) {
     return fail(`${usage}\n${exchangeUsage}`, 2);
   }

@@ -7,6 +7,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { databaseRoles, migrateAsOwner } from './db/app-role.ts';
+import { type EmbeddedArchive, prepareEmbeddedArchive, startEmbeddedBackups } from './db/backup/embedded-backups.ts';
 import { createDb } from './db/create-db.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { createRedis } from './db/redis.ts';
@@ -89,16 +90,25 @@ try {
   closers.push({ name: 'local chains', close: async () => (await preparedChains.catch(() => undefined))?.stopLocal() });
 
   let embeddedSuperuserUrl: string | undefined;
+  // Continuous WAL archiving + daily base backups of the embedded cluster (db/backup/, issue 34).
+  let embeddedArchive: { archive: EmbeddedArchive; adminUrl: string; clusterDir: string } | undefined;
   if (config.databaseUrl === undefined) {
     const dir = config.dataDir;
+    // A folder the archive cannot use must not stop the wallet: logged loudly, /metrics shows no archive.
+    const archive = await prepareEmbeddedArchive(dir, process.env).catch((err: unknown) => {
+      logger.error({ err }, 'WAL archiving is OFF: the backup folder cannot be prepared');
+      return undefined;
+    });
     const pg = await startEmbeddedPostgres({
       dir,
+      ...(archive ? { settings: archive.settings } : {}),
       ...(config.pgPort === undefined ? {} : { port: config.pgPort }),
       log: (msg) => logger.info({ dataDir: path.join(dir, 'pg') }, msg),
     });
     closers.push({ name: 'embedded PostgreSQL', close: () => pg.stop() });
     await pg.ensureDatabase(EMBEDDED_DATABASE);
     embeddedSuperuserUrl = pg.url(EMBEDDED_DATABASE);
+    if (archive) embeddedArchive = { archive, adminUrl: pg.url(), clusterDir: pg.dataDir };
   }
   // Migrations as the owner, everything else as the app's role (db/app-role.ts, review 32a finding 1).
   const roles = await databaseRoles(
@@ -159,6 +169,16 @@ try {
   const rampSandbox = ramp.sandbox;
   if (rampSandbox) closers.push({ name: 'sandbox payment provider', close: () => rampSandbox.close() });
   const metricsRegistry = createMetricsRegistry();
+  if (embeddedArchive) {
+    const backups = startEmbeddedBackups({
+      ...embeddedArchive,
+      db,
+      registry: metricsRegistry,
+      env: process.env,
+      log: (level, msg) => logger[level](msg),
+    });
+    closers.push({ name: 'backup schedule', close: async () => backups.stop() });
+  }
   if (metricsConfig.listener) {
     const metricsServer = await startMetricsServer(metricsRegistry, metricsConfig.listener);
     closers.push({ name: 'metrics listener', close: () => metricsServer.close() });

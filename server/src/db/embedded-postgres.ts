@@ -31,6 +31,8 @@ export interface EmbeddedPostgresOptions {
   ephemeral?: boolean;
   log?: (msg: string) => void;
   startTimeoutMs?: number;
+  /** Extra server settings (`-c name=value`), e.g. WAL archiving (backup/wal-archive.ts). */
+  settings?: Readonly<Record<string, string>>;
 }
 
 export interface EmbeddedPostgres {
@@ -208,6 +210,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (ids) await chmod(dir, 0o755);
   const dataDir = await clusterDataDir(dir, ids, log);
 
+  // A primary demoted by `npm run ops -- failover` (replication/failover.ts) must never take writes
+  // again: a second writable primary would split the books. It returns only rebuilt as a standby.
+  if (existsSync(path.join(dataDir, 'fenced'))) {
+    throw new Error(
+      `${dataDir} was fenced by a failover (${(await readFile(path.join(dataDir, 'fenced'), 'utf8')).trim()}); ` +
+        'rebuild it as a standby of the new primary instead of starting it',
+    );
+  }
   let password: string;
   if (existsSync(path.join(dataDir, 'PG_VERSION'))) {
     password = (
@@ -237,6 +247,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     ...(ephemeral
       ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300']
       : []),
+    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ];
   // Own process group: a terminal Ctrl+C reaches only Node, which stops postgres last.
   const child = spawn(bin.postgres, args, {
