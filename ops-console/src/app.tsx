@@ -4,6 +4,7 @@ import { opsApi, type Role } from './api.ts';
 import { Audit } from './audit.tsx';
 import { Chats } from './chats.tsx';
 import { Enrol, enrolmentTokenOfPage } from './enrol.tsx';
+import { MyAccount } from './my-account.tsx';
 import { Operators } from './operators.tsx';
 import { type Operator, SignIn } from './sign-in.tsx';
 import { SupportMessages } from './support-messages.tsx';
@@ -18,12 +19,14 @@ const PAGES = [
   { id: 'support', label: 'Support', roles: ['support'] },
   { id: 'operators', label: 'Operators', roles: ['admin'] },
   { id: 'audit', label: 'Audit', roles: ['admin', 'compliance'] },
+  { id: 'me', label: 'My account', roles: ['support', 'compliance', 'finance', 'admin'] },
 ] as const satisfies readonly { id: string; label: string; roles: readonly Role[] }[];
 type PageId = (typeof PAGES)[number]['id'];
 
 function Page({ id, operator }: { id: PageId; operator: Operator }) {
   if (id === 'operators') return <Operators self={operator.name} />;
   if (id === 'audit') return <Audit />;
+  if (id === 'me') return <MyAccount name={operator.name} />;
   return (
     <>
       <Announcements />

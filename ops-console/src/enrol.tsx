@@ -11,7 +11,8 @@ export function enrolmentTokenOfPage(): string | null {
 
 /**
  * First visit through the one-time link: scan the code into an authenticator app, choose the password,
- * confirm with a first code. The server signs the operator in when both are set.
+ * confirm with a first code. The server signs the operator in when both are set; in the next 5 minutes
+ * "My account" adds a passkey without another code.
  */
 export function Enrol({ token, onEnrolled }: { token: string; onEnrolled: (operator: Operator) => void }) {
   const [setup, setSetup] = useState<{ name: string; secret: string; uri: string } | null>(null);

@@ -13,6 +13,7 @@ import type { DepositsDatabase } from './schema-deposits.ts';
 import type { DevicesDatabase } from './schema-devices.ts';
 import type { ExchangeDatabase } from './schema-exchange.ts';
 import type { NoticesDatabase } from './schema-notices.ts';
+import type { OperatorPasskeysDatabase } from './schema-operator-passkeys.ts';
 import type { PasskeysDatabase } from './schema-passkeys.ts';
 import type { PayoutsDatabase } from './schema-payouts.ts';
 import type { PorDatabase } from './schema-por.ts';
@@ -45,7 +46,8 @@ export interface Database
     SecurityDatabase,
     PasskeysDatabase,
     AllowlistDatabase,
-    DevicesDatabase {
+    DevicesDatabase,
+    OperatorPasskeysDatabase {
   users: UsersTable;
   user_settings: UserSettingsTable;
   accounts: AccountsTable;

@@ -12,6 +12,8 @@ import { createOperatorAccounts } from './accounts-service.ts';
 import { operatorAdminRoutes } from './admin-routes.ts';
 import { createOperatorEnrolment } from './enrolment.ts';
 import { operatorGuard } from './guard.ts';
+import { operatorPasskeyRoutes } from './passkey-routes.ts';
+import { consoleWebAuthn, createOperatorPasskeys } from './passkeys-service.ts';
 import { operatorSessionRoutes } from './routes.ts';
 import { createOperatorsService, type OperatorsService } from './service.ts';
 
@@ -32,6 +34,10 @@ export async function operatorModules(
     /** The payout data key (PAYOUT_DATA_KEY): seals operators' authenticator secrets as users' are. */
     sealKey: Buffer | null;
     onUserSessionsEnded?: SessionsEndedHook;
+    /** The console's origin (OPS_ORIGIN): operators' passkeys are bound to it and its host name. */
+    consoleOrigin: string;
+    /** Passkey sign-in options per IP and minute (WEBAUTHN_OPTIONS_PER_IP_MINUTE). */
+    passkeyOptionsPerIpMinute: number;
   },
 ): Promise<{ operators: OperatorsService; requireOperator: ReturnType<typeof operatorGuard> }> {
   const { db, now, auth } = deps;
@@ -48,6 +54,13 @@ export async function operatorModules(
   const enrolment = createOperatorEnrolment({ db, now, hasher: auth.hasher, sealer });
   await typed.register(operatorSessionRoutes, { service: operators, enrolment });
   const requireOperator = operatorGuard(operators);
+  await typed.register(operatorPasskeyRoutes, {
+    passkeys: createOperatorPasskeys({ db, now, webauthn: consoleWebAuthn(deps.consoleOrigin) }),
+    service: operators,
+    stepUp: { db, sealer, throttles: auth.throttles },
+    now,
+    optionsPerIpMinute: deps.passkeyOptionsPerIpMinute,
+  });
   const accounts = createOperatorAccounts({
     db,
     now,
