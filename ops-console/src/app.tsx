@@ -3,6 +3,7 @@ import { Announcements } from './announcements.tsx';
 import { opsApi, type Role } from './api.ts';
 import { Audit } from './audit.tsx';
 import { Chats } from './chats.tsx';
+import { Dashboard } from './dashboard.tsx';
 import { Enrol, enrolmentTokenOfPage } from './enrol.tsx';
 import { MyAccount } from './my-account.tsx';
 import { Operators } from './operators.tsx';
@@ -17,6 +18,7 @@ import { UserLocksLookup } from './user-locks.tsx';
  */
 const PAGES = [
   { id: 'support', label: 'Support', roles: ['support'] },
+  { id: 'dashboard', label: 'Dashboard', roles: ['finance'] },
   { id: 'operators', label: 'Operators', roles: ['admin'] },
   { id: 'audit', label: 'Audit', roles: ['admin', 'compliance'] },
   { id: 'me', label: 'My account', roles: ['support', 'compliance', 'finance', 'admin'] },
@@ -26,6 +28,7 @@ type PageId = (typeof PAGES)[number]['id'];
 function Page({ id, operator }: { id: PageId; operator: Operator }) {
   if (id === 'operators') return <Operators self={operator.name} />;
   if (id === 'audit') return <Audit />;
+  if (id === 'dashboard') return <Dashboard />;
   if (id === 'me') return <MyAccount name={operator.name} />;
   return (
     <>

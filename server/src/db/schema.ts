@@ -12,6 +12,7 @@ import type { CustodyDatabase } from './schema-custody.ts';
 import type { DepositsDatabase } from './schema-deposits.ts';
 import type { DevicesDatabase } from './schema-devices.ts';
 import type { ExchangeDatabase } from './schema-exchange.ts';
+import type { MoneyChecksDatabase } from './schema-money-checks.ts';
 import type { NoticesDatabase } from './schema-notices.ts';
 import type { OperatorPasskeysDatabase } from './schema-operator-passkeys.ts';
 import type { PasskeysDatabase } from './schema-passkeys.ts';
@@ -47,7 +48,8 @@ export interface Database
     PasskeysDatabase,
     AllowlistDatabase,
     DevicesDatabase,
-    OperatorPasskeysDatabase {
+    OperatorPasskeysDatabase,
+    MoneyChecksDatabase {
   users: UsersTable;
   user_settings: UserSettingsTable;
   accounts: AccountsTable;

@@ -55,6 +55,8 @@ export const auditEvents = [
   'operator_passkey_added',
   'operator_passkey_removed',
   'operator_passkey_counter_regressed',
+  // Finance asked for a money check now (dashboard/routes.ts).
+  'money_check_requested',
   'operator_password_set',
   'operator_added',
   'operator_enrolment_issued',

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { auditOpsRoutes } from '../audit/ops-routes.ts';
+import { dashboardOpsRoutes } from '../dashboard/routes.ts';
 import type { PasswordHasher } from '../auth/password-hashing.ts';
 import type { SessionsEndedHook } from '../auth/sessions-service.ts';
 import type { ThrottleStore } from '../auth/throttles.ts';
@@ -68,5 +69,6 @@ export async function operatorModules(
   });
   await typed.register(operatorAdminRoutes, { accounts, requireOperator });
   await typed.register(auditOpsRoutes, { db, requireOperator });
+  await typed.register(dashboardOpsRoutes, { db, now, requireOperator });
   return { operators, requireOperator };
 }

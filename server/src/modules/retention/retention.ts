@@ -4,6 +4,7 @@ import { purgeOldCodes } from '../auth/codes-repository.ts';
 import { purgeOldSessions } from '../auth/sessions-repository.ts';
 import { purgeIdleThrottles } from '../auth/throttles-repository.ts';
 import { purgeExpiredQuotes } from '../convert/repository.ts';
+import { purgeOldMoneyChecks } from '../dashboard/money-check.ts';
 import { purgeUnusedRateLocks } from '../exchange/repository.ts';
 import { purgeExpiredOperatorChallenges } from '../operators/passkeys-repository.ts';
 import { purgeUnusedQuotes } from '../ramp/repository.ts';
@@ -45,6 +46,7 @@ export const retentionRules: ReadonlyArray<{ table: string; purge: Purge; untilD
   { table: 'webauthn_challenges', purge: purgeExpiredChallenges, untilDone: true },
   { table: 'operator_webauthn_challenges', purge: purgeExpiredOperatorChallenges, untilDone: true },
   { table: 'login_attempts', purge: purgeOldLoginAttempts },
+  { table: 'money_checks', purge: purgeOldMoneyChecks },
 ];
 
 /** Delete statements at most per sweep for a table swept until done (a bound, not a budget). */
