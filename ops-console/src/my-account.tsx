@@ -60,7 +60,11 @@ export function MyAccount({ name }: { name: string }) {
                 <td>{p.name}</td>
                 <td>{new Date(p.createdAt).toLocaleString()}</td>
                 <td>{p.lastUsedAt ? new Date(p.lastUsedAt).toLocaleString() : 'never'}</td>
-                <td>{p.suspended ? 'suspended (counter went backwards): remove it' : 'active'}</td>
+                <td>
+                  {p.suspended
+                    ? 'void (counter went backwards, or added before your latest enrolment): remove it'
+                    : 'active'}
+                </td>
                 <td>
                   <button type="button" onClick={() => remove(p.id)} aria-label={`Remove passkey ${p.name}`}>
                     Remove

@@ -9035,7 +9035,7 @@ export interface operations {
                             lastUsedAt: string | null;
                             /** @description A synced (multi-device) passkey */
                             synced: boolean;
-                            /** @description Its signature counter went backwards (a cloned key): it answers nothing until removed */
+                            /** @description Its signature counter went backwards (a cloned key), or it was added before the latest enrolment: it answers nothing; remove it */
                             suspended: boolean;
                         }[];
                         max: number;
@@ -9130,7 +9130,7 @@ export interface operations {
                         lastUsedAt: string | null;
                         /** @description A synced (multi-device) passkey */
                         synced: boolean;
-                        /** @description Its signature counter went backwards (a cloned key): it answers nothing until removed */
+                        /** @description Its signature counter went backwards (a cloned key), or it was added before the latest enrolment: it answers nothing; remove it */
                         suspended: boolean;
                     };
                 };

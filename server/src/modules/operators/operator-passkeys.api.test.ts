@@ -131,6 +131,34 @@ describe('operator passkeys', () => {
     expect(failed.at(-2)?.details).toMatchObject({ method: 'passkey', operatorId: op.id, reason: 'PASSKEY_REJECTED' });
   });
 
+  it('a new enrolment link voids the passkeys added before it (a compromised operator starts afresh)', async () => {
+    const op = await operatorWithPasskey('pk_frank');
+    const accounts = createOperatorAccounts(deps());
+    const { token } = await accounts.reenrol({ kind: 'cli' }, { id: op.id });
+    const a = await signInOptions();
+    expect((await signIn(a.nonce, op.key.authenticate(a.options))).json().code).toBe('PASSKEY_REJECTED');
+    const start = await post('/api/ops/enrolment/start', {}, { token });
+    h.clock.advance(30_000);
+    const finish = await post(
+      '/api/ops/enrolment/finish',
+      {},
+      {
+        token,
+        password: 'Ops-Pass-2030',
+        totpCode: totpCode(start.json().secret, h.clock.now()),
+      },
+    );
+    expect(finish.statusCode, finish.body).toBe(200);
+    const b = await signInOptions();
+    expect((await signIn(b.nonce, op.key.authenticate(b.options))).json().code).toBe('PASSKEY_REJECTED');
+    const list = await h.app.inject({
+      method: 'GET',
+      url: '/api/ops/me/passkeys',
+      headers: as(cookieOf(finish, 'ops_sid')),
+    });
+    expect(list.json().passkeys).toMatchObject([{ id: op.passkeyId, suspended: true }]);
+  });
+
   it('a counter that went backwards suspends the passkey (a cloned key), also for later good answers', async () => {
     const op = await operatorWithPasskey('pk_erin');
     const a = await signInOptions();

@@ -9,7 +9,8 @@ export const OperatorPasskeyView = Type.Object(
     lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     synced: Type.Boolean({ description: 'A synced (multi-device) passkey' }),
     suspended: Type.Boolean({
-      description: 'Its signature counter went backwards (a cloned key): it answers nothing until removed',
+      description:
+        'Its signature counter went backwards (a cloned key), or it was added before the latest enrolment: it answers nothing; remove it',
     }),
   },
   { additionalProperties: false },

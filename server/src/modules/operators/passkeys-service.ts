@@ -58,13 +58,14 @@ export interface OperatorPasskeyView {
   suspended: boolean;
 }
 
-const view = (row: OperatorPasskeyRow): OperatorPasskeyView => ({
+/** `enrolledAt`: the operator's latest enrolment; a passkey from before it is void (shown as suspended). */
+const view = (row: OperatorPasskeyRow, enrolledAt: Date | null): OperatorPasskeyView => ({
   id: row.id,
   name: row.name,
   createdAt: row.created_at.toISOString(),
   lastUsedAt: row.last_used_at?.toISOString() ?? null,
   synced: row.device_type === 'multiDevice',
-  suspended: row.suspended_at !== null,
+  suspended: row.suspended_at !== null || enrolledAt === null || row.created_at < enrolledAt,
 });
 
 /** One message whatever the reason (unknown credential, a user's, signature, origin, disabled operator). */
@@ -139,6 +140,9 @@ export function createOperatorPasskeys(deps: {
     // A disabled operator's passkey opens nothing; nor one of an operator whose enrolment is not complete.
     if (!operator || operator.disabled_at !== null || operator.totp_confirmed_at === null)
       throw rejected('operator disabled');
+    // A new enrolment link voids everything of the operator's (password, app, sessions), passkeys too:
+    // one added before the latest enrolment may be an intruder's.
+    if (row.created_at < operator.totp_confirmed_at) throw rejected('added before the latest enrolment');
     return { row, operator };
   }
 
@@ -185,7 +189,10 @@ export function createOperatorPasskeys(deps: {
   }
 
   return {
-    list: async (operatorId) => (await listOperatorPasskeys(db, operatorId)).map(view),
+    async list(operatorId) {
+      const enrolledAt = (await findOperatorById(db, operatorId))?.totp_confirmed_at ?? null;
+      return (await listOperatorPasskeys(db, operatorId)).map((row) => view(row, enrolledAt));
+    },
 
     async registrationOptions(operator, sessionId) {
       const existing = await listOperatorPasskeys(db, operator.id);
@@ -250,7 +257,7 @@ export function createOperatorPasskeys(deps: {
           ip,
           details: { operator: operator.name, operatorId: operator.id, passkeyId: row.id, sessionId },
         });
-        return view(row);
+        return view(row, row.created_at);
       });
     },
 
