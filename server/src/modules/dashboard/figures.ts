@@ -166,8 +166,11 @@ export async function openAlerts(db: Kysely<Database>) {
   };
 }
 
+/** A started check not finished after this long died with its instance: no longer shown as running. */
+const RUNNING_MAX_MS = 15 * 60_000;
+
 /** The newest finished check, and whether one waits or runs. */
-export async function lastCheck(db: Kysely<Database>) {
+export async function lastCheck(db: Kysely<Database>, at: Date) {
   const done = await db
     .selectFrom('money_checks')
     .select(['id', 'started_at', 'finished_at', 'ok', 'report', 'requested_by'])
@@ -179,6 +182,9 @@ export async function lastCheck(db: Kysely<Database>) {
     .selectFrom('money_checks')
     .select(['requested_at', 'started_at'])
     .where('finished_at', 'is', null)
+    .where((eb) =>
+      eb.or([eb('started_at', 'is', null), eb('started_at', '>', new Date(at.getTime() - RUNNING_MAX_MS))]),
+    )
     .orderBy('requested_at', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -187,7 +193,7 @@ export async function lastCheck(db: Kysely<Database>) {
 
 /** Every figure of the dashboard: the last check's, then the cheap ones read now. */
 export async function dashboardFigures(db: Kysely<Database>, at: Date) {
-  const { done, pending } = await lastCheck(db);
+  const { done, pending } = await lastCheck(db, at);
   const report = (done?.report ?? null) as MoneyCheckReport | null;
   const rows = await systemAccounts(db);
   return {

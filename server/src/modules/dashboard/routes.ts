@@ -60,7 +60,7 @@ export const dashboardOpsRoutes: FastifyPluginAsyncTypebox<{
         ip: request.ip,
         details: { operator: operator.name, operatorId: operator.operatorId },
       });
-      const { pending } = await lastCheck(db);
+      const { pending } = await lastCheck(db, at);
       return reply.code(202).send({ pending: pending?.started_at ? 'running' : 'requested' });
     },
   );
