@@ -41,7 +41,13 @@ export function Enrol({ token, onEnrolled }: { token: string; onEnrolled: (opera
           <p>
             Welcome, <strong>{setup.name}</strong>. Add this account to your authenticator app, then choose a password.
           </p>
-          <QRCodeSVG value={setup.uri} size={180} data-testid="ops-enrol-qr" />
+          <QRCodeSVG
+            value={setup.uri}
+            size={180}
+            role="img"
+            aria-label="QR code of your authenticator key (the key is also written below)"
+            data-testid="ops-enrol-qr"
+          />
           <p className="muted">
             Or type the key: <code data-testid="ops-enrol-secret">{setup.secret}</code>
           </p>
