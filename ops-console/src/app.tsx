@@ -11,6 +11,7 @@ import { type Operator, SignIn } from './sign-in.tsx';
 import { SupportMessages } from './support-messages.tsx';
 import { Tickets } from './tickets.tsx';
 import { UserLocksLookup } from './user-locks.tsx';
+import { Withdrawals } from './withdrawals.tsx';
 
 /**
  * The console's pages and the roles that open them (the server decides; this only hides what a role
@@ -18,6 +19,7 @@ import { UserLocksLookup } from './user-locks.tsx';
  */
 const PAGES = [
   { id: 'support', label: 'Support', roles: ['support'] },
+  { id: 'withdrawals', label: 'Withdrawals', roles: ['finance', 'compliance'] },
   { id: 'dashboard', label: 'Dashboard', roles: ['finance'] },
   { id: 'operators', label: 'Operators', roles: ['admin'] },
   { id: 'audit', label: 'Audit', roles: ['admin', 'compliance'] },
@@ -28,6 +30,7 @@ type PageId = (typeof PAGES)[number]['id'];
 function Page({ id, operator }: { id: PageId; operator: Operator }) {
   if (id === 'operators') return <Operators self={operator.name} />;
   if (id === 'audit') return <Audit />;
+  if (id === 'withdrawals') return <Withdrawals roles={operator.roles} />;
   if (id === 'dashboard') return <Dashboard />;
   if (id === 'me') return <MyAccount name={operator.name} />;
   return (

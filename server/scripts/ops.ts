@@ -9,9 +9,12 @@
  *               (hot wallet + deposit addresses) against user liabilities; `--strict-reserves` fails on a shortfall.
  *               Last the custody book (modules/custody): each local hot wallet's balance must equal its
  *               custody account (a difference fails the command); deposit addresses must hold at least theirs.
- *   withdrawals list [--state in_review]       Withdrawals waiting for manual review (or in another state).
- *   withdrawals approve <id>                   Approve one in review; the signer then pays it.
- *   withdrawals reject <id> --reason "<text>"  Reject one in review; its amount returns to the user.
+ *   withdrawals list [--state <state>]         Withdrawals waiting for review (in_review, awaiting_second_approval) or in another state.
+ *   withdrawals approve <id> --operator <name> Approve (a finance operator), as in the console and by its rules
+ *               (withdrawals/four-eyes.ts): with no price feed here, each approval is the first of two unless
+ *               it is the second, given by another finance operator; then the signer pays it.
+ *   withdrawals reject <id> --operator <name> --reason "<text>"  Reject one in review; its amount returns to the user.
+ *   withdrawals second-look <id> --operator <name> --reason "<text>"  Two finance approvals needed, not by the asker.
  *   withdrawals cancel-nonce <id> --operator <name> --reason "<text>"   A transfer in progress whose nonce
  *               is dead: the signer sends a zero-value self-transfer at that nonce; the withdrawal fails
  *               (funds back) only once that is mined, or is paid if its own attempt is mined instead.

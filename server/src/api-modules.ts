@@ -63,7 +63,9 @@ import type { ObjectStore } from './modules/uploads/storage.ts';
 import { userMailRoutes } from './modules/user-mail/routes.ts';
 import { createUserMailService } from './modules/user-mail/service.ts';
 import { outflowBudgetOf, walletRoutes } from './modules/wallet/wallet-module.ts';
+import { withdrawalOpsRoutes } from './modules/withdrawals/ops-routes.ts';
 import type { OutflowBudget } from './modules/withdrawals/outflow-budget.ts';
+import { createWithdrawalReview } from './modules/withdrawals/review-service.ts';
 
 /** What the API modules share with the app around them (app.ts builds these once). */
 export interface ApiModulesContext {
@@ -151,6 +153,11 @@ async function accountAndSupportModules(
   await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
   await typed.register(sbomRoutes, { staticDir: deps.staticDir ?? null, requireOperator });
   await typed.register(opsSecurityStateRoutes, { db: deps.db, now, requireOperator });
+  await typed.register(withdrawalOpsRoutes, {
+    // The prices the outflow budget reads (wallet-module.ts outflowBudgetOf), fresh ones only (review-service.ts).
+    review: createWithdrawalReview({ db: deps.db, now, prices: deps.wallet?.prices ?? deps.prices ?? null, platform }),
+    requireOperator,
+  });
   const uploads = createUploadsService({
     db: deps.db,
     now,

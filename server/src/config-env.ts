@@ -70,6 +70,8 @@ const EnvSchema = Type.Object({
   }),
   /** The 24-hour USD review budget withdrawals, sends and sells share (withdrawals/outflow-budget.ts). */
   OUTFLOW_BUDGET_USD: Type.String({ pattern: '^[1-9]\\d{0,11}$' }),
+  /** Above this USD value a withdrawal needs two finance approvals (withdrawals/four-eyes.ts); read at each decision. */
+  WITHDRAWAL_SECOND_APPROVAL_USD: Type.String({ pattern: '^[1-9]\\d{0,11}$' }),
   /** Hold of a newly trusted withdrawal-allowlist entry and of turning the allowlist off (modules/allowlist). */
   WITHDRAWAL_ALLOWLIST_HOLD_HOURS: Type.Integer({ minimum: 1, maximum: 720 }),
   PRICE_FEED_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -154,6 +156,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   SIGNER_SWEEP_INTERVAL_MS: 30_000,
   WITHDRAW_AUTO_REVIEW_LIMITS: '',
   OUTFLOW_BUDGET_USD: '10000',
+  WITHDRAWAL_SECOND_APPROVAL_USD: '10000',
   WITHDRAWAL_ALLOWLIST_HOLD_HOURS: 24,
   PRICE_MAX_AGE_MS: 120_000,
   CONVERT_QUOTE_TTL_MS: 10_000,

@@ -23,6 +23,7 @@ import type { ReorgsDatabase } from './schema-reorgs.ts';
 import type { RewardsDatabase } from './schema-rewards.ts';
 import type { SecurityDatabase } from './schema-security.ts';
 import type { SupportDatabase } from './schema-support.ts';
+import type { WithdrawalReviewDatabase } from './schema-withdrawal-review.ts';
 
 /** Signer attempt states (signer/signer.ts): signed, then mined, reverted or replaced by a fee bump. */
 export type SignerTransactionState = 'signed' | 'mined' | 'reverted' | 'replaced';
@@ -48,6 +49,7 @@ export interface Database
     PasskeysDatabase,
     AllowlistDatabase,
     DevicesDatabase,
+    WithdrawalReviewDatabase,
     OperatorPasskeysDatabase,
     MoneyChecksDatabase {
   users: UsersTable;

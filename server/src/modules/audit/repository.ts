@@ -68,6 +68,9 @@ export const auditEvents = [
   'announcement_withdrawn',
   'withdrawal_approved',
   'withdrawal_rejected',
+  // Four eyes (withdrawals/four-eyes.ts): a first of two approvals, and a second look asked for.
+  'withdrawal_first_approval',
+  'withdrawal_second_look_requested',
   'withdrawal_nonce_cancel_requested',
 ] as const;
 

@@ -96,7 +96,9 @@ export function createHistoryService({ db }: { db: Kysely<Database> }): HistoryS
       if (want('withdrawal'))
         branches.push(sql`
           select 'withdrawal', w.id::text, 'out', w.coin, w.network, w.amount_minor::text, w.fee_minor::text,
-                 w.state, w.address, w.tx_hash, w.created_at
+                 -- A second approval is an operator's step: the user sees the review (withdrawals/state-machine.ts).
+                 case when w.state = 'awaiting_second_approval' then 'in_review' else w.state end,
+                 w.address, w.tx_hash, w.created_at
           from withdrawals w where w.user_id = ${userId} and w.idempotency_key not like ${`${EXCHANGE_KEY_PREFIX}%`}`);
       if (want('send'))
         branches.push(

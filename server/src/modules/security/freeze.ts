@@ -30,7 +30,7 @@ export type FreezeVia = 'settings' | 'mail_link';
  * Freezes the account, in the caller's transaction, under the user's outflow lock (the one every
  * withdrawal and send takes before it books): either a withdrawal placed at the same instant is
  * seen here and cancelled, or it sees the freeze and is refused. What happens to what is under way:
- * - the user's own withdrawals not yet signed (in_review, review_approved) are rejected with reason
+ * - the user's own withdrawals not yet signed (in_review, awaiting_second_approval, review_approved) are rejected with reason
  *   `account_frozen` and their amount returned to the available balance: a thief's withdrawal waiting
  *   for review must not go out after the owner's later unfreeze;
  * - exchange payouts (the platform paying an order out) stay approved; the signer takes no
@@ -60,12 +60,12 @@ export async function freezeAccount(
     .select(['id', 'state', 'coin', 'amount_minor'])
     .where('user_id', '=', userId)
     .where('origin', '=', 'user')
-    .where('state', 'in', ['in_review', 'review_approved'])
+    .where('state', 'in', ['in_review', 'awaiting_second_approval', 'review_approved'])
     .orderBy('id')
     .forUpdate()
     .execute();
   for (const w of pending) {
-    const from = w.state as 'in_review' | 'review_approved';
+    const from = w.state as 'in_review' | 'awaiting_second_approval' | 'review_approved';
     const moved = await transition(trx, w.id, from, 'review_rejected', { reason: 'account_frozen' }, now);
     if (!moved) throw new Error(`freeze: withdrawal ${w.id} moved while locked`);
     await unlockFunds(

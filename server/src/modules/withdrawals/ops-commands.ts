@@ -4,19 +4,22 @@ import { AppError } from '../../errors/app-error.ts';
 import { findOperatorByName } from '../operators/repository.ts';
 import { requestNonceCancel } from './nonce-cancel.ts';
 import { listByState } from './repository.ts';
-import { approveWithdrawal, rejectWithdrawal } from './service.ts';
-import { type WithdrawalState, withdrawalStates } from './state-machine.ts';
+import { createWithdrawalReview } from './review-service.ts';
+import { reviewStates, type WithdrawalState, withdrawalStates } from './state-machine.ts';
 
 /**
- * `npm run ops -- withdrawals list [--state <state>]`, `... approve <id> --operator <name>`,
- * `... reject <id> --operator <name> --reason "..."`, `... cancel-nonce <id> --operator <name> --reason "..."`
- * (a transfer in progress whose nonce is dead: the signer replaces it by a zero-value self-transfer and
- * the withdrawal fails, funds back, only once that is mined; nonce-cancel.ts). The operator (an enabled one) is who decided: it is
- * recorded on the withdrawal and in the audit log.
- * Returns the exit code: 0 done, 1 refused (not in review, unknown id), 2 usage.
+ * `npm run ops -- withdrawals list [--state <state>]` (default: both review states), `... approve <id> --operator <name>`,
+ * `... reject <id> --operator <name> --reason "..."`, `... second-look <id> --operator <name> --reason "..."`,
+ * `... cancel-nonce <id> --operator <name> --reason "..."` (a transfer in progress whose nonce is dead: the
+ * signer replaces it by a zero-value self-transfer and the withdrawal fails, funds back, only once that is
+ * mined; nonce-cancel.ts). Approve, reject and second look go through the console's service and rules
+ * (review-service.ts, four-eyes.ts): the named operator (an enabled one) needs the role, is recorded on the
+ * decision, the withdrawal and in the audit log, and four eyes hold: the CLI has no price feed, so each
+ * approval it gives is weighed as unvalued and is the first of two unless it is the second (fail closed).
+ * Returns the exit code: 0 done, 1 refused (not in review, unknown id, role, four eyes), 2 usage.
  */
 export const withdrawalsUsage =
-  'usage: npm run ops -- withdrawals list [--state <state>] | approve <id> --operator <name> | reject <id> --operator <name> --reason "<text>" | cancel-nonce <id> --operator <name> --reason "<text>"';
+  'usage: npm run ops -- withdrawals list [--state <state>] | approve <id> --operator <name> | reject <id> --operator <name> --reason "<text>" | second-look <id> --operator <name> --reason "<text>" | cancel-nonce <id> --operator <name> --reason "<text>"';
 
 const LIST_LIMIT = 200;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -34,12 +37,13 @@ export async function runWithdrawalsCommand(
 ): Promise<number> {
   const [sub, id] = args;
   if (sub === 'list') {
-    const state = option(args, '--state') ?? 'in_review';
-    if (!(withdrawalStates as readonly string[]).includes(state)) {
+    const state = option(args, '--state');
+    if (state !== undefined && !(withdrawalStates as readonly string[]).includes(state)) {
       out(`unknown state ${state}; one of ${withdrawalStates.join(', ')}`);
       return 2;
     }
-    const rows = await listByState(db, [state as WithdrawalState], LIST_LIMIT);
+    const states = state === undefined ? reviewStates : [state as WithdrawalState];
+    const rows = await listByState(db, states, LIST_LIMIT);
     for (const r of rows) {
       out(
         [
@@ -53,10 +57,16 @@ export async function runWithdrawalsCommand(
         ].join('\t'),
       );
     }
-    out(`${rows.length} withdrawal(s) ${state}${rows.length === LIST_LIMIT ? ` (first ${LIST_LIMIT})` : ''}`);
+    out(
+      `${rows.length} withdrawal(s) ${states.join(' or ')}${rows.length === LIST_LIMIT ? ` (first ${LIST_LIMIT})` : ''}`,
+    );
     return 0;
   }
-  if ((sub === 'approve' || sub === 'reject' || sub === 'cancel-nonce') && id && uuid.test(id)) {
+  if (
+    (sub === 'approve' || sub === 'reject' || sub === 'second-look' || sub === 'cancel-nonce') &&
+    id &&
+    uuid.test(id)
+  ) {
     const reason = option(args, '--reason')?.trim();
     const operatorName = option(args, '--operator')?.trim();
     if ((sub !== 'approve' && !reason) || !operatorName) {
@@ -68,21 +78,33 @@ export async function runWithdrawalsCommand(
       out(`refused: no enabled operator ${operatorName}`);
       return 1;
     }
-    const by = { operatorId: operator.id, name: operator.name };
+    const by = { operatorId: operator.id, name: operator.name, roles: operator.roles };
     try {
       if (sub === 'cancel-nonce') {
         await db.transaction().execute((trx) => requestNonceCancel(trx, id, reason ?? '', now(), by));
         out(`withdrawal ${id}: nonce cancel requested; it fails (funds returned) only once the cancel is mined`);
         return 0;
       }
-      const row = await db
-        .transaction()
-        .execute((trx) =>
-          sub === 'approve'
-            ? approveWithdrawal(trx, id, now(), by)
-            : rejectWithdrawal(trx, id, reason ?? '', now(), by),
+      // The console's service and rules (four-eyes.ts). The CLI has no price feed: every approval it
+      // gives is weighed as unvalued, so it is the first of two unless it is the second (fail closed).
+      const review = createWithdrawalReview({ db, now, prices: null });
+      if (sub === 'approve') {
+        const r = await review.approve(id, by);
+        if (r.outcome === 'needs_four_eyes') throw new Error('unreachable: a single approval was not asked for');
+        out(
+          r.outcome === 'awaiting_second_approval'
+            ? `withdrawal ${id}: awaiting_second_approval (${r.because}); another finance operator must approve it too`
+            : `withdrawal ${id}: review_approved`,
         );
-      out(`withdrawal ${row.id}: ${row.state}${sub === 'reject' ? ' (funds returned to the user)' : ''}`);
+        return 0;
+      }
+      if (sub === 'second-look') {
+        await review.secondLook(id, by, reason ?? '');
+        out(`withdrawal ${id}: second look requested; two finance approvals needed, not by ${by.name}`);
+        return 0;
+      }
+      await review.reject(id, by, reason ?? '');
+      out(`withdrawal ${id}: review_rejected (funds returned to the user)`);
       return 0;
     } catch (err) {
       if (err instanceof AppError) {

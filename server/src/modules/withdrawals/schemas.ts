@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { StringEnum } from '../../schema/string-enum.ts';
 import { CoinCodeSchema, MinorUnits, NetworkCodeSchema } from '../catalogue/schemas.ts';
 import { FactorFields } from '../security/schemas.ts';
-import { withdrawalStates } from './state-machine.ts';
+import { userWithdrawalStates } from './state-machine.ts';
 
 export const IdempotencyKey = Type.String({
   minLength: 8,
@@ -40,7 +40,8 @@ export const Withdrawal = Type.Object(
     amountMinor: MinorUnits('Debited from the balance'),
     feeMinor: MinorUnits('Network fee'),
     arrivalMinor: MinorUnits('What the address receives: amount - fee'),
-    state: StringEnum(withdrawalStates),
+    // The user's states: a second approval is shown as the review it is part of (state-machine.ts).
+    state: StringEnum(userWithdrawalStates),
     reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it was rejected or failed' }),
     txHash: Type.Union([Type.String(), Type.Null()]),
     createdAt: Type.String({ format: 'date-time' }),

@@ -31,6 +31,7 @@ import {
 } from './repository.ts';
 import { AUTO_REVIEW_WINDOW_MS, type AutoReviewLimits } from './review-policy.ts';
 import type { CreateWithdrawalBody, Withdrawal } from './schemas.ts';
+import { type ReviewState, userVisibleState } from './state-machine.ts';
 import { verifyWalletAction } from './verification.ts';
 
 type Trx = Transaction<Database>;
@@ -65,7 +66,7 @@ export function toWithdrawal(row: WithdrawalRow): Withdrawal {
     amountMinor: row.amount_minor,
     feeMinor: row.fee_minor,
     arrivalMinor: row.arrival_minor,
-    state: row.state,
+    state: userVisibleState(row.state),
     reason: row.reason,
     txHash: row.tx_hash,
     createdAt: row.created_at.toISOString(),
@@ -230,15 +231,27 @@ function assertNamed(by: Reviewer): void {
   assert(typeof by?.name === 'string' && by.name.trim() !== '', 'a withdrawal review names its reviewer');
 }
 
-export async function approveWithdrawal(trx: Trx, id: string, now: Date, by: Reviewer): Promise<WithdrawalRow> {
+/**
+ * The approving move itself. Operators' approvals go through four-eyes.ts (which weighs the
+ * second-approval rule and records the decision); tests and fixtures call this directly. From
+ * awaiting_second_approval the database also requires two approvals by different operators.
+ */
+export async function approveWithdrawal(
+  trx: Trx,
+  id: string,
+  now: Date,
+  by: Reviewer,
+  from: ReviewState = 'in_review',
+  details: Record<string, unknown> = {},
+): Promise<WithdrawalRow> {
   assertNamed(by);
-  const row = await transition(trx, id, 'in_review', 'review_approved', { review: 'manual', reviewedBy: by.name }, now);
+  const row = await transition(trx, id, from, 'review_approved', { review: 'manual', reviewedBy: by.name }, now);
   if (!row) throw new ConflictError('Only a withdrawal in review can be approved');
   await appendAudit(trx, {
     event: 'withdrawal_approved',
     at: now,
     userId: row.user_id,
-    details: { withdrawalId: id, operator: by.name, operatorId: by.operatorId },
+    details: { withdrawalId: id, operator: by.name, operatorId: by.operatorId, ...details },
   });
   return row;
 }
@@ -249,13 +262,14 @@ export async function rejectWithdrawal(
   reason: string,
   now: Date,
   by: Reviewer,
+  from: ReviewState = 'in_review',
 ): Promise<WithdrawalRow> {
   assertNamed(by);
   if (reason.trim() === '') throw new ValidationError('A rejection needs a reason');
   const row = await transition(
     trx,
     id,
-    'in_review',
+    from,
     'review_rejected',
     { review: 'manual', reason, reviewedBy: by.name },
     now,

@@ -15,6 +15,7 @@ let counter = 0;
 /** The legal path from in_review to each state. */
 const pathTo: Record<WithdrawalState, WithdrawalState[]> = {
   in_review: [],
+  awaiting_second_approval: ['awaiting_second_approval'],
   review_approved: ['review_approved'],
   review_rejected: ['review_rejected'],
   transfer_in_progress: ['review_approved', 'transfer_in_progress'],
@@ -22,7 +23,28 @@ const pathTo: Record<WithdrawalState, WithdrawalState[]> = {
   transfer_failed: ['review_approved', 'transfer_in_progress', 'transfer_failed'],
 };
 
-async function withdrawalIn(state: WithdrawalState, options: { locked?: boolean } = {}) {
+const OPERATOR_A = '00000000-0000-4000-8000-00000000000a';
+const OPERATOR_B = '00000000-0000-4000-8000-00000000000b';
+
+function recordApproval(db: typeof database.db, withdrawalId: string, operatorId: string, at: Date) {
+  return db
+    .insertInto('withdrawal_decisions')
+    .values({
+      withdrawal_id: withdrawalId,
+      operator_id: operatorId,
+      operator_name: `op-${operatorId.slice(-1)}`,
+      decision: 'approve',
+      state_after: 'awaiting_second_approval',
+      reason: null,
+      value_usd_cents: null,
+      threshold_usd_cents: null,
+      four_eyes_because: null,
+      decided_at: at,
+    })
+    .execute();
+}
+
+async function withdrawalIn(state: WithdrawalState, options: { locked?: boolean; approvals?: 1 | 2 } = {}) {
   const db = database.db;
   const userId = await createUser(db);
   counter += 1;
@@ -50,6 +72,11 @@ async function withdrawalIn(state: WithdrawalState, options: { locked?: boolean 
         at,
       );
     }
+    // Two approvals by different operators: what the database asks before awaiting -> approved.
+    if (state === 'awaiting_second_approval' && options.approvals !== 1)
+      for (const operatorId of [OPERATOR_A, OPERATOR_B]) await recordApproval(trx, w.id, operatorId, at);
+    if (state === 'awaiting_second_approval' && options.approvals === 1)
+      await recordApproval(trx, w.id, OPERATOR_A, at);
     let from: WithdrawalState = 'in_review';
     for (const to of pathTo[state]) {
       const moved = await transition(trx, w.id, from, to, to === 'review_rejected' ? { reason: 'test' } : {}, at);
@@ -89,6 +116,9 @@ describe('withdrawal state machine', () => {
       [
         'in_review->review_approved',
         'in_review->review_rejected',
+        'in_review->awaiting_second_approval',
+        'awaiting_second_approval->review_approved',
+        'awaiting_second_approval->review_rejected',
         'review_approved->transfer_in_progress',
         'review_approved->review_rejected',
         'transfer_in_progress->transfer_successful',
@@ -114,6 +144,23 @@ describe('withdrawal state machine', () => {
     ).rejects.toThrow();
   });
 
+  it('the database moves awaiting_second_approval -> review_approved only after two different operators approved', async () => {
+    const { id } = await withdrawalIn('awaiting_second_approval', { approvals: 1 });
+    const approve = () => sql`update withdrawals set state = 'review_approved' where id = ${id}`.execute(database.db);
+    await expect(approve()).rejects.toThrow(/needs two approvals/);
+    // The same operator's second approval is refused by the unique index: it cannot count twice.
+    await expect(recordApproval(database.db, id, OPERATOR_A, new Date())).rejects.toThrow(/one_approval/);
+    await recordApproval(database.db, id, OPERATOR_B, new Date());
+    await expect(approve()).resolves.toBeDefined();
+    // Decisions are append-only.
+    await expect(
+      sql`update withdrawal_decisions set operator_id = ${OPERATOR_B} where withdrawal_id = ${id}`.execute(database.db),
+    ).rejects.toThrow(/append-only/);
+    await expect(
+      sql`delete from withdrawal_decisions where withdrawal_id = ${id}`.execute(database.db),
+    ).rejects.toThrow(/append-only/);
+  });
+
   it('a second concurrent move from the same state finds nothing (the WHERE on the old state)', async () => {
     const { id } = await withdrawalIn('in_review');
     const [a, b] = await Promise.all([
@@ -131,12 +178,17 @@ describe('npm run ops -- withdrawals', () => {
     return { code, text: lines.join('\n') };
   };
 
-  it('lists, approves and rejects (with a reason, funds returned); a second decision is refused', async () => {
-    await database.db
-      .insertInto('operators')
-      .values({ name: 'review_ops', password_hash: 'x', created_at: new Date() })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
+  it('lists, approves with four eyes and rejects (with a reason, funds returned); a second decision is refused', async () => {
+    for (const [name, roles] of [
+      ['review_ops', ['finance']],
+      ['review_ops2', ['finance']],
+      ['review_support', ['support']],
+    ] as const)
+      await database.db
+        .insertInto('operators')
+        .values({ name, password_hash: 'x', created_at: new Date(), roles: [...roles] })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
     const approveMe = await withdrawalIn('in_review', { locked: true });
     const rejectMe = await withdrawalIn('in_review', { locked: true });
     const listed = await run('list');
@@ -146,22 +198,38 @@ describe('npm run ops -- withdrawals', () => {
 
     expect((await run('approve', approveMe.id)).code).toBe(2); // no approver named
     expect((await run('approve', approveMe.id, '--operator', 'nobody_ops')).code).toBe(1);
+    // A role that may not approve is refused by the same rules as in the console.
+    expect((await run('approve', approveMe.id, '--operator', 'review_support')).code).toBe(1);
+    // The CLI has no prices: its approval is the first of two (fail closed), and the same operator cannot give the second.
     expect(await run('approve', approveMe.id, '--operator', 'review_ops')).toEqual({
+      code: 0,
+      text: `withdrawal ${approveMe.id}: awaiting_second_approval (price_unavailable); another finance operator must approve it too`,
+    });
+    const again = await run('approve', approveMe.id, '--operator', 'review_ops');
+    expect(again.code).toBe(1);
+    expect(again.text).toMatch(/Four eyes/);
+    expect(await run('approve', approveMe.id, '--operator', 'review_ops2')).toEqual({
       code: 0,
       text: `withdrawal ${approveMe.id}: review_approved`,
     });
     // Issue 38 item 9: the approval names its approver, on the withdrawal and in the audit log.
     const audit = await listAudit(database.db, { userId: approveMe.userId });
-    expect(audit.find((e) => e.event === 'withdrawal_approved')?.details).toMatchObject({
+    expect(audit.find((e) => e.event === 'withdrawal_first_approval')?.details).toMatchObject({
       withdrawalId: approveMe.id,
       operator: 'review_ops',
+      because: 'price_unavailable',
+    });
+    expect(audit.find((e) => e.event === 'withdrawal_approved')?.details).toMatchObject({
+      withdrawalId: approveMe.id,
+      operator: 'review_ops2',
+      firstApprover: 'review_ops',
     });
     const approved = await database.db
       .selectFrom('withdrawals')
       .select('reviewed_by')
       .where('id', '=', approveMe.id)
       .executeTakeFirstOrThrow();
-    expect(approved.reviewed_by).toBe('review_ops');
+    expect(approved.reviewed_by).toBe('review_ops2');
     expect((await run('approve', approveMe.id, '--operator', 'review_ops')).code).toBe(1);
     expect((await run('reject', rejectMe.id, '--operator', 'review_ops')).code).toBe(2); // no reason
     const rejected = await run('reject', rejectMe.id, '--operator', 'review_ops', '--reason', 'destination flagged');
