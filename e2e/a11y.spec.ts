@@ -118,8 +118,8 @@ test('no serious or critical accessibility violations on any route of a signed-i
 
 /**
  * The operator console (its own origin): the sign-in and enrolment pages, then every page of a signed-in
- * operator (an admin with support and compliance: Support, Operators, Audit, My account; a finance
- * operator: Dashboard). The Support page keeps the chat's event stream open, so pages settle on their
+ * operator (an admin with support and compliance: Support, Withdrawals, Operators, Audit, My account; a
+ * finance operator: Dashboard). The Support page keeps the chat's event stream open, so pages settle on their
  * own content rather than on an idle network.
  */
 test('@desktop no serious or critical accessibility violations on the operator console', async ({ browser }) => {
@@ -149,6 +149,7 @@ test('@desktop no serious or critical accessibility violations on the operator c
   await expect(page.getByTestId('ops-roles')).toBeVisible();
   for (const [tab, ready] of [
     ['support', 'ops-tab-support'],
+    ['withdrawals', 'ops-withdrawals'],
     ['operators', 'ops-operators'],
     ['audit', 'ops-audit-chain'],
     ['me', 'ops-my-account'],
@@ -164,7 +165,8 @@ test('@desktop no serious or critical accessibility violations on the operator c
   const financePage = await finance.newPage();
   await financePage.goto(OPS_CONSOLE_URL);
   await signInOperatorPage(financePage, financeName);
-  await expect(financePage.getByTestId('ops-dashboard')).toBeVisible();
+  await expect(financePage.getByTestId('ops-roles')).toBeVisible();
+  await financePage.getByTestId('ops-tab-dashboard').click();
   await expect(financePage.getByTestId('ops-dash-check')).toBeVisible();
   found.push(...(await seriousViolations(financePage, 'console dashboard')));
   await finance.close();
