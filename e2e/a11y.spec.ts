@@ -1,6 +1,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { logIn, newAccount, registerByApi } from './account/account-helpers.ts';
+import {
+  ensureOperator,
+  OPERATOR,
+  OPS_CONSOLE_URL,
+  opsCommand,
+  serverNow,
+  signInOperatorPage,
+  tokenOf,
+  totpOf,
+} from './mail/mail-helpers.ts';
 import { expect, test } from './support/fixtures.ts';
 
 /** Every route a visitor can open, and every route of a logged-in user (mobile viewport). */
@@ -103,5 +113,62 @@ test('no serious or critical accessibility violations on any route of a signed-i
     await settle(page, route);
     found.push(...(await seriousViolations(page, route)));
   }
+  expect(found).toEqual([]);
+});
+
+/**
+ * The operator console (its own origin): the sign-in and enrolment pages, then every page of a signed-in
+ * operator (an admin with support and compliance: Support, Withdrawals, Operators, Audit, My account; a
+ * finance operator: Dashboard). The Support page keeps the chat's event stream open, so pages settle on their
+ * own content rather than on an idle network.
+ */
+test('@desktop no serious or critical accessibility violations on the operator console', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const found: string[] = [];
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const check = async (label: string, ready: string) => {
+    await expect(page.getByTestId(ready).first()).toBeVisible();
+    await expect(page.getByText('Loading…')).toHaveCount(0);
+    found.push(...(await seriousViolations(page, `console ${label}`)));
+  };
+  await page.goto(OPS_CONSOLE_URL);
+  await check('sign-in', 'ops-sign-in');
+
+  const admin = `e2e_axe_${String(Date.now()).slice(-8)}`;
+  await page.goto(
+    `${OPS_CONSOLE_URL}#enrol=${tokenOf(opsCommand(['operators', 'add', admin, '--roles', 'admin,support,compliance']))}`,
+  );
+  // Only the fragment changed: the console reads the link when it loads.
+  await page.reload();
+  await check('enrol', 'ops-enrol-secret');
+  const secret = (await page.getByTestId('ops-enrol-secret').textContent()) ?? '';
+  await page.getByTestId('ops-enrol-password').fill(OPERATOR.password);
+  await page.getByTestId('ops-enrol-code').fill(totpOf(secret).generate({ timestamp: await serverNow(page.request) }));
+  await page.getByTestId('ops-enrol-submit').click();
+  await expect(page.getByTestId('ops-roles')).toBeVisible();
+  for (const [tab, ready] of [
+    ['support', 'ops-tab-support'],
+    ['withdrawals', 'ops-withdrawals'],
+    ['operators', 'ops-operators'],
+    ['audit', 'ops-audit-chain'],
+    ['me', 'ops-my-account'],
+  ] as const) {
+    await page.getByTestId(`ops-tab-${tab}`).click();
+    await check(tab, ready);
+  }
+  await context.close();
+
+  const financeName = 'e2e_axe_finance';
+  ensureOperator(financeName, 'finance');
+  const finance = await browser.newContext();
+  const financePage = await finance.newPage();
+  await financePage.goto(OPS_CONSOLE_URL);
+  await signInOperatorPage(financePage, financeName);
+  await expect(financePage.getByTestId('ops-roles')).toBeVisible();
+  await financePage.getByTestId('ops-tab-dashboard').click();
+  await expect(financePage.getByTestId('ops-dash-check')).toBeVisible();
+  found.push(...(await seriousViolations(financePage, 'console dashboard')));
+  await finance.close();
   expect(found).toEqual([]);
 });

@@ -47,7 +47,12 @@ export function AnnouncementEditor({ onPublished }: { onPublished: () => void })
     <form className="card editor" onSubmit={submit} data-testid="ops-editor">
       <h2>New announcement</h2>
       <div className="row">
-        <select value={category} onChange={(e) => setCategory(e.target.value)} data-testid="ops-category">
+        <select
+          value={category}
+          onChange={(e) => setCategory(e.target.value)}
+          aria-label="Category"
+          data-testid="ops-category"
+        >
           {CATEGORIES.map((c) => (
             <option key={c}>{c}</option>
           ))}

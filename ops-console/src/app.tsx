@@ -3,7 +3,9 @@ import { Announcements } from './announcements.tsx';
 import { opsApi, type Role } from './api.ts';
 import { Audit } from './audit.tsx';
 import { Chats } from './chats.tsx';
+import { Dashboard } from './dashboard.tsx';
 import { Enrol, enrolmentTokenOfPage } from './enrol.tsx';
+import { MyAccount } from './my-account.tsx';
 import { Operators } from './operators.tsx';
 import { type Operator, SignIn } from './sign-in.tsx';
 import { SupportMessages } from './support-messages.tsx';
@@ -20,8 +22,10 @@ const PAGES = [
   { id: 'support', label: 'Support', roles: ['support'] },
   { id: 'withdrawals', label: 'Withdrawals', roles: ['finance', 'compliance'] },
   { id: 'users', label: 'Users', roles: ['support', 'compliance'] },
+  { id: 'dashboard', label: 'Dashboard', roles: ['finance'] },
   { id: 'operators', label: 'Operators', roles: ['admin'] },
   { id: 'audit', label: 'Audit', roles: ['admin', 'compliance'] },
+  { id: 'me', label: 'My account', roles: ['support', 'compliance', 'finance', 'admin'] },
 ] as const satisfies readonly { id: string; label: string; roles: readonly Role[] }[];
 type PageId = (typeof PAGES)[number]['id'];
 
@@ -30,6 +34,8 @@ function Page({ id, operator }: { id: PageId; operator: Operator }) {
   if (id === 'audit') return <Audit />;
   if (id === 'withdrawals') return <Withdrawals roles={operator.roles} />;
   if (id === 'users') return <Users compliance={operator.roles.includes('compliance')} />;
+  if (id === 'dashboard') return <Dashboard />;
+  if (id === 'me') return <MyAccount name={operator.name} />;
   return (
     <>
       <Announcements />

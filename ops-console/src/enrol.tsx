@@ -21,7 +21,8 @@ export function enrolmentTokenOfPage(): string | null {
 
 /**
  * First visit through the one-time link: scan the code into an authenticator app, choose the password,
- * confirm with a first code. The server signs the operator in when both are set.
+ * confirm with a first code. The server signs the operator in when both are set; in the next 5 minutes
+ * "My account" adds a passkey without another code.
  */
 export function Enrol({ token, onEnrolled }: { token: string; onEnrolled: (operator: Operator) => void }) {
   const [setup, setSetup] = useState<{ name: string; secret: string; uri: string } | null>(null);
@@ -50,7 +51,13 @@ export function Enrol({ token, onEnrolled }: { token: string; onEnrolled: (opera
           <p>
             Welcome, <strong>{setup.name}</strong>. Add this account to your authenticator app, then choose a password.
           </p>
-          <QRCodeSVG value={setup.uri} size={180} data-testid="ops-enrol-qr" />
+          <QRCodeSVG
+            value={setup.uri}
+            size={180}
+            role="img"
+            aria-label="QR code of your authenticator key (the key is also written below)"
+            data-testid="ops-enrol-qr"
+          />
           <p className="muted">
             Or type the key: <code data-testid="ops-enrol-secret">{setup.secret}</code>
           </p>

@@ -1,12 +1,16 @@
 import { type FormEvent, useState } from 'react';
 import { opsApi, problemOf, type Role } from './api.ts';
+import { passkeysSupported, signInWithPasskey } from './passkeys.ts';
 
 export interface Operator {
   name: string;
   roles: Role[];
 }
 
-/** Name, password and a code of the authenticator app: no operator signs in with a password alone. */
+/**
+ * A passkey alone (phishing-resistant), or name, password and a code of the authenticator app: no
+ * operator signs in with a password alone.
+ */
 export function SignIn({ onSignedIn }: { onSignedIn: (operator: Operator) => void }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
@@ -16,6 +20,13 @@ export function SignIn({ onSignedIn }: { onSignedIn: (operator: Operator) => voi
     event.preventDefault();
     opsApi.signIn(name.trim(), password, code.trim()).then(
       (s) => onSignedIn(s.operator ?? { name, roles: [] }),
+      (error: unknown) => setProblem(problemOf(error)),
+    );
+  };
+  const withPasskey = () => {
+    setProblem('');
+    signInWithPasskey().then(
+      (s) => onSignedIn(s.operator ?? { name: '', roles: [] }),
       (error: unknown) => setProblem(problemOf(error)),
     );
   };
@@ -48,10 +59,19 @@ export function SignIn({ onSignedIn }: { onSignedIn: (operator: Operator) => voi
           data-testid="ops-totp"
         />
       </label>
-      {problem ? <p className="problem">{problem}</p> : null}
+      {problem ? (
+        <p className="problem" role="alert">
+          {problem}
+        </p>
+      ) : null}
       <button type="submit" data-testid="ops-sign-in-submit">
         Sign in
       </button>
+      {passkeysSupported() ? (
+        <button type="button" onClick={withPasskey} data-testid="ops-passkey-sign-in">
+          Sign in with a passkey
+        </button>
+      ) : null}
     </form>
   );
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from './app-deps.ts';
+import { DEFAULT_CONSOLE_ORIGIN } from './http/console-surface.ts';
 import { allowlistHoldMsOf } from './modules/allowlist/service.ts';
 import type { createAuthModule } from './modules/auth/auth-module.ts';
 import { meRoutes } from './modules/auth/me-routes.ts';
@@ -146,6 +147,8 @@ async function accountAndSupportModules(
     auth,
     sealKey: deps.payouts?.key ?? null,
     onUserSessionsEnded: cancelPendingSells,
+    consoleOrigin: deps.console?.origin ?? DEFAULT_CONSOLE_ORIGIN,
+    passkeyOptionsPerIpMinute: auth.webauthn.optionsPerIpMinute,
   });
   await typed.register(noticesRoutes, { service: notices });
   await typed.register(noticesOpsRoutes, { service: notices, requireOperator });

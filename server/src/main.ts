@@ -21,6 +21,8 @@ import { auditExportIntervalFromEnv, startAuditAnchorSchedule } from './modules/
 import { localChainNetworks } from './modules/chain/chain-config.ts';
 import { prepareChains, startChainModule } from './modules/chain/chain-module.ts';
 import { seedLiquidity } from './modules/convert/liquidity.ts';
+import { custodyCheck } from './modules/custody/custody-check.ts';
+import { moneyCheckIntervalFromEnv, startMoneyCheckSchedule } from './modules/dashboard/money-check.ts';
 import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
 import { fenceOf, instanceName, ROLE_LEASE_MS, runAsLeader } from './modules/leases/leader.ts';
 import { loadPayoutKey } from './modules/payment-methods/sealing.ts';
@@ -291,8 +293,18 @@ try {
       logger.info({ token: token.toString() }, 'this instance runs the background roles');
       const stopWatchers = chain.watch(fenceOf('background', token));
       const por = startPorSchedule(db, now, porIntervalFromEnv(process.env), logger);
+      // The money dashboard's reconcile and custody check (MONEY_CHECK_INTERVAL_MS, or when finance asks).
+      const moneyCheck = startMoneyCheckSchedule(
+        db,
+        now,
+        {
+          intervalMs: moneyCheckIntervalFromEnv(process.env),
+          custody: () => custodyCheck(db, config.dataDir, process.env),
+        },
+        logger,
+      );
       return async () => {
-        await Promise.all([stopWatchers(), por.close()]);
+        await Promise.all([stopWatchers(), por.close(), moneyCheck.close()]);
         logger.warn({}, 'background roles stopped here (lease lost or shutting down)');
       };
     },

@@ -12,8 +12,10 @@ import type { CustodyDatabase } from './schema-custody.ts';
 import type { DepositsDatabase } from './schema-deposits.ts';
 import type { DevicesDatabase } from './schema-devices.ts';
 import type { ExchangeDatabase } from './schema-exchange.ts';
+import type { MoneyChecksDatabase } from './schema-money-checks.ts';
 import type { NoticesDatabase } from './schema-notices.ts';
 import type { OpsUsersDatabase } from './schema-ops-users.ts';
+import type { OperatorPasskeysDatabase } from './schema-operator-passkeys.ts';
 import type { PasskeysDatabase } from './schema-passkeys.ts';
 import type { PayoutsDatabase } from './schema-payouts.ts';
 import type { PorDatabase } from './schema-por.ts';
@@ -49,7 +51,9 @@ export interface Database
     AllowlistDatabase,
     DevicesDatabase,
     WithdrawalReviewDatabase,
-    OpsUsersDatabase {
+    OpsUsersDatabase,
+    OperatorPasskeysDatabase,
+    MoneyChecksDatabase {
   users: UsersTable;
   user_settings: UserSettingsTable;
   accounts: AccountsTable;

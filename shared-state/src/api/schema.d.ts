@@ -1276,6 +1276,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ops/me/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in operator's passkeys */
+        get: operations["getOpsMePasskeys"];
+        put?: never;
+        /**
+         * Add a passkey: the answer of navigator.credentials.create() and a name
+         * @description Recorded in the audit log. PASSKEY_EXISTS, PASSKEY_LIMIT. Bound to the console's origin (OPS_ORIGIN) and its host name as RP ID, never the app's. Challenges are single use and live 5 minutes. PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown or a user's passkey, signature, origin, RP ID, user verification, a disabled operator); PASSKEY_COUNTER_REGRESSED: a cloned key, suspended until removed.
+         */
+        post: operations["postOpsMePasskeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/me/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start adding a passkey: options for navigator.credentials.create()
+         * @description A step-up: `totpCode` (valid once; WRONG_FACTOR_CODE, LOGIN_THROTTLED), unless the session was opened within 5 minutes (REAUTH_REQUIRED otherwise). PASSKEY_LIMIT at 10. Bound to the console's origin (OPS_ORIGIN) and its host name as RP ID, never the app's. Challenges are single use and live 5 minutes. PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown or a user's passkey, signature, origin, RP ID, user verification, a disabled operator); PASSKEY_COUNTER_REGRESSED: a cloned key, suspended until removed.
+         */
+        post: operations["postOpsMePasskeysOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/me/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of your passkeys (recorded in the audit log) */
+        delete: operations["deleteOpsMePasskeysById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an operator sign-in with a passkey: options for navigator.credentials.get()
+         * @description LOGIN_THROTTLED beyond WEBAUTHN_OPTIONS_PER_IP_MINUTE a minute per IP. Sets a short-lived HttpOnly nonce cookie that POST /api/ops/passkey/session needs. Bound to the console's origin (OPS_ORIGIN) and its host name as RP ID, never the app's. Challenges are single use and live 5 minutes. PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown or a user's passkey, signature, origin, RP ID, user verification, a disabled operator); PASSKEY_COUNTER_REGRESSED: a cloned key, suspended until removed.
+         */
+        post: operations["postOpsPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/passkey/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operator sign-in with a passkey alone (possession and user verification: phishing-resistant)
+         * @description Bound to the console's origin (OPS_ORIGIN) and its host name as RP ID, never the app's. Challenges are single use and live 5 minutes. PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown or a user's passkey, signature, origin, RP ID, user verification, a disabled operator); PASSKEY_COUNTER_REGRESSED: a cloned key, suspended until removed.
+         */
+        post: operations["postOpsPasskeySession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ops/operators": {
         parameters: {
             query?: never;
@@ -1410,6 +1508,43 @@ export interface paths {
         get: operations["getOpsAuditEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The money dashboard: last reconcile, proof-of-liabilities root, custody, stuck withdrawals, alerts
+         * @description Amounts are integers of the smallest unit with their decimals. `check` is the newest scheduled check (MONEY_CHECK_INTERVAL_MS, default 10 minutes): reconcile, liabilities, hot wallets on chain.
+         */
+        get: operations["getOpsDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/dashboard/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a money check now (the background instance runs it; at most one a minute) */
+        post: operations["postOpsDashboardCheck"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9057,6 +9192,516 @@ export interface operations {
             };
         };
     };
+    getOpsMePasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkeys: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            /** @description A synced (multi-device) passkey */
+                            synced: boolean;
+                            /** @description Its signature counter went backwards (a cloned key), or it was added before the latest enrolment: it answers nothing; remove it */
+                            suspended: boolean;
+                        }[];
+                        max: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postOpsMePasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description The answer of navigator.credentials.create(), as JSON */
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            authenticatorData?: string;
+                            transports?: string[];
+                            publicKeyAlgorithm?: number;
+                            publicKey?: string;
+                        };
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description Client extension results */
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                        /** @description A synced (multi-device) passkey */
+                        synced: boolean;
+                        /** @description Its signature counter went backwards (a cloned key), or it was added before the latest enrolment: it answers nothing; remove it */
+                        suspended: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postOpsMePasskeysOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A code of the authenticator app (the step-up); not needed within 5 minutes of signing in */
+                    totpCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description PublicKeyCredentialCreationOptionsJSON: hand to startRegistration({ optionsJSON }) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        rp: {
+                            name: string;
+                            id?: string;
+                        };
+                        user: {
+                            id: string;
+                            name: string;
+                            displayName: string;
+                        };
+                        pubKeyCredParams: {
+                            alg: number;
+                            type: string;
+                        }[];
+                        timeout?: number;
+                        excludeCredentials?: {
+                            id: string;
+                            type: string;
+                            transports?: string[];
+                        }[];
+                        authenticatorSelection?: {
+                            authenticatorAttachment?: string;
+                            residentKey?: string;
+                            requireResidentKey?: boolean;
+                            userVerification?: string;
+                        };
+                        attestation?: string;
+                        hints?: string[];
+                        extensions?: {
+                            credProps?: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteOpsMePasskeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postOpsPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PublicKeyCredentialRequestOptionsJSON: hand to startAuthentication({ optionsJSON }) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        rpId?: string;
+                        timeout?: number;
+                        allowCredentials?: {
+                            id: string;
+                            type: string;
+                            transports?: string[];
+                        }[];
+                        userVerification?: string;
+                        hints?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postOpsPasskeySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The answer of navigator.credentials.get() to a passkey challenge, as JSON */
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        /** @description Client extension results */
+                        clientExtensionResults: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        operator: {
+                            name: string;
+                            roles: ("support" | "compliance" | "finance" | "admin")[];
+                        } | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getOpsOperators: {
         parameters: {
             query?: never;
@@ -9724,6 +10369,256 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOpsDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        generatedAt: string;
+                        check: {
+                            state: "ok" | "mismatch" | "never";
+                            finishedAt: string | null;
+                            requestedBy: string | null;
+                            durationMs: number | null;
+                            reconcile: {
+                                ok: boolean;
+                                accounts: number;
+                                transfers: number;
+                                entries: number;
+                                balanceMismatchCount: number;
+                                unbalancedTransferCount: number;
+                                brokenChains: number;
+                            } | null;
+                            custodyOnChain: {
+                                network: string;
+                                skipped: string | null;
+                                hot: {
+                                    asset: string;
+                                    decimals: number;
+                                    /** @description Integer of the smallest unit (decimals below) */
+                                    minor: string;
+                                    /** @description Integer of the smallest unit (decimals below) */
+                                    bookMinor: string;
+                                }[];
+                            }[];
+                            pending: "requested" | "running" | null;
+                        };
+                        proofOfLiabilities: {
+                            id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            rootHash: string;
+                            users: number;
+                            totals: {
+                                asset: string;
+                                decimals: number;
+                                /** @description Integer of the smallest unit (decimals below) */
+                                minor: string;
+                            }[];
+                        } | null;
+                        custody: {
+                            perNetwork: {
+                                network: string;
+                                coin: string;
+                                /** @description An amount: minor units of asset (a coin, or COIN@network in chain units) */
+                                hotWallet: {
+                                    asset: string;
+                                    decimals: number;
+                                    /** @description Integer of the smallest unit (decimals below) */
+                                    minor: string;
+                                };
+                                /** @description An amount: minor units of asset (a coin, or COIN@network in chain units) */
+                                depositAddresses: {
+                                    asset: string;
+                                    decimals: number;
+                                    /** @description Integer of the smallest unit (decimals below) */
+                                    minor: string;
+                                };
+                            }[];
+                            perCoin: {
+                                coin: string;
+                                /** @description An amount: minor units of asset (a coin, or COIN@network in chain units) */
+                                custody: {
+                                    asset: string;
+                                    decimals: number;
+                                    /** @description Integer of the smallest unit (decimals below) */
+                                    minor: string;
+                                };
+                                liabilities: {
+                                    asset: string;
+                                    decimals: number;
+                                    /** @description Integer of the smallest unit (decimals below) */
+                                    minor: string;
+                                } | null;
+                                covered: boolean | null;
+                            }[];
+                        };
+                        stuckWithdrawals: {
+                            count: number;
+                            stuckAfterMinutes: number;
+                            oldest: {
+                                id: string;
+                                network: string;
+                                state: string;
+                                /** Format: date-time */
+                                since: string;
+                                /** @description An amount: minor units of asset (a coin, or COIN@network in chain units) */
+                                amount: {
+                                    asset: string;
+                                    decimals: number;
+                                    /** @description Integer of the smallest unit (decimals below) */
+                                    minor: string;
+                                };
+                            }[];
+                        };
+                        alerts: {
+                            reorgCount: number;
+                            reorgs: {
+                                id: string;
+                                network: string;
+                                forkBlock: string;
+                                deposits: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                            chainCount: number;
+                            chain: {
+                                id: string;
+                                network: string;
+                                kind: string;
+                                detail: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        };
+                        rewardsPool: {
+                            asset: string;
+                            decimals: number;
+                            /** @description Integer of the smallest unit (decimals below) */
+                            minor: string;
+                        }[];
+                        liquidity: {
+                            asset: string;
+                            decimals: number;
+                            /** @description Integer of the smallest unit (decimals below) */
+                            minor: string;
+                            lanes: {
+                                lane: number;
+                                /** @description Integer of the smallest unit (decimals below) */
+                                minor: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    postOpsDashboardCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pending: "requested" | "running";
+                    };
                 };
             };
             /** @description Default Response */

@@ -51,6 +51,12 @@ export const auditEvents = [
   // Operators (user_id null, or the user the act concerns; details.operator names the operator).
   'operator_signed_in',
   'operator_sign_in_failed',
+  // Operators' passkeys (operators/passkeys-service.ts).
+  'operator_passkey_added',
+  'operator_passkey_removed',
+  'operator_passkey_counter_regressed',
+  // Finance asked for a money check now (dashboard/routes.ts).
+  'money_check_requested',
   'operator_password_set',
   'operator_added',
   'operator_enrolment_issued',

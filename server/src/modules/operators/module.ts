@@ -7,11 +7,14 @@ import { auditOpsRoutes } from '../audit/ops-routes.ts';
 import type { PasswordHasher } from '../auth/password-hashing.ts';
 import type { SessionsEndedHook } from '../auth/sessions-service.ts';
 import type { ThrottleStore } from '../auth/throttles.ts';
+import { dashboardOpsRoutes } from '../dashboard/routes.ts';
 import { createSealer } from '../payment-methods/sealing.ts';
 import { createOperatorAccounts } from './accounts-service.ts';
 import { operatorAdminRoutes } from './admin-routes.ts';
 import { createOperatorEnrolment } from './enrolment.ts';
 import { operatorGuard } from './guard.ts';
+import { operatorPasskeyRoutes } from './passkey-routes.ts';
+import { consoleWebAuthn, createOperatorPasskeys } from './passkeys-service.ts';
 import { operatorSessionRoutes } from './routes.ts';
 import { createOperatorsService, type OperatorsService } from './service.ts';
 
@@ -32,6 +35,10 @@ export async function operatorModules(
     /** The payout data key (PAYOUT_DATA_KEY): seals operators' authenticator secrets as users' are. */
     sealKey: Buffer | null;
     onUserSessionsEnded?: SessionsEndedHook;
+    /** The console's origin (OPS_ORIGIN): operators' passkeys are bound to it and its host name. */
+    consoleOrigin: string;
+    /** Passkey sign-in options per IP and minute (WEBAUTHN_OPTIONS_PER_IP_MINUTE). */
+    passkeyOptionsPerIpMinute: number;
   },
 ): Promise<{ operators: OperatorsService; requireOperator: ReturnType<typeof operatorGuard> }> {
   const { db, now, auth } = deps;
@@ -48,6 +55,13 @@ export async function operatorModules(
   const enrolment = createOperatorEnrolment({ db, now, hasher: auth.hasher, sealer });
   await typed.register(operatorSessionRoutes, { service: operators, enrolment });
   const requireOperator = operatorGuard(operators);
+  await typed.register(operatorPasskeyRoutes, {
+    passkeys: createOperatorPasskeys({ db, now, webauthn: consoleWebAuthn(deps.consoleOrigin) }),
+    service: operators,
+    stepUp: { db, sealer, throttles: auth.throttles },
+    now,
+    optionsPerIpMinute: deps.passkeyOptionsPerIpMinute,
+  });
   const accounts = createOperatorAccounts({
     db,
     now,
@@ -55,5 +69,6 @@ export async function operatorModules(
   });
   await typed.register(operatorAdminRoutes, { accounts, requireOperator });
   await typed.register(auditOpsRoutes, { db, requireOperator });
+  await typed.register(dashboardOpsRoutes, { db, now, requireOperator });
   return { operators, requireOperator };
 }

@@ -12,6 +12,8 @@ import { operatorCookie } from './test-helpers.ts';
  */
 const h = useAuthHarness();
 const PUBLIC = new Set([
+  'POST /api/ops/passkey/options',
+  'POST /api/ops/passkey/session',
   'POST /api/ops/session',
   'GET /api/ops/session',
   'POST /api/ops/enrolment/start',

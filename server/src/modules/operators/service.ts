@@ -54,6 +54,8 @@ export async function startOperatorSession(
   operator: { id: string; name: string },
   ip: string,
   at: Date,
+  /** More to record with the sign-in (how: `{ method: 'passkey', passkeyId }`). */
+  extra: Record<string, string> = {},
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = newSessionToken();
   const expiresAt = new Date(at.getTime() + OPERATOR_ABSOLUTE_MS);
@@ -66,7 +68,7 @@ export async function startOperatorSession(
     event: 'operator_signed_in',
     at,
     ip,
-    details: { operator: operator.name, operatorId: operator.id, sessionId: session.id },
+    details: { ...extra, operator: operator.name, operatorId: operator.id, sessionId: session.id },
   });
   return { token, expiresAt };
 }

@@ -4,7 +4,9 @@ import { purgeOldCodes } from '../auth/codes-repository.ts';
 import { purgeOldSessions } from '../auth/sessions-repository.ts';
 import { purgeIdleThrottles } from '../auth/throttles-repository.ts';
 import { purgeExpiredQuotes } from '../convert/repository.ts';
+import { purgeOldMoneyChecks } from '../dashboard/money-check.ts';
 import { purgeUnusedRateLocks } from '../exchange/repository.ts';
+import { purgeExpiredOperatorChallenges } from '../operators/passkeys-repository.ts';
 import { purgeUnusedQuotes } from '../ramp/repository.ts';
 import { purgeOldLoginAttempts } from '../security/login-history.ts';
 import { purgeExpiredChallenges } from '../security/passkeys-repository.ts';
@@ -42,7 +44,9 @@ export const retentionRules: ReadonlyArray<{ table: string; purge: Purge; untilD
   // Anyone can start a sign-in ceremony (throttled per IP): the sweep runs until the expired ones are
   // gone, up to CHALLENGE_MAX_BATCHES statements, rather than leaving a backlog that only grows.
   { table: 'webauthn_challenges', purge: purgeExpiredChallenges, untilDone: true },
+  { table: 'operator_webauthn_challenges', purge: purgeExpiredOperatorChallenges, untilDone: true },
   { table: 'login_attempts', purge: purgeOldLoginAttempts },
+  { table: 'money_checks', purge: purgeOldMoneyChecks },
 ];
 
 /** Delete statements at most per sweep for a table swept until done (a bound, not a budget). */
