@@ -11,8 +11,8 @@ import { type Operator, SignIn } from './sign-in.tsx';
 import { SupportMessages } from './support-messages.tsx';
 import { Tickets } from './tickets.tsx';
 import { UserLocksLookup } from './user-locks.tsx';
-import { Withdrawals } from './withdrawals.tsx';
 import { Users } from './users.tsx';
+import { Withdrawals } from './withdrawals.tsx';
 
 /**
  * The console's pages and the roles that open them (the server decides; this only hides what a role

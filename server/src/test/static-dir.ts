@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { RemoteRegistry } from '../http/remote-registry.ts';
 import type { StoredRegistry } from '../http/remote-canary.ts';
+import type { RemoteRegistry } from '../http/remote-registry.ts';
 
 export interface StaticDirFixture {
   dir: string;
