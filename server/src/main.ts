@@ -18,6 +18,7 @@ import { type MetricsConfig, metricsConfigFromEnv } from './http/metrics-config.
 import { createLogger } from './logger.ts';
 import { localChainNetworks } from './modules/chain/chain-config.ts';
 import { prepareChains, startChainModule } from './modules/chain/chain-module.ts';
+import { canaryWatchRole } from './modules/client-events/canary-watch-role.ts';
 import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { exchangeAvailability, startExchangeEngine } from './modules/exchange/exchange-module.ts';
 import { fenceOf, instanceName, ROLE_LEASE_MS, runAsLeader } from './modules/leases/leader.ts';
@@ -270,6 +271,8 @@ try {
     onError: (err) => logger.warn({ err }, 'background lease: renewal failed'),
   });
   closers.push({ name: 'background roles', close: () => background.close() });
+  // The canary watch (issue 35): ends a canary with --auto-rollback that fails more than its stable.
+  closers.push(canaryWatchRole({ db, staticDir: config.staticDir, logger }));
   // Quotes, rate locks, codes, old sessions and idle throttle counters: deleted once past their use.
   closers.push(startRetention({ db, log: logger }));
 
