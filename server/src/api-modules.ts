@@ -154,6 +154,7 @@ async function accountAndSupportModules(
   await typed.register(clientEventsRoutes, {
     db: deps.db,
     knownVersions: knownVersionsOf(deps.staticDir ? path.join(deps.staticDir, 'remotes.json') : null),
+    globalPerMinute: ((deps.rateLimit?.max ?? 1000) * 60_000) / (deps.rateLimit?.windowMs ?? 60_000),
   });
   await typed.register(opsSecurityStateRoutes, { db: deps.db, now, requireOperator });
   await typed.register(withdrawalOpsRoutes, {

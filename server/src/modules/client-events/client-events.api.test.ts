@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { countsByVersion } from './repository.ts';
+import { clientEventsPerMinute } from './routes.ts';
 
 describe('POST /api/client-events', () => {
   const database = useTestDatabase();
@@ -64,7 +65,10 @@ describe('POST /api/client-events', () => {
   });
 
   it('is rate-limited per client in PostgreSQL (429 past the per-minute allowance)', async () => {
-    const app = buildApp({ db: database.db, rateLimitStore: 'database' });
+    const app = buildApp({ db: database.db, rateLimitStore: 'database', rateLimit: { max: 600, windowMs: 60_000 } });
+    // A thirtieth of the global limit, at least 30 (e2e raises the global limit for one shared IP).
+    expect(clientEventsPerMinute(600)).toBe(30);
+    expect(clientEventsPerMinute(20_000)).toBe(666);
     const payload = { events: [{ remote: 'wallet', version: '1.0.0', kind: 'load' }] };
     const codes: number[] = [];
     for (let i = 0; i < 32; i += 1) codes.push((await post(app, payload)).statusCode);

@@ -6,8 +6,15 @@ import { NoContent } from '../auth/schemas.ts';
 import { recordClientEvents } from './repository.ts';
 import { BODY_LIMIT_BYTES, ClientEventsBody } from './schemas.ts';
 
-/** Reports per client (IP, counted in PostgreSQL by the rate-limit store) per minute. */
-export const CLIENT_EVENTS_PER_MINUTE = 30;
+/**
+ * Reports per client (IP, counted in PostgreSQL by the rate-limit store) per minute: a thirtieth of
+ * the global per-client limit, at least 30 (a page sends at most one report a second while remotes
+ * load). Relative, so a deployment (or the e2e suite, where every browser is 127.0.0.1) that raises
+ * the global limit raises this one with it.
+ */
+export function clientEventsPerMinute(globalPerMinute: number): number {
+  return Math.max(30, Math.floor(globalPerMinute / 30));
+}
 
 export interface ClientEventsOptions {
   db: Kysely<Database>;
@@ -16,6 +23,8 @@ export interface ClientEventsOptions {
    * registry (API-only tests): reports of other versions are dropped, so made-up names cannot add rows.
    */
   knownVersions: () => Promise<Set<string> | null>;
+  /** The global per-client limit per minute (clientEventsPerMinute). */
+  globalPerMinute: number;
 }
 
 /**
@@ -25,13 +34,13 @@ export interface ClientEventsOptions {
  */
 export const clientEventsRoutes: FastifyPluginAsyncTypebox<ClientEventsOptions> = async (
   app,
-  { db, knownVersions },
+  { db, knownVersions, globalPerMinute },
 ) => {
   app.post(
     '/client-events',
     {
       bodyLimit: BODY_LIMIT_BYTES,
-      config: { rateLimit: { max: CLIENT_EVENTS_PER_MINUTE, timeWindow: 60_000 } },
+      config: { rateLimit: { max: clientEventsPerMinute(globalPerMinute), timeWindow: 60_000 } },
       schema: {
         tags: ['client-events'],
         summary: 'Report remote loads and load failures (counted per remote, version, kind and error code; anonymous)',
