@@ -1,15 +1,20 @@
 /**
- * npm run canary -- status <remote>
- * npm run canary -- start <remote> <version> <percent>   (a deployed, sealed version, no rebuild)
+ * npm run canary -- status <remote>   (registry, and loads/failures per version when DATABASE_URL is set)
+ * npm run canary -- start <remote> <version> <percent> [--auto-rollback [--margin <points>] [--min-loads <n>]]
+ *   (a deployed, sealed version, no rebuild)
  * npm run canary -- pin <remote> <user id> <version>   (support: this user gets that deployed version)
  * npm run canary -- unpin <remote> <user id>
  */
+import { parseArgs } from 'node:util';
+import { AUTO_ROLLBACK_OPTIONS, AUTO_ROLLBACK_USAGE, autoRollbackOf } from './lib/auto-rollback-args.ts';
 import { pinVisitor, startCanary } from './lib/canary.ts';
+import { formatReports, loadReports } from './lib/canary-reports.ts';
 import { isRemoteName, REMOTE_NAMES } from './lib/paths.ts';
 import { readHistory, readRegistry } from './lib/registry.ts';
 
-const [verb, name, userId, version] = process.argv.slice(2);
-const USAGE = `usage: npm run canary -- status|start|pin|unpin <${REMOTE_NAMES.join('|')}> [<version> <percent> | <user id> [<version>]]`;
+const { values, positionals } = parseArgs({ allowPositionals: true, options: AUTO_ROLLBACK_OPTIONS });
+const [verb, name, userId, version] = positionals;
+const USAGE = `usage: npm run canary -- status|start|pin|unpin <${REMOTE_NAMES.join('|')}> [<version> <percent> ${AUTO_ROLLBACK_USAGE} | <user id> [<version>]]`;
 if (!isRemoteName(name) || !['status', 'start', 'pin', 'unpin'].includes(verb ?? '')) {
   console.error(USAGE);
   process.exit(2);
@@ -17,9 +22,17 @@ if (!isRemoteName(name) || !['status', 'start', 'pin', 'unpin'].includes(verb ??
 const entry = (await readRegistry()).remotes[name];
 if (verb === 'status') {
   console.log(`${name} stable ${entry?.version ?? '(none)'}`);
-  if (entry?.canary) console.log(`${name} canary ${entry.canary.version} for ${entry.canary.percent}% of visitors`);
-  else console.log(`${name} runs no canary`);
+  const canary = entry?.canary;
+  if (canary) {
+    const auto = canary.autoRollback
+      ? `, auto-rollback past +${canary.autoRollback.marginPct} points over ${canary.autoRollback.minLoads} loads`
+      : '';
+    console.log(`${name} canary ${canary.version} for ${canary.percent}% of visitors${auto}`);
+  } else console.log(`${name} runs no canary`);
   for (const [who, pinned] of Object.entries(entry?.pins ?? {})) console.log(`pinned ${who} -> ${pinned.version}`);
+  const reports = await loadReports(name, canary?.startedAt);
+  if (reports === null) console.log('(set DATABASE_URL to see loads and failures per version)');
+  else for (const line of formatReports(reports)) console.log(line);
   process.exit(0);
 }
 if (verb === 'start') {
@@ -29,8 +42,11 @@ if (verb === 'start') {
     console.error(`${name} has no sealed deployed version ${userId ?? '(none given)'} or no stable version`);
     process.exit(1);
   }
-  await startCanary(name, { version: known.version, ...known.sealed }, Number(version), entry.version);
-  console.log(`${name} canary ${known.version} for ${version}% of visitors`);
+  const autoRollback = autoRollbackOf(values);
+  await startCanary(name, { version: known.version, ...known.sealed }, Number(version), entry.version, autoRollback);
+  console.log(
+    `${name} canary ${known.version} for ${version}% of visitors${autoRollback ? ' (auto-rollback on)' : ''}`,
+  );
   process.exit(0);
 }
 if (!userId || !/^[0-9a-f-]{36}$/i.test(userId)) {

@@ -1,17 +1,23 @@
-/** npm run deploy -- <remote> [--build-id <label>] [--origin <cdn origin>] [--canary <percent>] */
+/** npm run deploy -- <remote> [--build-id <label>] [--origin <cdn origin>] [--canary <percent> [--auto-rollback ...]] */
 import { parseArgs } from 'node:util';
+import { AUTO_ROLLBACK_OPTIONS, AUTO_ROLLBACK_USAGE, autoRollbackOf } from './lib/auto-rollback-args.ts';
 import { deployRemoteToCdn } from './lib/deploy-cdn.ts';
 import { deployRemote } from './lib/deploy-remote.ts';
 import { isRemoteName, REMOTE_NAMES } from './lib/paths.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { 'build-id': { type: 'string' }, origin: { type: 'string' }, canary: { type: 'string' } },
+  options: {
+    'build-id': { type: 'string' },
+    origin: { type: 'string' },
+    canary: { type: 'string' },
+    ...AUTO_ROLLBACK_OPTIONS,
+  },
 });
 const name = positionals[0];
 if (!isRemoteName(name) || positionals.length !== 1) {
   console.error(
-    `usage: npm run deploy -- <${REMOTE_NAMES.join('|')}> [--build-id <label>] [--origin <cdn origin>] [--canary <percent>]`,
+    `usage: npm run deploy -- <${REMOTE_NAMES.join('|')}> [--build-id <label>] [--origin <cdn origin>] [--canary <percent> ${AUTO_ROLLBACK_USAGE}]`,
   );
   process.exit(2);
 }
@@ -21,7 +27,16 @@ if (canary !== undefined && !(Number.isInteger(canary) && canary >= 1 && canary 
   console.error(`--canary takes a whole percent 1..100, not ${values.canary}`);
   process.exit(2);
 }
-const options = { ...(buildId && { buildId }), ...(canary !== undefined && { canary }) };
+const autoRollback = autoRollbackOf(values);
+if (autoRollback && canary === undefined) {
+  console.error('--auto-rollback goes with --canary <percent>');
+  process.exit(2);
+}
+const options = {
+  ...(buildId && { buildId }),
+  ...(canary !== undefined && { canary }),
+  ...(autoRollback && { autoRollback }),
+};
 // --origin: the version lives on that CDN (which must be in REMOTE_ORIGINS), sealed from what it serves.
 const version = values.origin
   ? await deployRemoteToCdn(name, values.origin, options)

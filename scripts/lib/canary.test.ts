@@ -64,3 +64,22 @@ describe('canary registry writes (issue 35 item 3)', () => {
     expect((await readRegistry()).remotes.wallet?.pins).toBeUndefined();
   });
 });
+
+describe('--auto-rollback (issue 35)', () => {
+  it('records its settings and the start time with the canary; bad settings are refused and change nothing', async () => {
+    const stable = (await readRegistry()).remotes.wallet?.version as string;
+    await expect(
+      startCanary('wallet', sealed('9-x'), 10, stable, { marginPct: 101, minLoads: 20 }),
+    ).rejects.toBeInstanceOf(RangeError);
+    await expect(
+      startCanary('wallet', sealed('9-x'), 10, stable, { marginPct: 5, minLoads: 0 }),
+    ).rejects.toBeInstanceOf(RangeError);
+    expect((await readRegistry()).remotes.wallet?.canary).toBeUndefined();
+    const before = Date.now();
+    await startCanary('wallet', sealed('9-x'), 10, stable, { marginPct: 5, minLoads: 20 });
+    const canary = (await readRegistry()).remotes.wallet?.canary;
+    expect(canary?.autoRollback).toEqual({ marginPct: 5, minLoads: 20 });
+    expect(Date.parse(canary?.startedAt ?? '')).toBeGreaterThanOrEqual(before - 1000);
+    await endCanary('wallet', '9-x');
+  });
+});

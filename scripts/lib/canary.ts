@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { SealedEntry } from './integrity.ts';
 import type { RemoteName } from './paths.ts';
 import {
+  type AutoRollbackSettings,
   historyFile,
   type Registry,
   RegistryConflictError,
@@ -36,12 +37,25 @@ async function change(name: RemoteName, apply: Change): Promise<Registry> {
   });
 }
 
+/** Defaults of `--auto-rollback`: 5 points over the stable's failure rate, judged after 20 load attempts. */
+export const DEFAULT_AUTO_ROLLBACK: AutoRollbackSettings = { marginPct: 5, minLoads: 20 };
+
+function assertAutoRollback({ marginPct, minLoads }: AutoRollbackSettings): void {
+  if (!Number.isInteger(marginPct) || marginPct < 0 || marginPct > 100) {
+    throw new RangeError(`auto-rollback margin must be whole percentage points 0..100, not ${marginPct}`);
+  }
+  if (!Number.isInteger(minLoads) || minLoads < 1 || minLoads > 1_000_000) {
+    throw new RangeError(`auto-rollback min loads must be a whole number 1..1000000, not ${minLoads}`);
+  }
+}
+
 /** Starts a canary of `version` for `percent` % of visitors, if the stable is still `expectedStable` and none runs. */
 export async function startCanary(
   name: RemoteName,
   sealed: SealedEntry & { version: string },
   percent: number,
   expectedStable: string,
+  autoRollback?: AutoRollbackSettings,
 ): Promise<void> {
   if (!Number.isInteger(percent) || percent < 1 || percent > MAX_PERCENT) {
     throw new RangeError(`canary percent must be a whole number 1..${MAX_PERCENT}, not ${percent}`);
@@ -52,7 +66,8 @@ export async function startCanary(
       throw new RegistryConflictError(`${name} is live at ${entry?.version}, not ${expectedStable}`);
     }
     if (entry.canary) throw new RegistryConflictError(`${name} already runs canary ${entry.canary.version}`);
-    entry.canary = { ...sealed, percent };
+    if (autoRollback) assertAutoRollback(autoRollback);
+    entry.canary = { ...sealed, percent, startedAt: new Date().toISOString(), ...(autoRollback && { autoRollback }) };
     registry.bucketSalt ??= randomBytes(16).toString('base64url');
   });
 }

@@ -1,13 +1,15 @@
 import { startCanary } from './canary.ts';
 import type { SealedEntry } from './integrity.ts';
 import type { RemoteName } from './paths.ts';
-import { activate, readRegistry, recordDeploy } from './registry.ts';
+import { type AutoRollbackSettings, activate, readRegistry, recordDeploy } from './registry.ts';
 
 /** How a deploy goes live: for everyone, or as a canary for a share of visitors (issue 35 item 3). */
 export interface GoLiveOptions {
   buildId?: string;
   /** Percent of visitors (1..100) who get the new version; unset: everyone. */
   canary?: number;
+  /** With canary: the server rolls it back on its own when it fails more than stable. */
+  autoRollback?: AutoRollbackSettings;
 }
 
 /** The live stable version, read before the build: the canary's compare-and-swap decides from it. */
@@ -29,5 +31,5 @@ export async function goLive(
     return;
   }
   if (stableBefore === null) throw new Error(`${name} has no stable version yet: deploy it without --canary first`);
-  await startCanary(name, { version, ...sealed }, options.canary, stableBefore);
+  await startCanary(name, { version, ...sealed }, options.canary, stableBefore, options.autoRollback);
 }

@@ -10,7 +10,14 @@ export interface RegistryEntry extends Partial<Omit<SealedEntry, 'manifest'>> {
   manifest: string;
   routes: string[];
   /** A version a share of visitors gets (scripts/lib/canary.ts; served by server/src/http/remote-canary.ts). */
-  canary?: SealedEntry & { version: string; percent: number };
+  canary?: SealedEntry & {
+    version: string;
+    percent: number;
+    /** ISO time it started: the server's canary watch counts load reports from there. */
+    startedAt?: string;
+    /** `--auto-rollback`: the server ends it when it fails more than stable (server/src/modules/client-events). */
+    autoRollback?: AutoRollbackSettings;
+  };
   /** Visitor key (`u:<user id>`) to a version, for support. */
   pins?: Record<string, SealedEntry & { version: string }>;
 }
@@ -19,6 +26,12 @@ export interface Registry {
   /** Random, written with the first canary: the buckets' salt. */
   bucketSalt?: string;
 }
+/** Percentage points a canary's failure rate may exceed the stable's by, over at least minLoads attempts. */
+export interface AutoRollbackSettings {
+  marginPct: number;
+  minLoads: number;
+}
+
 /** Per remote: every version deployed, oldest first, and which one is live. */
 export interface History {
   versions: { version: string; routes: string[]; deployedAt: string; sealed?: SealedEntry }[];

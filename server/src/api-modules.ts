@@ -14,6 +14,8 @@ import { chatRoutes } from './modules/chat/routes.ts';
 import { createChatService } from './modules/chat/service.ts';
 import { HEARTBEAT_MS } from './modules/chat/stream.ts';
 import { createStreamSlots } from './modules/chat/stream-slots.ts';
+import { knownVersionsOf } from './modules/client-events/known-versions.ts';
+import { clientEventsRoutes } from './modules/client-events/routes.ts';
 import { convertRoutes } from './modules/convert/routes.ts';
 import { createConvertService } from './modules/convert/service.ts';
 import { depositsRoutes } from './modules/deposits/routes.ts';
@@ -153,6 +155,11 @@ async function accountAndSupportModules(
   await typed.register(noticesRoutes, { service: notices });
   await typed.register(noticesOpsRoutes, { service: notices, requireOperator });
   await typed.register(sbomRoutes, { staticDir: deps.staticDir ?? null, requireOperator });
+  await typed.register(clientEventsRoutes, {
+    db: deps.db,
+    knownVersions: knownVersionsOf(deps.staticDir ? path.join(deps.staticDir, 'remotes.json') : null),
+    globalPerMinute: ((deps.rateLimit?.max ?? 1000) * 60_000) / (deps.rateLimit?.windowMs ?? 60_000),
+  });
   await typed.register(opsSecurityStateRoutes, { db: deps.db, now, requireOperator });
   await typed.register(withdrawalOpsRoutes, {
     // The prices the outflow budget reads (wallet-module.ts outflowBudgetOf), fresh ones only (review-service.ts).

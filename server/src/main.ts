@@ -20,6 +20,7 @@ import { createLogger } from './logger.ts';
 import { auditExportIntervalFromEnv, startAuditAnchorSchedule } from './modules/audit/s3-anchor.ts';
 import { localChainNetworks } from './modules/chain/chain-config.ts';
 import { prepareChains, startChainModule } from './modules/chain/chain-module.ts';
+import { canaryWatchRole } from './modules/client-events/canary-watch-role.ts';
 import { seedLiquidity } from './modules/convert/liquidity.ts';
 import { custodyCheck } from './modules/custody/custody-check.ts';
 import { moneyCheckIntervalFromEnv, startMoneyCheckSchedule } from './modules/dashboard/money-check.ts';
@@ -317,6 +318,8 @@ try {
     const store = createS3Store({ ...config.uploads.s3, prefix: '' });
     closers.push(startAuditAnchorSchedule({ db, store, now, intervalMs: auditExportMs, log: logger }));
   }
+  // The canary watch (issue 35): ends a canary with --auto-rollback that fails more than its stable.
+  closers.push(canaryWatchRole({ db, staticDir: config.staticDir, logger }));
   // Quotes, rate locks, codes, old sessions and idle throttle counters: deleted once past their use.
   closers.push(startRetention({ db, log: logger }));
 

@@ -2,6 +2,7 @@ import { isRemoteRoutesModule, type RegistryEntry, type RemoteRoutesModule } fro
 import type { ModuleFederation } from '@module-federation/runtime';
 import { wantOverlays } from '../app/overlay-demand.ts';
 import { expectIntegrity, integrityPlugin } from './integrity-plugin.ts';
+import { loadReportsPlugin, reportLoad } from './load-reports.ts';
 import { markRegistryStale } from './registry.ts';
 
 let federationPromise: Promise<ModuleFederation> | null = null;
@@ -16,7 +17,7 @@ function federation(): Promise<ModuleFederation> {
         remotes: [],
         shared: shared.sharedModules(),
         shareStrategy: 'loaded-first',
-        plugins: [integrityPlugin()],
+        plugins: [integrityPlugin(), loadReportsPlugin((remote) => versions.get(remote))],
       }),
   );
   return federationPromise;
@@ -57,10 +58,13 @@ export function forgetRemoteFailures(): void {
 }
 
 const registered = new Map<string, string>();
+/** The version registered for each remote: what its load reports carry. */
+const versions = new Map<string, string>();
 
 async function loadFresh(name: string, entry: RegistryEntry): Promise<RemoteRoutesModule> {
   const mf = await federation();
   expectIntegrity(entry);
+  versions.set(name, entry.version);
   if (registered.get(name) !== entry.manifest || failed.size > 0) {
     // force: a retry after a failure must not reuse the failed entry.
     mf.registerRemotes([{ name, entry: entry.manifest }], { force: registered.has(name) });
@@ -68,6 +72,10 @@ async function loadFresh(name: string, entry: RegistryEntry): Promise<RemoteRout
   }
   const exposed = await mf.loadRemote<unknown>(`${name}/routes`);
   const candidate = typeof exposed === 'object' && exposed !== null && 'default' in exposed ? exposed.default : exposed;
-  if (!isRemoteRoutesModule(candidate)) throw new RemoteContractError(name);
+  if (!isRemoteRoutesModule(candidate)) {
+    // The runtime saw a load; the host's contract check did not: reported as a failure of its own.
+    reportLoad({ remote: name, version: entry.version, kind: 'failure', code: 'CONTRACT' });
+    throw new RemoteContractError(name);
+  }
   return candidate;
 }

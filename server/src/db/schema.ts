@@ -7,6 +7,7 @@ import type { recipientKinds } from '../modules/sends/schemas.ts';
 import type { fiatCurrencies, languages, priceColors, quickBuyCoins } from '../modules/settings/schemas.ts';
 import type { WithdrawalState } from '../modules/withdrawals/state-machine.ts';
 import type { AllowlistDatabase } from './schema-allowlist.ts';
+import type { ClientEventsDatabase } from './schema-client-events.ts';
 import type { ConvertDatabase } from './schema-convert.ts';
 import type { CustodyDatabase } from './schema-custody.ts';
 import type { DepositsDatabase } from './schema-deposits.ts';
@@ -53,7 +54,8 @@ export interface Database
     WithdrawalReviewDatabase,
     OpsUsersDatabase,
     OperatorPasskeysDatabase,
-    MoneyChecksDatabase {
+    MoneyChecksDatabase,
+    ClientEventsDatabase {
   users: UsersTable;
   user_settings: UserSettingsTable;
   accounts: AccountsTable;

@@ -20,6 +20,10 @@ export interface VersionFields {
 }
 export interface CanaryFields extends VersionFields {
   percent: number;
+  /** When it started (ISO): the canary watch counts reports from there. */
+  startedAt?: string;
+  /** Set by `--auto-rollback`: the server ends the canary when it fails more than stable by the margin. */
+  autoRollback?: { marginPct: number; minLoads: number };
 }
 export interface StoredEntry extends VersionFields {
   routes?: string[];
