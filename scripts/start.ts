@@ -4,6 +4,8 @@
  * /remotes.json and the API at /api, on the embedded PostgreSQL; the operator console on its own
  * listener and origin (OPS_PORT, http://localhost:9466/ops/: server/src/http/console-surface.ts).
  * `npm start -- --instances N`: N API instances behind nginx on that port (scripts/lib/cluster.ts).
+ * `npm start -- --standby`: a synchronous streaming replica of the embedded PostgreSQL beside it
+ * (server/src/db/replication/embedded-standby.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -82,6 +84,7 @@ function startOne(): void {
       ...process.env,
       STATIC_DIR: DEPLOY_DIR,
       DEV_MAILBOX: process.env.DEV_MAILBOX || devMailboxDefault(process.env),
+      ...(process.argv.includes('--standby') ? { EMBEDDED_STANDBY: 'true' } : {}),
     },
   });
   /**

@@ -11,6 +11,7 @@ import { type EmbeddedArchive, prepareEmbeddedArchive, startEmbeddedBackups } fr
 import { createDb } from './db/create-db.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { createRedis } from './db/redis.ts';
+import { embeddedReplication } from './db/replication/embedded-standby.ts';
 import { advanceAnvil, startDevClock } from './dev/clock.ts';
 import { devPortFromEnv, startDevServer } from './dev/dev-server.ts';
 import { consoleConfigFromEnv, startConsoleListener } from './http/console-listener.ts';
@@ -112,6 +113,15 @@ try {
     await pg.ensureDatabase(EMBEDDED_DATABASE);
     embeddedSuperuserUrl = pg.url(EMBEDDED_DATABASE);
     if (archive) embeddedArchive = { archive, adminUrl: pg.url(), clusterDir: pg.dataDir };
+    // `npm start -- --standby`: a synchronous streaming replica beside it (db/replication/embedded-standby.ts).
+    const replication = await embeddedReplication({
+      wanted: process.argv.includes('--standby') || process.env.EMBEDDED_STANDBY === 'true',
+      primary: pg,
+      dataDir: dir,
+      layout: archive?.layout,
+      log: (msg) => logger.info({ standby: true }, msg),
+    });
+    if (replication) closers.push({ name: 'embedded standby', close: () => replication.standby.stop() });
   }
   // Migrations as the owner, everything else as the app's role (db/app-role.ts, review 32a finding 1).
   const roles = await databaseRoles(

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { createPrimaryDb, isMultiHostUrl } from './replication/multi-host-pool.ts';
 import type { Database } from './schema.ts';
 
 export interface DbLogger {
@@ -9,11 +10,14 @@ export interface DbLogger {
 /** SQLSTATE of "terminating connection due to administrator command". */
 const ADMIN_SHUTDOWN = '57P01';
 
-/** A Kysely instance over a pg pool. Connects lazily; call `db.destroy()` to close the pool. */
+/** A Kysely instance over a pg pool (over the primary of a multi-host URL). Connects lazily; call `db.destroy()` to close the pool. */
 export function createDb(
   connectionString: string,
   options: { logger?: DbLogger; max?: number } = {},
 ): Kysely<Database> {
+  // libpq-style `h1:5432,h2:5433` or target_session_attrs=read-write: follow the writable primary
+  // across a failover without a restart (replication/multi-host-pool.ts; pg parses one host only).
+  if (isMultiHostUrl(connectionString)) return createPrimaryDb(connectionString, options);
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,

@@ -39,6 +39,39 @@ export function splitMultiHostUrl(url: string): string[] {
   return hosts.split(',').map((host) => `${scheme}${auth}${host}${query}`);
 }
 
+/** Several hosts (`h1:5432,h2:5433`) or an explicit `target_session_attrs=read-write`. */
+export function isMultiHostUrl(url: string): boolean {
+  const match = /^postgres(?:ql)?:\/\/(?:[^@/]*@)?([^/?]+)(.*)$/.exec(url.trim());
+  if (!match) return false;
+  return (match[1] ?? '').includes(',') || /[?&]target_session_attrs=read-write(&|$)/.test(match[2] ?? '');
+}
+
+/**
+ * Probes the hosts in order and returns the single-host URL of the first where pg_is_in_recovery()
+ * is false. For a lone connection that must be on the primary (LISTEN, which a standby refuses).
+ */
+export async function findPrimaryUrl(urls: string | string[], probeTimeoutMs = 1_000): Promise<string> {
+  const list = typeof urls === 'string' ? splitMultiHostUrl(urls) : urls;
+  const failures: string[] = [];
+  for (const url of list) {
+    const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: probeTimeoutMs });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      const { rows } = await probe.query<{ r: boolean }>('select pg_is_in_recovery() as r');
+      if (rows[0]?.r === false) return url;
+      failures.push(`${new URL(url).host}: in recovery`);
+    } catch (err) {
+      failures.push(`${new URL(url).host}: ${(err as Error).message}`);
+    } finally {
+      await probe.end().catch(() => undefined);
+    }
+  }
+  throw Object.assign(new Error(`no writable primary among the database hosts (${failures.join('; ')})`), {
+    code: 'ECONNREFUSED',
+  });
+}
+
 interface Target {
   url: string;
   pool: pg.Pool;
@@ -52,43 +85,33 @@ export class PrimaryPool implements PostgresPool {
 
   constructor(
     private readonly urls: string[],
-    private readonly options: { max?: number; probeTimeoutMs?: number; onPrimary?: (url: string) => void } = {},
+    private readonly options: {
+      max?: number;
+      probeTimeoutMs?: number;
+      onPrimary?: (url: string) => void;
+      logger?: { error(obj: unknown, msg?: string): void };
+    } = {},
   ) {
     if (urls.length === 0) throw new Error('no database host');
   }
 
-  /** Probes the hosts in order; the first that accepts writes becomes the pool's target. */
+  /** The first host that accepts writes becomes the pool's target. */
   private async discover(): Promise<Target> {
-    const failures: string[] = [];
-    for (const url of this.urls) {
-      const probe = new pg.Client({
-        connectionString: url,
-        connectionTimeoutMillis: this.options.probeTimeoutMs ?? 1_000,
-      });
-      probe.on('error', () => undefined);
-      try {
-        await probe.connect();
-        const { rows } = await probe.query<{ r: boolean }>('select pg_is_in_recovery() as r');
-        if (rows[0]?.r === false) {
-          const pool = new pg.Pool({
-            connectionString: url,
-            max: this.options.max ?? 10,
-            connectionTimeoutMillis: 5_000,
-          });
-          pool.on('error', () => undefined);
-          this.options.onPrimary?.(url);
-          return { url, pool };
-        }
-        failures.push(`${new URL(url).host}: in recovery`);
-      } catch (err) {
-        failures.push(`${new URL(url).host}: ${(err as Error).message}`);
-      } finally {
-        await probe.end().catch(() => undefined);
-      }
-    }
-    throw Object.assign(new Error(`no writable primary among the database hosts (${failures.join('; ')})`), {
-      code: 'ECONNREFUSED',
+    const url = await findPrimaryUrl(this.urls, this.options.probeTimeoutMs);
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: this.options.max ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
     });
+    // An idle client of a dead primary: drop the target so the next checkout looks again.
+    pool.on('error', (err) => {
+      if (this.current?.pool === pool && isLostPrimary(err)) this.invalidate(this.current);
+      else if ((err as { code?: string }).code !== '57P01')
+        this.options.logger?.error({ err }, 'idle PostgreSQL client error');
+    });
+    this.options.onPrimary?.(url);
+    return { url, pool };
   }
 
   private target(): Promise<Target> {
@@ -149,7 +172,10 @@ export class PrimaryPool implements PostgresPool {
 }
 
 /** Kysely over the primary of a multi-host URL (or a list of single-host URLs). */
-export function createPrimaryDb(urls: string | string[], options: { max?: number } = {}): Kysely<Database> {
+export function createPrimaryDb(
+  urls: string | string[],
+  options: { max?: number; logger?: { error(obj: unknown, msg?: string): void } } = {},
+): Kysely<Database> {
   const list = typeof urls === 'string' ? splitMultiHostUrl(urls) : urls;
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PrimaryPool(list, options) }) });
 }

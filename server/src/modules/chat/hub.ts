@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { findPrimaryUrl, isMultiHostUrl } from '../../db/replication/multi-host-pool.ts';
 import { CHAT_CHANNEL } from './repository.ts';
 
 /**
@@ -52,7 +53,9 @@ export function createChatHub(options: { connectionString: string; onError?: (er
   };
 
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: options.connectionString });
+    // A multi-host DATABASE_URL: LISTEN on whichever host is the primary now (after a failover too).
+    const cs = options.connectionString;
+    const next = new pg.Client({ connectionString: isMultiHostUrl(cs) ? await findPrimaryUrl(cs) : cs });
     next.on('notification', (message) => {
       const event = parse(message.payload);
       if (event) dispatch(event);
