@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { nextIp, registerUser } from '../auth/test-helpers.ts';
+import { addTestOperator } from '../operators/test-helpers.ts';
+import { listApprovedForSigning } from './repository.ts';
+import { reviewFixture } from './review-test-helpers.ts';
+import { useWalletHarness } from './test-helpers.ts';
+
+/**
+ * Review s7 (issue 32, compliance's withdrawal hold). Attack: money leaves a held account.
+ * `it.fails` passes today because the attack works; once fixed, rename to `it`.
+ */
+const h = useWalletHarness();
+const USDT = (dollars: number) => BigInt(dollars) * 1_000_000n;
+
+describe('review s7: compliance withdrawal hold vs review and signer', () => {
+  it.fails('a withdrawal already in review when compliance puts the hold is not paid while the hold stands', async () => {
+    const deps = { db: h.db, now: h.clock.now };
+    const fin = await addTestOperator(h.app, deps, 's7_fin', ['finance']);
+    const comp = await addTestOperator(h.app, deps, 's7_comp', ['compliance']);
+    const user = await registerUser(h);
+    // A small one (one approval suffices), waiting in review.
+    const { id } = await reviewFixture(h.db, { amountMinor: USDT(100), userId: user.user.id });
+    const hold = await h.app.inject({
+      method: 'POST',
+      url: `/api/ops/users/${user.user.id}/actions`,
+      remoteAddress: nextIp(),
+      headers: { cookie: comp.cookie },
+      payload: { action: 'hold_withdrawals', reason: 'suspected mule, investigating' },
+    });
+    expect(hold.json()).toMatchObject({ changed: true });
+    // Finance, working the queue, approves it: nothing checks compliance's hold.
+    const approved = await h.app.inject({
+      method: 'POST',
+      url: `/api/ops/withdrawals/${id}/approve`,
+      remoteAddress: nextIp(),
+      headers: { cookie: fin.cookie },
+    });
+    const signable = await listApprovedForSigning(h.db, ['ethereum'], 1000, h.clock.now());
+    // Today: 200 review_approved, and the signer picks it up (it reads freezes, never the hold).
+    expect({ status: approved.statusCode, signable: signable.some((w) => w.id === id) }).toEqual({
+      status: 409,
+      signable: false,
+    });
+  });
+});
