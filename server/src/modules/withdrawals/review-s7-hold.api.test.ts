@@ -13,7 +13,7 @@ const h = useWalletHarness();
 const USDT = (dollars: number) => BigInt(dollars) * 1_000_000n;
 
 describe('review s7: compliance withdrawal hold vs review and signer', () => {
-  it.fails('a withdrawal already in review when compliance puts the hold is not paid while the hold stands', async () => {
+  it('a withdrawal already in review when compliance puts the hold is not paid while the hold stands', async () => {
     const deps = { db: h.db, now: h.clock.now };
     const fin = await addTestOperator(h.app, deps, 's7_fin', ['finance']);
     const comp = await addTestOperator(h.app, deps, 's7_comp', ['compliance']);
@@ -36,10 +36,44 @@ describe('review s7: compliance withdrawal hold vs review and signer', () => {
       headers: { cookie: fin.cookie },
     });
     const signable = await listApprovedForSigning(h.db, ['ethereum'], 1000, h.clock.now());
-    // Today: 200 review_approved, and the signer picks it up (it reads freezes, never the hold).
+    // Was: 200 review_approved, and the signer picked it up. Now refused with WITHDRAW_HELD (423, the
+    // code the app already uses for compliance's hold) and not listed for the signer.
     expect({ status: approved.statusCode, signable: signable.some((w) => w.id === id) }).toEqual({
-      status: 409,
+      status: 423,
       signable: false,
     });
+    expect(approved.json()).toMatchObject({ code: 'WITHDRAW_HELD' });
+    // The queue shows the hold to the reviewer.
+    const queue = await h.app.inject({
+      method: 'GET',
+      url: '/api/ops/withdrawals/review',
+      remoteAddress: nextIp(),
+      headers: { cookie: fin.cookie },
+    });
+    const item = queue.json().items.find((i: { id: string }) => i.id === id);
+    expect(item.signals.complianceStop).toMatchObject({ kind: 'hold', operator: 's7_comp' });
+    // An already approved one (auto-approved before the hold) waits: not listed while the hold stands.
+    const { id: approvedId } = await reviewFixture(h.db, { amountMinor: USDT(50), userId: user.user.id });
+    await h.db.updateTable('withdrawals').set({ state: 'review_approved' }).where('id', '=', approvedId).execute();
+    const during = await listApprovedForSigning(h.db, ['ethereum'], 1000, h.clock.now());
+    expect(during.some((w) => w.id === approvedId)).toBe(false);
+    // Lifted: the approval goes through and both are signable again.
+    const release = await h.app.inject({
+      method: 'POST',
+      url: `/api/ops/users/${user.user.id}/actions`,
+      remoteAddress: nextIp(),
+      headers: { cookie: comp.cookie },
+      payload: { action: 'release_withdrawals', reason: 'cleared' },
+    });
+    expect(release.json()).toMatchObject({ changed: true });
+    const again = await h.app.inject({
+      method: 'POST',
+      url: `/api/ops/withdrawals/${id}/approve`,
+      remoteAddress: nextIp(),
+      headers: { cookie: fin.cookie },
+    });
+    expect(again.statusCode).toBe(200);
+    const after = (await listApprovedForSigning(h.db, ['ethereum'], 1000, h.clock.now())).map((w) => w.id);
+    expect(after).toEqual(expect.arrayContaining([id, approvedId]));
   });
 });
