@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError, NotFoundError } from '../../errors/app-error.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { lockOutflows } from './outflow-budget.ts';
 
 /**
@@ -32,7 +32,7 @@ export function complianceStoppedUsers(db: Db) {
 export async function assertApprovalNotStopped(trx: Transaction<Database>, withdrawalId: string): Promise<void> {
   // user_id never changes, so reading it before any lock is safe.
   const w = await trx.selectFrom('withdrawals').select('user_id').where('id', '=', withdrawalId).executeTakeFirst();
-  if (!w) throw new NotFoundError('Withdrawal not found');
+  if (!w) return; // lockInReview answers NOT_FOUND, as before
   await lockOutflows(trx, w.user_id);
   const [freeze, hold] = await Promise.all([
     trx.selectFrom('operator_freezes').select('user_id').where('user_id', '=', w.user_id).executeTakeFirst(),
