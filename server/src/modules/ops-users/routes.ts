@@ -30,6 +30,18 @@ import { keyKind, searchUsers } from './search.ts';
  * pages the ledger, reveals a field (audited, with a reason) and acts. Finance and admin have no
  * business with a user's personal data.
  */
+/**
+ * The search key as the audit row keeps it (review s7, finding 2): a user id in full (it names the
+ * target, no personal data); an e-mail masked; anything else (user name, deposit address, tx hash)
+ * cut to its first and last 4 characters, enough to match against a case, not to read off.
+ */
+function storedKey(key: string): string {
+  const kind = keyKind(key);
+  if (kind === 'user_id') return key;
+  if (kind === 'email') return maskEmail(key);
+  return key.length <= 10 ? `${key.slice(0, 2)}***` : `${key.slice(0, 4)}…${key.slice(-4)}`;
+}
+
 const LOOKUP = operatorSecurity('support', 'compliance');
 const COMPLIANCE = operatorSecurity('compliance');
 
@@ -72,7 +84,13 @@ export const opsUsersRoutes: FastifyPluginAsyncTypebox<{
         at: now(),
         userId: found.hits.length === 1 ? (found.hits[0]?.userId ?? null) : null,
         ip: who.ip,
-        details: { key, kind: keyKind(key), matches: found.hits.length, more: found.more, ...actorDetails(who) },
+        details: {
+          key: storedKey(key),
+          kind: keyKind(key),
+          matches: found.hits.length,
+          more: found.more,
+          ...actorDetails(who),
+        },
       });
       return {
         items: found.hits.map((h) => ({ ...h, email: maskEmail(h.email), createdAt: h.createdAt.toISOString() })),
@@ -115,11 +133,24 @@ export const opsUsersRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: LedgerPage, ...errorResponses(400, 401, 403) },
       }),
     },
-    async (request) =>
-      ledgerPage(db, request.params.userId, {
+    async (request) => {
+      const limit = request.query.limit ?? LEDGER_PAGE_DEFAULT;
+      const page = await ledgerPage(db, request.params.userId, {
         ...(request.query.before === undefined ? {} : { before: request.query.before }),
-        limit: request.query.limit ?? LEDGER_PAGE_DEFAULT,
-      }),
+        limit,
+      });
+      // Each page of the booking history is audited like the page view (review s7, finding 4); after
+      // the read, so a failing append fails the answer.
+      const who = actor(request);
+      await appendAudit(db, {
+        event: 'ops_user_ledger_viewed',
+        at: now(),
+        userId: request.params.userId,
+        ip: who.ip,
+        details: { before: request.query.before ?? null, limit, ...actorDetails(who) },
+      });
+      return page;
+    },
   );
 
   app.post(
