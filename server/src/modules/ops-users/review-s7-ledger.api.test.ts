@@ -11,7 +11,7 @@ import { fund, newUser, useWalletHarness } from '../withdrawals/test-helpers.ts'
 const h = useWalletHarness();
 
 describe('review s7: the user ledger read', () => {
-  it.fails('paging a user’s ledger is audited with the operator, like the page view', async () => {
+  it('paging a user’s ledger is audited with the operator, like the page view', async () => {
     const comp = await addTestOperator(h.app, { db: h.db, now: h.clock.now }, 's7_comp3', ['compliance']);
     const user = await newUser(h);
     await fund(h, user.user.id, 'ETH', 10n ** 18n);
