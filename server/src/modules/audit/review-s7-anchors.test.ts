@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/database.ts';
 import type { ObjectStore } from '../uploads/storage.ts';
 import { appendAudit } from './repository.ts';
-import { exportIfDue } from './s3-anchor.ts';
+import { exportAgeMs, exportIfDue } from './s3-anchor.ts';
 
 /**
  * Review s7 (issue 32, ASVS 16.4.3; migration 0093). The anchors in the bucket are what catches an
@@ -31,19 +31,34 @@ function memoryStore(): ObjectStore & { keys: string[] } {
 }
 
 describe('review s7: audit anchors vs the app role', () => {
-  it.fails('the app role cannot forge an anchor record that stops the periodic export', async () => {
+  it('the app role cannot forge an anchor record that stops the periodic export', async () => {
     const app = database.appDb;
-    // As the API's role (an SQL injection anywhere): a forged "already exported" record.
-    await sql`insert into audit_anchors (to_seq, from_seq, head_hash, object_key, exported_at)
+    // As the API's role (an SQL injection anywhere): a forged "already exported" record is refused…
+    await expect(
+      sql`insert into audit_anchors (to_seq, from_seq, head_hash, object_key, exported_at)
       values (9000000000000000000, 0, decode(repeat('00', 32), 'hex'), 'audit/forged', '2999-01-01T00:00:00Z')`.execute(
-      app,
+        app,
+      ),
+    ).rejects.toThrow(/permission denied/);
+    // …and so is one through the owner's function: not a link of the chain (migration 0107).
+    await expect(
+      sql`select audit_record_anchor(0, 9000000000000000000, decode(repeat('00', 32), 'hex'), 'audit/forged')`.execute(
+        app,
+      ),
+    ).rejects.toThrow(/not a link of the chain/);
+    await expect(sql`delete from audit_anchors`.execute(app)).rejects.toThrow(/permission denied/);
+    await expect(sql`update audit_verify_checkpoint set seq = 0`.execute(app)).rejects.toThrow(/permission denied/);
+    await expect(sql`select audit_record_checkpoint(5, decode(repeat('11', 32), 'hex'))`.execute(app)).rejects.toThrow(
+      /not a link of the chain/,
     );
     await appendAudit(app, { event: 'operator_roles_changed', at: new Date(), details: { to: ['admin'] } });
     const store = memoryStore();
     const later = new Date(Date.now() + 2 * HOUR);
     const result = await exportIfDue(app, store, later, HOUR);
-    // Today: null (the forged row says "exported within the hour"), and nothing reaches the bucket.
     expect(store.keys.length).toBeGreaterThan(0);
     expect(result?.objectKey).toBeTruthy();
+    // The export was recorded with the database's time and the chain's link, and is not due again.
+    expect(await exportAgeMs(app)).toBeLessThan(60_000);
+    expect(await exportIfDue(app, store, later, HOUR)).toBeNull();
   });
 });
