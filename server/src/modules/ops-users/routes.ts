@@ -8,7 +8,7 @@ import { currentOperator, type operatorGuard } from '../operators/guard.ts';
 import { operatorSecurity } from '../operators/roles.ts';
 import { actorDetails, type OpsActor, runUserAction } from './actions.ts';
 import { LEDGER_PAGE_DEFAULT, ledgerPage } from './ledger-page.ts';
-import { maskEmail } from './masking.ts';
+import { maskEmail, maskLookupKey } from './masking.ts';
 import { userPage } from './page.ts';
 import { revealField } from './reveal.ts';
 import {
@@ -30,18 +30,6 @@ import { keyKind, searchUsers } from './search.ts';
  * pages the ledger, reveals a field (audited, with a reason) and acts. Finance and admin have no
  * business with a user's personal data.
  */
-/**
- * The search key as the audit row keeps it (review s7, finding 2): a user id in full (it names the
- * target, no personal data); an e-mail masked; anything else (user name, deposit address, tx hash)
- * cut to its first and last 4 characters, enough to match against a case, not to read off.
- */
-function storedKey(key: string): string {
-  const kind = keyKind(key);
-  if (kind === 'user_id') return key;
-  if (kind === 'email') return maskEmail(key);
-  return key.length <= 10 ? `${key.slice(0, 2)}***` : `${key.slice(0, 4)}…${key.slice(-4)}`;
-}
-
 const LOOKUP = operatorSecurity('support', 'compliance');
 const COMPLIANCE = operatorSecurity('compliance');
 
@@ -85,7 +73,7 @@ export const opsUsersRoutes: FastifyPluginAsyncTypebox<{
         userId: found.hits.length === 1 ? (found.hits[0]?.userId ?? null) : null,
         ip: who.ip,
         details: {
-          key: storedKey(key),
+          key: maskLookupKey(key),
           kind: keyKind(key),
           matches: found.hits.length,
           more: found.more,
