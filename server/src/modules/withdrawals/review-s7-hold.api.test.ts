@@ -43,6 +43,17 @@ describe('review s7: compliance withdrawal hold vs review and signer', () => {
       signable: false,
     });
     expect(approved.json()).toMatchObject({ code: 'WITHDRAW_HELD' });
+    // Bulk goes through the same check (the CLI too: same service).
+    const bulk = await h.app.inject({
+      method: 'POST',
+      url: '/api/ops/withdrawals/bulk-approve',
+      remoteAddress: nextIp(),
+      headers: { cookie: fin.cookie },
+      payload: { ids: [id] },
+    });
+    expect(bulk.json().results).toEqual([
+      { id, outcome: 'refused', code: 'WITHDRAW_HELD', message: expect.any(String) },
+    ]);
     // The queue shows the hold to the reviewer.
     const queue = await h.app.inject({
       method: 'GET',
