@@ -19,6 +19,13 @@ export function signalLines(item: ReviewItem): { text: string; flag: boolean; ke
   const s = item.signals;
   const lines: { text: string; flag: boolean; key: string }[] = [];
   const add = (key: string, text: string, flag: boolean) => lines.push({ key, text, flag });
+  const stop = s.complianceStop;
+  if (stop)
+    add(
+      'compliance',
+      `Compliance ${stop.kind} by ${stop.operator ?? 'unknown'} ${ageOf(stop.since)} ago: ${stop.reason} (approval refused until lifted)`,
+      true,
+    );
   add('first', s.firstWithdrawal ? 'First withdrawal' : `${s.paidWithdrawalsBefore} paid before`, s.firstWithdrawal);
   add(
     'address',

@@ -5,6 +5,7 @@ import { findCoinNetwork, toChainUnits } from '../modules/catalogue/catalogue.ts
 import type { EvmNetwork } from '../modules/catalogue/chains-file.ts';
 import { maxSweepNonce } from '../modules/custody/sweeps-repository.ts';
 import { accountFrozenUsers } from '../modules/security/freeze-state.ts';
+import { complianceStoppedUsers } from '../modules/withdrawals/compliance-stop.ts';
 import { lockState, markTransferInProgress } from '../modules/withdrawals/signing.ts';
 import { insertAttempt, lockHotWallet, maxRecordedNonce } from './repository.ts';
 import { type ApprovedWithdrawal, maxOf, NATIVE_GAS, type SignerContext, TOKEN_GAS } from './signer-types.ts';
@@ -26,12 +27,15 @@ export async function nextNonce(
   return pending > recorded ? pending : recorded + 1n;
 }
 
-async function ownerFrozen(trx: Kysely<Database>, withdrawalId: string, at: Date): Promise<boolean> {
+/** The owner froze, or compliance froze or holds, the account: nothing of theirs is signed. */
+async function outflowStopped(trx: Kysely<Database>, withdrawalId: string, at: Date): Promise<boolean> {
   const row = await trx
     .selectFrom('withdrawals')
     .select('id')
     .where('id', '=', withdrawalId)
-    .where('user_id', 'in', accountFrozenUsers(trx, at))
+    .where((eb) =>
+      eb.or([eb('user_id', 'in', accountFrozenUsers(trx, at)), eb('user_id', 'in', complianceStoppedUsers(trx))]),
+    )
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -57,7 +61,7 @@ export async function signOne(ctx: SignerContext, w: ApprovedWithdrawal): Promis
     if ((await lockState(trx, w.id)) !== 'review_approved') return undefined;
     // A freeze that committed after the pick: nothing of a frozen account is signed. A freeze still
     // running waits on this row lock (security/freeze.ts) and finds the withdrawal in progress.
-    if (await ownerFrozen(trx, w.id, now())) return undefined;
+    if (await outflowStopped(trx, w.id, now())) return undefined;
     const nonce = await nextNonce(trx, client, chain.chainId);
     const raw = await account.signTransaction({
       type: 'eip1559',

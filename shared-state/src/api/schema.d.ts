@@ -11687,6 +11687,14 @@ export interface operations {
                                 /** Format: date-time */
                                 accountCreatedAt: string;
                                 ownAddress: ("deposit_address" | "platform") | null;
+                                complianceStop: {
+                                    /** @enum {string} */
+                                    kind: "hold" | "freeze";
+                                    operator: string | null;
+                                    reason: string;
+                                    /** Format: date-time */
+                                    since: string;
+                                } | null;
                             };
                             decisions: {
                                 operator: string;

@@ -14,7 +14,7 @@ import { type ChainState, GENESIS_HASH, verifyChain } from './chain.ts';
 const CHECKPOINT_LOCK = 0x617564_7663; // 'audvc'
 const LOCK_WAIT = '10s';
 
-export async function verifyFromCheckpoint(db: Kysely<Database>, now: Date): Promise<ChainState> {
+export async function verifyFromCheckpoint(db: Kysely<Database>, _now: Date): Promise<ChainState> {
   return db.transaction().execute(async (trx) => {
     await sql`set local lock_timeout = ${sql.lit(LOCK_WAIT)}`.execute(trx);
     await sql`select pg_advisory_xact_lock(${CHECKPOINT_LOCK})`.execute(trx);
@@ -34,10 +34,8 @@ export async function verifyFromCheckpoint(db: Kysely<Database>, now: Date): Pro
     }
     const state = await verifyChain(trx, undefined, checkpoint);
     if (state.ok)
-      await sql`insert into audit_verify_checkpoint (id, seq, hash, verified_at)
-        values (1, ${state.head.seq}, decode(${state.head.hash}, 'hex'), ${now})
-        on conflict (id) do update set seq = excluded.seq, hash = excluded.hash, verified_at = excluded.verified_at
-        where audit_verify_checkpoint.seq <= excluded.seq`.execute(trx);
+      // Through the owner's function (migration 0107): a link of the chain, forward only, database time.
+      await sql`select audit_record_checkpoint(${state.head.seq}, decode(${state.head.hash}, 'hex'))`.execute(trx);
     return state;
   });
 }

@@ -3,10 +3,12 @@ import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../db/schema.ts';
 import { errorResponses } from '../../errors/schema.ts';
-import type { operatorGuard } from '../operators/guard.ts';
+import { currentOperator, type operatorGuard } from '../operators/guard.ts';
 import { operatorSecurity } from '../operators/roles.ts';
 import { verifyFromCheckpoint } from './checkpoint.ts';
+import { appendAudit } from './repository.ts';
 import { AUDIT_PAGE_MAX, searchAudit } from './search.ts';
+import { maskAuditRow } from './search-masking.ts';
 
 const AUDITORS = operatorSecurity('admin', 'compliance');
 
@@ -90,6 +92,14 @@ export const auditOpsRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const q = request.query;
+      const o = currentOperator(request);
+      // Who searched the log for whom (review s7, finding 2): the filters, not the answer.
+      await appendAudit(db, {
+        event: 'ops_audit_searched',
+        at: new Date(),
+        ip: request.ip,
+        details: { by: o.name, byOperatorId: o.operatorId, filters: { ...q } },
+      });
       const rows = await searchAudit(db, {
         actor: q.actor,
         target: q.target,
@@ -99,7 +109,8 @@ export const auditOpsRoutes: FastifyPluginAsyncTypebox<{
         beforeId: q.before,
         limit: q.limit ?? 50,
       });
-      return { items: rows.map((r) => ({ ...r, occurredAt: r.occurredAt.toISOString() })) };
+      // Personal data masked (search-masking.ts); a full value only through the audited reveal.
+      return { items: rows.map((r) => ({ ...maskAuditRow(r), occurredAt: r.occurredAt.toISOString() })) };
     },
   );
 };

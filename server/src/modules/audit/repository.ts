@@ -68,6 +68,9 @@ export const auditEvents = [
   // User lookup and actions (modules/ops-users): every lookup, every reveal (field and reason), every action.
   'ops_user_lookup',
   'ops_user_viewed',
+  // Compliance paged a user's ledger (ops-users/routes.ts); an operator searched the audit log (audit/ops-routes.ts).
+  'ops_user_ledger_viewed',
+  'ops_audit_searched',
   'ops_user_field_revealed',
   'ops_user_frozen',
   'ops_user_unfrozen',

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,16 +71,21 @@ describe('audit export to S3-compatible storage', () => {
   });
 
   it('the schedule lives in the database: two instances at once export once; not again until due', async () => {
+    // "Due" is by the database's clock, which stamps each export (migration 0107): a short interval
+    // and a short wait stand in for the hour.
+    const SHORT_MS = 200;
     await appendAudit(database.appDb, { event: 'logout', at, details: { i: 9 } });
+    await sleep(SHORT_MS + 50);
     const later = new Date(t0.getTime() + 2 * HOUR);
     const results = await Promise.all([
-      exportIfDue(database.appDb, store, later, HOUR),
-      exportIfDue(database.appDb, store, later, HOUR),
+      exportIfDue(database.appDb, store, later, SHORT_MS),
+      exportIfDue(database.appDb, store, later, SHORT_MS),
     ]);
     expect(results.filter((r) => r?.objectKey)).toHaveLength(1);
     await appendAudit(database.appDb, { event: 'logout', at, details: { i: 10 } });
     expect(await exportIfDue(database.appDb, store, new Date(later.getTime() + HOUR / 2), HOUR)).toBeNull();
-    const due = await exportIfDue(database.appDb, store, new Date(later.getTime() + HOUR + 1), HOUR);
+    await sleep(SHORT_MS + 50);
+    const due = await exportIfDue(database.appDb, store, new Date(later.getTime() + HOUR + 1), SHORT_MS);
     expect(due?.rows).toBe(1);
   });
 

@@ -31,7 +31,7 @@ export interface AnchorResult {
 const pad = (seq: string) => seq.padStart(20, '0');
 
 /** One export now (the rows since the last anchor); null objectKey when nothing new was logged. */
-export async function exportToStore(db: Kysely<Database>, store: ObjectStore, now: Date): Promise<AnchorResult> {
+export async function exportToStore(db: Kysely<Database>, store: ObjectStore, _now: Date): Promise<AnchorResult> {
   const { rows: last } = await sql<{ to_seq: string }>`
     select to_seq from audit_anchors order by to_seq desc limit 1`.execute(db);
   const fromSeq = last[0]?.to_seq ?? '0';
@@ -43,9 +43,11 @@ export async function exportToStore(db: Kysely<Database>, store: ObjectStore, no
     const objectKey = `audit/${pad(fromSeq)}-${pad(written.head.seq)}-${written.head.hash}.jsonl`;
     const { size } = await stat(file);
     await store.put(objectKey, { file, bytes: size }, 'application/x-ndjson');
-    await sql`insert into audit_anchors (to_seq, from_seq, head_hash, object_key, exported_at)
-      values (${written.head.seq}, ${fromSeq}, decode(${written.head.hash}, 'hex'), ${objectKey}, ${now})
-      on conflict (to_seq) do nothing`.execute(db);
+    // Recorded through the owner's function (migration 0107): it checks the link and hash against the
+    // chain and stamps the database's time; the app role cannot write audit_anchors itself.
+    await sql`select audit_record_anchor(${fromSeq}, ${written.head.seq}, decode(${written.head.hash}, 'hex'), ${objectKey})`.execute(
+      db,
+    );
     return { objectKey, fromSeq, toSeq: written.head.seq, rows: written.rows };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -66,13 +68,29 @@ export async function exportIfDue(
     const { rows: locked } = await sql<{ ok: boolean }>`
       select pg_try_advisory_xact_lock(${ANCHOR_LOCK}) as ok`.execute(trx);
     if (!locked[0]?.ok) return null;
+    // "Due" by the database's clock, the one that stamped exported_at (migration 0107).
     const { rows: recent } = await sql<{ n: string }>`
       select count(*) as n from audit_anchors
-      where exported_at > ${new Date(now.getTime() - intervalMs)}`.execute(trx);
+      where exported_at > now() - make_interval(secs => ${intervalMs / 1000})`.execute(trx);
     if (Number(recent[0]?.n ?? 0) > 0) return null;
     return exportToStore(trx, store, now);
   });
 }
+
+/**
+ * How long since the newest export (by the database's clock), in ms; null when none was ever recorded.
+ * The schedule warns past STALE_AFTER_INTERVALS intervals (review s7, finding 3): exports that stopped,
+ * whatever the cause (a bucket refusing, a stuck lock), are otherwise silent.
+ */
+export async function exportAgeMs(db: Kysely<Database>): Promise<number | null> {
+  const { rows } = await sql<{ age_ms: string | null }>`
+    select (extract(epoch from now() - max(exported_at)) * 1000)::bigint::text as age_ms from audit_anchors`.execute(
+    db,
+  );
+  const age = rows[0]?.age_ms;
+  return age === null || age === undefined ? null : Number(age);
+}
+export const STALE_AFTER_INTERVALS = 2;
 
 export function startAuditAnchorSchedule(options: {
   db: Kysely<Database>;
@@ -82,17 +100,28 @@ export function startAuditAnchorSchedule(options: {
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }): { name: string; close: () => Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
+  const startedAt = Date.now();
+  const staleMs = STALE_AFTER_INTERVALS * options.intervalMs;
+  const warnIfStale = async () => {
+    const age = await exportAgeMs(options.db);
+    // None ever recorded: stale once this instance has tried for as long.
+    const stale = age === null ? Date.now() - startedAt > staleMs : age > staleMs;
+    if (stale) options.log.warn({ lastExportAgeMs: age, staleAfterMs: staleMs }, 'audit export to storage STALE');
+  };
   const tick = () => {
-    running = exportIfDue(options.db, options.store, options.now(), options.intervalMs).then(
-      async (r) => {
-        if (!r) return;
-        if (r.objectKey) options.log.info({ key: r.objectKey, rows: r.rows }, 'audit log anchored to storage');
-        // With each export, a full walk (the console's verify starts from a checkpoint: checkpoint.ts).
-        const state = await verifyChain(options.db);
-        if (!state.ok) options.log.warn({ brokenAt: state.brokenAt }, 'audit chain BROKEN (scheduled full verify)');
-      },
-      (err) => options.log.warn({ err }, 'audit export to storage failed (retried at the next check)'),
-    );
+    running = exportIfDue(options.db, options.store, options.now(), options.intervalMs)
+      .then(
+        async (r) => {
+          if (!r) return;
+          if (r.objectKey) options.log.info({ key: r.objectKey, rows: r.rows }, 'audit log anchored to storage');
+          // With each export, a full walk (the console's verify starts from a checkpoint: checkpoint.ts).
+          const state = await verifyChain(options.db);
+          if (!state.ok) options.log.warn({ brokenAt: state.brokenAt }, 'audit chain BROKEN (scheduled full verify)');
+        },
+        (err) => options.log.warn({ err }, 'audit export to storage failed (retried at the next check)'),
+      )
+      .then(warnIfStale)
+      .catch((err) => options.log.warn({ err }, 'audit export age check failed'));
   };
   const timer = setInterval(tick, Math.min(SCHEDULE_CHECK_MS, options.intervalMs));
   timer.unref();

@@ -52,7 +52,8 @@ export const actorDetails = (actor: OpsActor) => ({ by: actor.name, byOperatorId
  *   protection against whoever took the account, and a thief calls support).
  * - end_sessions: every session and waiting sign-in ends; pending sells end with them.
  * - hold_withdrawals / release_withdrawals: new withdrawals, sends and sells are refused (WITHDRAW_HELD)
- *   while the hold stands; work already signed is on the chain (freeze to stop unsigned ones too).
+ *   while the hold stands; approvals and the signer skip the user's queued ones (withdrawals/compliance-stop.ts);
+ *   work already signed is on the chain.
  */
 export async function runUserAction(
   db: Kysely<Database>,

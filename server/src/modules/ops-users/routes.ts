@@ -8,7 +8,7 @@ import { currentOperator, type operatorGuard } from '../operators/guard.ts';
 import { operatorSecurity } from '../operators/roles.ts';
 import { actorDetails, type OpsActor, runUserAction } from './actions.ts';
 import { LEDGER_PAGE_DEFAULT, ledgerPage } from './ledger-page.ts';
-import { maskEmail } from './masking.ts';
+import { maskEmail, maskLookupKey } from './masking.ts';
 import { userPage } from './page.ts';
 import { revealField } from './reveal.ts';
 import {
@@ -72,7 +72,13 @@ export const opsUsersRoutes: FastifyPluginAsyncTypebox<{
         at: now(),
         userId: found.hits.length === 1 ? (found.hits[0]?.userId ?? null) : null,
         ip: who.ip,
-        details: { key, kind: keyKind(key), matches: found.hits.length, more: found.more, ...actorDetails(who) },
+        details: {
+          key: maskLookupKey(key),
+          kind: keyKind(key),
+          matches: found.hits.length,
+          more: found.more,
+          ...actorDetails(who),
+        },
       });
       return {
         items: found.hits.map((h) => ({ ...h, email: maskEmail(h.email), createdAt: h.createdAt.toISOString() })),
@@ -115,11 +121,24 @@ export const opsUsersRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: LedgerPage, ...errorResponses(400, 401, 403) },
       }),
     },
-    async (request) =>
-      ledgerPage(db, request.params.userId, {
+    async (request) => {
+      const limit = request.query.limit ?? LEDGER_PAGE_DEFAULT;
+      const page = await ledgerPage(db, request.params.userId, {
         ...(request.query.before === undefined ? {} : { before: request.query.before }),
-        limit: request.query.limit ?? LEDGER_PAGE_DEFAULT,
-      }),
+        limit,
+      });
+      // Each page of the booking history is audited like the page view (review s7, finding 4); after
+      // the read, so a failing append fails the answer.
+      const who = actor(request);
+      await appendAudit(db, {
+        event: 'ops_user_ledger_viewed',
+        at: now(),
+        userId: request.params.userId,
+        ip: who.ip,
+        details: { before: request.query.before ?? null, limit, ...actorDetails(who) },
+      });
+      return page;
+    },
   );
 
   app.post(

@@ -10,6 +10,7 @@ import { findAccountById, findAccountByIdentifier } from '../auth/accounts-repos
 import { maskEmail } from '../auth/rules.ts';
 import { currentOperator, type operatorGuard } from '../operators/guard.ts';
 import { operatorSecurity } from '../operators/roles.ts';
+import { maskLookupKey } from '../ops-users/masking.ts';
 import { outflowHold } from '../withdrawals/outflow-holds.ts';
 import { freezeState } from './freeze-state.ts';
 
@@ -101,7 +102,7 @@ export const opsSecurityStateRoutes: FastifyPluginAsyncTypebox<{
         userId: account?.user_id ?? null,
         ip: request.ip,
         details: {
-          key,
+          key: maskLookupKey(key),
           route: 'security-state',
           found: account !== undefined,
           by: operator.name,

@@ -5,6 +5,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { appendAudit } from '../audit/repository.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import type { OperatorRole } from '../operators/roles.ts';
+import { assertApprovalNotStopped } from './compliance-stop.ts';
 import { findWithdrawal, transition, type WithdrawalRow } from './repository.ts';
 import { approveWithdrawal, type Reviewer, rejectWithdrawal } from './service.ts';
 import { type ReviewState, reviewStates } from './state-machine.ts';
@@ -137,6 +138,8 @@ export async function approveInReview(
   options: { singleOnly?: boolean } = {},
 ): Promise<ApprovalOutcome> {
   assertRole(by, ['finance'], 'Approving a withdrawal');
+  // Compliance's hold or freeze refuses the approval (compliance-stop.ts); rejecting stays allowed.
+  await assertApprovalNotStopped(trx, id);
   const row = await lockInReview(trx, id);
   const decisions = await listDecisions(trx, id);
   const threshold = valuation.thresholdUsdCents;

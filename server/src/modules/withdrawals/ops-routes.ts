@@ -56,6 +56,7 @@ function itemOf(item: QueueItem): Static<typeof ReviewItem> {
       withdrawn30dMinor: s.withdrawn30dMinor.toString(),
       deposited30dMinor: s.deposited30dMinor.toString(),
       accountCreatedAt: s.accountCreatedAt.toISOString(),
+      complianceStop: s.complianceStop ? { ...s.complianceStop, since: s.complianceStop.since.toISOString() } : null,
     },
     decisions: item.decisions.map((d) => ({
       operator: d.operator_name,

@@ -3,6 +3,7 @@ import type { Database, WithdrawalsTable } from '../../db/schema.ts';
 import type { CoinCode, NetworkCode } from '../catalogue/catalogue.ts';
 import { frozenUsers } from '../deposits/reorg-alerts.ts';
 import { accountFrozenUsers } from '../security/freeze-state.ts';
+import { complianceStoppedUsers } from './compliance-stop.ts';
 import { assertTransition, type WithdrawalState } from './state-machine.ts';
 
 type Db = Kysely<Database>;
@@ -122,6 +123,8 @@ export function listApprovedForSigning(db: Db, networks: readonly NetworkCode[],
       .where('user_id', 'not in', frozenUsers(db))
       // A user who froze the account: exchange and sell payouts wait for the thaw (security/freeze.ts).
       .where('user_id', 'not in', accountFrozenUsers(db, now))
+      // Compliance's withdrawal hold: approved ones wait for its release (compliance-stop.ts).
+      .where('user_id', 'not in', complianceStoppedUsers(db))
       .orderBy('created_at')
       .orderBy('id')
       .limit(limit)

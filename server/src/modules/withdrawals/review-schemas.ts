@@ -32,6 +32,20 @@ const Signals = Type.Object(
     deposited30dMinor: MinorUnits('Same coin, last 30 days'),
     accountCreatedAt: DateTime,
     ownAddress: Nullable(StringEnum(['deposit_address', 'platform'])),
+    complianceStop: Nullable(
+      Type.Object(
+        {
+          kind: StringEnum(['hold', 'freeze']),
+          operator: Nullable(Type.String()),
+          reason: Type.String(),
+          since: DateTime,
+        },
+        {
+          additionalProperties: false,
+          description: "Compliance's hold or freeze: approval is refused while it stands",
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

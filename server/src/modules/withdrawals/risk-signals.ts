@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { NetworkCode } from '../catalogue/catalogue.ts';
 import type { PlatformAddresses } from '../catalogue/platform-addresses.ts';
+import { complianceStop } from './compliance-stop.ts';
 import { holdingEvents } from './outflow-holds.ts';
 import type { WithdrawalRow } from './repository.ts';
 
@@ -43,6 +44,8 @@ export interface RiskSignals {
   accountCreatedAt: Date;
   /** 'deposit_address': a user's deposit address here; 'platform': a hot wallet, token contract or order address. */
   ownAddress: 'deposit_address' | 'platform' | null;
+  /** Compliance's withdrawal hold or freeze standing on the user (approval is refused while it stands). */
+  complianceStop: Awaited<ReturnType<typeof complianceStop>>;
 }
 
 type Db = Kysely<Database>;
@@ -137,12 +140,13 @@ async function history(db: Db, w: Row, at: Date) {
 
 /** The signals of one withdrawal at `at` (see the file's comment). */
 export async function riskSignals(db: Db, platform: PlatformAddresses | null, w: Row, at: Date): Promise<RiskSignals> {
-  const [address, own, security, past, user] = await Promise.all([
+  const [address, own, security, past, user, stop] = await Promise.all([
     addressFacts(db, w),
     ownAddress(db, platform, w),
     recentSecurity(db, w, at),
     history(db, w, at),
     db.selectFrom('users').select('created_at').where('id', '=', w.user_id).executeTakeFirstOrThrow(),
+    complianceStop(db, w.user_id),
   ]);
   return {
     ...address,
@@ -151,5 +155,6 @@ export async function riskSignals(db: Db, platform: PlatformAddresses | null, w:
     firstWithdrawal: past.paidWithdrawalsBefore === 0,
     accountCreatedAt: user.created_at,
     ownAddress: own,
+    complianceStop: stop,
   };
 }
