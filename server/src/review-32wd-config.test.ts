@@ -13,7 +13,7 @@ describe('review-32wd: settings', () => {
     expect(parseEnv({}).issues).toEqual([]);
   });
 
-  it.fails('LOW-6: OUTFLOW_BUDGET_USD above WITHDRAWAL_SECOND_APPROVAL_USD is refused at start', () => {
+  it('LOW-6: OUTFLOW_BUDGET_USD above WITHDRAWAL_SECOND_APPROVAL_USD is refused at start', () => {
     const parsed = parseEnv({ OUTFLOW_BUDGET_USD: '50000', WITHDRAWAL_SECOND_APPROVAL_USD: '10000' });
     expect(parsed.issues.join(' ')).toMatch(/WITHDRAWAL_SECOND_APPROVAL_USD|OUTFLOW_BUDGET_USD/);
   });
