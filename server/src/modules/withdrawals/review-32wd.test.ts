@@ -34,7 +34,7 @@ const stateOf = async (id: string) =>
   (await database.db.selectFrom('withdrawals').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state;
 
 describe('review-32wd: four-eyes attacks', () => {
-  it.fails('MEDIUM-1: a first approval by an operator disabled (or stripped of finance) before the second still counts', async () => {
+  it('MEDIUM-1: a first approval by an operator disabled (or stripped of finance) before the second still counts', async () => {
     const a = await operator('wd_fin_a1', ['finance']);
     const b = await operator('wd_fin_b1', ['finance']);
     const { id } = await reviewFixture(database.db, { amountMinor: USDT(20_000) });
@@ -51,9 +51,13 @@ describe('review-32wd: four-eyes attacks', () => {
       .catch(() => undefined);
     // Expected: an approval by an operator no longer enabled with finance does not count as one of the two.
     expect(await stateOf(id)).not.toBe('review_approved');
+    // B's approval is now the one valid approval: a third finance operator C gives the second.
+    const c = await operator('wd_fin_c1', ['finance']);
+    expect((await review().approve(id, c)).outcome).toBe('approved');
+    expect(await stateOf(id)).toBe('review_approved');
   });
 
-  it.fails('MEDIUM-2: one person at the shell pays a large withdrawal alone by naming two operators in the CLI (neither ever enrolled)', async () => {
+  it('MEDIUM-2: one person at the shell pays a large withdrawal alone by naming two operators in the CLI (neither ever enrolled)', async () => {
     await operator('wd_cli_x', ['finance']);
     await operator('wd_cli_y', ['finance']);
     const { id } = await reviewFixture(database.db, { amountMinor: USDT(50_000) });
@@ -64,13 +68,13 @@ describe('review-32wd: four-eyes attacks', () => {
     const second = await runWithdrawalsCommand(database.db, ['approve', id, '--operator', 'wd_cli_y'], (l) =>
       out.push(l),
     );
-    expect([first, second]).toEqual([0, 0]);
-    // Expected: the CLI proves who the operator is (a TOTP code, or an enrolled operator at least), or gives
-    // only a first approval; here nothing but a typed name stands for the second pair of eyes.
-    expect(await stateOf(id)).not.toBe('review_approved');
+    // Fixed: the CLI gives first approvals only; the second is refused (exit 1) and waits for the console.
+    expect([first, second]).toEqual([0, 1]);
+    expect(out.join('\n')).toMatch(/console/);
+    expect(await stateOf(id)).toBe('awaiting_second_approval');
   });
 
-  it.fails('MEDIUM-3: one finance operator bulk-approves a $20,000 withdrawal split into four of $5,000 (same user, same address, minutes apart)', async () => {
+  it('MEDIUM-3: one finance operator bulk-approves a $20,000 withdrawal split into four of $5,000 (same user, same address, minutes apart)', async () => {
     const a = await operator('wd_fin_bulk', ['finance']);
     const first = await reviewFixture(database.db, { amountMinor: USDT(5_000) });
     const ids = [first.id];
@@ -82,7 +86,7 @@ describe('review-32wd: four-eyes attacks', () => {
     expect(results.filter((r) => r.outcome === 'approved').length).toBeLessThan(ids.length);
   });
 
-  it.fails('LOW-4: the database lets a single UPDATE move a $20,000 withdrawal in_review -> review_approved with no approval recorded', async () => {
+  it('LOW-4: the database lets a single UPDATE move a $20,000 withdrawal in_review -> review_approved with no approval recorded', async () => {
     const { id } = await reviewFixture(database.db, { amountMinor: USDT(20_000) });
     await sql`update withdrawals set value_usd_cents = 2000000 where id = ${id}`.execute(database.db);
     // The migration says "no code path (nor a hand-written UPDATE by the API's role) skips the rule";
@@ -92,7 +96,7 @@ describe('review-32wd: four-eyes attacks', () => {
     ).rejects.toThrow();
   });
 
-  it.fails('LOW-5: two approval decisions with made-up operator ids satisfy the trigger (operator_id has no reference)', async () => {
+  it('LOW-5: two approval decisions with made-up operator ids satisfy the trigger (operator_id has no reference)', async () => {
     const { id } = await reviewFixture(database.db, { amountMinor: USDT(20_000) });
     await expect(
       database.db.transaction().execute(async (trx) => {

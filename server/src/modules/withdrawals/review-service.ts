@@ -76,7 +76,8 @@ export interface WithdrawalReview {
     waiting: number;
     thresholdUsdCents: bigint;
   }>;
-  approve(id: string, by: DecidingOperator): Promise<ApprovalOutcome>;
+  /** `firstOnly`: the ops CLI, which may not give a second approval (ops-commands.ts). */
+  approve(id: string, by: DecidingOperator, options?: { firstOnly?: boolean }): Promise<ApprovalOutcome>;
   reject(id: string, by: DecidingOperator, reason: string): Promise<WithdrawalRow>;
   secondLook(id: string, by: DecidingOperator, reason: string): Promise<WithdrawalRow>;
   /** Approves each withdrawal that one approval completes; each in its own transaction, each result told. */
@@ -171,8 +172,10 @@ export function createWithdrawalReview(deps: {
       };
     },
 
-    approve(id, by) {
-      return db.transaction().execute((trx) => approveInReview(trx, id, by, valuation(), now()));
+    approve(id, by, options) {
+      return db
+        .transaction()
+        .execute((trx) => approveInReview(trx, id, by, valuation(), now(), { firstOnly: options?.firstOnly ?? false }));
     },
 
     reject(id, by, reason) {
