@@ -86,12 +86,12 @@ export async function balance(h: Harness, user: WalletUser, asset: CoinCode) {
 export const key = () => randomUUID();
 
 /** Test-only: the operator named on reviews that tests approve or reject directly. */
-export const TEST_REVIEWER = { operatorId: '00000000-0000-4000-8000-000000000001', name: 'test-reviewer' } as const;
+export const TEST_REVIEWER = { operatorId: '00000000-0000-4000-8000-000000000001', name: 'test_reviewer' } as const;
 
 /**
  * Test-only: approves a withdrawal in review as a finance operator would, through four-eyes.ts's rules
  * (the database refuses an operator's approval with no recorded decision). TEST_REVIEWER is made an
- * enabled finance operator first; the withdrawal is valued at $0, so one approval suffices.
+ * enabled finance operator first; the threshold is out of reach, so one approval suffices.
  */
 export async function approveForTest(trx: Transaction<Database>, id: string, at: Date): Promise<WithdrawalRow> {
   await trx
@@ -110,7 +110,7 @@ export async function approveForTest(trx: Transaction<Database>, id: string, at:
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
   const by = { ...TEST_REVIEWER, roles: ['finance'] as const };
-  const r = await approveInReview(trx, id, by, { valueUsdCents: () => 0n, thresholdUsdCents: 1n }, at);
+  const r = await approveInReview(trx, id, by, { valueUsdCents: () => 0n, thresholdUsdCents: 10n ** 30n }, at);
   if (r.outcome !== 'approved') throw new Error(`approveForTest: ${r.outcome}`);
   return r.row;
 }
