@@ -108,4 +108,16 @@ describe('review-32wd: four-eyes attacks', () => {
       }),
     ).rejects.toThrow();
   });
+
+  it('LOW-7: bulk approve answers per item even when one fails unexpectedly (the others still decided)', async () => {
+    const a = await operator('wd_fin_l7', ['finance']);
+    const small = await reviewFixture(database.db, { amountMinor: USDT(10) });
+    // Not a uuid: the database throws (no AppError) inside that item's transaction.
+    const results = await review().bulkApprove([small.id, 'not-a-uuid'], a);
+    expect(results).toEqual([
+      { id: small.id, outcome: 'approved' },
+      expect.objectContaining({ id: 'not-a-uuid', outcome: 'refused', code: 'INTERNAL' }),
+    ]);
+    expect(await stateOf(small.id)).toBe('review_approved');
+  });
 });

@@ -18,6 +18,7 @@ import {
 } from './four-eyes.ts';
 import type { WithdrawalRow } from './repository.ts';
 import { type RiskSignals, riskSignals } from './risk-signals.ts';
+import { rollingOthersUsdCents } from './rolling-value.ts';
 import { type ReviewState, reviewStates } from './state-machine.ts';
 
 /** The default second-approval value: above $10,000 at the review-time price, two finance operators approve. */
@@ -146,6 +147,8 @@ export function createWithdrawalReview(deps: {
                 valueUsdCents,
                 threshold,
                 decisions.some((d) => d.decision === 'second_look'),
+                // As the approval weighs it: with the user's other withdrawals of the last 24 h (splits).
+                await rollingOthersUsdCents(db, w, valuer, at),
               );
         items.push({
           withdrawal: w,
@@ -198,8 +201,10 @@ export function createWithdrawalReview(deps: {
             .execute((trx) => approveInReview(trx, id, by, valuation(), now(), { singleOnly: true }));
           results.push({ id, outcome: r.outcome === 'approved' ? 'approved' : 'needs_four_eyes' });
         } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-          results.push({ id, outcome: 'refused', code: err.code, message: err.message });
+          // Each item is its own transaction, so the earlier ones stand: an unexpected error is told
+          // for its item rather than aborting the answer (the operator must learn which went through).
+          if (err instanceof AppError) results.push({ id, outcome: 'refused', code: err.code, message: err.message });
+          else results.push({ id, outcome: 'refused', code: 'INTERNAL', message: 'Unexpected error; not approved' });
         }
       }
       return results;
