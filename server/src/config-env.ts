@@ -257,5 +257,20 @@ export function parseEnv(
     }
     return { settings: undefined, issues: [...issues.values()] };
   }
+  const crossed = crossSettingIssue(input as Env);
+  if (crossed) return { settings: undefined, issues: [crossed] };
   return { settings: input as Env, issues: [] };
+}
+
+/**
+ * Settings that are each valid but unsafe together. Automatic review approves with NO operator while
+ * the user's 24 h outflow stays within OUTFLOW_BUDGET_USD; four eyes needs two operators above
+ * WITHDRAWAL_SECOND_APPROVAL_USD. A budget above the four-eyes value would let a withdrawal worth more
+ * than it go out with zero approvals (review-32wd L6), so the server refuses to start.
+ */
+function crossSettingIssue(env: Env): string | null {
+  const budget = BigInt(env.OUTFLOW_BUDGET_USD);
+  const fourEyes = BigInt(env.WITHDRAWAL_SECOND_APPROVAL_USD);
+  if (budget <= fourEyes) return null;
+  return `OUTFLOW_BUDGET_USD (${budget}) must not be above WITHDRAWAL_SECOND_APPROVAL_USD (${fourEyes}): automatic approval would pay, with no operator, more than four eyes allows one operator`;
 }

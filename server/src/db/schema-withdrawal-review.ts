@@ -10,6 +10,7 @@ export interface WithdrawalReviewDatabase {
 export interface WithdrawalDecisionsTable {
   id: Generated<string>;
   withdrawal_id: string;
+  /** References operators (migration 0105). */
   operator_id: string;
   operator_name: string;
   decision: 'approve' | 'second_look' | 'reject';

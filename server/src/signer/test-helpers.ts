@@ -6,8 +6,7 @@ import type { CoinCode } from '../modules/catalogue/catalogue.ts';
 import { accountXpubFromSeed } from '../modules/chain/derive.ts';
 import { creditDeposit, lockFunds } from '../modules/ledger/operations.ts';
 import { insertWithdrawal } from '../modules/withdrawals/repository.ts';
-import { approveWithdrawal } from '../modules/withdrawals/service.ts';
-import { TEST_REVIEWER } from '../modules/withdrawals/test-helpers.ts';
+import { approveForTest } from '../modules/withdrawals/test-helpers.ts';
 import { createUser } from '../test/app.ts';
 import { depositKeys } from './deposit-keys.ts';
 
@@ -43,7 +42,7 @@ export async function approvedWithdrawal(
     );
     if (!w) throw new Error('not inserted');
     await lockFunds(trx, { idempotencyKey: `withdrawal:${w.id}:lock`, userId, asset: coin, amountMinor }, at);
-    await approveWithdrawal(trx, w.id, at, TEST_REVIEWER);
+    await approveForTest(trx, w.id, at);
     return w.id;
   });
   return { userId, id };

@@ -11,8 +11,7 @@ import { startTestChain } from '../chain/test-chain.ts';
 import { lockFunds } from '../ledger/operations.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { insertWithdrawal, listApprovedForSigning } from '../withdrawals/repository.ts';
-import { approveWithdrawal } from '../withdrawals/service.ts';
-import { TEST_REVIEWER } from '../withdrawals/test-helpers.ts';
+import { approveForTest } from '../withdrawals/test-helpers.ts';
 import { depositAddressFor } from './addresses.ts';
 import { runReorgsCommand } from './ops-commands.ts';
 import { withdrawalsFrozen } from './reorg-alerts.ts';
@@ -78,7 +77,7 @@ describe('deep reorg', () => {
         { idempotencyKey: `withdrawal:${w.id}:lock`, userId, asset: 'ETH', amountMinor: parseEther('1') },
         at,
       );
-      await approveWithdrawal(trx, w.id, at, TEST_REVIEWER);
+      await approveForTest(trx, w.id, at);
       return w.id;
     });
     const signable = async () =>

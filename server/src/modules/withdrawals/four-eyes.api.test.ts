@@ -187,7 +187,7 @@ describe('four eyes in the service (prices, races, settings)', () => {
   it('no fresh price: fail closed (two approvals, said why); a stale one counts as none', async () => {
     const w = await reviewFixture(h.db, { amountMinor: USDT(1) });
     const noFeed = createWithdrawalReview({ db: h.db, now: h.clock.now, prices: null });
-    const r = await noFeed.approve(w.id, deciding('x_a'));
+    const r = await noFeed.approve(w.id, await deciding(h.db, 'x_a'));
     expect(r).toMatchObject({ outcome: 'awaiting_second_approval', because: 'price_unavailable' });
     const stale = createWithdrawalReview({
       db: h.db,
@@ -199,13 +199,13 @@ describe('four eyes in the service (prices, races, settings)', () => {
       },
     });
     const w2 = await reviewFixture(h.db, { amountMinor: USDT(1) });
-    expect(await stale.approve(w2.id, deciding('x_b'))).toMatchObject({ because: 'price_unavailable' });
+    expect(await stale.approve(w2.id, await deciding(h.db, 'x_b'))).toMatchObject({ because: 'price_unavailable' });
   });
 
   it('a lower setting later does not undo a needed second approval', async () => {
     const strict = createWithdrawalReview({ db: h.db, now: h.clock.now, prices: null });
     const w = await reviewFixture(h.db, { amountMinor: USDT(50) });
-    const a = deciding('y_a');
+    const a = await deciding(h.db, 'y_a');
     await strict.approve(w.id, a);
     // The setting goes up to $1,000,000 (and prices come back) before the second approval.
     const lax = createWithdrawalReview({
@@ -221,26 +221,26 @@ describe('four eyes in the service (prices, races, settings)', () => {
   it('a freeze of the account rejects one awaiting its second approval (funds back), so no later approval pays it', async () => {
     const review = createWithdrawalReview({ db: h.db, now: h.clock.now, prices: null });
     const w = await reviewFixture(h.db, { amountMinor: USDT(40_000) });
-    await review.approve(w.id, deciding('f_a'));
+    await review.approve(w.id, await deciding(h.db, 'f_a'));
     await h.db
       .transaction()
       .execute((trx) => freezeAccount(trx, { userId: w.userId, via: 'settings', ip: null, now: h.clock.now() }));
     expect(await stateOf(w.id)).toBe('review_rejected');
     expect(await balanceOf(h.db, 'user_available', w.userId, 'USDT')).toBe(USDT(40_000));
-    await expect(review.approve(w.id, deciding('f_b'))).rejects.toThrow(/in review/);
+    await expect(review.approve(w.id, await deciding(h.db, 'f_b'))).rejects.toThrow(/in review/);
   });
 
   it('two approvals racing in two transactions: exactly one approval goes through, the signer sees it once', async () => {
     const review = createWithdrawalReview({ db: h.db, now: h.clock.now, prices: null });
     const w = await reviewFixture(h.db, { amountMinor: USDT(30_000) });
-    const a = deciding('z_a');
+    const a = await deciding(h.db, 'z_a');
     // The same operator twice at once: one first approval, the other refused.
     const same = await Promise.allSettled([review.approve(w.id, a), review.approve(w.id, a)]);
     expect(same.map((s) => s.status).sort()).toEqual(['fulfilled', 'rejected']);
     // Two others at once: one second approval, the other finds it decided.
     const race = await Promise.allSettled([
-      review.approve(w.id, deciding('z_b')),
-      review.approve(w.id, deciding('z_c')),
+      review.approve(w.id, await deciding(h.db, 'z_b')),
+      review.approve(w.id, await deciding(h.db, 'z_c')),
     ]);
     expect(race.filter((s) => s.status === 'fulfilled')).toHaveLength(1);
     expect(race.find((s) => s.status === 'rejected')?.reason?.message).toMatch(/in review/);

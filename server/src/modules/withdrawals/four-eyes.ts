@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { WithdrawalDecisionsTable } from '../../db/schema-withdrawal-review.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
@@ -7,7 +7,8 @@ import type { CoinCode } from '../catalogue/catalogue.ts';
 import type { OperatorRole } from '../operators/roles.ts';
 import { assertApprovalNotStopped } from './compliance-stop.ts';
 import { findWithdrawal, transition, type WithdrawalRow } from './repository.ts';
-import { approveWithdrawal, type Reviewer, rejectWithdrawal } from './service.ts';
+import { rollingOthersUsdCents } from './rolling-value.ts';
+import { type Reviewer, rejectWithdrawal } from './service.ts';
 import { type ReviewState, reviewStates } from './state-machine.ts';
 
 /**
@@ -115,17 +116,37 @@ async function recordDecision(
     .execute();
 }
 
-/** Why this withdrawal needs two approvals now; null when one suffices. */
+/**
+ * Why this withdrawal needs two approvals now; null when one suffices. `othersUsdCents`: the user's other
+ * withdrawals of the last 24 h, approved, paid or waiting (rolling-value.ts; null: not all valued), weighed
+ * with this one so that a split does not slip under the threshold (review-32wd M3).
+ */
 export function fourEyesBecause(
   row: Pick<WithdrawalRow, 'value_usd_cents'>,
   valueNow: bigint | null,
   thresholdUsdCents: bigint,
   secondLookAsked: boolean,
+  othersUsdCents: bigint | null = 0n,
 ): FourEyesBecause | null {
   if (secondLookAsked) return 'second_look';
-  if (valueNow === null) return 'price_unavailable';
+  if (valueNow === null || othersUsdCents === null) return 'price_unavailable';
   const placed = row.value_usd_cents === null ? 0n : BigInt(row.value_usd_cents);
-  return valueNow > thresholdUsdCents || placed > thresholdUsdCents ? 'above_threshold' : null;
+  const single = valueNow > placed ? valueNow : placed;
+  return single + othersUsdCents > thresholdUsdCents ? 'above_threshold' : null;
+}
+
+/** The approvers among `operatorIds` who are, under a share lock, enabled and hold `finance` (review-32wd M1). */
+async function enabledFinance(trx: Trx, operatorIds: readonly string[]): Promise<string[]> {
+  if (operatorIds.length === 0) return [];
+  const rows = await trx
+    .selectFrom('operators')
+    .select('id')
+    .where('id', 'in', [...operatorIds])
+    .where('disabled_at', 'is', null)
+    .where(sql<boolean>`'finance' = any (roles)`)
+    .forShare()
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 /** A finance operator's approval (see the file's comment). `singleOnly`: the bulk's "only if this alone approves it". */
@@ -135,7 +156,7 @@ export async function approveInReview(
   by: DecidingOperator,
   valuation: ReviewValuation,
   at: Date,
-  options: { singleOnly?: boolean } = {},
+  options: { singleOnly?: boolean; firstOnly?: boolean } = {},
 ): Promise<ApprovalOutcome> {
   assertRole(by, ['finance'], 'Approving a withdrawal');
   // Compliance's hold or freeze refuses the approval (compliance-stop.ts); rejecting stays allowed.
@@ -145,18 +166,9 @@ export async function approveInReview(
   const threshold = valuation.thresholdUsdCents;
   if (row.state === 'awaiting_second_approval') {
     if (options.singleOnly) return { outcome: 'needs_four_eyes', because: 'awaiting_second_approval' };
-    const barred = decisions.filter((d) => d.decision === 'approve' || d.decision === 'second_look');
-    if (barred.some((d) => d.operator_id === by.operatorId))
-      throw new ForbiddenError(
-        'Four eyes: the second approval must come from another finance operator than the first approver or the one who asked for a second look',
-      );
-    const first = decisions.find((d) => d.decision === 'approve');
-    await recordDecision(trx, { withdrawalId: id, by, decision: 'approve', stateAfter: 'review_approved' }, at);
-    const approved = await approveWithdrawal(trx, id, at, by, 'awaiting_second_approval', {
-      secondApproval: true,
-      firstApprover: first?.operator_name ?? null,
-    });
-    return { outcome: 'approved', row: approved, second: true };
+    if (options.firstOnly)
+      throw new ForbiddenError('The second approval is given in the console, by an operator signed in there');
+    return secondApproval(trx, row, by, decisions, at);
   }
   const valueNow = valuation.valueUsdCents(row.coin, BigInt(row.amount_minor));
   const because = fourEyesBecause(
@@ -164,6 +176,7 @@ export async function approveInReview(
     valueNow,
     threshold,
     decisions.some((d) => d.decision === 'second_look'),
+    await rollingOthersUsdCents(trx, row, valuation.valueUsdCents, at),
   );
   const weighed = { valueUsdCents: valueNow, thresholdUsdCents: threshold, because };
   if (because === null) {
@@ -172,7 +185,7 @@ export async function approveInReview(
       { withdrawalId: id, by, decision: 'approve', stateAfter: 'review_approved', ...weighed },
       at,
     );
-    const approved = await approveWithdrawal(trx, id, at, by, 'in_review', {
+    const approved = await moveToApproved(trx, id, at, by, 'in_review', {
       valueUsdCents: valueNow?.toString() ?? null,
     });
     return { outcome: 'approved', row: approved, second: false };
@@ -206,6 +219,80 @@ export async function approveInReview(
     },
   });
   return { outcome: 'awaiting_second_approval', row: moved, because };
+}
+
+/**
+ * The second approval. Only approvals by operators who are still enabled with `finance` count (the
+ * database's trigger checks the same): when the first approver has since been disabled or lost the role,
+ * this approval is recorded and becomes the one valid approval, and the withdrawal keeps waiting for
+ * another finance operator (review-32wd M1).
+ */
+async function secondApproval(
+  trx: Trx,
+  row: WithdrawalRow,
+  by: DecidingOperator,
+  decisions: Awaited<ReturnType<typeof listDecisions>>,
+  at: Date,
+): Promise<ApprovalOutcome> {
+  const id = row.id;
+  const barred = decisions.filter((d) => d.decision === 'approve' || d.decision === 'second_look');
+  if (barred.some((d) => d.operator_id === by.operatorId))
+    throw new ForbiddenError(
+      'Four eyes: the second approval must come from another finance operator than the first approver or the one who asked for a second look',
+    );
+  const approvals = decisions.filter((d) => d.decision === 'approve');
+  const valid = await enabledFinance(
+    trx,
+    approvals.map((d) => d.operator_id),
+  );
+  const first = approvals.find((d) => valid.includes(d.operator_id));
+  if (!first) {
+    const because = approvals[0]?.four_eyes_because ?? 'above_threshold';
+    await recordDecision(
+      trx,
+      { withdrawalId: id, by, decision: 'approve', stateAfter: 'awaiting_second_approval', because },
+      at,
+    );
+    await appendAudit(trx, {
+      event: 'withdrawal_first_approval',
+      at,
+      userId: row.user_id,
+      details: {
+        withdrawalId: id,
+        operator: by.name,
+        operatorId: by.operatorId,
+        because,
+        voidedApprovals: approvals.map((d) => d.operator_name),
+      },
+    });
+    return { outcome: 'awaiting_second_approval', row, because };
+  }
+  await recordDecision(trx, { withdrawalId: id, by, decision: 'approve', stateAfter: 'review_approved' }, at);
+  const approved = await moveToApproved(trx, id, at, by, 'awaiting_second_approval', {
+    secondApproval: true,
+    firstApprover: first.operator_name,
+  });
+  return { outcome: 'approved', row: approved, second: true };
+}
+
+/** The approving move itself, after its decision is recorded (the trigger requires that decision). */
+async function moveToApproved(
+  trx: Trx,
+  id: string,
+  now: Date,
+  by: Reviewer,
+  from: ReviewState,
+  details: Record<string, unknown>,
+): Promise<WithdrawalRow> {
+  const row = await transition(trx, id, from, 'review_approved', { review: 'manual', reviewedBy: by.name }, now);
+  if (!row) throw new ConflictError('Only a withdrawal in review can be approved');
+  await appendAudit(trx, {
+    event: 'withdrawal_approved',
+    at: now,
+    userId: row.user_id,
+    details: { withdrawalId: id, operator: by.name, operatorId: by.operatorId, ...details },
+  });
+  return row;
 }
 
 /** A rejection by finance or compliance from either review state: ends it, funds back through the ledger. */

@@ -15,7 +15,10 @@ import { reviewStates, type WithdrawalState, withdrawalStates } from './state-ma
  * mined; nonce-cancel.ts). Approve, reject and second look go through the console's service and rules
  * (review-service.ts, four-eyes.ts): the named operator (an enabled one) needs the role, is recorded on the
  * decision, the withdrawal and in the audit log, and four eyes hold: the CLI has no price feed, so each
- * approval it gives is weighed as unvalued and is the first of two unless it is the second (fail closed).
+ * approval it gives is weighed as unvalued and needs a second one (fail closed). The CLI gives FIRST
+ * approvals only (review-32wd M2): at the shell a typed `--operator` name proves nobody's identity, so one
+ * person could name two operators; the second approval is given in the console by an operator signed in
+ * with a passkey or password and authenticator code. A withdrawal awaiting its second approval is refused.
  * Returns the exit code: 0 done, 1 refused (not in review, unknown id, role, four eyes), 2 usage.
  */
 export const withdrawalsUsage =
@@ -89,11 +92,11 @@ export async function runWithdrawalsCommand(
       // gives is weighed as unvalued, so it is the first of two unless it is the second (fail closed).
       const review = createWithdrawalReview({ db, now, prices: null });
       if (sub === 'approve') {
-        const r = await review.approve(id, by);
+        const r = await review.approve(id, by, { firstOnly: true });
         if (r.outcome === 'needs_four_eyes') throw new Error('unreachable: a single approval was not asked for');
         out(
           r.outcome === 'awaiting_second_approval'
-            ? `withdrawal ${id}: awaiting_second_approval (${r.because}); another finance operator must approve it too`
+            ? `withdrawal ${id}: awaiting_second_approval (${r.because}); another finance operator approves it in the console`
             : `withdrawal ${id}: review_approved`,
         );
         return 0;

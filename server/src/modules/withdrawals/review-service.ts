@@ -18,6 +18,7 @@ import {
 } from './four-eyes.ts';
 import type { WithdrawalRow } from './repository.ts';
 import { type RiskSignals, riskSignals } from './risk-signals.ts';
+import { rollingOthersUsdCents } from './rolling-value.ts';
 import { type ReviewState, reviewStates } from './state-machine.ts';
 
 /** The default second-approval value: above $10,000 at the review-time price, two finance operators approve. */
@@ -76,7 +77,8 @@ export interface WithdrawalReview {
     waiting: number;
     thresholdUsdCents: bigint;
   }>;
-  approve(id: string, by: DecidingOperator): Promise<ApprovalOutcome>;
+  /** `firstOnly`: the ops CLI, which may not give a second approval (ops-commands.ts). */
+  approve(id: string, by: DecidingOperator, options?: { firstOnly?: boolean }): Promise<ApprovalOutcome>;
   reject(id: string, by: DecidingOperator, reason: string): Promise<WithdrawalRow>;
   secondLook(id: string, by: DecidingOperator, reason: string): Promise<WithdrawalRow>;
   /** Approves each withdrawal that one approval completes; each in its own transaction, each result told. */
@@ -145,6 +147,8 @@ export function createWithdrawalReview(deps: {
                 valueUsdCents,
                 threshold,
                 decisions.some((d) => d.decision === 'second_look'),
+                // As the approval weighs it: with the user's other withdrawals of the last 24 h (splits).
+                await rollingOthersUsdCents(db, w, valuer, at),
               );
         items.push({
           withdrawal: w,
@@ -171,8 +175,10 @@ export function createWithdrawalReview(deps: {
       };
     },
 
-    approve(id, by) {
-      return db.transaction().execute((trx) => approveInReview(trx, id, by, valuation(), now()));
+    approve(id, by, options) {
+      return db
+        .transaction()
+        .execute((trx) => approveInReview(trx, id, by, valuation(), now(), { firstOnly: options?.firstOnly ?? false }));
     },
 
     reject(id, by, reason) {
@@ -195,8 +201,10 @@ export function createWithdrawalReview(deps: {
             .execute((trx) => approveInReview(trx, id, by, valuation(), now(), { singleOnly: true }));
           results.push({ id, outcome: r.outcome === 'approved' ? 'approved' : 'needs_four_eyes' });
         } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-          results.push({ id, outcome: 'refused', code: err.code, message: err.message });
+          // Each item is its own transaction, so the earlier ones stand: an unexpected error is told
+          // for its item rather than aborting the answer (the operator must learn which went through).
+          if (err instanceof AppError) results.push({ id, outcome: 'refused', code: err.code, message: err.message });
+          else results.push({ id, outcome: 'refused', code: 'INTERNAL', message: 'Unexpected error; not approved' });
         }
       }
       return results;

@@ -63,7 +63,7 @@ export async function reviewFixture(
           w.id,
           from,
           to,
-          to === 'transfer_in_progress' ? { txHash: `0x${'1'.repeat(64)}` } : {},
+          to === 'transfer_in_progress' ? { txHash: `0x${'1'.repeat(64)}` } : { review: 'auto' },
           at,
         );
         from = to;
@@ -74,7 +74,25 @@ export async function reviewFixture(
   return { id, userId };
 }
 
-/** Test-only: an operator as the review service takes it (no session needed at that level). */
-export function deciding(name: string, roles: OperatorRole[] = ['finance']): DecidingOperator {
-  return { operatorId: randomUUID(), name, roles };
+/** Test-only: an enabled operator (a real row: decisions reference operators) as the review service takes it. */
+export async function deciding(
+  db: Kysely<Database>,
+  name: string,
+  roles: OperatorRole[] = ['finance'],
+): Promise<DecidingOperator> {
+  const row = await db
+    .insertInto('operators')
+    .values({
+      name,
+      password_hash: null,
+      roles,
+      enrolment_token_hash: null,
+      enrolment_expires_at: null,
+      enrolment_issued_by: null,
+      created_at: new Date(),
+      disabled_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { operatorId: row.id, name, roles };
 }

@@ -232,31 +232,6 @@ function assertNamed(by: Reviewer): void {
   assert(typeof by?.name === 'string' && by.name.trim() !== '', 'a withdrawal review names its reviewer');
 }
 
-/**
- * The approving move itself. Operators' approvals go through four-eyes.ts (which weighs the
- * second-approval rule and records the decision); tests and fixtures call this directly. From
- * awaiting_second_approval the database also requires two approvals by different operators.
- */
-export async function approveWithdrawal(
-  trx: Trx,
-  id: string,
-  now: Date,
-  by: Reviewer,
-  from: ReviewState = 'in_review',
-  details: Record<string, unknown> = {},
-): Promise<WithdrawalRow> {
-  assertNamed(by);
-  const row = await transition(trx, id, from, 'review_approved', { review: 'manual', reviewedBy: by.name }, now);
-  if (!row) throw new ConflictError('Only a withdrawal in review can be approved');
-  await appendAudit(trx, {
-    event: 'withdrawal_approved',
-    at: now,
-    userId: row.user_id,
-    details: { withdrawalId: id, operator: by.name, operatorId: by.operatorId, ...details },
-  });
-  return row;
-}
-
 export async function rejectWithdrawal(
   trx: Trx,
   id: string,

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { AppDeps } from '../../app.ts';
+import type { Database } from '../../db/schema.ts';
 import { type Harness, nextIp, receiveCode, registerUser, useAuthHarness } from '../auth/test-helpers.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import type { EvmChains } from '../catalogue/chains-file.ts';
 import { createLedgerService } from '../ledger/service.ts';
+import { approveInReview } from './four-eyes.ts';
+import type { WithdrawalRow } from './repository.ts';
 import { autoReviewLimits } from './review-policy.ts';
 
 /** Test-only: a running-chains answer that enables ethereum and bsc withdrawals (no node is called). */
@@ -82,4 +86,31 @@ export async function balance(h: Harness, user: WalletUser, asset: CoinCode) {
 export const key = () => randomUUID();
 
 /** Test-only: the operator named on reviews that tests approve or reject directly. */
-export const TEST_REVIEWER = { operatorId: '00000000-0000-4000-8000-000000000001', name: 'test-reviewer' } as const;
+export const TEST_REVIEWER = { operatorId: '00000000-0000-4000-8000-000000000001', name: 'test_reviewer' } as const;
+
+/**
+ * Test-only: approves a withdrawal in review as a finance operator would, through four-eyes.ts's rules
+ * (the database refuses an operator's approval with no recorded decision). TEST_REVIEWER is made an
+ * enabled finance operator first; the threshold is out of reach, so one approval suffices.
+ */
+export async function approveForTest(trx: Transaction<Database>, id: string, at: Date): Promise<WithdrawalRow> {
+  await trx
+    .insertInto('operators')
+    .values({
+      id: TEST_REVIEWER.operatorId,
+      name: TEST_REVIEWER.name,
+      password_hash: null,
+      roles: ['finance'],
+      enrolment_token_hash: null,
+      enrolment_expires_at: null,
+      enrolment_issued_by: null,
+      created_at: at,
+      disabled_at: null,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  const by = { ...TEST_REVIEWER, roles: ['finance'] as const };
+  const r = await approveInReview(trx, id, by, { valueUsdCents: () => 0n, thresholdUsdCents: 10n ** 30n }, at);
+  if (r.outcome !== 'approved') throw new Error(`approveForTest: ${r.outcome}`);
+  return r.row;
+}

@@ -7,7 +7,6 @@ import { reconcile } from '../ledger/reconcile.ts';
 import { assetTotal, balanceOf, negativeUserBalances } from '../ledger/test-helpers.ts';
 import { placeSend } from '../sends/service.ts';
 import {
-  approveWithdrawal,
   markTransferFailed,
   markTransferInProgress,
   markTransferSuccessful,
@@ -15,7 +14,7 @@ import {
   rejectWithdrawal,
 } from './service.ts';
 import type { WithdrawalState } from './state-machine.ts';
-import { TEST_REVIEWER } from './test-helpers.ts';
+import { approveForTest, TEST_REVIEWER } from './test-helpers.ts';
 
 /**
  * Random sequences of deposits, sends and withdrawals (placed, auto or manually reviewed, approved,
@@ -151,7 +150,7 @@ describe('wallet properties over random deposits, sends and withdrawals (Postgre
               case 'approve': {
                 const w = inState(['in_review'], o.pick);
                 if (!w) return;
-                await approveWithdrawal(trx, w.id, at, TEST_REVIEWER);
+                await approveForTest(trx, w.id, at);
                 w.state = 'review_approved';
                 return;
               }

@@ -7,6 +7,7 @@ import { creditDeposit, lockFunds } from '../ledger/operations.ts';
 import { balanceOf } from '../ledger/test-helpers.ts';
 import { runWithdrawalsCommand } from './ops-commands.ts';
 import { insertWithdrawal, transition } from './repository.ts';
+import { createWithdrawalReview } from './review-service.ts';
 import { canTransition, IllegalTransitionError, type WithdrawalState, withdrawalStates } from './state-machine.ts';
 
 const database = useTestDatabase();
@@ -26,7 +27,23 @@ const pathTo: Record<WithdrawalState, WithdrawalState[]> = {
 const OPERATOR_A = '00000000-0000-4000-8000-00000000000a';
 const OPERATOR_B = '00000000-0000-4000-8000-00000000000b';
 
-function recordApproval(db: typeof database.db, withdrawalId: string, operatorId: string, at: Date) {
+/** The approvers are real, enabled finance operators: decisions reference operators (migration 0105). */
+async function recordApproval(db: typeof database.db, withdrawalId: string, operatorId: string, at: Date) {
+  await db
+    .insertInto('operators')
+    .values({
+      id: operatorId,
+      name: `sm_op_${operatorId.slice(-1)}`,
+      password_hash: null,
+      roles: ['finance'],
+      enrolment_token_hash: null,
+      enrolment_expires_at: null,
+      enrolment_issued_by: null,
+      created_at: at,
+      disabled_at: null,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
   return db
     .insertInto('withdrawal_decisions')
     .values({
@@ -79,7 +96,10 @@ async function withdrawalIn(state: WithdrawalState, options: { locked?: boolean;
       await recordApproval(trx, w.id, OPERATOR_A, at);
     let from: WithdrawalState = 'in_review';
     for (const to of pathTo[state]) {
-      const moved = await transition(trx, w.id, from, to, to === 'review_rejected' ? { reason: 'test' } : {}, at);
+      // review 'auto': an operator's in_review -> review_approved needs a recorded decision (0105).
+      const patch =
+        to === 'review_rejected' ? { reason: 'test' } : to === 'review_approved' ? { review: 'auto' as const } : {};
+      const moved = await transition(trx, w.id, from, to, patch, at);
       if (!moved) throw new Error(`could not move to ${to}`);
       from = to;
     }
@@ -96,10 +116,10 @@ describe('withdrawal state machine', () => {
   it.each(pairs)('%s -> %s: the code and the database agree', async (from, to) => {
     const { id } = await withdrawalIn(from);
     const legal = canTransition(from, to);
-    // The database, bypassing the code.
-    const direct = sql`update withdrawals set state = ${to}, reason = coalesce(reason, 'r') where id = ${id}`.execute(
-      database.db,
-    );
+    // The database, bypassing the code (as an automatic approval: an operator's needs a decision, 0105).
+    const direct = sql`update withdrawals set state = ${to}, reason = coalesce(reason, 'r'),
+      review = case when ${to} = 'review_approved' and state = 'in_review' then 'auto' else review end
+      where id = ${id}`.execute(database.db);
     if (legal) await expect(direct).resolves.toBeDefined();
     else await expect(direct).rejects.toThrow(/cannot move from/);
     // The code refuses illegal moves before any SQL.
@@ -164,7 +184,7 @@ describe('withdrawal state machine', () => {
   it('a second concurrent move from the same state finds nothing (the WHERE on the old state)', async () => {
     const { id } = await withdrawalIn('in_review');
     const [a, b] = await Promise.all([
-      transition(database.db, id, 'in_review', 'review_approved', {}, new Date()),
+      transition(database.db, id, 'in_review', 'review_approved', { review: 'auto' }, new Date()),
       transition(database.db, id, 'in_review', 'review_rejected', { reason: 'x' }, new Date()),
     ]);
     expect([a, b].filter(Boolean)).toHaveLength(1);
@@ -203,15 +223,25 @@ describe('npm run ops -- withdrawals', () => {
     // The CLI has no prices: its approval is the first of two (fail closed), and the same operator cannot give the second.
     expect(await run('approve', approveMe.id, '--operator', 'review_ops')).toEqual({
       code: 0,
-      text: `withdrawal ${approveMe.id}: awaiting_second_approval (price_unavailable); another finance operator must approve it too`,
+      text: `withdrawal ${approveMe.id}: awaiting_second_approval (price_unavailable); another finance operator approves it in the console`,
     });
     const again = await run('approve', approveMe.id, '--operator', 'review_ops');
     expect(again.code).toBe(1);
-    expect(again.text).toMatch(/Four eyes/);
-    expect(await run('approve', approveMe.id, '--operator', 'review_ops2')).toEqual({
-      code: 0,
-      text: `withdrawal ${approveMe.id}: review_approved`,
-    });
+    expect(again.text).toMatch(/console/);
+    // review-32wd M2: the CLI gives first approvals only (a typed name proves nobody); the second is
+    // given in the console, through the same service (here called as the console's route does).
+    const second = await run('approve', approveMe.id, '--operator', 'review_ops2');
+    expect(second.code).toBe(1);
+    expect(second.text).toMatch(/console/);
+    const ops2 = await database.db
+      .selectFrom('operators')
+      .select(['id', 'name'])
+      .where('name', '=', 'review_ops2')
+      .executeTakeFirstOrThrow();
+    const console = createWithdrawalReview({ db: database.db, now: () => new Date(), prices: null });
+    expect(
+      (await console.approve(approveMe.id, { operatorId: ops2.id, name: ops2.name, roles: ['finance'] })).outcome,
+    ).toBe('approved');
     // Issue 38 item 9: the approval names its approver, on the withdrawal and in the audit log.
     const audit = await listAudit(database.db, { userId: approveMe.userId });
     expect(audit.find((e) => e.event === 'withdrawal_first_approval')?.details).toMatchObject({
