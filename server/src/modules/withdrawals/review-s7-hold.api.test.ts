@@ -65,7 +65,11 @@ describe('review s7: compliance withdrawal hold vs review and signer', () => {
     expect(item.signals.complianceStop).toMatchObject({ kind: 'hold', operator: 's7_comp' });
     // An already approved one (auto-approved before the hold) waits: not listed while the hold stands.
     const { id: approvedId } = await reviewFixture(h.db, { amountMinor: USDT(50), userId: user.user.id });
-    await h.db.updateTable('withdrawals').set({ state: 'review_approved' }).where('id', '=', approvedId).execute();
+    await h.db
+      .updateTable('withdrawals')
+      .set({ state: 'review_approved', review: 'auto' })
+      .where('id', '=', approvedId)
+      .execute();
     const during = await listApprovedForSigning(h.db, ['ethereum'], 1000, h.clock.now());
     expect(during.some((w) => w.id === approvedId)).toBe(false);
     // Lifted: the approval goes through and both are signable again.
