@@ -140,7 +140,7 @@ export const operatorPasskeyRoutes: FastifyPluginAsyncTypebox<{
         tags,
         summary: 'Remove one of your passkeys (recorded in the audit log)',
         params: PasskeyIdParams,
-        response: { 204: NoContent, ...errorResponses(401, 403, 404) },
+        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
