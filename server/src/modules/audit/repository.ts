@@ -82,6 +82,8 @@ export const auditEvents = [
   // Four eyes (withdrawals/four-eyes.ts): a first of two approvals, and a second look asked for.
   'withdrawal_first_approval',
   'withdrawal_second_look_requested',
+  // A review decision refused (withdrawals/refused-decisions.ts): the same operator twice, a role, a state.
+  'withdrawal_decision_refused',
   'withdrawal_nonce_cancel_requested',
 ] as const;
 

@@ -1,11 +1,11 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { WithdrawalDecisionsTable } from '../../db/schema-withdrawal-review.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { CoinCode } from '../catalogue/catalogue.ts';
 import type { OperatorRole } from '../operators/roles.ts';
 import { assertApprovalNotStopped } from './compliance-stop.ts';
+import { enabledFinance, type FourEyesBecause, listDecisions, recordDecision } from './decisions-repository.ts';
 import { findWithdrawal, transition, type WithdrawalRow } from './repository.ts';
 import { rollingOthersUsdCents } from './rolling-value.ts';
 import { type Reviewer, rejectWithdrawal } from './service.ts';
@@ -32,8 +32,6 @@ import { type ReviewState, reviewStates } from './state-machine.ts';
  * racing give one `review_approved`, hence one broadcast).
  */
 type Trx = Transaction<Database>;
-export type Decision = WithdrawalDecisionsTable['decision'];
-export type FourEyesBecause = NonNullable<WithdrawalDecisionsTable['four_eyes_because']>;
 
 export interface DecidingOperator extends Reviewer {
   roles: readonly OperatorRole[];
@@ -75,47 +73,6 @@ async function lockInReview(trx: Trx, id: string): Promise<WithdrawalRow & { sta
   return row as WithdrawalRow & { state: ReviewState };
 }
 
-export function listDecisions(db: Kysely<Database>, withdrawalId: string) {
-  return db
-    .selectFrom('withdrawal_decisions')
-    .selectAll()
-    .where('withdrawal_id', '=', withdrawalId)
-    .orderBy('id')
-    .limit(100)
-    .execute();
-}
-
-async function recordDecision(
-  trx: Trx,
-  d: {
-    withdrawalId: string;
-    by: Reviewer;
-    decision: Decision;
-    stateAfter: WithdrawalRow['state'];
-    reason?: string | null;
-    valueUsdCents?: bigint | null;
-    thresholdUsdCents?: bigint | null;
-    because?: FourEyesBecause | null;
-  },
-  at: Date,
-): Promise<void> {
-  await trx
-    .insertInto('withdrawal_decisions')
-    .values({
-      withdrawal_id: d.withdrawalId,
-      operator_id: d.by.operatorId,
-      operator_name: d.by.name,
-      decision: d.decision,
-      state_after: d.stateAfter,
-      reason: d.reason ?? null,
-      value_usd_cents: d.valueUsdCents?.toString() ?? null,
-      threshold_usd_cents: d.thresholdUsdCents?.toString() ?? null,
-      four_eyes_because: d.because ?? null,
-      decided_at: at,
-    })
-    .execute();
-}
-
 /**
  * Why this withdrawal needs two approvals now; null when one suffices. `othersUsdCents`: the user's other
  * withdrawals of the last 24 h, approved, paid or waiting (rolling-value.ts; null: not all valued), weighed
@@ -133,20 +90,6 @@ export function fourEyesBecause(
   const placed = row.value_usd_cents === null ? 0n : BigInt(row.value_usd_cents);
   const single = valueNow > placed ? valueNow : placed;
   return single + othersUsdCents > thresholdUsdCents ? 'above_threshold' : null;
-}
-
-/** The approvers among `operatorIds` who are, under a share lock, enabled and hold `finance` (review-32wd M1). */
-async function enabledFinance(trx: Trx, operatorIds: readonly string[]): Promise<string[]> {
-  if (operatorIds.length === 0) return [];
-  const rows = await trx
-    .selectFrom('operators')
-    .select('id')
-    .where('id', 'in', [...operatorIds])
-    .where('disabled_at', 'is', null)
-    .where(sql<boolean>`'finance' = any (roles)`)
-    .forShare()
-    .execute();
-  return rows.map((r) => r.id);
 }
 
 /** A finance operator's approval (see the file's comment). `singleOnly`: the bulk's "only if this alone approves it". */

@@ -120,4 +120,45 @@ describe('review-32wd: four-eyes attacks', () => {
     ]);
     expect(await stateOf(small.id)).toBe('review_approved');
   });
+
+  it('LOW-7: a refused decision leaves an audit event (same operator twice, a second look asked twice, a wrong role)', async () => {
+    const a = await operator('wd_fin_l7r', ['finance']);
+    const support = await operator('wd_sup_l7r', ['support']);
+    const { id } = await reviewFixture(database.db, { amountMinor: USDT(20_000) });
+    expect((await review().approve(id, a)).outcome).toBe('awaiting_second_approval');
+    await expect(review().approve(id, a)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await review().secondLook(id, a, 'looks odd');
+    await expect(review().secondLook(id, a, 'again')).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(review().reject(id, support, 'no')).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const refused = await database.db
+      .selectFrom('audit_events')
+      .select(['user_id', 'details'])
+      .where('event', '=', 'withdrawal_decision_refused')
+      .where(sql<boolean>`details->>'withdrawalId' = ${id}`)
+      .orderBy('id')
+      .execute();
+    expect(
+      refused.map((r) => [(r.details as { operator: string }).operator, (r.details as { decision: string }).decision]),
+    ).toEqual([
+      ['wd_fin_l7r', 'approve'],
+      ['wd_fin_l7r', 'second_look'],
+      ['wd_sup_l7r', 'reject'],
+    ]);
+    expect(refused.every((r) => r.user_id !== null)).toBe(true);
+    expect(await stateOf(id)).toBe('awaiting_second_approval');
+  });
+
+  it('LOW-7: withdrawal_decisions refuses TRUNCATE, the owner included', async () => {
+    const a = await operator('wd_fin_l7t', ['finance']);
+    const { id } = await reviewFixture(database.db, { amountMinor: USDT(20_000) });
+    await review().approve(id, a);
+    await expect(sql`truncate withdrawal_decisions`.execute(database.db)).rejects.toThrow(/append-only/);
+    await expect(sql`truncate withdrawals cascade`.execute(database.db)).rejects.toThrow();
+    const kept = await database.db
+      .selectFrom('withdrawal_decisions')
+      .select('id')
+      .where('withdrawal_id', '=', id)
+      .execute();
+    expect(kept).toHaveLength(1);
+  });
 });

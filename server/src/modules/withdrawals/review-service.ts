@@ -5,17 +5,17 @@ import { type CoinCode, coinCodes, coinDecimals } from '../catalogue/catalogue.t
 import type { PlatformAddresses } from '../catalogue/platform-addresses.ts';
 import { PriceUnavailableError } from '../prices/errors.ts';
 import type { PriceService } from '../prices/service.ts';
+import { type FourEyesBecause, listDecisions } from './decisions-repository.ts';
 import {
   type ApprovalOutcome,
   approveInReview,
   type DecidingOperator,
-  type FourEyesBecause,
   fourEyesBecause,
-  listDecisions,
   type ReviewValuation,
   rejectInReview,
   requestSecondLook,
 } from './four-eyes.ts';
+import { auditRefusalQuietly, withRefusalAudited } from './refused-decisions.ts';
 import type { WithdrawalRow } from './repository.ts';
 import { type RiskSignals, riskSignals } from './risk-signals.ts';
 import { rollingOthersUsdCents } from './rolling-value.ts';
@@ -176,17 +176,25 @@ export function createWithdrawalReview(deps: {
     },
 
     approve(id, by, options) {
-      return db
-        .transaction()
-        .execute((trx) => approveInReview(trx, id, by, valuation(), now(), { firstOnly: options?.firstOnly ?? false }));
+      return withRefusalAudited(db, { withdrawalId: id, by, decision: 'approve', at: now }, () =>
+        db
+          .transaction()
+          .execute((trx) =>
+            approveInReview(trx, id, by, valuation(), now(), { firstOnly: options?.firstOnly ?? false }),
+          ),
+      );
     },
 
     reject(id, by, reason) {
-      return db.transaction().execute((trx) => rejectInReview(trx, id, by, reason, now()));
+      return withRefusalAudited(db, { withdrawalId: id, by, decision: 'reject', at: now }, () =>
+        db.transaction().execute((trx) => rejectInReview(trx, id, by, reason, now())),
+      );
     },
 
     secondLook(id, by, reason) {
-      return db.transaction().execute((trx) => requestSecondLook(trx, id, by, reason, now()));
+      return withRefusalAudited(db, { withdrawalId: id, by, decision: 'second_look', at: now }, () =>
+        db.transaction().execute((trx) => requestSecondLook(trx, id, by, reason, now())),
+      );
     },
 
     async bulkApprove(ids, by) {
@@ -203,8 +211,10 @@ export function createWithdrawalReview(deps: {
         } catch (err) {
           // Each item is its own transaction, so the earlier ones stand: an unexpected error is told
           // for its item rather than aborting the answer (the operator must learn which went through).
-          if (err instanceof AppError) results.push({ id, outcome: 'refused', code: err.code, message: err.message });
-          else results.push({ id, outcome: 'refused', code: 'INTERNAL', message: 'Unexpected error; not approved' });
+          if (err instanceof AppError) {
+            results.push({ id, outcome: 'refused', code: err.code, message: err.message });
+            await auditRefusalQuietly(db, { withdrawalId: id, by, decision: 'bulk_approve', error: err, at: now() });
+          } else results.push({ id, outcome: 'refused', code: 'INTERNAL', message: 'Unexpected error; not approved' });
         }
       }
       return results;
