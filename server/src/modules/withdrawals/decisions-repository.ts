@@ -1,8 +1,8 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { WithdrawalDecisionsTable } from '../../db/schema-withdrawal-review.ts';
+import type { Reviewer } from './moves.ts';
 import type { WithdrawalRow } from './repository.ts';
-import type { Reviewer } from './service.ts';
 
 /**
  * The rows of withdrawal_decisions (issue 32's four eyes): append-only (0095's and 0120's triggers refuse UPDATE,

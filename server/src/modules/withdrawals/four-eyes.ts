@@ -6,9 +6,9 @@ import type { CoinCode } from '../catalogue/catalogue.ts';
 import type { OperatorRole } from '../operators/roles.ts';
 import { assertApprovalNotStopped } from './compliance-stop.ts';
 import { enabledFinance, type FourEyesBecause, listDecisions, recordDecision } from './decisions-repository.ts';
+import { type Reviewer, rejectWithdrawal } from './moves.ts';
 import { findWithdrawal, transition, type WithdrawalRow } from './repository.ts';
 import { rollingOthersUsdCents } from './rolling-value.ts';
-import { type Reviewer, rejectWithdrawal } from './service.ts';
 import { type ReviewState, reviewStates } from './state-machine.ts';
 
 /**

@@ -2,8 +2,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, WithdrawalNonceCancelsTable } from '../../db/schema.ts';
 import { ConflictError, ValidationError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
+import type { Reviewer } from './moves.ts';
 import { lockState } from './repository.ts';
-import type { Reviewer } from './service.ts';
 
 type Db = Kysely<Database>;
 export type NonceCancelRequest = Selectable<WithdrawalNonceCancelsTable>;

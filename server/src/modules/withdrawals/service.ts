@@ -3,7 +3,6 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
 import { assertAllowlisted } from '../allowlist/policy.ts';
-import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { FundPasswordService } from '../auth/fund-password-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
@@ -13,9 +12,8 @@ import type { PlatformAddresses } from '../catalogue/platform-addresses.ts';
 import { runtimePair } from '../catalogue/runtime.ts';
 import { InsufficientBalanceError } from '../ledger/errors.ts';
 import { assert } from '../ledger/model.ts';
-import { lockFunds, settleWithdrawal, unlockFunds } from '../ledger/operations.ts';
+import { lockFunds } from '../ledger/operations.ts';
 import { userBalances } from '../ledger/repository.ts';
-import { recordUserNotice } from '../notices/repository.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
 import { assertNotFrozen } from '../security/freeze-state.ts';
 import { createOutflowBudget, lockOutflows, type OutflowBudget, outflowSpentUsdCents } from './outflow-budget.ts';
@@ -31,7 +29,7 @@ import {
 } from './repository.ts';
 import { AUTO_REVIEW_WINDOW_MS, type AutoReviewLimits } from './review-policy.ts';
 import type { CreateWithdrawalBody, Withdrawal } from './schemas.ts';
-import { type ReviewState, userVisibleState } from './state-machine.ts';
+import { userVisibleState } from './state-machine.ts';
 import { verifyWalletAction } from './verification.ts';
 
 type Trx = Transaction<Database>;
@@ -215,128 +213,4 @@ export async function placeWithdrawal(
     if (spent === null || spent > budget.budgetUsdCents) return inserted;
   }
   return transition(trx, inserted.id, 'in_review', 'review_approved', { review: 'auto' }, at);
-}
-
-/** Operator and signer moves. Each takes the caller's transaction: state and money change together. */
-
-/**
- * Who decided a review: recorded on the withdrawal's row and event and in the audit log. Required:
- * a review nobody can be held to is no review (`npm run ops -- withdrawals approve|reject --operator`).
- */
-export interface Reviewer {
-  operatorId: string;
-  name: string;
-}
-
-function assertNamed(by: Reviewer): void {
-  assert(typeof by?.name === 'string' && by.name.trim() !== '', 'a withdrawal review names its reviewer');
-}
-
-export async function rejectWithdrawal(
-  trx: Trx,
-  id: string,
-  reason: string,
-  now: Date,
-  by: Reviewer,
-  from: ReviewState = 'in_review',
-): Promise<WithdrawalRow> {
-  assertNamed(by);
-  if (reason.trim() === '') throw new ValidationError('A rejection needs a reason');
-  const row = await transition(
-    trx,
-    id,
-    from,
-    'review_rejected',
-    { review: 'manual', reason, reviewedBy: by.name },
-    now,
-  );
-  if (!row) throw new ConflictError('Only a withdrawal in review can be rejected');
-  await appendAudit(trx, {
-    event: 'withdrawal_rejected',
-    at: now,
-    userId: row.user_id,
-    details: { withdrawalId: id, reason, operator: by.name, operatorId: by.operatorId },
-  });
-  await unlockFunds(
-    trx,
-    {
-      idempotencyKey: `withdrawal:${id}:unlock`,
-      userId: row.user_id,
-      asset: row.coin,
-      amountMinor: BigInt(row.amount_minor),
-      metadata: { withdrawalId: id, reason },
-    },
-    now,
-  );
-  await recordUserNotice(
-    trx,
-    {
-      userId: row.user_id,
-      kind: 'withdrawal_rejected',
-      params: { coin: row.coin, network: row.network, amountMinor: row.amount_minor, reason, withdrawalId: id },
-      dedupeKey: `withdrawal:${id}:rejected`,
-    },
-    now,
-  );
-  return row;
-}
-
-/** The signer recorded a signed transaction: from now on the money is on its way. */
-export async function markTransferInProgress(trx: Trx, id: string, txHash: string, now: Date): Promise<WithdrawalRow> {
-  const row = await transition(trx, id, 'review_approved', 'transfer_in_progress', { txHash }, now);
-  if (!row) throw new ConflictError('Only an approved withdrawal can start its transfer');
-  return row;
-}
-
-/** Mined with success: the locked amount leaves the books, the fee goes to system_fees. */
-export async function markTransferSuccessful(trx: Trx, id: string, now: Date): Promise<WithdrawalRow> {
-  const row = await transition(trx, id, 'transfer_in_progress', 'transfer_successful', {}, now);
-  if (!row) throw new ConflictError('Only a transfer in progress can succeed');
-  await settleWithdrawal(
-    trx,
-    {
-      idempotencyKey: `withdrawal:${id}:settle`,
-      userId: row.user_id,
-      asset: row.coin,
-      amountMinor: BigInt(row.amount_minor),
-      feeMinor: BigInt(row.fee_minor),
-      metadata: { withdrawalId: id, txHash: row.tx_hash },
-    },
-    now,
-  );
-  await recordUserNotice(
-    trx,
-    {
-      userId: row.user_id,
-      kind: 'withdrawal_completed',
-      params: {
-        coin: row.coin,
-        network: row.network,
-        amountMinor: row.arrival_minor,
-        txHash: row.tx_hash ?? '',
-        withdrawalId: id,
-      },
-      dedupeKey: `withdrawal:${id}:completed`,
-    },
-    now,
-  );
-  return row;
-}
-
-/** Reverted on chain: the user gets the whole amount back. */
-export async function markTransferFailed(trx: Trx, id: string, reason: string, now: Date): Promise<WithdrawalRow> {
-  const row = await transition(trx, id, 'transfer_in_progress', 'transfer_failed', { reason }, now);
-  if (!row) throw new ConflictError('Only a transfer in progress can fail');
-  await unlockFunds(
-    trx,
-    {
-      idempotencyKey: `withdrawal:${id}:unlock`,
-      userId: row.user_id,
-      asset: row.coin,
-      amountMinor: BigInt(row.amount_minor),
-      metadata: { withdrawalId: id, reason },
-    },
-    now,
-  );
-  return row;
 }

@@ -4,6 +4,6 @@
  * The signer's own table, signer_transactions, is in src/signer/repository.ts.
  */
 
+export { markTransferFailed, markTransferInProgress, markTransferSuccessful } from './moves.ts';
 export { findNonceCancel } from './nonce-cancel.ts';
 export { listApprovedForSigning, lockState, showTxHash } from './repository.ts';
-export { markTransferFailed, markTransferInProgress, markTransferSuccessful } from './service.ts';

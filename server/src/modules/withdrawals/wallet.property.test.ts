@@ -6,13 +6,8 @@ import { creditDeposit } from '../ledger/operations.ts';
 import { reconcile } from '../ledger/reconcile.ts';
 import { assetTotal, balanceOf, negativeUserBalances } from '../ledger/test-helpers.ts';
 import { placeSend } from '../sends/service.ts';
-import {
-  markTransferFailed,
-  markTransferInProgress,
-  markTransferSuccessful,
-  placeWithdrawal,
-  rejectWithdrawal,
-} from './service.ts';
+import { markTransferFailed, markTransferInProgress, markTransferSuccessful, rejectWithdrawal } from './moves.ts';
+import { placeWithdrawal } from './service.ts';
 import type { WithdrawalState } from './state-machine.ts';
 import { approveForTest, TEST_REVIEWER } from './test-helpers.ts';
 

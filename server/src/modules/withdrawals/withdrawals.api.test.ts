@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { login, receiveCode, sessionCookie } from '../auth/test-helpers.ts';
 import { resolveAlert } from '../deposits/reorg-alerts.ts';
 import { insertBareOrder } from '../exchange/test-helpers.ts';
-import { rejectWithdrawal } from './service.ts';
+import { rejectWithdrawal } from './moves.ts';
 import {
   approveForTest,
   balance,
