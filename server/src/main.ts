@@ -189,6 +189,7 @@ try {
       db,
       registry: metricsRegistry,
       env: process.env,
+      s3: config.uploads.s3,
       log: (level, msg) => logger[level](msg),
     });
     closers.push({ name: 'backup schedule', close: async () => backups.stop() });
