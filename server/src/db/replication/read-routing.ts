@@ -56,6 +56,7 @@ class RoutingPool implements PostgresPool {
     }
     if (ctx.minLsn !== null) {
       let caughtUp = false;
+      let broken: Error | undefined;
       try {
         // A host not in recovery is a primary (prefer-standby found no standby): it has every commit.
         const { rows } = await (client as unknown as pg.PoolClient).query<{ ok: boolean }>(
@@ -63,11 +64,12 @@ class RoutingPool implements PostgresPool {
           [ctx.minLsn],
         );
         caughtUp = rows[0]?.ok === true;
-      } catch {
-        caughtUp = false;
+      } catch (err) {
+        broken = err as Error;
       }
       if (!caughtUp) {
-        client.release();
+        // A connection whose check failed is destroyed, not pooled again (pg: release(err)).
+        (client as unknown as pg.PoolClient).release(broken);
         return this.toPrimary('replica-behind');
       }
     }
