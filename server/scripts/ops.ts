@@ -147,9 +147,10 @@ async function hasLedger(db: Kysely<Database>): Promise<boolean> {
 async function main(): Promise<number> {
   const command = process.argv[2];
   if (command === 'backup' || command === 'restore' || command === 'failover') {
-    const { dataDir } = loadConfig();
+    const { dataDir, uploads } = loadConfig();
     const ctx = {
       dataDir,
+      s3: uploads.s3,
       clusterDir: clusterDir(dataDir),
       runningUrl: (database: string) => runningClusterUrl(dataDir, database),
       out,

@@ -124,7 +124,15 @@ async function accountAndSupportModules(
   await typed.register(emailChangeRoutes, { auth });
   await typed.register(securityOverviewRoutes, { auth });
   await typed.register(ledgerRoutes, { service: createLedgerService({ db: deps.db, now }) });
-  await typed.register(walletRoutes, { db: deps.db, now, auth, platform, ...deps.wallet, outflowBudget });
+  await typed.register(walletRoutes, {
+    db: deps.db,
+    readDb: deps.reads?.db ?? deps.db,
+    now,
+    auth,
+    platform,
+    ...deps.wallet,
+    outflowBudget,
+  });
   await typed.register(depositsRoutes, {
     service: createDepositsService({
       db: deps.db,
@@ -133,7 +141,7 @@ async function accountAndSupportModules(
       ...(deps.wallet?.chains ? { chains: deps.wallet.chains } : {}),
     }),
   });
-  const notices = createNoticesService({ db: deps.db, now });
+  const notices = createNoticesService({ db: deps.db, readDb: deps.reads?.db ?? deps.db, now });
   await typed.register(userMailRoutes, {
     service: createUserMailService({
       db: deps.db,
@@ -233,7 +241,11 @@ async function moneyModules(api: FastifyInstance, ctx: ApiModulesContext, outflo
       publicOrigin: auth.publicOrigin,
     }),
   });
-  await typed.register(porRoutes, { db: deps.db, now, intervalMs: deps.por?.intervalMs ?? porIntervalFromEnv({}) });
+  await typed.register(porRoutes, {
+    db: deps.reads?.db ?? deps.db,
+    now,
+    intervalMs: deps.por?.intervalMs ?? porIntervalFromEnv({}),
+  });
   await typed.register(
     rampRoutes,
     createRampService({

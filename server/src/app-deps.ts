@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
+import type { ReadRouting } from './db/replication/read-routing.ts';
 import type { Database } from './db/schema.ts';
 import type { SessionResolver } from './http/authenticate.ts';
 import type { ConsoleSurface } from './http/console-surface.ts';
@@ -20,6 +21,11 @@ import type { WalletOptions } from './modules/wallet/wallet-module.ts';
 export interface AppDeps {
   /** Kysely over PostgreSQL (`createDb`), or `createOfflineDb()` when no database is needed. */
   db: Kysely<Database>;
+  /**
+   * DATABASE_READ_URL's routing (db/replication/read-routing.ts): history, notices and proof-of-liabilities
+   * reads go to the replica in the routes marked `config.replicaRead`; unset: everything reads `db`.
+   */
+  reads?: ReadRouting;
   /** The clock. Inject a fixed one in tests. */
   now?: () => Date;
   /** Who is signed in. Default: the auth module's cookie sessions. */

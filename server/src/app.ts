@@ -28,6 +28,7 @@ import { createMetricsRegistry, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { createRateLimitCounter, pgRateLimitStore } from './http/rate-limit-store.ts';
 import { createRemoteOrigins, pinnedRemoteOrigins } from './http/remote-registry.ts';
+import { registerReplicaReads } from './http/replica-reads.ts';
 import { trackApiRouteMethods } from './http/route-methods.ts';
 import { withStrictInput } from './http/safe-text.ts';
 import { registerSecurity } from './http/security.ts';
@@ -131,6 +132,7 @@ export function buildApp(deps: AppDeps): App {
   app.setValidatorCompiler(withStrictInput(TypeBoxValidatorCompiler));
 
   registerBase(app);
+  registerReplicaReads(app, deps.reads);
 
   // One upload store for the upload routes and for mail attachments read from it.
   const uploadsDir = path.join(os.tmpdir(), 'cw-uploads');

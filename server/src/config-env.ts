@@ -21,6 +21,7 @@ const EnvSchema = Type.Object({
   PORT: Port,
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_READ_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   DATA_DIR: Type.String({ minLength: 1 }),
   PG_PORT: Type.Optional(Port),
@@ -99,6 +100,7 @@ export type Env = Static<typeof EnvSchema>;
 
 type OptionalKeys =
   | 'DATABASE_URL'
+  | 'DATABASE_READ_URL'
   | 'REDIS_URL'
   | 'S3_ENDPOINT'
   | 'S3_BUCKET'

@@ -13,6 +13,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** When unset, an embedded PostgreSQL is started in `<dataDir>/pg`. */
   databaseUrl: string | undefined;
+  /** A replica (or several hosts) for lag-tolerant reads (db/replication/read-routing.ts); unset: the primary. */
+  databaseReadUrl: string | undefined;
   /** REDIS_URL: the rate limit and failed-attempt counters go there; unset: PostgreSQL. */
   redisUrl: string | undefined;
   dataDir: string;
@@ -171,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
     redisUrl: e.REDIS_URL,
     dataDir: path.resolve(e.DATA_DIR),
     pgPort: e.PG_PORT,

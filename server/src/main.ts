@@ -12,6 +12,7 @@ import { createDb } from './db/create-db.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { createRedis } from './db/redis.ts';
 import { embeddedReplication } from './db/replication/embedded-standby.ts';
+import { startReadRouting } from './db/replication/read-routing-start.ts';
 import { advanceAnvil, startDevClock } from './dev/clock.ts';
 import { devPortFromEnv, startDevServer } from './dev/dev-server.ts';
 import { consoleConfigFromEnv, startConsoleListener } from './http/console-listener.ts';
@@ -188,6 +189,7 @@ try {
       db,
       registry: metricsRegistry,
       env: process.env,
+      s3: config.uploads.s3,
       log: (level, msg) => logger[level](msg),
     });
     closers.push({ name: 'backup schedule', close: async () => backups.stop() });
@@ -197,8 +199,18 @@ try {
     closers.push({ name: 'metrics listener', close: () => metricsServer.close() });
     logger.info({ url: metricsServer.url }, 'metrics listening');
   }
+  // DATABASE_READ_URL: lag-tolerant reads on the replica, read-your-writes kept (db/replication/read-routing.ts).
+  const reads = startReadRouting({
+    readUrl: config.databaseReadUrl,
+    primaryUrl: databaseUrl,
+    max: config.databasePoolMax,
+    registry: metricsRegistry,
+    logger,
+  });
+  if (reads) closers.push({ name: 'read pools', close: () => reads.destroy() });
   const app = buildApp({
     db,
+    ...(reads ? { reads } : {}),
     now,
     logger,
     metrics: metricsRegistry,

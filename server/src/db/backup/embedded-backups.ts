@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
+import type { S3Options } from '../../modules/uploads/s3-store.ts';
 import type { Database } from '../schema.ts';
 import { registerArchiveMetrics } from './archive-metrics.ts';
+import { s3ArchiveOf } from './s3-archive.ts';
+import { startS3Shipping } from './s3-archive-schedule.ts';
 import { DEFAULT_BACKUP_INTERVAL_MS, startBackupSchedule } from './schedule.ts';
 import { type ArchiveLayout, archiveLayout, archiveSettings, prepareArchive } from './wal-archive.ts';
 
@@ -13,6 +16,8 @@ import { type ArchiveLayout, archiveLayout, archiveSettings, prepareArchive } fr
  *                                 (the schedule runs when NODE_ENV=production or this is set)
  *   BACKUP_KEEP=7                 complete bases kept, with the WAL they need
  *   WAL_ARCHIVE_TIMEOUT_S=60      an idle primary still ships its last writes within this bound
+ *   (S3_* set, as for uploads)    the archive is copied to the bucket under BACKUP_S3_PREFIX (backup/)
+ *                                 every BACKUP_S3_INTERVAL_S (30); BACKUP_S3=off keeps it local only
  */
 export interface EmbeddedArchive {
   layout: ArchiveLayout;
@@ -46,9 +51,31 @@ export function startEmbeddedBackups(options: {
   clusterDir: string;
   registry: Registry;
   env: NodeJS.ProcessEnv;
+  /** The uploads' S3 settings: the archive is copied there too (s3-archive.ts). */
+  s3?: S3Options | undefined;
   log: (level: 'info' | 'error', msg: string) => void;
 }): { stop(): void } {
   registerArchiveMetrics(options.registry, options.db);
+  const s3 = s3ArchiveOf(options.s3, options.env);
+  const shipping = s3
+    ? startS3Shipping({
+        layout: options.archive.layout,
+        s3,
+        registry: options.registry,
+        intervalMs: positiveNumber(options.env, 'BACKUP_S3_INTERVAL_S', 30) * 1000,
+        log: options.log,
+      })
+    : undefined;
+  const schedule = startBaseBackups(options);
+  return {
+    stop() {
+      shipping?.stop();
+      schedule.stop();
+    },
+  };
+}
+
+function startBaseBackups(options: Parameters<typeof startEmbeddedBackups>[0]): { stop(): void } {
   // Development and test servers (a fresh DATA_DIR per e2e run) would tar their cluster 30 s after every
   // start: the schedule runs in production, or anywhere BACKUP_INTERVAL_HOURS is set explicitly.
   if (options.env.NODE_ENV !== 'production' && !options.env.BACKUP_INTERVAL_HOURS?.trim()) return { stop() {} };

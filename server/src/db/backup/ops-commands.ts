@@ -1,13 +1,15 @@
 import path from 'node:path';
 import { formatReport } from '../../modules/ledger/reconcile.ts';
+import type { S3Options } from '../../modules/uploads/s3-store.ts';
 import { createDb } from '../create-db.ts';
 import { startEmbeddedPostgres } from '../embedded-postgres.ts';
 import { failover } from '../replication/standby.ts';
 import { listBaseBackups } from './base-backup.ts';
 import { prepareEmbeddedArchive } from './embedded-backups.ts';
 import { parseRestoreTarget, RestoreError, restore } from './restore.ts';
+import { fetchArchiveFromS3, s3ArchiveOf } from './s3-archive.ts';
 import { runRecordedBackup } from './schedule.ts';
-import { archiveLayout, archiveStatus, flushArchive } from './wal-archive.ts';
+import { type ArchiveLayout, archiveLayout, archiveStatus, flushArchive, prepareArchive } from './wal-archive.ts';
 
 /**
  * `npm run ops -- backup base | status` and `npm run ops -- restore --to <time|latest> --into <dir>`
@@ -20,12 +22,15 @@ export interface BackupCommandContext {
   clusterDir: string;
   /** Superuser URL of the running cluster for `database`, if one runs. */
   runningUrl(database: string): Promise<string | undefined>;
+  /** The uploads' S3 settings (S3_*): `restore --from s3` fetches the archive from there. */
+  s3?: S3Options | undefined;
   out(line: string): void;
   err(line: string): void;
 }
 
 const BACKUP_USAGE = 'usage: npm run ops -- backup base [--keep N] | backup status';
-const RESTORE_USAGE = 'usage: npm run ops -- restore --to <ISO time with offset|latest> --into <new folder>';
+const RESTORE_USAGE =
+  'usage: npm run ops -- restore --to <ISO time with offset|latest> --into <new folder> [--from folder|s3]';
 
 function refuse(ctx: BackupCommandContext, line: string, code: number): number {
   ctx.err(line);
@@ -83,12 +88,33 @@ export async function runBackupCommand(ctx: BackupCommandContext, argv: string[]
   });
 }
 
+/** The bucket's base and WAL into `<into>/backup` (a DATA_DIR-style folder: its own archive later). */
+async function fetchFromS3(
+  ctx: BackupCommandContext,
+  s3: NonNullable<ReturnType<typeof s3ArchiveOf>>,
+  into: string,
+  target: ReturnType<typeof parseRestoreTarget>,
+): Promise<ArchiveLayout> {
+  const layout = archiveLayout(into);
+  await prepareArchive(layout);
+  const fetched = await fetchArchiveFromS3(s3, layout, target);
+  ctx.out(`fetched base ${fetched.base.id} and ${fetched.segments} WAL segment(s) from s3://${s3.bucket}/${s3.prefix}`);
+  return layout;
+}
+
 export async function runRestoreCommand(ctx: BackupCommandContext, argv: string[]): Promise<number> {
   const to = flag(argv, '--to');
   const into = flag(argv, '--into');
-  if (!to || !into) return refuse(ctx, RESTORE_USAGE, 2);
+  const from = flag(argv, '--from') ?? 'folder';
+  if (!to || !into || (from !== 'folder' && from !== 's3')) return refuse(ctx, RESTORE_USAGE, 2);
   try {
     const target = parseRestoreTarget(to);
+    let layout = archiveLayout(ctx.dataDir);
+    if (from === 's3') {
+      const s3 = s3ArchiveOf(ctx.s3, process.env);
+      if (!s3) return refuse(ctx, 'restore --from s3: no S3 storage configured (S3_ENDPOINT, ... as for uploads)', 2);
+      layout = await fetchFromS3(ctx, s3, into, target);
+    }
     // A running source ships its current segment first, so "latest" and recent times are in the archive.
     const running = await ctx.runningUrl('wallet');
     if (running) {
@@ -96,7 +122,7 @@ export async function runRestoreCommand(ctx: BackupCommandContext, argv: string[
       await flushArchive(db).finally(() => db.destroy());
     }
     const result = await restore({
-      layout: archiveLayout(ctx.dataDir),
+      layout,
       target,
       into,
       passwordFile: path.join(ctx.dataDir, 'pg-password'),

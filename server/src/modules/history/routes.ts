@@ -8,6 +8,7 @@ export const historyRoutes: FastifyPluginAsyncTypebox<{ service: HistoryService 
   app.get(
     '/wallet/history',
     {
+      config: { replicaRead: true },
       preValidation: requireUser,
       schema: {
         tags: ['wallet'],

@@ -22,6 +22,7 @@ export const noticesRoutes: FastifyPluginAsyncTypebox<{ service: NoticesService 
   app.get(
     '/notices/announcements',
     {
+      config: { replicaRead: true },
       schema: {
         tags: ['notices'],
         summary: 'Live announcements, pinned first then newest, in `lang` (falling back to zh-CN), cursor pages',
@@ -55,6 +56,7 @@ export const noticesRoutes: FastifyPluginAsyncTypebox<{ service: NoticesService 
   app.get(
     '/notices/system',
     {
+      config: { replicaRead: true },
       preValidation: requireUser,
       schema: {
         tags: ['notices'],
@@ -103,6 +105,7 @@ export const noticesRoutes: FastifyPluginAsyncTypebox<{ service: NoticesService 
   app.get(
     '/notices/unread',
     {
+      config: { replicaRead: true },
       schema: {
         tags: ['notices'],
         summary: 'Unread counts for the mail tab badge (zeros for a visitor)',

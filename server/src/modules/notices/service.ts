@@ -91,8 +91,14 @@ function checkedDates(input: AnnouncementInput, at: Date): { publishAt: Date; ex
   return { publishAt, expireAt };
 }
 
-export function createNoticesService(deps: { db: Kysely<Database>; now: () => Date }): NoticesService {
+export function createNoticesService(deps: {
+  db: Kysely<Database>;
+  /** Lag-tolerant lists and counts (the replica in a replica-read route); default `db`. Never for a mark. */
+  readDb?: Kysely<Database>;
+  now: () => Date;
+}): NoticesService {
   const { db, now } = deps;
+  const reads = deps.readDb ?? db;
   return {
     async announcements(userId, query) {
       const limit = query.limit ?? PAGE_DEFAULT;
@@ -101,7 +107,7 @@ export function createNoticesService(deps: { db: Kysely<Database>; now: () => Da
         const [pinned, at, id] = decodeCursor(query.cursor, 3);
         after = { pinned: pinned === '1', publishAt: new Date(at as string), id: id as string };
       }
-      const rows = await listAnnouncements(db, {
+      const rows = await listAnnouncements(reads, {
         at: now(),
         language: query.lang ?? FALLBACK_LANGUAGE,
         userId,
@@ -130,7 +136,7 @@ export function createNoticesService(deps: { db: Kysely<Database>; now: () => Da
       if (query.cursor) {
         before = decodeTimeIdCursor(query.cursor);
       }
-      const rows = await listUserNotices(db, { userId, limit, ...(before ? { before } : {}) });
+      const rows = await listUserNotices(reads, { userId, limit, ...(before ? { before } : {}) });
       const last = rows.at(-1);
       const nextCursor =
         rows.length === limit && last ? encodeTimeIdCursor({ createdAt: last.created_at, id: last.id }) : null;
@@ -150,8 +156,8 @@ export function createNoticesService(deps: { db: Kysely<Database>; now: () => Da
     async unread(userId) {
       if (userId === null) return { announcements: 0, system: 0, total: 0 };
       const [announcements, system] = await Promise.all([
-        countUnreadAnnouncements(db, userId, now()),
-        countUnreadUserNotices(db, userId),
+        countUnreadAnnouncements(reads, userId, now()),
+        countUnreadUserNotices(reads, userId),
       ]);
       return { announcements, system, total: announcements + system };
     },

@@ -21,6 +21,7 @@ export const porRoutes: FastifyPluginAsyncTypebox<PorRoutesOptions> = async (app
   app.get(
     '/por',
     {
+      config: { replicaRead: true },
       schema: {
         tags: ['por'],
         summary: 'Published proof-of-liabilities roots: total user balances per asset, newest first',
@@ -35,6 +36,7 @@ export const porRoutes: FastifyPluginAsyncTypebox<PorRoutesOptions> = async (app
   app.get(
     '/por/status',
     {
+      config: { replicaRead: true },
       preValidation: requireUser,
       schema: {
         tags: ['por'],
@@ -58,6 +60,7 @@ export const porRoutes: FastifyPluginAsyncTypebox<PorRoutesOptions> = async (app
   app.get(
     '/por/proof',
     {
+      config: { replicaRead: true },
       preValidation: requireUser,
       schema: {
         tags: ['por'],

@@ -19,7 +19,7 @@ type Sdk = typeof import('@aws-sdk/client-s3');
  * The SDK loads on first use: most installs keep files on local disk, and loading it costs start-up
  * time (and prints its Node support notice) for nothing there.
  */
-function lazyClient(options: S3Options): () => Promise<{ sdk: Sdk; client: InstanceType<Sdk['S3Client']> }> {
+export function lazyClient(options: S3Options): () => Promise<{ sdk: Sdk; client: InstanceType<Sdk['S3Client']> }> {
   let made: Promise<{ sdk: Sdk; client: InstanceType<Sdk['S3Client']> }> | null = null;
   return () => {
     made ??= import('@aws-sdk/client-s3').then((sdk) => ({

@@ -53,7 +53,14 @@ export function outflowBudgetOf(options: WalletOptions, prices: OutflowPrices | 
  * history). Each part lives in its own module; this file only wires their services together.
  */
 export const walletRoutes: FastifyPluginAsyncTypebox<
-  WalletOptions & { db: Kysely<Database>; now: () => Date; auth: AuthModule; outflowBudget?: OutflowBudget }
+  WalletOptions & {
+    db: Kysely<Database>;
+    /** Lag-tolerant reads (the history page): the replica in a replica-read route; default `db`. */
+    readDb?: Kysely<Database>;
+    now: () => Date;
+    auth: AuthModule;
+    outflowBudget?: OutflowBudget;
+  }
 > = async (app, options) => {
   const { db, now, auth } = options;
   const chains = options.chains ?? (() => ({}));
@@ -86,7 +93,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<
   await app.register(allowlistRoutes, {
     service: createAllowlistService({ db, now, holdMs: allowlistHoldMs, publicOrigin: auth.publicOrigin }),
   });
-  await app.register(historyRoutes, { service: createHistoryService({ db }) });
+  await app.register(historyRoutes, { service: createHistoryService({ db: options.readDb ?? db }) });
 };
 
 /** The server's wallet options: chains from the chain module's loader, auto-review limits from config. */

@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LSN_TEXT, type ReadRouting } from '../db/replication/read-routing.ts';
+import { isApiRequest } from './csrf.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * This GET's lag-tolerant reads may go to the replica (DATABASE_READ_URL). Only history pages,
+     * announcements and notices, proof of liabilities: never a read that decides money. The list is
+     * pinned by db/replication/replica-routes.test.ts.
+     */
+    replicaRead?: boolean;
+  }
+}
+
+/** The caller's last write position (pg_lsn text). Not a secret and not trusted for anything but freshness. */
+export const READ_MARK_COOKIE = 'cw_rlsn';
+/** How long a write keeps its writer's reads behind the replica's replay: a replica further behind is broken. */
+export const READ_MARK_MAX_AGE_S = 300;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function markOf(request: FastifyRequest): string | null {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return null;
+  const match = new RegExp(`(?:^|;\\s*)${READ_MARK_COOKIE}=([^;]{1,40})`).exec(header);
+  const value = match?.[1] ? decodeURIComponent(match[1]) : '';
+  return LSN_TEXT.test(value) ? value : null;
+}
+
+/**
+ * Marks replica-read routes (GET only: the server refuses to start otherwise) and, with a read replica
+ * configured, runs them in the read context and sets the writer's mark after every successful write.
+ *
+ * Why a cookie and trusting it: the mark only ever sends reads to the PRIMARY (never away from it). A
+ * forged or huge mark gets its sender what a deployment without a replica gives everyone; a deleted
+ * one gets them their own stale page. Nothing in it decides money or access, so it needs no signature.
+ */
+export function registerReplicaReads(app: FastifyInstance, routing: ReadRouting | undefined): void {
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.replicaRead) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.some((m) => m !== 'GET' && m !== 'HEAD'))
+      throw new Error(`${route.url}: only a GET may read the replica (config.replicaRead)`);
+  });
+  if (!routing) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.routeOptions.config?.replicaRead) return done();
+    routing.run(markOf(request), done);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (SAFE_METHODS.has(request.method) || !isApiRequest(request) || reply.statusCode >= 400) return payload;
+    try {
+      // After the handler's commit: the primary's insert position is at or past it.
+      const lsn = await routing.primaryLsn();
+      reply.setCookie(READ_MARK_COOKIE, lsn, {
+        path: '/api',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: request.protocol === 'https',
+        maxAge: READ_MARK_MAX_AGE_S,
+      });
+    } catch (err) {
+      // The write stands; only this writer's next replica read may be behind it.
+      request.log.warn({ err }, 'cannot read the primary WAL position for the read-your-writes mark');
+    }
+    return payload;
+  });
+}
