@@ -21,6 +21,7 @@ import {
   type RuleSetRule,
   SubresourceIntegrityPlugin,
 } from '@rspack/core';
+import { hostSharedConfig, lockedVersions, ROOT_LOCKFILE, remoteSharedConfig } from './federation-shared.ts';
 
 /** host: the user app's frame; remote: a federated part of it; console: the operator console at /ops (alone). */
 export type AppKind = 'host' | 'remote' | 'console';
@@ -44,6 +45,11 @@ export interface AppConfigOptions {
   dir: string;
   /** Modules a remote exposes, e.g. { './routes': './src/routes.ts' }. */
   exposes?: Record<string, string>;
+  /**
+   * The lockfile whose versions the app's shared packages are built against: the root one (the host's)
+   * unless a fixture says otherwise (scripts/fixtures/skew-remote builds against a skewed lockfile).
+   */
+  lockfile?: string;
 }
 
 const root = import.meta.dirname;
@@ -52,50 +58,12 @@ const rootPkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')
   version: string;
 };
 
-/** Third-party singletons, one version pinned at the root package.json. */
-export const SHARED_LIBRARIES = [
-  'react',
-  'react-dom',
-  'react-router',
-  'zustand',
-  'i18next',
-  'react-i18next',
-  '@tanstack/react-query',
-] as const;
-
-/** Versions of shared packages, injected into the host's share table. */
-export function sharedVersions(): Record<string, string> {
-  const versions: Record<string, string> = {};
-  for (const lib of SHARED_LIBRARIES) {
-    const version = rootPkg.dependencies[lib];
-    if (!version) throw new Error(`shared library ${lib} is not pinned in the root package.json`);
-    versions[lib] = version;
-  }
-  versions['@cw/shared-ui'] = rootPkg.version;
-  versions['@cw/shared-state'] = rootPkg.version;
-  return versions;
-}
-
 /**
- * Libraries whose subpaths are listed one by one instead of a trailing-slash key: resolving `zustand/`
- * hits its "./*" exports pattern, which Node 20 reports as deprecated (DEP0155) once per build.
+ * Versions of the shared packages the host provides (the root lockfile's): what the deploy's skew
+ * check holds a candidate remote against. The shared policy itself is in federation-shared.ts.
  */
-const EXPLICIT_SUBPATHS: Record<string, string[]> = {
-  zustand: ['zustand/middleware', 'zustand/vanilla', 'zustand/shallow', 'zustand/traditional'],
-};
-
-/** Module Federation `shared` config for remotes (subpaths shared via trailing slash keys). */
-function remoteShared() {
-  const versions = sharedVersions();
-  const shared: Record<string, { singleton: true; requiredVersion: string; version?: string }> = {};
-  for (const [lib, version] of Object.entries(versions)) {
-    shared[lib] = { singleton: true, requiredVersion: `^${version}`, version };
-    // Subpaths (react/jsx-runtime, react-dom/client, @cw/shared-ui/toast, ...) must
-    // be shared too, or a second React (or a second toast store) loads.
-    const subpaths = EXPLICIT_SUBPATHS[lib] ?? [`${lib}/`];
-    for (const subpath of subpaths) shared[subpath] = { singleton: true, requiredVersion: `^${version}`, version };
-  }
-  return shared;
+export function sharedVersions(): Record<string, string> {
+  return lockedVersions();
 }
 
 /**
@@ -156,7 +124,7 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
     new DefinePlugin({
       __APP_NAME__: JSON.stringify(opts.name),
       __BUILD_ID__: JSON.stringify(process.env.BUILD_ID ?? rootPkg.version),
-      __SHARED_VERSIONS__: JSON.stringify(sharedVersions()),
+      __SHARED_CONFIG__: JSON.stringify(hostSharedConfig(opts.lockfile ?? ROOT_LOCKFILE)),
       'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),
     }),
     new HtmlRspackPlugin({
@@ -174,7 +142,7 @@ export function createConfig(opts: AppConfigOptions, argv: { mode?: string } = {
         name: opts.name,
         filename: 'remoteEntry.js',
         exposes: opts.exposes ?? {},
-        shared: remoteShared(),
+        shared: remoteSharedConfig(opts.lockfile ?? ROOT_LOCKFILE),
         shareStrategy: 'loaded-first',
         manifest: true,
         dts: false,

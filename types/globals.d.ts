@@ -2,7 +2,11 @@
 declare const __APP_NAME__: string;
 /** Build label shown in remote hubs (BUILD_ID at build time, else the package version). */
 declare const __BUILD_ID__: string;
-declare const __SHARED_VERSIONS__: Record<string, string>;
+/** The shared packages' versions and policy (federation-shared.ts, hostSharedConfig). */
+declare const __SHARED_CONFIG__: Record<
+  string,
+  { version: string; shareConfig: { singleton: true; strictVersion: true; requiredVersion: string } }
+>;
 
 declare module '*.css';
 declare module '*.svg' {

@@ -5,7 +5,7 @@ export default defineConfig({
   define: {
     __APP_NAME__: JSON.stringify('wallet'),
     __BUILD_ID__: JSON.stringify('test'),
-    __SHARED_VERSIONS__: JSON.stringify({}),
+    __SHARED_CONFIG__: JSON.stringify({}),
   },
   test: {
     name: 'wallet',

@@ -32,23 +32,22 @@ type SharedTable = NonNullable<UserOptions['shared']>;
  * their whole namespace here would keep every export (Trans and its HTML parser, devtools, immer) in
  * the landing bundle, where the host itself uses one or two of them.
  */
-const versions = __SHARED_VERSIONS__;
+const config = __SHARED_CONFIG__;
+
+/** The version and policy (singleton, strictVersion, requiredVersion) of a package: federation-shared.ts. */
+function sharedAs(pkg: string) {
+  const entry = config[pkg];
+  if (!entry) throw new Error(`no locked version for shared package ${pkg}`);
+  return { version: entry.version, shareConfig: { ...entry.shareConfig } };
+}
 
 function loaded(pkg: string, module: object) {
-  const version = versions[pkg];
-  if (!version) throw new Error(`no pinned version for shared package ${pkg}`);
-  return { version, lib: () => module, loaded: true, shareConfig: { singleton: true, requiredVersion: `^${version}` } };
+  return { ...sharedAs(pkg), lib: () => module, loaded: true };
 }
 
 /** Stateless building blocks: provided on demand, so the host downloads only what a remote asks for. */
 function onDemand(load: () => Promise<object>, pkg = '@cw/shared-ui') {
-  const version = versions[pkg];
-  if (!version) throw new Error(`no pinned version for ${pkg}`);
-  return {
-    version,
-    get: () => load().then((module) => () => module),
-    shareConfig: { singleton: true, requiredVersion: `^${version}` },
-  };
+  return { ...sharedAs(pkg), get: () => load().then((module) => () => module) };
 }
 
 export function sharedModules(): SharedTable {
