@@ -6,7 +6,7 @@ const OPERATOR_NAME = 'e2e_ops_console';
 test('@desktop the operator console: sign in, write in two languages, preview, publish, withdraw', async ({
   browser,
 }) => {
-  // The ops CLI runs under tsx (seconds when the machine is busy) and enrolment waits for a fresh code step.
+  // The ops CLI runs under tsx (seconds when the machine is busy).
   test.slow();
   ensureOperator(OPERATOR_NAME);
   const ops = await browser.newContext();

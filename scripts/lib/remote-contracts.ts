@@ -75,13 +75,20 @@ export async function checkContracts(targets: ContractTarget[]): Promise<string[
     ...config.options,
     noEmit: true,
   });
-  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
-    const target = diagnostic.file ? checks.get(path.resolve(diagnostic.file.fileName)) : undefined;
-    if (!target) continue;
+  // Only the check files' own diagnostics are read (the typecheck stage checks the remotes whole): asking the
+  // program for every file's (getPreEmitDiagnostics) type-checked all five remotes, ~70 s of a loaded CI run.
+  for (const [file, target] of checks) {
+    const source = program.getSourceFile(file);
+    if (!source) throw new Error(`contract check ${file} is not in the program`);
+    for (const diagnostic of [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)])
+      report(diagnostic, target);
+  }
+  return problems;
+
+  function report(diagnostic: ts.Diagnostic, target: ContractTarget): void {
     const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n  ');
     problems.push(
       `${target.remote} ${target.expose} (${path.relative(ROOT, target.file)}) no longer satisfies the host's ${HOST_USES[target.expose]}:\n  ${text}`,
     );
   }
-  return problems;
 }
