@@ -15,7 +15,9 @@ import {
  * database under .e2e/ (scripts/test-all.ts deletes .e2e first).
  * The main suite runs on the "mobile" project; tests tagged @desktop run
  * only on the "desktop" project (the desktop frame). The deploy/rollback
- * spec rebuilds a remote (CPU heavy), so it runs last, on its own.
+ * spec switches the mail remote for everyone (remote-canary.spec does too, during the main run), so it
+ * runs last, on its own. No spec builds a remote: they deploy copies of the server's builds
+ * (e2e/support/remote-copies.ts).
  */
 const DEPLOY_SPEC = /deploy-rollback\.spec\.ts$/;
 /** Specs that move the server's clock (DEV_CLOCK) a day forward: every other session would expire, so they run alone. */

@@ -1,15 +1,17 @@
 import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { E2E_PORT, E2E_STATIC_DIR } from './support/e2e-env.ts';
 import { expect, test } from './support/fixtures.ts';
+import { copyOfLive, relabel } from './support/remote-copies.ts';
 import { listeningProcess } from './support/server-process.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 async function script(name: 'deploy' | 'rollback', args: string[]): Promise<string> {
-  const { stdout } = await run('npx', ['tsx', `scripts/${name}.ts`, ...args], {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', `scripts/${name}.ts`, ...args], {
     cwd: ROOT,
     env: { ...process.env, STATIC_DIR: E2E_STATIC_DIR },
     maxBuffer: 64 * 1024 * 1024,
@@ -29,7 +31,14 @@ test('deploying a new mail build and rolling it back while the host keeps runnin
   const before = (await buildId.textContent()) ?? '';
   expect(before).not.toContain('e2e-v2');
 
-  await script('deploy', ['mail', '--build-id', 'e2e-v2']);
+  // A new version without a build: a copy of the live one showing another build id (support/remote-copies.ts).
+  const copy = await copyOfLive('mail');
+  try {
+    await relabel(copy.dir, before, 'e2e-v2');
+    await script('deploy', ['mail', '--from', copy.dir]);
+  } finally {
+    await rm(copy.dir, { recursive: true, force: true });
+  }
   await page.reload();
   await expect(buildId).toContainText('e2e-v2');
 

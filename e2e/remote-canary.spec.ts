@@ -1,18 +1,19 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from '@playwright/test';
 import { bucketOf } from '../server/src/http/remote-canary.ts';
 import { E2E_PORT, E2E_STATIC_DIR } from './support/e2e-env.ts';
-import { expect, test } from './support/fixtures.ts';
+import { expect, REMOTE_LOAD_FAILED_ZH, test } from './support/fixtures.ts';
+import { copyOfLive, relabel, throwOnLoad } from './support/remote-copies.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const APP = `http://127.0.0.1:${E2E_PORT}`;
 
 async function script(name: 'deploy' | 'rollback' | 'promote' | 'canary', args: string[]): Promise<string> {
-  const { stdout } = await run('npx', ['tsx', `scripts/${name}.ts`, ...args], {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', `scripts/${name}.ts`, ...args], {
     cwd: ROOT,
     env: { ...process.env, STATIC_DIR: E2E_STATIC_DIR },
     maxBuffer: 64 * 1024 * 1024,
@@ -42,6 +43,32 @@ async function visitor(browser: Browser, visitorId: string): Promise<Page> {
   return context.newPage();
 }
 
+/**
+ * `npm run deploy -- mail --from <copy> --canary 50 ...` of a copy of the live mail build (no build):
+ * showing `label` as its build id, and made to throw as it loads when `throws`.
+ */
+async function deployCanaryCopy(label: string, flags: string[], throws = false): Promise<void> {
+  const copy = await copyOfLive('mail');
+  try {
+    const shown = await buildIdOf(copy.dir);
+    await relabel(copy.dir, shown, label);
+    if (throws) await throwOnLoad(copy.dir, 'e2e: this canary throws on load');
+    await script('deploy', ['mail', '--from', copy.dir, '--canary', '50', ...flags]);
+  } finally {
+    await rm(copy.dir, { recursive: true, force: true });
+  }
+}
+
+/** The build id a mail build shows (the one string its hub passes as buildId). */
+async function buildIdOf(dir: string): Promise<string> {
+  for (const name of await readdir(dir)) {
+    if (!name.endsWith('.js')) continue;
+    const found = /buildId:"([^"]+)"/.exec(await readFile(path.join(dir, name), 'utf8'));
+    if (found?.[1]) return found[1];
+  }
+  throw new Error(`no build id in ${dir}`);
+}
+
 /** The mail build the visitor gets on a fresh page load. */
 async function buildSeenBy(page: Page): Promise<string> {
   await page.goto('/mail');
@@ -53,11 +80,11 @@ async function buildSeenBy(page: Page): Promise<string> {
 test('a 50 % canary reaches only the visitors in its bucket; rollback ends it; promote gives it to all (issue 35)', async ({
   browser,
 }) => {
-  test.setTimeout(420_000);
+  test.setTimeout(300_000);
   const before = (await storedRegistry()).remotes.mail?.version as string;
   try {
-    await test.step('deploy a 50 % canary (the one build of this spec)', () =>
-      script('deploy', ['mail', '--build-id', 'e2e-canary', '--canary', '50']));
+    await test.step('deploy a 50 % canary (a copy of the live build, relabelled: no build)', () =>
+      deployCanaryCopy('e2e-canary', []));
     const canary = (await storedRegistry()).remotes.mail as { canary?: { version: string } };
     const canaryVersion = canary.canary?.version as string;
     const ids = visitorsAround50((await storedRegistry()).bucketSalt as string);
@@ -84,5 +111,41 @@ test('a 50 % canary reaches only the visitors in its bucket; rollback ends it; p
   } finally {
     await script('rollback', ['mail', before]).catch(() => script('rollback', ['mail']));
     if ((await storedRegistry()).remotes.mail?.version !== before) await script('rollback', ['mail', before]);
+  }
+});
+
+test('a canary that throws on load is rolled back by the server on its own; its visitors get the stable (issue 35)', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const before = (await storedRegistry()).remotes.mail?.version as string;
+  try {
+    // Judged after 2 load attempts, rolled back past 0 points over the stable's failure rate; the
+    // server's canary watch looks every 2 s (server/src/modules/client-events/canary-watch.ts).
+    // A version of its own each run: the watch remembers the versions it rolled back (canary_auto_rollbacks).
+    const label = `e2e-throws-${Date.now().toString(36)}`;
+    await deployCanaryCopy(label, ['--auto-rollback', '--min-loads', '2', '--margin', '0'], true);
+    const ids = visitorsAround50((await storedRegistry()).bucketSalt as string);
+    const inside = await visitor(browser, ids.inside);
+    await test.step('the visitor in the bucket gets the retry state; each load failure is reported', async () => {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        await inside.goto('/mail');
+        await expect(inside.getByTestId('remote-load-failed')).toHaveText(REMOTE_LOAD_FAILED_ZH);
+        // The host sends its reports each second (and on leaving the page).
+        await inside.waitForTimeout(1_200);
+      }
+    });
+    await test.step('the watch ends the canary: the same visitor gets the stable version', async () => {
+      await expect
+        .poll(async () => (await storedRegistry()).remotes.mail as { canary?: unknown }, { timeout: 30_000 })
+        .not.toHaveProperty('canary');
+      await inside.goto('/mail');
+      await expect(inside.getByTestId('mail-hub').getByTestId('build-id')).toBeAttached();
+      expect(await buildSeenBy(inside)).not.toContain(label);
+    });
+  } finally {
+    const entry = (await storedRegistry()).remotes.mail as { version: string; canary?: unknown };
+    if (entry.canary) await script('rollback', ['mail']);
+    if (entry.version !== before) await script('rollback', ['mail', before]);
   }
 });

@@ -1,7 +1,11 @@
 /**
  * npm run bench:deploy — the release figures of issue 35, one JSON line each ({"figure","value","unit"}):
- * - deploy_s: `npm run deploy -- mail` of a new build (build, skew check, copy, seal, go live), the
- *   second of two deploys (the first makes a stable version to roll back to);
+ * - deploy_with_build_s: `npm run deploy -- mail` building here (build, skew check, copy, precompress,
+ *   seal, go live): the first deploy, which makes the stable version to roll back to;
+ * - build_s: the production Rspack build of mail alone (what CI does once per commit);
+ * - deploy_s: `npm run deploy -- mail --from <that build>`: everything after the build (skew check,
+ *   copy, precompress, seal, go live), the release step itself. deploy_s + build_s is a deploy that
+ *   builds; both are printed so the build is never hidden;
  * - rollback_s: `npm run rollback -- mail`, command to registry switched;
  * - canary_switch_s: `npm run canary -- start mail <version> 50`, from the command to the first
  *   visitor in the canary's bucket whose `/remotes.json` names the new version (the server's real
@@ -17,7 +21,8 @@ import cookie from '@fastify/cookie';
 import type {} from '@fastify/swagger';
 import Fastify from 'fastify';
 import { registerRemotesJson } from '../server/src/http/remotes-json.ts';
-import { ROOT } from './lib/paths.ts';
+import { buildApp } from './lib/build.ts';
+import { ROOT, remoteDir } from './lib/paths.ts';
 
 const REMOTE = 'mail';
 const VISITORS = 20;
@@ -58,10 +63,17 @@ const staticDir = await mkdtemp(path.join(os.tmpdir(), 'bench-deploy-'));
 const app = Fastify();
 await app.register(cookie);
 registerRemotesJson(app, path.join(staticDir, 'remotes.json'), {});
+/** The prebuilt mail of deploy_s (a temporary folder, removed after). */
+let built: string | undefined;
 try {
-  await script(staticDir, 'deploy', [REMOTE, '--build-id', 'bench-a']);
+  const withBuild = await timed(() => script(staticDir, 'deploy', [REMOTE, '--build-id', 'bench-a']));
+  figure('deploy_with_build_s', withBuild, 's');
   const first = await liveVersion(staticDir);
-  figure('deploy_s', await timed(() => script(staticDir, 'deploy', [REMOTE, '--build-id', 'bench-b'])), 's');
+  const buildStart = performance.now();
+  const prebuilt = await buildApp(remoteDir(REMOTE), { BUILD_ID: 'bench-b' });
+  built = prebuilt;
+  figure('build_s', (performance.now() - buildStart) / 1000, 's');
+  figure('deploy_s', await timed(() => script(staticDir, 'deploy', [REMOTE, '--from', prebuilt])), 's');
   const second = await liveVersion(staticDir);
   if (first === second) throw new Error('the two builds got one version');
   figure('rollback_s', await timed(() => script(staticDir, 'rollback', [REMOTE])), 's');
@@ -85,4 +97,5 @@ try {
 } finally {
   await app.close();
   await rm(staticDir, { recursive: true, force: true });
+  if (built) await rm(built, { recursive: true, force: true });
 }

@@ -1,4 +1,7 @@
-/** npm run deploy -- <remote> [--build-id <label>] [--origin <cdn origin>] [--canary <percent> [--auto-rollback ...]] */
+/**
+ * npm run deploy -- <remote> [--build-id <label> | --from <build dir>] [--origin <cdn origin>] [--canary <percent> [--auto-rollback ...]]
+ * --from: a build made elsewhere (CI builds once): checked, copied, sealed and switched, not rebuilt.
+ */
 import { parseArgs } from 'node:util';
 import { AUTO_ROLLBACK_OPTIONS, AUTO_ROLLBACK_USAGE, autoRollbackOf } from './lib/auto-rollback-args.ts';
 import { deployRemoteToCdn } from './lib/deploy-cdn.ts';
@@ -9,6 +12,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     'build-id': { type: 'string' },
+    from: { type: 'string' },
     origin: { type: 'string' },
     canary: { type: 'string' },
     ...AUTO_ROLLBACK_OPTIONS,
@@ -17,7 +21,7 @@ const { values, positionals } = parseArgs({
 const name = positionals[0];
 if (!isRemoteName(name) || positionals.length !== 1) {
   console.error(
-    `usage: npm run deploy -- <${REMOTE_NAMES.join('|')}> [--build-id <label>] [--origin <cdn origin>] [--canary <percent> ${AUTO_ROLLBACK_USAGE}]`,
+    `usage: npm run deploy -- <${REMOTE_NAMES.join('|')}> [--build-id <label> | --from <build dir>] [--origin <cdn origin>] [--canary <percent> ${AUTO_ROLLBACK_USAGE}]`,
   );
   process.exit(2);
 }
@@ -34,6 +38,7 @@ if (autoRollback && canary === undefined) {
 }
 const options = {
   ...(buildId && { buildId }),
+  ...(values.from && { from: values.from }),
   ...(canary !== undefined && { canary }),
   ...(autoRollback && { autoRollback }),
 };

@@ -14,6 +14,7 @@ import type { RemoteName } from './paths.ts';
 import {
   type AutoRollbackSettings,
   historyFile,
+  pushLiveBefore,
   type Registry,
   RegistryConflictError,
   readHistory,
@@ -85,6 +86,9 @@ export async function promoteCanary(name: RemoteName, expectedCanary: string): P
     registry.remotes[name] = { ...version, routes: entry.routes, ...(entry.pins && { pins: entry.pins }) };
     await writeAtomic(registryFile(), registry);
     const history = await readHistory(name);
+    // The stable it replaces is what a plain rollback returns to.
+    const liveBefore = pushLiveBefore(history, entry.version, version.version);
+    if (liveBefore) history.liveBefore = liveBefore;
     history.current = version.version;
     await writeAtomic(historyFile(name), history);
   });

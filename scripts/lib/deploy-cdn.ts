@@ -14,12 +14,33 @@ import { CDN_DIR } from './cdn-server.ts';
 import { type GoLiveOptions, goLive, liveStable } from './go-live.ts';
 import { sealVersion } from './integrity.ts';
 import { DEPLOY_DIR, type RemoteName, remoteDir } from './paths.ts';
+import { copyPrebuilt, publicPathOf } from './prebuilt.ts';
 import { checkCandidate } from './shared-skew.ts';
+
+/**
+ * `--from <dir>`: a prebuilt copy and its version folder. A build for an absolute publicPath goes to
+ * exactly that folder on this CDN (its chunks are fetched from there); a publicPath 'auto' build loads
+ * its chunks beside its entry (relative to the manifest), so it may go to a new folder like a build here.
+ */
+async function prebuiltForCdn(name: RemoteName, cdn: string, from: string, fresh: string) {
+  const dist = await copyPrebuilt(name, from);
+  const publicPath = await publicPathOf(dist);
+  if (publicPath === 'auto') return { dist, version: fresh };
+  const prefix = `${cdn}/${name}/`;
+  const version = publicPath.startsWith(prefix)
+    ? /^([\w.-]+)\/$/.exec(publicPath.slice(prefix.length))?.[1]
+    : undefined;
+  if (!version) {
+    await rm(dist, { recursive: true, force: true });
+    throw new Error(`${from} was built for ${publicPath}, not a ${prefix}<version>/ folder`);
+  }
+  return { dist, version };
+}
 
 export async function deployRemoteToCdn(
   name: RemoteName,
   origin: string,
-  options: GoLiveOptions = {},
+  options: GoLiveOptions & { from?: string } = {},
 ): Promise<string> {
   const stableBefore = await liveStable(name);
   const cdn = new URL(origin).origin;
@@ -33,12 +54,18 @@ export async function deployRemoteToCdn(
   const routes = pkg.federation?.routes ?? [];
   if (routes.length === 0) throw new Error(`remotes/${name}/package.json names no federation.routes`);
   // The folder is in the build (absolute publicPath), so it is named before: time and randomness, unique.
-  const version = `${pkg.version}-cdn${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const fresh = `${pkg.version}-cdn${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  if (options.from && options.buildId) throw new Error('--build-id names a build made here: not with --from');
+  const { dist, version } = options.from
+    ? await prebuiltForCdn(name, cdn, options.from, fresh)
+    : {
+        version: fresh,
+        dist: await buildApp(remoteDir(name), {
+          REMOTE_PUBLIC_PATH: `${cdn}/${name}/${fresh}/`,
+          ...(options.buildId ? { BUILD_ID: options.buildId } : {}),
+        }),
+      };
   const folder = `${cdn}/${name}/${version}/`;
-  const dist = await buildApp(remoteDir(name), {
-    REMOTE_PUBLIC_PATH: folder,
-    ...(options.buildId ? { BUILD_ID: options.buildId } : {}),
-  });
   // The skew rule (issue 35 item 4): refused before anything is copied or goes live.
   await checkCandidate(name, dist, sharedVersions()).catch(async (error) => {
     await rm(dist, { recursive: true, force: true });

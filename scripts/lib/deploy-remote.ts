@@ -6,6 +6,7 @@ import { precompress } from './compress.ts';
 import { type GoLiveOptions, goLive, liveStable } from './go-live.ts';
 import { sealVersion } from './integrity.ts';
 import { DEPLOY_DIR, type RemoteName, remoteDir } from './paths.ts';
+import { copyPrebuilt, publicPathOf } from './prebuilt.ts';
 import { contentVersion, readHistory } from './registry.ts';
 import { checkCandidate } from './shared-skew.ts';
 
@@ -21,18 +22,39 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
+export interface DeployOptions extends GoLiveOptions {
+  /** A build made elsewhere (`deploy --from <dir>`, prebuilt.ts): deployed instead of building here. */
+  from?: string;
+}
+
+/** The build output a deploy works on: a fresh build, or a private copy of a prebuilt one. */
+async function buildOutput(name: RemoteName, dir: string, options: DeployOptions): Promise<string> {
+  if (!options.from) return buildApp(dir, options.buildId ? { BUILD_ID: options.buildId } : {});
+  if (options.buildId) throw new Error('--build-id names a build made here: not with --from');
+  const copy = await copyPrebuilt(name, options.from);
+  const publicPath = await publicPathOf(copy);
+  // Served from our own /remotes/<name>/<version>/: only a build whose chunks load beside its entry.
+  if (publicPath !== 'auto') {
+    await rm(copy, { recursive: true, force: true });
+    throw new Error(
+      `${options.from} was built for ${publicPath}: deploy it with --origin, or build with publicPath auto`,
+    );
+  }
+  return copy;
+}
+
 /**
- * Build one remote into an immutable versioned folder and switch its registry
- * entry to it. A running host picks the new version on its next page load.
+ * Build one remote (or take a prebuilt one) into an immutable versioned folder and switch its
+ * registry entry to it. A running host picks the new version on its next page load.
  */
-export async function deployRemote(name: RemoteName, options: GoLiveOptions = {}): Promise<string> {
+export async function deployRemote(name: RemoteName, options: DeployOptions = {}): Promise<string> {
   const stableBefore = await liveStable(name);
   const dir = remoteDir(name);
   const pkg = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as RemotePackage;
   const routes = pkg.federation?.routes ?? [];
   if (routes.length === 0) throw new Error(`remotes/${name}/package.json names no federation.routes`);
 
-  const dist = await buildApp(dir, options.buildId ? { BUILD_ID: options.buildId } : {});
+  const dist = await buildOutput(name, dir, options);
   // The skew rule (issue 35 item 4): refused before anything is copied or goes live.
   await checkCandidate(name, dist, sharedVersions()).catch(async (error) => {
     await rm(dist, { recursive: true, force: true });
@@ -46,7 +68,9 @@ export async function deployRemote(name: RemoteName, options: GoLiveOptions = {}
     await mkdir(path.dirname(target), { recursive: true });
     await rm(staging, { recursive: true, force: true });
     await cp(dist, staging, { recursive: true, filter: (src) => !src.endsWith('.map') });
-    await precompress(staging);
+    // Chunks unchanged since the live version keep its compressed siblings (compress.ts).
+    const live = stableBefore ? [path.join(DEPLOY_DIR, 'remotes', name, stableBefore)] : [];
+    await precompress(staging, live);
     await rename(staging, target);
   }
   await rm(dist, { recursive: true, force: true });

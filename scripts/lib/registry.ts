@@ -36,6 +36,42 @@ export interface AutoRollbackSettings {
 export interface History {
   versions: { version: string; routes: string[]; deployedAt: string; sealed?: SealedEntry }[];
   current: string | null;
+  /**
+   * The versions that were live before `current`, oldest first: each change of the live version (a
+   * deploy, a promote, a rollback by name) pushes the one it replaced, a plain rollback pops. Unset in
+   * histories written before it (a plain rollback then falls back to the deploy order).
+   */
+  liveBefore?: string[];
+}
+
+/** How many earlier live versions a history keeps: enough to walk back, bounded so the file stays small. */
+const LIVE_BEFORE_MAX = 50;
+
+/** `liveBefore` after `version` replaced `live` (a redeploy of the live version is no change). */
+export function pushLiveBefore(history: History, live: string | null, version: string): string[] | undefined {
+  if (live === null || live === version) return history.liveBefore;
+  return [...(history.liveBefore ?? []), live].slice(-LIVE_BEFORE_MAX);
+}
+
+/**
+ * Where a plain rollback goes: the version that was live before the live one, still in the history;
+ * with what `liveBefore` becomes. A rollback after a rollback goes further back (it never returns to
+ * the version it just left: naming that version does). Before `liveBefore` existed: the previous deploy.
+ */
+export function rollbackTarget(history: History): { version: string; liveBefore: string[] } | null {
+  if (history.liveBefore === undefined) {
+    const index = history.versions.findIndex((v) => v.version === history.current);
+    const previous = index > 0 ? history.versions[index - 1] : undefined;
+    return previous ? { version: previous.version, liveBefore: [] } : null;
+  }
+  const stack = [...history.liveBefore];
+  while (stack.length > 0) {
+    const version = stack.pop() as string;
+    if (version !== history.current && history.versions.some((v) => v.version === version)) {
+      return { version, liveBefore: stack };
+    }
+  }
+  return null;
 }
 
 export const registryFile = () => path.join(DEPLOY_DIR, 'remotes.json');
@@ -139,6 +175,8 @@ export async function withRegistryLock<T>(fn: () => Promise<T>): Promise<T> {
  * Makes `version` the live one of `name` (registry entry and history's current, under the lock).
  * `expectedLive` (compare-and-swap): refused with RegistryConflictError unless the live version is still
  * the one the caller decided from (a rollback chosen before a deploy landed must not undo that deploy).
+ * `direction`: 'forward' (a deploy, a rollback by name) records the version it replaces in `liveBefore`;
+ * 'back' (a plain rollback) must be going to `rollbackTarget` of the history and pops it.
  */
 export async function activate(
   name: RemoteName,
@@ -146,6 +184,7 @@ export async function activate(
   routes: string[],
   expectedLive?: string | null,
   sealed?: SealedEntry,
+  direction: 'forward' | 'back' = 'forward',
 ): Promise<void> {
   const entry: RegistryEntry = sealed
     ? { version, ...sealed, routes }
@@ -158,11 +197,22 @@ export async function activate(
     if (expectedLive !== undefined && live !== expectedLive) {
       throw new RegistryConflictError(`${name} is live at ${live ?? '(none)'}, not ${expectedLive ?? '(none)'}`);
     }
+    const history = await readHistory(name);
+    if (direction === 'back') {
+      // Decided from the registry's live version (the truth), checked before anything is written.
+      const target = rollbackTarget({ ...history, current: live });
+      if (target?.version !== version) {
+        throw new RegistryConflictError(`${name} would roll back to ${target?.version ?? '(none)'}, not ${version}`);
+      }
+      history.liveBefore = target.liveBefore;
+    } else {
+      const liveBefore = pushLiveBefore(history, live, version);
+      if (liveBefore) history.liveBefore = liveBefore;
+    }
     // A new stable version ends a canary (its share goes back to stable); pins stay until ops lift them.
     const pins = registry.remotes[name]?.pins;
     registry.remotes[name] = pins ? { ...entry, pins } : entry;
     await writeAtomic(registryFile(), registry);
-    const history = await readHistory(name);
     history.current = version;
     await writeAtomic(historyFile(name), history);
   });
