@@ -1,13 +1,11 @@
-// The UI's Latin text is designed for Roboto, self-hosted (latin subset ~43 kB, one variable file for every
-// weight, font-display: swap; other subsets load only if their characters appear), so that every phone and
-// the browser tests render the same widths. CJK text falls through to the system's CJK font.
-import '@fontsource-variable/roboto/wght.css';
 import { PRERENDERED_ATTRIBUTE } from './prerendered.ts';
 
 /**
- * The entry is only this: the app is the `app` chunk, preloaded by index.html beside this file (no extra
- * round trip). On a pre-rendered landing page it starts after the first paint: the browser shows the form
- * from the HTML first, instead of compiling and running the app before it paints anything.
+ * The entry is only this: the app is the `app` chunk (boot.ts, with the UI font's faces in its CSS). On a
+ * pre-rendered landing page it starts after the first paint, and nothing else is fetched before that paint:
+ * the form paints from the HTML and its inlined CSS alone, instead of after the app chunk, its CSS and the
+ * font have arrived (under Lighthouse's mobile throttling each of those was on the path to the LCP).
+ * index.html (every other page) preloads the chunk beside this file: there nothing paints before it runs.
  */
 const start = () => import(/* webpackChunkName: "app" */ './boot.ts');
 
