@@ -72,9 +72,13 @@ for (const { path, heading, testId } of [
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
     await expect(page.getByTestId(testId).locator('form')).toBeVisible();
     await expect(page.getByTestId('language-switch-select')).toHaveValue('zh-CN');
-    // The landing CSS is in the page (no stylesheet to wait for) and the Latin font is preloaded.
+    // The landing CSS is in the page (no stylesheet to wait for), and nothing is preloaded: before the first
+    // paint the browser fetches no font and no app chunk (each was on the path to the LCP under throttling).
     expect(await page.locator('link[rel="stylesheet"]').count()).toBe(0);
-    expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(1);
+    expect(await page.locator('link[rel="preload"]').count()).toBe(0);
+    expect(
+      await page.locator('style').evaluateAll((styles) => styles.some((s) => s.textContent?.includes('@font-face'))),
+    ).toBe(false);
     await context.close();
   });
 

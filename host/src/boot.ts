@@ -1,4 +1,11 @@
 /** The app's start (main.ts loads this chunk): hydrate a pre-rendered landing page, else render afresh. */
+// The UI's Latin text is designed for Roboto, self-hosted (latin subset ~43 kB, one variable file for every
+// weight, font-display: swap; other subsets load only if their characters appear), so that every phone and
+// the browser tests render the same widths. CJK text falls through to the system's CJK font. Its faces are
+// in the app chunk's CSS, not the entry's: a pre-rendered landing page paints before any font is asked for
+// (its inlined CSS leaves the faces out, scripts/lib/prerender.ts), and the Latin glyphs swap in once the
+// app has started.
+import '@fontsource-variable/roboto/wght.css';
 import { currentLanguage, DEFAULT_LANGUAGE } from '@cw/shared-state/i18n';
 import { createElement } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';

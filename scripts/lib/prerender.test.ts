@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { landingPage, latinFontUrl } from './prerender.ts';
+import { landingPage, withoutFontFaces } from './prerender.ts';
 
 const CSS = [
   '@font-face{font-family:Roboto Variable;src:url(/roboto-cyrillic-wght-normal.1a2b.woff2)format("woff2-variations");unicode-range:U+0301,U+0400-045F}',
@@ -10,11 +10,10 @@ const LINK = '<link href="/main.5e6f7a8b.css" rel="stylesheet">';
 const INDEX = `<!doctype html><html lang="zh-CN"><head><title>CW Wallet</title>${LINK}<script defer src="/main.0123456789.js" type="module"></script></head><body><div id="root"></div></body></html>`;
 
 describe('the pre-rendered landing page', () => {
-  it('preloads the Latin face of the UI font (the subset the landing text uses)', () => {
-    expect(latinFontUrl(CSS)).toBe('/roboto-latin-wght-normal.3c4d.woff2');
-    const minified = '@font-face{src:url(/7c12eed895151ad2.woff2)format("woff2-variations");unicode-range:U+??,U+131}';
-    expect(latinFontUrl(minified)).toBe('/7c12eed895151ad2.woff2');
-    expect(() => latinFontUrl('.a{color:red}')).toThrow(/no Latin woff2/);
+  it('leaves the font faces out of the inlined CSS: no font is fetched before the first paint', () => {
+    expect(withoutFontFaces(`${CSS}\n/*# sourceMappingURL=main.5e6f7a8b.css.map*/`)).toBe(
+      '.account-form{display:grid}',
+    );
   });
 
   it('puts the screen in #root, marked with its path, and the CSS in the page instead of a stylesheet request', () => {
@@ -26,11 +25,19 @@ describe('the pre-rendered landing page', () => {
     expect(page).toContain('<div id="root" data-prerendered="/signIn"><form class="account-form">$&</form></div>');
     expect(page).not.toContain(LINK);
     expect(page).toContain(`<style>${CSS}</style>`);
-    expect(page).toContain(
-      '<link rel="preload" href="/roboto-latin-wght-normal.3c4d.woff2" as="font" type="font/woff2" crossorigin>',
-    );
+    // Nothing is preloaded: before the first paint the browser fetches this HTML only.
+    expect(page).not.toContain('rel="preload"');
     // The app's script still loads, after the markup it hydrates.
     expect(page).toContain('<script defer src="/main.0123456789.js" type="module"></script>');
+  });
+
+  it('puts the CSS in the head when the build has no stylesheet of its own', () => {
+    const page = landingPage(
+      INDEX.replace(LINK, ''),
+      { css: '.a{color:red}' },
+      { path: '/login', markup: '<p>x</p>', attribute: 'data-prerendered' },
+    );
+    expect(page).toContain('<style>.a{color:red}</style></head>');
   });
 
   it('refuses markup holding a script (the CSP would block it) and an index.html without an empty root', () => {

@@ -2,8 +2,8 @@
  * The pre-rendered landing pages: after the host's production build, its landing screens (/signIn, /login)
  * are rendered to HTML by the app's own components (host/src/prerender.tsx, bundled for Node with the
  * host's build settings) in the default language and the phone layout, and written as complete pages:
- * index.html with the screen inside #root, the landing CSS inlined (no render-blocking stylesheet request)
- * and the Latin UI font preloaded. The server serves one to a browser that will render exactly that
+ * index.html with the screen inside #root and the landing CSS inlined (no render-blocking stylesheet request,
+ * no font, no preload: the HTML is all that is fetched before the first paint). The server serves one to a browser that will render exactly that
  * (server/src/http/prerendered-page.ts); host/src/boot.ts hydrates it. The form paints from the HTML, before the
  * JavaScript has arrived (issue 30: LCP <= 1.2 s under Lighthouse's mobile throttling).
  */
@@ -71,17 +71,32 @@ export async function buildRenderer(bundleDir: string): Promise<PrerenderModule>
   return createRequire(import.meta.url)(path.join(bundleDir, 'prerender.cjs')) as PrerenderModule;
 }
 
-/** The stylesheet link the browser build put in index.html, and the landing CSS: its file and the app chunk's. */
-async function landingCss(buildDir: string, html: string, app: AppChunk): Promise<{ link: string; css: string }> {
+/**
+ * The landing CSS, and the stylesheet link the browser build put in index.html (if any: the entry may have no
+ * CSS of its own): the entry's CSS and the app chunk's, without their @font-face rules. The page paints with
+ * the system's fonts and asks for no font before its first paint; the faces arrive with the app chunk's CSS
+ * (host/src/boot.ts), and the Latin glyphs swap in then.
+ */
+async function landingCss(buildDir: string, html: string, app: AppChunk): Promise<{ link?: string; css: string }> {
   const links = html.match(/<link[^>]*rel="?stylesheet"?[^>]*>/g) ?? [];
-  if (links.length !== 1) throw new Error(`expected one stylesheet in index.html, found ${links.length}`);
-  const link = links[0] as string;
-  const href = /href="?([^"\s>]+)"?/.exec(link)?.[1];
-  if (!href?.startsWith('/')) throw new Error(`unexpected stylesheet link: ${link}`);
-  const files = [href.slice(1), ...(app.css ? [app.css] : [])];
-  const css = (await Promise.all(files.map((file) => readFile(path.join(buildDir, file), 'utf8')))).join('\n');
+  if (links.length > 1) throw new Error(`expected at most one stylesheet in index.html, found ${links.length}`);
+  const link = links[0];
+  const href = link === undefined ? undefined : /href="?([^"\s>]+)"?/.exec(link)?.[1];
+  if (link !== undefined && !href?.startsWith('/')) throw new Error(`unexpected stylesheet link: ${link}`);
+  const files = [...(href ? [href.slice(1)] : []), ...(app.css ? [app.css] : [])];
+  const css = withoutFontFaces(
+    (await Promise.all(files.map((file) => readFile(path.join(buildDir, file), 'utf8')))).join('\n'),
+  );
   if (/<\/style/i.test(css)) throw new Error('the landing CSS cannot be inlined: it contains </style');
-  return { link, css };
+  return link === undefined ? { css } : { link, css };
+}
+
+/** CSS without its @font-face rules (they hold no nested braces) and without source-map comments. */
+export function withoutFontFaces(css: string): string {
+  return css
+    .replace(/@font-face\s*\{[^}]*\}/g, '')
+    .replace(/\/\*# sourceMappingURL=[^*]*\*\//g, '')
+    .trim();
 }
 
 interface AppChunk {
@@ -104,32 +119,25 @@ export function withAppPreload(index: string, app: AppChunk): string {
   return index.replace(head, () => `<link rel="preload" href="/${app.script}" as="script">${head}`);
 }
 
-/** The woff2 file of the font face whose range starts at U+0000 (the Latin subset the landing text uses). */
-export function latinFontUrl(css: string): string {
-  for (const face of css.split('@font-face').slice(1)) {
-    // `U+0000-00FF`, or `U+??` once minified.
-    if (!/unicode-range:\s*U\+(0+-0*FF|\?\?)(?=[,;}\s]|$)/i.test(face)) continue;
-    const url = /url\(["']?([^"')]+\.woff2)["']?\)/.exec(face)?.[1];
-    if (url) return url;
-  }
-  throw new Error('no Latin woff2 font face in the landing CSS');
-}
-
-/** index.html with the screen's markup in #root, the CSS inlined and the Latin font preloaded. */
+/**
+ * index.html with the screen's markup in #root and the CSS inlined; `index` is the build's page without the
+ * app chunk's preload: nothing but this HTML is fetched before the first paint (main.ts starts the app after it).
+ */
 export function landingPage(
   index: string,
-  stylesheet: { link: string; css: string },
+  stylesheet: { link?: string | undefined; css: string },
   screen: { path: string; markup: string; attribute: string },
 ): string {
   if (/<script/i.test(screen.markup))
     throw new Error(`pre-rendered ${screen.path} holds a script (the CSP refuses it)`);
   const root = '<div id="root"></div>';
   if (!index.includes(root)) throw new Error('index.html has no empty <div id="root"></div>');
-  const font = latinFontUrl(stylesheet.css);
-  const head = `<link rel="preload" href="${font}" as="font" type="font/woff2" crossorigin><style>${stylesheet.css}</style>`;
-  return index
-    .replace(stylesheet.link, () => head)
-    .replace(root, () => `<div id="root" ${screen.attribute}="${screen.path}">${screen.markup}</div>`);
+  const style = `<style>${stylesheet.css}</style>`;
+  const styled = stylesheet.link
+    ? index.replace(stylesheet.link, () => style)
+    : index.replace('</head>', () => `${style}</head>`);
+  if (!styled.includes(style)) throw new Error('index.html has no </head> for the landing CSS');
+  return styled.replace(root, () => `<div id="root" ${screen.attribute}="${screen.path}">${screen.markup}</div>`);
 }
 
 /**
@@ -141,15 +149,15 @@ export async function prerenderLanding(buildDir: string): Promise<string[]> {
   try {
     const module = await buildRenderer(bundleDir);
     const app = await appChunk(buildDir);
-    const index = withAppPreload(await readFile(path.join(buildDir, 'index.html'), 'utf8'), app);
-    await writeFile(path.join(buildDir, 'index.html'), index);
-    const stylesheet = await landingCss(buildDir, index, app);
+    const built = await readFile(path.join(buildDir, 'index.html'), 'utf8');
+    await writeFile(path.join(buildDir, 'index.html'), withAppPreload(built, app));
+    const stylesheet = await landingCss(buildDir, built, app);
     const written: string[] = [];
     await mkdir(path.join(buildDir, PRERENDERED_DIR, LANGUAGE), { recursive: true });
     for (const screenPath of module.PRERENDERED_PATHS) {
       const markup = await module.renderScreen(screenPath);
       const file = path.join(PRERENDERED_DIR, LANGUAGE, `${screenPath.slice(1)}.html`);
-      const page = landingPage(index, stylesheet, {
+      const page = landingPage(built, stylesheet, {
         path: screenPath,
         markup,
         attribute: module.PRERENDERED_ATTRIBUTE,

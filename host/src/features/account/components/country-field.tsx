@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useHydrated } from '../hooks/use-hydrated.ts';
 import { countryName } from '../utils/country-names.ts';
 
 const CountryPicker = lazy(() => import('./country-picker.tsx'));
@@ -14,6 +15,9 @@ export function CountryField(props: {
 }) {
   const { t, i18n } = useTranslation('host');
   const [open, setOpen] = useState(false);
+  // In the pre-rendered landing page a tap before the app has taken the form over opens nothing: the button
+  // says so (aria-disabled, which assistive technology and browser tests wait on) without changing its look.
+  const live = useHydrated();
   return (
     <>
       <button
@@ -23,6 +27,7 @@ export function CountryField(props: {
         data-testid={props.testId}
         data-value={props.value}
         aria-haspopup="dialog"
+        aria-disabled={live ? undefined : true}
         aria-invalid={props.invalid || undefined}
         aria-describedby={props.invalid ? `${props.name}-error` : undefined}
         onClick={() => setOpen(true)}

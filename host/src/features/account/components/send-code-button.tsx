@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCountdown } from '../hooks/use-countdown.ts';
+import { useHydrated } from '../hooks/use-hydrated.ts';
 import { useSubmit } from '../hooks/use-submit.ts';
 
 export const RESEND_SECONDS = 60;
@@ -35,6 +36,8 @@ export function SendCodeButton({
       },
     });
 
+  // Before the app has taken a pre-rendered form over, a tap sends nothing: say so (as the country field does).
+  const live = useHydrated();
   let label = sentOnce ? t('account.code.resend') : t('account.code.send');
   if (left > 0) label = t('account.code.countdown', { seconds: left });
   return (
@@ -44,6 +47,7 @@ export function SendCodeButton({
       data-testid={testId}
       disabled={sending || left > 0}
       aria-busy={sending}
+      aria-disabled={live ? undefined : true}
       onClick={send}
     >
       {label}
