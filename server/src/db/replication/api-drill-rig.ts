@@ -184,22 +184,40 @@ export async function drillUsers(
   const total = mix.send + mix.convert + mix.withdraw + mix.login;
   const password = 'Drill-Pass-34!';
   const passwordHash = await cheapHasher.hash(password);
+  // Set-up on a loaded machine: a pool checkout that timed out ran nothing; try again.
+  const retry = async <T>(fn: () => Promise<T>): Promise<T> => {
+    for (let n = 1; ; n += 1) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (n >= 5 || !/timeout|terminated|503/i.test(String(err))) throw err;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  };
   const one = async (i: number): Promise<DrillUser> => {
     const username = `drill_${process.pid % 10_000}_${i}`;
     const email = `${username}@example.com`;
     const at = new Date();
-    const account = await insertAccount(db, { username, email, nickname: null, country: 'CN', passwordHash }, at);
+    const account = await retry(() =>
+      insertAccount(db, { username, email, nickname: null, country: 'CN', passwordHash }, at),
+    );
     const deviceId = randomBytes(32).toString('base64url');
-    await rememberDevice(db, { userId: account.user_id, deviceHash: deviceHash(deviceId), userAgent: null }, at);
+    await retry(() =>
+      rememberDevice(db, { userId: account.user_id, deviceHash: deviceHash(deviceId), userAgent: null }, at),
+    );
     const device = `did=${deviceId}`;
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      remoteAddress: nextIp(),
-      headers: { cookie: device },
-      payload: { identifier: username, password },
+    const res = await retry(async () => {
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: nextIp(),
+        headers: { cookie: device },
+        payload: { identifier: username, password },
+      });
+      if (r.statusCode !== 200) throw new Error(`drill login ${username}: ${r.statusCode} ${r.body}`);
+      return r;
     });
-    if (res.statusCode !== 200) throw new Error(`drill login ${username}: ${res.statusCode} ${res.body}`);
     return { id: account.user_id, email, username, password, device, cookie: sessionCookie(res) };
   };
   // A few at a time: the pool is the load's, not the set-up's (64 at once time out on a loaded machine).
@@ -221,7 +239,7 @@ export async function drillUsers(
       funding
         .slice(i, i + 8)
         .map(({ u, asset, amountMinor }) =>
-          ledger.deposit({ idempotencyKey: `drill-fund-${u.id}`, userId: u.id, asset, amountMinor }),
+          retry(() => ledger.deposit({ idempotencyKey: `drill-fund-${u.id}`, userId: u.id, asset, amountMinor })),
         ),
     );
   }
