@@ -75,11 +75,13 @@ describe('failover drill through the HTTP API (64 clients, real signer on anvil)
     await standby?.stop();
     await primary?.stop().catch(() => undefined);
     if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('loses no acknowledged request, books each key once, broadcasts each withdrawal once', {
-    timeout: 150_000,
+    timeout: 300_000,
   }, async () => {
+    const t0 = Date.now();
+    const step = (what: string) => process.stderr.write(`failover drill: ${what} at ${Date.now() - t0} ms\n`);
     const first = new URL(primary.url('wallet'));
     const url = `postgres://${first.username}:${first.password}@127.0.0.1:${primary.port},127.0.0.1:${standby.port}/wallet?target_session_attrs=read-write`;
     expect(isMultiHostUrl(url)).toBe(true);
@@ -89,6 +91,7 @@ describe('failover drill through the HTTP API (64 clients, real signer on anvil)
     const users = await drillUsers(rig, apps[0] as App, MIX);
     const signer = rig.signerLoop(url);
     const fromBlock = await rig.chain.getBlockNumber();
+    step('users signed in, signer running');
 
     const load = startApiLoad({ apps, harness: rig.harness, users });
     // The kill comes once every kind of request has been acknowledged at least once (a loaded machine
@@ -103,6 +106,7 @@ describe('failover drill through the HTTP API (64 clients, real signer on anvil)
     }
     await killCluster(primary.dataDir);
     const killedAt = Date.now();
+    step(`primary killed after ${load.log.acked.length} acknowledgements`);
     await failover({ standbyAdminUrl: standby.url(), oldPrimaryDataDir: primary.dataDir, reason: 'drill' });
     const promotedAt = Date.now();
     while (!load.log.acked.some((a) => a.startedAt > promotedAt) && Date.now() - promotedAt < 20_000) {
@@ -110,6 +114,7 @@ describe('failover drill through the HTTP API (64 clients, real signer on anvil)
     }
     await new Promise((r) => setTimeout(r, LOAD_AFTER_PROMOTION_MS));
     await load.stop();
+    step('load stopped');
     const { log } = load;
     expect(log.unexpected).toEqual([]);
 
@@ -122,6 +127,7 @@ describe('failover drill through the HTTP API (64 clients, real signer on anvil)
         30_000,
       );
       await signer.stop();
+      step('withdrawals settled');
       const books = await checkBooks(check, log, (ack) =>
         rig ? rig.sessionAlive(apps[1] as App, ack) : Promise.resolve(false),
       );
