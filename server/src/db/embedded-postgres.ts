@@ -33,6 +33,12 @@ export interface EmbeddedPostgresOptions {
   startTimeoutMs?: number;
   /** Extra server settings (`-c name=value`), e.g. WAL archiving (backup/wal-archive.ts). */
   settings?: Readonly<Record<string, string>>;
+  /**
+   * Run the server inside this network namespace (`ip netns`, root only; db/replication/netns.ts),
+   * listening on `host`, one of the namespace's own addresses: 127.0.0.1 inside a namespace is that
+   * namespace's loopback, which nothing outside can reach (and which is down in a new namespace).
+   */
+  netns?: { name: string; host: string; hba: readonly string[] };
 }
 
 export interface EmbeddedPostgres {
@@ -195,6 +201,29 @@ async function waitUntilReady(url: string, child: ChildProcess, logFile: string,
   }
 }
 
+/**
+ * `ip netns exec <ns> setpriv ... postgres ...`: both exec, so the child's pid is the postmaster's (our
+ * stop and the drills' SIGKILL reach it); `ip netns exec` needs root, setpriv then drops to postgres.
+ */
+function inNetns(
+  name: string,
+  ids: Ids | undefined,
+  postgres: string,
+  args: string[],
+): readonly [string, string[], Ids | undefined] {
+  if (!ids) throw new Error('a network namespace needs root (ip netns exec); run as root or without netns');
+  const drop = ['setpriv', `--reuid=${ids.uid}`, `--regid=${ids.gid}`, '--clear-groups', '--'];
+  return ['ip', ['netns', 'exec', name, ...drop, postgres, ...args], undefined] as const;
+}
+
+/** pg_hba.conf lines (e.g. `host all all 10.34.0.0/24 scram-sha-256`) appended once, for other hosts. */
+async function allowHosts(dataDir: string, lines: readonly string[]): Promise<void> {
+  const file = path.join(dataDir, 'pg_hba.conf');
+  const text = await readFile(file, 'utf8');
+  const missing = lines.filter((l) => !text.split('\n').includes(l));
+  if (missing.length > 0) await writeFile(file, `${text.trimEnd()}\n${missing.join('\n')}\n`);
+}
+
 /** Initialises the cluster when `dir/pg` is empty (reuses it otherwise), starts it, waits until it accepts queries. */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => undefined);
@@ -234,6 +263,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 
   const port = options.port ?? (await freePort());
+  const host = options.netns?.host ?? '127.0.0.1';
+  if (options.netns) await allowHosts(dataDir, options.netns.hba);
   const logHandle = await open(logFile, 'w');
   const args = [
     '-D',
@@ -241,7 +272,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     '-p',
     String(port),
     '-c',
-    'listen_addresses=127.0.0.1',
+    `listen_addresses=${host}`,
     '-c',
     'unix_socket_directories=',
     ...(ephemeral
@@ -250,8 +281,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ];
   // Own process group: a terminal Ctrl+C reaches only Node, which stops postgres last.
-  const child = spawn(bin.postgres, args, {
-    ...ids,
+  const [command, argv, as] = options.netns
+    ? inNetns(options.netns.name, ids, bin.postgres, args)
+    : ([bin.postgres, args, ids] as const);
+  const child = spawn(command, argv, {
+    ...as,
     detached: true,
     cwd: '/',
     stdio: ['ignore', logHandle.fd, logHandle.fd],
@@ -261,7 +295,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   await writeFile(path.join(dir, 'pg-owner.pid'), `${process.pid}\n`);
 
   const url = (database = 'postgres') =>
-    `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+    `postgres://${SUPERUSER}:${encodeURIComponent(password)}@${host}:${port}/${encodeURIComponent(database)}`;
 
   // Last resort if the process exits without calling stop().
   const killOnExit = () => {

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { takeBaseBackup } from '../backup/base-backup.ts';
 import { unpackBase } from '../backup/restore.ts';
 import { type ArchiveLayout, archiveSettings, restoreCommand } from '../backup/wal-archive.ts';
-import { type EmbeddedPostgres, startEmbeddedPostgres } from '../embedded-postgres.ts';
+import { type EmbeddedPostgres, type EmbeddedPostgresOptions, startEmbeddedPostgres } from '../embedded-postgres.ts';
 
 /**
  * A streaming standby of an embedded primary, made from a fresh base backup (the same low-level copy
@@ -37,6 +37,8 @@ export interface StandbyOptions {
   port?: number;
   ephemeral?: boolean;
   log?: (line: string) => void;
+  /** Run the standby on its own "host" (a network namespace: netns.ts, the multi-host rehearsal). */
+  netns?: EmbeddedPostgresOptions['netns'];
 }
 
 export async function startStandby(options: StandbyOptions): Promise<EmbeddedPostgres> {
@@ -58,6 +60,7 @@ export async function startStandby(options: StandbyOptions): Promise<EmbeddedPos
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.ephemeral ? { ephemeral: true } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.netns ? { netns: options.netns } : {}),
     settings: {
       ...base.hotStandbySettings,
       ...archiveSettings(options.layout),
