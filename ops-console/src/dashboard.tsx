@@ -2,6 +2,7 @@ import { api, unwrap } from '@cw/shared-state/api';
 import { formatAmount } from '@cw/shared-state/money';
 import { useCallback, useEffect, useState } from 'react';
 import { problemOf } from './api.ts';
+import { ArchiveCard } from './dashboard-archive.tsx';
 
 type Figures = Awaited<ReturnType<typeof load>>;
 type Money = { asset: string; decimals: number; minor: string };
@@ -203,6 +204,7 @@ export function Dashboard() {
           </p>
           <CheckCard check={figures.check} onAsk={ask} />
           <Figures f={figures} />
+          <ArchiveCard archive={figures.archive} />
         </>
       ) : (
         <p className="muted">Loading…</p>

@@ -1,11 +1,10 @@
-import type { AppRoute, RemoteRoutesModule } from '@cw/shared-state/contracts';
 import { lazy, Suspense, use, useState } from 'react';
-import { Navigate, useLocation, useRoutes } from 'react-router';
-import { RouteGuard } from '../app/route-guard.tsx';
+import { Navigate, useLocation } from 'react-router';
 import { PageLoading } from '../frame/page-loading.tsx';
 import { RouteErrorBoundary } from '../frame/route-error-boundary.tsx';
 import { findOwner, forgetRegistryFailure, loadRegistry } from './registry.ts';
 import { forgetRemoteFailures, loadRemoteRoutes } from './remote-loader.ts';
+import { RemoteRoutes } from './remote-screens.tsx';
 
 /** The one query cache around every remote's screens (loads with the first remote, not on the landing page). */
 const QueryProvider = lazy(() => import('../app/query-provider.tsx'));
@@ -18,10 +17,11 @@ const QueryProvider = lazy(() => import('../app/query-provider.tsx'));
  */
 export function RemoteOutlet() {
   const [attempt, setAttempt] = useState(0);
+  const onRetry = () => retry(setAttempt);
   return (
-    <RouteErrorBoundary onRetry={() => retry(setAttempt)}>
+    <RouteErrorBoundary onRetry={onRetry}>
       <Suspense fallback={<PageLoading />}>
-        <RemoteArea key={attempt} />
+        <RemoteArea key={attempt} onRetry={onRetry} />
       </Suspense>
     </RouteErrorBoundary>
   );
@@ -33,7 +33,7 @@ function retry(setAttempt: (update: (n: number) => number) => void) {
   setAttempt((n) => n + 1);
 }
 
-function RemoteArea() {
+function RemoteArea({ onRetry }: { onRetry: () => void }) {
   const { pathname } = useLocation();
   const registry = use(loadRegistry());
   const owner = findOwner(registry, pathname);
@@ -41,24 +41,7 @@ function RemoteArea() {
   const routes = use(loadRemoteRoutes(owner.name, owner.entry));
   return (
     <QueryProvider>
-      <RemoteRoutes module={routes} />
+      <RemoteRoutes module={routes} remote={owner.name} version={owner.entry.version} onRetry={onRetry} />
     </QueryProvider>
   );
-}
-
-function RemoteRoutes({ module }: { module: RemoteRoutesModule }) {
-  const element = useRoutes([
-    ...module.routes.map((route: AppRoute) => ({
-      path: route.path,
-      element: (
-        <RouteGuard requiresLogin={route.requiresLogin === true}>
-          <Suspense fallback={<PageLoading />}>
-            <route.Component />
-          </Suspense>
-        </RouteGuard>
-      ),
-    })),
-    { path: '*', element: <Navigate to="/" replace /> },
-  ]);
-  return element;
 }

@@ -7,10 +7,19 @@ import { useLocation } from 'react-router';
  * and every other route keep working; the area shows the translated
  * "Request failed, click to reload", which retries. Navigating away resets it.
  */
-export function RouteErrorBoundary({ children, onRetry }: { children: ReactNode; onRetry?: () => void }) {
+export function RouteErrorBoundary({
+  children,
+  onRetry,
+  onError,
+}: {
+  children: ReactNode;
+  onRetry?: () => void;
+  /** Hears each caught failure once (after React commits the retry state), e.g. to report it. */
+  onError?: (error: unknown) => void;
+}) {
   const { pathname } = useLocation();
   return (
-    <Boundary resetKey={pathname} {...(onRetry ? { onRetry } : {})}>
+    <Boundary resetKey={pathname} {...(onRetry ? { onRetry } : {})} {...(onError ? { onError } : {})}>
       {children}
     </Boundary>
   );
@@ -22,6 +31,7 @@ interface BoundaryProps {
   resetKey: string;
   /** Called when the area tries again: a tap on the message, or a new key after a failure. */
   onRetry?: () => void;
+  onError?: (error: unknown) => void;
 }
 
 /**
@@ -37,6 +47,11 @@ class Boundary extends Component<BoundaryProps, { failed: boolean; key: string }
 
   static getDerivedStateFromProps(props: BoundaryProps, state: { failed: boolean; key: string }) {
     return props.resetKey === state.key ? null : { failed: false, key: props.resetKey };
+  }
+
+  // componentDidCatch runs once per caught error, in the commit: not on React's render retries.
+  override componentDidCatch(error: unknown): void {
+    this.props.onError?.(error);
   }
 
   override componentDidUpdate(previous: BoundaryProps, before: { failed: boolean }): void {

@@ -10586,6 +10586,34 @@ export interface operations {
                                 minor: string;
                             }[];
                         }[];
+                        /** @description WAL archive health (the pg_archive_* gauges of /metrics) */
+                        archive: {
+                            state: "ok" | "warning" | "off" | "unknown";
+                            warnings: ("archive_behind" | "archive_failing" | "s3_behind" | "base_backup_old")[];
+                            warnAfterSeconds: number;
+                            baseBackupWarnAfterHours: number;
+                            lastArchivedWal: string | null;
+                            lastArchivedAt: string | null;
+                            lastArchivedAgeSeconds: number | null;
+                            waitingSegments: number | null;
+                            failedCount: number | null;
+                            lastFailedAt: string | null;
+                            lastBaseBackup: {
+                                id: string;
+                                /** Format: date-time */
+                                finishedAt: string;
+                                ageSeconds: number | null;
+                            } | null;
+                            s3: {
+                                waitingSegments: number;
+                                lastSuccessAt: string | null;
+                                lagSeconds: number | null;
+                                failedRuns: number;
+                                lastError: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            } | null;
+                        };
                     };
                 };
             };

@@ -62,6 +62,7 @@ export function startEmbeddedBackups(options: {
         layout: options.archive.layout,
         s3,
         registry: options.registry,
+        db: options.db,
         intervalMs: positiveNumber(options.env, 'BACKUP_S3_INTERVAL_S', 30) * 1000,
         log: options.log,
       })

@@ -1,5 +1,8 @@
+import type { Kysely } from 'kysely';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Database } from '../schema.ts';
 import { type S3ArchiveOptions, shipArchiveToS3 } from './s3-archive.ts';
+import { recordShipping } from './s3-shipping-record.ts';
 import type { ArchiveLayout } from './wal-archive.ts';
 
 /**
@@ -8,12 +11,14 @@ import type { ArchiveLayout } from './wal-archive.ts';
  * (segments archived to the folder but not yet in the bucket) beside the folder archive's own
  * pg_archive_* gauges, `pg_archive_s3_failed_total`, `pg_archive_s3_last_success_timestamp_seconds`.
  * Alert when the lag stays above 0 for minutes: the host's disk is then the only copy of those segments.
+ * With `db`, each run is also recorded in db_archive_shipping (the operator dashboard reads it there).
  */
 export function startS3Shipping(options: {
   layout: ArchiveLayout;
   s3: S3ArchiveOptions;
   registry: Registry;
   intervalMs: number;
+  db?: Kysely<Database> | undefined;
   log: (level: 'info' | 'error', msg: string) => void;
 }): { stop(): void; runOnce(): Promise<void> } {
   const lag = new Gauge({
@@ -32,17 +37,29 @@ export function startS3Shipping(options: {
     registers: [options.registry],
   });
   let running: Promise<void> | undefined;
+  let pending = 0;
+  const record = async (error?: string) => {
+    if (!options.db) return;
+    await recordShipping(options.db, { at: new Date(), lagSegments: pending, error }).catch((err: unknown) =>
+      options.log('error', `S3 archive: recording the run failed: ${(err as Error).message}`),
+    );
+  };
   const runOnce = () => {
-    running ??= shipArchiveToS3(options.layout, options.s3, (n) => lag.set(n))
+    running ??= shipArchiveToS3(options.layout, options.s3, (n) => {
+      pending = n;
+      lag.set(n);
+    })
       .then(
-        (r) => {
+        async (r) => {
           lastSuccess.set(Date.now() / 1000);
+          await record();
           if (r.walShipped + r.basesShipped > 0)
             options.log('info', `S3 archive: ${r.walShipped} segment(s), ${r.basesShipped} base backup(s) shipped`);
         },
-        (err: unknown) => {
+        async (err: unknown) => {
           failed.inc();
           options.log('error', `S3 archive shipping failed: ${(err as Error).message}`);
+          await record(String((err as Error).message ?? err));
         },
       )
       .finally(() => {

@@ -15,6 +15,7 @@ import { takeBaseBackup } from './base-backup.ts';
 import { runRestoreCommand } from './ops-commands.ts';
 import { type S3ArchiveOptions, s3ArchiveOf } from './s3-archive.ts';
 import { startS3Shipping } from './s3-archive-schedule.ts';
+import { readShipping } from './s3-shipping-record.ts';
 import { type ArchiveLayout, archiveLayout, archiveSettings, flushArchive, prepareArchive } from './wal-archive.ts';
 
 /**
@@ -89,12 +90,22 @@ describe('WAL archive on S3 and restore from it', () => {
 
     const registry = new Registry();
     const logs: string[] = [];
-    const shipping = startS3Shipping({ layout, s3, registry, intervalMs: 3_600_000, log: (_l, m) => logs.push(m) });
+    const shipping = startS3Shipping({
+      layout,
+      s3,
+      registry,
+      db,
+      intervalMs: 3_600_000,
+      log: (_l, m) => logs.push(m),
+    });
     await shipping.runOnce();
     shipping.stop();
     expect(logs.join('\n')).toMatch(/[1-9]\d* segment\(s\), 1 base backup\(s\) shipped/);
     expect(await registry.getSingleMetricAsString('pg_archive_s3_lag_segments')).toMatch(/ 0$/m);
     expect(await registry.getSingleMetricAsString('pg_archive_s3_failed_total')).toMatch(/ 0$/m);
+    // The run is recorded in PostgreSQL for the operator dashboard (any instance reads it there).
+    expect(await readShipping(db)).toMatchObject({ lagSegments: 0, failedRuns: 0, lastError: null });
+    expect((await readShipping(db))?.lastSuccessAt).toBeInstanceOf(Date);
 
     // The primary's archive folder is lost: only the bucket is left.
     await rm(layout.walDir, { recursive: true, force: true });

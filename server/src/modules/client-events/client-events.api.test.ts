@@ -21,11 +21,12 @@ describe('POST /api/client-events', () => {
       { remote: 'wallet', version: '1.1.0-b', kind: 'failure', code: 'RUNTIME-008' },
       { remote: 'wallet', version: '1.1.0-b', kind: 'failure', code: 'INTEGRITY' },
       { remote: 'wallet', version: '1.1.0-b', kind: 'failure' },
+      { remote: 'wallet', version: '1.1.0-b', kind: 'failure', code: 'SCREEN' },
     ];
     expect((await post(app, { events })).statusCode).toBe(204);
     expect((await post(app, { events })).statusCode).toBe(204);
     const rows = await database.db.selectFrom('client_event_counts').selectAll().execute();
-    expect(rows).toHaveLength(5);
+    expect(rows).toHaveLength(6);
     expect(Object.keys(rows[0] ?? {}).sort()).toEqual([
       'bucket_start',
       'error_code',
@@ -36,7 +37,12 @@ describe('POST /api/client-events', () => {
     ]);
     expect(await countsByVersion(database.db, 'wallet', new Date(Date.now() - 60_000))).toEqual([
       { version: '1.0.0-a', loads: 10, failures: 0, codes: {} },
-      { version: '1.1.0-b', loads: 2, failures: 6, codes: { 'RUNTIME-008': 2, INTEGRITY: 2, UNKNOWN: 2 } },
+      {
+        version: '1.1.0-b',
+        loads: 2,
+        failures: 8,
+        codes: { 'RUNTIME-008': 2, INTEGRITY: 2, UNKNOWN: 2, SCREEN: 2 },
+      },
     ]);
   });
 

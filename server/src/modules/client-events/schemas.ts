@@ -10,9 +10,11 @@ export const RemoteVersion = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._+-]
 /**
  * The federation runtime's error codes (`RUNTIME-001`..., `@module-federation/error-codes`) and the
  * host's own: INTEGRITY (the browser refused bytes whose digest differs), CONTRACT (the remote loaded
- * but its ./routes is not a routes module), UNKNOWN. A closed set keeps the aggregate small.
+ * but its ./routes is not a routes module), SCREEN (./routes loaded but a screen's chunk failed to load or
+ * the screen threw while rendering: host/src/federation/remote-screens.tsx), UNKNOWN. A closed set keeps
+ * the aggregate small.
  */
-export const LoadErrorCode = Type.String({ pattern: '^(RUNTIME-0[0-9]{2}|INTEGRITY|CONTRACT|UNKNOWN)$' });
+export const LoadErrorCode = Type.String({ pattern: '^(RUNTIME-0[0-9]{2}|INTEGRITY|CONTRACT|SCREEN|UNKNOWN)$' });
 
 export const ClientEvent = Type.Object(
   {

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { recordShipping } from '../../db/backup/s3-shipping-record.ts';
+import type { ArchiveStatus } from '../../db/backup/wal-archive.ts';
 import { registerUser, useAuthHarness } from '../auth/test-helpers.ts';
 import { fundRewards } from '../ledger/operations.ts';
 import { createLedgerService } from '../ledger/service.ts';
 import { addTestOperator } from '../operators/test-helpers.ts';
 import { publishSnapshot } from '../por/snapshot.ts';
+import { ARCHIVE_WARN_AFTER_S, archiveWarnings } from './archive-figures.ts';
 import { claimDueCheck, MIN_CHECK_GAP_MS, runMoneyCheck } from './money-check.ts';
 
 /**
@@ -121,5 +125,73 @@ describe('the money dashboard', () => {
     const second = await claimDueCheck(h.db, h.clock.now(), INTERVAL_MS);
     expect(second).not.toBeNull();
     expect(await claimDueCheck(h.db, h.clock.now(), INTERVAL_MS)).toBeNull();
+  });
+});
+
+describe('the WAL archive on the money dashboard (issue 34)', () => {
+  it('shows the last base backup and the S3 shipping lag, and warns past the bound', async () => {
+    const finance = await addTestOperator(h.app, deps(), 'dash_fin3', ['finance']);
+    const at = h.clock.now();
+    const minutesAgo = (m: number) => new Date(at.getTime() - m * 60_000);
+    await sql`insert into db_base_backups (state, started_at, lease_until, finished_at, backup_id, start_wal)
+      values ('done', ${minutesAgo(70)}, ${minutesAgo(60)}, ${minutesAgo(61)}, 'base-1', '000000010000000000000002')`.execute(
+      h.db,
+    );
+    const before = (await dashboard(finance.cookie)).archive;
+    expect(before.s3).toBeNull(); // never shipped: S3 not configured
+    expect(before.lastBaseBackup).toEqual({ id: 'base-1', finishedAt: minutesAgo(61).toISOString(), ageSeconds: 3660 });
+    expect(before.warnAfterSeconds).toBe(ARCHIVE_WARN_AFTER_S);
+    // pg_stat_archiver is read with the app's role: figures, not nulls (whatever the test cluster's archive_mode).
+    expect(typeof before.waitingSegments).toBe('number');
+    expect(before.warnings).not.toContain('s3_behind');
+
+    // The bucket has lacked 3 segments since the last success 10 minutes ago: past the 5-minute bound.
+    await recordShipping(h.db, { at: minutesAgo(10), lagSegments: 0 });
+    await recordShipping(h.db, { at: minutesAgo(1), lagSegments: 3, error: 'S3 unreachable' });
+    const behind = (await dashboard(finance.cookie)).archive;
+    expect(behind.state).toBe('warning');
+    expect(behind.warnings).toContain('s3_behind');
+    expect(behind.s3).toEqual({
+      waitingSegments: 3,
+      lastSuccessAt: minutesAgo(10).toISOString(),
+      lagSeconds: 600,
+      failedRuns: 1,
+      lastError: 'S3 unreachable',
+      updatedAt: minutesAgo(1).toISOString(),
+    });
+
+    await recordShipping(h.db, { at, lagSegments: 0 });
+    const caughtUp = (await dashboard(finance.cookie)).archive;
+    expect(caughtUp.warnings).not.toContain('s3_behind');
+    expect(caughtUp.s3).toMatchObject({ waitingSegments: 0, lagSeconds: 0, lastSuccessAt: at.toISOString() });
+  });
+
+  it('warns when segments wait past the bound, the archiver fails, or the base backup is two days old', () => {
+    const at = new Date('2026-01-10T12:00:00Z');
+    const ago = (s: number) => new Date(at.getTime() - s * 1000);
+    const status = (over: Partial<ArchiveStatus>): ArchiveStatus => ({
+      archiving: true,
+      currentWal: '000000010000000000000010',
+      lastArchivedWal: '00000001000000000000000F',
+      lastArchivedAt: ago(30),
+      failedCount: 0,
+      lastFailedWal: null,
+      lastFailedAt: null,
+      lagSegments: 0,
+      lagSeconds: 0,
+      ...over,
+    });
+    const base = { finished_at: ago(3600), backup_id: 'b' };
+    const warn = (s: ArchiveStatus, b = base) => archiveWarnings({ status: s, base: b, shipping: null }, at);
+    expect(warn(status({}))).toEqual([]);
+    // An idle primary (nothing waiting) never warns, however old its last segment.
+    expect(warn(status({ lastArchivedAt: ago(86_400) }))).toEqual([]);
+    expect(warn(status({ lagSegments: 2, lastArchivedAt: ago(ARCHIVE_WARN_AFTER_S) }))).toEqual([]);
+    expect(warn(status({ lagSegments: 2, lastArchivedAt: ago(ARCHIVE_WARN_AFTER_S + 1) }))).toEqual(['archive_behind']);
+    expect(warn(status({ lastFailedAt: ago(5) }))).toEqual(['archive_failing']);
+    expect(warn(status({}), { finished_at: ago(49 * 3600), backup_id: 'b' })).toEqual(['base_backup_old']);
+    expect(archiveWarnings({ status: status({}), base: null, shipping: null }, at)).toEqual(['base_backup_old']);
+    // Archiving off: no archive warnings at all.
+    expect(archiveWarnings({ status: status({ archiving: false }), base: null, shipping: null }, at)).toEqual([]);
   });
 });

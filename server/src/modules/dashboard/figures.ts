@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type CoinCode, coinDecimals, coinNetworks } from '../catalogue/catalogue.ts';
 import { listSnapshots } from '../por/snapshot.ts';
+import { archiveFigures } from './archive-figures.ts';
 import type { MoneyCheckReport } from './money-check.ts';
 
 /** A withdrawal approved or in transfer this long without moving is "stuck in signing". */
@@ -216,5 +217,6 @@ export async function dashboardFigures(db: Kysely<Database>, at: Date) {
     stuckWithdrawals: await stuckWithdrawals(db, at),
     alerts: await openAlerts(db),
     ...poolsAndLanes(rows),
+    archive: await archiveFigures(db, at),
   };
 }

@@ -24,6 +24,49 @@ const Reconcile = Type.Object(
   { additionalProperties: false },
 );
 
+const NullableTime = Type.Union([Time, Type.Null()]);
+const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
+
+/** Issue 34: the WAL archive (dashboard/archive-figures.ts); `warnings` say which bound was crossed. */
+const Archive = Type.Object(
+  {
+    state: Type.Union([Type.Literal('ok'), Type.Literal('warning'), Type.Literal('off'), Type.Literal('unknown')]),
+    warnings: Type.Array(
+      Type.Union([
+        Type.Literal('archive_behind'),
+        Type.Literal('archive_failing'),
+        Type.Literal('s3_behind'),
+        Type.Literal('base_backup_old'),
+      ]),
+    ),
+    warnAfterSeconds: Type.Integer(),
+    baseBackupWarnAfterHours: Type.Integer(),
+    lastArchivedWal: Type.Union([Type.String(), Type.Null()]),
+    lastArchivedAt: NullableTime,
+    lastArchivedAgeSeconds: NullableInt,
+    waitingSegments: NullableInt,
+    failedCount: NullableInt,
+    lastFailedAt: NullableTime,
+    lastBaseBackup: Nullable(
+      Type.Object({ id: Type.String(), finishedAt: Time, ageSeconds: NullableInt }, { additionalProperties: false }),
+    ),
+    s3: Nullable(
+      Type.Object(
+        {
+          waitingSegments: Type.Integer(),
+          lastSuccessAt: NullableTime,
+          lagSeconds: NullableInt,
+          failedRuns: Type.Integer(),
+          lastError: Type.Union([Type.String(), Type.Null()]),
+          updatedAt: Time,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: 'WAL archive health (the pg_archive_* gauges of /metrics)' },
+);
+
 export const Dashboard = Type.Object(
   {
     generatedAt: Time,
@@ -137,6 +180,7 @@ export const Dashboard = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    archive: Archive,
   },
   { additionalProperties: false },
 );
