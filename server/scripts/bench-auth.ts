@@ -117,6 +117,8 @@ try {
       // Development settings without its heavy parts (production would need real keys, feed and mail).
       NODE_ENV: 'development',
       METRICS_PORT: '0',
+      // No operator console: its fixed port (9466) made a second bench (or a dev server) fail to start.
+      OPS_PORT: 'off',
       DEV_PORT: '0',
       LOCAL_CHAINS: 'false',
       SIGNER_ENABLED: 'false',
