@@ -4,6 +4,13 @@
  * timed in-process on real assertions from the tests' software authenticator. The ceremony's database
  * work (the single-use challenge, the counter update) is two indexed statements and is not in it.
  * Target: p99 <= 5 ms.
+ *
+ * Where the tail comes from (measured at load average 32-40 on two shared cores): not GC (1-3 of the
+ * 21 slowest of 2,000 overlapped a GC pause) but the library's Web Crypto calls, two digests and the
+ * signature check, each a hop through libuv's thread pool and back. A throwaway experiment answering
+ * the same calls with synchronous node:crypto (createHash, createPublicKey, verify) moved p50 from
+ * 3.8-27 ms to 0.9 ms and p99 from 230-320 ms to 76 ms in the same minutes. The library (14.x) has no
+ * public way to pass its crypto, so that is not in the app.
  */
 import {
   generateAuthenticationOptions,

@@ -23,11 +23,23 @@ const USER_AGENT_MAX = 500;
 /** The request's client; resolves the session cookie (once per request) when a route has not yet. */
 export async function clientOf(request: FastifyRequest): Promise<Client> {
   await resolveUser(request);
+  return {
+    ...signInClientOf(request),
+    userId: request.user?.userId ?? null,
+    sessionId: sessionIdOf(request) ?? null,
+  };
+}
+
+/**
+ * The client of a sign-in step whose cookie is a pending sign-in, never a usable session (the second
+ * factor's step): nobody is signed in, and resolving the cookie would cost two lookups that find nothing.
+ */
+export function signInClientOf(request: FastifyRequest): Client {
   const userAgent = request.headers['user-agent'];
   return {
     ip: request.ip,
     userAgent: typeof userAgent === 'string' ? userAgent.slice(0, USER_AGENT_MAX) : null,
-    userId: request.user?.userId ?? null,
-    sessionId: sessionIdOf(request) ?? null,
+    userId: null,
+    sessionId: null,
   };
 }

@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, SessionsTable } from '../../db/schema.ts';
+import type { AccountRow } from './accounts-repository.ts';
 
 type Db = Kysely<Database>;
 export type SessionRow = Selectable<SessionsTable>;
@@ -110,6 +111,29 @@ export async function revokeSession(db: Db, userId: string, sessionId: string, n
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Revokes one of the user's sessions and reads the user's account in the same statement (a sign-in's
+ * second step ends its pending session and answers with the account: one round trip, not two).
+ * Undefined when the session was no longer live (a concurrent answer ended it first).
+ */
+export async function revokeSessionReturningAccount(
+  db: Db,
+  userId: string,
+  sessionId: string,
+  now: Date,
+): Promise<AccountRow | undefined> {
+  return db
+    .updateTable('sessions')
+    .from('accounts')
+    .set({ revoked_at: now })
+    .whereRef('accounts.user_id', '=', 'sessions.user_id')
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.user_id', '=', userId)
+    .where('sessions.revoked_at', 'is', null)
+    .returningAll('accounts')
+    .executeTakeFirst();
 }
 
 /**

@@ -3,7 +3,8 @@ import type { Database } from '../../db/schema.ts';
 import { UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
-import { revokeSession, type SessionRow } from '../auth/sessions-repository.ts';
+import type { AccountRow } from '../auth/accounts-repository.ts';
+import { revokeSessionReturningAccount, type SessionRow } from '../auth/sessions-repository.ts';
 import { type FactorInput, factorMethod, type SecondFactors } from './factors-service.ts';
 import { recordLoginAttempt } from './login-history.ts';
 import type { NewDevices } from './new-device.ts';
@@ -18,7 +19,7 @@ export async function completeFactorLogin(
   client: Client,
   pending: SessionRow,
   input: FactorInput,
-): Promise<{ token: string; session: SessionRow; userId: string; devicePending: boolean }> {
+): Promise<{ token: string; session: SessionRow; account: AccountRow; devicePending: boolean }> {
   const userId = pending.user_id;
   const method = factorMethod(input);
   try {
@@ -29,8 +30,9 @@ export async function completeFactorLogin(
     throw err;
   }
   const signedIn = await deps.db.transaction().execute(async (trx) => {
-    if (!(await revokeSession(trx, userId, pending.id, deps.now())))
-      throw new UnauthenticatedError('The sign-in ended; sign in again');
+    // The account comes with the revocation: the answer needs it, and a second read is a round trip.
+    const account = await revokeSessionReturningAccount(trx, userId, pending.id, deps.now());
+    if (!account) throw new UnauthenticatedError('The sign-in ended; sign in again');
     // Both factors proved; a browser never seen before still waits for the e-mail (new-device.ts).
     const { token, session, devicePending } = await deps.devices.startSession(trx, userId, client, method);
     await appendAudit(trx, {
@@ -42,7 +44,7 @@ export async function completeFactorLogin(
     });
     const result = devicePending ? 'device_pending' : 'succeeded';
     await recordLoginAttempt(trx, { userId, client, at: deps.now(), method, result });
-    return { token, session, userId, devicePending };
+    return { token, session, account, devicePending };
   });
   if (signedIn.devicePending) await deps.devices.mailFor(signedIn.session);
   return signedIn;

@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { UnauthenticatedError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
+import { toMe } from '../auth/accounts-service.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
-import { clientOf } from '../auth/client.ts';
+import { clientOf, signInClientOf } from '../auth/client.ts';
 import { DeviceConfirmationRequiredResult, NoContent, UserResult } from '../auth/schemas.ts';
 import { deviceIdFor, setDeviceCookie } from './device-cookie.ts';
 import { completeFactorLogin } from './login-factor.ts';
@@ -50,8 +51,9 @@ export const securityRoutes: FastifyPluginAsyncTypebox<SecurityRoutesOptions> = 
       if (!pending) throw new UnauthenticatedError('No sign-in waits for a second factor; sign in again');
       const secure = auth.sessions.isSecure(request);
       const deviceId = deviceIdFor(request, secure);
-      const client = { ...(await clientOf(request)), deviceId };
-      const { token, session, userId, devicePending } = await completeFactorLogin(
+      // The cookie is the pending sign-in: it resolves to nobody, so it is not looked up again.
+      const client = { ...signInClientOf(request), deviceId };
+      const { token, session, account, devicePending } = await completeFactorLogin(
         { db, now, devices: auth.devices, factors: auth.factors },
         client,
         pending,
@@ -60,7 +62,7 @@ export const securityRoutes: FastifyPluginAsyncTypebox<SecurityRoutesOptions> = 
       auth.sessions.setCookie(request, reply, token, session.expires_at);
       setDeviceCookie(reply, deviceId, secure);
       if (devicePending) return reply.code(202).send({ deviceConfirmationRequired: true });
-      return { user: await auth.accounts.me(userId) };
+      return { user: toMe(account) };
     },
   );
 
