@@ -14,7 +14,7 @@ import { CDN_DIR } from './cdn-server.ts';
 import { type GoLiveOptions, goLive, liveStable } from './go-live.ts';
 import { sealVersion } from './integrity.ts';
 import { DEPLOY_DIR, type RemoteName, remoteDir } from './paths.ts';
-import { copyPrebuilt, publicPathOf } from './prebuilt.ts';
+import { assertPlainTree, copyPrebuilt, publicPathOf } from './prebuilt.ts';
 import { checkCandidate } from './shared-skew.ts';
 
 /**
@@ -66,11 +66,14 @@ export async function deployRemoteToCdn(
         }),
       };
   const folder = `${cdn}/${name}/${version}/`;
-  // The skew rule (issue 35 item 4): refused before anything is copied or goes live.
-  await checkCandidate(name, dist, sharedVersions()).catch(async (error) => {
-    await rm(dist, { recursive: true, force: true });
-    throw error;
-  });
+  // The skew rule (issue 35 item 4), and nothing but files and folders (review s8, finding 1: a symlink
+  // would be served): refused before anything is copied or goes live.
+  await assertPlainTree(dist)
+    .then(() => checkCandidate(name, dist, sharedVersions()))
+    .catch(async (error) => {
+      await rm(dist, { recursive: true, force: true });
+      throw error;
+    });
   const target = path.join(CDN_DIR, name, version);
   const staging = `${target}.staging-${process.pid}`;
   await mkdir(path.dirname(target), { recursive: true });

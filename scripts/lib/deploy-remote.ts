@@ -6,7 +6,7 @@ import { precompress } from './compress.ts';
 import { type GoLiveOptions, goLive, liveStable } from './go-live.ts';
 import { sealVersion } from './integrity.ts';
 import { DEPLOY_DIR, type RemoteName, remoteDir } from './paths.ts';
-import { copyPrebuilt, publicPathOf } from './prebuilt.ts';
+import { assertPlainTree, copyPrebuilt, publicPathOf } from './prebuilt.ts';
 import { contentVersion, readHistory } from './registry.ts';
 import { checkCandidate } from './shared-skew.ts';
 
@@ -55,11 +55,14 @@ export async function deployRemote(name: RemoteName, options: DeployOptions = {}
   if (routes.length === 0) throw new Error(`remotes/${name}/package.json names no federation.routes`);
 
   const dist = await buildOutput(name, dir, options);
-  // The skew rule (issue 35 item 4): refused before anything is copied or goes live.
-  await checkCandidate(name, dist, sharedVersions()).catch(async (error) => {
-    await rm(dist, { recursive: true, force: true });
-    throw error;
-  });
+  // The skew rule (issue 35 item 4), and nothing but files and folders (review s8, finding 1: a symlink
+  // would be served): refused before anything is copied or goes live.
+  await assertPlainTree(dist)
+    .then(() => checkCandidate(name, dist, sharedVersions()))
+    .catch(async (error) => {
+      await rm(dist, { recursive: true, force: true });
+      throw error;
+    });
   const version = await contentVersion(dist, pkg.version);
   const target = path.join(DEPLOY_DIR, 'remotes', name, version);
   if (!(await exists(target))) {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,6 +39,24 @@ describe('deploy --from: a prebuilt remote (issue 35, bench deploy_s)', () => {
     await expect(copyPrebuilt('mail', build('no-entry', { 'mf-manifest.json': manifest('mail') }))).rejects.toThrow(
       /no remoteEntry.js/,
     );
+  });
+
+  it('refuses a build holding a symlink (review s8, finding 1: /remotes/ would serve its target), naming it', async () => {
+    writeFileSync(path.join(root, 'secret.txt'), 'PG_PASSWORD=x');
+    const base = { 'mf-manifest.json': manifest('mail'), 'remoteEntry.js': 'x' };
+    const leaky = build('leaky', base);
+    symlinkSync('../secret.txt', path.join(leaky, 'leak.js'));
+    await expect(copyPrebuilt('mail', leaky)).rejects.toThrow(/^leak\.js in .* is not a regular file/);
+    const nested = build('nested', base);
+    mkdirSync(path.join(nested, 'static'));
+    symlinkSync(root, path.join(nested, 'static', 'js'));
+    await expect(copyPrebuilt('mail', nested)).rejects.toThrow(/^static\/js in .* is not a regular file/);
+    // Even a link named like a file the copy skips, and nothing is left behind in the temp folder.
+    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('cw-prebuilt-mail-')).length;
+    const mapped = build('mapped', base);
+    symlinkSync('/etc/hostname', path.join(mapped, 'x.js.map'));
+    await expect(copyPrebuilt('mail', mapped)).rejects.toThrow(/^x\.js\.map in .* is not a regular file/);
+    expect(readdirSync(tmpdir()).filter((f) => f.startsWith('cw-prebuilt-mail-'))).toHaveLength(before);
   });
 
   it('reads the absolute publicPath a CDN build was made for', async () => {

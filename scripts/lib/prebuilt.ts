@@ -4,7 +4,7 @@
  * does everything after the build: the skew check, the copy into an immutable folder, the seal from
  * the bytes as served and the switch. The folder is copied, never moved or changed: the caller keeps it.
  */
-import { cp, mkdtemp, readFile, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { RemoteName } from './paths.ts';
@@ -21,6 +21,25 @@ const NOT_COPIED = /\.(gz|br|map)$/;
 export async function publicPathOf(dir: string): Promise<string> {
   const manifest = JSON.parse(await readFile(path.join(dir, 'mf-manifest.json'), 'utf8')) as BuiltManifest;
   return manifest.metaData?.publicPath ?? 'auto';
+}
+
+/** Bound on a build's entries walked for the check below (a remote build has a few hundred). */
+const ENTRIES_MAX = 100_000;
+
+/**
+ * Refuses a folder holding anything but regular files and directories (review s8, finding 1): `cp`
+ * copies a symlink as a symlink, and /remotes/ would then serve whatever it points to (a key file, the
+ * database password) to anyone. Devices and FIFOs have no place in a build either. `readdir` does not
+ * follow links, so a linked directory is seen as the link it is. Names the first offending path.
+ */
+export async function assertPlainTree(dir: string): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  if (entries.length > ENTRIES_MAX) throw new Error(`${dir} holds over ${ENTRIES_MAX} entries: not a remote build`);
+  const odd = entries.find((e) => !e.isFile() && !e.isDirectory());
+  if (odd) {
+    const relative = path.relative(dir, path.join(odd.parentPath, odd.name));
+    throw new Error(`${relative} in ${dir} is not a regular file or directory (symlink, device or FIFO): refused`);
+  }
 }
 
 /**
@@ -41,7 +60,13 @@ export async function copyPrebuilt(name: RemoteName, from: string): Promise<stri
   await stat(path.join(source, manifest.metaData?.remoteEntry?.path ?? '', entry)).catch(() => {
     throw new Error(`${source} has no ${entry}`);
   });
+  await assertPlainTree(source);
   const copy = await mkdtemp(path.join(os.tmpdir(), `cw-prebuilt-${name}-`));
   await cp(source, copy, { recursive: true, filter: (src) => !NOT_COPIED.test(src) });
+  // Again on the private copy: what the deploy uses, which nobody else can change after the check.
+  await assertPlainTree(copy).catch(async (error) => {
+    await rm(copy, { recursive: true, force: true });
+    throw error;
+  });
   return copy;
 }

@@ -1,3 +1,5 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../app.ts';
@@ -27,6 +29,13 @@ describe('static serving', () => {
     await fixture.write('remotes/wallet/1.2.0/mf-manifest.json', '{"name":"wallet"}');
     await fixture.write('remotes/wallet/1.2.0/remoteEntry.js', 'var wallet;');
     await fixture.write('remotes/wallet/1.2.0/static/js/42.a1b2c3.js', 'chunk();');
+    // Review s8, finding 1: links out of the remotes folder (a file, a precompressed sibling, a folder).
+    writeFileSync(path.join(fixture.dir, 'secret.txt'), 'PG_PASSWORD=x');
+    mkdirSync(path.join(fixture.dir, 'outside'));
+    writeFileSync(path.join(fixture.dir, 'outside', 'x.js'), 'outside();');
+    symlinkSync('../../../secret.txt', path.join(fixture.dir, 'remotes/wallet/1.2.0/leak.js'));
+    symlinkSync(path.join(fixture.dir, 'secret.txt'), path.join(fixture.dir, 'remotes/wallet/1.2.0/remoteEntry.js.br'));
+    symlinkSync(path.join(fixture.dir, 'outside'), path.join(fixture.dir, 'remotes/wallet/1.2.0/linked'));
     await fixture.writeRegistry({
       remotes: {
         wallet: { version: '1.2.0', manifest: '/remotes/wallet/1.2.0/mf-manifest.json', routes: ['/coinTopup'] },
@@ -109,6 +118,23 @@ describe('static serving', () => {
     expect(api.json()).toMatchObject({ code: 'NOT_FOUND' });
     const post = await app.inject({ method: 'POST', url: '/coinTopup', headers: html });
     expect(post.statusCode).toBe(404);
+  });
+
+  it('never serves a file whose real path leaves the remotes folder (review s8, finding 1)', async () => {
+    for (const [url, headers] of [
+      ['/remotes/wallet/1.2.0/leak.js', {}],
+      ['/remotes/wallet/1.2.0/linked/x.js', {}],
+      ['/remotes/wallet/1.2.0/remoteEntry.js', { 'accept-encoding': 'br' }],
+    ] as const) {
+      const res = await app.inject({ method: 'GET', url, headers });
+      expect([url, res.statusCode, res.body.includes('PG_PASSWORD') || res.body.includes('outside')]).toEqual([
+        url,
+        404,
+        false,
+      ]);
+    }
+    const entry = await app.inject({ method: 'GET', url: '/remotes/wallet/1.2.0/remoteEntry.js' });
+    expect([entry.statusCode, entry.body]).toEqual([200, 'var wallet;']);
   });
 
   it('caches hashed host assets forever and serves precompressed siblings', async () => {

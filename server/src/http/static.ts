@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -27,6 +27,26 @@ export function hostCacheControl(filePath: string): string {
 export function remoteCacheControl(filePath: string): string {
   const name = logicalName(filePath);
   return name === 'mf-manifest.json' || name === 'remoteEntry.js' ? NO_CACHE : IMMUTABLE;
+}
+
+/** A 404 for the error handler (a statusCode in 4xx maps to NOT_FOUND). */
+class OutsideRootError extends Error {
+  readonly statusCode = 404;
+  constructor() {
+    super('Not found');
+  }
+}
+
+/**
+ * @fastify/send's `onFile` hook: refuses a file whose real path (links resolved) leaves `root`
+ * (review s8, finding 1: a symlink in a deployed version folder made /remotes/ serve any file on the
+ * host, with CORS *). The deploy refuses links too (scripts/lib/prebuilt.ts); this is the second line.
+ */
+export function insideRoot(root: string): (file: string) => Promise<void> {
+  return async (file) => {
+    const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)]).catch(() => [null, null]);
+    if (!realRoot || !realFile?.startsWith(realRoot + path.sep)) throw new OutsideRootError();
+  };
 }
 
 const spaExcluded = /^\/(api|metrics|remotes|dev)(\/|$)/;
@@ -81,6 +101,7 @@ export function registerStatic(
     preCompressed: true,
     cacheControl: false,
     decorateReply: false,
+    onFile: insideRoot(remotesRoot),
     setHeaders: (reply, filePath) => {
       // Remote bundles may be fetched by a host on another origin (manifest via fetch, chunks via script).
       reply
