@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { precompress } from './compress.ts';
 
@@ -19,12 +19,29 @@ describe('precompress (deploy_s: unchanged chunks keep the live version compress
   it('copies the siblings of byte-identical files from the earlier folder, compresses the others', async () => {
     const earlier = folder('v1', { 'a.js': 'same chunk '.repeat(50), 'b.js': 'old chunk' });
     await precompress(earlier);
-    // A marker in the earlier .br proves it was copied, not compressed again.
-    writeFileSync(path.join(earlier, 'a.js.br'), 'copied');
+    // Brotli at quality 1 decodes to the same bytes but differs from quality 11: proves it was copied.
+    const marker = brotliCompressSync('same chunk '.repeat(50), { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+    writeFileSync(path.join(earlier, 'a.js.br'), marker);
     const next = folder('v2', { 'a.js': 'same chunk '.repeat(50), 'b.js': 'new chunk' });
     await precompress(next, [earlier, path.join(root, 'missing')]);
-    expect(readFileSync(path.join(next, 'a.js.br'), 'utf8')).toBe('copied');
+    expect(readFileSync(path.join(next, 'a.js.br')).equals(marker)).toBe(true);
     expect(brotliDecompressSync(readFileSync(path.join(next, 'b.js.br'))).toString()).toBe('new chunk');
     expect(gunzipSync(readFileSync(path.join(next, 'b.js.gz'))).toString()).toBe('new chunk');
+  });
+
+  it('compresses afresh when an earlier sibling does not decode to the source (review s8, finding 6)', async () => {
+    const body = 'body { color: black } '.repeat(20);
+    const earlier = folder('t1', { 'a.css': body, 'b.css': body, 'c.css': body });
+    await precompress(earlier);
+    writeFileSync(path.join(earlier, 'a.css.br'), brotliCompressSync('body::after { content: "0xEvil" }'));
+    writeFileSync(path.join(earlier, 'b.css.gz'), gzipSync('body::after { content: "0xEvil" }'));
+    writeFileSync(path.join(earlier, 'c.css.br'), 'not brotli at all');
+    const next = folder('t2', { 'a.css': body, 'b.css': body, 'c.css': body });
+    await precompress(next, [earlier]);
+    for (const file of ['a.css', 'b.css', 'c.css']) {
+      const br = brotliDecompressSync(readFileSync(path.join(next, `${file}.br`))).toString();
+      const gz = gunzipSync(readFileSync(path.join(next, `${file}.gz`))).toString();
+      expect([file, br === body, gz === body]).toEqual([file, true, true]);
+    }
   });
 });

@@ -1,7 +1,7 @@
-import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliDecompressSync, constants, gunzipSync, gzip } from 'node:zlib';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -21,11 +21,16 @@ async function reuseCompressed(body: Buffer, relative: string, file: string, ear
     );
     if (!same) continue;
     try {
-      await copyFile(`${before}.gz`, `${file}.gz`);
-      await copyFile(`${before}.br`, `${file}.br`);
+      const [gz, br] = await Promise.all([readFile(`${before}.gz`), readFile(`${before}.br`)]);
+      // Reused only if they decode to the very bytes (review s8, finding 6): a damaged or tampered sibling
+      // of the live version must not survive a redeploy. Output bounded to the source's size (+1 to see more).
+      const limit = { maxOutputLength: body.length + 1 };
+      if (!gunzipSync(gz, limit).equals(body) || !brotliDecompressSync(br, limit).equals(body)) continue;
+      await writeFile(`${file}.gz`, gz);
+      await writeFile(`${file}.br`, br);
       return true;
     } catch {
-      // An earlier folder without its siblings: compress here.
+      // An earlier folder without its siblings, or siblings that do not decode: compress here.
     }
   }
   return false;
