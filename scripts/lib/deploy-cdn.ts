@@ -5,7 +5,7 @@
  * live. The CDN's origin must be pinned in REMOTE_ORIGINS, or the seal refuses it.
  */
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { sharedVersions } from '../../rspack.base.ts';
 import { pinnedRemoteOrigins } from '../../server/src/http/remote-registry.ts';
@@ -15,6 +15,7 @@ import { type GoLiveOptions, goLive, liveStable } from './go-live.ts';
 import { sealVersion } from './integrity.ts';
 import { DEPLOY_DIR, type RemoteName, remoteDir } from './paths.ts';
 import { assertPlainTree, copyPrebuilt, publicPathOf } from './prebuilt.ts';
+import { cdnVersionOf, publishFolder } from './publish-folder.ts';
 import { checkCandidate } from './shared-skew.ts';
 
 /**
@@ -26,13 +27,10 @@ async function prebuiltForCdn(name: RemoteName, cdn: string, from: string, fresh
   const dist = await copyPrebuilt(name, from);
   const publicPath = await publicPathOf(dist);
   if (publicPath === 'auto') return { dist, version: fresh };
-  const prefix = `${cdn}/${name}/`;
-  const version = publicPath.startsWith(prefix)
-    ? /^([\w.-]+)\/$/.exec(publicPath.slice(prefix.length))?.[1]
-    : undefined;
+  const version = cdnVersionOf(publicPath, cdn, name);
   if (!version) {
     await rm(dist, { recursive: true, force: true });
-    throw new Error(`${from} was built for ${publicPath}, not a ${prefix}<version>/ folder`);
+    throw new Error(`${from} was built for ${publicPath}, not a ${cdn}/${name}/<version>/ folder`);
   }
   return { dist, version };
 }
@@ -74,12 +72,10 @@ export async function deployRemoteToCdn(
       await rm(dist, { recursive: true, force: true });
       throw error;
     });
-  const target = path.join(CDN_DIR, name, version);
-  const staging = `${target}.staging-${process.pid}`;
-  await mkdir(path.dirname(target), { recursive: true });
-  await cp(dist, staging, { recursive: true, filter: (src) => !src.endsWith('.map') });
-  await rename(staging, target);
-  await rm(dist, { recursive: true, force: true });
+  // A refused copy or switch leaves no staging folder in the served CDN folder (publish-folder.ts).
+  await publishFolder(dist, path.join(CDN_DIR, name, version)).finally(() =>
+    rm(dist, { recursive: true, force: true }),
+  );
   const sealed = await sealVersion(`${folder}mf-manifest.json`, DEPLOY_DIR, pinned);
   await goLive(name, version, routes, sealed, options, stableBefore);
   return version;

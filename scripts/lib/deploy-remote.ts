@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { sharedVersions } from '../../rspack.base.ts';
 import { buildApp } from './build.ts';
@@ -7,6 +7,7 @@ import { type GoLiveOptions, goLive, liveStable } from './go-live.ts';
 import { sealVersion } from './integrity.ts';
 import { DEPLOY_DIR, type RemoteName, remoteDir } from './paths.ts';
 import { assertPlainTree, copyPrebuilt, publicPathOf } from './prebuilt.ts';
+import { publishFolder } from './publish-folder.ts';
 import { contentVersion, readHistory } from './registry.ts';
 import { checkCandidate } from './shared-skew.ts';
 
@@ -66,15 +67,13 @@ export async function deployRemote(name: RemoteName, options: DeployOptions = {}
   const version = await contentVersion(dist, pkg.version);
   const target = path.join(DEPLOY_DIR, 'remotes', name, version);
   if (!(await exists(target))) {
-    // Copy beside the target, then rename: a half-copied version is never visible.
-    const staging = `${target}.staging-${process.pid}`;
-    await mkdir(path.dirname(target), { recursive: true });
-    await rm(staging, { recursive: true, force: true });
-    await cp(dist, staging, { recursive: true, filter: (src) => !src.endsWith('.map') });
+    // Copy beside the target, then rename: a half-copied version is never visible, a failed one is removed.
     // Chunks unchanged since the live version keep its compressed siblings (compress.ts).
     const live = stableBefore ? [path.join(DEPLOY_DIR, 'remotes', name, stableBefore)] : [];
-    await precompress(staging, live);
-    await rename(staging, target);
+    await publishFolder(dist, target, (staging) => precompress(staging, live)).catch(async (error) => {
+      await rm(dist, { recursive: true, force: true });
+      throw error;
+    });
   }
   await rm(dist, { recursive: true, force: true });
   // Hashed as served (issue 35 item 1): the browser runs these bytes or nothing.
