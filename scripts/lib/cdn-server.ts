@@ -5,7 +5,7 @@
  * `npm start` when REMOTE_CDN_DEMO=1 (and so by the e2e suite). Files only: no listing, no `..`.
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { DEPLOY_DIR } from './paths.ts';
@@ -27,17 +27,33 @@ export function cdnOrigin(env: NodeJS.ProcessEnv = process.env): string {
   return `http://127.0.0.2:${env.PORT ?? 8080}`;
 }
 
+/**
+ * The file a request path names under `root`, or null: a malformed escape, a path out of `root`, or
+ * one whose real path (links resolved) leaves it (review s8, finding 1: a linked secret was served).
+ */
+async function servedFile(root: string, rawPathname: string): Promise<string | null> {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(rawPathname);
+  } catch {
+    return null;
+  }
+  const file = path.join(root, pathname);
+  if (!file.startsWith(`${root}${path.sep}`)) return null;
+  const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)]).catch(() => [null, null]);
+  return realRoot && realFile?.startsWith(`${realRoot}${path.sep}`) ? realFile : null;
+}
+
 export function startCdnServer(origin: string, appOrigin: string, root: string = CDN_DIR): Promise<Server> {
   const server = createServer(async (request, response) => {
-    const pathname = decodeURIComponent(new URL(request.url ?? '/', origin).pathname);
-    const file = path.join(root, pathname);
+    const file = await servedFile(root, new URL(request.url ?? '/', origin).pathname);
     const headers = {
       'access-control-allow-origin': appOrigin,
       vary: 'Origin',
       'cross-origin-resource-policy': 'cross-origin',
       'x-content-type-options': 'nosniff',
     };
-    const found = file.startsWith(`${root}${path.sep}`) ? await stat(file).catch(() => null) : null;
+    const found = file ? await stat(file).catch(() => null) : null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, headers).end();
     } else if (!found?.isFile()) {
