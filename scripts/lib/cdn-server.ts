@@ -56,7 +56,7 @@ export function startCdnServer(origin: string, appOrigin: string, root: string =
     const found = file ? await stat(file).catch(() => null) : null;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, headers).end();
-    } else if (!found?.isFile()) {
+    } else if (!file || !found?.isFile()) {
       response.writeHead(404, { ...headers, 'cache-control': 'no-store' }).end();
     } else {
       response.writeHead(200, {
