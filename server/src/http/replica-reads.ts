@@ -41,7 +41,8 @@ export function markOf(request: Pick<FastifyRequest, 'headers'>): string | null 
   const pattern = new RegExp(`(?:^|;)\\s*${READ_MARK_COOKIE}=([^;]*)`, 'g');
   let seen = 0;
   for (const match of header.matchAll(pattern)) {
-    if ((seen += 1) > MAX_MARKS) break;
+    seen += 1;
+    if (seen > MAX_MARKS) break;
     const raw = (match[1] ?? '').trim();
     if (raw.length > 40) continue;
     let value: string;
