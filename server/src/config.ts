@@ -15,6 +15,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** A replica (or several hosts) for lag-tolerant reads (db/replication/read-routing.ts); unset: the primary. */
   databaseReadUrl: string | undefined;
+  replicaMaxLagMs: number;
   /** REDIS_URL: the rate limit and failed-attempt counters go there; unset: PostgreSQL. */
   redisUrl: string | undefined;
   dataDir: string;
@@ -174,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
     databaseReadUrl: e.DATABASE_READ_URL,
+    replicaMaxLagMs: e.REPLICA_MAX_LAG_MS,
     redisUrl: e.REDIS_URL,
     dataDir: path.resolve(e.DATA_DIR),
     pgPort: e.PG_PORT,

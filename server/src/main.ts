@@ -202,6 +202,7 @@ try {
   // DATABASE_READ_URL: lag-tolerant reads on the replica, read-your-writes kept (db/replication/read-routing.ts).
   const reads = startReadRouting({
     readUrl: config.databaseReadUrl,
+    maxLagMs: config.replicaMaxLagMs,
     primaryUrl: databaseUrl,
     max: config.databasePoolMax,
     registry: metricsRegistry,

@@ -20,12 +20,41 @@ export const READ_MARK_MAX_AGE_S = 300;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function markOf(request: FastifyRequest): string | null {
+/** At most this many cw_rlsn cookies are looked at (a header stuffed with thousands costs nothing). */
+const MAX_MARKS = 8;
+
+/** `hi/lo` as one 64-bit number, to compare marks. */
+function lsnValue(lsn: string): bigint {
+  const [hi = '0', lo = '0'] = lsn.split('/');
+  return (BigInt(`0x${hi}`) << 32n) | BigInt(`0x${lo}`);
+}
+
+/**
+ * The caller's mark: the highest valid cw_rlsn among those sent (a browser sends longer-path cookies
+ * first, and a sibling subdomain may plant one: the highest keeps the writer's own read-your-writes).
+ * A malformed one (bad % escape, garbage, too long) is ignored, never a 500.
+ */
+export function markOf(request: Pick<FastifyRequest, 'headers'>): string | null {
   const header = request.headers.cookie;
   if (typeof header !== 'string') return null;
-  const match = new RegExp(`(?:^|;\\s*)${READ_MARK_COOKIE}=([^;]{1,40})`).exec(header);
-  const value = match?.[1] ? decodeURIComponent(match[1]) : '';
-  return LSN_TEXT.test(value) ? value : null;
+  let best: string | null = null;
+  const pattern = new RegExp(`(?:^|;)\\s*${READ_MARK_COOKIE}=([^;]*)`, 'g');
+  let seen = 0;
+  for (const match of header.matchAll(pattern)) {
+    seen += 1;
+    if (seen > MAX_MARKS) break;
+    const raw = (match[1] ?? '').trim();
+    if (raw.length > 40) continue;
+    let value: string;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {
+      continue;
+    }
+    if (!LSN_TEXT.test(value)) continue;
+    if (best === null || lsnValue(value) > lsnValue(best)) best = value.toUpperCase();
+  }
+  return best;
 }
 
 /**

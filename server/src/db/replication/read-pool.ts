@@ -32,7 +32,12 @@ export async function findReadUrl(read: ReadUrl, probeTimeoutMs = 1_000): Promis
   let firstUp: string | undefined;
   const failures: string[] = [];
   for (const url of read.urls) {
-    const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: probeTimeoutMs });
+    // A host that accepts and then says nothing must not hold the probe: the query is bounded too.
+    const probe = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: probeTimeoutMs,
+      query_timeout: probeTimeoutMs,
+    });
     probe.on('error', () => undefined);
     try {
       await probe.connect();
@@ -50,16 +55,39 @@ export async function findReadUrl(read: ReadUrl, probeTimeoutMs = 1_000): Promis
   throw Object.assign(new Error(`no read host answers (${failures.join('; ')})`), { code: 'ECONNREFUSED' });
 }
 
-/** A pg pool to the host findReadUrl chose; dropped (and chosen again) when that host is lost. */
+export interface ReadPoolOptions {
+  max?: number;
+  /** Per host, to connect and to answer pg_is_in_recovery(). */
+  probeTimeoutMs?: number;
+  /** A new pooled connection, and a checkout waiting for a free one. */
+  connectTimeoutMs?: number;
+  /** statement_timeout on the replica, and the client-side query timeout (a host that stopped answering). */
+  statementTimeoutMs?: number;
+  /** After a failed probe or a lost host, reads skip the replica this long (no re-probe per request). */
+  downForMs?: number;
+}
+
+/** pg-pool's error when every pooled client is busy: load, not a lost host. */
+export function isPoolExhausted(err: unknown): boolean {
+  return /timeout exceeded when trying to connect/i.test(String((err as Error)?.message ?? ''));
+}
+
+/**
+ * A pg pool to the host findReadUrl chose; dropped (and chosen again) when that host is lost. A failed
+ * probe or a lost host marks the replica down for `downForMs`: meanwhile a checkout fails at once (the
+ * caller reads the primary) instead of probing every host again on every request. This is a per-process
+ * connection health cache (like the pool itself), not shared state.
+ */
 export class ReadPool implements PostgresPool {
   private current: { url: string; pool: pg.Pool } | undefined;
   private discovering: Promise<{ url: string; pool: pg.Pool }> | undefined;
   private ended = false;
   private readonly watched = new WeakSet<pg.PoolClient>();
+  private downUntilMs = 0;
 
   constructor(
     private readonly read: ReadUrl,
-    private readonly options: { max?: number; probeTimeoutMs?: number } = {},
+    private readonly options: ReadPoolOptions = {},
   ) {
     if (read.urls.length === 0) throw new Error('no read host');
   }
@@ -67,12 +95,19 @@ export class ReadPool implements PostgresPool {
   private target(): Promise<{ url: string; pool: pg.Pool }> {
     if (this.ended) return Promise.reject(new Error('pool ended'));
     if (this.current) return Promise.resolve(this.current);
+    if (Date.now() < this.downUntilMs) return Promise.reject(new Error('read replica marked down (back-off)'));
+    const statementTimeoutMs = this.options.statementTimeoutMs ?? 5_000;
     this.discovering ??= findReadUrl(this.read, this.options.probeTimeoutMs).then(
       (url) => {
         const pool = new pg.Pool({
           connectionString: url,
           max: this.options.max ?? 10,
-          connectionTimeoutMillis: 2_000,
+          connectionTimeoutMillis: this.options.connectTimeoutMs ?? 2_000,
+          statement_timeout: statementTimeoutMs,
+          // The server-side timeout does not help when the host stopped answering: bound the wait here too.
+          query_timeout: statementTimeoutMs + 500,
+          keepAlive: true,
+          keepAliveInitialDelayMillis: 5_000,
         });
         pool.on('error', (err) => {
           if (isLostPrimary(err)) this.drop(pool);
@@ -83,6 +118,7 @@ export class ReadPool implements PostgresPool {
       },
       (err) => {
         this.discovering = undefined;
+        this.markDown();
         throw err;
       },
     );
@@ -92,7 +128,16 @@ export class ReadPool implements PostgresPool {
   private drop(pool: pg.Pool): void {
     if (this.current?.pool !== pool) return;
     this.current = undefined;
+    this.markDown();
+    // Clients stuck on a hung host would keep end() waiting: their query timeout frees them.
     void pool.end().catch(() => undefined);
+  }
+
+  /** Reads skip the replica for `downForMs` (a query on it timed out or lost its connection). */
+  markDown(): void {
+    this.downUntilMs = Date.now() + (this.options.downForMs ?? 10_000);
+    const current = this.current;
+    if (current) this.drop(current.pool);
   }
 
   async connect(): Promise<PostgresPoolClient> {
@@ -108,7 +153,8 @@ export class ReadPool implements PostgresPool {
       }
       return client as unknown as PostgresPoolClient;
     } catch (err) {
-      this.drop(pool);
+      // Every client busy is load, not a lost host: keep the pool (the caller reads the primary).
+      if (!isPoolExhausted(err)) this.drop(pool);
       throw err;
     }
   }

@@ -4,10 +4,14 @@ import { createReadRouting, type ReadRouting } from './read-routing.ts';
 /**
  * main.ts: DATABASE_READ_URL set gives the API a read routing (read-routing.ts) with its checkouts
  * counted in /metrics, so an operator sees how many reads the replica takes and why others did not
- * (`replica-behind`: writers' reads ahead of the replay; `replica-unavailable`: the replica is down).
+ * (`replica-behind`: writers' reads ahead of the replay; `replica-lagged`: replay further behind than
+ * REPLICA_MAX_LAG_MS; `replica-unavailable`: the replica is down or backing off; `replica-failed`: a
+ * replica query failed and ran again on the primary).
  */
 export function startReadRouting(options: {
   readUrl: string | undefined;
+  /** REPLICA_MAX_LAG_MS: a replica further behind in replay is not read. */
+  maxLagMs: number;
   primaryUrl: string;
   max: number;
   registry: Registry;
@@ -24,6 +28,7 @@ export function startReadRouting(options: {
     primaryUrl: options.primaryUrl,
     readUrl: options.readUrl,
     max: options.max,
+    maxLagMs: options.maxLagMs,
     logger: options.logger,
     onRouted: (side, reason) => routed.inc({ side, reason }),
   });

@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Database } from '../schema.ts';
 import { isMultiHostUrl, PrimaryPool, splitMultiHostUrl } from './multi-host-pool.ts';
 import { parseReadUrl, ReadPool } from './read-pool.ts';
+import { isReplicaDown, ReplicaFallbackClient } from './replica-fallback-client.ts';
 
 /**
  * Read traffic on the replica (issue 34). `db` is a Kysely for lag-tolerant reads that goes to the
@@ -20,7 +21,13 @@ import { parseReadUrl, ReadPool } from './read-pool.ts';
  * replica already has reads the replica at once.
  */
 export type ReadSide = 'replica' | 'primary';
-export type ReadReason = 'replica' | 'outside-replica-route' | 'replica-behind' | 'replica-unavailable';
+export type ReadReason =
+  | 'replica'
+  | 'outside-replica-route'
+  | 'replica-behind'
+  | 'replica-lagged'
+  | 'replica-unavailable'
+  | 'replica-failed';
 
 interface ReadContext {
   /** The caller's last write position (pg_lsn text), or null: any replay position will do. */
@@ -29,13 +36,33 @@ interface ReadContext {
 
 const context = new AsyncLocalStorage<ReadContext>();
 
+/**
+ * One round trip before a replica read, on the connection that will run it:
+ * - `caught_up`: the replica replayed past the caller's own last write (read-your-writes), if any;
+ * - `lagged` (review s8 finding 4): the replica has WAL it received but has not replayed, and the last
+ *   transaction it replayed committed (primary's clock) more than $2 ms ago. Replay lag measured this way
+ *   is exact enough and cannot misfire on an idle primary: with nothing new received, receive = replay
+ *   and the replica is current however old its last commit is. When something arrives after a long idle
+ *   period the measure over-states the lag for the instant before it is replayed: that read goes to the
+ *   primary, the safe side. No receive position at all (streaming not up): unknown, so lagged.
+ *   Limits: the standby's clock must roughly agree with the primary's (NTP), and WAL the standby has not
+ *   even received (a cut link) is invisible here; the walreceiver's own timeout then ends streaming.
+ * A host not in recovery is a primary (prefer-standby found no standby): it has every commit.
+ */
+const CHECK_SQL = `select not pg_is_in_recovery() as is_primary,
+  ($1::pg_lsn is null or coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, false)) as caught_up,
+  (pg_last_wal_receive_lsn() is null
+    or (pg_last_wal_receive_lsn() > pg_last_wal_replay_lsn()
+      and coalesce(now() - pg_last_xact_replay_timestamp() > $2::int * interval '1 millisecond', true))) as lagged`;
+
 /** `16/B374D848`: what pg_lsn prints; anything else from a client is ignored. */
 export const LSN_TEXT = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/i;
 
 class RoutingPool implements PostgresPool {
   constructor(
     private readonly primary: PostgresPool,
-    private readonly replica: PostgresPool,
+    private readonly replica: ReadPool,
+    private readonly maxLagMs: number,
     private readonly onRouted: (side: ReadSide, reason: ReadReason) => void,
   ) {}
 
@@ -47,34 +74,42 @@ class RoutingPool implements PostgresPool {
   async connect(): Promise<PostgresPoolClient> {
     const ctx = context.getStore();
     if (!ctx) return this.toPrimary('outside-replica-route');
-    let client: PostgresPoolClient;
+    let client: pg.PoolClient;
     try {
-      client = await this.replica.connect();
+      client = (await this.replica.connect()) as unknown as pg.PoolClient;
     } catch {
-      // A lost replica costs freshness nothing and availability nothing: the primary answers.
+      // A lost (or marked down) replica costs freshness nothing and availability nothing: the primary answers.
       return this.toPrimary('replica-unavailable');
     }
-    if (ctx.minLsn !== null) {
-      let caughtUp = false;
-      let broken: Error | undefined;
-      try {
-        // A host not in recovery is a primary (prefer-standby found no standby): it has every commit.
-        const { rows } = await (client as unknown as pg.PoolClient).query<{ ok: boolean }>(
-          'select (not pg_is_in_recovery()) or coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, false) as ok',
-          [ctx.minLsn],
-        );
-        caughtUp = rows[0]?.ok === true;
-      } catch (err) {
-        broken = err as Error;
-      }
-      if (!caughtUp) {
-        // A connection whose check failed is destroyed, not pooled again (pg: release(err)).
-        (client as unknown as pg.PoolClient).release(broken);
-        return this.toPrimary('replica-behind');
-      }
+    let verdict: ReadReason = 'replica-unavailable';
+    let broken: Error | undefined;
+    try {
+      const { rows } = await client.query<{ is_primary: boolean; caught_up: boolean; lagged: boolean }>(CHECK_SQL, [
+        ctx.minLsn,
+        this.maxLagMs,
+      ]);
+      const row = rows[0];
+      if (row?.is_primary) verdict = 'replica';
+      else if (row && !row.caught_up) verdict = 'replica-behind';
+      else if (row) verdict = row.lagged ? 'replica-lagged' : 'replica';
+    } catch (err) {
+      broken = err as Error;
+      if (isReplicaDown(err)) this.replica.markDown();
+    }
+    if (verdict !== 'replica') {
+      // A connection whose check failed is destroyed, not pooled again (pg: release(err)).
+      client.release(broken);
+      return this.toPrimary(verdict);
     }
     this.onRouted('replica', 'replica');
-    return client;
+    const fallback = new ReplicaFallbackClient(
+      client,
+      () => this.toPrimary('replica-failed'),
+      (err) => {
+        if (isReplicaDown(err)) this.replica.markDown();
+      },
+    );
+    return fallback as unknown as PostgresPoolClient;
   }
 
   async end(): Promise<void> {
@@ -103,38 +138,94 @@ export interface ReadRoutingOptions {
   /** Each checkout's side and why (metrics, tests). */
   onRouted?: (side: ReadSide, reason: ReadReason) => void;
   logger?: { error(obj: unknown, msg?: string): void };
+  /** A replica whose replay is further behind than this is not used (REPLICA_MAX_LAG_MS); default 5 s. */
+  maxLagMs?: number;
+  /** Per host: connect and answer the probe (default 1 s). */
+  probeTimeoutMs?: number;
+  /** A pooled connection's connect, and a checkout's wait (default 2 s). */
+  connectTimeoutMs?: number;
+  /** statement_timeout and query timeout on both read pools (default 5 s). */
+  statementTimeoutMs?: number;
+  /** The write's mark: its own pool's connect and query bound (default 500 ms); past it, no mark. */
+  lsnTimeoutMs?: number;
 }
 
-function primaryPoolOf(url: string, max: number, logger: ReadRoutingOptions['logger']): PostgresPool {
+interface PoolTimeouts {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+}
+
+function primaryPoolOf(
+  url: string,
+  max: number,
+  logger: ReadRoutingOptions['logger'],
+  timeouts: PoolTimeouts,
+): PostgresPool {
   if (isMultiHostUrl(url)) return new PrimaryPool(splitMultiHostUrl(url), { max, ...(logger ? { logger } : {}) });
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: timeouts.statementTimeoutMs,
+    query_timeout: timeouts.statementTimeoutMs + 500,
+    keepAlive: true,
+  });
   pool.on('error', (err) => {
     if ((err as { code?: string }).code !== '57P01') logger?.error({ err }, 'idle PostgreSQL client error (reads)');
   });
   return pool;
 }
 
+/** Rejects after `ms`: the caller gives up waiting (the work itself is bounded by its pool's timeouts). */
+function bounded<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 export function createReadRouting(options: ReadRoutingOptions): ReadRouting {
   const max = options.max ?? 5;
-  const primary = primaryPoolOf(options.primaryUrl, max, options.logger);
-  const replica = new ReadPool(parseReadUrl(options.readUrl), { max });
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: new RoutingPool(primary, replica, options.onRouted ?? (() => undefined)) }),
+  const timeouts = {
+    connectTimeoutMs: options.connectTimeoutMs ?? 2_000,
+    statementTimeoutMs: options.statementTimeoutMs ?? 5_000,
+  };
+  const primary = primaryPoolOf(options.primaryUrl, max, options.logger, timeouts);
+  // The write's mark has its own two connections: it never queues behind reads that fell back to the primary.
+  const lsnTimeoutMs = options.lsnTimeoutMs ?? 500;
+  const lsnPool = primaryPoolOf(options.primaryUrl, 2, options.logger, {
+    connectTimeoutMs: lsnTimeoutMs,
+    statementTimeoutMs: lsnTimeoutMs,
   });
+  const replica = new ReadPool(parseReadUrl(options.readUrl), {
+    max,
+    ...timeouts,
+    ...(options.probeTimeoutMs !== undefined ? { probeTimeoutMs: options.probeTimeoutMs } : {}),
+  });
+  const routing = new RoutingPool(primary, replica, options.maxLagMs ?? 5_000, options.onRouted ?? (() => undefined));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: routing }) });
   return {
     db,
     run: (minLsn, fn) => context.run({ minLsn: minLsn !== null && LSN_TEXT.test(minLsn) ? minLsn : null }, fn),
-    async primaryLsn() {
-      const client = (await primary.connect()) as unknown as pg.PoolClient;
-      try {
-        const { rows } = await client.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn');
-        const lsn = rows[0]?.lsn ?? '';
-        if (!LSN_TEXT.test(lsn)) throw new Error(`unexpected WAL position ${lsn}`);
-        return lsn;
-      } finally {
-        client.release();
-      }
+    primaryLsn: () =>
+      bounded(
+        lsnTimeoutMs * 2,
+        (async () => {
+          const client = (await lsnPool.connect()) as unknown as pg.PoolClient;
+          try {
+            const { rows } = await client.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn');
+            const lsn = rows[0]?.lsn ?? '';
+            if (!LSN_TEXT.test(lsn)) throw new Error(`unexpected WAL position ${lsn}`);
+            return lsn;
+          } finally {
+            client.release();
+          }
+        })(),
+      ),
+    destroy: async () => {
+      await Promise.all([db.destroy(), lsnPool.end()]);
     },
-    destroy: () => db.destroy(),
   };
 }

@@ -71,6 +71,8 @@ describe('reads on the replica (DATABASE_READ_URL) with read-your-writes', () =>
       primaryUrl: primary.url('wallet'),
       readUrl: `${standby.url('wallet')}?target_session_attrs=prefer-standby`,
       onRouted: (side, reason) => routed.push({ side, reason }),
+      // This test pauses replay on purpose to see the replica's stale page: no lag ceiling here (see below).
+      maxLagMs: 600_000,
     });
     sink = await startSmtpSink();
     app = buildApp({
@@ -114,6 +116,42 @@ describe('reads on the replica (DATABASE_READ_URL) with read-your-writes', () =>
     app.inject({ method: 'GET', url, remoteAddress: nextIp(), headers: { cookie } });
   const sendsIn = (res: { json(): unknown }) =>
     (res.json() as { items: { type: string }[] }).items.filter((i) => i.type === 'send').length;
+
+  it('a replica whose replay lags past the ceiling is not used; an idle primary does not look lagged (review s8 finding 4)', {
+    timeout: 30_000,
+  }, async () => {
+    const lagged: { side: ReadSide; reason: ReadReason }[] = [];
+    const strict = createReadRouting({
+      primaryUrl: primary.url('wallet'),
+      readUrl: `${standby?.url('wallet')}?target_session_attrs=prefer-standby`,
+      maxLagMs: 300,
+      onRouted: (side, reason) => lagged.push({ side, reason }),
+    });
+    const read = () => strict.run(null, () => strict.db.selectFrom('users').select('id').limit(1).execute());
+    try {
+      await one(primary.url('wallet'), 'create table if not exists lag_probe (n int)');
+      await replicaCaughtUp();
+      // Idle: nothing new since the last replayed commit, however long ago: the replica is current.
+      await new Promise((r) => setTimeout(r, 600));
+      await read();
+      expect(lagged).toEqual([{ side: 'replica', reason: 'replica' }]);
+      // Replay paused, a commit arrives and waits unreplayed past the ceiling: the primary answers.
+      await one(standby?.url() ?? '', 'select pg_wal_replay_pause()');
+      await one(primary.url('wallet'), 'insert into lag_probe values (1)');
+      await new Promise((r) => setTimeout(r, 600));
+      lagged.length = 0;
+      await read();
+      expect(lagged).toEqual([{ side: 'primary', reason: 'replica-lagged' }]);
+      await one(standby?.url() ?? '', 'select pg_wal_replay_resume()');
+      await replicaCaughtUp();
+      lagged.length = 0;
+      await read();
+      expect(lagged).toEqual([{ side: 'replica', reason: 'replica' }]);
+    } finally {
+      await one(standby?.url() ?? '', 'select pg_wal_replay_resume()').catch(() => undefined);
+      await strict.destroy();
+    }
+  });
 
   it('the writer sees their transfer at once, another user reads the lagging replica, money reads never do', {
     timeout: 60_000,
