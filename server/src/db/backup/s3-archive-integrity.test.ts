@@ -97,10 +97,10 @@ describe('S3 archive integrity', () => {
         ...(mac ? { Metadata: { 'cw-mac': mac } } : {}),
       }),
     );
-  const get = async (key: string) =>
-    Buffer.from(
-      await (await client.send(new GetObjectCommand({ Bucket: 'cw-backup', Key: key }))).Body!.transformToByteArray(),
-    );
+  const get = async (key: string) => {
+    const answer = await client.send(new GetObjectCommand({ Bucket: 'cw-backup', Key: key }));
+    return Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
+  };
 
   it('keeps the signing key in DATA_DIR, mode 0600', async () => {
     const { dataDir } = await setup();
