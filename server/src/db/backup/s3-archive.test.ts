@@ -53,9 +53,9 @@ describe('WAL archive on S3 and restore from it', () => {
       accessKeyId: 'S3RVER',
       secretAccessKey: 'S3RVER',
     };
-    s3 = s3ArchiveOf(uploads, {}, { dataDir: path.join(dir, 'primary'), createKey: true }) as S3ArchiveOptions;
     layout = archiveLayout(path.join(dir, 'primary'));
     await prepareArchive(layout);
+    s3 = s3ArchiveOf(uploads, {}, { dataDir: path.join(dir, 'primary'), createKey: true }) as S3ArchiveOptions;
     primary = await startEmbeddedPostgres({
       dir: path.join(dir, 'primary'),
       ephemeral: true,
