@@ -5,10 +5,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Registry } from 'prom-client';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyRetention } from './base-backup.ts';
 import { fetchArchiveFromS3, type S3ArchiveOptions, s3ArchiveOf, shipArchiveToS3, signObject } from './s3-archive.ts';
+import { startS3Shipping } from './s3-archive-schedule.ts';
 import { type ArchiveLayout, archiveLayout } from './wal-archive.ts';
 
 /**
@@ -102,10 +104,19 @@ describe('S3 archive integrity', () => {
     return Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
   };
 
-  it('keeps the signing key in DATA_DIR, mode 0600', async () => {
+  it('keeps the signing key in DATA_DIR, mode 0600; BACKUP_S3_* credential', async () => {
     const { dataDir } = await setup();
     const info = await stat(path.join(dataDir, 'backup-signing-key'));
     expect(info.mode & 0o777).toBe(0o600);
+    // The archive's own bucket and credential, falling back to the uploads' S3_* setting by setting.
+    const key = { dataDir, createKey: false };
+    const own = { BACKUP_S3_BUCKET: 'b2', BACKUP_S3_ACCESS_KEY_ID: 'AK', BACKUP_S3_SECRET_ACCESS_KEY: 'SK' };
+    expect(s3ArchiveOf(uploads, own, key)).toMatchObject({ bucket: 'b2', accessKeyId: 'AK', secretAccessKey: 'SK' });
+    expect(s3ArchiveOf(uploads, {}, key)).toMatchObject({ bucket: 'cw-backup', accessKeyId: 'S3RVER' });
+    expect(() => s3ArchiveOf(uploads, { BACKUP_S3_ACCESS_KEY_ID: 'AK' }, key)).toThrow(/go together/);
+    expect(() => s3ArchiveOf(uploads, {}, { dataDir: path.join(dir, 'nowhere'), createKey: false })).toThrow(
+      /no backup signing key/,
+    );
   });
 
   it('refuses a segment swapped in the bucket with its checksum, naming it', async () => {
@@ -148,6 +159,22 @@ describe('S3 archive integrity', () => {
     const pending: number[] = [];
     await expect(shipArchiveToS3(layout, s3, (p) => pending.push(p))).rejects.toThrow(new RegExp(`${seg(3)}.*differs`));
     expect(pending.at(-1)).toBeGreaterThan(0);
+  });
+
+  it('same sizes, other checksum: a conflict too, shown as lag and a failed run', async () => {
+    const { s3, layout } = await setup();
+    const local = await readFile(path.join(layout.walDir, `${seg(3)}.gz`));
+    const sum = await readFile(path.join(layout.walDir, `${seg(3)}.gz.sha256`), 'utf8');
+    await put(`${s3.prefix}wal/${seg(3)}.gz`, Buffer.alloc(local.length, 0x41));
+    await put(`${s3.prefix}wal/${seg(3)}.gz.sha256`, `${'0'.repeat(64)}${sum.slice(64)}`);
+    const registry = new Registry();
+    const logs: string[] = [];
+    const shipping = startS3Shipping({ layout, s3, registry, intervalMs: 3_600_000, log: (_l, m) => logs.push(m) });
+    await shipping.runOnce();
+    shipping.stop();
+    expect(logs.join('\n')).toMatch(new RegExp(`${seg(3)}.*differs`));
+    expect(await registry.getSingleMetricAsString('pg_archive_s3_lag_segments')).toMatch(/ 1$/m);
+    expect(await registry.getSingleMetricAsString('pg_archive_s3_failed_total')).toMatch(/ 1$/m);
   });
 
   it('retention keeps the segments the bucket has not received', async () => {
