@@ -56,7 +56,7 @@ interface RemoteObject {
   etag: string;
 }
 
-async function listKeys(s3: S3ArchiveOptions, under: string): Promise<Map<string, RemoteObject>> {
+async function listKeys(s3: S3ArchiveOptions, under: string, startAfter?: string): Promise<Map<string, RemoteObject>> {
   const { sdk, client } = await connect(s3);
   const keys = new Map<string, RemoteObject>();
   let token: string | undefined;
@@ -66,6 +66,7 @@ async function listKeys(s3: S3ArchiveOptions, under: string): Promise<Map<string
         Bucket: s3.bucket,
         Prefix: `${s3.prefix}${under}`,
         ...(token ? { ContinuationToken: token } : {}),
+        ...(startAfter ? { StartAfter: `${s3.prefix}${startAfter}` } : {}),
       }),
     );
     for (const o of answer.Contents ?? [])
@@ -158,8 +159,15 @@ export async function shipArchiveToS3(
   s3: S3ArchiveOptions,
   onPending: (segments: number) => void = () => undefined,
 ): Promise<ShipResult> {
-  const remote = await listKeys(s3, '');
   const local = (await readdir(layout.walDir)).filter((f) => WAL_FILE.test(f) && f.endsWith('.gz')).sort();
+  // Only the keys from the oldest local segment on (review s8 finding 8): the bucket keeps far more WAL
+  // than the folder, and listing all of it every 30 s grows without end. `wal/<name>` sorts before
+  // `wal/<name>.gz`, so StartAfter it keeps that segment in the listing.
+  const oldest = local[0]?.replace(/\.gz$/, '');
+  const remote = new Map([
+    ...(await listKeys(s3, 'wal/', oldest ? `wal/${oldest}` : undefined)),
+    ...(await listKeys(s3, 'base/')),
+  ]);
   const missing: string[] = [];
   const conflicts: string[] = [];
   for (const file of local) {
