@@ -200,11 +200,18 @@ export async function applyRetention(
       await rm(path.join(layout.baseDir, entry), { recursive: true, force: true });
   }
   let walDeleted = 0;
+  // While S3 shipping is on, a segment the bucket has not received stays (review s8 finding 8): the
+  // shipper's marker names the newest WAL up to which the bucket holds everything.
+  const shippedUpTo = await readFile(path.join(layout.root, 's3-shipped'), 'utf8').then(
+    (t) => t.trim(),
+    () => undefined,
+  );
   if (oldestKept) {
     const floor = position(oldestKept.startWal);
     for (const file of await readdir(layout.walDir)) {
       const match = /^([0-9A-F]{24})(\.[0-9A-F]{8}\.backup)?\.gz(\.sha256)?$/.exec(file);
       if (!match?.[1] || position(match[1]) >= floor) continue;
+      if (shippedUpTo !== undefined && !(match[1] <= shippedUpTo && shippedUpTo !== '')) continue;
       await rm(path.join(layout.walDir, file), { force: true });
       if (!file.endsWith('.sha256')) walDeleted += 1;
     }

@@ -1,9 +1,11 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import type { S3Options } from '../../modules/uploads/s3-store.ts';
 import type { Database } from '../schema.ts';
 import { registerArchiveMetrics } from './archive-metrics.ts';
-import { s3ArchiveOf } from './s3-archive.ts';
+import { SHIPPED_MARKER, s3ArchiveOf } from './s3-archive.ts';
 import { startS3Shipping } from './s3-archive-schedule.ts';
 import { DEFAULT_BACKUP_INTERVAL_MS, startBackupSchedule } from './schedule.ts';
 import { type ArchiveLayout, archiveLayout, archiveSettings, prepareArchive } from './wal-archive.ts';
@@ -56,7 +58,10 @@ export function startEmbeddedBackups(options: {
   log: (level: 'info' | 'error', msg: string) => void;
 }): { stop(): void } {
   registerArchiveMetrics(options.registry, options.db);
-  const s3 = s3ArchiveOf(options.s3, options.env);
+  const dataDir = path.dirname(options.archive.layout.root);
+  const s3 = s3ArchiveOf(options.s3, options.env, { dataDir, createKey: true });
+  // Shipping off: retention no longer waits for the bucket (base-backup.ts reads this marker).
+  if (!s3) rmSync(path.join(options.archive.layout.root, SHIPPED_MARKER), { force: true });
   const shipping = s3
     ? startS3Shipping({
         layout: options.archive.layout,

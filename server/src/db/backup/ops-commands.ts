@@ -111,7 +111,7 @@ export async function runRestoreCommand(ctx: BackupCommandContext, argv: string[
     const target = parseRestoreTarget(to);
     let layout = archiveLayout(ctx.dataDir);
     if (from === 's3') {
-      const s3 = s3ArchiveOf(ctx.s3, process.env);
+      const s3 = s3ArchiveOf(ctx.s3, process.env, { dataDir: ctx.dataDir, createKey: false });
       if (!s3) return refuse(ctx, 'restore --from s3: no S3 storage configured (S3_ENDPOINT, ... as for uploads)', 2);
       layout = await fetchFromS3(ctx, s3, into, target);
     }

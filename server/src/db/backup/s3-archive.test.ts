@@ -53,9 +53,9 @@ describe('WAL archive on S3 and restore from it', () => {
       accessKeyId: 'S3RVER',
       secretAccessKey: 'S3RVER',
     };
-    s3 = s3ArchiveOf(uploads, {}) as S3ArchiveOptions;
     layout = archiveLayout(path.join(dir, 'primary'));
     await prepareArchive(layout);
+    s3 = s3ArchiveOf(uploads, {}, { dataDir: path.join(dir, 'primary'), createKey: true }) as S3ArchiveOptions;
     primary = await startEmbeddedPostgres({
       dir: path.join(dir, 'primary'),
       ephemeral: true,
@@ -75,8 +75,9 @@ describe('WAL archive on S3 and restore from it', () => {
   });
 
   it('ships segments and a base, and restores from the bucket alone to a time T', { timeout: 180_000 }, async () => {
-    expect(s3ArchiveOf(undefined, {})).toBeUndefined();
-    expect(s3ArchiveOf({ ...s3 }, { BACKUP_S3: 'off' })).toBeUndefined();
+    const key = { dataDir: path.join(dir, 'primary'), createKey: false };
+    expect(s3ArchiveOf(undefined, {}, key)).toBeUndefined();
+    expect(s3ArchiveOf({ ...s3 }, { BACKUP_S3: 'off' }, key)).toBeUndefined();
     const ledger = createLedgerService({ db, now: () => new Date() });
     const { id: userId } = await db.insertInto('users').defaultValues().returning('id').executeTakeFirstOrThrow();
     const base = await takeBaseBackup({ adminUrl: primary.url(), dataDir: primary.dataDir, layout });

@@ -1,7 +1,9 @@
+import { createHash, createHmac } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lazyClient, type S3Options } from '../../modules/uploads/s3-store.ts';
+import { backupSigningKey, macMatches, macOf } from './backup-signing-key.ts';
 import { type BaseBackupManifest, listBaseBackups } from './base-backup.ts';
 import { chooseBase, type RestoreTarget } from './restore.ts';
 import type { ArchiveLayout } from './wal-archive.ts';
@@ -22,9 +24,13 @@ import type { ArchiveLayout } from './wal-archive.ts';
 export interface S3ArchiveOptions extends S3Options {
   /** Key prefix of the archive in the bucket, e.g. `backup/`. */
   prefix: string;
+  /** Authenticates every object (backup-signing-key.ts); never sent to the bucket. */
+  signingKey: Buffer;
 }
 
 const MAX_LIST_PAGES = 1_000;
+/** A manifest is a few hundred bytes: a bigger one is not ours (and is not read into memory). */
+const MAX_MANIFEST_BYTES = 64 * 1024;
 const clients = new WeakMap<S3ArchiveOptions, ReturnType<typeof lazyClient>>();
 
 /** One SDK client per settings object (loaded on first use, as the uploads' store does). */
@@ -38,11 +44,21 @@ function connect(s3: S3ArchiveOptions) {
 }
 /** `<24 hex>.gz`, `<24 hex>.<8 hex>.backup.gz`, `<8 hex>.history.gz`, `<24 hex>.partial.gz`. */
 const WAL_FILE = /^([0-9A-F]{8}(?:[0-9A-F]{16}(?:\.[0-9A-F]{8}\.backup|\.partial)?|\.history))\.gz(\.sha256)?$/;
+/** A base's id (base-backup.ts makes `20261127T031500Z`-style ids): checked before it names a folder. */
+const BASE_ID = /^[0-9A-Za-z_-]{1,64}$/;
+const MANIFEST_KEY = /^base\/([0-9A-Za-z_-]{1,64})\/manifest\.json$/;
 const BASE_FILES = ['base.tar.gz', 'backup_label', 'manifest.json'] as const;
+/** Local file: everything up to this WAL name is in the bucket (retention reads it, base-backup.ts). */
+export const SHIPPED_MARKER = 's3-shipped';
 
-async function listKeys(s3: S3ArchiveOptions, under: string): Promise<Set<string>> {
+interface RemoteObject {
+  size: number;
+  etag: string;
+}
+
+async function listKeys(s3: S3ArchiveOptions, under: string, startAfter?: string): Promise<Map<string, RemoteObject>> {
   const { sdk, client } = await connect(s3);
-  const keys = new Set<string>();
+  const keys = new Map<string, RemoteObject>();
   let token: string | undefined;
   for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
     const answer = await client.send(
@@ -50,33 +66,54 @@ async function listKeys(s3: S3ArchiveOptions, under: string): Promise<Set<string
         Bucket: s3.bucket,
         Prefix: `${s3.prefix}${under}`,
         ...(token ? { ContinuationToken: token } : {}),
+        ...(startAfter ? { StartAfter: `${s3.prefix}${startAfter}` } : {}),
       }),
     );
-    for (const o of answer.Contents ?? []) if (o.Key) keys.add(o.Key.slice(s3.prefix.length));
+    for (const o of answer.Contents ?? [])
+      if (o.Key)
+        keys.set(o.Key.slice(s3.prefix.length), { size: o.Size ?? -1, etag: (o.ETag ?? '').replaceAll('"', '') });
     if (!answer.IsTruncated || !answer.NextContinuationToken) return keys;
     token = answer.NextContinuationToken;
   }
   throw new Error(`more than ${MAX_LIST_PAGES} pages of objects under ${s3.prefix}${under}`);
 }
 
+/** The MAC an object of this installation carries (exported for tests that forge a signed object). */
+export function signObject(s3: S3ArchiveOptions, key: string, bytes: Buffer): string {
+  return macOf(s3.signingKey, key, bytes);
+}
+
+async function macOfFile(s3: S3ArchiveOptions, key: string, file: string): Promise<string> {
+  const h = createHmac('sha256', s3.signingKey).update(`${key}\n`);
+  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
 async function upload(s3: S3ArchiveOptions, key: string, file: string): Promise<void> {
   const { sdk, client } = await connect(s3);
   const { size } = await stat(file);
+  const mac = await macOfFile(s3, key, file);
   await client.send(
     new sdk.PutObjectCommand({
       Bucket: s3.bucket,
       Key: `${s3.prefix}${key}`,
       Body: createReadStream(file),
       ContentLength: size,
+      Metadata: { 'cw-mac': mac },
     }),
   );
 }
 
+/** Fetches one object and checks its MAC BEFORE it is written where a restore would use it. */
 async function download(s3: S3ArchiveOptions, key: string, file: string): Promise<void> {
   const { sdk, client } = await connect(s3);
   const answer = await client.send(new sdk.GetObjectCommand({ Bucket: s3.bucket, Key: `${s3.prefix}${key}` }));
   if (!answer.Body) throw new Error(`empty object ${key}`);
-  const bytes = await answer.Body.transformToByteArray();
+  const bytes = Buffer.from(await answer.Body.transformToByteArray());
+  if (!macMatches(s3.signingKey, key, bytes, answer.Metadata?.['cw-mac']))
+    throw new Error(
+      `object ${key} in the bucket has a missing or wrong MAC (not shipped by this installation, or changed since): restore refused`,
+    );
   await writeFile(`${file}.tmp`, bytes);
   await rename(`${file}.tmp`, file);
 }
@@ -87,26 +124,70 @@ export interface ShipResult {
 }
 
 /**
+ * Whether the bucket's copy of a local segment is the same segment: sizes of the `.gz` and its `.sha256`,
+ * and the `.sha256` object's ETag (the MD5 of a single-part upload) against the local checksum file, so
+ * the segment's SHA-256 is compared. A name alone is not enough (review s8 finding 2.3): a second cluster
+ * on the same prefix, or a planted object, would otherwise pass for shipped.
+ */
+async function sameAsLocal(layout: ArchiveLayout, remote: Map<string, RemoteObject>, file: string): Promise<boolean> {
+  const gz = remote.get(`wal/${file}`);
+  const sum = remote.get(`wal/${file}.sha256`);
+  if (!gz || !sum) return false;
+  const localSum = await readFile(path.join(layout.walDir, `${file}.sha256`));
+  if (sum.size !== localSum.length || gz.size !== (await stat(path.join(layout.walDir, file))).size) return false;
+  const md5 = createHash('md5').update(localSum).digest('hex');
+  return !/^[0-9a-f]{32}$/.test(sum.etag) || sum.etag === md5;
+}
+
+/** Everything up to this local WAL name is in the bucket: local retention deletes no later segment. */
+async function markShipped(layout: ArchiveLayout, local: string[], unshipped: Set<string>): Promise<void> {
+  const first = local.findIndex((f) => unshipped.has(f));
+  const upTo = first === -1 ? local.at(-1) : local[first - 1];
+  const marker = path.join(layout.root, SHIPPED_MARKER);
+  await writeFile(`${marker}.tmp`, `${upTo?.replace(/\.gz$/, '') ?? ''}\n`);
+  await rename(`${marker}.tmp`, marker);
+}
+
+/**
  * Copies every complete segment and base of the folder archive that the bucket lacks, oldest first.
  * `onPending` hears how many segments the bucket still lacks, before and after each upload (the lag
- * gauge), so a run that fails half-way leaves an accurate figure.
+ * gauge), so a run that fails half-way leaves an accurate figure. A segment whose name the bucket holds
+ * with other content is a conflict: never overwritten, counted as pending, and the run fails naming it.
  */
 export async function shipArchiveToS3(
   layout: ArchiveLayout,
   s3: S3ArchiveOptions,
   onPending: (segments: number) => void = () => undefined,
 ): Promise<ShipResult> {
-  const remote = await listKeys(s3, '');
   const local = (await readdir(layout.walDir)).filter((f) => WAL_FILE.test(f) && f.endsWith('.gz')).sort();
-  const missing = local.filter((file) => !remote.has(`wal/${file}`));
-  onPending(missing.length);
+  // Only the keys from the oldest local segment on (review s8 finding 8): the bucket keeps far more WAL
+  // than the folder, and listing all of it every 30 s grows without end. `wal/<name>` sorts before
+  // `wal/<name>.gz`, so StartAfter it keeps that segment in the listing.
+  const oldest = local[0]?.replace(/\.gz$/, '');
+  const remote = new Map([
+    ...(await listKeys(s3, 'wal/', oldest ? `wal/${oldest}` : undefined)),
+    ...(await listKeys(s3, 'base/')),
+  ]);
+  const missing: string[] = [];
+  const conflicts: string[] = [];
+  for (const file of local) {
+    if (!remote.has(`wal/${file}`)) missing.push(file);
+    else if (!(await sameAsLocal(layout, remote, file))) conflicts.push(file);
+  }
+  const unshipped = new Set([...missing, ...conflicts]);
+  onPending(unshipped.size);
   let walShipped = 0;
-  for (const file of missing) {
-    // The folder script publishes the checksum before the segment: a .gz here has its .sha256.
-    await upload(s3, `wal/${file}.sha256`, path.join(layout.walDir, `${file}.sha256`));
-    await upload(s3, `wal/${file}`, path.join(layout.walDir, file));
-    walShipped += 1;
-    onPending(missing.length - walShipped);
+  try {
+    for (const file of missing) {
+      // The folder script publishes the checksum before the segment: a .gz here has its .sha256.
+      await upload(s3, `wal/${file}.sha256`, path.join(layout.walDir, `${file}.sha256`));
+      await upload(s3, `wal/${file}`, path.join(layout.walDir, file));
+      walShipped += 1;
+      unshipped.delete(file);
+      onPending(unshipped.size);
+    }
+  } finally {
+    await markShipped(layout, local, unshipped);
   }
   let basesShipped = 0;
   for (const base of await listBaseBackups(layout)) {
@@ -115,15 +196,42 @@ export async function shipArchiveToS3(
       await upload(s3, `base/${base.id}/${name}`, path.join(layout.baseDir, base.id, name));
     basesShipped += 1;
   }
+  if (conflicts.length > 0)
+    throw new Error(
+      `segment ${conflicts[0]} (of ${conflicts.length} conflicting) differs in the bucket from the local one under the same name: not shipped; another cluster on prefix ${s3.prefix}, or tampering`,
+    );
   return { walShipped, basesShipped };
 }
 
 /** Log and segment of a WAL name, timeline ignored (as retention compares them). */
 const position = (wal: string) => wal.slice(8, 24);
 
+/** The bucket's base manifests, each verified (MAC, size, id) before it is parsed or names a folder. */
+async function fetchManifests(
+  s3: S3ArchiveOptions,
+  layout: ArchiveLayout,
+  keys: Map<string, RemoteObject>,
+): Promise<BaseBackupManifest[]> {
+  const manifests: BaseBackupManifest[] = [];
+  for (const [key, object] of keys) {
+    if (!key.startsWith('base/') || !key.endsWith('/manifest.json')) continue;
+    const folder = MANIFEST_KEY.exec(key)?.[1];
+    if (!folder) throw new Error(`bucket object ${key}: not a base manifest name this installation writes`);
+    if (object.size > MAX_MANIFEST_BYTES) throw new Error(`bucket object ${key}: ${object.size} bytes, too big`);
+    const file = path.join(layout.root, 'manifest.tmp');
+    await download(s3, key, file);
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as BaseBackupManifest;
+    if (typeof manifest.id !== 'string' || !BASE_ID.test(manifest.id) || manifest.id !== folder)
+      throw new Error(`bucket object ${key}: manifest id ${JSON.stringify(manifest.id)} is not ${folder}`);
+    manifests.push(manifest);
+  }
+  return manifests.sort((a, b) => a.consistentAt.localeCompare(b.consistentAt));
+}
+
 /**
  * Fills an EMPTY folder archive (`layout`, prepared with prepareArchive) from the bucket: the newest
  * base consistent before `target`, and every segment from its start on (and the timeline histories).
+ * Every object's MAC is checked before it is written into the folder (download).
  */
 export async function fetchArchiveFromS3(
   s3: S3ArchiveOptions,
@@ -131,15 +239,7 @@ export async function fetchArchiveFromS3(
   target: RestoreTarget,
 ): Promise<{ base: BaseBackupManifest; segments: number }> {
   const keys = await listKeys(s3, '');
-  const manifests: BaseBackupManifest[] = [];
-  for (const key of keys) {
-    if (!/^base\/[^/]+\/manifest\.json$/.test(key)) continue;
-    const file = path.join(layout.root, 'manifest.tmp');
-    await download(s3, key, file);
-    manifests.push(JSON.parse(await readFile(file, 'utf8')) as BaseBackupManifest);
-  }
-  manifests.sort((a, b) => a.consistentAt.localeCompare(b.consistentAt));
-  const base = chooseBase(manifests, target);
+  const base = chooseBase(await fetchManifests(s3, layout, keys), target);
   const folder = path.join(layout.baseDir, base.id);
   if (existsSync(folder)) throw new Error(`${folder} exists: fetch into an empty archive folder`);
   await mkdir(`${folder}.partial`, { recursive: true });
@@ -147,7 +247,7 @@ export async function fetchArchiveFromS3(
   await rename(`${folder}.partial`, folder);
   const floor = position(base.startWal);
   let segments = 0;
-  for (const key of [...keys].sort()) {
+  for (const key of [...keys.keys()].sort()) {
     const name = WAL_FILE.exec(key.slice('wal/'.length));
     if (!key.startsWith('wal/') || !name?.[1]) continue;
     if (!name[1].endsWith('.history') && position(name[1]) < floor) continue;
@@ -157,10 +257,30 @@ export async function fetchArchiveFromS3(
   return { base, segments };
 }
 
-/** S3 settings for the archive: the uploads' S3_* with BACKUP_S3_PREFIX (`backup/`); none when BACKUP_S3=off. */
-export function s3ArchiveOf(uploadsS3: S3Options | undefined, env: NodeJS.ProcessEnv): S3ArchiveOptions | undefined {
+/**
+ * S3 settings for the archive; none when BACKUP_S3=off or no S3 is configured. BACKUP_S3_BUCKET,
+ * BACKUP_S3_ACCESS_KEY_ID and BACKUP_S3_SECRET_ACCESS_KEY give the archive its own bucket and credential
+ * (recommended: the uploads' key sits on every internet-facing API instance); each falls back to the
+ * uploads' S3_*. BACKUP_S3_PREFIX (`backup/`). `key` says where the signing key is (backup-signing-key.ts):
+ * the shipper makes it, a restore must find it.
+ */
+export function s3ArchiveOf(
+  uploadsS3: S3Options | undefined,
+  env: NodeJS.ProcessEnv,
+  key: { dataDir: string; createKey: boolean },
+): S3ArchiveOptions | undefined {
   if (!uploadsS3 || env.BACKUP_S3?.trim() === 'off') return undefined;
   const prefix = env.BACKUP_S3_PREFIX?.trim() || 'backup/';
   if (!/^[A-Za-z0-9._-]+\/$/.test(prefix)) throw new Error(`BACKUP_S3_PREFIX must look like name/ (got ${prefix})`);
-  return { ...uploadsS3, prefix };
+  const accessKeyId = env.BACKUP_S3_ACCESS_KEY_ID?.trim();
+  const secretAccessKey = env.BACKUP_S3_SECRET_ACCESS_KEY?.trim();
+  if (!accessKeyId !== !secretAccessKey)
+    throw new Error('BACKUP_S3_ACCESS_KEY_ID and BACKUP_S3_SECRET_ACCESS_KEY go together');
+  return {
+    ...uploadsS3,
+    bucket: env.BACKUP_S3_BUCKET?.trim() || uploadsS3.bucket,
+    ...(accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : {}),
+    prefix,
+    signingKey: backupSigningKey(key.dataDir, env, key.createKey),
+  };
 }
