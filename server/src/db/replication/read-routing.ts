@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import pg from 'pg';
 import type { Database } from '../schema.ts';
 import { isMultiHostUrl, PrimaryPool, splitMultiHostUrl } from './multi-host-pool.ts';
+import { PrimaryPositions, samplePrimary } from './primary-positions.ts';
 import { parseReadUrl, ReadPool } from './read-pool.ts';
 import { isReplicaDown, ReplicaFallbackClient } from './replica-fallback-client.ts';
 
@@ -39,21 +40,16 @@ const context = new AsyncLocalStorage<ReadContext>();
 /**
  * One round trip before a replica read, on the connection that will run it:
  * - `caught_up`: the replica replayed past the caller's own last write (read-your-writes), if any;
- * - `lagged` (review s8 finding 4): the replica has WAL it received but has not replayed, and the last
- *   transaction it replayed committed (primary's clock) more than $2 ms ago. Replay lag measured this way
- *   is exact enough and cannot misfire on an idle primary: with nothing new received, receive = replay
- *   and the replica is current however old its last commit is. When something arrives after a long idle
- *   period the measure over-states the lag for the instant before it is replayed: that read goes to the
- *   primary, the safe side. No receive position at all (streaming not up): unknown, so lagged.
- *   Limits: the standby's clock must roughly agree with the primary's (NTP), and WAL the standby has not
- *   even received (a cut link) is invisible here; the walreceiver's own timeout then ends streaming.
+ * - `fresh` (review s8 finding 4, s8b I): the replica replayed at least what the primary had written
+ *   maxLag ago ($2, from primary-positions.ts). Measured against the primary, so a standby that stopped
+ *   receiving (link cut, WAL removed, archive-only) is caught as surely as one that stopped replaying, and
+ *   an idle primary (position unchanged) never makes a caught-up replica look lagged. No yardstick ($2
+ *   null): lagged. An archive-only standby (no streaming) is used while its replay keeps up.
  * A host not in recovery is a primary (prefer-standby found no standby): it has every commit.
  */
 const CHECK_SQL = `select not pg_is_in_recovery() as is_primary,
   ($1::pg_lsn is null or coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, false)) as caught_up,
-  (pg_last_wal_receive_lsn() is null
-    or (pg_last_wal_receive_lsn() > pg_last_wal_replay_lsn()
-      and coalesce(now() - pg_last_xact_replay_timestamp() > $2::int * interval '1 millisecond', true))) as lagged`;
+  coalesce(pg_last_wal_replay_lsn() >= $2::pg_lsn, false) as fresh`;
 
 /** `16/B374D848`: what pg_lsn prints; anything else from a client is ignored. */
 export const LSN_TEXT = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/i;
@@ -62,7 +58,7 @@ class RoutingPool implements PostgresPool {
   constructor(
     private readonly primary: PostgresPool,
     private readonly replica: ReadPool,
-    private readonly maxLagMs: number,
+    private readonly positions: PrimaryPositions,
     private readonly onRouted: (side: ReadSide, reason: ReadReason) => void,
   ) {}
 
@@ -84,14 +80,14 @@ class RoutingPool implements PostgresPool {
     let verdict: ReadReason = 'replica-unavailable';
     let broken: Error | undefined;
     try {
-      const { rows } = await client.query<{ is_primary: boolean; caught_up: boolean; lagged: boolean }>(CHECK_SQL, [
+      const { rows } = await client.query<{ is_primary: boolean; caught_up: boolean; fresh: boolean }>(CHECK_SQL, [
         ctx.minLsn,
-        this.maxLagMs,
+        this.positions.floor(performance.now()),
       ]);
       const row = rows[0];
       if (row?.is_primary) verdict = 'replica';
       else if (row && !row.caught_up) verdict = 'replica-behind';
-      else if (row) verdict = row.lagged ? 'replica-lagged' : 'replica';
+      else if (row) verdict = row.fresh ? 'replica' : 'replica-lagged';
     } catch (err) {
       broken = err as Error;
       if (isReplicaDown(err)) this.replica.markDown();
@@ -138,8 +134,10 @@ export interface ReadRoutingOptions {
   /** Each checkout's side and why (metrics, tests). */
   onRouted?: (side: ReadSide, reason: ReadReason) => void;
   logger?: { error(obj: unknown, msg?: string): void };
-  /** A replica whose replay is further behind than this is not used (REPLICA_MAX_LAG_MS); default 5 s. */
+  /** A replica that has not replayed what the primary had written this long ago is not used (REPLICA_MAX_LAG_MS); default 5 s. */
   maxLagMs?: number;
+  /** How often the primary's WAL position is sampled for that test (default maxLag / 4, 50 ms to 1 s). */
+  primarySampleIntervalMs?: number;
   /** Per host: connect and answer the probe (default 1 s). */
   probeTimeoutMs?: number;
   /** A pooled connection's connect, and a checkout's wait (default 2 s). */
@@ -204,27 +202,35 @@ export function createReadRouting(options: ReadRoutingOptions): ReadRouting {
     ...timeouts,
     ...(options.probeTimeoutMs !== undefined ? { probeTimeoutMs: options.probeTimeoutMs } : {}),
   });
-  const routing = new RoutingPool(primary, replica, options.maxLagMs ?? 5_000, options.onRouted ?? (() => undefined));
+  const maxLagMs = options.maxLagMs ?? 5_000;
+  // A write is seen at most maxLag + one interval after it: a quarter of the ceiling, at most a second.
+  const sampleIntervalMs = options.primarySampleIntervalMs ?? Math.max(50, Math.min(1_000, maxLagMs / 4));
+  const positions = new PrimaryPositions(maxLagMs, sampleIntervalMs);
+  const routing = new RoutingPool(primary, replica, positions, options.onRouted ?? (() => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: routing }) });
+  const primaryLsn = () =>
+    bounded(
+      lsnTimeoutMs * 2,
+      (async () => {
+        const client = (await lsnPool.connect()) as unknown as pg.PoolClient;
+        try {
+          const { rows } = await client.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn');
+          const lsn = rows[0]?.lsn ?? '';
+          if (!LSN_TEXT.test(lsn)) throw new Error(`unexpected WAL position ${lsn}`);
+          return lsn;
+        } finally {
+          client.release();
+        }
+      })(),
+    );
+  // On the mark's own pool: never queued behind reads that fell back to the primary.
+  const stopSampling = samplePrimary(positions, sampleIntervalMs, primaryLsn);
   return {
     db,
     run: (minLsn, fn) => context.run({ minLsn: minLsn !== null && LSN_TEXT.test(minLsn) ? minLsn : null }, fn),
-    primaryLsn: () =>
-      bounded(
-        lsnTimeoutMs * 2,
-        (async () => {
-          const client = (await lsnPool.connect()) as unknown as pg.PoolClient;
-          try {
-            const { rows } = await client.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn');
-            const lsn = rows[0]?.lsn ?? '';
-            if (!LSN_TEXT.test(lsn)) throw new Error(`unexpected WAL position ${lsn}`);
-            return lsn;
-          } finally {
-            client.release();
-          }
-        })(),
-      ),
+    primaryLsn,
     destroy: async () => {
+      stopSampling();
       await Promise.all([db.destroy(), lsnPool.end()]);
     },
   };

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
@@ -99,9 +99,9 @@ describe('reads on the replica (DATABASE_READ_URL) with read-your-writes', () =>
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  async function replicaCaughtUp(): Promise<void> {
+  async function replicaCaughtUp(withinMs = 10_000): Promise<void> {
     const target = await one<{ lsn: string }>(primary.url(), 'select pg_current_wal_insert_lsn()::text as lsn');
-    for (let i = 0; i < 200; i += 1) {
+    for (let i = 0; i < withinMs / 50; i += 1) {
       const row = await one<{ ok: boolean }>(
         standby?.url() ?? '',
         `select pg_last_wal_replay_lsn() >= '${target?.lsn}'::pg_lsn as ok`,
@@ -149,6 +149,49 @@ describe('reads on the replica (DATABASE_READ_URL) with read-your-writes', () =>
       expect(lagged).toEqual([{ side: 'replica', reason: 'replica' }]);
     } finally {
       await one(standby?.url() ?? '', 'select pg_wal_replay_resume()').catch(() => undefined);
+      await strict.destroy();
+    }
+  });
+
+  it('a standby whose stream was cut (receive = replay, hours behind) is not used past the ceiling (review s8b I)', {
+    timeout: 30_000,
+  }, async () => {
+    const seen: { side: ReadSide; reason: ReadReason }[] = [];
+    const strict = createReadRouting({
+      primaryUrl: primary.url('wallet'),
+      readUrl: `${standby?.url('wallet')}?target_session_attrs=prefer-standby`,
+      maxLagMs: 300,
+      primarySampleIntervalMs: 100,
+      onRouted: (side, reason) => seen.push({ side, reason }),
+    });
+    const read = () => strict.run(null, () => strict.db.selectFrom('users').select('id').limit(1).execute());
+    const hba = path.join(primary.dataDir, 'pg_hba.conf');
+    const original = await readFile(hba, 'utf8');
+    try {
+      await one(primary.url('wallet'), 'create table if not exists cut_probe (n int)');
+      await replicaCaughtUp();
+      // Cut the link: the primary refuses replication and ends the walsender; the standby keeps running
+      // with receive = replay, which the old check took for "current".
+      await writeFile(hba, `host replication all all reject\nlocal replication all reject\n${original}`);
+      await one(primary.url(), 'select pg_reload_conf()');
+      await one(primary.url(), `select pg_terminate_backend(pid) from pg_stat_replication`);
+      await one(primary.url('wallet'), 'insert into cut_probe values (1)');
+      await new Promise((r) => setTimeout(r, 800));
+      const unseen = await one<{ n: number }>(standby?.url('wallet') ?? '', 'select count(*)::int as n from cut_probe');
+      expect(unseen?.n).toBe(0);
+      seen.length = 0;
+      await read();
+      expect(seen).toEqual([{ side: 'primary', reason: 'replica-lagged' }]);
+    } finally {
+      await writeFile(hba, original);
+      await one(primary.url(), 'select pg_reload_conf()');
+    }
+    try {
+      await replicaCaughtUp(30_000);
+      seen.length = 0;
+      await read();
+      expect(seen).toEqual([{ side: 'replica', reason: 'replica' }]);
+    } finally {
       await strict.destroy();
     }
   });
