@@ -4,13 +4,13 @@ import { createReadRouting, type ReadRouting } from './read-routing.ts';
 /**
  * main.ts: DATABASE_READ_URL set gives the API a read routing (read-routing.ts) with its checkouts
  * counted in /metrics, so an operator sees how many reads the replica takes and why others did not
- * (`replica-behind`: writers' reads ahead of the replay; `replica-lagged`: replay further behind than
- * REPLICA_MAX_LAG_MS; `replica-unavailable`: the replica is down or backing off; `replica-failed`: a
+ * (`replica-behind`: writers' reads ahead of the replay; `replica-lagged`: the replica has not replayed
+ * what the primary had written REPLICA_MAX_LAG_MS ago; `replica-unavailable`: the replica is down or backing off; `replica-failed`: a
  * replica query failed and ran again on the primary).
  */
 export function startReadRouting(options: {
   readUrl: string | undefined;
-  /** REPLICA_MAX_LAG_MS: a replica further behind in replay is not read. */
+  /** REPLICA_MAX_LAG_MS: a replica that has not replayed the primary's position of this long ago is not read. */
   maxLagMs: number;
   primaryUrl: string;
   max: number;
