@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { ReadRouting } from '../db/replication/read-routing.ts';
@@ -42,5 +43,45 @@ describe('the read-your-writes mark (cw_rlsn)', () => {
     expect((await markSeen('cw_rlsn=A/1; x=1; cw_rlsn=9/FFFFFFFF')).mark).toBe('A/1');
     expect((await markSeen('cw_rlsn=16%2FB374D848')).mark).toBe('16/B374D848');
     expect((await markSeen('other=1')).mark).toBe(null);
+  });
+});
+
+describe('who gets a mark (review s8b G)', () => {
+  async function marksOf(signedIn: boolean): Promise<{ lsnReads: number; cookie: string | undefined }> {
+    let lsnReads = 0;
+    const routing = {
+      run: (_minLsn: string | null, fn: () => unknown) => fn(),
+      primaryLsn: async () => {
+        lsnReads += 1;
+        return '0/10';
+      },
+    } as unknown as ReadRouting;
+    const app = Fastify();
+    await app.register(fastifyCookie);
+    app.decorateRequest('user', null);
+    registerReplicaReads(app, routing);
+    app.post('/api/client-events', async (request) => {
+      if (signedIn) request.user = { userId: 'u1' };
+      return { ok: true };
+    });
+    try {
+      const res = await app.inject({ method: 'POST', url: '/api/client-events', payload: {} });
+      expect(res.statusCode).toBe(200);
+      const header = res.headers['set-cookie'];
+      const cookie = (Array.isArray(header) ? header : [header]).find((c) => c?.startsWith('cw_rlsn='));
+      return { lsnReads, cookie };
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('an anonymous write takes no mark (no LSN read: a flood of them cannot drain the mark pool)', async () => {
+    expect(await marksOf(false)).toEqual({ lsnReads: 0, cookie: undefined });
+  });
+
+  it("a signed-in caller's write takes one", async () => {
+    const seen = await marksOf(true);
+    expect(seen.lsnReads).toBe(1);
+    expect(seen.cookie).toMatch(/^cw_rlsn=0\/10;/);
   });
 });

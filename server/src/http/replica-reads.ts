@@ -59,7 +59,8 @@ export function markOf(request: Pick<FastifyRequest, 'headers'>): string | null 
 
 /**
  * Marks replica-read routes (GET only: the server refuses to start otherwise) and, with a read replica
- * configured, runs them in the read context and sets the writer's mark after every successful write.
+ * configured, runs them in the read context and sets the writer's mark after every successful write by a
+ * signed-in caller.
  *
  * Why a cookie and trusting it: the mark only ever sends reads to the PRIMARY (never away from it). A
  * forged or huge mark gets its sender what a deployment without a replica gives everyone; a deleted
@@ -79,6 +80,9 @@ export function registerReplicaReads(app: FastifyInstance, routing: ReadRouting 
   });
   app.addHook('onSend', async (request, reply, payload) => {
     if (SAFE_METHODS.has(request.method) || !isApiRequest(request) || reply.statusCode >= 400) return payload;
+    // Only a signed-in caller's write (review s8b G): replica reads are per user, and an anonymous POST
+    // (client events, sign-in codes) neither waits for the mark nor keeps the mark's two connections busy.
+    if (!request.user) return payload;
     try {
       // After the handler's commit: the primary's insert position is at or past it.
       const lsn = await routing.primaryLsn();
