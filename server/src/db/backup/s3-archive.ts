@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -53,7 +53,6 @@ export const SHIPPED_MARKER = 's3-shipped';
 
 interface RemoteObject {
   size: number;
-  etag: string;
 }
 
 async function listKeys(s3: S3ArchiveOptions, under: string, startAfter?: string): Promise<Map<string, RemoteObject>> {
@@ -69,9 +68,7 @@ async function listKeys(s3: S3ArchiveOptions, under: string, startAfter?: string
         ...(startAfter ? { StartAfter: `${s3.prefix}${startAfter}` } : {}),
       }),
     );
-    for (const o of answer.Contents ?? [])
-      if (o.Key)
-        keys.set(o.Key.slice(s3.prefix.length), { size: o.Size ?? -1, etag: (o.ETag ?? '').replaceAll('"', '') });
+    for (const o of answer.Contents ?? []) if (o.Key) keys.set(o.Key.slice(s3.prefix.length), { size: o.Size ?? -1 });
     if (!answer.IsTruncated || !answer.NextContinuationToken) return keys;
     token = answer.NextContinuationToken;
   }
@@ -123,20 +120,66 @@ export interface ShipResult {
   basesShipped: number;
 }
 
+async function sha256Of(chunks: AsyncIterable<unknown>): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of chunks) h.update(chunk as Uint8Array);
+  return h.digest('hex');
+}
+
 /**
- * Whether the bucket's copy of a local segment is the same segment: sizes of the `.gz` and its `.sha256`,
- * and the `.sha256` object's ETag (the MD5 of a single-part upload) against the local checksum file, so
- * the segment's SHA-256 is compared. A name alone is not enough (review s8 finding 2.3): a second cluster
- * on the same prefix, or a planted object, would otherwise pass for shipped.
+ * Whether the bucket's object `key` holds the local file. Its `cw-mac` (HeadObject) against the MAC of
+ * the local file: the ETag is not used, since with SSE-KMS/SSE-C (or an auto-encrypting MinIO) it is
+ * 32 hex but not the MD5 of the data (review s8b E), and a multipart ETag says nothing (F). An object
+ * without a MAC was shipped before MACs existed: its content is compared by SHA-256 (streamed, not held
+ * in memory), and when it is ours it is signed again (re-uploaded), so that it is checked only once.
  */
-async function sameAsLocal(layout: ArchiveLayout, remote: Map<string, RemoteObject>, file: string): Promise<boolean> {
+async function objectMatches(s3: S3ArchiveOptions, remote: RemoteObject, key: string, file: string): Promise<boolean> {
+  if (remote.size !== (await stat(file)).size) return false;
+  const { sdk, client } = await connect(s3);
+  const Key = `${s3.prefix}${key}`;
+  const head = await client.send(new sdk.HeadObjectCommand({ Bucket: s3.bucket, Key }));
+  const mac = head.Metadata?.['cw-mac'];
+  if (mac !== undefined) {
+    const local = Buffer.from(await macOfFile(s3, key, file), 'hex');
+    return /^[0-9a-f]{64}$/.test(mac) && timingSafeEqual(local, Buffer.from(mac, 'hex'));
+  }
+  const answer = await client.send(new sdk.GetObjectCommand({ Bucket: s3.bucket, Key }));
+  if (!answer.Body) return false;
+  const [theirs, ours] = await Promise.all([
+    sha256Of(answer.Body as AsyncIterable<unknown>),
+    sha256Of(createReadStream(file)),
+  ]);
+  if (theirs !== ours) return false;
+  await upload(s3, key, file);
+  return true;
+}
+
+/**
+ * Whether the bucket's copy of a local segment is the same segment: the `.gz` and its `.sha256`, each by
+ * objectMatches. A name alone is not enough (review s8 finding 2.3): a second cluster on the same
+ * prefix, or a planted object, would otherwise pass for shipped. Segments up to the `s3-shipped` marker
+ * were confirmed by an earlier run: not asked again (one HEAD per object and segment, not every 30 s).
+ */
+async function sameAsLocal(
+  s3: S3ArchiveOptions,
+  layout: ArchiveLayout,
+  remote: Map<string, RemoteObject>,
+  file: string,
+  confirmedUpTo: string,
+): Promise<boolean> {
   const gz = remote.get(`wal/${file}`);
   const sum = remote.get(`wal/${file}.sha256`);
   if (!gz || !sum) return false;
-  const localSum = await readFile(path.join(layout.walDir, `${file}.sha256`));
-  if (sum.size !== localSum.length || gz.size !== (await stat(path.join(layout.walDir, file))).size) return false;
-  const md5 = createHash('md5').update(localSum).digest('hex');
-  return !/^[0-9a-f]{32}$/.test(sum.etag) || sum.etag === md5;
+  if (confirmedUpTo !== '' && file.replace(/\.gz$/, '') <= confirmedUpTo) return true;
+  return (
+    (await objectMatches(s3, sum, `wal/${file}.sha256`, path.join(layout.walDir, `${file}.sha256`))) &&
+    (await objectMatches(s3, gz, `wal/${file}`, path.join(layout.walDir, file)))
+  );
+}
+
+/** The name the `s3-shipped` marker holds ('' when there is none yet). */
+async function shippedMarker(layout: ArchiveLayout): Promise<string> {
+  return (await readFile(path.join(layout.root, SHIPPED_MARKER), 'utf8').catch(() => '')).trim();
 }
 
 /** Everything up to this local WAL name is in the bucket: local retention deletes no later segment. */
@@ -170,9 +213,10 @@ export async function shipArchiveToS3(
   ]);
   const missing: string[] = [];
   const conflicts: string[] = [];
+  const confirmedUpTo = await shippedMarker(layout);
   for (const file of local) {
     if (!remote.has(`wal/${file}`)) missing.push(file);
-    else if (!(await sameAsLocal(layout, remote, file))) conflicts.push(file);
+    else if (!(await sameAsLocal(s3, layout, remote, file, confirmedUpTo))) conflicts.push(file);
   }
   const unshipped = new Set([...missing, ...conflicts]);
   onPending(unshipped.size);
