@@ -137,19 +137,44 @@ describe('S3 archive integrity', () => {
     await expect(fetchArchiveFromS3(reader, into, 'latest')).rejects.toThrow(`wal/${seg(3)}.gz`);
   });
 
-  it('refuses a manifest whose id leaves the archive folder, even when signed', async () => {
+  /** An empty archive folder to restore into. */
+  async function restoreInto(): Promise<{ root: string; into: ArchiveLayout }> {
+    const root = path.join(dir, `restore-${n}`);
+    const into = archiveLayout(root);
+    await mkdir(into.walDir, { recursive: true });
+    await mkdir(into.baseDir, { recursive: true });
+    return { root, into };
+  }
+
+  it('skips a manifest whose id leaves the archive folder, even when signed, with a warning', async () => {
     const { s3, layout } = await setup();
     await shipArchiveToS3(layout, s3);
     const manifest = JSON.stringify({ id: '../escape', startWal: seg(3), consistentAt: '2026-11-03T00:00:00.000Z' });
     const key = 'base/20261103T000000Z/manifest.json';
     await put(`${s3.prefix}${key}`, manifest, signObject(s3, key, Buffer.from(manifest)));
-    const root = path.join(dir, `restore-${n}`);
-    const into = archiveLayout(root);
-    await mkdir(into.walDir, { recursive: true });
-    await mkdir(into.baseDir, { recursive: true });
-    await expect(fetchArchiveFromS3(s3, into, 'latest')).rejects.toThrow(/manifest id/);
+    const { root, into } = await restoreInto();
+    const warnings: string[] = [];
+    const fetched = await fetchArchiveFromS3(s3, into, 'latest', (w) => warnings.push(w));
+    expect(fetched.base.id).toBe('20261102T000000Z');
+    expect(warnings.join('\n')).toMatch(/20261103T000000Z.*manifest id/);
     expect(existsSync(path.join(root, 'backup', 'escape.partial'))).toBe(false);
     expect(existsSync(path.join(root, 'backup', 'escape'))).toBe(false);
+  });
+
+  it('an unsigned (pre-MAC) or junk manifest is skipped with a warning; restore uses a signed base (review s8b C)', async () => {
+    const { s3, layout } = await setup();
+    await shipArchiveToS3(layout, s3);
+    // An old base shipped before MACs existed, and a stray object under a manifest name.
+    const old = { id: '20261020T000000Z', startWal: seg(1), consistentAt: '2026-10-20T00:00:00.000Z' };
+    await put(`${s3.prefix}base/${old.id}/manifest.json`, JSON.stringify(old));
+    await put(`${s3.prefix}base/x.y/manifest.json`, 'junk');
+    const { into } = await restoreInto();
+    const warnings: string[] = [];
+    const fetched = await fetchArchiveFromS3(s3, into, 'latest', (w) => warnings.push(w));
+    expect(fetched.base.id).toBe('20261102T000000Z');
+    expect(fetched.segments).toBe(2);
+    expect(warnings.join('\n')).toContain(`base/${old.id}/manifest.json`);
+    expect(warnings.join('\n')).toContain('base/x.y/manifest.json');
   });
 
   it('reports a name planted in the bucket before shipping as a conflict, not as shipped', async () => {

@@ -101,6 +101,9 @@ async function upload(s3: S3ArchiveOptions, key: string, file: string): Promise<
   );
 }
 
+/** An object in the bucket that this installation cannot vouch for (MAC, name, size or id). */
+class UnverifiedObject extends Error {}
+
 /** Fetches one object and checks its MAC BEFORE it is written where a restore would use it. */
 async function download(s3: S3ArchiveOptions, key: string, file: string): Promise<void> {
   const { sdk, client } = await connect(s3);
@@ -108,7 +111,7 @@ async function download(s3: S3ArchiveOptions, key: string, file: string): Promis
   if (!answer.Body) throw new Error(`empty object ${key}`);
   const bytes = Buffer.from(await answer.Body.transformToByteArray());
   if (!macMatches(s3.signingKey, key, bytes, answer.Metadata?.['cw-mac']))
-    throw new Error(
+    throw new UnverifiedObject(
       `object ${key} in the bucket has a missing or wrong MAC (not shipped by this installation, or changed since): restore refused`,
     );
   await writeFile(`${file}.tmp`, bytes);
@@ -250,52 +253,89 @@ export async function shipArchiveToS3(
 /** Log and segment of a WAL name, timeline ignored (as retention compares them). */
 const position = (wal: string) => wal.slice(8, 24);
 
-/** The bucket's base manifests, each verified (MAC, size, id) before it is parsed or names a folder. */
+/**
+ * The bucket's base manifests, each verified (MAC, size, id) before it is parsed or names a folder. One
+ * that does not verify (shipped before MACs existed, a stray object, another installation's) is skipped
+ * with a warning naming it (review s8b C): it must not make every restore impossible. Other errors
+ * (the network) still abort, so a transient failure never silently picks an older base.
+ */
 async function fetchManifests(
   s3: S3ArchiveOptions,
   layout: ArchiveLayout,
   keys: Map<string, RemoteObject>,
+  warn: (message: string) => void,
 ): Promise<BaseBackupManifest[]> {
   const manifests: BaseBackupManifest[] = [];
   for (const [key, object] of keys) {
     if (!key.startsWith('base/') || !key.endsWith('/manifest.json')) continue;
-    const folder = MANIFEST_KEY.exec(key)?.[1];
-    if (!folder) throw new Error(`bucket object ${key}: not a base manifest name this installation writes`);
-    if (object.size > MAX_MANIFEST_BYTES) throw new Error(`bucket object ${key}: ${object.size} bytes, too big`);
-    const file = path.join(layout.root, 'manifest.tmp');
-    await download(s3, key, file);
-    const manifest = JSON.parse(await readFile(file, 'utf8')) as BaseBackupManifest;
-    if (typeof manifest.id !== 'string' || !BASE_ID.test(manifest.id) || manifest.id !== folder)
-      throw new Error(`bucket object ${key}: manifest id ${JSON.stringify(manifest.id)} is not ${folder}`);
-    manifests.push(manifest);
+    try {
+      manifests.push(await fetchManifest(s3, layout, key, object));
+    } catch (err) {
+      if (!(err instanceof UnverifiedObject)) throw err;
+      warn(`skipped ${err.message}`);
+    }
   }
   return manifests.sort((a, b) => a.consistentAt.localeCompare(b.consistentAt));
 }
 
+async function fetchManifest(
+  s3: S3ArchiveOptions,
+  layout: ArchiveLayout,
+  key: string,
+  object: RemoteObject,
+): Promise<BaseBackupManifest> {
+  const folder = MANIFEST_KEY.exec(key)?.[1];
+  if (!folder) throw new UnverifiedObject(`bucket object ${key}: not a base manifest name this installation writes`);
+  if (object.size > MAX_MANIFEST_BYTES)
+    throw new UnverifiedObject(`bucket object ${key}: ${object.size} bytes, too big`);
+  const file = path.join(layout.root, 'manifest.tmp');
+  await download(s3, key, file);
+  const manifest = JSON.parse(await readFile(file, 'utf8')) as BaseBackupManifest;
+  if (typeof manifest.id !== 'string' || !BASE_ID.test(manifest.id) || manifest.id !== folder)
+    throw new UnverifiedObject(`bucket object ${key}: manifest id ${JSON.stringify(manifest.id)} is not ${folder}`);
+  return manifest;
+}
+
+/**
+ * Whether a WAL object is one a restore from `base` can use: history files (the timeline chain), and
+ * segments from the base's start on, on its timeline or a later one. Only those must verify.
+ */
+function usedFrom(base: BaseBackupManifest, name: string): boolean {
+  if (name.endsWith('.history')) return true;
+  return name.slice(0, 8) >= base.startWal.slice(0, 8) && position(name) >= position(base.startWal);
+}
+
 /**
  * Fills an EMPTY folder archive (`layout`, prepared with prepareArchive) from the bucket: the newest
- * base consistent before `target`, and every segment from its start on (and the timeline histories).
- * Every object's MAC is checked before it is written into the folder (download).
+ * verified base consistent before `target`, and every segment from its start on (and the timeline
+ * histories). Every object's MAC is checked before it is written into the folder (download); a segment
+ * that does not verify aborts the restore, a history file that does not verify is skipped with a
+ * warning (PostgreSQL then does not follow that timeline), as is a manifest (fetchManifests).
  */
 export async function fetchArchiveFromS3(
   s3: S3ArchiveOptions,
   layout: ArchiveLayout,
   target: RestoreTarget,
+  warn: (message: string) => void = () => undefined,
 ): Promise<{ base: BaseBackupManifest; segments: number }> {
   const keys = await listKeys(s3, '');
-  const base = chooseBase(await fetchManifests(s3, layout, keys), target);
+  const base = chooseBase(await fetchManifests(s3, layout, keys, warn), target);
   const folder = path.join(layout.baseDir, base.id);
   if (existsSync(folder)) throw new Error(`${folder} exists: fetch into an empty archive folder`);
   await mkdir(`${folder}.partial`, { recursive: true });
   for (const name of BASE_FILES) await download(s3, `base/${base.id}/${name}`, path.join(`${folder}.partial`, name));
   await rename(`${folder}.partial`, folder);
-  const floor = position(base.startWal);
   let segments = 0;
   for (const key of [...keys.keys()].sort()) {
     const name = WAL_FILE.exec(key.slice('wal/'.length));
-    if (!key.startsWith('wal/') || !name?.[1]) continue;
-    if (!name[1].endsWith('.history') && position(name[1]) < floor) continue;
-    await download(s3, key, path.join(layout.walDir, key.slice('wal/'.length)));
+    if (!key.startsWith('wal/') || !name?.[1] || !usedFrom(base, name[1])) continue;
+    try {
+      await download(s3, key, path.join(layout.walDir, key.slice('wal/'.length)));
+    } catch (err) {
+      if (!(err instanceof UnverifiedObject) || !name[1].endsWith('.history')) throw err;
+      warn(`skipped ${err.message}`);
+      continue;
+    }
     if (!key.endsWith('.sha256')) segments += 1;
   }
   return { base, segments };
