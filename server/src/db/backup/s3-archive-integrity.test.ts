@@ -4,7 +4,14 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Registry } from 'prom-client';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -238,6 +245,28 @@ describe('S3 archive integrity', () => {
     expect(await shipArchiveToS3(layout, s3)).toMatchObject({ walShipped: 0 });
     const head = await client.send(new HeadObjectCommand({ Bucket: 'cw-backup', Key: `${s3.prefix}wal/${seg(2)}.gz` }));
     expect(head.Metadata?.['cw-mac']).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a host with a new signing key refuses to ship into a prefix another key owns (review s8b B)', async () => {
+    const { s3, layout } = await setup();
+    await shipArchiveToS3(layout, s3);
+    // A restored copy or promoted standby started without the primary's key file: a new key is made.
+    const otherDir = path.join(dir, `other-${n}`);
+    const other = await fakeArchive(otherDir);
+    await writeFile(path.join(other.walDir, `${seg(4)}.gz`), 'segment 4 of another cluster');
+    await writeFile(path.join(other.walDir, `${seg(4)}.gz.sha256`), 'x');
+    const b = s3ArchiveOf(uploads, { BACKUP_S3_PREFIX: s3.prefix }, { dataDir: otherDir, createKey: true });
+    await expect(shipArchiveToS3(other, b as S3ArchiveOptions)).rejects.toThrow(/refused.*Copy backup-signing-key/);
+    // A prefix shipped before the owner object existed: the signed objects there say the same.
+    await client.send(new DeleteObjectCommand({ Bucket: 'cw-backup', Key: `${s3.prefix}owner` }));
+    const again = s3ArchiveOf(uploads, { BACKUP_S3_PREFIX: s3.prefix }, { dataDir: otherDir, createKey: true });
+    await expect(shipArchiveToS3(other, again as S3ArchiveOptions)).rejects.toThrow(/signed with another key/);
+    const listed = await client.send(
+      new ListObjectsV2Command({ Bucket: 'cw-backup', Prefix: `${s3.prefix}wal/${seg(4)}` }),
+    );
+    expect(listed.Contents ?? []).toEqual([]);
+    // The owner's own shipper goes on (and claims the prefix again).
+    await expect(shipArchiveToS3(layout, { ...s3 })).resolves.toMatchObject({ walShipped: 0 });
   });
 
   it('retention keeps the segments the bucket has not received', async () => {

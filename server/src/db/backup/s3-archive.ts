@@ -6,6 +6,7 @@ import { lazyClient, type S3Options } from '../../modules/uploads/s3-store.ts';
 import { backupSigningKey, macMatches, macOf } from './backup-signing-key.ts';
 import { type BaseBackupManifest, listBaseBackups } from './base-backup.ts';
 import { chooseBase, type RestoreTarget } from './restore.ts';
+import { claimPrefix } from './s3-archive-owner.ts';
 import type { ArchiveLayout } from './wal-archive.ts';
 
 /**
@@ -214,6 +215,11 @@ export async function shipArchiveToS3(
     ...(await listKeys(s3, 'wal/', oldest ? `wal/${oldest}` : undefined)),
     ...(await listKeys(s3, 'base/')),
   ]);
+  await claimPrefix(
+    s3,
+    await connect(s3),
+    [...remote.keys()].filter((k) => k.startsWith('wal/') && k.endsWith('.sha256')),
+  );
   const missing: string[] = [];
   const conflicts: string[] = [];
   const confirmedUpTo = await shippedMarker(layout);
