@@ -193,6 +193,20 @@ describe('S3 archive integrity', () => {
     expect(pending.at(-1)).toBeGreaterThan(0);
   });
 
+  it('a base whose manifest name is planted in the bucket is a conflict, not skipped as shipped (review s8b D)', async () => {
+    const { s3, layout } = await setup();
+    await put(`${s3.prefix}base/20261102T000000Z/manifest.json`, 'planted');
+    await expect(shipArchiveToS3(layout, s3)).rejects.toThrow(/base 20261102T000000Z.*differs/);
+    // The base whose copy is ours passes, and a base shipped before MACs is signed (no conflict).
+    for (const name of ['base.tar.gz', 'backup_label', 'manifest.json'])
+      await put(
+        `${s3.prefix}base/20261102T000000Z/${name}`,
+        await readFile(path.join(layout.baseDir, '20261102T000000Z', name)),
+      );
+    expect(await shipArchiveToS3(layout, s3)).toEqual({ walShipped: 0, basesShipped: 0 });
+    expect(existsSync(path.join(layout.baseDir, '20261102T000000Z', 's3-shipped'))).toBe(true);
+  });
+
   it('same sizes, other checksum: a conflict too, shown as lag and a failed run', async () => {
     const { s3, layout } = await setup();
     const local = await readFile(path.join(layout.walDir, `${seg(3)}.gz`));
