@@ -97,7 +97,7 @@ async function fetchFromS3(
 ): Promise<ArchiveLayout> {
   const layout = archiveLayout(into);
   await prepareArchive(layout);
-  const fetched = await fetchArchiveFromS3(s3, layout, target);
+  const fetched = await fetchArchiveFromS3(s3, layout, target, (warning) => ctx.out(`warning: ${warning}`));
   ctx.out(`fetched base ${fetched.base.id} and ${fetched.segments} WAL segment(s) from s3://${s3.bucket}/${s3.prefix}`);
   return layout;
 }

@@ -4,7 +4,14 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Registry } from 'prom-client';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,19 +144,44 @@ describe('S3 archive integrity', () => {
     await expect(fetchArchiveFromS3(reader, into, 'latest')).rejects.toThrow(`wal/${seg(3)}.gz`);
   });
 
-  it('refuses a manifest whose id leaves the archive folder, even when signed', async () => {
+  /** An empty archive folder to restore into. */
+  async function restoreInto(): Promise<{ root: string; into: ArchiveLayout }> {
+    const root = path.join(dir, `restore-${n}`);
+    const into = archiveLayout(root);
+    await mkdir(into.walDir, { recursive: true });
+    await mkdir(into.baseDir, { recursive: true });
+    return { root, into };
+  }
+
+  it('skips a manifest whose id leaves the archive folder, even when signed, with a warning', async () => {
     const { s3, layout } = await setup();
     await shipArchiveToS3(layout, s3);
     const manifest = JSON.stringify({ id: '../escape', startWal: seg(3), consistentAt: '2026-11-03T00:00:00.000Z' });
     const key = 'base/20261103T000000Z/manifest.json';
     await put(`${s3.prefix}${key}`, manifest, signObject(s3, key, Buffer.from(manifest)));
-    const root = path.join(dir, `restore-${n}`);
-    const into = archiveLayout(root);
-    await mkdir(into.walDir, { recursive: true });
-    await mkdir(into.baseDir, { recursive: true });
-    await expect(fetchArchiveFromS3(s3, into, 'latest')).rejects.toThrow(/manifest id/);
+    const { root, into } = await restoreInto();
+    const warnings: string[] = [];
+    const fetched = await fetchArchiveFromS3(s3, into, 'latest', (w) => warnings.push(w));
+    expect(fetched.base.id).toBe('20261102T000000Z');
+    expect(warnings.join('\n')).toMatch(/20261103T000000Z.*manifest id/);
     expect(existsSync(path.join(root, 'backup', 'escape.partial'))).toBe(false);
     expect(existsSync(path.join(root, 'backup', 'escape'))).toBe(false);
+  });
+
+  it('an unsigned (pre-MAC) or junk manifest is skipped with a warning; restore uses a signed base (review s8b C)', async () => {
+    const { s3, layout } = await setup();
+    await shipArchiveToS3(layout, s3);
+    // An old base shipped before MACs existed, and a stray object under a manifest name.
+    const old = { id: '20261020T000000Z', startWal: seg(1), consistentAt: '2026-10-20T00:00:00.000Z' };
+    await put(`${s3.prefix}base/${old.id}/manifest.json`, JSON.stringify(old));
+    await put(`${s3.prefix}base/x.y/manifest.json`, 'junk');
+    const { into } = await restoreInto();
+    const warnings: string[] = [];
+    const fetched = await fetchArchiveFromS3(s3, into, 'latest', (w) => warnings.push(w));
+    expect(fetched.base.id).toBe('20261102T000000Z');
+    expect(fetched.segments).toBe(2);
+    expect(warnings.join('\n')).toContain(`base/${old.id}/manifest.json`);
+    expect(warnings.join('\n')).toContain('base/x.y/manifest.json');
   });
 
   it('reports a name planted in the bucket before shipping as a conflict, not as shipped', async () => {
@@ -159,6 +191,20 @@ describe('S3 archive integrity', () => {
     const pending: number[] = [];
     await expect(shipArchiveToS3(layout, s3, (p) => pending.push(p))).rejects.toThrow(new RegExp(`${seg(3)}.*differs`));
     expect(pending.at(-1)).toBeGreaterThan(0);
+  });
+
+  it('a base whose manifest name is planted in the bucket is a conflict, not skipped as shipped (review s8b D)', async () => {
+    const { s3, layout } = await setup();
+    await put(`${s3.prefix}base/20261102T000000Z/manifest.json`, 'planted');
+    await expect(shipArchiveToS3(layout, s3)).rejects.toThrow(/base 20261102T000000Z.*differs/);
+    // The base whose copy is ours passes, and a base shipped before MACs is signed (no conflict).
+    for (const name of ['base.tar.gz', 'backup_label', 'manifest.json'])
+      await put(
+        `${s3.prefix}base/20261102T000000Z/${name}`,
+        await readFile(path.join(layout.baseDir, '20261102T000000Z', name)),
+      );
+    expect(await shipArchiveToS3(layout, s3)).toEqual({ walShipped: 0, basesShipped: 0 });
+    expect(existsSync(path.join(layout.baseDir, '20261102T000000Z', 's3-shipped'))).toBe(true);
   });
 
   it('same sizes, other checksum: a conflict too, shown as lag and a failed run', async () => {
@@ -175,6 +221,66 @@ describe('S3 archive integrity', () => {
     expect(logs.join('\n')).toMatch(new RegExp(`${seg(3)}.*differs`));
     expect(await registry.getSingleMetricAsString('pg_archive_s3_lag_segments')).toMatch(/ 1$/m);
     expect(await registry.getSingleMetricAsString('pg_archive_s3_failed_total')).toMatch(/ 1$/m);
+  });
+
+  /** What SSE-KMS/SSE-C (or an auto-encrypting MinIO) does: a 32-hex ETag that is not the MD5 of the data. */
+  async function fakeKmsEtags(prefix: string, keys: string[]) {
+    for (const key of keys) {
+      const md5 = path.join(dir, 's3', 'cw-backup', ...`${prefix}${key}._S3rver_object.md5`.split('/'));
+      await writeFile(md5, createHash('md5').update(`kms ${key}`).digest('hex'));
+    }
+  }
+
+  it('SSE-KMS ETags (32 hex, not MD5): shipped segments are not conflicts; lag 0 (review s8b E)', async () => {
+    const { s3, layout } = await setup();
+    await shipArchiveToS3(layout, s3);
+    await fakeKmsEtags(
+      s3.prefix,
+      [1, 2, 3].flatMap((k) => [`wal/${seg(k)}.gz`, `wal/${seg(k)}.gz.sha256`]),
+    );
+    // Without the marker every segment is checked against the bucket again (a lost or fresh marker).
+    await rm(path.join(layout.root, 's3-shipped'));
+    const registry = new Registry();
+    const logs: string[] = [];
+    const shipping = startS3Shipping({ layout, s3, registry, intervalMs: 3_600_000, log: (_l, m) => logs.push(m) });
+    await shipping.runOnce();
+    shipping.stop();
+    expect(logs.join('\n')).not.toMatch(/differs/);
+    expect(await registry.getSingleMetricAsString('pg_archive_s3_lag_segments')).toMatch(/ 0$/m);
+    expect(await registry.getSingleMetricAsString('pg_archive_s3_failed_total')).toMatch(/ 0$/m);
+    expect(await readFile(path.join(layout.root, 's3-shipped'), 'utf8')).toBe(`${seg(3)}\n`);
+  });
+
+  it('an object shipped before MACs existed is checked by content and signed, never an endless conflict', async () => {
+    const { s3, layout } = await setup();
+    for (const k of [1, 2, 3])
+      for (const name of [`${seg(k)}.gz`, `${seg(k)}.gz.sha256`])
+        await put(`${s3.prefix}wal/${name}`, await readFile(path.join(layout.walDir, name)));
+    expect(await shipArchiveToS3(layout, s3)).toMatchObject({ walShipped: 0 });
+    const head = await client.send(new HeadObjectCommand({ Bucket: 'cw-backup', Key: `${s3.prefix}wal/${seg(2)}.gz` }));
+    expect(head.Metadata?.['cw-mac']).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a host with a new signing key refuses to ship into a prefix another key owns (review s8b B)', async () => {
+    const { s3, layout } = await setup();
+    await shipArchiveToS3(layout, s3);
+    // A restored copy or promoted standby started without the primary's key file: a new key is made.
+    const otherDir = path.join(dir, `other-${n}`);
+    const other = await fakeArchive(otherDir);
+    await writeFile(path.join(other.walDir, `${seg(4)}.gz`), 'segment 4 of another cluster');
+    await writeFile(path.join(other.walDir, `${seg(4)}.gz.sha256`), 'x');
+    const b = s3ArchiveOf(uploads, { BACKUP_S3_PREFIX: s3.prefix }, { dataDir: otherDir, createKey: true });
+    await expect(shipArchiveToS3(other, b as S3ArchiveOptions)).rejects.toThrow(/refused.*Copy backup-signing-key/);
+    // A prefix shipped before the owner object existed: the signed objects there say the same.
+    await client.send(new DeleteObjectCommand({ Bucket: 'cw-backup', Key: `${s3.prefix}owner` }));
+    const again = s3ArchiveOf(uploads, { BACKUP_S3_PREFIX: s3.prefix }, { dataDir: otherDir, createKey: true });
+    await expect(shipArchiveToS3(other, again as S3ArchiveOptions)).rejects.toThrow(/signed with another key/);
+    const listed = await client.send(
+      new ListObjectsV2Command({ Bucket: 'cw-backup', Prefix: `${s3.prefix}wal/${seg(4)}` }),
+    );
+    expect(listed.Contents ?? []).toEqual([]);
+    // The owner's own shipper goes on (and claims the prefix again).
+    await expect(shipArchiveToS3(layout, { ...s3 })).resolves.toMatchObject({ walShipped: 0 });
   });
 
   it('retention keeps the segments the bucket has not received', async () => {

@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { lazyClient, type S3Options } from '../../modules/uploads/s3-store.ts';
 import { backupSigningKey, macMatches, macOf } from './backup-signing-key.ts';
 import { type BaseBackupManifest, listBaseBackups } from './base-backup.ts';
 import { chooseBase, type RestoreTarget } from './restore.ts';
+import { claimPrefix } from './s3-archive-owner.ts';
 import type { ArchiveLayout } from './wal-archive.ts';
 
 /**
@@ -53,7 +54,6 @@ export const SHIPPED_MARKER = 's3-shipped';
 
 interface RemoteObject {
   size: number;
-  etag: string;
 }
 
 async function listKeys(s3: S3ArchiveOptions, under: string, startAfter?: string): Promise<Map<string, RemoteObject>> {
@@ -69,9 +69,7 @@ async function listKeys(s3: S3ArchiveOptions, under: string, startAfter?: string
         ...(startAfter ? { StartAfter: `${s3.prefix}${startAfter}` } : {}),
       }),
     );
-    for (const o of answer.Contents ?? [])
-      if (o.Key)
-        keys.set(o.Key.slice(s3.prefix.length), { size: o.Size ?? -1, etag: (o.ETag ?? '').replaceAll('"', '') });
+    for (const o of answer.Contents ?? []) if (o.Key) keys.set(o.Key.slice(s3.prefix.length), { size: o.Size ?? -1 });
     if (!answer.IsTruncated || !answer.NextContinuationToken) return keys;
     token = answer.NextContinuationToken;
   }
@@ -104,6 +102,9 @@ async function upload(s3: S3ArchiveOptions, key: string, file: string): Promise<
   );
 }
 
+/** An object in the bucket that this installation cannot vouch for (MAC, name, size or id). */
+class UnverifiedObject extends Error {}
+
 /** Fetches one object and checks its MAC BEFORE it is written where a restore would use it. */
 async function download(s3: S3ArchiveOptions, key: string, file: string): Promise<void> {
   const { sdk, client } = await connect(s3);
@@ -111,7 +112,7 @@ async function download(s3: S3ArchiveOptions, key: string, file: string): Promis
   if (!answer.Body) throw new Error(`empty object ${key}`);
   const bytes = Buffer.from(await answer.Body.transformToByteArray());
   if (!macMatches(s3.signingKey, key, bytes, answer.Metadata?.['cw-mac']))
-    throw new Error(
+    throw new UnverifiedObject(
       `object ${key} in the bucket has a missing or wrong MAC (not shipped by this installation, or changed since): restore refused`,
     );
   await writeFile(`${file}.tmp`, bytes);
@@ -123,20 +124,83 @@ export interface ShipResult {
   basesShipped: number;
 }
 
+async function sha256Of(chunks: AsyncIterable<unknown>): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of chunks) h.update(chunk as Uint8Array);
+  return h.digest('hex');
+}
+
 /**
- * Whether the bucket's copy of a local segment is the same segment: sizes of the `.gz` and its `.sha256`,
- * and the `.sha256` object's ETag (the MD5 of a single-part upload) against the local checksum file, so
- * the segment's SHA-256 is compared. A name alone is not enough (review s8 finding 2.3): a second cluster
- * on the same prefix, or a planted object, would otherwise pass for shipped.
+ * Whether the bucket's object `key` holds the local file. Its `cw-mac` (HeadObject) against the MAC of
+ * the local file: the ETag is not used, since with SSE-KMS/SSE-C (or an auto-encrypting MinIO) it is
+ * 32 hex but not the MD5 of the data (review s8b E), and a multipart ETag says nothing (F). An object
+ * without a MAC was shipped before MACs existed: its content is compared by SHA-256 (streamed, not held
+ * in memory), and when it is ours it is signed again (re-uploaded), so that it is checked only once.
  */
-async function sameAsLocal(layout: ArchiveLayout, remote: Map<string, RemoteObject>, file: string): Promise<boolean> {
+async function objectMatches(s3: S3ArchiveOptions, remote: RemoteObject, key: string, file: string): Promise<boolean> {
+  if (remote.size !== (await stat(file)).size) return false;
+  const { sdk, client } = await connect(s3);
+  const Key = `${s3.prefix}${key}`;
+  const head = await client.send(new sdk.HeadObjectCommand({ Bucket: s3.bucket, Key }));
+  const mac = head.Metadata?.['cw-mac'];
+  if (mac !== undefined) {
+    const local = Buffer.from(await macOfFile(s3, key, file), 'hex');
+    return /^[0-9a-f]{64}$/.test(mac) && timingSafeEqual(local, Buffer.from(mac, 'hex'));
+  }
+  const answer = await client.send(new sdk.GetObjectCommand({ Bucket: s3.bucket, Key }));
+  if (!answer.Body) return false;
+  const [theirs, ours] = await Promise.all([
+    sha256Of(answer.Body as AsyncIterable<unknown>),
+    sha256Of(createReadStream(file)),
+  ]);
+  if (theirs !== ours) return false;
+  await upload(s3, key, file);
+  return true;
+}
+
+/**
+ * Whether the bucket's copy of a local segment is the same segment: the `.gz` and its `.sha256`, each by
+ * objectMatches. A name alone is not enough (review s8 finding 2.3): a second cluster on the same
+ * prefix, or a planted object, would otherwise pass for shipped. Segments up to the `s3-shipped` marker
+ * were confirmed by an earlier run: not asked again (one HEAD per object and segment, not every 30 s).
+ */
+async function sameAsLocal(
+  s3: S3ArchiveOptions,
+  layout: ArchiveLayout,
+  remote: Map<string, RemoteObject>,
+  file: string,
+  confirmedUpTo: string,
+): Promise<boolean> {
   const gz = remote.get(`wal/${file}`);
   const sum = remote.get(`wal/${file}.sha256`);
   if (!gz || !sum) return false;
-  const localSum = await readFile(path.join(layout.walDir, `${file}.sha256`));
-  if (sum.size !== localSum.length || gz.size !== (await stat(path.join(layout.walDir, file))).size) return false;
-  const md5 = createHash('md5').update(localSum).digest('hex');
-  return !/^[0-9a-f]{32}$/.test(sum.etag) || sum.etag === md5;
+  if (confirmedUpTo !== '' && file.replace(/\.gz$/, '') <= confirmedUpTo) return true;
+  return (
+    (await objectMatches(s3, sum, `wal/${file}.sha256`, path.join(layout.walDir, `${file}.sha256`))) &&
+    (await objectMatches(s3, gz, `wal/${file}`, path.join(layout.walDir, file)))
+  );
+}
+
+const baseMarker = (layout: ArchiveLayout, id: string) => path.join(layout.baseDir, id, SHIPPED_MARKER);
+
+/** Whether every file of the bucket's copy of a local base is the local one (objectMatches). */
+async function sameBaseAsLocal(
+  s3: S3ArchiveOptions,
+  layout: ArchiveLayout,
+  remote: Map<string, RemoteObject>,
+  id: string,
+): Promise<boolean> {
+  for (const name of BASE_FILES) {
+    const object = remote.get(`base/${id}/${name}`);
+    if (!object || !(await objectMatches(s3, object, `base/${id}/${name}`, path.join(layout.baseDir, id, name))))
+      return false;
+  }
+  return true;
+}
+
+/** The name the `s3-shipped` marker holds ('' when there is none yet). */
+async function shippedMarker(layout: ArchiveLayout): Promise<string> {
+  return (await readFile(path.join(layout.root, SHIPPED_MARKER), 'utf8').catch(() => '')).trim();
 }
 
 /** Everything up to this local WAL name is in the bucket: local retention deletes no later segment. */
@@ -168,11 +232,17 @@ export async function shipArchiveToS3(
     ...(await listKeys(s3, 'wal/', oldest ? `wal/${oldest}` : undefined)),
     ...(await listKeys(s3, 'base/')),
   ]);
+  await claimPrefix(
+    s3,
+    await connect(s3),
+    [...remote.keys()].filter((k) => k.startsWith('wal/') && k.endsWith('.sha256')),
+  );
   const missing: string[] = [];
   const conflicts: string[] = [];
+  const confirmedUpTo = await shippedMarker(layout);
   for (const file of local) {
     if (!remote.has(`wal/${file}`)) missing.push(file);
-    else if (!(await sameAsLocal(layout, remote, file))) conflicts.push(file);
+    else if (!(await sameAsLocal(s3, layout, remote, file, confirmedUpTo))) conflicts.push(file);
   }
   const unshipped = new Set([...missing, ...conflicts]);
   onPending(unshipped.size);
@@ -190,12 +260,26 @@ export async function shipArchiveToS3(
     await markShipped(layout, local, unshipped);
   }
   let basesShipped = 0;
+  const baseConflicts: string[] = [];
   for (const base of await listBaseBackups(layout)) {
-    if (remote.has(`base/${base.id}/manifest.json`)) continue;
+    if (remote.has(`base/${base.id}/manifest.json`)) {
+      // Checked like a segment (review s8b D): a planted manifest under the next (predictable) id must
+      // not make the run skip that base and report success.
+      // A confirmed base is marked in its folder: its tar is hashed once, not every run.
+      if (existsSync(baseMarker(layout, base.id))) continue;
+      if (await sameBaseAsLocal(s3, layout, remote, base.id)) await writeFile(baseMarker(layout, base.id), '');
+      else baseConflicts.push(base.id);
+      continue;
+    }
     for (const name of BASE_FILES)
       await upload(s3, `base/${base.id}/${name}`, path.join(layout.baseDir, base.id, name));
+    await writeFile(baseMarker(layout, base.id), '');
     basesShipped += 1;
   }
+  if (baseConflicts.length > 0)
+    throw new Error(
+      `base ${baseConflicts[0]} (of ${baseConflicts.length} conflicting) differs in the bucket from the local one under the same name: not shipped; another cluster on prefix ${s3.prefix}, or tampering`,
+    );
   if (conflicts.length > 0)
     throw new Error(
       `segment ${conflicts[0]} (of ${conflicts.length} conflicting) differs in the bucket from the local one under the same name: not shipped; another cluster on prefix ${s3.prefix}, or tampering`,
@@ -206,52 +290,89 @@ export async function shipArchiveToS3(
 /** Log and segment of a WAL name, timeline ignored (as retention compares them). */
 const position = (wal: string) => wal.slice(8, 24);
 
-/** The bucket's base manifests, each verified (MAC, size, id) before it is parsed or names a folder. */
+/**
+ * The bucket's base manifests, each verified (MAC, size, id) before it is parsed or names a folder. One
+ * that does not verify (shipped before MACs existed, a stray object, another installation's) is skipped
+ * with a warning naming it (review s8b C): it must not make every restore impossible. Other errors
+ * (the network) still abort, so a transient failure never silently picks an older base.
+ */
 async function fetchManifests(
   s3: S3ArchiveOptions,
   layout: ArchiveLayout,
   keys: Map<string, RemoteObject>,
+  warn: (message: string) => void,
 ): Promise<BaseBackupManifest[]> {
   const manifests: BaseBackupManifest[] = [];
   for (const [key, object] of keys) {
     if (!key.startsWith('base/') || !key.endsWith('/manifest.json')) continue;
-    const folder = MANIFEST_KEY.exec(key)?.[1];
-    if (!folder) throw new Error(`bucket object ${key}: not a base manifest name this installation writes`);
-    if (object.size > MAX_MANIFEST_BYTES) throw new Error(`bucket object ${key}: ${object.size} bytes, too big`);
-    const file = path.join(layout.root, 'manifest.tmp');
-    await download(s3, key, file);
-    const manifest = JSON.parse(await readFile(file, 'utf8')) as BaseBackupManifest;
-    if (typeof manifest.id !== 'string' || !BASE_ID.test(manifest.id) || manifest.id !== folder)
-      throw new Error(`bucket object ${key}: manifest id ${JSON.stringify(manifest.id)} is not ${folder}`);
-    manifests.push(manifest);
+    try {
+      manifests.push(await fetchManifest(s3, layout, key, object));
+    } catch (err) {
+      if (!(err instanceof UnverifiedObject)) throw err;
+      warn(`skipped ${err.message}`);
+    }
   }
   return manifests.sort((a, b) => a.consistentAt.localeCompare(b.consistentAt));
 }
 
+async function fetchManifest(
+  s3: S3ArchiveOptions,
+  layout: ArchiveLayout,
+  key: string,
+  object: RemoteObject,
+): Promise<BaseBackupManifest> {
+  const folder = MANIFEST_KEY.exec(key)?.[1];
+  if (!folder) throw new UnverifiedObject(`bucket object ${key}: not a base manifest name this installation writes`);
+  if (object.size > MAX_MANIFEST_BYTES)
+    throw new UnverifiedObject(`bucket object ${key}: ${object.size} bytes, too big`);
+  const file = path.join(layout.root, 'manifest.tmp');
+  await download(s3, key, file);
+  const manifest = JSON.parse(await readFile(file, 'utf8')) as BaseBackupManifest;
+  if (typeof manifest.id !== 'string' || !BASE_ID.test(manifest.id) || manifest.id !== folder)
+    throw new UnverifiedObject(`bucket object ${key}: manifest id ${JSON.stringify(manifest.id)} is not ${folder}`);
+  return manifest;
+}
+
+/**
+ * Whether a WAL object is one a restore from `base` can use: history files (the timeline chain), and
+ * segments from the base's start on, on its timeline or a later one. Only those must verify.
+ */
+function usedFrom(base: BaseBackupManifest, name: string): boolean {
+  if (name.endsWith('.history')) return true;
+  return name.slice(0, 8) >= base.startWal.slice(0, 8) && position(name) >= position(base.startWal);
+}
+
 /**
  * Fills an EMPTY folder archive (`layout`, prepared with prepareArchive) from the bucket: the newest
- * base consistent before `target`, and every segment from its start on (and the timeline histories).
- * Every object's MAC is checked before it is written into the folder (download).
+ * verified base consistent before `target`, and every segment from its start on (and the timeline
+ * histories). Every object's MAC is checked before it is written into the folder (download); a segment
+ * that does not verify aborts the restore, a history file that does not verify is skipped with a
+ * warning (PostgreSQL then does not follow that timeline), as is a manifest (fetchManifests).
  */
 export async function fetchArchiveFromS3(
   s3: S3ArchiveOptions,
   layout: ArchiveLayout,
   target: RestoreTarget,
+  warn: (message: string) => void = () => undefined,
 ): Promise<{ base: BaseBackupManifest; segments: number }> {
   const keys = await listKeys(s3, '');
-  const base = chooseBase(await fetchManifests(s3, layout, keys), target);
+  const base = chooseBase(await fetchManifests(s3, layout, keys, warn), target);
   const folder = path.join(layout.baseDir, base.id);
   if (existsSync(folder)) throw new Error(`${folder} exists: fetch into an empty archive folder`);
   await mkdir(`${folder}.partial`, { recursive: true });
   for (const name of BASE_FILES) await download(s3, `base/${base.id}/${name}`, path.join(`${folder}.partial`, name));
   await rename(`${folder}.partial`, folder);
-  const floor = position(base.startWal);
   let segments = 0;
   for (const key of [...keys.keys()].sort()) {
     const name = WAL_FILE.exec(key.slice('wal/'.length));
-    if (!key.startsWith('wal/') || !name?.[1]) continue;
-    if (!name[1].endsWith('.history') && position(name[1]) < floor) continue;
-    await download(s3, key, path.join(layout.walDir, key.slice('wal/'.length)));
+    if (!key.startsWith('wal/') || !name?.[1] || !usedFrom(base, name[1])) continue;
+    try {
+      await download(s3, key, path.join(layout.walDir, key.slice('wal/'.length)));
+    } catch (err) {
+      if (!(err instanceof UnverifiedObject) || !name[1].endsWith('.history')) throw err;
+      warn(`skipped ${err.message}`);
+      continue;
+    }
     if (!key.endsWith('.sha256')) segments += 1;
   }
   return { base, segments };
