@@ -39,11 +39,13 @@ export function ArchiveCard({ archive: a }: { archive: ArchiveFigures }) {
         <strong>{STATE_TEXT[a.state]}</strong>
       </p>
       {a.warnings.length > 0 ? (
-        <ul className="problem" role="alert" data-testid="ops-dash-archive-warnings">
-          {a.warnings.map((w) => (
-            <li key={w}>{WARNING_TEXT[w](a)}</li>
-          ))}
-        </ul>
+        <div role="alert">
+          <ul className="problem" data-testid="ops-dash-archive-warnings">
+            {a.warnings.map((w) => (
+              <li key={w}>{WARNING_TEXT[w](a)}</li>
+            ))}
+          </ul>
+        </div>
       ) : null}
       <p data-testid="ops-dash-archive-wal">
         Last archived segment: {a.lastArchivedWal ? <code>{a.lastArchivedWal}</code> : 'none'}{' '}
