@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import type { S3Options } from '../../modules/uploads/s3-store.ts';
 import type { Database } from '../schema.ts';
 import { registerArchiveMetrics } from './archive-metrics.ts';
+import { isUnadoptedRestore } from './restored-marker.ts';
 import { SHIPPED_MARKER, s3ArchiveOf } from './s3-archive.ts';
 import { startS3Shipping } from './s3-archive-schedule.ts';
 import { DEFAULT_BACKUP_INTERVAL_MS, startBackupSchedule } from './schedule.ts';
@@ -59,7 +60,13 @@ export function startEmbeddedBackups(options: {
 }): { stop(): void } {
   registerArchiveMetrics(options.registry, options.db);
   const dataDir = path.dirname(options.archive.layout.root);
-  const s3 = s3ArchiveOf(options.s3, options.env, { dataDir, createKey: true });
+  const restored = isUnadoptedRestore(dataDir);
+  if (restored && options.s3)
+    options.log(
+      'error',
+      `S3 archive: ${dataDir} was made by a restore and ships nothing to the bucket until it is adopted (npm run ops -- backup adopt)`,
+    );
+  const s3 = restored ? undefined : s3ArchiveOf(options.s3, options.env, { dataDir, createKey: true });
   // Shipping off: retention no longer waits for the bucket (base-backup.ts reads this marker).
   if (!s3) rmSync(path.join(options.archive.layout.root, SHIPPED_MARKER), { force: true });
   const shipping = s3

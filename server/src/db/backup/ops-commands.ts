@@ -7,6 +7,7 @@ import { failover } from '../replication/standby.ts';
 import { listBaseBackups } from './base-backup.ts';
 import { prepareEmbeddedArchive } from './embedded-backups.ts';
 import { parseRestoreTarget, RestoreError, restore } from './restore.ts';
+import { adoptRestored } from './restored-marker.ts';
 import { fetchArchiveFromS3, s3ArchiveOf } from './s3-archive.ts';
 import { runRecordedBackup } from './schedule.ts';
 import { type ArchiveLayout, archiveLayout, archiveStatus, flushArchive, prepareArchive } from './wal-archive.ts';
@@ -28,7 +29,7 @@ export interface BackupCommandContext {
   err(line: string): void;
 }
 
-const BACKUP_USAGE = 'usage: npm run ops -- backup base [--keep N] | backup status';
+const BACKUP_USAGE = 'usage: npm run ops -- backup base [--keep N] | backup status | backup adopt';
 const RESTORE_USAGE =
   'usage: npm run ops -- restore --to <ISO time with offset|latest> --into <new folder> [--from folder|s3]';
 
@@ -58,6 +59,11 @@ async function withPrimary<T>(ctx: BackupCommandContext, fn: (adminUrl: string, 
 export async function runBackupCommand(ctx: BackupCommandContext, argv: string[]): Promise<number> {
   const layout = archiveLayout(ctx.dataDir);
   const [sub] = argv;
+  if (sub === 'adopt') {
+    const adopted = await adoptRestored(ctx.dataDir);
+    ctx.out(adopted ? `${ctx.dataDir} adopted: it ships to the bucket from its next start` : 'nothing to adopt');
+    return 0;
+  }
   if (sub !== 'base' && sub !== 'status') return refuse(ctx, BACKUP_USAGE, 2);
   return withPrimary(ctx, async (adminUrl, walletUrl) => {
     const db = createDb(walletUrl, { max: 2 });

@@ -9,6 +9,7 @@ import { createDb } from '../create-db.ts';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../embedded-postgres.ts';
 import { reachableBy } from '../embedded-postgres-reach.ts';
 import { type BaseBackupManifest, EMPTY_DIRS, listBaseBackups, sha256File } from './base-backup.ts';
+import { markRestored } from './restored-marker.ts';
 import { type ArchiveLayout, restoreCommand } from './wal-archive.ts';
 
 const execFileAsync = promisify(execFile);
@@ -139,6 +140,11 @@ export async function restore(options: RestoreOptions): Promise<RestoreResult> {
   }
   const dataDir = await unpackBase(base, options.layout, into);
   await copyFile(options.passwordFile, path.join(into, 'pg-password'));
+  await markRestored(into, {
+    target: options.target === 'latest' ? 'latest' : options.target.toISOString(),
+    base: base.id,
+    at: new Date(),
+  });
   const settings: Record<string, string> = {
     ...(base.hotStandbySettings ?? {}),
     // The restored copy must not write into the archive of the cluster it came from.

@@ -13,6 +13,7 @@ import { migrateToLatest } from '../migrate.ts';
 import type { Database } from '../schema.ts';
 import { takeBaseBackup } from './base-backup.ts';
 import { runRestoreCommand } from './ops-commands.ts';
+import { isUnadoptedRestore } from './restored-marker.ts';
 import { type S3ArchiveOptions, s3ArchiveOf } from './s3-archive.ts';
 import { startS3Shipping } from './s3-archive-schedule.ts';
 import { readShipping } from './s3-shipping-record.ts';
@@ -128,6 +129,8 @@ describe('WAL archive on S3 and restore from it', () => {
     expect(code, out.join('\n')).toBe(0);
     expect(out.join('\n')).toContain(`fetched base ${base.id}`);
     expect(out.at(-1)).toBe('restored');
+    // Review s8b B: the copy ships nothing to the bucket until an operator adopts it.
+    expect(isUnadoptedRestore(into)).toBe(true);
 
     restored = await startEmbeddedPostgres({ dir: into, ephemeral: true });
     const rdb = createDb(restored.url('wallet'), { max: 1 });
