@@ -8,7 +8,8 @@ import { listBaseBackups } from './base-backup.ts';
 import { prepareEmbeddedArchive } from './embedded-backups.ts';
 import { parseRestoreTarget, RestoreError, restore } from './restore.ts';
 import { adoptRestored } from './restored-marker.ts';
-import { fetchArchiveFromS3, s3ArchiveOf } from './s3-archive.ts';
+import { s3ArchiveOf } from './s3-archive.ts';
+import { fetchArchiveFromS3 } from './s3-archive-fetch.ts';
 import { runRecordedBackup } from './schedule.ts';
 import { type ArchiveLayout, archiveLayout, archiveStatus, flushArchive, prepareArchive } from './wal-archive.ts';
 

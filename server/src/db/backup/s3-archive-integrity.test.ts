@@ -16,7 +16,8 @@ import { Registry } from 'prom-client';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyRetention } from './base-backup.ts';
-import { fetchArchiveFromS3, type S3ArchiveOptions, s3ArchiveOf, shipArchiveToS3, signObject } from './s3-archive.ts';
+import { type S3ArchiveOptions, s3ArchiveOf, shipArchiveToS3, signObject } from './s3-archive.ts';
+import { fetchArchiveFromS3 } from './s3-archive-fetch.ts';
 import { startS3Shipping } from './s3-archive-schedule.ts';
 import { type ArchiveLayout, archiveLayout } from './wal-archive.ts';
 

@@ -1,11 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lazyClient, type S3Options } from '../../modules/uploads/s3-store.ts';
 import { backupSigningKey, macMatches, macOf } from './backup-signing-key.ts';
-import { type BaseBackupManifest, listBaseBackups } from './base-backup.ts';
-import { chooseBase, type RestoreTarget } from './restore.ts';
+import { listBaseBackups } from './base-backup.ts';
 import { claimPrefix } from './s3-archive-owner.ts';
 import type { ArchiveLayout } from './wal-archive.ts';
 
@@ -31,7 +30,7 @@ export interface S3ArchiveOptions extends S3Options {
 
 const MAX_LIST_PAGES = 1_000;
 /** A manifest is a few hundred bytes: a bigger one is not ours (and is not read into memory). */
-const MAX_MANIFEST_BYTES = 64 * 1024;
+export const MAX_MANIFEST_BYTES = 64 * 1024;
 const clients = new WeakMap<S3ArchiveOptions, ReturnType<typeof lazyClient>>();
 
 /** One SDK client per settings object (loaded on first use, as the uploads' store does). */
@@ -44,19 +43,23 @@ function connect(s3: S3ArchiveOptions) {
   return made();
 }
 /** `<24 hex>.gz`, `<24 hex>.<8 hex>.backup.gz`, `<8 hex>.history.gz`, `<24 hex>.partial.gz`. */
-const WAL_FILE = /^([0-9A-F]{8}(?:[0-9A-F]{16}(?:\.[0-9A-F]{8}\.backup|\.partial)?|\.history))\.gz(\.sha256)?$/;
+export const WAL_FILE = /^([0-9A-F]{8}(?:[0-9A-F]{16}(?:\.[0-9A-F]{8}\.backup|\.partial)?|\.history))\.gz(\.sha256)?$/;
 /** A base's id (base-backup.ts makes `20261127T031500Z`-style ids): checked before it names a folder. */
-const BASE_ID = /^[0-9A-Za-z_-]{1,64}$/;
-const MANIFEST_KEY = /^base\/([0-9A-Za-z_-]{1,64})\/manifest\.json$/;
-const BASE_FILES = ['base.tar.gz', 'backup_label', 'manifest.json'] as const;
+export const BASE_ID = /^[0-9A-Za-z_-]{1,64}$/;
+export const MANIFEST_KEY = /^base\/([0-9A-Za-z_-]{1,64})\/manifest\.json$/;
+export const BASE_FILES = ['base.tar.gz', 'backup_label', 'manifest.json'] as const;
 /** Local file: everything up to this WAL name is in the bucket (retention reads it, base-backup.ts). */
 export const SHIPPED_MARKER = 's3-shipped';
 
-interface RemoteObject {
+export interface RemoteObject {
   size: number;
 }
 
-async function listKeys(s3: S3ArchiveOptions, under: string, startAfter?: string): Promise<Map<string, RemoteObject>> {
+export async function listKeys(
+  s3: S3ArchiveOptions,
+  under: string,
+  startAfter?: string,
+): Promise<Map<string, RemoteObject>> {
   const { sdk, client } = await connect(s3);
   const keys = new Map<string, RemoteObject>();
   let token: string | undefined;
@@ -103,10 +106,10 @@ async function upload(s3: S3ArchiveOptions, key: string, file: string): Promise<
 }
 
 /** An object in the bucket that this installation cannot vouch for (MAC, name, size or id). */
-class UnverifiedObject extends Error {}
+export class UnverifiedObject extends Error {}
 
 /** Fetches one object and checks its MAC BEFORE it is written where a restore would use it. */
-async function download(s3: S3ArchiveOptions, key: string, file: string): Promise<void> {
+export async function download(s3: S3ArchiveOptions, key: string, file: string): Promise<void> {
   const { sdk, client } = await connect(s3);
   const answer = await client.send(new sdk.GetObjectCommand({ Bucket: s3.bucket, Key: `${s3.prefix}${key}` }));
   if (!answer.Body) throw new Error(`empty object ${key}`);
@@ -285,97 +288,6 @@ export async function shipArchiveToS3(
       `segment ${conflicts[0]} (of ${conflicts.length} conflicting) differs in the bucket from the local one under the same name: not shipped; another cluster on prefix ${s3.prefix}, or tampering`,
     );
   return { walShipped, basesShipped };
-}
-
-/** Log and segment of a WAL name, timeline ignored (as retention compares them). */
-const position = (wal: string) => wal.slice(8, 24);
-
-/**
- * The bucket's base manifests, each verified (MAC, size, id) before it is parsed or names a folder. One
- * that does not verify (shipped before MACs existed, a stray object, another installation's) is skipped
- * with a warning naming it (review s8b C): it must not make every restore impossible. Other errors
- * (the network) still abort, so a transient failure never silently picks an older base.
- */
-async function fetchManifests(
-  s3: S3ArchiveOptions,
-  layout: ArchiveLayout,
-  keys: Map<string, RemoteObject>,
-  warn: (message: string) => void,
-): Promise<BaseBackupManifest[]> {
-  const manifests: BaseBackupManifest[] = [];
-  for (const [key, object] of keys) {
-    if (!key.startsWith('base/') || !key.endsWith('/manifest.json')) continue;
-    try {
-      manifests.push(await fetchManifest(s3, layout, key, object));
-    } catch (err) {
-      if (!(err instanceof UnverifiedObject)) throw err;
-      warn(`skipped ${err.message}`);
-    }
-  }
-  return manifests.sort((a, b) => a.consistentAt.localeCompare(b.consistentAt));
-}
-
-async function fetchManifest(
-  s3: S3ArchiveOptions,
-  layout: ArchiveLayout,
-  key: string,
-  object: RemoteObject,
-): Promise<BaseBackupManifest> {
-  const folder = MANIFEST_KEY.exec(key)?.[1];
-  if (!folder) throw new UnverifiedObject(`bucket object ${key}: not a base manifest name this installation writes`);
-  if (object.size > MAX_MANIFEST_BYTES)
-    throw new UnverifiedObject(`bucket object ${key}: ${object.size} bytes, too big`);
-  const file = path.join(layout.root, 'manifest.tmp');
-  await download(s3, key, file);
-  const manifest = JSON.parse(await readFile(file, 'utf8')) as BaseBackupManifest;
-  if (typeof manifest.id !== 'string' || !BASE_ID.test(manifest.id) || manifest.id !== folder)
-    throw new UnverifiedObject(`bucket object ${key}: manifest id ${JSON.stringify(manifest.id)} is not ${folder}`);
-  return manifest;
-}
-
-/**
- * Whether a WAL object is one a restore from `base` can use: history files (the timeline chain), and
- * segments from the base's start on, on its timeline or a later one. Only those must verify.
- */
-function usedFrom(base: BaseBackupManifest, name: string): boolean {
-  if (name.endsWith('.history')) return true;
-  return name.slice(0, 8) >= base.startWal.slice(0, 8) && position(name) >= position(base.startWal);
-}
-
-/**
- * Fills an EMPTY folder archive (`layout`, prepared with prepareArchive) from the bucket: the newest
- * verified base consistent before `target`, and every segment from its start on (and the timeline
- * histories). Every object's MAC is checked before it is written into the folder (download); a segment
- * that does not verify aborts the restore, a history file that does not verify is skipped with a
- * warning (PostgreSQL then does not follow that timeline), as is a manifest (fetchManifests).
- */
-export async function fetchArchiveFromS3(
-  s3: S3ArchiveOptions,
-  layout: ArchiveLayout,
-  target: RestoreTarget,
-  warn: (message: string) => void = () => undefined,
-): Promise<{ base: BaseBackupManifest; segments: number }> {
-  const keys = await listKeys(s3, '');
-  const base = chooseBase(await fetchManifests(s3, layout, keys, warn), target);
-  const folder = path.join(layout.baseDir, base.id);
-  if (existsSync(folder)) throw new Error(`${folder} exists: fetch into an empty archive folder`);
-  await mkdir(`${folder}.partial`, { recursive: true });
-  for (const name of BASE_FILES) await download(s3, `base/${base.id}/${name}`, path.join(`${folder}.partial`, name));
-  await rename(`${folder}.partial`, folder);
-  let segments = 0;
-  for (const key of [...keys.keys()].sort()) {
-    const name = WAL_FILE.exec(key.slice('wal/'.length));
-    if (!key.startsWith('wal/') || !name?.[1] || !usedFrom(base, name[1])) continue;
-    try {
-      await download(s3, key, path.join(layout.walDir, key.slice('wal/'.length)));
-    } catch (err) {
-      if (!(err instanceof UnverifiedObject) || !name[1].endsWith('.history')) throw err;
-      warn(`skipped ${err.message}`);
-      continue;
-    }
-    if (!key.endsWith('.sha256')) segments += 1;
-  }
-  return { base, segments };
 }
 
 /**
