@@ -167,6 +167,9 @@ export async function revokeUserSessions(db: Db, userId: string, now: Date, keep
   return Number(result.numUpdatedRows);
 }
 
+/** The advisory lock (hashtext of this) that serialises a user's sign-ins around the per-user cap. */
+export const userSessionsLockKey = (userId: string) => `sessions:${userId}`;
+
 /**
  * Revokes the user's live sessions of one kind beyond the newest `keep` (counting `newSessionId`, which
  * stays); returns how many. Serialised per user (advisory lock in the caller's transaction) so two
@@ -181,7 +184,7 @@ async function revokeBeyond(
   now: Date,
   waiting: boolean,
 ): Promise<number> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`sessions:${userId}`}))`.execute(db);
+  await sql`select pg_advisory_xact_lock(hashtext(${userSessionsLockKey(userId)}))`.execute(db);
   const result = await db
     .updateTable('sessions')
     .set({ revoked_at: now })

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -61,6 +62,12 @@ export function sessionIdOf(request: FastifyRequest): string | undefined {
   return sessionIds.get(request);
 }
 
+/** A usable session's row before it is inserted, and the cookie's token (only its hash is stored). */
+export interface NewUsableSession {
+  token: string;
+  row: SessionRow;
+}
+
 export interface Sessions {
   readonly options: SessionOptions;
   resolver: SessionResolver;
@@ -71,6 +78,11 @@ export interface Sessions {
     client: { ip: string; userAgent: string | null },
     options?: { factorPending?: boolean; devicePending?: boolean },
   ): Promise<{ token: string; session: SessionRow }>;
+  /**
+   * The row a usable session started at `at` would have, with its token, for a statement that inserts
+   * it itself (security/login-factor-repository.ts); the caller also revokes beyond `options.maxPerUser`.
+   */
+  newUsableSession(userId: string, client: { ip: string; userAgent: string | null }, at: Date): NewUsableSession;
   /** The session of the cookie that waits for a new-device confirmation (security/new-device-routes.ts). */
   devicePendingOf(request: FastifyRequest): Promise<SessionRow | undefined>;
   /** The live session of the cookie that still waits for its second factor (POST /auth/login/factor). */
@@ -163,6 +175,24 @@ export function createSessions(deps: {
       if (!factorPending && !devicePending) await revokeBeyondNewest(trx, userId, session.id, options.maxPerUser, at);
       else await revokePendingBeyondNewest(trx, userId, session.id, at);
       return { token, session };
+    },
+    newUsableSession(userId, client, at) {
+      const token = newSessionToken();
+      const row: SessionRow = {
+        id: randomUUID(),
+        user_id: userId,
+        token_hash: hashToken(token),
+        created_at: at,
+        last_seen_at: at,
+        expires_at: new Date(at.getTime() + options.absoluteHours * 3_600_000),
+        revoked_at: null,
+        user_agent: client.userAgent,
+        ip: client.ip,
+        factor_pending: false,
+        device_pending: false,
+        authenticated_at: at,
+      };
+      return { token, row };
     },
     async pendingOf(request) {
       const token = readToken(request, secure(request));

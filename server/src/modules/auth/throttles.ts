@@ -34,6 +34,12 @@ export interface ThrottleStore {
   refund(key: string, charged: ThrottleState): Promise<void>;
   /** Starts the key afresh (a successful attempt). */
   clear(key: string): Promise<void>;
+  /**
+   * Set when the counters are rows of the app's own PostgreSQL (table throttles): a check may then
+   * lock its key's row in its own transaction and write the charge there, with the check's outcome
+   * (security/login-factor-totp.ts). Unset for Redis.
+   */
+  readonly inDatabase?: true;
 }
 
 export function pgThrottleStore(db: Kysely<Database>): ThrottleStore {
@@ -49,6 +55,7 @@ export function pgThrottleStore(db: Kysely<Database>): ThrottleStore {
       return step(trx, current && current.failures > 0 ? current : undefined);
     });
   return {
+    inDatabase: true,
     async lockedFor(keys, now) {
       const states = await getThrottles(db, keys);
       return Math.max(0, ...keys.map((k) => retryAfterSeconds(states.get(k), now)));

@@ -6,6 +6,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
 import { revokePendingSessions } from '../auth/sessions-repository.ts';
+import type { ThrottleState } from '../auth/throttle-schedule.ts';
 import { accountLoginPolicy, attemptsLeft, retryAfterSeconds } from '../auth/throttle-schedule.ts';
 import type { ThrottleStore } from '../auth/throttles.ts';
 import type { Sealer } from '../payment-methods/sealing.ts';
@@ -69,6 +70,11 @@ export interface SecondFactors {
    * guesses cannot exceed the schedule; an accepted code cannot be used again.
    */
   verify(client: Client, userId: string, input: FactorInput, during: string): Promise<void>;
+  /**
+   * The time step the code matches under the sealed secret of user_totp (±1 step), or null: for a
+   * check that read the row itself (login-factor-totp.ts); nothing is charged or accepted here.
+   */
+  totpStepOf(userId: string, secretSealed: Buffer, code: string, at: Date): number | null;
   /** In a passkey's registration: recovery codes when the account has none left (a first factor); else null. */
   recoveryCodesIfNone(trx: Kysely<Database>, userId: string, at: Date): Promise<string[] | null>;
   /** In a passkey's removal: the recovery codes go when no factor is left. */
@@ -77,9 +83,19 @@ export interface SecondFactors {
 
 export const factorThrottleKey = (userId: string) => `factor:${userId}`;
 
-function factorThrottled(retryAfter: number): AppError {
+export function factorThrottled(retryAfter: number): AppError {
   return new AppError('FACTOR_THROTTLED', `Too many wrong codes; retry in ${retryAfter} s`, {
     details: { retryAfterSeconds: retryAfter },
+  });
+}
+
+/** The answer to a charged check that failed ('wrong', or 'used': a replayed step), given the state its charge wrote. */
+export function factorRefusal(result: string, charged: ThrottleState, at: Date): AppError {
+  const locked = retryAfterSeconds(charged, at);
+  if (locked > 0) return factorThrottled(locked);
+  if (result === 'used') return new AppError('FACTOR_CODE_USED', 'This code was already used');
+  return new AppError('WRONG_FACTOR_CODE', 'Wrong code', {
+    details: { attemptsLeft: attemptsLeft(accountLoginPolicy, charged, at) },
   });
 }
 
@@ -144,12 +160,7 @@ export function createSecondFactors(deps: {
       return;
     }
     await appendAudit(db, { event: 'factor_failed', at, userId, ip: client.ip, details: { during, result } });
-    const locked = retryAfterSeconds(charge.state, at);
-    if (locked > 0) throw factorThrottled(locked);
-    if (result === 'used') throw new AppError('FACTOR_CODE_USED', 'This code was already used');
-    throw new AppError('WRONG_FACTOR_CODE', 'Wrong code', {
-      details: { attemptsLeft: attemptsLeft(accountLoginPolicy, charge.state, at) },
-    });
+    throw factorRefusal(result, charge.state, at);
   }
 
   async function issueRecoveryCodes(trx: Kysely<Database>, userId: string, at: Date): Promise<string[]> {
@@ -261,6 +272,8 @@ export function createSecondFactors(deps: {
     },
 
     verify,
+
+    totpStepOf: (userId, secretSealed, code, at) => matchTotpStep(openSecret(userId, secretSealed), code.trim(), at),
 
     async recoveryCodesIfNone(trx, userId, at) {
       if ((await unusedRecoveryCodes(trx, userId)).length > 0) return null;

@@ -1,13 +1,12 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
 import { UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { AccountRow } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
 import { revokeSessionReturningAccount, type SessionRow } from '../auth/sessions-repository.ts';
-import { type FactorInput, factorMethod, type SecondFactors } from './factors-service.ts';
+import type { ThrottleStore } from '../auth/throttles.ts';
+import { type FactorInput, factorMethod } from './factors-service.ts';
+import { completeTotpLogin, type TotpLoginDeps } from './login-factor-totp.ts';
 import { recordLoginAttempt } from './login-history.ts';
-import type { NewDevices } from './new-device.ts';
 
 /**
  * The second step of a password sign-in: the factor turns the pending session into a real one. The
@@ -15,13 +14,17 @@ import type { NewDevices } from './new-device.ts';
  * of two concurrent right answers only the one that ends the pending session wins.
  */
 export async function completeFactorLogin(
-  deps: { db: Kysely<Database>; now: () => Date; devices: NewDevices; factors: SecondFactors },
+  deps: TotpLoginDeps & { throttles: ThrottleStore },
   client: Client,
   pending: SessionRow,
   input: FactorInput,
 ): Promise<{ token: string; session: SessionRow; account: AccountRow; devicePending: boolean }> {
   const userId = pending.user_id;
   const method = factorMethod(input);
+  const totpCode = input.totpCode?.trim();
+  // An authenticator code alone, with the counters in this database: the same checks in one transaction.
+  if (deps.throttles.inDatabase && totpCode && !input.passkey && !input.recoveryCode?.trim())
+    return completeTotpLogin(deps, client, pending, totpCode);
   try {
     // The pending session is the one the factor's challenge was issued to.
     await deps.factors.verify({ ...client, userId, sessionId: pending.id }, userId, input, 'login');

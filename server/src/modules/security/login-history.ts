@@ -40,22 +40,30 @@ export async function recordLoginAttempt(
       .executeTakeFirstOrThrow();
     if (Number(n) >= THROTTLED_ROWS_PER_HOUR) return;
   }
+  await db.insertInto('login_attempts').values(loginAttemptRow(entry)).execute();
+}
+
+/** The login_attempts row of one attempt (for a statement that inserts it with others: login-factor-repository.ts). */
+export function loginAttemptRow(entry: {
+  userId: string;
+  client: Pick<Client, 'ip' | 'userAgent'>;
+  at: Date;
+  method: LoginMethod;
+  result: LoginResult;
+}) {
   // Looked up now (offline data, no request leaves the server): the place as it was at the sign-in.
   const place = entry.client.ip ? placeFromIp(entry.client.ip) : null;
-  await db
-    .insertInto('login_attempts')
-    .values({
-      country: place?.country ?? null,
-      region: place?.region?.slice(0, 100) ?? null,
-      city: place?.city?.slice(0, 100) ?? null,
-      user_id: entry.userId,
-      occurred_at: entry.at,
-      ip: entry.client.ip,
-      user_agent: entry.client.userAgent?.slice(0, 500) ?? null,
-      method: entry.method,
-      result: entry.result,
-    })
-    .execute();
+  return {
+    country: place?.country ?? null,
+    region: place?.region?.slice(0, 100) ?? null,
+    city: place?.city?.slice(0, 100) ?? null,
+    user_id: entry.userId,
+    occurred_at: entry.at,
+    ip: entry.client.ip,
+    user_agent: entry.client.userAgent?.slice(0, 500) ?? null,
+    method: entry.method,
+    result: entry.result,
+  };
 }
 
 export interface LoginEntry {

@@ -54,7 +54,7 @@ export const securityRoutes: FastifyPluginAsyncTypebox<SecurityRoutesOptions> = 
       // The cookie is the pending sign-in: it resolves to nobody, so it is not looked up again.
       const client = { ...signInClientOf(request), deviceId };
       const { token, session, account, devicePending } = await completeFactorLogin(
-        { db, now, devices: auth.devices, factors: auth.factors },
+        { db, now, devices: auth.devices, factors: auth.factors, sessions: auth.sessions, throttles: auth.throttles },
         client,
         pending,
         request.body,

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { listAudit } from '../audit/repository.ts';
+import {
+  type Harness,
+  login,
+  nextIp,
+  registerUser,
+  STRONG_PASSWORD,
+  sessionCookie,
+  useAuthHarness,
+} from '../auth/test-helpers.ts';
+import { accountLoginPolicy } from '../auth/throttle-schedule.ts';
+import { factorThrottleKey } from './factors-service.ts';
+import { totpCode } from './totp.ts';
+
+/**
+ * The one-transaction second step (login-factor-totp.ts): the guess is charged in the transaction
+ * that answers it, under the throttle row's lock, so a burst can never get more verdicts than the
+ * schedule; every attempt leaves its history row, every verdict its audit row.
+ */
+const h: Harness = useAuthHarness();
+const STEP_MS = 30_000;
+const BURST = 20;
+
+const post = (url: string, cookie: string, payload?: object) =>
+  h.app.inject({ method: 'POST', url, remoteAddress: nextIp(), headers: { cookie }, ...(payload ? { payload } : {}) });
+
+async function enrolledUser() {
+  const user = await registerUser(h);
+  const { secret } = (await post('/api/me/security/totp', user.cookie)).json() as { secret: string };
+  const confirm = await post('/api/me/security/totp/confirm', user.cookie, { code: totpCode(secret, h.clock.now()) });
+  expect(confirm.statusCode).toBe(200);
+  h.clock.advance(STEP_MS);
+  return { ...user, secret };
+}
+
+async function pendingSignIn(identifier: string) {
+  const res = await login(h, identifier, STRONG_PASSWORD);
+  expect(res.statusCode).toBe(202);
+  return sessionCookie(res);
+}
+
+const factorFailures = async (userId: string) =>
+  (await listAudit(h.db, { userId })).filter((e) => e.event === 'factor_failed').length;
+const historyOf = (userId: string) =>
+  h.db.selectFrom('login_attempts').select(['method', 'result']).where('user_id', '=', userId).execute();
+const counterOf = (userId: string) =>
+  h.db.selectFrom('throttles').selectAll().where('key', '=', factorThrottleKey(userId)).executeTakeFirst();
+
+describe('the second step with an authenticator code, under concurrency', () => {
+  it(`${BURST} concurrent wrong codes: exactly the free failures + 1 get a verdict, every one is in the history`, async () => {
+    const user = await enrolledUser();
+    const pending = await pendingSignIn(user.email);
+    const right = totpCode(user.secret, h.clock.now());
+    const wrong = Array.from({ length: BURST }, (_, i) =>
+      String((Number(right) + 1 + i * 7919) % 1_000_000).padStart(6, '0'),
+    );
+    const answers = await Promise.all(wrong.map((code) => post('/api/auth/login/factor', pending, { totpCode: code })));
+    const codes = answers.map((a) => a.json().code as string);
+    const verdicts = accountLoginPolicy.freeFailures + 1;
+    // The free failures answer "wrong"; the next one is charged, verified, and its charge locks the key.
+    expect(codes.filter((c) => c === 'WRONG_FACTOR_CODE')).toHaveLength(accountLoginPolicy.freeFailures);
+    expect(codes.filter((c) => c === 'FACTOR_THROTTLED')).toHaveLength(BURST - accountLoginPolicy.freeFailures);
+    expect((await counterOf(user.user.id))?.failures).toBe(verdicts);
+    expect(await factorFailures(user.user.id)).toBe(verdicts);
+    const failed = (await historyOf(user.user.id)).filter((r) => r.result === 'factor_failed');
+    expect(failed).toHaveLength(BURST);
+    expect(new Set(failed.map((r) => r.method))).toEqual(new Set(['password+totp']));
+
+    // Locked: even the right code waits, unverified (no audit row, no accepted step).
+    const locked = await post('/api/auth/login/factor', pending, { totpCode: right });
+    expect(locked.json().code).toBe('FACTOR_THROTTLED');
+    expect(await factorFailures(user.user.id)).toBe(verdicts);
+
+    // After the lock, the right code signs in once: the counter is cleared, the pending token stays dead.
+    h.clock.advance(3_600_000);
+    const fresh = await pendingSignIn(user.username);
+    const ok = await post('/api/auth/login/factor', fresh, { totpCode: totpCode(user.secret, h.clock.now()) });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await counterOf(user.user.id)).toBeUndefined();
+    const me = (cookie: string) => h.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+    expect((await me(sessionCookie(ok))).statusCode).toBe(200);
+    expect((await me(fresh)).statusCode).toBe(401);
+    const events = (await listAudit(h.db, { userId: user.user.id })).map((e) => e.event);
+    expect(events).toContain('login_succeeded');
+    expect((await historyOf(user.user.id)).filter((r) => r.result === 'succeeded')).toEqual([
+      { method: 'password+totp', result: 'succeeded' },
+    ]);
+  });
+
+  it('concurrent right codes of one step on different sign-ins: one is accepted, the others are replays and charged', async () => {
+    const user = await enrolledUser();
+    // Three waiting sign-ins at most per user (sessions-repository PENDING_SIGN_INS_PER_USER).
+    const pendings = [];
+    for (let i = 0; i < 3; i += 1) pendings.push(await pendingSignIn(user.email));
+    const code = totpCode(user.secret, h.clock.now());
+    const answers = await Promise.all(pendings.map((p) => post('/api/auth/login/factor', p, { totpCode: code })));
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.json().code === 'FACTOR_CODE_USED')).toHaveLength(2);
+    // The first to take the row lock is the one accepted; the replays come after it, each charged.
+    expect((await counterOf(user.user.id))?.failures).toBe(2);
+    expect(await factorFailures(user.user.id)).toBe(2);
+  });
+
+  it('the per-user session cap holds: after 12 sign-ins only the 10 newest sessions live, each one usable', async () => {
+    const user = await enrolledUser();
+    const cookies: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      h.clock.advance(STEP_MS); // a fresh step each time (a code is accepted once per step)
+      const pending = await pendingSignIn(user.email);
+      const ok = await post('/api/auth/login/factor', pending, { totpCode: totpCode(user.secret, h.clock.now()) });
+      expect(ok.statusCode, ok.body).toBe(200);
+      cookies.push(sessionCookie(ok));
+    }
+    const live = await h.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', user.user.id)
+      .where('revoked_at', 'is', null)
+      .where('factor_pending', '=', false)
+      .where('device_pending', '=', false)
+      .execute();
+    expect(live).toHaveLength(10);
+    const status = async (cookie: string) =>
+      (await h.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } })).statusCode;
+    expect(await status(cookies[0] ?? '')).toBe(401);
+    expect(await status(cookies[1] ?? '')).toBe(401);
+    for (const cookie of cookies.slice(2)) expect(await status(cookie)).toBe(200);
+  });
+});
