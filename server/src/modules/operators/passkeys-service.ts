@@ -5,7 +5,6 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
@@ -13,6 +12,7 @@ import type { Database } from '../../db/schema.ts';
 import type { OperatorChallengePurpose } from '../../db/schema-operator-passkeys.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
+import { verifyAssertion } from '../security/assertion-verify.ts';
 import { answerOrigin, checkedAssertion, userHandleOf } from '../security/passkey-answers.ts';
 import { CHALLENGE_TTL_MS, MAX_PASSKEYS } from '../security/passkeys-service.ts';
 import {
@@ -152,7 +152,7 @@ export function createOperatorPasskeys(deps: {
     const state = { consumed: false };
     const result = await checkedAssertion(
       () =>
-        verifyAuthenticationResponse({
+        verifyAssertion({
           response,
           expectedChallenge: consumer('login', null, binding, state),
           expectedOrigin,
@@ -170,7 +170,7 @@ export function createOperatorPasskeys(deps: {
     if (result.kind === 'challenge') throw challengeInvalid();
     if (result.kind === 'rejected') throw rejected(result.why);
     const at = now();
-    // The library refuses a counter at or below the stored one; the conditional update refuses the loser
+    // verifyAssertion refuses a counter at or below the stored one (the library's rule); the conditional update refuses the loser
     // of two concurrent answers with one counter. Two copies of the key are in use: suspended until removed.
     if (
       result.kind === 'counter' ||

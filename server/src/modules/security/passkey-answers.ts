@@ -35,8 +35,8 @@ export type AssertionOutcome =
   | { kind: 'rejected'; why: string };
 
 /**
- * Runs the library's verification; `state.consumed` tells whether the challenge was ours and unused
- * (the challenge callback ran and won its single-use delete).
+ * Runs the assertion's verification (assertion-verify.ts); `state.consumed` tells whether the challenge
+ * was ours and unused (the challenge callback ran and won its single-use delete).
  */
 export async function checkedAssertion(
   verify: () => Promise<{
@@ -56,7 +56,7 @@ export async function checkedAssertion(
   } catch (err) {
     if (!state.consumed) return { kind: 'challenge' };
     const message = (err as Error).message ?? '';
-    // @simplewebauthn/server: "Response counter value N was lower than expected M".
+    // @simplewebauthn/server and assertion-verify.ts: "Response counter value N was lower than expected M".
     if (/counter value/i.test(message)) return { kind: 'counter' };
     return { kind: 'rejected', why: message.slice(0, 200) };
   }

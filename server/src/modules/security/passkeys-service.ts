@@ -5,7 +5,6 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
@@ -15,6 +14,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
 import { revokePendingSessions, revokeUserSessions } from '../auth/sessions-repository.ts';
+import { verifyAssertion } from './assertion-verify.ts';
 import { answerOrigin, checkedAssertion, userHandleOf } from './passkey-answers.ts';
 import { suspendRegressedPasskey } from './passkey-suspension.ts';
 import {
@@ -299,7 +299,7 @@ export function createPasskeys(deps: {
       const challengeUser = purpose === 'login' ? null : row.user_id;
       const result = await checkedAssertion(
         () =>
-          verifyAuthenticationResponse({
+          verifyAssertion({
             response,
             expectedChallenge: challengeConsumer(purpose, challengeUser, binding, state),
             expectedOrigin,
@@ -317,7 +317,7 @@ export function createPasskeys(deps: {
       if (result.kind === 'challenge') throw challengeInvalid();
       if (result.kind === 'rejected') throw rejected(result.why);
       const at = now();
-      // The library refuses a counter at or below the stored one; the conditional update refuses the
+      // verifyAssertion refuses a counter at or below the stored one (the library's rule); the conditional update refuses the
       // loser of two concurrent answers that carried the same counter.
       if (result.kind === 'counter' || !(await recordPasskeyUse(db, row.id, result.newCounter, result.backedUp, at))) {
         if (await suspendRegressedPasskey(db, client, row, purpose, at, deps.publicOrigin)) deps.onMailQueued?.();
