@@ -2,6 +2,8 @@
  * Entry point: config -> database (embedded PostgreSQL unless DATABASE_URL) -> migrations -> app -> listen.
  * Shutdown (SIGINT/SIGTERM): stop accepting, finish in-flight requests, close the pool, stop embedded PostgreSQL.
  */
+// First: a bad configuration exits before the rest of the graph is evaluated (main-config-check.ts).
+import './main-config-check.ts';
 import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
