@@ -1,7 +1,6 @@
+import { currentLanguage, i18n } from '@cw/shared-state/i18n';
 import { fireEvent, render, screen } from '@testing-library/react';
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 const navigate = vi.fn();
 vi.mock('@cw/shared-state/router', () => ({ useNavigate: () => navigate }));
@@ -16,11 +15,9 @@ const demo = {
   },
 };
 
-beforeAll(async () => {
-  await i18next
-    .use(initReactI18next)
-    .init({ lng: 'en', resources: { en: { demo } }, interpolation: { escapeValue: false } });
-});
+// The app's own i18n instance, not a second one made global: test files may share a worker (isolate: false).
+beforeAll(() => i18n.addResourceBundle(currentLanguage(), 'demo', demo));
+afterAll(() => i18n.removeResourceBundle(currentLanguage(), 'demo'));
 
 describe('HubList', () => {
   it("shows the remote's texts, opens an available entry and marks the others coming soon", () => {
