@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import {
+  E2E_BROTLI_QUALITY,
   E2E_DATA_DIR,
   E2E_DEV_PORT,
   E2E_OPS_PORT,
@@ -129,6 +130,9 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       STATIC_DIR: E2E_STATIC_DIR,
+      // Brotli 5 instead of 11 for the .br siblings of the builds (scripts/lib/compress.ts): same bytes once
+      // decoded, served the same way; 11 cost ~63 s of CPU before the first test.
+      DEPLOY_BROTLI_QUALITY: E2E_BROTLI_QUALITY,
       DATA_DIR: E2E_DATA_DIR,
       PORT: String(E2E_PORT),
       HOST: '127.0.0.1',
