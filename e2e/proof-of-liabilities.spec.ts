@@ -16,7 +16,7 @@ test('verify my balance: the browser recomputes the path from the user leaf to t
   const own = (await (await page.request.get('/api/wallet/deposit-address?coin=USDT&network=ethereum')).json()) as {
     address: string;
   };
-  faucet(own.address, '12', 'USDT', 'ethereum');
+  await faucet(own.address, '12', 'USDT', 'ethereum');
   await mineBlocks(chains?.ethereum?.rpcUrl ?? '', 7);
   await expect
     .poll(

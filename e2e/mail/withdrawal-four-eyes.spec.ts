@@ -31,7 +31,7 @@ test('@desktop four eyes: A approves a large withdrawal, it waits, A again is re
   const { account, page: userPage } = await signedInPage(browser, 'foureyes');
   const addressRes = await userPage.request.get('/api/wallet/deposit-address?coin=USDT&network=ethereum');
   expect(addressRes.status(), await addressRes.text()).toBe(200);
-  faucet(((await addressRes.json()) as { address: string }).address, '12100', 'USDT', 'ethereum');
+  await faucet(((await addressRes.json()) as { address: string }).address, '12100', 'USDT', 'ethereum');
   await expect
     .poll(
       async () => {

@@ -60,7 +60,7 @@ test('EIP-681 payment request: QR decodes to the exact request; paid on chain, i
   // A phone wallet pays exactly what it read: credited like any deposit.
   const payer = privateKeyToAccount(generatePrivateKey());
   await fundNative(ethereum.rpcUrl, payer.address, parseEther('1'));
-  faucet(payer.address, '50', 'USDT', 'ethereum');
+  await faucet(payer.address, '50', 'USDT', 'ethereum');
   const chain = defineChain({
     id: ethereum.chainId,
     name: 'Local',
