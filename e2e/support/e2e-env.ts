@@ -27,3 +27,9 @@ export const E2E_DATA_DIR = path.join(E2E_ROOT, '.e2e', 'data');
  * still decode to the very bytes of the build and are served the same way.
  */
 export const E2E_BROTLI_QUALITY = '5';
+/**
+ * A phone's device pixel ratio (an iPhone's 3). The mobile project renders at 1 (playwright.config.ts); a spec
+ * whose assertion depends on the pixels (a screenshot decoded as a QR code, text fitting its box with a
+ * phone's glyph positioning) asks for this one with test.use({ deviceScaleFactor: PHONE_DPR }).
+ */
+export const PHONE_DPR = 3;

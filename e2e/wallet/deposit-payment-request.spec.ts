@@ -2,10 +2,13 @@ import { parse } from 'eth-url-parser';
 import { createWalletClient, defineChain, type Hex, http, parseAbi, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { fundNative } from '../rewards/wallet-mock.ts';
+import { PHONE_DPR } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { faucet, mineBlocks, pickGalleryImage, readChains, signedInPage } from './wallet-helpers.ts';
 
 test.describe.configure({ timeout: 150_000 });
+// The QR code is read back from a screenshot of the screen: a phone's pixels.
+test.use({ deviceScaleFactor: PHONE_DPR });
 
 const transferAbi = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
 
