@@ -17,7 +17,7 @@ import {
  * The main suite runs on the "mobile" project; tests tagged @desktop run
  * only on the "desktop" project (the desktop frame). The deploy/rollback
  * spec switches the mail remote for everyone (remote-canary.spec does too, during the main run), so it
- * runs last, on its own. No spec builds a remote: they deploy copies of the server's builds
+ * runs after the main run, beside the clock specs (which run one at a time). No spec builds a remote: they deploy copies of the server's builds
  * (e2e/support/remote-copies.ts).
  */
 const DEPLOY_SPEC = /deploy-rollback\.spec\.ts$/;
@@ -109,7 +109,10 @@ export default defineConfig({
     {
       name: 'deploy',
       testMatch: DEPLOY_SPEC,
-      dependencies: ['clock'],
+      // After the main run (remote-canary.spec switches the mail remote too), but beside the clock specs on the
+      // second worker: it signs no one in (a clock jump ends nothing of it) and the clock specs never load the
+      // mail remote it switches. It waited for them before, with the second worker idle (~17-35 s).
+      dependencies: ['mobile', 'desktop'],
       use: {
         browserName: 'chromium',
         userAgent: IPHONE_UA,
