@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import {
+  E2E_BROTLI_QUALITY,
   E2E_DATA_DIR,
   E2E_DEV_PORT,
   E2E_OPS_PORT,
@@ -16,7 +17,7 @@ import {
  * The main suite runs on the "mobile" project; tests tagged @desktop run
  * only on the "desktop" project (the desktop frame). The deploy/rollback
  * spec switches the mail remote for everyone (remote-canary.spec does too, during the main run), so it
- * runs last, on its own. No spec builds a remote: they deploy copies of the server's builds
+ * runs after the main run, beside the clock specs (which run one at a time). No spec builds a remote: they deploy copies of the server's builds
  * (e2e/support/remote-copies.ts).
  */
 const DEPLOY_SPEC = /deploy-rollback\.spec\.ts$/;
@@ -76,7 +77,11 @@ export default defineConfig({
         browserName: 'chromium',
         userAgent: IPHONE_UA,
         viewport: { width: 390, height: 844 },
-        deviceScaleFactor: 3,
+        // Still 390x844 CSS px; DPR 1 because Chromium rasterises in software here and DPR 3 is 9x the pixels:
+        // the same signed-in walk cost 13.6 s of Chromium CPU at DPR 1 against 17.3 s at DPR 3 (3 runs each,
+        // alternated). Specs whose assertion depends on the pixels (a screenshot decoded as a QR code, text
+        // fitting its box as on a phone) say test.use({ deviceScaleFactor: PHONE_DPR }).
+        deviceScaleFactor: 1,
         isMobile: true,
         hasTouch: true,
       },
@@ -104,7 +109,10 @@ export default defineConfig({
     {
       name: 'deploy',
       testMatch: DEPLOY_SPEC,
-      dependencies: ['clock'],
+      // After the main run (remote-canary.spec switches the mail remote too), but beside the clock specs on the
+      // second worker: it signs no one in (a clock jump ends nothing of it) and the clock specs never load the
+      // mail remote it switches. It waited for them before, with the second worker idle (~17-35 s).
+      dependencies: ['mobile', 'desktop'],
       use: {
         browserName: 'chromium',
         userAgent: IPHONE_UA,
@@ -129,6 +137,9 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       STATIC_DIR: E2E_STATIC_DIR,
+      // Brotli 5 instead of 11 for the .br siblings of the builds (scripts/lib/compress.ts): same bytes once
+      // decoded, served the same way; 11 cost ~63 s of CPU before the first test.
+      DEPLOY_BROTLI_QUALITY: E2E_BROTLI_QUALITY,
       DATA_DIR: E2E_DATA_DIR,
       PORT: String(E2E_PORT),
       HOST: '127.0.0.1',

@@ -137,7 +137,7 @@ test('@desktop no serious or critical accessibility violations on the operator c
 
   const admin = `e2e_axe_${String(Date.now()).slice(-8)}`;
   await page.goto(
-    `${OPS_CONSOLE_URL}#enrol=${tokenOf(opsCommand(['operators', 'add', admin, '--roles', 'admin,support,compliance']))}`,
+    `${OPS_CONSOLE_URL}#enrol=${tokenOf(await opsCommand(['operators', 'add', admin, '--roles', 'admin,support,compliance']))}`,
   );
   // Only the fragment changed: the console reads the link when it loads.
   await page.reload();
@@ -160,7 +160,7 @@ test('@desktop no serious or critical accessibility violations on the operator c
   await context.close();
 
   const financeName = 'e2e_axe_finance';
-  ensureOperator(financeName, 'finance');
+  await ensureOperator(financeName, 'finance');
   const finance = await browser.newContext();
   const financePage = await finance.newPage();
   await financePage.goto(OPS_CONSOLE_URL);

@@ -108,7 +108,7 @@ test('an Indian user sells USDT to a bank account (bad IFSC refused, INR minimum
   const own = (await (await page.request.get('/api/wallet/deposit-address?coin=USDT&network=ethereum')).json()) as {
     address: string;
   };
-  faucet(own.address, '30', 'USDT', 'ethereum');
+  await faucet(own.address, '30', 'USDT', 'ethereum');
   await mineBlocks(chains?.ethereum?.rpcUrl ?? '', 7);
   await expect.poll(() => usdtBalance(page), { timeout: 60_000 }).toBe('30000000');
 
@@ -165,7 +165,7 @@ async function fundedSeller(browser: Browser, tag: string) {
   const own = (await (await page.request.get('/api/wallet/deposit-address?coin=USDT&network=ethereum')).json()) as {
     address: string;
   };
-  faucet(own.address, '30', 'USDT', 'ethereum');
+  await faucet(own.address, '30', 'USDT', 'ethereum');
   await mineBlocks(chains?.ethereum?.rpcUrl ?? '', 7);
   await expect.poll(() => usdtBalance(page), { timeout: 60_000 }).toBe('30000000');
   return { page, context, email: account.email };
@@ -265,7 +265,7 @@ test('a sell whose buyer pays only by chat app asks to add one, and leads there'
   const own = (await (await page.request.get('/api/wallet/deposit-address?coin=ETH&network=ethereum')).json()) as {
     address: string;
   };
-  faucet(own.address, '0.05', 'ETH', 'ethereum');
+  await faucet(own.address, '0.05', 'ETH', 'ethereum');
   await mineBlocks(chains?.ethereum?.rpcUrl ?? '', 7);
   await expect.poll(() => balanceOf(page, 'ETH'), { timeout: 60_000 }).not.toBe('0');
   await page.goto('/buySell');

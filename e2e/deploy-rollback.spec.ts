@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { E2E_PORT, E2E_STATIC_DIR } from './support/e2e-env.ts';
+import { E2E_BROTLI_QUALITY, E2E_PORT, E2E_STATIC_DIR } from './support/e2e-env.ts';
 import { expect, test } from './support/fixtures.ts';
 import { copyOfLive, relabel } from './support/remote-copies.ts';
 import { listeningProcess } from './support/server-process.ts';
@@ -13,7 +13,12 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 async function script(name: 'deploy' | 'rollback', args: string[]): Promise<string> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', `scripts/${name}.ts`, ...args], {
     cwd: ROOT,
-    env: { ...process.env, DEPLOY_UNCHECKED_WITHOUT_MAPS: '1', STATIC_DIR: E2E_STATIC_DIR },
+    env: {
+      ...process.env,
+      DEPLOY_UNCHECKED_WITHOUT_MAPS: '1',
+      DEPLOY_BROTLI_QUALITY: E2E_BROTLI_QUALITY,
+      STATIC_DIR: E2E_STATIC_DIR,
+    },
     maxBuffer: 64 * 1024 * 1024,
   });
   return stdout;

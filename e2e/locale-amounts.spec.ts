@@ -1,5 +1,9 @@
+import { PHONE_DPR } from './support/e2e-env.ts';
 import { expect, test } from './support/fixtures.ts';
 import { setLanguage, signedInPage } from './wallet/wallet-helpers.ts';
+
+// Labels must fit one line with a phone's glyph positioning.
+test.use({ deviceScaleFactor: PHONE_DPR });
 
 test('convert and exchange read and show amounts the Spanish way', async ({ browser }) => {
   const { context, page } = await signedInPage(browser, 'esamt');

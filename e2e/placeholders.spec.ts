@@ -59,7 +59,7 @@ async function walk(browser: Browser, fallback: boolean): Promise<string[]> {
   return found;
 }
 
-test.use({ viewport: { width: 360, height: 740 } });
+test.use({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 3 });
 // Each walk visits 36 screens.
 test.describe.configure({ timeout: 240_000 });
 

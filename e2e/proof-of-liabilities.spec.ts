@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { E2E_ROOT } from './support/e2e-env.ts';
+import { opsCommand } from './mail/mail-helpers.ts';
 import { expect, test } from './support/fixtures.ts';
-import { e2eDataDir, faucet, mineBlocks, readChains, signedInPage } from './wallet/wallet-helpers.ts';
+import { faucet, mineBlocks, readChains, signedInPage } from './wallet/wallet-helpers.ts';
 
 test('verify my balance: the browser recomputes the path from the user leaf to the published root', async ({
   browser,
@@ -16,7 +15,7 @@ test('verify my balance: the browser recomputes the path from the user leaf to t
   const own = (await (await page.request.get('/api/wallet/deposit-address?coin=USDT&network=ethereum')).json()) as {
     address: string;
   };
-  faucet(own.address, '12', 'USDT', 'ethereum');
+  await faucet(own.address, '12', 'USDT', 'ethereum');
   await mineBlocks(chains?.ethereum?.rpcUrl ?? '', 7);
   await expect
     .poll(
@@ -31,20 +30,10 @@ test('verify my balance: the browser recomputes the path from the user leaf to t
     )
     .toBe('12000000');
   // An operator publishes a snapshot now (the server also does on its schedule).
-  const out = execFileSync('npx', ['tsx', 'server/scripts/ops.ts', 'por', 'publish'], {
-    cwd: E2E_ROOT,
-    env: { ...process.env, DATA_DIR: e2eDataDir() },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  const out = await opsCommand(['por', 'publish']);
   expect(out).toMatch(/published/);
   // Reconcile: the ledger, the latest root beside it, and the reserves read from the local chains.
-  const reconciled = execFileSync('npx', ['tsx', 'server/scripts/ops.ts', 'reconcile'], {
-    cwd: E2E_ROOT,
-    env: { ...process.env, DATA_DIR: e2eDataDir() },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const reconciled = await opsCommand(['reconcile']);
   expect(reconciled).toContain('RECONCILED');
   expect(reconciled).toContain('proof of liabilities: latest root');
   expect(reconciled).toMatch(/USDT\treserves \d+ \(ethereum\+bsc\)\tliabilities \d+/);

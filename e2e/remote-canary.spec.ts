@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from '@playwright/test';
 import { bucketOf } from '../server/src/http/remote-canary.ts';
-import { E2E_PORT, E2E_STATIC_DIR } from './support/e2e-env.ts';
+import { E2E_BROTLI_QUALITY, E2E_PORT, E2E_STATIC_DIR } from './support/e2e-env.ts';
 import { expect, REMOTE_LOAD_FAILED_ZH, test } from './support/fixtures.ts';
 import { copyOfLive, relabel, throwOnLoad } from './support/remote-copies.ts';
 
@@ -15,7 +15,12 @@ const APP = `http://127.0.0.1:${E2E_PORT}`;
 async function script(name: 'deploy' | 'rollback' | 'promote' | 'canary', args: string[]): Promise<string> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', `scripts/${name}.ts`, ...args], {
     cwd: ROOT,
-    env: { ...process.env, DEPLOY_UNCHECKED_WITHOUT_MAPS: '1', STATIC_DIR: E2E_STATIC_DIR },
+    env: {
+      ...process.env,
+      DEPLOY_UNCHECKED_WITHOUT_MAPS: '1',
+      DEPLOY_BROTLI_QUALITY: E2E_BROTLI_QUALITY,
+      STATIC_DIR: E2E_STATIC_DIR,
+    },
     maxBuffer: 64 * 1024 * 1024,
   });
   return stdout;

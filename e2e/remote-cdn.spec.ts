@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { E2E_PORT, E2E_STATIC_DIR } from './support/e2e-env.ts';
+import { E2E_BROTLI_QUALITY, E2E_PORT, E2E_STATIC_DIR } from './support/e2e-env.ts';
 import { expect, navigateInApp, REMOTE_LOAD_FAILED_ZH, test } from './support/fixtures.ts';
 import { copyOfLive } from './support/remote-copies.ts';
 
@@ -14,7 +14,13 @@ const CDN = `http://127.0.0.2:${E2E_PORT}`;
 async function script(name: 'deploy' | 'rollback', args: string[]): Promise<string> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', `scripts/${name}.ts`, ...args], {
     cwd: ROOT,
-    env: { ...process.env, DEPLOY_UNCHECKED_WITHOUT_MAPS: '1', STATIC_DIR: E2E_STATIC_DIR, REMOTE_ORIGINS: CDN },
+    env: {
+      ...process.env,
+      DEPLOY_UNCHECKED_WITHOUT_MAPS: '1',
+      DEPLOY_BROTLI_QUALITY: E2E_BROTLI_QUALITY,
+      STATIC_DIR: E2E_STATIC_DIR,
+      REMOTE_ORIGINS: CDN,
+    },
     maxBuffer: 64 * 1024 * 1024,
   });
   return stdout;

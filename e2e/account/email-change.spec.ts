@@ -128,7 +128,7 @@ test('@desktop the operator console shows a user’s locks (hold with its end, a
 }, testInfo) => {
   // This spec's own operator (a code works once per operator and 30 s step), a support operator.
   test.slow();
-  ensureOperator('e2e_ops_locks', 'support');
+  await ensureOperator('e2e_ops_locks', 'support');
   const account = newAccount('lock');
   const api = await playwright.request.newContext({ baseURL });
   await registerByApi(api, account);

@@ -29,7 +29,7 @@ test('withdraw on chain with a passkey as the second factor', async ({ browser, 
   await page.goto('/coinTopup/deposit?coin=USDT&network=bsc');
   const addressText = page.getByTestId('deposit-address');
   await expect(addressText).toHaveText(/^0x[0-9a-fA-F]{40}$/);
-  faucet((await addressText.textContent()) ?? '', '50', 'USDT', 'bsc');
+  await faucet((await addressText.textContent()) ?? '', '50', 'USDT', 'bsc');
   await expect
     .poll(
       async () =>

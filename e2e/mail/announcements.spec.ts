@@ -14,7 +14,7 @@ const TITLES = {
 test('an announcement published by an operator appears in all four languages, unread until opened', async ({
   browser,
 }) => {
-  ensureOperator('e2e_ops_announce');
+  await ensureOperator('e2e_ops_announce');
   // The operator API answers on the console's own origin only (issue 38 item 5).
   const ops = await apiRequest.newContext({ baseURL: E2E_OPS_URL });
   await operatorSignIn(ops, 'e2e_ops_announce');

@@ -9,7 +9,7 @@ const OPERATOR_NAME = 'e2e_ops_chat';
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
 async function operatorConsole(browser: import('@playwright/test').Browser): Promise<Page> {
-  ensureOperator(OPERATOR_NAME);
+  await ensureOperator(OPERATOR_NAME);
   const ops = await browser.newContext();
   const page = await ops.newPage();
   await page.goto(OPS_CONSOLE_URL);

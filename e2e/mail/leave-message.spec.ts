@@ -41,7 +41,7 @@ test('@desktop a visitor leaves a message with a phone and its area code; an ope
   await expect(page.getByTestId('leave-content').locator('textarea')).toHaveValue('');
   await visitor.close();
 
-  ensureOperator(OPERATOR_NAME);
+  await ensureOperator(OPERATOR_NAME);
   const ops = await browser.newContext();
   const console = await ops.newPage();
   await console.goto(OPS_CONSOLE_URL);

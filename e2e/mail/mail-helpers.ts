@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
@@ -24,14 +25,23 @@ const readState = (name: string): OperatorState =>
   existsSync(stateFile(name)) ? (JSON.parse(readFileSync(stateFile(name), 'utf8')) as OperatorState) : {};
 const writeState = (name: string, state: OperatorState) => writeFileSync(stateFile(name), JSON.stringify(state));
 
-export function opsCommand(args: string[]): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', path.join(E2E_ROOT, 'server/scripts/ops.ts'), ...args], {
+const execFileAsync = promisify(execFile);
+
+/**
+ * Runs `npm run ops -- <args>` (server/scripts/ops.ts) against the e2e server's data folder and returns
+ * its stdout; a non-zero exit rejects with the child's stdout and stderr on the error. Asynchronous: the
+ * worker's other work (a page, a poll) goes on while the CLI starts.
+ */
+export async function opsCommand(args: string[]): Promise<string> {
+  const script = path.join(E2E_ROOT, 'server/scripts/ops.ts');
+  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: E2E_ROOT,
     // The e2e server runs on the development clock (moved forward by the clock specs): the CLI dates
     // enrolment links by it too.
     env: { ...process.env, DATA_DIR: e2eDataDir(), DEV_CLOCK: 'true' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  }).toString();
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout;
 }
 export const tokenOf = (output: string) => {
   const token = /#enrol=([A-Za-z0-9_-]{22})/.exec(output)?.[1];
@@ -44,16 +54,16 @@ export const tokenOf = (output: string) => {
  * folder; the enrolment (password and app) is finished on first sign-in. An operator left without
  * its secret here gets a new link (`operators enrol`).
  */
-export function ensureOperator(name = OPERATOR.name, roles = 'support'): void {
+export async function ensureOperator(name = OPERATOR.name, roles = 'support'): Promise<void> {
   const state = readState(name);
   if (state.secret || state.token) return;
   let output: string;
   try {
-    output = opsCommand(['operators', 'add', name, '--roles', roles]);
+    output = await opsCommand(['operators', 'add', name, '--roles', roles]);
   } catch (err) {
-    const stdout = String((err as { stdout?: Buffer }).stdout ?? '');
+    const stdout = String((err as { stdout?: string }).stdout ?? '');
     if (!stdout.includes('exists')) throw err;
-    output = opsCommand(['operators', 'enrol', name]);
+    output = await opsCommand(['operators', 'enrol', name]);
   }
   writeState(name, { token: tokenOf(output) });
 }

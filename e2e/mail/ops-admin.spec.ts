@@ -11,7 +11,7 @@ test('@desktop an admin enrols from the link, adds an operator, and reads the au
   test.slow();
   const stamp = String(Date.now()).slice(-8);
   const admin = `e2e_admin_${stamp}`;
-  const link = opsCommand(['operators', 'add', admin, '--roles', 'admin']);
+  const link = await opsCommand(['operators', 'add', admin, '--roles', 'admin']);
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${OPS_CONSOLE_URL}#enrol=${tokenOf(link)}`);

@@ -8,7 +8,7 @@ test('@desktop the operator console: sign in, write in two languages, preview, p
 }) => {
   // The ops CLI runs under tsx (seconds when the machine is busy).
   test.slow();
-  ensureOperator(OPERATOR_NAME);
+  await ensureOperator(OPERATOR_NAME);
   const ops = await browser.newContext();
   const page = await ops.newPage();
   await page.goto(OPS_CONSOLE_URL);

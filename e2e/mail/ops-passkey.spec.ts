@@ -10,7 +10,7 @@ import { OPERATOR, OPS_CONSOLE_URL, opsCommand, serverNow, tokenOf, totpOf } fro
 test('@desktop an operator adds a passkey after enrolling and signs in with it alone', async ({ browser }) => {
   test.slow();
   const name = `e2e_pk_${String(Date.now()).slice(-8)}`;
-  const link = opsCommand(['operators', 'add', name, '--roles', 'finance']);
+  const link = await opsCommand(['operators', 'add', name, '--roles', 'finance']);
   const context = await browser.newContext();
   const page = await context.newPage();
   await virtualAuthenticator(context, page);

@@ -32,7 +32,7 @@ test('@desktop compliance freezes a user: the open app is signed out and cannot 
 
   // The compliance operator, in another.
   const name = `e2e_compl_${String(Date.now()).slice(-8)}`;
-  ensureOperator(name, 'compliance');
+  await ensureOperator(name, 'compliance');
   const opsContext = await browser.newContext();
   const ops = await opsContext.newPage();
   await ops.goto(OPS_CONSOLE_URL);

@@ -56,7 +56,7 @@ test('@desktop a ticket with two pictures; the operator answers in the console; 
   await expect(page.getByTestId('ticket-state')).toHaveText('待回复');
   await expect(page.getByTestId('ticket-message').first().getByTestId('previewable-image')).toHaveCount(2);
 
-  ensureOperator(OPERATOR_NAME);
+  await ensureOperator(OPERATOR_NAME);
   const ops = await browser.newContext();
   const console = await ops.newPage();
   await console.goto(OPS_CONSOLE_URL);

@@ -23,15 +23,15 @@ test('@desktop four eyes: A approves a large withdrawal, it waits, A again is re
   if (!eth) return;
   const stamp = String(Date.now()).slice(-8);
   const [finA, finB, support] = [`e2e_fa_${stamp}`, `e2e_fb_${stamp}`, `e2e_sp_${stamp}`];
-  ensureOperator(finA, 'finance');
-  ensureOperator(finB, 'finance');
-  ensureOperator(support, 'support');
+  await ensureOperator(finA, 'finance');
+  await ensureOperator(finB, 'finance');
+  await ensureOperator(support, 'support');
 
   // The user: 12,100 USDT deposited on the local ethereum chain, then a 12,000 USDT withdrawal.
   const { account, page: userPage } = await signedInPage(browser, 'foureyes');
   const addressRes = await userPage.request.get('/api/wallet/deposit-address?coin=USDT&network=ethereum');
   expect(addressRes.status(), await addressRes.text()).toBe(200);
-  faucet(((await addressRes.json()) as { address: string }).address, '12100', 'USDT', 'ethereum');
+  await faucet(((await addressRes.json()) as { address: string }).address, '12100', 'USDT', 'ethereum');
   await expect
     .poll(
       async () => {

@@ -101,7 +101,7 @@ test('check in 7 days in a row, claim after 24 hours, deliver to the balance', a
 });
 
 test('a lottery draw is verified in the browser once its seed is revealed', async ({ browser }) => {
-  ensureOperator('e2e_ops_rewards');
+  await ensureOperator('e2e_ops_rewards');
   // The operator API answers on the console's own origin only (issue 38 item 5).
   const ops = await newRequest.newContext({ baseURL: E2E_OPS_URL });
   await operatorSignIn(ops, 'e2e_ops_rewards');

@@ -26,7 +26,7 @@ test('deposit ETH and USDT from the connected wallet: one transaction each, to m
   const { page, context } = await signedInPage(browser, 'wdep');
   const wallet = await installRecordingWallet(page, ethereum);
   await fundNative(ethereum.rpcUrl, wallet.address, parseEther('3'));
-  faucet(wallet.address, '50', 'USDT', 'ethereum');
+  await faucet(wallet.address, '50', 'USDT', 'ethereum');
   const usdt = ethereum.tokens.USDT as Hex;
 
   // ETH: the amount is checked against the wallet's balance before any prompt.

@@ -21,3 +21,15 @@ export const E2E_OPS_PORT = Number(process.env.E2E_OPS_PORT ?? E2E_PORT + 20_000
 export const E2E_OPS_URL = `http://localhost:${E2E_OPS_PORT}`;
 export const E2E_STATIC_DIR = path.join(E2E_ROOT, '.e2e', 'deploy');
 export const E2E_DATA_DIR = path.join(E2E_ROOT, '.e2e', 'data');
+/**
+ * Brotli quality of the e2e server's precompressed files (DEPLOY_BROTLI_QUALITY, scripts/lib/compress.ts),
+ * for its start and the deploy specs: quality 11 spent ~63 s of CPU on the start alone. The .br files
+ * still decode to the very bytes of the build and are served the same way.
+ */
+export const E2E_BROTLI_QUALITY = '5';
+/**
+ * A phone's device pixel ratio (an iPhone's 3). The mobile project renders at 1 (playwright.config.ts); a spec
+ * whose assertion depends on the pixels (a screenshot decoded as a QR code, text fitting its box with a
+ * phone's glyph positioning) asks for this one with test.use({ deviceScaleFactor: PHONE_DPR }).
+ */
+export const PHONE_DPR = 3;

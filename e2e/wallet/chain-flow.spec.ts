@@ -30,7 +30,7 @@ test('deposit from the faucet (confirming, then successful), withdraw on chain, 
   await expect(page.getByTestId('qr-code')).toBeVisible();
   await expect(page.getByTestId('deposit-confirmations')).toHaveText('64');
   const depositAddress = (await addressText.textContent()) ?? '';
-  faucet(depositAddress, '50', 'USDT', 'bsc');
+  await faucet(depositAddress, '50', 'USDT', 'bsc');
 
   // The watcher records it; "I have transferred" then finds it and opens its details.
   await expect
@@ -182,7 +182,7 @@ test('a deposit below the minimum is shown with its reason and not credited', as
   const address = await page.request.get('/api/wallet/deposit-address?coin=USDT&network=bsc');
   const { address: depositAddress } = (await address.json()) as { address: string };
   // The minimum on this network is 0.001 USDT.
-  faucet(depositAddress, '0.0005', 'USDT', 'bsc');
+  await faucet(depositAddress, '0.0005', 'USDT', 'bsc');
   let depositId = '';
   await expect
     .poll(
@@ -223,7 +223,7 @@ test('send to another user by their deposit address', async ({ browser }) => {
   const own = (
     (await (await page.request.get('/api/wallet/deposit-address?coin=USDT&network=bsc')).json()) as { address: string }
   ).address;
-  faucet(own, '3', 'USDT', 'bsc');
+  await faucet(own, '3', 'USDT', 'bsc');
   await expect
     .poll(
       async () => {

@@ -29,7 +29,7 @@ test('balances and history follow a new deposit without a reload', async ({ brow
   await page.evaluate(() => {
     (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
   });
-  faucet(address, '7', 'USDT', 'ethereum');
+  await faucet(address, '7', 'USDT', 'ethereum');
   const chains = readChains();
   if (chains?.ethereum) await mineBlocks(chains.ethereum.rpcUrl, 8);
   await expect(page.getByTestId('history-amount').first()).toContainText('7', { timeout: 45_000 });

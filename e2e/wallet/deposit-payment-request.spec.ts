@@ -2,10 +2,13 @@ import { parse } from 'eth-url-parser';
 import { createWalletClient, defineChain, type Hex, http, parseAbi, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { fundNative } from '../rewards/wallet-mock.ts';
+import { PHONE_DPR } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { faucet, mineBlocks, pickGalleryImage, readChains, signedInPage } from './wallet-helpers.ts';
 
 test.describe.configure({ timeout: 150_000 });
+// The QR code is read back from a screenshot of the screen: a phone's pixels.
+test.use({ deviceScaleFactor: PHONE_DPR });
 
 const transferAbi = parseAbi(['function transfer(address to, uint256 amount) returns (bool)']);
 
@@ -60,7 +63,7 @@ test('EIP-681 payment request: QR decodes to the exact request; paid on chain, i
   // A phone wallet pays exactly what it read: credited like any deposit.
   const payer = privateKeyToAccount(generatePrivateKey());
   await fundNative(ethereum.rpcUrl, payer.address, parseEther('1'));
-  faucet(payer.address, '50', 'USDT', 'ethereum');
+  await faucet(payer.address, '50', 'USDT', 'ethereum');
   const chain = defineChain({
     id: ethereum.chainId,
     name: 'Local',

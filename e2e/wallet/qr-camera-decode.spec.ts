@@ -2,8 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { logIn, newAccount, registerByApi } from '../account/account-helpers.ts';
+import { PHONE_DPR } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { GOOD_ETH_ADDRESS, qrPng } from './wallet-helpers.ts';
+
+// The camera's video is made from a screenshot of a canvas: a phone's pixels, as before.
+test.use({ deviceScaleFactor: PHONE_DPR });
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BASE_ARGS = [

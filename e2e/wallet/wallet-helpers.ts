@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
+import { type FaucetResult, faucetSend } from '../../server/src/modules/chain/dev-faucet.ts';
 import { logIn, newAccount, readCode, registerByApi } from '../account/account-helpers.ts';
-import { E2E_DATA_DIR, E2E_ROOT } from '../support/e2e-env.ts';
+import { E2E_DATA_DIR } from '../support/e2e-env.ts';
 
 export const GOOD_ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 /** The same address with one letter's case flipped: its EIP-55 checksum fails. */
@@ -89,14 +89,20 @@ export async function setLanguage(page: Page, language: 'zh-CN' | 'zh-TW' | 'en'
   await page.evaluate((lang) => window.localStorage.setItem('lang', lang), language);
 }
 
-/** Test funds from the local chain's dev account (`npm run faucet`), against the e2e server's chains.json. */
-export function faucet(address: string, amount: string, asset: string, network: 'ethereum' | 'bsc'): void {
-  execFileSync('npx', ['tsx', 'server/scripts/faucet.ts', address, amount, asset, network], {
-    cwd: E2E_ROOT,
-    env: { ...process.env, DATA_DIR: e2eDataDir() },
-    stdio: 'pipe',
-    timeout: 60_000,
-  });
+/**
+ * Test funds from the local chain's dev account (what `npm run faucet` does: the same function,
+ * modules/chain/dev-faucet.ts), against the e2e server's chains.json. In this process: spawning the
+ * script cost seconds of CPU per call and blocked the worker.
+ */
+export async function faucet(
+  address: string,
+  amount: string,
+  asset: string,
+  network: 'ethereum' | 'bsc',
+): Promise<FaucetResult> {
+  const result = await faucetSend({ address, amount, asset, network, dataDir: e2eDataDir() });
+  if (result.status !== 'success') throw new Error(`faucet: ${asset} to ${address} reverted (${result.txHash})`);
+  return result;
 }
 
 /** Mine blocks at once on a local anvil chain (so a 64-confirmation deposit needs no minute of waiting). */

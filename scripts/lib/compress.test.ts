@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { precompress } from './compress.ts';
+import { brotliQuality, precompress } from './compress.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'cw-compress-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -42,6 +42,17 @@ describe('precompress (deploy_s: unchanged chunks keep the live version compress
       const br = brotliDecompressSync(readFileSync(path.join(next, `${file}.br`))).toString();
       const gz = gunzipSync(readFileSync(path.join(next, `${file}.gz`))).toString();
       expect([file, br === body, gz === body]).toEqual([file, true, true]);
+    }
+  });
+});
+
+describe('brotliQuality (DEPLOY_BROTLI_QUALITY: the e2e start packs less tightly)', () => {
+  it('is 11 unless set, takes 0 to 11, refuses anything else', () => {
+    expect(brotliQuality({})).toBe(11);
+    expect(brotliQuality({ DEPLOY_BROTLI_QUALITY: ' 5 ' })).toBe(5);
+    expect(brotliQuality({ DEPLOY_BROTLI_QUALITY: '0' })).toBe(0);
+    for (const bad of ['12', '-1', '4.5', 'fast']) {
+      expect(() => brotliQuality({ DEPLOY_BROTLI_QUALITY: bad })).toThrow(/DEPLOY_BROTLI_QUALITY/);
     }
   });
 });

@@ -8,6 +8,22 @@ const brotliAsync = promisify(brotliCompress);
 const COMPRESSIBLE = /\.(js|css|html|json|svg|map|txt)$/;
 
 /**
+ * Brotli quality of the .br siblings: 11 (the smallest files) unless DEPLOY_BROTLI_QUALITY says otherwise.
+ * Quality 11 costs ~63 s of CPU over the host, the console and the five remotes (quality 5: ~3 s, files
+ * ~10 % larger), so the e2e server's start sets 5 (playwright.config.ts): it still serves .br siblings that
+ * decode to the very bytes of the build, only less tightly packed. A release keeps 11.
+ */
+export function brotliQuality(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env.DEPLOY_BROTLI_QUALITY?.trim();
+  if (!text) return constants.BROTLI_MAX_QUALITY;
+  const quality = Number(text);
+  if (!Number.isInteger(quality) || quality < constants.BROTLI_MIN_QUALITY || quality > constants.BROTLI_MAX_QUALITY) {
+    throw new Error(`DEPLOY_BROTLI_QUALITY must be an integer from 0 to 11, not ${text}`);
+  }
+  return quality;
+}
+
+/**
  * The .gz and .br siblings of `relative` taken from an earlier version folder whose file of that name
  * has the very same bytes (a chunk unchanged since the live version: its name carries its content
  * hash), or false. Brotli at quality 11 is most of a deploy's time; an unchanged chunk compresses the same.
@@ -42,6 +58,7 @@ async function reuseCompressed(body: Buffer, relative: string, file: string, ear
  */
 export async function precompress(dir: string, earlier: string[] = []): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  const quality = brotliQuality();
   await Promise.all(
     entries
       .filter((e) => e.isFile() && COMPRESSIBLE.test(e.name))
@@ -50,7 +67,10 @@ export async function precompress(dir: string, earlier: string[] = []): Promise<
         const body = await readFile(file);
         if (await reuseCompressed(body, path.relative(dir, file), file, earlier)) return;
         await writeFile(`${file}.gz`, await gzipAsync(body, { level: 9 }));
-        await writeFile(`${file}.br`, await brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        await writeFile(
+          `${file}.br`,
+          await brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }),
+        );
       }),
   );
 }

@@ -50,27 +50,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { runBackupCommand, runFailoverCommand, runRestoreCommand } from '../src/db/backup/ops-commands.ts';
 import { createDb } from '../src/db/create-db.ts';
-import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import type { EmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import type { Database } from '../src/db/schema.ts';
-import { startDevClock } from '../src/dev/clock.ts';
-import { consoleConfigFromEnv } from '../src/http/console-listener.ts';
-import { runAuditCommand } from '../src/modules/audit/ops-commands.ts';
-import { custodyCheck, custodyLines } from '../src/modules/custody/custody-check.ts';
-import { runCustodyCommand } from '../src/modules/custody/refill.ts';
-import { runReorgsCommand } from '../src/modules/deposits/ops-commands.ts';
-import { runExchangeOps } from '../src/modules/exchange/ops.ts';
-import { formatReport, reconcile } from '../src/modules/ledger/reconcile.ts';
-import { runNoticesCommand } from '../src/modules/notices/ops-commands.ts';
-import { runOperatorsCommand } from '../src/modules/operators/ops-commands.ts';
-import { porReconcileLines, runPorCommand } from '../src/modules/por/ops-commands.ts';
-import { reserveCheck, reserveLines } from '../src/modules/por/reserves.ts';
-import { runRampCommand } from '../src/modules/ramp/ops-commands.ts';
-import { runRewardsCommand } from '../src/modules/rewards/ops-commands.ts';
-import { createS3Store } from '../src/modules/uploads/s3-store.ts';
-import { runWithdrawalsCommand } from '../src/modules/withdrawals/ops-commands.ts';
 
+/*
+ * Each command's module is imported when that command runs, not all of them at start: loading every
+ * module of the server cost seconds of CPU per command (the e2e specs add operators with this CLI, and
+ * an operator runs one command at a time).
+ */
 const EMBEDDED_DATABASE = 'wallet';
 const commands = [
   'reconcile',
@@ -135,6 +123,7 @@ async function connect(): Promise<{ db: Kysely<Database>; embedded?: EmbeddedPos
   if (running) return { db: createDb(running, { max: 2 }) };
   if (!existsSync(path.join(clusterDir(config.dataDir), 'PG_VERSION')))
     return fail(`no database: set DATABASE_URL or start the server once (DATA_DIR ${config.dataDir})`, 2);
+  const { startEmbeddedPostgres } = await import('../src/db/embedded-postgres.ts');
   const embedded = await startEmbeddedPostgres({ dir: config.dataDir });
   return { db: createDb(embedded.url(EMBEDDED_DATABASE), { max: 2 }), embedded };
 }
@@ -157,6 +146,9 @@ async function main(): Promise<number> {
       err: (line: string) => process.stderr.write(`${line}\n`),
     };
     const argv = process.argv.slice(3);
+    const { runBackupCommand, runFailoverCommand, runRestoreCommand } = await import(
+      '../src/db/backup/ops-commands.ts'
+    );
     if (command === 'failover') return runFailoverCommand(ctx, argv);
     return command === 'backup' ? runBackupCommand(ctx, argv) : runRestoreCommand(ctx, argv);
   }
@@ -172,6 +164,7 @@ async function main(): Promise<number> {
   const { db, embedded } = connection;
   try {
     if (command === 'exchange') {
+      const { runExchangeOps } = await import('../src/modules/exchange/ops.ts');
       const result = await runExchangeOps(db, process.argv.slice(3), () => new Date());
       for (const line of result.lines) (result.code === 0 ? out : (l: string) => process.stderr.write(`${l}\n`))(line);
       return result.code;
@@ -180,8 +173,16 @@ async function main(): Promise<number> {
       process.stderr.write('the ledger tables do not exist (start the server once to migrate)\n');
       return 2;
     }
-    if (command === 'withdrawals') return await runWithdrawalsCommand(db, process.argv.slice(3), out);
+    if (command === 'withdrawals') {
+      const { runWithdrawalsCommand } = await import('../src/modules/withdrawals/ops-commands.ts');
+      return await runWithdrawalsCommand(db, process.argv.slice(3), out);
+    }
     if (command === 'operators') {
+      const [{ consoleConfigFromEnv }, { startDevClock }, { runOperatorsCommand }] = await Promise.all([
+        import('../src/http/console-listener.ts'),
+        import('../src/dev/clock.ts'),
+        import('../src/modules/operators/ops-commands.ts'),
+      ]);
       // The console's own origin (OPS_ORIGIN, issue 38 item 5): the link is opened where the console is served.
       const config = loadConfig();
       const { origin } = consoleConfigFromEnv(process.env, {
@@ -200,19 +201,42 @@ async function main(): Promise<number> {
       }
     }
     if (command === 'audit') {
+      const [{ runAuditCommand }, { createS3Store }] = await Promise.all([
+        import('../src/modules/audit/ops-commands.ts'),
+        import('../src/modules/uploads/s3-store.ts'),
+      ]);
       const s3 = loadConfig().uploads.s3;
       // The audit anchors go to the uploads' bucket under audit/ (modules/audit/s3-anchor.ts).
       const store = () => (s3 ? createS3Store({ ...s3, prefix: '' }) : null);
       return await runAuditCommand(db, process.argv.slice(3), out, { store });
     }
-    if (command === 'notices') return await runNoticesCommand(db, process.argv.slice(3), out);
-    if (command === 'rewards') return await runRewardsCommand(db, process.argv.slice(3), out);
-    if (command === 'por') return await runPorCommand(db, process.argv.slice(3), out);
-    if (command === 'reorgs') return await runReorgsCommand(db, process.argv.slice(3), out);
-    if (command === 'ramp') return await runRampCommand(db, process.argv.slice(3), out);
+    const argv = process.argv.slice(3);
+    if (command === 'notices')
+      return await (await import('../src/modules/notices/ops-commands.ts')).runNoticesCommand(db, argv, out);
+    if (command === 'rewards')
+      return await (await import('../src/modules/rewards/ops-commands.ts')).runRewardsCommand(db, argv, out);
+    if (command === 'por')
+      return await (await import('../src/modules/por/ops-commands.ts')).runPorCommand(db, argv, out);
+    if (command === 'reorgs')
+      return await (await import('../src/modules/deposits/ops-commands.ts')).runReorgsCommand(db, argv, out);
+    if (command === 'ramp')
+      return await (await import('../src/modules/ramp/ops-commands.ts')).runRampCommand(db, argv, out);
     const config = loadConfig();
-    if (command === 'custody')
-      return await runCustodyCommand(db, process.argv.slice(3), out, { dataDir: config.dataDir, env: process.env });
+    if (command === 'custody') {
+      const { runCustodyCommand } = await import('../src/modules/custody/refill.ts');
+      return await runCustodyCommand(db, argv, out, { dataDir: config.dataDir, env: process.env });
+    }
+    const [
+      { formatReport, reconcile },
+      { porReconcileLines },
+      { reserveCheck, reserveLines },
+      { custodyCheck, custodyLines },
+    ] = await Promise.all([
+      import('../src/modules/ledger/reconcile.ts'),
+      import('../src/modules/por/ops-commands.ts'),
+      import('../src/modules/por/reserves.ts'),
+      import('../src/modules/custody/custody-check.ts'),
+    ]);
     const report = await reconcile(db);
     for (const line of formatReport(report)) out(line);
     for (const line of await porReconcileLines(db)) out(line);
