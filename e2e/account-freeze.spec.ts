@@ -1,4 +1,5 @@
-import { logIn, newAccount, registerByApi, useLanguage } from './account/account-helpers.ts';
+import { newAccount, registerByApi, useLanguage } from './account/account-helpers.ts';
+import { signInByApi } from './account/sign-in-by-api.ts';
 import { E2E_DEV_URL } from './support/e2e-env.ts';
 import { expect, test } from './support/fixtures.ts';
 
@@ -63,7 +64,7 @@ for (const language of ['en', 'zh-CN', 'zh-TW', 'es'] as const) {
     await expect(page.getByTestId('freeze-link-done')).toBeVisible();
     expect((await api.get('/api/me')).status()).toBe(401);
 
-    await logIn(page, account.username, `${account.password}x`);
+    await signInByApi(page.context(), account.username, `${account.password}x`);
     await page.goto('/securitySettings');
     await expect(page.getByTestId('freeze-state')).toBeVisible();
     await page.getByTestId('freeze-section').scrollIntoViewIfNeeded();
@@ -77,7 +78,7 @@ test('Freeze my account in security settings ends the session', async ({ page, p
   const api = await playwright.request.newContext({ baseURL });
   await registerByApi(api, account);
   await api.dispose();
-  await logIn(page, account.username, account.password);
+  await signInByApi(page.context(), account.username, account.password);
   await page.goto('/securitySettings');
   await page.getByTestId('freeze-section').scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('freeze-section-en.png') });

@@ -1,7 +1,8 @@
 import { ensureOperator, OPS_CONSOLE_URL, signInOperatorPage } from '../mail/mail-helpers.ts';
 import { E2E_DEV_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { logIn, newAccount, readCode, registerByApi, useLanguage } from './account-helpers.ts';
+import { newAccount, readCode, registerByApi, useLanguage } from './account-helpers.ts';
+import { signInByApi } from './sign-in-by-api.ts';
 
 /** The newest dev-mailbox message to `email` whose text matches `pattern`. */
 async function mailTo(request: import('@playwright/test').APIRequestContext, email: string, pattern: RegExp) {
@@ -30,7 +31,7 @@ test('e-mail change: anti-phishing code set, code to the new address, notice to 
   const api = await playwright.request.newContext({ baseURL });
   await registerByApi(api, account);
   await api.dispose();
-  await logIn(page, account.username, account.password);
+  await signInByApi(page.context(), account.username, account.password);
 
   // The anti-phishing code, from security settings: set, shown masked, revealed on demand.
   await page.goto('/securitySettings');
@@ -45,7 +46,7 @@ test('e-mail change: anti-phishing code set, code to the new address, notice to 
   // Another device stays signed in until the change ends it.
   const other = await browser.newContext();
   const otherPage = await other.newPage();
-  await logIn(otherPage, account.username, account.password);
+  await signInByApi(other, account.username, account.password);
 
   await page.goto('/securitySettings');
   await page.getByTestId('security-change-email').click();
@@ -97,7 +98,7 @@ for (const language of ['zh-CN', 'zh-TW', 'en', 'es'] as const) {
     await registerByApi(api, account);
     await api.dispose();
     await useLanguage(page, language);
-    await logIn(page, account.username, account.password);
+    await signInByApi(page.context(), account.username, account.password);
     await page.goto('/securitySettings');
     await page.getByTestId('security-anti-phishing').scrollIntoViewIfNeeded();
     await page.screenshot({ path: testInfo.outputPath(`security-entries-${language}.png`) });

@@ -1,6 +1,7 @@
 import { expect, test } from '../support/fixtures.ts';
 import { GOOD_ETH_ADDRESS } from '../wallet/wallet-helpers.ts';
-import { logIn, newAccount, registerByApi, useLanguage } from './account-helpers.ts';
+import { newAccount, registerByApi, useLanguage } from './account-helpers.ts';
+import { signInByApi } from './sign-in-by-api.ts';
 
 /**
  * Issue 31, visibility: the security overview (factors, allowlist, the lock banner with its reason
@@ -21,7 +22,7 @@ for (const language of ['en', 'zh-CN', 'zh-TW', 'es'] as const) {
     await registerByApi(api, account);
     await api.dispose();
     await useLanguage(page, language);
-    await logIn(page, account.username, account.password);
+    await signInByApi(page.context(), account.username, account.password);
 
     await page.goto('/securitySettings');
     await expect(page.getByTestId('overview-passkeys')).toBeVisible();
@@ -69,7 +70,7 @@ test('an allowlisted withdrawal to a freshly trusted entry is refused, with the 
   await registerByApi(api, account);
   await api.dispose();
   await useLanguage(page, 'en');
-  await logIn(page, account.username, account.password);
+  await signInByApi(page.context(), account.username, account.password);
   // A fresh sign-in counts as the re-authentication the allowlist switch needs.
   expect((await page.request.put('/api/me/security/allowlist', { data: { on: true } })).status()).toBe(200);
   const saved = await page.request.post('/api/wallet/address-book', {
