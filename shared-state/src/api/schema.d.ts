@@ -104,7 +104,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with e-mail or user name; starts a new session
-         * @description INVALID_CREDENTIALS never tells whether the account exists. LOGIN_THROTTLED carries details.retryAfterSeconds. 202: the account has a second factor; the session cookie is set but no route accepts it until POST /api/auth/login/factor (within 5 minutes). 202 deviceConfirmationRequired: a browser not seen before (device cookie); the session waits for the e-mailed code or link (15 minutes).
+         * @description INVALID_CREDENTIALS never tells whether the account exists. LOGIN_THROTTLED carries details.retryAfterSeconds. 202: the account has a second factor; the session cookie is set but no route accepts it until POST /api/auth/login/factor (within 5 minutes). 202 deviceConfirmationRequired: a browser not seen before (device cookie); the session waits for the e-mailed code or link (15 minutes). totpCode (optional, a returning device that knows the app is on): checked only after a right password, as POST /api/auth/login/factor would, in this one request: 200 (or 202 deviceConfirmationRequired) when right; WRONG_FACTOR_CODE / FACTOR_CODE_USED / FACTOR_THROTTLED when not, with the pending sign-in cookie set (the code step may follow). Ignored when the account has no authenticator app.
          */
         post: operations["postAuthLogin"];
         delete?: never;
@@ -3496,6 +3496,8 @@ export interface operations {
                     /** @description E-mail address or user name. */
                     identifier: string;
                     password: string;
+                    /** @description The 6-digit code of the authenticator app */
+                    totpCode?: string;
                 };
             };
         };

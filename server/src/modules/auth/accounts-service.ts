@@ -4,8 +4,10 @@ import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { CodePurpose, MailLanguage } from '../mail/templates.ts';
 import { inviterOf, recordInvitation } from '../rewards/invites.ts';
-import { hasSecondFactor } from '../security/factors-repository.ts';
+import { secondFactorsOn } from '../security/factors-repository.ts';
+import type { SecondFactors } from '../security/factors-service.ts';
 import { recordLoginAttempt } from '../security/login-history.ts';
+import { completeWithCode } from '../security/login-with-code.ts';
 import type { NewDevices } from '../security/new-device.ts';
 import {
   type AccountRow,
@@ -60,6 +62,12 @@ export interface SignedIn {
   factorRequired?: boolean;
   /** The session waits for the new-device e-mail (POST /api/auth/device/confirm or the mail's link). */
   deviceConfirmationRequired?: boolean;
+  /**
+   * The authenticator code sent with the password was refused (WRONG_FACTOR_CODE, FACTOR_CODE_USED,
+   * FACTOR_THROTTLED): the session is the pending sign-in (factorRequired); the route sets its cookie
+   * and answers this error, and the code step may follow.
+   */
+  factorError?: AppError;
 }
 
 export interface AccountsService extends PasswordChanges {
@@ -68,7 +76,11 @@ export interface AccountsService extends PasswordChanges {
     input: { email?: string | undefined; purpose: CodePurpose; language: MailLanguage },
   ): Promise<void>;
   register(client: Client, input: RegisterInput): Promise<SignedIn>;
-  login(client: Client, input: { identifier: string; password: string }): Promise<SignedIn>;
+  /** `totpCode`: a returning device's authenticator code, checked only after a right password (login-with-code.ts). */
+  login(
+    client: Client,
+    input: { identifier: string; password: string; totpCode?: string | undefined },
+  ): Promise<SignedIn>;
   logout(client: Client): Promise<void>;
   me(userId: string): Promise<Me>;
 }
@@ -100,6 +112,7 @@ export function createAccountsService(deps: {
   hasher: PasswordHasher;
   sessions: Sessions;
   devices: NewDevices;
+  factors: SecondFactors;
   codes: VerificationCodes;
   throttles: ThrottleStore;
   onSessionsEnded: SessionsEndedHook;
@@ -234,7 +247,7 @@ export function createAccountsService(deps: {
       }
     },
 
-    async login(client, { identifier, password }) {
+    async login(client, { identifier, password, totpCode }) {
       const ident = identifier.trim().toLowerCase();
       const account = ident === '' ? undefined : await findAccountByIdentifier(db, ident);
       const auditLogin = async (event: 'login_failed' | 'login_throttled', details: Record<string, unknown>) => {
@@ -294,9 +307,10 @@ export function createAccountsService(deps: {
       if (accountKey) await throttles.clear(accountKey);
       // With a second factor the password alone opens nothing: the session waits for the code, in
       // PostgreSQL (any instance may receive the second step), and no route accepts it until then.
-      const factorRequired = await hasSecondFactor(db, account.user_id);
+      const factorsOn = await secondFactorsOn(db, account.user_id);
+      const factorRequired = factorsOn.any;
       if (factorRequired) {
-        return db.transaction().execute(async (trx) => {
+        const pending = await db.transaction().execute(async (trx) => {
           const { token, session } = await sessions.start(trx, account.user_id, client, { factorPending: true });
           await appendAudit(trx, {
             event: 'login_factor_pending',
@@ -314,6 +328,13 @@ export function createAccountsService(deps: {
           });
           return { user: toMe(account), token, session, factorRequired };
         });
+        // A code sent for an account without the app is ignored: the answer is the 202 as without it.
+        const code = totpCode?.trim();
+        if (!code || !factorsOn.totp) return pending;
+        const done = await completeWithCode(deps, client, pending.session, code);
+        if ('refused' in done) return { ...pending, factorError: done.refused };
+        const { token, session, account: signedInAccount, devicePending } = done;
+        return { user: toMe(signedInAccount), token, session, deviceConfirmationRequired: devicePending };
       }
       // The password is the whole proof: a browser never seen before still waits for the e-mail.
       const signedIn = await db.transaction().execute(async (trx) => {

@@ -143,6 +143,7 @@ export function createAuthModule(
       hasher,
       sessions,
       devices,
+      factors,
       codes,
       throttles,
       onSessionsEnded,

@@ -83,24 +83,30 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
           'INVALID_CREDENTIALS never tells whether the account exists. LOGIN_THROTTLED carries details.retryAfterSeconds. ' +
           '202: the account has a second factor; the session cookie is set but no route accepts it until ' +
           'POST /api/auth/login/factor (within 5 minutes). 202 deviceConfirmationRequired: a browser not seen ' +
-          'before (device cookie); the session waits for the e-mailed code or link (15 minutes).',
+          'before (device cookie); the session waits for the e-mailed code or link (15 minutes). ' +
+          'totpCode (optional, a returning device that knows the app is on): checked only after a right password, ' +
+          'as POST /api/auth/login/factor would, in this one request: 200 (or 202 deviceConfirmationRequired) when ' +
+          'right; WRONG_FACTOR_CODE / FACTOR_CODE_USED / FACTOR_THROTTLED when not, with the pending sign-in ' +
+          'cookie set (the code step may follow). Ignored when the account has no authenticator app.',
         body: LoginBody,
         response: {
           200: UserResult,
           202: Type.Union([FactorRequiredResult, DeviceConfirmationRequiredResult]),
-          ...errorResponses(400, 401, 403),
+          ...errorResponses(400, 401, 403, 429),
         },
       },
     },
     async (request, reply) => {
       const secure = sessions.isSecure(request);
       const client = { ...(await clientOf(request)), deviceId: deviceIdFor(request, secure) };
-      const { user, token, session, factorRequired, deviceConfirmationRequired } = await accounts.login(
+      const { user, token, session, factorRequired, deviceConfirmationRequired, factorError } = await accounts.login(
         client,
         request.body,
       );
       sessions.setCookie(request, reply, token, session.expires_at);
       setDeviceCookie(reply, client.deviceId, secure);
+      // A refused code sent with the password: the pending sign-in's cookie stays, the code step may follow.
+      if (factorError) throw factorError;
       // The password was right, the factor is still to come: nothing about the account is shown yet.
       if (factorRequired) return reply.code(202).send({ factorRequired: true });
       if (deviceConfirmationRequired) return reply.code(202).send({ deviceConfirmationRequired: true });

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { StringEnum } from '../../schema/string-enum.ts';
 import { mailLanguages } from '../mail/templates.ts';
+import { TotpCode } from '../security/schemas.ts';
 
 // Bodies use loose string schemas (with length caps against abuse); the services check
 // the rules and answer VALIDATION_FAILED with `details: [{ field, rule, message }]`.
@@ -64,6 +65,8 @@ export const LoginBody = Type.Object(
   {
     identifier: text(320, 'E-mail address or user name.'),
     password: text(200),
+    // A returning device's authenticator code, sent with the password (one request instead of two).
+    totpCode: Type.Optional(TotpCode),
   },
   { additionalProperties: false },
 );

@@ -14,6 +14,15 @@ export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> 
   return row.rows[0]?.on === true;
 }
 
+/** Which second factors are on, in one round trip (a sign-in asks both: any at all, and the app). */
+export async function secondFactorsOn(db: Db, userId: string): Promise<{ any: boolean; totp: boolean }> {
+  const row = await sql<{ totp: boolean; passkey: boolean }>`select
+    exists (select 1 from user_totp where user_id = ${userId} and confirmed_at is not null) as totp,
+    exists (select 1 from user_passkeys where user_id = ${userId}) as passkey`.execute(db);
+  const totp = row.rows[0]?.totp === true;
+  return { any: totp || row.rows[0]?.passkey === true, totp };
+}
+
 /** Whether the user's authenticator app is on (confirmed). */
 export async function hasTotp(db: Db, userId: string): Promise<boolean> {
   const row = await db

@@ -3,7 +3,10 @@ import { loginMethods, loginResults } from '../../db/schema-security.ts';
 import { StringEnum } from '../../schema/string-enum.ts';
 import { PasskeyAssertion } from './passkey-schemas.ts';
 
-const TotpCode = Type.String({ pattern: '^\\s*\\d{6}\\s*$', description: 'The 6-digit code of the authenticator app' });
+export const TotpCode = Type.String({
+  pattern: '^\\s*\\d{6}\\s*$',
+  description: 'The 6-digit code of the authenticator app',
+});
 const RecoveryCode = Type.String({ minLength: 1, maxLength: 40, description: 'One recovery code (dashes optional)' });
 
 /** The second factor, where an action asks for it: one of the three. */
