@@ -9,7 +9,9 @@
  *   {"figure":"me_p99_ms_under_login_load","value":N,"unit":"ms"}   (target <= 25 ms)
  *   {"figure":"passkey_verify_p99_ms","value":N,"unit":"ms"}        (target <= 5 ms; bench-passkey.ts)
  *   {"figure":"password_login_p99_ms","value":N,"unit":"ms"}        (one at a time, no load; bench-totp.ts)
- *   {"figure":"totp_login_p99_ms","value":N,"unit":"ms"}            (password + TOTP; target <= 110 % of the above)
+ *   {"figure":"totp_login_p99_ms","value":N,"unit":"ms"}            (password + TOTP in one request, as a
+ *                                                                    returning device; target <= 110 % of the above;
+ *                                                                    the first-device two-request time is logged)
  * Extra env for the server child (e.g. ARGON2_CONCURRENCY, UV_THREADPOOL_SIZE) is passed through;
  * BENCH_START_TIMEOUT_S (default 180) bounds the wait for the server to start.
  */
@@ -217,10 +219,14 @@ try {
   const passwordTimes = timed.password.sort((a, b) => a - b);
   const [pw99, totp99] = [percentile(passwordTimes, 99), percentile(totpTimes, 99)];
   const [pw50, totp50] = [percentile(passwordTimes, 50), percentile(totpTimes, 50)];
+  const twoStepTimes = timed.twoStep.sort((a, b) => a - b);
+  const [two50, two99] = [percentile(twoStepTimes, 50), percentile(twoStepTimes, 99)];
   log(
     `sign-in one at a time, in turn: password p50 ${pw50.toFixed(1)} ms p99 ${pw99.toFixed(1)} ms; ` +
-      `password + TOTP p50 ${totp50.toFixed(1)} ms p99 ${totp99.toFixed(1)} ms over ${totpTimes.length} each ` +
-      `(TOTP/password: p50 ${(totp50 / pw50).toFixed(2)}, p99 ${(totp99 / pw99).toFixed(2)}); load average ${os
+      `password + TOTP (one request, a returning device) p50 ${totp50.toFixed(1)} ms p99 ${totp99.toFixed(1)} ms ` +
+      `over ${totpTimes.length} (TOTP/password: p50 ${(totp50 / pw50).toFixed(2)}, p99 ${(totp99 / pw99).toFixed(2)}); ` +
+      `first device, two requests (not the figure): p50 ${two50.toFixed(1)} ms p99 ${two99.toFixed(1)} ms over ` +
+      `${twoStepTimes.length} (ratio p50 ${(two50 / pw50).toFixed(2)}, p99 ${(two99 / pw99).toFixed(2)}); load average ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
