@@ -32,6 +32,7 @@ function logIn(identifier: string, password: string) {
 beforeEach(() => {
   fetchMock.mockReset();
   sessionStorage.clear();
+  localStorage.removeItem('login.codeIdentifiers');
   useSession.setState({ status: 'anonymous', me: null });
   useUserStore.setState({ user: { allowBack: false, email: '' } });
 });
@@ -78,6 +79,74 @@ describe('LoginScreen', () => {
     await waitFor(() => expect(field.dataset.factor).toBe('recovery'));
     expect(screen.getByText('恢复码（无法使用通行密钥时）')).toBeTruthy();
     expect(screen.queryByText('请用通行密钥或恢复码确认是您本人')).toBeTruthy();
+  });
+
+  it('a returning device: the code field shows for an identifier that needed it, and goes with the password', async () => {
+    renderAt('/login', <LoginScreen />);
+    fetchMock
+      .mockResolvedValueOnce(json(202, { factorRequired: true }))
+      .mockResolvedValueOnce(json(200, { totp: true, passkey: false, recoveryCode: true }));
+    // A first-time device: no code field, today's two steps.
+    fireEvent.change(screen.getByTestId('login-identifier'), { target: { value: 'Alice_1' } });
+    await waitFor(() => expect(screen.queryByTestId('login-code')).toBeNull());
+    logIn('Alice_1', 'Passw0rd!');
+    await screen.findByTestId('login-factor-code');
+    await waitFor(() => expect(localStorage.getItem('login.codeIdentifiers')).toMatch(/^\["[0-9a-f]{32}"\]$/));
+    expect(localStorage.getItem('login.codeIdentifiers')).not.toMatch(/alice/i);
+    cleanup();
+
+    // Next time (another spelling of the same identifier): the code field, one request.
+    renderAt('/login', <LoginScreen />);
+    fireEvent.change(screen.getByTestId('login-identifier'), { target: { value: 'someone_else' } });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.queryByTestId('login-code')).toBeNull();
+    fireEvent.change(screen.getByTestId('login-identifier'), { target: { value: ' alice_1 ' } });
+    const code = await screen.findByTestId('login-code');
+    expect(screen.getByText('身份验证器验证码')).toBeTruthy();
+    fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
+    fireEvent.change(code, { target: { value: '123456' } });
+    logIn(' alice_1 ', 'Passw0rd!');
+    await waitFor(() => expect(useSession.getState().status).toBe('authenticated'));
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(await fetchMock.mock.calls[2]?.[0].json()).toEqual({
+      identifier: 'alice_1',
+      password: 'Passw0rd!',
+      totpCode: '123456',
+    });
+  });
+
+  it('a refused code sent with the password goes to the code step with the error; the right code signs in', async () => {
+    const { rememberNeedsCode } = await import('../utils/code-identifiers.ts');
+    await rememberNeedsCode('alice_1', true);
+    renderAt('/login', <LoginScreen />);
+    fireEvent.change(screen.getByTestId('login-identifier'), { target: { value: 'alice_1' } });
+    fireEvent.change(await screen.findByTestId('login-code'), { target: { value: '654321' } });
+    fetchMock.mockResolvedValueOnce(
+      json(400, { code: 'WRONG_FACTOR_CODE', message: 'no', details: { attemptsLeft: 4 } }),
+    );
+    logIn('alice_1', 'Passw0rd!');
+    const field = await screen.findByTestId('login-factor-code');
+    expect(field.dataset.factor).toBe('totp');
+    expect(screen.queryByTestId('field-error-password')).toBeNull();
+    fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
+    fireEvent.change(field, { target: { value: '111222' } });
+    fireEvent.click(screen.getByTestId('login-factor-submit'));
+    await waitFor(() => expect(useSession.getState().status).toBe('authenticated'));
+    expect(fetchMock.mock.calls[1]?.[0].url).toMatch(/\/api\/auth\/login\/factor$/);
+    expect(await fetchMock.mock.calls[1]?.[0].json()).toEqual({ totpCode: '111222' });
+  });
+
+  it('forgets the identifier once a sign-in without a code needs none; an empty field keeps two steps', async () => {
+    const { needsCode, rememberNeedsCode } = await import('../utils/code-identifiers.ts');
+    await rememberNeedsCode('alice_1', true);
+    renderAt('/login', <LoginScreen />);
+    fireEvent.change(screen.getByTestId('login-identifier'), { target: { value: 'alice_1' } });
+    await screen.findByTestId('login-code');
+    fetchMock.mockResolvedValueOnce(json(200, { user: ME }));
+    logIn('alice_1', 'Passw0rd!');
+    await waitFor(() => expect(useSession.getState().status).toBe('authenticated'));
+    expect(await fetchMock.mock.calls[0]?.[0].json()).toEqual({ identifier: 'alice_1', password: 'Passw0rd!' });
+    await waitFor(async () => expect(await needsCode('alice_1')).toBe(false));
   });
 
   it('returns to the page that asked for the login, and remembers the e-mail', async () => {

@@ -9,11 +9,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { login, loginFactor } from '../api/account-api.ts';
 import { factorKinds } from '../api/factor-kinds.ts';
+import { useCodeIdentifier } from '../hooks/use-code-identifier.ts';
 import { type ErrorFields, useForm } from '../hooks/use-form.ts';
 import { usePasskeyAutofill } from '../hooks/use-passkey-autofill.ts';
 import { usePasskeysSupported } from '../hooks/use-passkeys-supported.ts';
 import { useSubmit } from '../hooks/use-submit.ts';
 import { AFTER_LOGIN_PATH } from '../paths.ts';
+import { rememberNeedsCode } from '../utils/code-identifiers.ts';
 import { checkIdentifier, checkLoginPassword } from '../utils/field-checks.ts';
 import { notifyFail, notifySuccess } from '../utils/notify.ts';
 import { AccountPage } from './account-page.tsx';
@@ -21,12 +23,16 @@ import { DeviceConfirmationStep } from './device-confirmation-step.tsx';
 import { FormField } from './form-field.tsx';
 import { InAppBrowserNotice } from './in-app-browser-notice.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
+import { LoginCodeField } from './login-code-field.tsx';
 import { PasswordInput } from './password-input.tsx';
 import { SubmitButton } from './submit-button.tsx';
 
 const CHECKS = { identifier: checkIdentifier, password: checkLoginPassword };
 type Values = { identifier: string; password: string };
 const ERROR_FIELDS: ErrorFields<Values> = { INVALID_CREDENTIALS: 'password' };
+/** A code sent with the password refused as on the code step: the sign-in waits there for another. */
+const FACTOR_REFUSALS = new Set(['WRONG_FACTOR_CODE', 'FACTOR_CODE_USED', 'FACTOR_THROTTLED']);
+const isFactorRefusal = (error: unknown) => FACTOR_REFUSALS.has((error as { code?: string }).code ?? '');
 
 /** /login: e-mail or user name + password; returns to the page that asked for a login. */
 export default function LoginScreen() {
@@ -38,7 +44,12 @@ export default function LoginScreen() {
   const form = useForm<Values>({ identifier: '', password: '' }, CHECKS, () => ({
     identifier: useUserStore.getState().user.email,
   }));
-  const submit = useSubmit(({ identifier, password }: Values) => login(identifier, password));
+  const submit = useSubmit(({ identifier, password, totpCode }: Values & { totpCode: string | undefined }) =>
+    login(identifier, password, totpCode),
+  );
+  // A returning device that saw this identifier need the app's code asks for it under the password.
+  const withCode = useCodeIdentifier(form.values.identifier);
+  const [loginCode, setLoginCode] = useState('');
   // The second step (an authenticator app is on): the password was right, the code comes next.
   const [factorStep, setFactorStep] = useState(false);
   const [factorCode, setFactorCode] = useState('');
@@ -99,20 +110,45 @@ export default function LoginScreen() {
       return;
     }
     if (!form.validate()) return;
-    submit.mutate(form.values, {
-      onSuccess: (result) => {
-        if ('factorRequired' in result) {
-          setFactorStep(true);
-          factorKinds().then(
-            (kinds) => setNoApp(!kinds.totp),
-            () => setNoApp(false),
-          );
-        } else done(result);
+    const { identifier } = form.values;
+    const typed = withCode ? loginCode.trim() : '';
+    // Only the app's 6 digits go with the password; anything else (a recovery code) to the code step.
+    const totpCode = /^\d{6}$/.test(typed) ? typed : undefined;
+    submit.mutate(
+      { ...form.values, totpCode },
+      {
+        onSuccess: (result) => {
+          setLoginCode('');
+          if ('factorRequired' in result) {
+            setFactorStep(true);
+            if (typed !== '' && totpCode === undefined) setFactorCode(typed);
+            factorKinds().then(
+              (kinds) => {
+                setNoApp(!kinds.totp);
+                // Next time on this device, the code goes with the password (or no longer, app off).
+                void rememberNeedsCode(identifier, kinds.totp);
+              },
+              () => setNoApp(false),
+            );
+            return;
+          }
+          // Signed in without a code: it needs none now. With one, the answer does not tell; kept.
+          if (totpCode === undefined) void rememberNeedsCode(identifier, false);
+          done(result);
+        },
+        onError: (error) => {
+          if (totpCode !== undefined && isFactorRefusal(error)) {
+            // The password was right: the pending sign-in waits on the usual code step.
+            setLoginCode('');
+            setNoApp(false);
+            setFactorStep(true);
+            notifyFail(message(error));
+            return;
+          }
+          if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
+        },
       },
-      onError: (error) => {
-        if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
-      },
-    });
+    );
   };
 
   if (deviceStep) return <DeviceConfirmationStep onConfirmed={signedInAs} onRestart={() => setDeviceStep(false)} />;
@@ -182,6 +218,7 @@ export default function LoginScreen() {
             data-testid="login-password"
           />
         </FormField>
+        {withCode && <LoginCodeField value={loginCode} onChange={setLoginCode} />}
         <SubmitButton loading={submitting} testId="login-submit">
           {t('account.action.login')}
         </SubmitButton>
