@@ -74,6 +74,8 @@ test('enrol an authenticator app, sign out, sign in with password + code; a retu
   if (SHOTS_DIR) {
     const select = page.getByTestId('language-switch-select');
     const before = await select.inputValue();
+    // The sign-out's toast would cover the form: let it go first.
+    await expect(page.locator('.adm-toast-main')).toHaveCount(0, { timeout: 10_000 });
     for (const lang of LANGUAGES) {
       await select.selectOption(lang);
       await expect(page.locator('html')).toHaveAttribute('lang', lang);
