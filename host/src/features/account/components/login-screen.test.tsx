@@ -136,6 +136,38 @@ describe('LoginScreen', () => {
     expect(await fetchMock.mock.calls[1]?.[0].json()).toEqual({ totpCode: '111222' });
   });
 
+  it('a wrong password drops the typed code: the retry does not send it again', async () => {
+    const { rememberNeedsCode } = await import('../utils/code-identifiers.ts');
+    await rememberNeedsCode('alice_1', true);
+    renderAt('/login', <LoginScreen />);
+    fireEvent.change(screen.getByTestId('login-identifier'), { target: { value: 'alice_1' } });
+    fireEvent.change(await screen.findByTestId('login-code'), { target: { value: '123456' } });
+    fetchMock.mockResolvedValueOnce(json(401, { code: 'INVALID_CREDENTIALS', message: 'no' }));
+    logIn('alice_1', 'Wrong_pass1');
+    await screen.findByTestId('field-error-password');
+    expect(screen.getByTestId('login-code')).toHaveProperty('value', '');
+    fetchMock.mockResolvedValueOnce(json(202, { factorRequired: true }));
+    fetchMock.mockResolvedValueOnce(json(200, { totp: true, passkey: false, recoveryCode: true }));
+    logIn('alice_1', 'Passw0rd!');
+    await screen.findByTestId('login-factor-code');
+    expect(await fetchMock.mock.calls[1]?.[0].json()).toEqual({ identifier: 'alice_1', password: 'Passw0rd!' });
+  });
+
+  it('a code typed for one identifier is not sent with another', async () => {
+    const { rememberNeedsCode } = await import('../utils/code-identifiers.ts');
+    await rememberNeedsCode('alice_1', true);
+    await rememberNeedsCode('bob_2', true);
+    renderAt('/login', <LoginScreen />);
+    fireEvent.change(screen.getByTestId('login-identifier'), { target: { value: 'alice_1' } });
+    fireEvent.change(await screen.findByTestId('login-code'), { target: { value: '123456' } });
+    fireEvent.change(screen.getByTestId('login-identifier'), { target: { value: 'bob_2' } });
+    fetchMock.mockResolvedValueOnce(json(202, { factorRequired: true }));
+    fetchMock.mockResolvedValueOnce(json(200, { totp: true, passkey: false, recoveryCode: true }));
+    logIn('bob_2', 'Passw0rd!');
+    await screen.findByTestId('login-factor-code');
+    expect(await fetchMock.mock.calls[0]?.[0].json()).toEqual({ identifier: 'bob_2', password: 'Passw0rd!' });
+  });
+
   it('forgets the identifier once a sign-in without a code needs none; an empty field keeps two steps', async () => {
     const { needsCode, rememberNeedsCode } = await import('../utils/code-identifiers.ts');
     await rememberNeedsCode('alice_1', true);

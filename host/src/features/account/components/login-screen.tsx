@@ -4,7 +4,7 @@ import { useErrorMessage } from '@cw/shared-state/errors';
 import { loginFactorWithPasskey, type SignInResult, signInWithPasskey } from '@cw/shared-state/passkeys';
 import { takeReturnTo, useSession, useUserStore } from '@cw/shared-state/session';
 import Button from 'antd-mobile/es/components/button';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { login, loginFactor } from '../api/account-api.ts';
@@ -50,6 +50,9 @@ export default function LoginScreen() {
   // A returning device that saw this identifier need the app's code asks for it under the password.
   const withCode = useCodeIdentifier(form.values.identifier);
   const [loginCode, setLoginCode] = useState('');
+  // A code typed for one identifier is not carried over to another.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the identifier changes
+  useEffect(() => setLoginCode(''), [form.values.identifier]);
   // The second step (an authenticator app is on): the password was right, the code comes next.
   const [factorStep, setFactorStep] = useState(false);
   const [factorCode, setFactorCode] = useState('');
@@ -145,6 +148,9 @@ export default function LoginScreen() {
             notifyFail(message(error));
             return;
           }
+          // A code is good for 30 s and belongs to this attempt: a retry after a wrong password must not
+          // send it again (it would be charged as a wrong code on the owner's factor throttle).
+          setLoginCode('');
           if (!form.showServerError(error, ERROR_FIELDS)) notifyFail(message(error));
         },
       },

@@ -9,6 +9,9 @@ export function useCodeIdentifier(identifier: string): boolean {
   const [withCode, setWithCode] = useState(false);
   useEffect(() => {
     let current = true;
+    // No field (and no code sent) until this identifier's answer is in: a code typed for another
+    // identifier must never go with this one's password.
+    setWithCode(false);
     // The hash is asynchronous (Web Crypto): an answer for an identifier typed over is dropped.
     needsCode(identifier).then(
       (needed) => {
