@@ -51,7 +51,6 @@ export default function LoginScreen() {
   const withCode = useCodeIdentifier(form.values.identifier);
   const [loginCode, setLoginCode] = useState('');
   // A code typed for one identifier is not carried over to another.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the identifier changes
   useEffect(() => setLoginCode(''), [form.values.identifier]);
   // The second step (an authenticator app is on): the password was right, the code comes next.
   const [factorStep, setFactorStep] = useState(false);
