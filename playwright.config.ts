@@ -15,14 +15,18 @@ import {
  * The server is started fresh on port 8181 with its own deploy folder and
  * database under .e2e/ (scripts/test-all.ts deletes .e2e first).
  * The main suite runs on the "mobile" project; tests tagged @desktop run
- * only on the "desktop" project (the desktop frame). The deploy/rollback
- * spec switches the mail remote for everyone (remote-canary.spec does too, during the main run), so it
- * runs after the main run, beside the clock specs (which run one at a time). No spec builds a remote: they deploy copies of the server's builds
- * (e2e/support/remote-copies.ts).
+ * only on the "desktop" project (the desktop frame). Specs that switch a remote for every visitor run after
+ * the main run, where nothing else loads that remote: deploy-rollback and remote-canary (the mail remote) one
+ * after the other in "deploy", after "clock"; remote-cdn (the wallet, with one
+ * byte changed for a while) in "clock", one at a time with the clock specs, which load the wallet. In the main
+ * run remote-cdn's broken wallet failed another spec's wallet screen. No spec builds a remote: they deploy
+ * copies of the server's builds (e2e/support/remote-copies.ts).
  */
-const DEPLOY_SPEC = /deploy-rollback\.spec\.ts$/;
+const DEPLOY_SPEC = /(deploy-rollback|remote-canary)\.spec\.ts$/;
 /** Specs that move the server's clock (DEV_CLOCK) a day forward: every other session would expire, so they run alone. */
 const CLOCK_SPEC = /\.clock\.spec\.ts$/;
+/** Deploys a broken wallet for every visitor for a while: alone, in the clock project's single worker. */
+const WALLET_SWITCH_SPEC = /remote-cdn\.spec\.ts$/;
 
 const CI = Boolean(process.env.CI);
 
@@ -72,7 +76,7 @@ export default defineConfig({
     {
       name: 'mobile',
       grepInvert: /@desktop/,
-      testIgnore: [DEPLOY_SPEC, CLOCK_SPEC],
+      testIgnore: [DEPLOY_SPEC, CLOCK_SPEC, WALLET_SWITCH_SPEC],
       use: {
         browserName: 'chromium',
         userAgent: IPHONE_UA,
@@ -89,7 +93,7 @@ export default defineConfig({
     {
       name: 'desktop',
       grep: /@desktop/,
-      testIgnore: [DEPLOY_SPEC, CLOCK_SPEC],
+      testIgnore: [DEPLOY_SPEC, CLOCK_SPEC, WALLET_SWITCH_SPEC],
       use: {
         browserName: 'chromium',
         userAgent: DESKTOP_UA,
@@ -100,7 +104,7 @@ export default defineConfig({
     },
     {
       name: 'clock',
-      testMatch: CLOCK_SPEC,
+      testMatch: [CLOCK_SPEC, WALLET_SWITCH_SPEC],
       dependencies: ['mobile', 'desktop'],
       // One at a time: each moves the one server clock a day forward, which ends the other spec's sessions.
       workers: 1,
@@ -109,10 +113,10 @@ export default defineConfig({
     {
       name: 'deploy',
       testMatch: DEPLOY_SPEC,
-      // After the main run (remote-canary.spec switches the mail remote too), but beside the clock specs on the
-      // second worker: it signs no one in (a clock jump ends nothing of it) and the clock specs never load the
-      // mail remote it switches. It waited for them before, with the second worker idle (~17-35 s).
-      dependencies: ['mobile', 'desktop'],
+      // Last, one at a time: both switch the mail remote, and the canary's watch must not see a clock spec
+      // move the server's clock a day forward under it.
+      dependencies: ['clock'],
+      workers: 1,
       use: {
         browserName: 'chromium',
         userAgent: IPHONE_UA,

@@ -68,6 +68,16 @@ export function clippedBarText(): string[] {
 
 /** The family the UI text renders in (the app ships Roboto): true once the web font is in use. */
 export async function appFontLoaded(page: Page): Promise<boolean> {
+  // The app's @font-face rules come with the app chunk, which the pre-rendered page fetches after its first
+  // paint (issue 30). Before they are in, check() finds no face of that family and answers true whatever the
+  // font: wait (up to 15 s) for the faces to exist, then for them to load or fail.
+  await page.waitForFunction(
+    () => [...document.fonts].some((face) => face.family.replaceAll('"', '') === 'Roboto Variable'),
+    undefined,
+    {
+      timeout: 15_000,
+    },
+  );
   return page.evaluate(async () => {
     await document.fonts.ready;
     return document.fonts.check('16px "Roboto Variable"', 'Amount');
