@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/repository.ts';
+import { userSessionsLockKey } from '../auth/sessions-repository.ts';
 import {
   type Harness,
   login,
@@ -47,6 +49,51 @@ const historyOf = (userId: string) =>
 const counterOf = (userId: string) =>
   h.db.selectFrom('throttles').selectAll().where('key', '=', factorThrottleKey(userId)).executeTakeFirst();
 
+/** Runs `body` while another transaction holds the row lock of the user's factor throttle (a burst ahead in the queue). */
+async function whileThrottleRowHeld<T>(userId: string, body: () => Promise<T>): Promise<T> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let holding = () => {};
+  const held = new Promise<void>((resolve) => {
+    holding = resolve;
+  });
+  const holder = h.db.transaction().execute(async (trx) => {
+    await sql`insert into throttles as t (key, failures, first_failure_at, last_failure_at, locked_until)
+      values (${factorThrottleKey(userId)}, 0, now(), now(), null)
+      on conflict (key) do update set key = excluded.key`.execute(trx);
+    holding();
+    await released;
+  });
+  await held;
+  try {
+    return await body();
+  } finally {
+    release();
+    await holder;
+  }
+}
+
+/** Waits until some statement waits for a lock another transaction holds. */
+async function untilSomeoneWaits() {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted`.execute(h.db);
+    if ((waiting.rows[0]?.n ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('nobody waited for a lock');
+}
+
+/** Whether the user's sessions lock (sessions-repository's) is free now: tried, not waited for. */
+const sessionsLockFree = (userId: string) =>
+  h.db.transaction().execute(async (trx) => {
+    const tried = await sql<{
+      ok: boolean;
+    }>`select pg_try_advisory_xact_lock(hashtext(${userSessionsLockKey(userId)})) as ok`.execute(trx);
+    return tried.rows[0]?.ok === true;
+  });
+
 describe('the second step with an authenticator code, under concurrency', () => {
   it(`${BURST} concurrent wrong codes: exactly the free failures + 1 get a verdict, every one is in the history`, async () => {
     const user = await enrolledUser();
@@ -86,6 +133,19 @@ describe('the second step with an authenticator code, under concurrency', () => 
     expect((await historyOf(user.user.id)).filter((r) => r.result === 'succeeded')).toEqual([
       { method: 'password+totp', result: 'succeeded' },
     ]);
+  });
+
+  it('a wrong code queued behind the throttle row does not hold the sessions lock (the owner’s sign-ins do not queue)', async () => {
+    const user = await enrolledUser();
+    const pending = await pendingSignIn(user.email);
+    const wrong = String((Number(totpCode(user.secret, h.clock.now())) + 1) % 1_000_000).padStart(6, '0');
+    const { answer, free } = await whileThrottleRowHeld(user.user.id, async () => {
+      const answer = post('/api/auth/login/factor', pending, { totpCode: wrong });
+      await untilSomeoneWaits();
+      return { answer, free: await sessionsLockFree(user.user.id) };
+    });
+    expect((await answer).json().code).toBe('WRONG_FACTOR_CODE');
+    expect(free).toBe(true);
   });
 
   it('concurrent right codes of one step on different sign-ins: one is accepted, the others are replays and charged', async () => {

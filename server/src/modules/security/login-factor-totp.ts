@@ -5,7 +5,7 @@ import { appendAudit } from '../audit/repository.ts';
 import type { AccountRow } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { Sessions } from '../auth/sessions.ts';
-import type { SessionRow } from '../auth/sessions-repository.ts';
+import { lockUserSessions, type SessionRow } from '../auth/sessions-repository.ts';
 import { accountLoginPolicy, afterFailure, retryAfterSeconds } from '../auth/throttle-schedule.ts';
 import { saveThrottle } from '../auth/throttles-repository.ts';
 import { deviceHash } from './device-cookie.ts';
@@ -28,9 +28,10 @@ type Outcome = { refused: Error } | { token: string; session: SessionRow; accoun
 
 /**
  * A sign-in's second step with an authenticator code, when the throttle counters are rows of this
- * database: the whole step is one transaction of two statements on its usual path (it was about
- * twenty round trips: a charge transaction, the secret, the accepted step, the clear, then the sign-in
- * transaction), which is most of what a TOTP sign-in cost beyond the password one (issue 31's bench).
+ * database: the whole step is one transaction, on its usual path of two statements for a wrong code and
+ * three for a right one (the sessions lock has a statement of its own: review L2). It was about twenty
+ * round trips (a charge transaction, the secret, the accepted step, the clear, then the sign-in
+ * transaction), which was most of what a TOTP sign-in cost beyond the password one (issue 31's bench).
  *
  * Every property of the general path (login-factor.ts with factors-service.ts `verify`) holds:
  * - the guess is charged atomically with its verdict: the factor throttle row is locked first and held
@@ -63,6 +64,9 @@ export async function completeTotpLogin(
     const step = attempt.secretSealed ? deps.factors.totpStepOf(userId, attempt.secretSealed, code, at) : null;
     let result = 'wrong';
     if (step !== null) {
+      // Only now the sessions lock (review L2), in a statement of its own: the next one's snapshot must
+      // see every sign-in committed before it was granted (the session cap).
+      await lockUserSessions(trx, userId);
       const hash = client.deviceId === undefined ? null : deviceHash(client.deviceId);
       const planned = deps.sessions.newUsableSession(userId, client, at);
       const signIn = await acceptTotpSignIn(trx, {
