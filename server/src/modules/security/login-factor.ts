@@ -2,7 +2,7 @@ import { UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { AccountRow } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
-import { revokeSessionReturningAccount, type SessionRow } from '../auth/sessions-repository.ts';
+import { lockUserSessions, revokeSessionReturningAccount, type SessionRow } from '../auth/sessions-repository.ts';
 import type { ThrottleStore } from '../auth/throttles.ts';
 import { type FactorInput, factorMethod } from './factors-service.ts';
 import { completeTotpLogin, type TotpLoginDeps } from './login-factor-totp.ts';
@@ -33,6 +33,8 @@ export async function completeFactorLogin(
     throw err;
   }
   const signedIn = await deps.db.transaction().execute(async (trx) => {
+    // The user's sessions lock before the pending session's row (the TOTP step's order: review L1).
+    await lockUserSessions(trx, userId);
     // The account comes with the revocation: the answer needs it, and a second read is a round trip.
     const account = await revokeSessionReturningAccount(trx, userId, pending.id, deps.now());
     if (!account) throw new UnauthenticatedError('The sign-in ended; sign in again');
