@@ -89,6 +89,19 @@ export function factorThrottled(retryAfter: number): AppError {
   });
 }
 
+/**
+ * The refusals of a locked key, given before any check: the login history records them as 'throttled'
+ * (capped per hour), not as failures (review L3). A check whose own charge locked the key answers
+ * FACTOR_THROTTLED too, but it was checked: a failure.
+ */
+const uncheckedRefusals = new WeakSet<Error>();
+export function factorThrottledUnchecked(retryAfter: number): AppError {
+  const err = factorThrottled(retryAfter);
+  uncheckedRefusals.add(err);
+  return err;
+}
+export const refusedUnchecked = (err: unknown) => err instanceof Error && uncheckedRefusals.has(err);
+
 /** The answer to a charged check that failed ('wrong', or 'used': a replayed step), given the state its charge wrote. */
 export function factorRefusal(result: string, charged: ThrottleState, at: Date): AppError {
   const locked = retryAfterSeconds(charged, at);
@@ -153,7 +166,7 @@ export function createSecondFactors(deps: {
     const key = factorThrottleKey(userId);
     const at = now();
     const charge = await throttles.charge(key, accountLoginPolicy, at);
-    if (charge.state === undefined) throw factorThrottled(charge.retryAfterSeconds);
+    if (charge.state === undefined) throw factorThrottledUnchecked(charge.retryAfterSeconds);
     const result = await check(at);
     if (result === 'ok') {
       await throttles.clear(key);

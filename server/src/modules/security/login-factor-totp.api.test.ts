@@ -13,6 +13,7 @@ import {
 } from '../auth/test-helpers.ts';
 import { accountLoginPolicy } from '../auth/throttle-schedule.ts';
 import { factorThrottleKey } from './factors-service.ts';
+import { THROTTLED_ROWS_PER_HOUR } from './login-history.ts';
 import { totpCode } from './totp.ts';
 
 /**
@@ -95,7 +96,7 @@ const sessionsLockFree = (userId: string) =>
   });
 
 describe('the second step with an authenticator code, under concurrency', () => {
-  it(`${BURST} concurrent wrong codes: exactly the free failures + 1 get a verdict, every one is in the history`, async () => {
+  it(`${BURST} concurrent wrong codes: exactly the free failures + 1 get a verdict, each one in the history`, async () => {
     const user = await enrolledUser();
     const pending = await pendingSignIn(user.email);
     const right = totpCode(user.secret, h.clock.now());
@@ -110,9 +111,13 @@ describe('the second step with an authenticator code, under concurrency', () => 
     expect(codes.filter((c) => c === 'FACTOR_THROTTLED')).toHaveLength(BURST - accountLoginPolicy.freeFailures);
     expect((await counterOf(user.user.id))?.failures).toBe(verdicts);
     expect(await factorFailures(user.user.id)).toBe(verdicts);
+    // Every checked code is a failure in the history; the ones refused unchecked are 'throttled' rows,
+    // capped per hour as a password's are (review L3: they cost nothing and could flood the history).
     const failed = (await historyOf(user.user.id)).filter((r) => r.result === 'factor_failed');
-    expect(failed).toHaveLength(BURST);
+    expect(failed).toHaveLength(verdicts);
     expect(new Set(failed.map((r) => r.method))).toEqual(new Set(['password+totp']));
+    const throttled = (await historyOf(user.user.id)).filter((r) => r.result === 'throttled');
+    expect(throttled).toHaveLength(Math.min(BURST - verdicts, THROTTLED_ROWS_PER_HOUR));
 
     // Locked: even the right code waits, unverified (no audit row, no accepted step).
     const locked = await post('/api/auth/login/factor', pending, { totpCode: right });
@@ -146,6 +151,23 @@ describe('the second step with an authenticator code, under concurrency', () => 
     });
     expect((await answer).json().code).toBe('WRONG_FACTOR_CODE');
     expect(free).toBe(true);
+  });
+
+  it('the general path (recovery codes) records refusals it never checked as throttled, capped per hour', async () => {
+    const user = await enrolledUser();
+    const pending = await pendingSignIn(user.email);
+    for (let i = 0; i < BURST; i += 1) {
+      const answer = await post('/api/auth/login/factor', pending, { recoveryCode: `wrong-${i}-0000` });
+      expect(['WRONG_FACTOR_CODE', 'FACTOR_THROTTLED']).toContain(answer.json().code);
+    }
+    const verdicts = accountLoginPolicy.freeFailures + 1;
+    const rows = await historyOf(user.user.id);
+    const failed = rows.filter((r) => r.result === 'factor_failed');
+    expect(failed).toHaveLength(verdicts);
+    expect(new Set(failed.map((r) => r.method))).toEqual(new Set(['password+recovery_code']));
+    expect(rows.filter((r) => r.result === 'throttled')).toHaveLength(
+      Math.min(BURST - verdicts, THROTTLED_ROWS_PER_HOUR),
+    );
   });
 
   it('concurrent right codes of one step on different sign-ins: one is accepted, the others are replays and charged', async () => {

@@ -51,14 +51,16 @@ export async function completeTotpLogin(
   const userId = pending.user_id;
   const key = factorThrottleKey(userId);
   const at = deps.now();
-  const history = (trx: Kysely<Database>, result: 'factor_failed' | 'device_pending' | 'succeeded') =>
+  const history = (trx: Kysely<Database>, result: 'factor_failed' | 'throttled' | 'device_pending' | 'succeeded') =>
     recordLoginAttempt(trx, { userId, client, at, method: METHOD, result });
 
   const outcome = await deps.db.transaction().execute(async (trx): Promise<Outcome> => {
     const attempt = await lockFactorAttempt(trx, userId, key, at);
     const wait = retryAfterSeconds(attempt.throttle, at);
     if (wait > 0) {
-      await history(trx, 'factor_failed');
+      // Never checked: a 'throttled' row, which the history caps per hour (a failure row each let a burst
+      // flood the owner's history: review L3). Under the row lock, so the cap's count is exact.
+      await history(trx, 'throttled');
       return { refused: factorThrottled(wait) };
     }
     const step = attempt.secretSealed ? deps.factors.totpStepOf(userId, attempt.secretSealed, code, at) : null;
