@@ -12,11 +12,17 @@ import type { loginAttemptRow } from './login-history.ts';
  */
 type Db = Kysely<Database>;
 
+/** Not exported: only lockFactorAttempt makes a FactorAttempt (review L4). */
+declare const underRowLock: unique symbol;
+
 export interface FactorAttempt {
+  userId: string;
   /** The key's counter before this attempt (undefined: no failures). */
   throttle: ThrottleState | undefined;
   /** The confirmed authenticator's sealed secret; null when the app is not on. */
   secretSealed: Buffer | null;
+  /** The handle of an attempt charged under the throttle row's lock: SecondFactors.totpStepOf takes nothing else. */
+  readonly [underRowLock]: true;
 }
 
 /**
@@ -52,6 +58,7 @@ export async function lockFactorAttempt(db: Db, userId: string, key: string, at:
   const row = result.rows[0];
   if (!row) throw new Error('the factor throttle upsert returned no row');
   return {
+    userId,
     throttle:
       row.failures > 0
         ? {
@@ -62,7 +69,7 @@ export async function lockFactorAttempt(db: Db, userId: string, key: string, at:
           }
         : undefined,
     secretSealed: row.secret_sealed,
-  };
+  } as FactorAttempt;
 }
 
 export interface AcceptedSignIn {
@@ -82,7 +89,8 @@ export interface AcceptedSignIn {
  * The transaction's second statement, all in one round trip, each part only if the one before it took:
  * - accepts time step `step` once, only newer than every step accepted before (as factors-repository
  *   acceptTotpStep), and clears the factor throttle `key`;
- * - ends the pending sign-in, reading its account (as revokeSessionReturningAccount);
+ * - ends the pending sign-in, reading its account (as revokeSessionReturningAccount), only if it still
+ *   waits for its factor and has not expired at `session.created_at` (it may have, queued: review L4);
  * - when the browser is a known device (touched, as devices-repository touchKnownDevice): inserts the
  *   new usable session `session`, revokes the user's usable sessions beyond the newest `keep` (as
  *   sessions-repository revokeBeyondNewest; the caller took its lock in a statement before this one,
@@ -114,7 +122,7 @@ export async function acceptTotpSignIn(
     ended as (
       update sessions s set revoked_at = ${at} from accounts a
       where a.user_id = s.user_id and s.id = ${input.pendingId} and s.user_id = ${userId} and s.revoked_at is null
-        and exists (select 1 from accepted)
+        and s.factor_pending and s.expires_at > ${at}::timestamptz and exists (select 1 from accepted)
       returning a.*),
     device as (
       update known_devices set last_seen_at = ${at}

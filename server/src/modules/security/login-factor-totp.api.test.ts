@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/repository.ts';
+import { FACTOR_PENDING_MS } from '../auth/sessions.ts';
 import { userSessionsLockKey } from '../auth/sessions-repository.ts';
 import {
   type Harness,
@@ -49,6 +50,18 @@ const historyOf = (userId: string) =>
   h.db.selectFrom('login_attempts').select(['method', 'result']).where('user_id', '=', userId).execute();
 const counterOf = (userId: string) =>
   h.db.selectFrom('throttles').selectAll().where('key', '=', factorThrottleKey(userId)).executeTakeFirst();
+
+const liveUsableSessions = async (userId: string) =>
+  (
+    await h.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('factor_pending', '=', false)
+      .where('device_pending', '=', false)
+      .execute()
+  ).length;
 
 /** Runs `body` while another transaction holds the row lock of the user's factor throttle (a burst ahead in the queue). */
 async function whileThrottleRowHeld<T>(userId: string, body: () => Promise<T>): Promise<T> {
@@ -151,6 +164,22 @@ describe('the second step with an authenticator code, under concurrency', () => 
     });
     expect((await answer).json().code).toBe('WRONG_FACTOR_CODE');
     expect(free).toBe(true);
+  });
+
+  it('a right code whose pending sign-in expired while it was queued does not sign in (review L4)', async () => {
+    const user = await enrolledUser();
+    const pending = await pendingSignIn(user.email);
+    const sessionsBefore = await liveUsableSessions(user.user.id);
+    const queued = await whileThrottleRowHeld(user.user.id, async () => {
+      const answer = post('/api/auth/login/factor', pending, { totpCode: totpCode(user.secret, h.clock.now()) });
+      await untilSomeoneWaits();
+      h.clock.advance(FACTOR_PENDING_MS + 1_000); // the queue outlived the sign-in's five minutes
+      return { answer }; // not awaited here: it waits for the row this holder keeps
+    });
+    const answer = await queued.answer;
+    expect(answer.statusCode, answer.body).toBe(401);
+    expect(await liveUsableSessions(user.user.id)).toBe(sessionsBefore);
+    expect((await historyOf(user.user.id)).filter((r) => r.result === 'succeeded')).toEqual([]);
   });
 
   it('the general path (recovery codes) records refusals it never checked as throttled, capped per hour', async () => {

@@ -63,14 +63,16 @@ export async function completeTotpLogin(
       await history(trx, 'throttled');
       return { refused: factorThrottled(wait) };
     }
-    const step = attempt.secretSealed ? deps.factors.totpStepOf(userId, attempt.secretSealed, code, at) : null;
+    const step = deps.factors.totpStepOf(attempt, code, at);
     let result = 'wrong';
     if (step !== null) {
       // Only now the sessions lock (review L2), in a statement of its own: the next one's snapshot must
       // see every sign-in committed before it was granted (the session cap).
       await lockUserSessions(trx, userId);
+      // The time after the queues: the pending sign-in must still be live now (review L4).
+      const signedInAt = deps.now();
       const hash = client.deviceId === undefined ? null : deviceHash(client.deviceId);
-      const planned = deps.sessions.newUsableSession(userId, client, at);
+      const planned = deps.sessions.newUsableSession(userId, client, signedInAt);
       const signIn = await acceptTotpSignIn(trx, {
         userId,
         key,
@@ -80,7 +82,7 @@ export async function completeTotpLogin(
         session: planned.row,
         keep: deps.sessions.options.maxPerUser,
         audit: { ip: client.ip, details: { sessionId: planned.row.id, method: METHOD } },
-        history: loginAttemptRow({ userId, client, at, method: METHOD, result: 'succeeded' }),
+        history: loginAttemptRow({ userId, client, at: signedInAt, method: METHOD, result: 'succeeded' }),
       });
       if (signIn.accepted) {
         // Rolls the accepted step back too: a concurrent answer or a sign-out ended the sign-in first.
