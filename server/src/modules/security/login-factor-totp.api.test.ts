@@ -51,6 +51,11 @@ const historyOf = (userId: string) =>
 const counterOf = (userId: string) =>
   h.db.selectFrom('throttles').selectAll().where('key', '=', factorThrottleKey(userId)).executeTakeFirst();
 
+const mailsTo = async (email: string) =>
+  (await h.db.selectFrom('outbox').select('id').where('to_address', '=', email).execute()).length;
+const lastUsedStep = async (userId: string) =>
+  (await h.db.selectFrom('user_totp').select('last_used_step').where('user_id', '=', userId).executeTakeFirst())
+    ?.last_used_step;
 const liveUsableSessions = async (userId: string) =>
   (
     await h.db
@@ -180,6 +185,64 @@ describe('the second step with an authenticator code, under concurrency', () => 
     expect(answer.statusCode, answer.body).toBe(401);
     expect(await liveUsableSessions(user.user.id)).toBe(sessionsBefore);
     expect((await historyOf(user.user.id)).filter((r) => r.result === 'succeeded')).toEqual([]);
+  });
+
+  it('a right code from a browser never seen: a session waiting for the e-mail, and the mail (review L5)', async () => {
+    const user = await enrolledUser();
+    const pw = await login(h, user.email, STRONG_PASSWORD, nextIp(), { device: null });
+    expect(pw.statusCode).toBe(202);
+    const mailsBefore = await mailsTo(user.email);
+    const answer = await post('/api/auth/login/factor', sessionCookie(pw), {
+      totpCode: totpCode(user.secret, h.clock.now()),
+    });
+    expect(answer.statusCode, answer.body).toBe(202);
+    expect(answer.json()).toEqual({ deviceConfirmationRequired: true });
+    const waiting = await h.db
+      .selectFrom('sessions')
+      .select(['id', 'device_pending', 'factor_pending'])
+      .where('user_id', '=', user.user.id)
+      .where('revoked_at', 'is', null)
+      .where('device_pending', '=', true)
+      .execute();
+    expect(waiting).toHaveLength(1);
+    expect(await mailsTo(user.email)).toBe(mailsBefore + 1);
+    const events = (await listAudit(h.db, { userId: user.user.id })).map((e) => e.event);
+    expect(events).toContain('login_device_pending');
+    expect((await historyOf(user.user.id)).filter((r) => r.result === 'device_pending')).toEqual([
+      { method: 'password+totp', result: 'device_pending' },
+    ]);
+    expect(await counterOf(user.user.id)).toBeUndefined(); // the right code cleared the counter
+  });
+
+  it('a right code whose pending sign-in was ended meanwhile: rolled back, no session, the step unused (review L5)', async () => {
+    const user = await enrolledUser();
+    const pending = await pendingSignIn(user.email);
+    const pendingId = (
+      await h.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', user.user.id)
+        .where('factor_pending', '=', true)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const stepBefore = await lastUsedStep(user.user.id);
+    const sessionsBefore = await liveUsableSessions(user.user.id);
+    const code = totpCode(user.secret, h.clock.now());
+    const queued = await whileThrottleRowHeld(user.user.id, async () => {
+      const answer = post('/api/auth/login/factor', pending, { totpCode: code });
+      await untilSomeoneWaits();
+      // Ended while the answer waits (a concurrent answer, a sign-out everywhere, a freeze).
+      await h.db.updateTable('sessions').set({ revoked_at: h.clock.now() }).where('id', '=', pendingId).execute();
+      return { answer };
+    });
+    const answer = await queued.answer;
+    expect(answer.statusCode, answer.body).toBe(401);
+    expect(await liveUsableSessions(user.user.id)).toBe(sessionsBefore);
+    expect(await lastUsedStep(user.user.id)).toBe(stepBefore); // the accepted step rolled back with it
+    // The same code still opens a fresh sign-in.
+    const fresh = await pendingSignIn(user.email);
+    expect((await post('/api/auth/login/factor', fresh, { totpCode: code })).statusCode).toBe(200);
   });
 
   it('the general path (recovery codes) records refusals it never checked as throttled, capped per hour', async () => {

@@ -79,5 +79,16 @@ describe('sign-ins of one user from one browser at once', () => {
       expect([totp.statusCode, passkey.statusCode], `${totp.body} ${passkey.body}`).toEqual([200, 200]);
     }
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    // Two sign-ins at once each round, against the per-user cap: exactly the newest 10 stay usable.
+    const live = await h.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', user.user.id)
+      .where('revoked_at', 'is', null)
+      .where('factor_pending', '=', false)
+      .where('device_pending', '=', false)
+      .where('expires_at', '>', h.clock.now())
+      .execute();
+    expect(live).toHaveLength(10);
   });
 });
