@@ -171,6 +171,15 @@ export async function revokeUserSessions(db: Db, userId: string, now: Date, keep
 export const userSessionsLockKey = (userId: string) => `sessions:${userId}`;
 
 /**
+ * Takes the user's sessions lock until the transaction ends. A sign-in or approval transaction takes it
+ * in its first statement, before any row of the user's (known_devices, sessions): taken later, two
+ * transactions holding those rows in the other order deadlock (review L1). Taking it again is free.
+ */
+export async function lockUserSessions(db: Db, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${userSessionsLockKey(userId)}))`.execute(db);
+}
+
+/**
  * Revokes the user's live sessions of one kind beyond the newest `keep` (counting `newSessionId`, which
  * stays); returns how many. Serialised per user (advisory lock in the caller's transaction) so two
  * sign-ins at once cannot both keep one too many. `waiting`: sign-ins still waiting for a factor or a
@@ -184,7 +193,7 @@ async function revokeBeyond(
   now: Date,
   waiting: boolean,
 ): Promise<number> {
-  await sql`select pg_advisory_xact_lock(hashtext(${userSessionsLockKey(userId)}))`.execute(db);
+  await lockUserSessions(db, userId);
   const result = await db
     .updateTable('sessions')
     .set({ revoked_at: now })

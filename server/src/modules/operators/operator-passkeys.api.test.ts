@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_CONSOLE_ORIGIN } from '../../test/app.ts';
 import { listAudit } from '../audit/repository.ts';
 import { nextIp, registerUser, useAuthHarness } from '../auth/test-helpers.ts';
-import { SoftAuthenticator } from '../security/soft-authenticator.ts';
+import { SoftAuthenticator, unsignedSignature } from '../security/soft-authenticator.ts';
 import { totpCode } from '../security/totp.ts';
 import { createOperatorAccounts } from './accounts-service.ts';
 import { addTestOperator, type TestOperator } from './test-helpers.ts';
@@ -174,6 +174,29 @@ describe('operator passkeys', () => {
     const list = await h.app.inject({ method: 'GET', url: '/api/ops/me/passkeys', headers: as(op.cookie) });
     expect(list.json().passkeys[0].suspended).toBe(true);
     expect((await listAudit(h.db)).some((e) => e.event === 'operator_passkey_counter_regressed')).toBe(true);
+  });
+
+  it('an unsigned answer with a lower counter is a plain refusal: the passkey stays usable, nothing audited', async () => {
+    // Review M1: the credential id is not secret and the sign-in options need no password.
+    const op = await operatorWithPasskey('pk_faye');
+    const a = await signInOptions();
+    expect((await signIn(a.nonce, op.key.authenticate(a.options, { counter: 5 }))).statusCode).toBe(200);
+    const b = await signInOptions();
+    const forged = op.key.authenticate(b.options, { counter: 0 });
+    forged.response.signature = unsignedSignature();
+    expect((await signIn(b.nonce, forged)).json().code).toBe('PASSKEY_REJECTED');
+    const row = await h.db
+      .selectFrom('operator_passkeys')
+      .selectAll()
+      .where('id', '=', op.passkeyId)
+      .executeTakeFirst();
+    expect(row?.suspended_at).toBeNull();
+    const regressed = (await listAudit(h.db)).filter(
+      (e) => e.event === 'operator_passkey_counter_regressed' && JSON.stringify(e.details).includes(op.passkeyId),
+    );
+    expect(regressed).toEqual([]);
+    const c = await signInOptions();
+    expect((await signIn(c.nonce, op.key.authenticate(c.options, { counter: 6 }))).statusCode).toBe(200);
   });
 
   it("a user's passkey (the app's) is unknown at the console, even on the console's origin", async () => {

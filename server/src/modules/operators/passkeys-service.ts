@@ -170,8 +170,8 @@ export function createOperatorPasskeys(deps: {
     if (result.kind === 'challenge') throw challengeInvalid();
     if (result.kind === 'rejected') throw rejected(result.why);
     const at = now();
-    // verifyAssertion refuses a counter at or below the stored one (the library's rule); the conditional update refuses the loser
-    // of two concurrent answers with one counter. Two copies of the key are in use: suspended until removed.
+    // verifyAssertion refuses a validly signed answer's counter at or below the stored one (an unsigned one is a plain refusal);
+    // the conditional update refuses the loser of two concurrent answers with one counter. Two copies of the key are in use: suspended until removed.
     if (
       result.kind === 'counter' ||
       !(await recordOperatorPasskeyUse(db, row.id, result.newCounter, result.backedUp, at))

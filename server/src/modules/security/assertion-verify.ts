@@ -20,11 +20,12 @@ import {
 
 /**
  * A passkey assertion's verification: the checks of @simplewebauthn/server 14.0.3's
- * `verifyAuthenticationResponse`, in its order and with its error messages, for the options our two
- * callers pass (one origin, one RP ID, no top origin, WebAuthn flag rules). The parsing is the
- * library's own helpers. What differs is only where the crypto runs: the two SHA-256 digests (RP ID,
- * clientDataJSON) and the signature check of the algorithms we register (ES256 on P-256, EdDSA on
- * Ed25519, RS256) use synchronous node:crypto, the same OpenSSL the library reaches through Web Crypto.
+ * `verifyAuthenticationResponse`, with its error messages, for the options our two callers pass (one
+ * origin, one RP ID, no top origin, WebAuthn flag rules), in its order but one: the signature is checked
+ * before the counter (see there). The parsing is the library's own helpers. The other difference is
+ * where the crypto runs: the two SHA-256 digests (RP ID, clientDataJSON) and the signature check of the
+ * algorithms we register (ES256 on P-256, EdDSA on Ed25519, RS256) use synchronous node:crypto, the
+ * same OpenSSL the library reaches through Web Crypto.
  *
  * Why: each Web Crypto call is a job on libuv's thread pool, and a hop there and back waits for the OS
  * to run two threads; on shared cores those waits were the whole tail of `passkey_verify_p99_ms`
@@ -93,19 +94,23 @@ export async function verifyAssertion(check: AssertionCheck): Promise<VerifiedAu
   const clientDataHash = sha256(isoBase64URL.toBuffer(assertion.clientDataJSON));
   const signed = isoUint8Array.concat([authData, clientDataHash]);
   const signature = isoBase64URL.toBuffer(assertion.signature);
-  if ((counter > 0 || credential.counter > 0) && counter <= credential.counter)
-    throw new Error(`Response counter value ${counter} was lower than expected ${credential.counter}`);
   const publicKey = decodeCredentialPublicKey(credential.publicKey);
   const alg = publicKey.get(cose.COSEKEYS.alg);
   if (typeof alg !== 'number') throw new Error('Credential public key was missing numeric alg');
   if (cose.isPQCCOSEAlg(alg) && !SettingsService.runtimeSupportsPQC()) throw new PQCNotSupportedError(alg);
-  // parseBackupFlags (not exported by the library's helpers): backed up without being eligible is impossible.
-  if (flags.bs && !flags.be)
-    throw new Error('Single-device credential indicated that it was backed up, which should be impossible.');
   const nodeKey = registeredKey(publicKey);
   const verified = nodeKey
     ? verify(nodeKey.hash, signed, nodeKey.key, nodeKey.signature(signature))
     : await verifySignature({ signature, data: signed, credentialPublicKey: credential.publicKey });
+  // The one departure from the library, on purpose: it checks the counter before the signature, so an
+  // answer nobody signed (anyone can have a sign-in challenge, a credential id is not secret) with a low
+  // counter read as a cloned key, and the callers suspend the passkey, mail its owner and hold outflows.
+  // Only a validly signed answer says anything about the counter.
+  if (verified && (counter > 0 || credential.counter > 0) && counter <= credential.counter)
+    throw new Error(`Response counter value ${counter} was lower than expected ${credential.counter}`);
+  // parseBackupFlags (not exported by the library's helpers): backed up without being eligible is impossible.
+  if (flags.bs && !flags.be)
+    throw new Error('Single-device credential indicated that it was backed up, which should be impossible.');
   return {
     verified,
     authenticationInfo: {

@@ -22,6 +22,7 @@ import {
   upsertPendingTotp,
   useRecoveryCode,
 } from './factors-repository.ts';
+import type { FactorAttempt } from './login-factor-repository.ts';
 import { lockUserFactors } from './passkeys-repository.ts';
 import type { Passkeys } from './passkeys-service.ts';
 import { queueSecurityNotice } from './security-mails.ts';
@@ -71,10 +72,12 @@ export interface SecondFactors {
    */
   verify(client: Client, userId: string, input: FactorInput, during: string): Promise<void>;
   /**
-   * The time step the code matches under the sealed secret of user_totp (±1 step), or null: for a
-   * check that read the row itself (login-factor-totp.ts); nothing is charged or accepted here.
+   * The time step the code matches under the attempt's secret (±1 step), or null: for the TOTP sign-in
+   * step (login-factor-totp.ts), which charges and accepts it itself. Only an attempt taken under the
+   * factor throttle's row lock (login-factor-repository lockFactorAttempt) is accepted, and a locked key
+   * matches nothing: no caller gets an unthrottled code check (review L4).
    */
-  totpStepOf(userId: string, secretSealed: Buffer, code: string, at: Date): number | null;
+  totpStepOf(attempt: FactorAttempt, code: string, at: Date): number | null;
   /** In a passkey's registration: recovery codes when the account has none left (a first factor); else null. */
   recoveryCodesIfNone(trx: Kysely<Database>, userId: string, at: Date): Promise<string[] | null>;
   /** In a passkey's removal: the recovery codes go when no factor is left. */
@@ -88,6 +91,19 @@ export function factorThrottled(retryAfter: number): AppError {
     details: { retryAfterSeconds: retryAfter },
   });
 }
+
+/**
+ * The refusals of a locked key, given before any check: the login history records them as 'throttled'
+ * (capped per hour), not as failures (review L3). A check whose own charge locked the key answers
+ * FACTOR_THROTTLED too, but it was checked: a failure.
+ */
+const uncheckedRefusals = new WeakSet<Error>();
+export function factorThrottledUnchecked(retryAfter: number): AppError {
+  const err = factorThrottled(retryAfter);
+  uncheckedRefusals.add(err);
+  return err;
+}
+export const refusedUnchecked = (err: unknown) => err instanceof Error && uncheckedRefusals.has(err);
 
 /** The answer to a charged check that failed ('wrong', or 'used': a replayed step), given the state its charge wrote. */
 export function factorRefusal(result: string, charged: ThrottleState, at: Date): AppError {
@@ -153,7 +169,7 @@ export function createSecondFactors(deps: {
     const key = factorThrottleKey(userId);
     const at = now();
     const charge = await throttles.charge(key, accountLoginPolicy, at);
-    if (charge.state === undefined) throw factorThrottled(charge.retryAfterSeconds);
+    if (charge.state === undefined) throw factorThrottledUnchecked(charge.retryAfterSeconds);
     const result = await check(at);
     if (result === 'ok') {
       await throttles.clear(key);
@@ -273,7 +289,10 @@ export function createSecondFactors(deps: {
 
     verify,
 
-    totpStepOf: (userId, secretSealed, code, at) => matchTotpStep(openSecret(userId, secretSealed), code.trim(), at),
+    totpStepOf(attempt, code, at) {
+      if (attempt.secretSealed === null || retryAfterSeconds(attempt.throttle, at) > 0) return null;
+      return matchTotpStep(openSecret(attempt.userId, attempt.secretSealed), code.trim(), at);
+    },
 
     async recoveryCodesIfNone(trx, userId, at) {
       if ((await unusedRecoveryCodes(trx, userId)).length > 0) return null;

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AccountRow } from '../auth/accounts-repository.ts';
-import { type SessionRow, userSessionsLockKey } from '../auth/sessions-repository.ts';
+import type { SessionRow } from '../auth/sessions-repository.ts';
 import type { ThrottleState } from '../auth/throttle-schedule.ts';
 import type { loginAttemptRow } from './login-history.ts';
 
@@ -12,27 +12,34 @@ import type { loginAttemptRow } from './login-history.ts';
  */
 type Db = Kysely<Database>;
 
+/** Not exported: only lockFactorAttempt makes a FactorAttempt (review L4). */
+declare const underRowLock: unique symbol;
+
 export interface FactorAttempt {
+  userId: string;
   /** The key's counter before this attempt (undefined: no failures). */
   throttle: ThrottleState | undefined;
   /** The confirmed authenticator's sealed secret; null when the app is not on. */
   secretSealed: Buffer | null;
+  /** The handle of an attempt charged under the throttle row's lock: SecondFactors.totpStepOf takes nothing else. */
+  readonly [underRowLock]: true;
 }
 
 /**
- * The transaction's first statement. Takes, in this order, the user's sessions lock (the one
- * sessions-repository's revokeBeyond takes, so the session started later in the transaction needs no
- * lock statement of its own) and the row lock of the factor throttle `key` (an upsert always locks
- * its row, inserting a zero counter when there is none), and reads the authenticator's secret.
+ * The transaction's first statement: takes the row lock of the factor throttle `key` (an upsert always
+ * locks its row, inserting a zero counter when there is none) and reads the authenticator's secret.
  *
  * The row lock is held until the transaction ends: concurrent attempts on the key run one after
  * another, each seeing the counter the one before it committed, so the charge written in the same
  * transaction as the verdict can never be skipped by a burst (what a read before the check and a write
  * after it, outside a lock, allowed: issue 38).
+ *
+ * Not the user's sessions lock: a wrong or throttled code must not hold it (someone with the password
+ * would queue the owner's own sign-ins behind a burst: review L2). Only a matching code takes it, after
+ * this row lock (login-factor-totp.ts); no other transaction holds this row while it waits for the
+ * sessions lock (the general path charges in a transaction of its own), so that order cannot deadlock.
  */
 export async function lockFactorAttempt(db: Db, userId: string, key: string, at: Date): Promise<FactorAttempt> {
-  // The insert reads from `held`, so the advisory lock is always taken before the row lock: two
-  // attempts never hold them in opposite orders.
   const result = await sql<{
     failures: number;
     first_failure_at: Date;
@@ -40,10 +47,9 @@ export async function lockFactorAttempt(db: Db, userId: string, key: string, at:
     locked_until: Date | null;
     secret_sealed: Buffer | null;
   }>`
-    with held as (select pg_advisory_xact_lock(hashtext(${userSessionsLockKey(userId)})) as l),
-    counter as (
+    with counter as (
       insert into throttles as t (key, failures, first_failure_at, last_failure_at, locked_until)
-      select ${key}, 0, ${at}::timestamptz, ${at}::timestamptz, null::timestamptz from held
+      values (${key}, 0, ${at}::timestamptz, ${at}::timestamptz, null::timestamptz)
       on conflict (key) do update set key = excluded.key
       returning t.failures, t.first_failure_at, t.last_failure_at, t.locked_until)
     select counter.*,
@@ -52,6 +58,7 @@ export async function lockFactorAttempt(db: Db, userId: string, key: string, at:
   const row = result.rows[0];
   if (!row) throw new Error('the factor throttle upsert returned no row');
   return {
+    userId,
     throttle:
       row.failures > 0
         ? {
@@ -62,7 +69,7 @@ export async function lockFactorAttempt(db: Db, userId: string, key: string, at:
           }
         : undefined,
     secretSealed: row.secret_sealed,
-  };
+  } as FactorAttempt;
 }
 
 export interface AcceptedSignIn {
@@ -82,11 +89,13 @@ export interface AcceptedSignIn {
  * The transaction's second statement, all in one round trip, each part only if the one before it took:
  * - accepts time step `step` once, only newer than every step accepted before (as factors-repository
  *   acceptTotpStep), and clears the factor throttle `key`;
- * - ends the pending sign-in, reading its account (as revokeSessionReturningAccount);
+ * - ends the pending sign-in, reading its account (as revokeSessionReturningAccount), only if it still
+ *   waits for its factor and has not expired at `session.created_at` (it may have, queued: review L4);
  * - when the browser is a known device (touched, as devices-repository touchKnownDevice): inserts the
  *   new usable session `session`, revokes the user's usable sessions beyond the newest `keep` (as
- *   sessions-repository revokeBeyondNewest; lockFactorAttempt took its lock, so this statement's
- *   snapshot already sees every sign-in committed before), and writes the audit and history rows.
+ *   sessions-repository revokeBeyondNewest; the caller took its lock in a statement before this one,
+ *   so this statement's snapshot already sees every sign-in committed before), and writes the audit
+ *   and history rows.
  */
 export async function acceptTotpSignIn(
   db: Db,
@@ -113,7 +122,7 @@ export async function acceptTotpSignIn(
     ended as (
       update sessions s set revoked_at = ${at} from accounts a
       where a.user_id = s.user_id and s.id = ${input.pendingId} and s.user_id = ${userId} and s.revoked_at is null
-        and exists (select 1 from accepted)
+        and s.factor_pending and s.expires_at > ${at}::timestamptz and exists (select 1 from accepted)
       returning a.*),
     device as (
       update known_devices set last_seen_at = ${at}

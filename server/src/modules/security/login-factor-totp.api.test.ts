@@ -1,5 +1,8 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/repository.ts';
+import { FACTOR_PENDING_MS } from '../auth/sessions.ts';
+import { userSessionsLockKey } from '../auth/sessions-repository.ts';
 import {
   type Harness,
   login,
@@ -11,6 +14,7 @@ import {
 } from '../auth/test-helpers.ts';
 import { accountLoginPolicy } from '../auth/throttle-schedule.ts';
 import { factorThrottleKey } from './factors-service.ts';
+import { THROTTLED_ROWS_PER_HOUR } from './login-history.ts';
 import { totpCode } from './totp.ts';
 
 /**
@@ -47,8 +51,70 @@ const historyOf = (userId: string) =>
 const counterOf = (userId: string) =>
   h.db.selectFrom('throttles').selectAll().where('key', '=', factorThrottleKey(userId)).executeTakeFirst();
 
+const mailsTo = async (email: string) =>
+  (await h.db.selectFrom('outbox').select('id').where('to_address', '=', email).execute()).length;
+const lastUsedStep = async (userId: string) =>
+  (await h.db.selectFrom('user_totp').select('last_used_step').where('user_id', '=', userId).executeTakeFirst())
+    ?.last_used_step;
+const liveUsableSessions = async (userId: string) =>
+  (
+    await h.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('factor_pending', '=', false)
+      .where('device_pending', '=', false)
+      .execute()
+  ).length;
+
+/** Runs `body` while another transaction holds the row lock of the user's factor throttle (a burst ahead in the queue). */
+async function whileThrottleRowHeld<T>(userId: string, body: () => Promise<T>): Promise<T> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let holding = () => {};
+  const held = new Promise<void>((resolve) => {
+    holding = resolve;
+  });
+  const holder = h.db.transaction().execute(async (trx) => {
+    await sql`insert into throttles as t (key, failures, first_failure_at, last_failure_at, locked_until)
+      values (${factorThrottleKey(userId)}, 0, now(), now(), null)
+      on conflict (key) do update set key = excluded.key`.execute(trx);
+    holding();
+    await released;
+  });
+  await held;
+  try {
+    return await body();
+  } finally {
+    release();
+    await holder;
+  }
+}
+
+/** Waits until some statement waits for a lock another transaction holds. */
+async function untilSomeoneWaits() {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted`.execute(h.db);
+    if ((waiting.rows[0]?.n ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('nobody waited for a lock');
+}
+
+/** Whether the user's sessions lock (sessions-repository's) is free now: tried, not waited for. */
+const sessionsLockFree = (userId: string) =>
+  h.db.transaction().execute(async (trx) => {
+    const tried = await sql<{
+      ok: boolean;
+    }>`select pg_try_advisory_xact_lock(hashtext(${userSessionsLockKey(userId)})) as ok`.execute(trx);
+    return tried.rows[0]?.ok === true;
+  });
+
 describe('the second step with an authenticator code, under concurrency', () => {
-  it(`${BURST} concurrent wrong codes: exactly the free failures + 1 get a verdict, every one is in the history`, async () => {
+  it(`${BURST} concurrent wrong codes: exactly the free failures + 1 get a verdict, each one in the history`, async () => {
     const user = await enrolledUser();
     const pending = await pendingSignIn(user.email);
     const right = totpCode(user.secret, h.clock.now());
@@ -63,9 +129,13 @@ describe('the second step with an authenticator code, under concurrency', () => 
     expect(codes.filter((c) => c === 'FACTOR_THROTTLED')).toHaveLength(BURST - accountLoginPolicy.freeFailures);
     expect((await counterOf(user.user.id))?.failures).toBe(verdicts);
     expect(await factorFailures(user.user.id)).toBe(verdicts);
+    // Every checked code is a failure in the history; the ones refused unchecked are 'throttled' rows,
+    // capped per hour as a password's are (review L3: they cost nothing and could flood the history).
     const failed = (await historyOf(user.user.id)).filter((r) => r.result === 'factor_failed');
-    expect(failed).toHaveLength(BURST);
+    expect(failed).toHaveLength(verdicts);
     expect(new Set(failed.map((r) => r.method))).toEqual(new Set(['password+totp']));
+    const throttled = (await historyOf(user.user.id)).filter((r) => r.result === 'throttled');
+    expect(throttled).toHaveLength(Math.min(BURST - verdicts, THROTTLED_ROWS_PER_HOUR));
 
     // Locked: even the right code waits, unverified (no audit row, no accepted step).
     const locked = await post('/api/auth/login/factor', pending, { totpCode: right });
@@ -86,6 +156,110 @@ describe('the second step with an authenticator code, under concurrency', () => 
     expect((await historyOf(user.user.id)).filter((r) => r.result === 'succeeded')).toEqual([
       { method: 'password+totp', result: 'succeeded' },
     ]);
+  });
+
+  it('a wrong code queued behind the throttle row does not hold the sessions lock (the owner’s sign-ins do not queue)', async () => {
+    const user = await enrolledUser();
+    const pending = await pendingSignIn(user.email);
+    const wrong = String((Number(totpCode(user.secret, h.clock.now())) + 1) % 1_000_000).padStart(6, '0');
+    const { answer, free } = await whileThrottleRowHeld(user.user.id, async () => {
+      const answer = post('/api/auth/login/factor', pending, { totpCode: wrong });
+      await untilSomeoneWaits();
+      return { answer, free: await sessionsLockFree(user.user.id) };
+    });
+    expect((await answer).json().code).toBe('WRONG_FACTOR_CODE');
+    expect(free).toBe(true);
+  });
+
+  it('a right code whose pending sign-in expired while it was queued does not sign in (review L4)', async () => {
+    const user = await enrolledUser();
+    const pending = await pendingSignIn(user.email);
+    const sessionsBefore = await liveUsableSessions(user.user.id);
+    const queued = await whileThrottleRowHeld(user.user.id, async () => {
+      const answer = post('/api/auth/login/factor', pending, { totpCode: totpCode(user.secret, h.clock.now()) });
+      await untilSomeoneWaits();
+      h.clock.advance(FACTOR_PENDING_MS + 1_000); // the queue outlived the sign-in's five minutes
+      return { answer }; // not awaited here: it waits for the row this holder keeps
+    });
+    const answer = await queued.answer;
+    expect(answer.statusCode, answer.body).toBe(401);
+    expect(await liveUsableSessions(user.user.id)).toBe(sessionsBefore);
+    expect((await historyOf(user.user.id)).filter((r) => r.result === 'succeeded')).toEqual([]);
+  });
+
+  it('a right code from a browser never seen: a session waiting for the e-mail, and the mail (review L5)', async () => {
+    const user = await enrolledUser();
+    const pw = await login(h, user.email, STRONG_PASSWORD, nextIp(), { device: null });
+    expect(pw.statusCode).toBe(202);
+    const mailsBefore = await mailsTo(user.email);
+    const answer = await post('/api/auth/login/factor', sessionCookie(pw), {
+      totpCode: totpCode(user.secret, h.clock.now()),
+    });
+    expect(answer.statusCode, answer.body).toBe(202);
+    expect(answer.json()).toEqual({ deviceConfirmationRequired: true });
+    const waiting = await h.db
+      .selectFrom('sessions')
+      .select(['id', 'device_pending', 'factor_pending'])
+      .where('user_id', '=', user.user.id)
+      .where('revoked_at', 'is', null)
+      .where('device_pending', '=', true)
+      .execute();
+    expect(waiting).toHaveLength(1);
+    expect(await mailsTo(user.email)).toBe(mailsBefore + 1);
+    const events = (await listAudit(h.db, { userId: user.user.id })).map((e) => e.event);
+    expect(events).toContain('login_device_pending');
+    expect((await historyOf(user.user.id)).filter((r) => r.result === 'device_pending')).toEqual([
+      { method: 'password+totp', result: 'device_pending' },
+    ]);
+    expect(await counterOf(user.user.id)).toBeUndefined(); // the right code cleared the counter
+  });
+
+  it('a right code whose pending sign-in was ended meanwhile: rolled back, no session, the step unused (review L5)', async () => {
+    const user = await enrolledUser();
+    const pending = await pendingSignIn(user.email);
+    const pendingId = (
+      await h.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', user.user.id)
+        .where('factor_pending', '=', true)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const stepBefore = await lastUsedStep(user.user.id);
+    const sessionsBefore = await liveUsableSessions(user.user.id);
+    const code = totpCode(user.secret, h.clock.now());
+    const queued = await whileThrottleRowHeld(user.user.id, async () => {
+      const answer = post('/api/auth/login/factor', pending, { totpCode: code });
+      await untilSomeoneWaits();
+      // Ended while the answer waits (a concurrent answer, a sign-out everywhere, a freeze).
+      await h.db.updateTable('sessions').set({ revoked_at: h.clock.now() }).where('id', '=', pendingId).execute();
+      return { answer };
+    });
+    const answer = await queued.answer;
+    expect(answer.statusCode, answer.body).toBe(401);
+    expect(await liveUsableSessions(user.user.id)).toBe(sessionsBefore);
+    expect(await lastUsedStep(user.user.id)).toBe(stepBefore); // the accepted step rolled back with it
+    // The same code still opens a fresh sign-in.
+    const fresh = await pendingSignIn(user.email);
+    expect((await post('/api/auth/login/factor', fresh, { totpCode: code })).statusCode).toBe(200);
+  });
+
+  it('the general path (recovery codes) records refusals it never checked as throttled, capped per hour', async () => {
+    const user = await enrolledUser();
+    const pending = await pendingSignIn(user.email);
+    for (let i = 0; i < BURST; i += 1) {
+      const answer = await post('/api/auth/login/factor', pending, { recoveryCode: `wrong-${i}-0000` });
+      expect(['WRONG_FACTOR_CODE', 'FACTOR_THROTTLED']).toContain(answer.json().code);
+    }
+    const verdicts = accountLoginPolicy.freeFailures + 1;
+    const rows = await historyOf(user.user.id);
+    const failed = rows.filter((r) => r.result === 'factor_failed');
+    expect(failed).toHaveLength(verdicts);
+    expect(new Set(failed.map((r) => r.method))).toEqual(new Set(['password+recovery_code']));
+    expect(rows.filter((r) => r.result === 'throttled')).toHaveLength(
+      Math.min(BURST - verdicts, THROTTLED_ROWS_PER_HOUR),
+    );
   });
 
   it('concurrent right codes of one step on different sign-ins: one is accepted, the others are replays and charged', async () => {

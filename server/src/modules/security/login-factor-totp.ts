@@ -5,7 +5,7 @@ import { appendAudit } from '../audit/repository.ts';
 import type { AccountRow } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { Sessions } from '../auth/sessions.ts';
-import type { SessionRow } from '../auth/sessions-repository.ts';
+import { lockUserSessions, type SessionRow } from '../auth/sessions-repository.ts';
 import { accountLoginPolicy, afterFailure, retryAfterSeconds } from '../auth/throttle-schedule.ts';
 import { saveThrottle } from '../auth/throttles-repository.ts';
 import { deviceHash } from './device-cookie.ts';
@@ -28,9 +28,10 @@ type Outcome = { refused: Error } | { token: string; session: SessionRow; accoun
 
 /**
  * A sign-in's second step with an authenticator code, when the throttle counters are rows of this
- * database: the whole step is one transaction of two statements on its usual path (it was about
- * twenty round trips: a charge transaction, the secret, the accepted step, the clear, then the sign-in
- * transaction), which is most of what a TOTP sign-in cost beyond the password one (issue 31's bench).
+ * database: the whole step is one transaction, on its usual path of two statements for a wrong code and
+ * three for a right one (the sessions lock has a statement of its own: review L2). It was about twenty
+ * round trips (a charge transaction, the secret, the accepted step, the clear, then the sign-in
+ * transaction), which was most of what a TOTP sign-in cost beyond the password one (issue 31's bench).
  *
  * Every property of the general path (login-factor.ts with factors-service.ts `verify`) holds:
  * - the guess is charged atomically with its verdict: the factor throttle row is locked first and held
@@ -50,21 +51,28 @@ export async function completeTotpLogin(
   const userId = pending.user_id;
   const key = factorThrottleKey(userId);
   const at = deps.now();
-  const history = (trx: Kysely<Database>, result: 'factor_failed' | 'device_pending' | 'succeeded') =>
+  const history = (trx: Kysely<Database>, result: 'factor_failed' | 'throttled' | 'device_pending' | 'succeeded') =>
     recordLoginAttempt(trx, { userId, client, at, method: METHOD, result });
 
   const outcome = await deps.db.transaction().execute(async (trx): Promise<Outcome> => {
     const attempt = await lockFactorAttempt(trx, userId, key, at);
     const wait = retryAfterSeconds(attempt.throttle, at);
     if (wait > 0) {
-      await history(trx, 'factor_failed');
+      // Never checked: a 'throttled' row, which the history caps per hour (a failure row each let a burst
+      // flood the owner's history: review L3). Under the row lock, so the cap's count is exact.
+      await history(trx, 'throttled');
       return { refused: factorThrottled(wait) };
     }
-    const step = attempt.secretSealed ? deps.factors.totpStepOf(userId, attempt.secretSealed, code, at) : null;
+    const step = deps.factors.totpStepOf(attempt, code, at);
     let result = 'wrong';
     if (step !== null) {
+      // Only now the sessions lock (review L2), in a statement of its own: the next one's snapshot must
+      // see every sign-in committed before it was granted (the session cap).
+      await lockUserSessions(trx, userId);
+      // The time after the queues: the pending sign-in must still be live now (review L4).
+      const signedInAt = deps.now();
       const hash = client.deviceId === undefined ? null : deviceHash(client.deviceId);
-      const planned = deps.sessions.newUsableSession(userId, client, at);
+      const planned = deps.sessions.newUsableSession(userId, client, signedInAt);
       const signIn = await acceptTotpSignIn(trx, {
         userId,
         key,
@@ -74,7 +82,7 @@ export async function completeTotpLogin(
         session: planned.row,
         keep: deps.sessions.options.maxPerUser,
         audit: { ip: client.ip, details: { sessionId: planned.row.id, method: METHOD } },
-        history: loginAttemptRow({ userId, client, at, method: METHOD, result: 'succeeded' }),
+        history: loginAttemptRow({ userId, client, at: signedInAt, method: METHOD, result: 'succeeded' }),
       });
       if (signIn.accepted) {
         // Rolls the accepted step back too: a concurrent answer or a sign-out ended the sign-in first.

@@ -2,9 +2,9 @@ import { UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { AccountRow } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
-import { revokeSessionReturningAccount, type SessionRow } from '../auth/sessions-repository.ts';
+import { lockUserSessions, revokeSessionReturningAccount, type SessionRow } from '../auth/sessions-repository.ts';
 import type { ThrottleStore } from '../auth/throttles.ts';
-import { type FactorInput, factorMethod } from './factors-service.ts';
+import { type FactorInput, factorMethod, refusedUnchecked } from './factors-service.ts';
 import { completeTotpLogin, type TotpLoginDeps } from './login-factor-totp.ts';
 import { recordLoginAttempt } from './login-history.ts';
 
@@ -29,10 +29,14 @@ export async function completeFactorLogin(
     // The pending session is the one the factor's challenge was issued to.
     await deps.factors.verify({ ...client, userId, sessionId: pending.id }, userId, input, 'login');
   } catch (err) {
-    await recordLoginAttempt(deps.db, { userId, client, at: deps.now(), method, result: 'factor_failed' });
+    // A locked key's refusal was never checked: 'throttled', capped per hour by the history (review L3).
+    const result = refusedUnchecked(err) ? 'throttled' : 'factor_failed';
+    await recordLoginAttempt(deps.db, { userId, client, at: deps.now(), method, result });
     throw err;
   }
   const signedIn = await deps.db.transaction().execute(async (trx) => {
+    // The user's sessions lock before the pending session's row (the TOTP step's order: review L1).
+    await lockUserSessions(trx, userId);
     // The account comes with the revocation: the answer needs it, and a second read is a round trip.
     const account = await revokeSessionReturningAccount(trx, userId, pending.id, deps.now());
     if (!account) throw new UnauthenticatedError('The sign-in ended; sign in again');

@@ -9,7 +9,7 @@ import { chargeAttempt, consumeCode } from '../auth/codes-repository.ts';
 import { maskEmail } from '../auth/rules.ts';
 import { hashCode, hashToken, sameHash } from '../auth/secrets.ts';
 import type { Sessions } from '../auth/sessions.ts';
-import { revokeBeyondNewest, revokeSession, type SessionRow } from '../auth/sessions-repository.ts';
+import { lockUserSessions, revokeBeyondNewest, revokeSession, type SessionRow } from '../auth/sessions-repository.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import { deviceHash } from './device-cookie.ts';
 import {
@@ -85,6 +85,8 @@ export function createNewDevices(deps: {
   ): Promise<void> {
     const at = now();
     const userId = confirmation.user_id;
+    // First, before the confirmation's session row and the known device: the order of every sign-in (review L1).
+    await lockUserSessions(trx, userId);
     if (!(await approveConfirmation(trx, confirmation.session_id, at, sessions.options.absoluteHours * 3_600_000)))
       throw new UnauthenticatedError('This sign-in ended (expired, signed out or frozen); sign in again');
     await rememberDevice(trx, { userId, deviceHash: confirmation.device_hash, userAgent: session.user_agent }, at);
@@ -160,6 +162,9 @@ export function createNewDevices(deps: {
 
   return {
     async startSession(trx, userId, client, method) {
+      // The user's sessions lock before the known device's row: the TOTP step (login-factor-totp.ts) and
+      // approve hold them in this order; the other one deadlocked two sign-ins from one browser (review L1).
+      await lockUserSessions(trx, userId);
       const at = now();
       const hash = client.deviceId === undefined ? undefined : deviceHash(client.deviceId);
       const known = hash !== undefined && (await touchKnownDevice(trx, userId, hash, at));
@@ -231,6 +236,7 @@ export function createNewDevices(deps: {
         throw new AppError('WRONG_VERIFICATION_CODE', 'Wrong verification code', { details: { attemptsLeft } });
       }
       await db.transaction().execute(async (trx) => {
+        await lockUserSessions(trx, pending.user_id); // first in the transaction (approve's order)
         if (!(await consumeCode(trx, charged.id, now())))
           throw new AppError('VERIFICATION_CODE_EXPIRED', 'No valid code: request a new one');
         await approve(trx, confirmation, pending, 'code', client.ip);

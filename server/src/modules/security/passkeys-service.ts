@@ -317,8 +317,8 @@ export function createPasskeys(deps: {
       if (result.kind === 'challenge') throw challengeInvalid();
       if (result.kind === 'rejected') throw rejected(result.why);
       const at = now();
-      // verifyAssertion refuses a counter at or below the stored one (the library's rule); the conditional update refuses the
-      // loser of two concurrent answers that carried the same counter.
+      // verifyAssertion refuses a validly signed answer's counter at or below the stored one (an unsigned answer is a plain
+      // refusal, whatever its counter); the conditional update refuses the loser of two concurrent answers with one counter.
       if (result.kind === 'counter' || !(await recordPasskeyUse(db, row.id, result.newCounter, result.backedUp, at))) {
         if (await suspendRegressedPasskey(db, client, row, purpose, at, deps.publicOrigin)) deps.onMailQueued?.();
         throw new AppError('PASSKEY_COUNTER_REGRESSED', 'The passkey counter went backwards');

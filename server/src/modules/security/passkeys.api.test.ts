@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/repository.ts';
 import {
@@ -12,7 +14,7 @@ import {
 } from '../auth/test-helpers.ts';
 import { sweep } from '../retention/retention.ts';
 import { outflowHeldUntil } from '../withdrawals/outflow-holds.ts';
-import { SoftAuthenticator } from './soft-authenticator.ts';
+import { SoftAuthenticator, unsignedSignature } from './soft-authenticator.ts';
 import { defaultWebAuthnOptions } from './webauthn-config.ts';
 
 const h: Harness = useAuthHarness();
@@ -267,6 +269,40 @@ describe('passkeys', () => {
     expect(pw.statusCode).toBe(202);
     const factorOptions = await post('/api/auth/login/factor/passkey-options', sessionCookie(pw));
     expect(factorOptions.json().code).toBe('PASSKEY_NOT_FOUND');
+  });
+
+  it('an unsigned answer with a lower counter is a plain refusal: nothing suspended, no mail, no hold', async () => {
+    // Review M1: anyone with a sign-in challenge (no password needed) and the credential id (not secret)
+    // could suspend a victim's passkey, mail them and hold their outflows 24 h with garbage signature bytes.
+    const user = await userWithPasskey();
+    expect((await passkeySignIn(user.key, { counter: 5 })).statusCode).toBe(200);
+    const mailCount = async () =>
+      (await h.db.selectFrom('outbox').select('id').where('to_address', '=', user.email).execute()).length;
+    const mailsBefore = await mailCount();
+    const heldBefore = await outflowHeldUntil(h.db, user.user.id, h.clock.now()); // adding the passkey held them
+    for (const signature of [unsignedSignature(), isoBase64URL.fromBuffer(new Uint8Array(randomBytes(71)))]) {
+      const { options, nonce } = await signInOptions();
+      const answer = user.key.authenticate(options, { counter: 0 });
+      answer.response.signature = signature;
+      const forged = await post('/api/auth/passkey/login', nonce, { response: answer });
+      expect(forged.json().code, forged.body).toBe('PASSKEY_REJECTED');
+    }
+    const row = await h.db.selectFrom('user_passkeys').selectAll().where('id', '=', user.passkeyId).executeTakeFirst();
+    expect(row?.suspended_at).toBeNull();
+    expect(Number(row?.sign_count)).toBe(5);
+    const events = (await listAudit(h.db, { userId: user.user.id })).map((e) => e.event);
+    expect(events).not.toContain('passkey_counter_regressed');
+    expect(await mailCount()).toBe(mailsBefore);
+    expect(await outflowHeldUntil(h.db, user.user.id, h.clock.now())).toEqual(heldBefore);
+    // The owner's next (signed) answer still signs in; a signed regressed counter still suspends.
+    expect((await passkeySignIn(user.key, { counter: 6 })).statusCode).toBe(200);
+    expect((await passkeySignIn(user.key, { counter: 2 })).json().code).toBe('PASSKEY_COUNTER_REGRESSED');
+    const after = await h.db
+      .selectFrom('user_passkeys')
+      .selectAll()
+      .where('id', '=', user.passkeyId)
+      .executeTakeFirst();
+    expect(after?.suspended_at).not.toBeNull();
   });
 
   it('the anonymous sign-in options are throttled per IP; retention sweeps every expired challenge', async () => {

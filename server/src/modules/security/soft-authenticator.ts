@@ -133,3 +133,17 @@ export class SoftAuthenticator {
     };
   }
 }
+
+/**
+ * A well-formed ES256 signature (a DER SEQUENCE of two random 32-byte integers) that no key made: what
+ * someone without the private key can send with a passkey's (public) credential id.
+ */
+export function unsignedSignature(): string {
+  const integer = () => {
+    const bytes = randomBytes(32);
+    bytes[0] = ((bytes[0] ?? 0) & 0x7f) | 0x01;
+    return Buffer.concat([Buffer.of(0x02, 32), bytes]);
+  };
+  const body = Buffer.concat([integer(), integer()]);
+  return b64u(Buffer.concat([Buffer.of(0x30, body.length), body]));
+}
