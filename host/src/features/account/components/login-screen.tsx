@@ -163,24 +163,13 @@ export default function LoginScreen() {
       <AccountPage title={t('account.title.login')} testId="login-screen" right={<LanguageSwitch />}>
         <p className="account-lead">{noApp ? t('account.reauth.factorLeadPasskey') : t('account.totp.loginLead')}</p>
         <form className="account-form" noValidate onSubmit={onSubmit}>
-          <FormField
+          <LoginCodeField
             name="factorCode"
-            label={noApp ? t('account.reauth.recoveryCode') : t('account.totp.code')}
-            problem={undefined}
-          >
-            <input
-              className="account-input"
-              value={factorCode}
-              onChange={(event) => setFactorCode(event.target.value)}
-              autoComplete="one-time-code"
-              inputMode="text"
-              autoCapitalize="off"
-              spellCheck={false}
-              placeholder={noApp ? t('account.reauth.recoveryCodePlaceholder') : t('account.totp.codePlaceholder')}
-              data-testid="login-factor-code"
-              data-factor={noApp ? 'recovery' : 'totp'}
-            />
-          </FormField>
+            testId="login-factor-code"
+            value={factorCode}
+            onChange={setFactorCode}
+            recovery={noApp}
+          />
           <SubmitButton loading={submitting} testId="login-factor-submit">
             {t('account.action.login')}
           </SubmitButton>
@@ -223,7 +212,7 @@ export default function LoginScreen() {
             data-testid="login-password"
           />
         </FormField>
-        {withCode && <LoginCodeField value={loginCode} onChange={setLoginCode} />}
+        {withCode && <LoginCodeField name="loginCode" testId="login-code" value={loginCode} onChange={setLoginCode} />}
         <SubmitButton loading={submitting} testId="login-submit">
           {t('account.action.login')}
         </SubmitButton>
