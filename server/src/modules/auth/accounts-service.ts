@@ -4,21 +4,18 @@ import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { CodePurpose, MailLanguage } from '../mail/templates.ts';
 import { inviterOf, recordInvitation } from '../rewards/invites.ts';
-import { secondFactorsOn } from '../security/factors-repository.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
-import { recordLoginAttempt } from '../security/login-history.ts';
-import { completeWithCode } from '../security/login-with-code.ts';
 import type { NewDevices } from '../security/new-device.ts';
 import {
   type AccountRow,
   emailTaken,
   findAccountByEmail,
   findAccountById,
-  findAccountByIdentifier,
   insertAccount,
   usernameTaken,
 } from './accounts-repository.ts';
 import type { Client } from './client.ts';
+import { signIn } from './login-steps.ts';
 import { createPasswordChanges, type PasswordChanges } from './password-changes.ts';
 import type { PasswordHasher } from './password-hashing.ts';
 import {
@@ -28,17 +25,18 @@ import {
   FieldChecks,
   isValidCountry,
   isValidUsername,
-  maskEmail,
   NICKNAME_MAX,
   normalizeEmail,
 } from './rules.ts';
 import type { Me } from './schemas.ts';
 import type { Sessions } from './sessions.ts';
-import { revokeSession, type SessionRow } from './sessions-repository.ts';
+import { revokeSession } from './sessions-repository.ts';
 import type { SessionsEndedHook } from './sessions-service.ts';
-import { accountLoginPolicy, ipLoginPolicy } from './throttle-schedule.ts';
-import { chargeKeys, loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
+import { type SignedIn, toMe } from './signed-in.ts';
+import type { ThrottleStore } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
+
+export { type SignedIn, toMe } from './signed-in.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -54,22 +52,6 @@ export interface RegisterInput {
   inviteCode?: string | null | undefined;
 }
 
-export interface SignedIn {
-  user: Me;
-  token: string;
-  session: SessionRow;
-  /** The session waits for the second factor (POST /api/auth/login/factor) before any route accepts it. */
-  factorRequired?: boolean;
-  /** The session waits for the new-device e-mail (POST /api/auth/device/confirm or the mail's link). */
-  deviceConfirmationRequired?: boolean;
-  /**
-   * The authenticator code sent with the password was refused (WRONG_FACTOR_CODE, FACTOR_CODE_USED,
-   * FACTOR_THROTTLED): the session is the pending sign-in (factorRequired); the route sets its cookie
-   * and answers this error, and the code step may follow.
-   */
-  factorError?: AppError;
-}
-
 export interface AccountsService extends PasswordChanges {
   sendCode(
     client: Client,
@@ -83,19 +65,6 @@ export interface AccountsService extends PasswordChanges {
   ): Promise<SignedIn>;
   logout(client: Client): Promise<void>;
   me(userId: string): Promise<Me>;
-}
-
-export function toMe(account: AccountRow): Me {
-  return {
-    id: account.user_id,
-    username: account.username,
-    nickname: account.nickname,
-    email: account.email,
-    emailMasked: maskEmail(account.email),
-    country: account.country.trim(),
-    hasFundPassword: account.fund_password_hash !== null,
-    createdAt: account.created_at.toISOString(),
-  };
 }
 
 const loggedInPurposes: ReadonlySet<CodePurpose> = new Set([
@@ -120,6 +89,7 @@ export function createAccountsService(deps: {
   onMailQueued?: () => void;
 }): AccountsService {
   const { db, now, hasher, sessions, codes, throttles, onSessionsEnded } = deps;
+  const loginDeps = { db, now, hasher, sessions, devices: deps.devices, factors: deps.factors, throttles };
 
   async function accountOf(userId: string): Promise<AccountRow> {
     const account = await findAccountById(db, userId);
@@ -247,122 +217,7 @@ export function createAccountsService(deps: {
       }
     },
 
-    async login(client, { identifier, password, totpCode }) {
-      const ident = identifier.trim().toLowerCase();
-      const account = ident === '' ? undefined : await findAccountByIdentifier(db, ident);
-      const auditLogin = async (event: 'login_failed' | 'login_throttled', details: Record<string, unknown>) => {
-        await appendAudit(db, { event, at: now(), userId: account?.user_id ?? null, ip: client.ip, details });
-        // The owner's login history (issue 31) shows attempts on the account, not on unknown names.
-        if (account)
-          await recordLoginAttempt(db, {
-            userId: account.user_id,
-            client,
-            at: now(),
-            method: 'password',
-            result: event === 'login_failed' ? 'failed' : 'throttled',
-          });
-      };
-      // The answers follow the identifier as typed and the IP, the same for known and unknown names;
-      // the account's own counter (shared by its e-mail and user name) is charged too, but its lock
-      // answers as a wrong password: a 429 never tells that an e-mail and a user name are one account.
-      const identKey = `identifier:${ident}`;
-      const ipKey = `ip:${client.ip}`;
-      const charged = await chargeKeys(
-        throttles,
-        [
-          { key: identKey, policy: accountLoginPolicy },
-          { key: ipKey, policy: ipLoginPolicy },
-        ],
-        now(),
-      );
-      if (!('states' in charged)) {
-        await auditLogin('login_throttled', { retryAfterSeconds: charged.retryAfterSeconds });
-        throw loginThrottled(charged.retryAfterSeconds);
-      }
-      const accountKey = account ? loginThrottleKey(account.user_id) : undefined;
-      const accountCharge = accountKey ? await throttles.charge(accountKey, accountLoginPolicy, now()) : undefined;
-      const accountLocked = accountCharge !== undefined && accountCharge.state === undefined;
-      let ok: boolean;
-      try {
-        // A locked account is not verified (its guesses stay bounded), at the same cost in time.
-        ok =
-          account && !accountLocked
-            ? await hasher.verify(account.password_hash, password)
-            : await hasher.verifyDummy(password);
-      } catch (err) {
-        await charged.refund(); // never verified (the hashing queue was full)
-        if (accountKey && accountCharge?.state) await throttles.refund(accountKey, accountCharge.state);
-        throw err;
-      }
-      if (!account || !ok) {
-        await auditLogin(accountLocked ? 'login_throttled' : 'login_failed', {
-          ...(account ? {} : { identifier: ident.slice(0, 320) }),
-          ...(accountLocked ? { retryAfterSeconds: accountCharge?.retryAfterSeconds } : {}),
-        });
-        throw new AppError('INVALID_CREDENTIALS', 'Wrong account or password');
-      }
-      await throttles.clear(identKey);
-      await charged.refund([ipKey]);
-      // Cleared before the session starts: a store outside the transaction (Redis) cannot roll back with it.
-      if (accountKey) await throttles.clear(accountKey);
-      // With a second factor the password alone opens nothing: the session waits for the code, in
-      // PostgreSQL (any instance may receive the second step), and no route accepts it until then.
-      const factorsOn = await secondFactorsOn(db, account.user_id);
-      const factorRequired = factorsOn.any;
-      if (factorRequired) {
-        const pending = await db.transaction().execute(async (trx) => {
-          const { token, session } = await sessions.start(trx, account.user_id, client, { factorPending: true });
-          await appendAudit(trx, {
-            event: 'login_factor_pending',
-            at: now(),
-            userId: account.user_id,
-            ip: client.ip,
-            details: { sessionId: session.id, method: 'password' },
-          });
-          await recordLoginAttempt(trx, {
-            userId: account.user_id,
-            client,
-            at: now(),
-            method: 'password',
-            result: 'factor_pending',
-          });
-          return { user: toMe(account), token, session, factorRequired };
-        });
-        // A code sent for an account without the app is ignored: the answer is the 202 as without it.
-        const code = totpCode?.trim();
-        if (!code || !factorsOn.totp) return pending;
-        const done = await completeWithCode(deps, client, pending.session, code);
-        if ('refused' in done) return { ...pending, factorError: done.refused };
-        const { token, session, account: signedInAccount, devicePending } = done;
-        return { user: toMe(signedInAccount), token, session, deviceConfirmationRequired: devicePending };
-      }
-      // The password is the whole proof: a browser never seen before still waits for the e-mail.
-      const signedIn = await db.transaction().execute(async (trx) => {
-        const { token, session, devicePending } = await deps.devices.startSession(
-          trx,
-          account.user_id,
-          client,
-          'password',
-        );
-        await appendAudit(trx, {
-          event: devicePending ? 'login_device_pending' : 'login_succeeded',
-          at: now(),
-          userId: account.user_id,
-          ip: client.ip,
-          details: { sessionId: session.id, method: 'password' },
-        });
-        await recordLoginAttempt(trx, {
-          userId: account.user_id,
-          client,
-          at: now(),
-          method: 'password',
-          result: devicePending ? 'device_pending' : 'succeeded',
-        });
-        return { user: toMe(account), token, session, deviceConfirmationRequired: devicePending };
-      });
-      if (signedIn.deviceConfirmationRequired) await deps.devices.mailFor(signedIn.session);
-      return signedIn;
-    },
+    login: (client, input) => signIn(loginDeps, client, input),
 
     async logout(client) {
       const { userId, sessionId } = client;

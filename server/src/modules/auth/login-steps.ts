@@ -1,0 +1,165 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { appendAudit } from '../audit/repository.ts';
+import { secondFactorsOn } from '../security/factors-repository.ts';
+import type { SecondFactors } from '../security/factors-service.ts';
+import { recordLoginAttempt } from '../security/login-history.ts';
+import { completeWithCode } from '../security/login-with-code.ts';
+import type { NewDevices } from '../security/new-device.ts';
+import { type AccountRow, findAccountByIdentifier } from './accounts-repository.ts';
+import type { Client } from './client.ts';
+import type { PasswordHasher } from './password-hashing.ts';
+import type { Sessions } from './sessions.ts';
+import { type SignedIn, toMe } from './signed-in.ts';
+import { accountLoginPolicy, ipLoginPolicy } from './throttle-schedule.ts';
+import { chargeKeys, loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
+
+export interface LoginDeps {
+  db: Kysely<Database>;
+  now: () => Date;
+  hasher: PasswordHasher;
+  sessions: Sessions;
+  devices: NewDevices;
+  factors: SecondFactors;
+  throttles: ThrottleStore;
+}
+
+/**
+ * POST /api/auth/login, in its steps: the password's proof, then a session that waits for the second
+ * factor (or, with the code sent beside the password, the factor step in the same request), or the
+ * session the password alone opens.
+ */
+export async function signIn(
+  deps: LoginDeps,
+  client: Client,
+  input: { identifier: string; password: string; totpCode?: string | undefined },
+): Promise<SignedIn> {
+  const account = await provePassword(deps, client, input.identifier, input.password);
+  // With a second factor the password alone opens nothing: the session waits for the code, in
+  // PostgreSQL (any instance may receive the second step), and no route accepts it until then.
+  const factorsOn = await secondFactorsOn(deps.db, account.user_id);
+  if (factorsOn.any) return startFactorSignIn(deps, client, account, factorsOn.totp ? input.totpCode : undefined);
+  return startPasswordSignIn(deps, client, account);
+}
+
+/** The account whose password this is, or INVALID_CREDENTIALS / LOGIN_THROTTLED (the counters charged first). */
+async function provePassword(deps: LoginDeps, client: Client, identifier: string, password: string) {
+  const { db, now, hasher, throttles } = deps;
+  const ident = identifier.trim().toLowerCase();
+  const account = ident === '' ? undefined : await findAccountByIdentifier(db, ident);
+  const auditLogin = async (event: 'login_failed' | 'login_throttled', details: Record<string, unknown>) => {
+    await appendAudit(db, { event, at: now(), userId: account?.user_id ?? null, ip: client.ip, details });
+    // The owner's login history (issue 31) shows attempts on the account, not on unknown names.
+    if (account)
+      await recordLoginAttempt(db, {
+        userId: account.user_id,
+        client,
+        at: now(),
+        method: 'password',
+        result: event === 'login_failed' ? 'failed' : 'throttled',
+      });
+  };
+  // The answers follow the identifier as typed and the IP, the same for known and unknown names;
+  // the account's own counter (shared by its e-mail and user name) is charged too, but its lock
+  // answers as a wrong password: a 429 never tells that an e-mail and a user name are one account.
+  const identKey = `identifier:${ident}`;
+  const ipKey = `ip:${client.ip}`;
+  const charged = await chargeKeys(
+    throttles,
+    [
+      { key: identKey, policy: accountLoginPolicy },
+      { key: ipKey, policy: ipLoginPolicy },
+    ],
+    now(),
+  );
+  if (!('states' in charged)) {
+    await auditLogin('login_throttled', { retryAfterSeconds: charged.retryAfterSeconds });
+    throw loginThrottled(charged.retryAfterSeconds);
+  }
+  const accountKey = account ? loginThrottleKey(account.user_id) : undefined;
+  const accountCharge = accountKey ? await throttles.charge(accountKey, accountLoginPolicy, now()) : undefined;
+  const accountLocked = accountCharge !== undefined && accountCharge.state === undefined;
+  let ok: boolean;
+  try {
+    // A locked account is not verified (its guesses stay bounded), at the same cost in time.
+    ok =
+      account && !accountLocked
+        ? await hasher.verify(account.password_hash, password)
+        : await hasher.verifyDummy(password);
+  } catch (err) {
+    await charged.refund(); // never verified (the hashing queue was full)
+    if (accountKey && accountCharge?.state) await throttles.refund(accountKey, accountCharge.state);
+    throw err;
+  }
+  if (!account || !ok) {
+    await auditLogin(accountLocked ? 'login_throttled' : 'login_failed', {
+      ...(account ? {} : { identifier: ident.slice(0, 320) }),
+      ...(accountLocked ? { retryAfterSeconds: accountCharge?.retryAfterSeconds } : {}),
+    });
+    throw new AppError('INVALID_CREDENTIALS', 'Wrong account or password');
+  }
+  await throttles.clear(identKey);
+  await charged.refund([ipKey]);
+  // Cleared before the session starts: a store outside the transaction (Redis) cannot roll back with it.
+  if (accountKey) await throttles.clear(accountKey);
+  return account;
+}
+
+/**
+ * The session that waits for the second factor; with `totpCode` (only passed when the app is on: a code
+ * sent for an account without it is ignored, the answer is the 202 as without it) the factor step runs
+ * on it in the same request (login-with-code.ts).
+ */
+async function startFactorSignIn(deps: LoginDeps, client: Client, account: AccountRow, totpCode: string | undefined) {
+  const { db, now } = deps;
+  const pending = await db.transaction().execute(async (trx) => {
+    const { token, session } = await deps.sessions.start(trx, account.user_id, client, { factorPending: true });
+    await appendAudit(trx, {
+      event: 'login_factor_pending',
+      at: now(),
+      userId: account.user_id,
+      ip: client.ip,
+      details: { sessionId: session.id, method: 'password' },
+    });
+    await recordLoginAttempt(trx, {
+      userId: account.user_id,
+      client,
+      at: now(),
+      method: 'password',
+      result: 'factor_pending',
+    });
+    return { user: toMe(account), token, session, factorRequired: true };
+  });
+  const code = totpCode?.trim();
+  if (!code) return pending;
+  const done = await completeWithCode(deps, client, pending.session, code);
+  if ('refused' in done) return { ...pending, factorError: done.refused };
+  const { token, session, account: signedInAccount, devicePending } = done;
+  return { user: toMe(signedInAccount), token, session, deviceConfirmationRequired: devicePending };
+}
+
+/** The password is the whole proof: a browser never seen before still waits for the e-mail. */
+async function startPasswordSignIn(deps: LoginDeps, client: Client, account: AccountRow): Promise<SignedIn> {
+  const { db, now } = deps;
+  const signedIn = await db.transaction().execute(async (trx) => {
+    const { token, session, devicePending } = await deps.devices.startSession(trx, account.user_id, client, 'password');
+    await appendAudit(trx, {
+      event: devicePending ? 'login_device_pending' : 'login_succeeded',
+      at: now(),
+      userId: account.user_id,
+      ip: client.ip,
+      details: { sessionId: session.id, method: 'password' },
+    });
+    await recordLoginAttempt(trx, {
+      userId: account.user_id,
+      client,
+      at: now(),
+      method: 'password',
+      result: devicePending ? 'device_pending' : 'succeeded',
+    });
+    return { user: toMe(account), token, session, deviceConfirmationRequired: devicePending };
+  });
+  if (signedIn.deviceConfirmationRequired) await deps.devices.mailFor(signedIn.session);
+  return signedIn;
+}
