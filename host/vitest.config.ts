@@ -11,8 +11,14 @@ export default defineConfig({
     name: 'host',
     root: fileURLToPath(new URL('.', import.meta.url)),
     environment: 'happy-dom',
-    setupFiles: ['../scripts/test-setup/zh-cn-browser.ts', './src/test-setup.ts'],
+    setupFiles: [
+      '../scripts/test-setup/zh-cn-browser.ts',
+      '../scripts/test-setup/shared-worker.ts',
+      './src/test-setup.ts',
+    ],
     include: ['src/**/*.test.{ts,tsx}'],
+    // One module cache and DOM per worker instead of per file; shared-worker.ts puts back what a file changes.
+    isolate: false,
     // Lazy screens load their chunks on first use: seconds on a loaded two-core CI machine.
     testTimeout: 20_000,
   },

@@ -80,7 +80,8 @@ describe('RegisterScreen', () => {
     renderAt('/signIn', <RegisterScreen />);
     type('signup-username', 'alice_1');
     fireEvent.click(screen.getByTestId('signup-country'));
-    fireEvent.click(await screen.findByTestId('country-option-ES'));
+    // The picker lists every country in a popup: over findBy's 1 s default on a loaded two-core machine.
+    fireEvent.click(await screen.findByTestId('country-option-ES', {}, { timeout: 10_000 }));
     type('signup-password', 'Passw0rd!');
     type('signup-confirm', 'Passw0rd!');
     type('signup-email', 'alice@example.com');

@@ -16,8 +16,9 @@ const requestQuote = vi.fn(
       feeFiatMinor: '967',
       networkFeeMinor: '0',
       payoutKinds: [],
-      // The first quote holds for 700 ms, the refreshed one for a minute.
-      expiresAt: new Date(Date.now() + (served === 1 ? 700 : 60_000)).toISOString(),
+      // The first quote holds for 2 s (long enough to be seen held on a loaded two-core machine; at 700 ms
+      // it was sometimes refreshed before the first check), the refreshed one for a minute.
+      expiresAt: new Date(Date.now() + (served === 1 ? 2_000 : 60_000)).toISOString(),
       sandbox: true,
     };
   },
@@ -56,7 +57,7 @@ describe('buy/sell form quote', () => {
       method: 'credit_debit_card',
     });
     expect(result.current.needsAccept).toBe(false);
-    await waitFor(() => expect(result.current.quote?.id).toMatch(/2$/), { timeout: 3000 });
+    await waitFor(() => expect(result.current.quote?.id).toMatch(/2$/), { timeout: 8_000 });
     expect(result.current.needsAccept).toBe(true);
     act(() => result.current.accept());
     expect(result.current.needsAccept).toBe(false);

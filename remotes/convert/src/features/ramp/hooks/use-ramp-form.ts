@@ -93,7 +93,10 @@ export function useRampForm(
     setAcceptedId(null);
   }, [settled]);
   const current = quote.data && !expired && settled !== null ? quote.data : null;
-  const needsAccept = current !== null && current.id !== firstId && current.id !== acceptedId;
+  // Until the effect above records it, the request's first quote is the one shown (no render where the
+  // first quote looks refreshed and asks to be accepted).
+  const first = firstId ?? quote.data?.id ?? null;
+  const needsAccept = current !== null && current.id !== first && current.id !== acceptedId;
 
   const set = <K extends keyof RampFormValues>(key: K, value: RampFormValues[K]) =>
     setValues((v) => ({
