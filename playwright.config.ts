@@ -17,8 +17,9 @@ import {
  * The main suite runs on the "mobile" project; tests tagged @desktop run
  * only on the "desktop" project (the desktop frame). Specs that switch a remote for every visitor run after
  * the main run, where nothing else loads that remote: deploy-rollback and remote-canary (the mail remote) one
- * after the other in "deploy", after "clock"; remote-cdn (the wallet, with one
- * byte changed for a while) in "clock", one at a time with the clock specs, which load the wallet. In the main
+ * after the other in "deploy"; remote-cdn (the wallet, with one byte changed for a while) in "clock", one at a
+ * time with the clock specs, which load the wallet. "clock" and "deploy" run side by side, one worker each: no
+ * clock spec loads the mail remote, no deploy spec loads the wallet or signs anyone in. In the main
  * run remote-cdn's broken wallet failed another spec's wallet screen. No spec builds a remote: they deploy
  * copies of the server's builds (e2e/support/remote-copies.ts).
  */
@@ -113,9 +114,12 @@ export default defineConfig({
     {
       name: 'deploy',
       testMatch: DEPLOY_SPEC,
-      // Last, one at a time: both switch the mail remote, and the canary's watch must not see a clock spec
-      // move the server's clock a day forward under it.
-      dependencies: ['clock'],
+      // After the main run, one at a time (both switch the mail remote), beside "clock" on the second worker
+      // (it idled through the clock specs before: ~87 s of deploy specs on a loaded machine). Nothing here
+      // reads the development clock: visitors are anonymous (no session to expire), the canary watch counts
+      // reports in buckets of PostgreSQL's now() since the canary's startedAt, both real time; its lease too.
+      // The registry's lock file orders remote-cdn's wallet deploys with these mail ones.
+      dependencies: ['mobile', 'desktop'],
       workers: 1,
       use: {
         browserName: 'chromium',
