@@ -171,6 +171,8 @@ export default defineConfig({
       // from the form has 30 s or more left for its deposit, as with the 1-minute window before: the paid-order
       // specs mine theirs within seconds. The expiry spec waited 60 s for it.
       EXCHANGE_FIXED_WINDOW_MS: '40000',
+      // The exchange engine looks at its orders every second (production: 3 s); a paid order takes ~4 looks.
+      EXCHANGE_ENGINE_INTERVAL_MS: '1000',
       // The local chains mine a block a second: a withdrawal settles on its first block, as before issue 37
       // (production waits for the catalogue's confirmations; bsc's 64 would hold a spec for a minute).
       SIGNER_SETTLE_CONFIRMATIONS: '1',
