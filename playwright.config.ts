@@ -17,8 +17,9 @@ import {
  * The main suite runs on the "mobile" project; tests tagged @desktop run
  * only on the "desktop" project (the desktop frame). Specs that switch a remote for every visitor run after
  * the main run, where nothing else loads that remote: deploy-rollback and remote-canary (the mail remote) one
- * after the other in "deploy", after "clock"; remote-cdn (the wallet, with one
- * byte changed for a while) in "clock", one at a time with the clock specs, which load the wallet. In the main
+ * after the other in "deploy"; remote-cdn (the wallet, with one byte changed for a while) in "clock", one at a
+ * time with the clock specs, which load the wallet. "clock" and "deploy" run side by side, one worker each: no
+ * clock spec loads the mail remote, no deploy spec loads the wallet or signs anyone in. In the main
  * run remote-cdn's broken wallet failed another spec's wallet screen. No spec builds a remote: they deploy
  * copies of the server's builds (e2e/support/remote-copies.ts).
  */
@@ -113,9 +114,12 @@ export default defineConfig({
     {
       name: 'deploy',
       testMatch: DEPLOY_SPEC,
-      // Last, one at a time: both switch the mail remote, and the canary's watch must not see a clock spec
-      // move the server's clock a day forward under it.
-      dependencies: ['clock'],
+      // After the main run, one at a time (both switch the mail remote), beside "clock" on the second worker
+      // (it idled through the clock specs before: ~87 s of deploy specs on a loaded machine). Nothing here
+      // reads the development clock: visitors are anonymous (no session to expire), the canary watch counts
+      // reports in buckets of PostgreSQL's now() since the canary's startedAt, both real time; its lease too.
+      // The registry's lock file orders remote-cdn's wallet deploys with these mail ones.
+      dependencies: ['mobile', 'desktop'],
       workers: 1,
       use: {
         browserName: 'chromium',
@@ -162,8 +166,13 @@ export default defineConfig({
       // Every spec's page loads (static files and API calls) come from 127.0.0.1 too: two workers going
       // through every route (a11y, placeholders) pass the production 1000 a minute.
       RATE_LIMIT_MAX: '20000',
-      // A 1-minute fixed-rate window (production: 20 minutes) so the expiry spec can watch one run out.
-      EXCHANGE_FIXED_WINDOW_MS: '60000',
+      // A 40-second fixed-rate window (production: 20 minutes) so the expiry spec can watch one run out. The
+      // exchange screen asks for a new rate 30 s before a window ends (exchange-queries.ts), so an order placed
+      // from the form has 30 s or more left for its deposit, as with the 1-minute window before: the paid-order
+      // specs mine theirs within seconds. The expiry spec waited 60 s for it.
+      EXCHANGE_FIXED_WINDOW_MS: '40000',
+      // The exchange engine looks at its orders every second (production: 3 s); a paid order takes ~4 looks.
+      EXCHANGE_ENGINE_INTERVAL_MS: '1000',
       // The local chains mine a block a second: a withdrawal settles on its first block, as before issue 37
       // (production waits for the catalogue's confirmations; bsc's 64 would hold a spec for a minute).
       SIGNER_SETTLE_CONFIRMATIONS: '1',

@@ -32,7 +32,8 @@ test('convert with an expired quote: the new rate is shown and converts only onc
     address: `0x${string}`;
     confirmations: number;
   };
-  const chain = createTestClient({ mode: 'anvil', transport: http(ethereum.rpcUrl) })
+  // Receipts polled every 100 ms: the local chain mines a block a second (viem's default polls every 4 s).
+  const chain = createTestClient({ mode: 'anvil', transport: http(ethereum.rpcUrl), pollingInterval: 100 })
     .extend(publicActions)
     .extend(walletActions);
   const hash = await chain.writeContract({
@@ -77,9 +78,12 @@ test('convert with an expired quote: the new rate is shown and converts only onc
   await expect(page.getByTestId('convert-preview')).toBeHidden();
 
   // Let the quote expire on the preview, then confirm: nothing converts but the "rate expired and updated" dialog.
+  // The countdown counts from the quote's arrival (utils/held-quote.ts), after the server made it: at 0 the
+  // server's quote has expired too. Waited for, not slept (the quote has aged since it was typed).
   await page.getByTestId('convert-submit').click();
-  await page.waitForTimeout(QUOTE_TTL_MS + 500);
-  await expect(page.getByTestId('convert-preview-countdown')).toHaveAttribute('data-seconds', '0');
+  await expect(page.getByTestId('convert-preview-countdown')).toHaveAttribute('data-seconds', '0', {
+    timeout: QUOTE_TTL_MS + 5_000,
+  });
   await page.getByTestId('convert-preview-confirm').click();
   const dialog = page.getByTestId('rate-expired-dialog');
   await expect(dialog).toBeVisible();

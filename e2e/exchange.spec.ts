@@ -33,8 +33,9 @@ function readChains(): Chains | null {
   }
 }
 
+/** Receipts polled every 100 ms: the local chain mines a block a second (viem's default polls every 4 s). */
 const client = (rpcUrl: string) =>
-  createTestClient({ mode: 'anvil', transport: http(rpcUrl) })
+  createTestClient({ mode: 'anvil', transport: http(rpcUrl), pollingInterval: 100 })
     .extend(publicActions)
     .extend(walletActions);
 
@@ -60,6 +61,17 @@ async function signedIn(browser: import('@playwright/test').Browser, tag: string
   const page = await context.newPage();
   await logIn(page, account.username, account.password);
   return page;
+}
+
+/**
+ * The deposit's confirmations (the order says how many its network needs), mined at once: the chain mines a
+ * block a second, which held each paid order ~6 s in "confirming" for nothing this spec checks.
+ */
+async function mineConfirmations(page: Page, chains: Chains, orderId: string): Promise<void> {
+  const answer = await page.request.get(`/api/exchange/orders/${orderId}`);
+  expect(answer.status(), await answer.text()).toBe(200);
+  const { requiredConfirmations } = (await answer.json()) as { requiredConfirmations: number };
+  await client(chains.ethereum?.rpcUrl ?? '').mine({ blocks: requiredConfirmations });
 }
 
 /** The user's wallet sending native ETH on ethereum (anvil's unlocked dev account). */
@@ -113,6 +125,7 @@ test.describe('exchange orders on the local chains', () => {
     const page = await signedIn(browser, 'xchg');
     const order = await placeFixedOrder(page);
     const depositHash = await sendUsdt(chains, order.depositAddress, 100_000_000n);
+    await mineConfirmations(page, chains, order.id);
     await expect(page.getByTestId('exchange-status')).toHaveAttribute('data-status', 'completed', {
       timeout: 150_000,
     });
@@ -141,6 +154,7 @@ test.describe('exchange orders on the local chains', () => {
     await expect(page.getByTestId('exchange-deposit-card')).toContainText('0.02 ETH');
     await expect(page.getByTestId('exchange-deposit-card')).not.toContainText('ERC-20');
     const depositHash = await sendEth(chains, order.depositAddress, 20_000_000_000_000_000n);
+    await mineConfirmations(page, chains, order.id);
     await expect(page.getByTestId('exchange-status')).toHaveAttribute('data-status', 'completed', {
       timeout: 150_000,
     });
@@ -161,6 +175,7 @@ test.describe('exchange orders on the local chains', () => {
     const page = await signedIn(browser, 'xrfd');
     const order = await placeFixedOrder(page);
     await sendUsdt(chains, order.depositAddress, 50_000_000n); // 50 USDT instead of 100
+    await mineConfirmations(page, chains, order.id);
     await expect(page.getByTestId('exchange-status')).toHaveAttribute('data-status', 'refunded', {
       timeout: 150_000,
     });

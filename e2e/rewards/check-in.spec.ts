@@ -1,7 +1,7 @@
 import { createPublicClient, type Hex, http, parseAbi, parseEther } from 'viem';
 import { expect, navigateInApp, test } from '../support/fixtures.ts';
 import { readChains, signedInPage } from '../wallet/wallet-helpers.ts';
-import { fundNative, installRecordingWallet, violations } from './wallet-mock.ts';
+import { fundNative, installRecordingWallet, mineAfterSent, violations } from './wallet-mock.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -47,8 +47,13 @@ test('connect a wallet, check in on chain, see the confirmed record; a second ch
   await expect(page.getByTestId('wallet-switch')).toHaveCount(0);
   await expect(page.getByTestId('wallet-balance')).toHaveText('1 ETH');
 
+  const { confirmations } = (await (
+    await page.request.get('/api/wallet/deposit-address?coin=ETH&network=ethereum')
+  ).json()) as { confirmations: number };
   await page.getByTestId('check-in').click();
-  // "Signing…" until the server has the record at its confirmations; then checked in.
+  // "Signing…" until the server has the record at its confirmations (mined at once once the wallet's
+  // transaction is in: the chain mines a block a second); then checked in.
+  await mineAfterSent(wallet, ethereum.rpcUrl, confirmations);
   await expect(page.getByTestId('check-in')).toHaveText(/今天已签到/, { timeout: 30_000 });
   const status = await signStatus(page);
   expect(status.todayState).toBe('confirmed');

@@ -1,7 +1,8 @@
 import { createWallet, installMockWallet } from '@johanneskares/wallet-mock';
-import type { Page } from '@playwright/test';
-import { decodeFunctionData, defineChain, getAddress, type Hex, http, parseAbi } from 'viem';
+import { expect, type Page } from '@playwright/test';
+import { createPublicClient, decodeFunctionData, defineChain, getAddress, type Hex, http, parseAbi } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { mineBlocks } from '../wallet/wallet-helpers.ts';
 import { EIP6963, type InjectionMode, installInjectionMode } from './wallet-mock-modes.ts';
 
 /**
@@ -20,6 +21,8 @@ export interface RecordingWallet {
   address: Hex;
   privateKey: Hex;
   requests: RecordedRequest[];
+  /** The hashes of the transactions the wallet sent (eth_sendTransaction answered), in order. */
+  sent: Hex[];
   /** The next request of this method is refused as by the user (code 4001). */
   rejectNext(method: string): void;
 }
@@ -63,6 +66,7 @@ export async function installRecordingWallet(
   });
   const inner = createWallet(account, { [chain.chainId]: http(chain.rpcUrl) }, local);
   const requests: RecordedRequest[] = [];
+  const sent: Hex[] = [];
   const rejecting = new Set<string>();
   // The wallet's own idea of its network (wallet-mock would ask the node, which is always the local chain).
   let chainId = startChainId;
@@ -92,7 +96,9 @@ export async function installRecordingWallet(
           method === 'eth_sendTransaction' && Array.isArray(params)
             ? [{ ...params[0], ...(params[0]?.value ? { value: BigInt(params[0].value) } : {}) }]
             : params;
-        return await inner.request({ method, params: forwarded } as Parameters<typeof inner.request>[0]);
+        const result = await inner.request({ method, params: forwarded } as Parameters<typeof inner.request>[0]);
+        if (method === 'eth_sendTransaction') sent.push(result as Hex);
+        return result;
       } catch (err) {
         throw new Error(`${BRIDGE_ERROR}${JSON.stringify(rpcFailure(err))}`);
       }
@@ -140,7 +146,7 @@ export async function installRecordingWallet(
   }, BRIDGE_ERROR);
   await installInjectionMode(page, mode);
   await installMockWallet({ page, wallet });
-  return { address: account.address, privateKey, requests, rejectNext: (method) => rejecting.add(method) };
+  return { address: account.address, privateKey, requests, sent, rejectNext: (method) => rejecting.add(method) };
 }
 
 const READS = new Set([
@@ -235,4 +241,22 @@ export async function fundNative(rpcUrl: string, address: string, wei: bigint): 
   });
   const body = (await response.json()) as { error?: unknown };
   if (body.error) throw new Error(`anvil_setBalance failed: ${JSON.stringify(body.error)}`);
+}
+
+/**
+ * Waits for the wallet's `index`-th transaction (0-based) to be sent and mined, then mines `confirmations`
+ * blocks at once: what the app then waits for (a check-in confirmed at the network's confirmations) arrives
+ * without a block a second of waiting. The transaction is the app's own; only the later blocks are ours.
+ */
+export async function mineAfterSent(
+  wallet: RecordingWallet,
+  rpcUrl: string,
+  confirmations: number,
+  index = 0,
+): Promise<void> {
+  await expect.poll(() => wallet.sent.length, { timeout: 30_000 }).toBeGreaterThan(index);
+  const hash = wallet.sent[index] as Hex;
+  const client = createPublicClient({ transport: http(rpcUrl), pollingInterval: 100 });
+  await client.waitForTransactionReceipt({ hash, timeout: 30_000 });
+  await mineBlocks(rpcUrl, confirmations);
 }

@@ -88,6 +88,7 @@ const EnvSchema = Type.Object({
   EXCHANGE_MAX_UNPAID_ORDERS: Type.Integer({ minimum: 1, maximum: 100 }),
   EXCHANGE_FLOAT_WINDOW_MS: Type.Integer({ minimum: 600_000, maximum: 7 * 86_400_000 }),
   EXCHANGE_LATE_DEPOSIT_WATCH_MS: Type.Integer({ minimum: 3_600_000, maximum: 30 * 86_400_000 }),
+  EXCHANGE_ENGINE_INTERVAL_MS: Type.Integer({ minimum: 250, maximum: 60_000 }),
   ETHEREUM_RPC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   BSC_RPC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   TRONGRID_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -169,6 +170,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   EXCHANGE_MAX_UNPAID_ORDERS: 5,
   EXCHANGE_FLOAT_WINDOW_MS: 24 * 3_600_000,
   EXCHANGE_LATE_DEPOSIT_WATCH_MS: 7 * 86_400_000,
+  EXCHANGE_ENGINE_INTERVAL_MS: 3000,
   ANVIL_BLOCK_TIME_S: 1,
   WATCHER_POLL_MS: 250,
 };
@@ -202,6 +204,7 @@ const integerKeys = new Set([
   'EXCHANGE_MAX_UNPAID_ORDERS',
   'EXCHANGE_FLOAT_WINDOW_MS',
   'EXCHANGE_LATE_DEPOSIT_WATCH_MS',
+  'EXCHANGE_ENGINE_INTERVAL_MS',
   'ANVIL_BLOCK_TIME_S',
   'WATCHER_POLL_MS',
   'SIGNER_POLL_MS',

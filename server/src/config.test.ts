@@ -155,4 +155,13 @@ describe('loadConfig', () => {
     expect(walletOptionsFromConfig(config, false).outflowBudgetUsdCents).toBe(250_000n);
     expect(() => loadConfig({ OUTFLOW_BUDGET_USD: '12.5' })).toThrow();
   });
+
+  it('reads how often the exchange engine looks at its orders (EXCHANGE_ENGINE_INTERVAL_MS, default 3000, 250 ms at least)', () => {
+    // The e2e server looks every second (playwright.config.ts); a deployment keeps the engine's 3 s.
+    expect(loadConfig({}).exchange.engineIntervalMs).toBe(3000);
+    expect(loadConfig({ EXCHANGE_ENGINE_INTERVAL_MS: '1000' }).exchange.engineIntervalMs).toBe(1000);
+    expect(issuesOf({ EXCHANGE_ENGINE_INTERVAL_MS: '10' })[0]).toMatch(
+      /^EXCHANGE_ENGINE_INTERVAL_MS must be an integer/,
+    );
+  });
 });

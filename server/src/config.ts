@@ -106,7 +106,14 @@ export interface Config {
    * float order waits for its deposit, how long an expired order's address is still watched for a late
    * deposit (then refunded), and how many unpaid orders a user may hold.
    */
-  exchange: { fixedWindowMs: number; floatWindowMs: number; lateDepositWatchMs: number; maxUnpaidOrders: number };
+  exchange: {
+    fixedWindowMs: number;
+    floatWindowMs: number;
+    lateDepositWatchMs: number;
+    maxUnpaidOrders: number;
+    /** How often the exchange engine looks at its orders (deposits, confirmations, payouts). */
+    engineIntervalMs: number;
+  };
   /**
    * Chains (modules/chain). An EVM network without an RPC URL gets a local anvil when `localChains`
    * (LOCAL_CHAINS; default on unless NODE_ENV=production)
@@ -239,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       floatWindowMs: e.EXCHANGE_FLOAT_WINDOW_MS,
       lateDepositWatchMs: e.EXCHANGE_LATE_DEPOSIT_WATCH_MS,
       maxUnpaidOrders: e.EXCHANGE_MAX_UNPAID_ORDERS,
+      engineIntervalMs: e.EXCHANGE_ENGINE_INTERVAL_MS,
     },
     chains: {
       ethereumRpcUrl: e.ETHEREUM_RPC_URL,

@@ -300,6 +300,7 @@ try {
       prices: priceFeed.prices,
       evmChains: chain.evmChains,
       lateDepositWatchMs: config.exchange.lateDepositWatchMs,
+      intervalMs: config.exchange.engineIntervalMs,
       log: logger,
     }),
   );
