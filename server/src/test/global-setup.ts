@@ -15,6 +15,8 @@ declare module 'vitest' {
     pgAdminUrl: string;
     /** A migrated database that test databases are cloned from (CREATE DATABASE … TEMPLATE). */
     pgTemplate: string;
+    /** What migrateToLatest applied to the template, a fresh database, in order (db/migrations.test.ts). */
+    pgTemplateMigrations: string[];
     /** user:password of a login in cw_app_role (migration 0092): the API's own, non-owner role. */
     pgAppCredentials: { user: string; password: string };
   }
@@ -62,12 +64,14 @@ async function provideTemplate(project: TestProject, adminUrl: string): Promise<
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = createDb(url.href, { max: 1 });
+  let applied: string[];
   try {
-    await migrateToLatest(db);
+    applied = await migrateToLatest(db);
   } finally {
     await db.destroy();
   }
   project.provide('pgTemplate', name);
+  project.provide('pgTemplateMigrations', applied);
   // The role the API runs as (db/app-role.ts): tests that check what it may not do connect as it.
   const credentials = { user: 'cw_test_app', password: randomBytes(18).toString('base64url') };
   await ensureLoginRole(adminUrl, credentials.user, credentials.password);

@@ -1,8 +1,18 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { createLimiter, createPasswordHasher } from './password-hashing.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLimiter, createPasswordHasher, type PasswordHasher, setDefaultHashCost } from './password-hashing.ts';
 
 describe.each(['workers', 'napi'] as const)('password hashing (%s engine)', (engine) => {
-  const hasher = createPasswordHasher({ concurrency: 2, engine });
+  let hasher: PasswordHasher;
+  beforeAll(() => {
+    // The server tests' setup hashes at the test cost (test/setup.ts); production never changes the
+    // default, which this file checks: a hasher made with no cost given hashes at the OWASP parameters.
+    setDefaultHashCost('production');
+    try {
+      hasher = createPasswordHasher({ concurrency: 2, engine });
+    } finally {
+      setDefaultHashCost('test');
+    }
+  });
   afterAll(() => hasher.close());
 
   it('uses argon2id with the OWASP parameters (19 MiB, t=2, p=1)', async () => {
@@ -12,6 +22,19 @@ describe.each(['workers', 'napi'] as const)('password hashing (%s engine)', (eng
     expect(await hasher.verify(hash, 'tr1cky-Pass!')).toBe(false);
     expect(await hasher.verify('not a hash', 'x')).toBe(false);
     expect(await hasher.verifyDummy('anything')).toBe(false);
+  });
+
+  it("at the tests' cost: the same argon2id encoding, and a hash of either cost verifies", async () => {
+    const cheap = createPasswordHasher({ concurrency: 1, engine, cost: 'test' });
+    try {
+      const hash = await cheap.hash('Tr1cky-Pass!');
+      expect(hash).toMatch(/^\$argon2id\$v=19\$m=8,t=1,p=1\$/);
+      expect(await hasher.verify(hash, 'Tr1cky-Pass!')).toBe(true);
+      expect(await cheap.verify(await hasher.hash('Tr1cky-Pass!'), 'Tr1cky-Pass!')).toBe(true);
+      expect(await cheap.verify(hash, 'tr1cky-Pass!')).toBe(false);
+    } finally {
+      await cheap.close();
+    }
   });
 
   it('runs off the event loop (timers keep firing while hashing)', async () => {

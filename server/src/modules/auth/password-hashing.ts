@@ -15,6 +15,42 @@ export const argon2Options = {
   parallelism: 1,
 } as const;
 
+export type Argon2Params = Pick<typeof argon2Options, 'algorithm'> & {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+};
+
+/**
+ * The cost of hashers created from now on in this process.
+ *
+ * - `production` (the default, all the server ever runs): `argon2Options`.
+ * - `test`: argon2id at its smallest cost (8 KiB, one pass), set by the server tests' setup file
+ *   (test/setup.ts). Sixty-odd test files register and sign in users, each hash 19 MiB and tens of ms of
+ *   CPU on one hashing thread, while what they test is the flows around the password. The hash is the
+ *   same algorithm and encoding, and a verification reads the cost from the stored hash, so every path
+ *   runs as in production. `password-hashing.test.ts` checks the production parameters, and the
+ *   dummy-hash timing test in login-sessions.api.test.ts runs at the production cost.
+ */
+export type HashCost = 'production' | 'test';
+
+const testArgon2Options: Argon2Params = {
+  algorithm: argon2Options.algorithm,
+  memoryCost: 8,
+  timeCost: 1,
+  parallelism: 1,
+};
+let defaultCost: HashCost = 'production';
+
+/** Tests only (test/setup.ts); production never calls it. */
+export function setDefaultHashCost(cost: HashCost): void {
+  defaultCost = cost;
+}
+
+function paramsFor(cost: HashCost): Argon2Params {
+  return cost === 'production' ? argon2Options : testArgon2Options;
+}
+
 /**
  * At most this many hashes run at once (default: cores - 1, at least 1), so that
  * hashing never takes every core from the event loop and PostgreSQL, and never
@@ -81,12 +117,12 @@ interface Engine {
 }
 
 /** argon2 on the libuv pool via napi AsyncTask, at most `concurrency` at once. */
-function napiEngine(concurrency: number, queueMax: number): Engine {
+function napiEngine(concurrency: number, queueMax: number, params: Argon2Params): Engine {
   const limit = createLimiter(concurrency, queueMax);
   return {
     run: (job) =>
       limit<string | boolean>(() =>
-        job.kind === 'hash' ? hash(job.password, argon2Options) : verify(job.hash, job.password, argon2Options),
+        job.kind === 'hash' ? hash(job.password, params) : verify(job.hash, job.password, params),
       ),
     close: async () => {},
   };
@@ -96,7 +132,7 @@ function napiEngine(concurrency: number, queueMax: number): Engine {
  * argon2 on `size` worker threads running at a lower CPU priority (nice 10), so a burst of
  * sign-ins cannot starve the event loop: requests such as GET /api/me keep their latency.
  */
-function workerEngine(size: number, nice: number, queueMax: number): Engine {
+function workerEngine(size: number, nice: number, queueMax: number, params: Argon2Params): Engine {
   const workers = Array.from({ length: size }, () => {
     const worker = new Worker(new URL('./argon2-worker.mjs', import.meta.url), { workerData: { nice } });
     worker.unref();
@@ -116,7 +152,7 @@ function workerEngine(size: number, nice: number, queueMax: number): Engine {
       const task = queue.shift() as (typeof queue)[number];
       const id = nextId++;
       pending.set(id, { resolve: task.resolve, reject: task.reject, worker });
-      worker.postMessage({ id, ...task.job, options: argon2Options });
+      worker.postMessage({ id, ...task.job, options: params });
     }
   };
   for (const worker of workers) {
@@ -159,6 +195,8 @@ export interface HasherOptions {
   engine?: 'workers' | 'napi';
   /** Hashes waiting for a thread at most; default `ARGON2_QUEUE_MAX` or 64. */
   queueMax?: number;
+  /** The argon2 cost of new hashes; default the process's (`production` unless a test set it). */
+  cost?: HashCost;
 }
 
 export function createPasswordHasher(options: HasherOptions | number = {}): PasswordHasher {
@@ -166,11 +204,13 @@ export function createPasswordHasher(options: HasherOptions | number = {}): Pass
   const concurrency = opts.concurrency ?? defaultHashConcurrency();
   const kind = opts.engine ?? (process.env.ARGON2_ENGINE === 'napi' ? 'napi' : 'workers');
   const queueMax = opts.queueMax ?? defaultHashQueueMax();
+  const params = paramsFor(opts.cost ?? defaultCost);
   let engine: Engine;
   try {
-    engine = kind === 'workers' ? workerEngine(concurrency, 10, queueMax) : napiEngine(concurrency, queueMax);
+    engine =
+      kind === 'workers' ? workerEngine(concurrency, 10, queueMax, params) : napiEngine(concurrency, queueMax, params);
   } catch {
-    engine = napiEngine(concurrency, queueMax);
+    engine = napiEngine(concurrency, queueMax, params);
   }
   let dummy: Promise<string> | undefined;
   const verifyHash = async (passwordHash: string, password: string) => {

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../app.ts';
 import { buildTestApp, createUser, TEST_USER_HEADER } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { seedLiquidity } from '../convert/liquidity.ts';
@@ -35,9 +36,9 @@ const prices = fixedPrices({ BNB: 600n });
 const chain = memoryChain();
 let engine: ExchangeEngine;
 let userId: string;
+let app: App;
 
 async function createFloatOrder() {
-  const app = buildTestApp({ db: database.db, now, exchange: { prices, xpubs: testXpubs } });
   const res = await app.inject({
     method: 'POST',
     url: '/api/exchange/orders',
@@ -54,7 +55,6 @@ async function createFloatOrder() {
       termsAccepted: true,
     },
   });
-  await app.close();
   return res.json() as { id: string; depositAddress: string };
 }
 
@@ -63,9 +63,12 @@ describe('npm run ops -- exchange', () => {
     userId = await createUser(database.db);
     await seedLiquidity(database.db, clock, { BNB: '1000' });
     engine = createExchangeEngine({ db: database.db, now, prices, deposits: chain.deposits, payouts: chain.gateway });
+    // One app places every order of the file (it was one app per order).
+    app = buildTestApp({ db: database.db, now, exchange: { prices, xpubs: testXpubs } });
   });
+  afterAll(() => app.close());
 
-  it('suspend, list and resolve through the real script; the events keep the operator reason', async () => {
+  it('suspend and list through the real script, then resolve; the events keep the operator reason', async () => {
     const order = await createFloatOrder();
     const suspend = await ops(database.url, 'exchange', 'suspend', order.id, '--reason', 'sanctions check');
     expect(suspend.code).toBe(0);
@@ -82,7 +85,13 @@ describe('npm run ops -- exchange', () => {
     expect(noDeposit.code).toBe(1);
     expect(noDeposit.lines.join()).toMatch(/not booked/);
 
-    const resolve = await ops(database.url, 'exchange', 'resolve', order.id, '--to', 'waiting', '--reason', 'cleared');
+    // The script hands its arguments to runExchangeOps (suspend and list above went through it): the
+    // resolves run that function here, without a third child process loading the server's modules.
+    const resolve = await runExchangeOps(
+      database.db,
+      ['resolve', order.id, '--to', 'waiting', '--reason', 'cleared'],
+      now,
+    );
     expect(resolve.code).toBe(0);
     const events = await listEvents(database.db, order.id);
     expect(events.slice(-2).map((e) => [e.from_state, e.to_state, e.reason])).toEqual([
@@ -158,7 +167,7 @@ describe('npm run ops -- exchange', () => {
     expect(failing.code).toBe(1);
     expect(failing.lines.join(' ')).toContain('booked');
     expect((await findOrder(database.db, order.id))?.state).toBe('suspended');
-    const resolved = await ops(database.url, 'exchange', 'resolve', order.id, '--to', 'refunded');
+    const resolved = await runExchangeOps(database.db, ['resolve', order.id, '--to', 'refunded'], now);
     expect(resolved.code).toBe(0);
     await engine.tick();
     expect(await findOrder(database.db, order.id)).toMatchObject({
