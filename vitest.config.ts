@@ -1,5 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+// The API server, signer and keygen children the tests start read TypeScript through Node's own type
+// stripping instead of tsx's loader hooks (server/src/lib/ts-child.ts): less CPU per child.
+process.env.TS_CHILD_LOADER ??= 'strip';
+// Those API servers build each response serializer when its route first answers, not all ~1,500 at start
+// (server/src/http/serializers.ts; serializers.test.ts still builds every one).
+process.env.SERIALIZER_MODE ??= 'on-first-use';
+
 /**
  * `npm run test:unit`: every workspace's own vitest.config.ts, plus the
  * repository-level checks under scripts/ (i18n gate, lint-rule fixtures).

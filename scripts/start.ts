@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isLoopbackHost } from '../server/src/config.ts';
+import { tsChildArgs } from '../server/src/lib/ts-child.ts';
 import { startCluster } from './lib/cluster.ts';
 import { deployHost, deployOpsConsole } from './lib/deploy-host.ts';
 import { deployRemote } from './lib/deploy-remote.ts';
@@ -78,7 +79,7 @@ if (instancesFlag >= 0) {
 }
 
 function startOne(): void {
-  const server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+  const server = spawn(process.execPath, tsChildArgs(path.join(ROOT, 'server/src/main.ts')), {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: {
       ...process.env,

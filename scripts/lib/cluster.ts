@@ -4,6 +4,7 @@ import { loadConfig } from '../../server/src/config.ts';
 import { embeddedAppUrl } from '../../server/src/db/app-role.ts';
 import { type EmbeddedPostgres, freePort, startEmbeddedPostgres } from '../../server/src/db/embedded-postgres.ts';
 import { consoleConfigFromEnv } from '../../server/src/http/console-listener.ts';
+import { tsChildArgs } from '../../server/src/lib/ts-child.ts';
 import { type PreparedChains, prepareChains } from '../../server/src/modules/chain/chain-module.ts';
 import { type Nginx, type NginxConsole, startNginx, stopProcess } from './nginx.ts';
 import { ROOT } from './paths.ts';
@@ -248,7 +249,7 @@ function startInstance(
   opsConsole: ClusterConsole,
 ): Instance {
   const consolePort = opsConsole?.portOf.get(port);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
+  const child = spawn(process.execPath, tsChildArgs(path.join(ROOT, 'server/src/main.ts'), [], options.env), {
     env: {
       ...options.env,
       HOST: '127.0.0.1',

@@ -4,13 +4,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { tsChildArgs } from '../../server/src/lib/ts-child.ts';
 
 /**
  * Every process the project starts runs on the Node it pins (package.json optionalDependencies
  * node-<platform>-<arch>, linked as node_modules/.bin/node, first on npm scripts' PATH). Children are
  * started in one of three ways, each checked here by what the child itself reports:
  *  - process.execPath --import tsx <script>: the signer, keygen, the API server under npm start and the
- *    cluster, the benches' servers, the ops CLI in tests;
+ *    cluster, the benches' servers, the ops CLI in tests; the first three as process.execPath <script>
+ *    (Node's own type stripping) where TS_CHILD_LOADER=strip, as in the test runs (server/src/lib/ts-child.ts);
  *  - npx tsx <script> (PATH): the e2e web server (playwright.config.ts) and the e2e helpers;
  *  - worker_threads: the argon2 hashing worker.
  * The scan below keeps it that way: a new child started as a bare `node` fails it.
@@ -31,6 +33,13 @@ describe.skipIf(pinned === undefined)('children run on the pinned Node', () => {
 
   it('process.execPath --import tsx (signer, keygen, API server, benches)', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '-e', PRINT_VERSION], { cwd: ROOT });
+    expect(stdout.trim()).toBe(want);
+  });
+
+  it('process.execPath <file.ts> under TS_CHILD_LOADER=strip (Node type stripping: the same children in the tests)', async () => {
+    const args = tsChildArgs(path.join(ROOT, 'scripts/runtime/print-version.ts'), [], { TS_CHILD_LOADER: 'strip' });
+    expect(args).toEqual([path.join(ROOT, 'scripts/runtime/print-version.ts')]);
+    const { stdout } = await run(process.execPath, args, { cwd: ROOT });
     expect(stdout.trim()).toBe(want);
   });
 

@@ -20,6 +20,7 @@ import { devPortFromEnv, startDevServer } from './dev/dev-server.ts';
 import { consoleConfigFromEnv, startConsoleListener } from './http/console-listener.ts';
 import { createMetricsRegistry, startMetricsServer } from './http/metrics.ts';
 import { type MetricsConfig, metricsConfigFromEnv } from './http/metrics-config.ts';
+import { serializerModeFromEnv, setDefaultSerializerMode } from './http/serializers.ts';
 import { createLogger } from './logger.ts';
 import { auditExportIntervalFromEnv, startAuditAnchorSchedule } from './modules/audit/s3-anchor.ts';
 import { localChainNetworks } from './modules/chain/chain-config.ts';
@@ -59,6 +60,7 @@ try {
     nodeEnv: config.nodeEnv,
     publicOrigin: config.security.publicOrigin,
   });
+  setDefaultSerializerMode(serializerModeFromEnv(process.env));
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(err.message);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createOfflineDb } from '../db/offline-db.ts';
-import { serializerFactory, setDefaultSerializerMode } from './serializers.ts';
+import { serializerFactory, serializerModeFromEnv, setDefaultSerializerMode } from './serializers.ts';
 
 describe('response serializers', () => {
   it('production builds every route serializer at start, so a broken response schema stops the process there', async () => {
@@ -24,5 +24,11 @@ describe('response serializers', () => {
     const lazy = serializerFactory('on-first-use')(undefined, undefined)(route)(doc);
     expect(lazy).toBe(eager);
     expect(JSON.parse(lazy)).toEqual({ id: 'a', amountMinor: '100' });
+  });
+
+  it('SERIALIZER_MODE (main.ts): unset is at-start, on-first-use for the test runs, anything else refused', () => {
+    expect(serializerModeFromEnv({})).toBe('at-start');
+    expect(serializerModeFromEnv({ SERIALIZER_MODE: 'on-first-use' })).toBe('on-first-use');
+    expect(() => serializerModeFromEnv({ SERIALIZER_MODE: 'lazy' })).toThrow(/SERIALIZER_MODE must be/);
   });
 });

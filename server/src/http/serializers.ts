@@ -1,4 +1,5 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { ConfigError } from '../config.ts';
 
 /**
  * When Fastify builds the response serializers (fast-json-stringify, one per route and status code).
@@ -12,6 +13,10 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
  *   `serializers.test.ts` still builds every serializer at start, so a broken schema fails the suite.
  *
  * The output is the same in both modes: the same compiler, schema and options.
+ *
+ * main.ts reads SERIALIZER_MODE (unset: `at-start`): the test runs set `on-first-use` for the servers
+ * they start as processes (the drills' instances, main.test.ts; vitest.config.ts), which call a few
+ * routes each. The e2e server and production keep `at-start`.
  */
 export type SerializerMode = 'at-start' | 'on-first-use';
 
@@ -20,6 +25,15 @@ let defaultMode: SerializerMode = 'at-start';
 /** The mode of apps built from now on in this process (tests only; production keeps `at-start`). */
 export function setDefaultSerializerMode(mode: SerializerMode): void {
   defaultMode = mode;
+}
+
+/** SERIALIZER_MODE, for main.ts: unset is `at-start`. */
+export function serializerModeFromEnv(env: NodeJS.ProcessEnv): SerializerMode {
+  const mode = env.SERIALIZER_MODE?.trim() || 'at-start';
+  if (mode !== 'at-start' && mode !== 'on-first-use') {
+    throw new ConfigError([`SERIALIZER_MODE must be at-start or on-first-use (got "${mode}")`]);
+  }
+  return mode;
 }
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tsChildArgs } from '../lib/ts-child.ts';
 
 const signerScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -35,7 +36,7 @@ export function startSignerProcess(options: {
   for (const [name, value] of Object.entries(source)) if (passThrough.some((re) => re.test(name))) env[name] = value;
   env.DATABASE_URL = options.databaseUrl;
   env.DATA_DIR = options.dataDir;
-  const child = spawn(process.execPath, ['--import', 'tsx', signerScript], {
+  const child = spawn(process.execPath, tsChildArgs(signerScript, [], source), {
     cwd: serverRoot,
     env,
     // stdin is a pipe the child watches: when this process dies, the pipe closes and the signer stops.

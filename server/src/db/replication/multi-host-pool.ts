@@ -77,22 +77,26 @@ interface Target {
   pool: pg.Pool;
 }
 
+interface PrimaryPoolOptions {
+  max?: number;
+  probeTimeoutMs?: number;
+  onPrimary?: (url: string) => void;
+  logger?: { error(obj: unknown, msg?: string): void };
+}
+
 export class PrimaryPool implements PostgresPool {
   private current: Target | undefined;
   private discovering: Promise<Target> | undefined;
   private readonly patched = new WeakSet<pg.PoolClient>();
   private ended = false;
 
-  constructor(
-    private readonly urls: string[],
-    private readonly options: {
-      max?: number;
-      probeTimeoutMs?: number;
-      onPrimary?: (url: string) => void;
-      logger?: { error(obj: unknown, msg?: string): void };
-    } = {},
-  ) {
+  private readonly urls: string[];
+  private readonly options: PrimaryPoolOptions;
+
+  constructor(urls: string[], options: PrimaryPoolOptions = {}) {
     if (urls.length === 0) throw new Error('no database host');
+    this.urls = urls;
+    this.options = options;
   }
 
   /** The first host that accepts writes becomes the pool's target. */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tsChildArgs } from '../../lib/ts-child.ts';
 import { seedLiquidity } from '../../modules/convert/liquidity.ts';
 import { createLedgerService } from '../../modules/ledger/service.ts';
 import { createUser, TEST_USER_HEADER } from '../../test/app.ts';
@@ -48,7 +49,7 @@ describe.skipIf(unavailable !== undefined)(
 
     function startApi(name: string, url: string): Promise<ChildProcess> {
       const host = lab.host(name);
-      const child = spawn('ip', ['netns', 'exec', host.ns, process.execPath, '--import', 'tsx', MAIN], {
+      const child = spawn('ip', ['netns', 'exec', host.ns, process.execPath, ...tsChildArgs(MAIN)], {
         env: { ...process.env, DATABASE_URL: url, HOST: host.ip, PORT: String(API_PORT) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -22,11 +22,13 @@ export class PrimaryPositions {
   private readonly samples: PositionSample[] = [];
   private readonly capacity: number;
 
-  constructor(
-    private readonly maxLagMs: number,
-    private readonly intervalMs: number,
-  ) {
+  private readonly maxLagMs: number;
+  private readonly intervalMs: number;
+
+  constructor(maxLagMs: number, intervalMs: number) {
     if (!(intervalMs > 0 && maxLagMs > 0)) throw new Error('maxLagMs and the sample interval must be positive');
+    this.maxLagMs = maxLagMs;
+    this.intervalMs = intervalMs;
     // Enough to reach back maxLag, plus a few for a late tick; bounded whatever the settings.
     this.capacity = Math.min(10_000, Math.ceil(maxLagMs / intervalMs) + 4);
   }

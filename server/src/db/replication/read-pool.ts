@@ -85,11 +85,13 @@ export class ReadPool implements PostgresPool {
   private readonly watched = new WeakSet<pg.PoolClient>();
   private downUntilMs = 0;
 
-  constructor(
-    private readonly read: ReadUrl,
-    private readonly options: ReadPoolOptions = {},
-  ) {
+  private readonly read: ReadUrl;
+  private readonly options: ReadPoolOptions;
+
+  constructor(read: ReadUrl, options: ReadPoolOptions = {}) {
     if (read.urls.length === 0) throw new Error('no read host');
+    this.read = read;
+    this.options = options;
   }
 
   private target(): Promise<{ url: string; pool: pg.Pool }> {

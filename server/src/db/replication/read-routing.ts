@@ -55,12 +55,22 @@ const CHECK_SQL = `select not pg_is_in_recovery() as is_primary,
 export const LSN_TEXT = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/i;
 
 class RoutingPool implements PostgresPool {
+  private readonly primary: PostgresPool;
+  private readonly replica: ReadPool;
+  private readonly positions: PrimaryPositions;
+  private readonly onRouted: (side: ReadSide, reason: ReadReason) => void;
+
   constructor(
-    private readonly primary: PostgresPool,
-    private readonly replica: ReadPool,
-    private readonly positions: PrimaryPositions,
-    private readonly onRouted: (side: ReadSide, reason: ReadReason) => void,
-  ) {}
+    primary: PostgresPool,
+    replica: ReadPool,
+    positions: PrimaryPositions,
+    onRouted: (side: ReadSide, reason: ReadReason) => void,
+  ) {
+    this.primary = primary;
+    this.replica = replica;
+    this.positions = positions;
+    this.onRouted = onRouted;
+  }
 
   private toPrimary(reason: ReadReason): Promise<PostgresPoolClient> {
     this.onRouted('primary', reason);

@@ -29,11 +29,19 @@ export class ReplicaFallbackClient {
   private broken: Error | undefined;
   private inTransaction = false;
 
+  private readonly replica: pg.PoolClient;
+  private readonly connectPrimary: () => Promise<PostgresPoolClient>;
+  private readonly onReplicaError: (err: unknown) => void;
+
   constructor(
-    private readonly replica: pg.PoolClient,
-    private readonly connectPrimary: () => Promise<PostgresPoolClient>,
-    private readonly onReplicaError: (err: unknown) => void,
-  ) {}
+    replica: pg.PoolClient,
+    connectPrimary: () => Promise<PostgresPoolClient>,
+    onReplicaError: (err: unknown) => void,
+  ) {
+    this.replica = replica;
+    this.connectPrimary = connectPrimary;
+    this.onReplicaError = onReplicaError;
+  }
 
   query(...args: unknown[]): unknown {
     const [text, params] = args;

@@ -12,12 +12,11 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** A non-2xx answer; `status` 404 is how an indexer says "no such block", anything else is a fault. */
 export class HttpStatusError extends Error {
-  constructor(
-    url: string,
-    readonly status: number,
-    text: string,
-  ) {
+  readonly status: number;
+
+  constructor(url: string, status: number, text: string) {
     super(`${url}: HTTP ${status} ${text.slice(0, 200)}`);
+    this.status = status;
   }
 }
 

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tsChildArgs } from '../../lib/ts-child.ts';
 import { type NetworkCode, networkCodes } from '../catalogue/catalogue.ts';
 import { keyFiles } from './keygen.ts';
 
@@ -38,7 +39,7 @@ function fromEnv(env: NodeJS.ProcessEnv): PublicKeys | undefined {
 
 function runKeygenChild(dataDir: string, log: (msg: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', keygenScript, dataDir], {
+    const child = spawn(process.execPath, tsChildArgs(keygenScript, [dataDir]), {
       cwd: repoRoot,
       stdio: ['ignore', 'inherit', 'pipe'],
       timeout: KEYGEN_TIMEOUT_MS,

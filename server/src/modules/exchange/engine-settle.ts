@@ -132,7 +132,10 @@ export async function settle(ctx: EngineContext, report: TickReport) {
 
 /** Thrown inside settle() to choose the refund path; never leaves the engine. */
 class RefundSignal extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+
+  constructor(reason: string) {
     super(reason);
+    this.reason = reason;
   }
 }

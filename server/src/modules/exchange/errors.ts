@@ -2,16 +2,19 @@ import { AppError } from '../../errors/app-error.ts';
 import type { ExchangeState } from './states.ts';
 
 export class IllegalTransitionError extends AppError {
-  constructor(
-    readonly from: ExchangeState,
-    readonly to: ExchangeState,
-    /**
-     * The order was no longer in the state the caller read (another worker moved it first): a lost race,
-     * not a defect. False: the caller asked for a change the state table does not have (a defect).
-     */
-    readonly raced = false,
-  ) {
+  readonly from: ExchangeState;
+  readonly to: ExchangeState;
+  /**
+   * The order was no longer in the state the caller read (another worker moved it first): a lost race,
+   * not a defect. False: the caller asked for a change the state table does not have (a defect).
+   */
+  readonly raced: boolean;
+
+  constructor(from: ExchangeState, to: ExchangeState, raced = false) {
     super('EXCHANGE_ILLEGAL_TRANSITION', `An exchange order may not go from ${from} to ${to}`);
+    this.from = from;
+    this.to = to;
+    this.raced = raced;
     this.name = 'IllegalTransitionError';
   }
 }
@@ -22,12 +25,15 @@ export class IllegalTransitionError extends AppError {
  * itself. An operator looks (the module logs it as an ALERT each time the engine looks at the order).
  */
 export class DepositMismatchError extends Error {
-  constructor(
-    readonly orderId: string,
-    readonly recordedTxHash: string,
-    readonly observedTxHash: string,
-  ) {
+  readonly orderId: string;
+  readonly recordedTxHash: string;
+  readonly observedTxHash: string;
+
+  constructor(orderId: string, recordedTxHash: string, observedTxHash: string) {
     super(`exchange order ${orderId}: recorded deposit ${recordedTxHash}, the chain shows ${observedTxHash}`);
+    this.orderId = orderId;
+    this.recordedTxHash = recordedTxHash;
+    this.observedTxHash = observedTxHash;
     this.name = 'DepositMismatchError';
   }
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.ts';
+import { tsChildArgs } from '../../lib/ts-child.ts';
 import { buildTestApp, createUser, TEST_USER_HEADER } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { seedLiquidity } from '../convert/liquidity.ts';
@@ -18,7 +19,7 @@ const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 /** `npm run ops -- <args>` against the test database (the real script, in a child process). */
 async function ops(databaseUrl: string, ...args: string[]) {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', 'scripts/ops.ts', ...args], {
+    const { stdout, stderr } = await execFileAsync(process.execPath, tsChildArgs('scripts/ops.ts', args), {
       cwd: serverDir,
       env: { ...process.env, DATABASE_URL: databaseUrl },
     });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tsChildArgs } from '../../lib/ts-child.ts';
 import { createUser } from '../../test/app.ts';
 import { useTestDatabase } from '../../test/database.ts';
 import { formatReport, reconcile } from './reconcile.ts';
@@ -15,7 +16,7 @@ const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 /** Runs `scripts/ops.ts <args>` against the test database; resolves with its exit code and output. */
 async function ops(databaseUrl: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', 'scripts/ops.ts', ...args], {
+    const { stdout, stderr } = await execFileAsync(process.execPath, tsChildArgs('scripts/ops.ts', args), {
       cwd: serverDir,
       env: { ...process.env, DATABASE_URL: databaseUrl },
     });

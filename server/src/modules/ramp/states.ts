@@ -63,11 +63,13 @@ export function isStale(from: RampState, to: RampState): boolean {
 export const isFinal = (state: RampState): boolean => rampTransitions[state].length === 0 || state === 'failed';
 
 export class IllegalRampTransitionError extends Error {
-  constructor(
-    readonly from: string,
-    readonly to: string,
-  ) {
+  readonly from: string;
+  readonly to: string;
+
+  constructor(from: string, to: string) {
     super(`ramp order cannot move from ${from} to ${to}`);
+    this.from = from;
+    this.to = to;
     this.name = 'IllegalRampTransitionError';
   }
 }

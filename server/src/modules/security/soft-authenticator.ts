@@ -32,12 +32,17 @@ const sha256 = (data: Uint8Array | string) => new Uint8Array(createHash('sha256'
 
 export class SoftAuthenticator {
   readonly credentials: Credential[] = [];
+  readonly origin: string;
+  readonly options: { keepsCounter?: boolean; userVerified?: boolean; synced?: boolean };
 
   /** `keepsCounter` false: an authenticator that always reports 0 (synced passkeys often do). */
   constructor(
-    readonly origin = 'http://localhost:8080',
-    readonly options: { keepsCounter?: boolean; userVerified?: boolean; synced?: boolean } = {},
-  ) {}
+    origin = 'http://localhost:8080',
+    options: { keepsCounter?: boolean; userVerified?: boolean; synced?: boolean } = {},
+  ) {
+    this.origin = origin;
+    this.options = options;
+  }
 
   private authData(cred: Credential, attested: boolean): Uint8Array {
     const flags =

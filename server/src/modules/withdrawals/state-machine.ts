@@ -32,11 +32,13 @@ export function canTransition(from: WithdrawalState, to: WithdrawalState): boole
 }
 
 export class IllegalTransitionError extends Error {
-  constructor(
-    readonly from: string,
-    readonly to: string,
-  ) {
+  readonly from: string;
+  readonly to: string;
+
+  constructor(from: string, to: string) {
     super(`withdrawal cannot move from ${from} to ${to}`);
+    this.from = from;
+    this.to = to;
     this.name = 'IllegalTransitionError';
   }
 }

@@ -37,12 +37,11 @@ export interface MoonPayConfig {
 }
 
 export class ProviderError extends Error {
-  constructor(
-    message: string,
-    readonly status: number | null,
-    options?: { cause?: unknown },
-  ) {
+  readonly status: number | null;
+
+  constructor(message: string, status: number | null, options?: { cause?: unknown }) {
     super(message, options);
+    this.status = status;
     this.name = 'ProviderError';
   }
 }
