@@ -1,3 +1,4 @@
+import { useLanguage } from './account/account-helpers.ts';
 import { PHONE_DPR } from './support/e2e-env.ts';
 import { expect, test } from './support/fixtures.ts';
 import { setLanguage, signedInPage } from './wallet/wallet-helpers.ts';
@@ -7,7 +8,8 @@ test.use({ deviceScaleFactor: PHONE_DPR });
 
 test('convert and exchange read and show amounts the Spanish way', async ({ browser }) => {
   const { context, page } = await signedInPage(browser, 'esamt');
-  await setLanguage(page, 'es');
+  // The browser's language before the first load: the account's first sync stores it (no extra load).
+  await useLanguage(page, 'es');
 
   await page.goto('/convert?from=USDT&to=BTC');
   const convertAmount = page.getByTestId('convert-amount');

@@ -1,5 +1,6 @@
+import { useLanguage } from '../account/account-helpers.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { setLanguage, signedInPage } from './wallet-helpers.ts';
+import { signedInPage } from './wallet-helpers.ts';
 
 /** The grey page reaches the bottom of the scroll area even when the content is short. */
 async function expectPageFillsScrollArea(page: import('@playwright/test').Page) {
@@ -31,7 +32,8 @@ test('@desktop a short wallet screen fills the desktop frame', async ({ browser 
 
 test('amounts use the Spanish decimal comma, typed and shown', async ({ browser }) => {
   const { context, page } = await signedInPage(browser, 'comma');
-  await setLanguage(page, 'es');
+  // The browser's language before the first load: the account's first sync stores it (no extra load).
+  await useLanguage(page, 'es');
   await page.goto('/coinTopup/send?coin=USDT&network=bsc');
   await expect(page.getByTestId('wallet-send')).toBeVisible();
   const amount = page.getByTestId('send-amount');

@@ -1,6 +1,7 @@
+import { useLanguage } from '../account/account-helpers.ts';
 import { E2E_DEV_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { BAD_CHECKSUM_ADDRESS, GOOD_ETH_ADDRESS, pickDate, setLanguage, signedInPage } from './wallet-helpers.ts';
+import { BAD_CHECKSUM_ADDRESS, GOOD_ETH_ADDRESS, pickDate, signedInPage } from './wallet-helpers.ts';
 
 const CASES = [
   {
@@ -24,7 +25,8 @@ for (const expected of CASES) {
     browser,
   }) => {
     const { context, page } = await signedInPage(browser, 'sendv');
-    await setLanguage(page, expected.language);
+    // The browser's language before the first load: the account's first sync stores it (no extra load).
+    await useLanguage(page, expected.language);
     await page.goto('/coinTopup/send?coin=USDT&network=ethereum');
     await expect(page.getByTestId('wallet-send')).toBeVisible();
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
 import { type FaucetResult, faucetSend } from '../../server/src/modules/chain/dev-faucet.ts';
-import { logIn, newAccount, readCode, registerByApi } from '../account/account-helpers.ts';
+import { readCode } from '../account/account-helpers.ts';
+import { signedInByApi } from '../account/sign-in-by-api.ts';
 import { E2E_DATA_DIR } from '../support/e2e-env.ts';
 
 export const GOOD_ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -32,14 +33,14 @@ export function qrPng(text: string): Promise<Buffer> {
   return QRCode.toBuffer(text, { type: 'png', width: 320, margin: 4, errorCorrectionLevel: 'M' });
 }
 
-/** A fresh account, registered through the API and logged in through the UI in a new context. */
-export async function signedInPage(browser: Browser, tag: string, country = 'ES') {
-  const account = newAccount(tag);
-  const context = await browser.newContext();
-  await registerByApi(context.request, account, country);
-  const page = await context.newPage();
-  await logIn(page, account.username, account.password);
-  return { account, context, page };
+/**
+ * A fresh account, registered and signed in through the API, in a new context. The page is blank: a
+ * test opens its own screen with page.goto, one app load (the session cookie is in the context). The
+ * sign-in screen and its redirect are covered by e2e/account (register, validation, security, passkeys,
+ * new-device) and account-security; loading it here cost every caller a load of /login and the wallet.
+ */
+export function signedInPage(browser: Browser, tag: string, country = 'ES') {
+  return signedInByApi(browser, tag, country);
 }
 
 /**
