@@ -1,5 +1,6 @@
 import { createTestClient, http, parseAbi, publicActions, walletActions } from 'viem';
-import { logIn, newAccount, registerByApi } from './account/account-helpers.ts';
+import { newAccount, registerByApi } from './account/account-helpers.ts';
+import { signInByApi } from './account/sign-in-by-api.ts';
 import { expect, test } from './support/fixtures.ts';
 import { readChains } from './wallet/wallet-helpers.ts';
 
@@ -22,8 +23,9 @@ test('convert with an expired quote: the new rate is shown and converts only onc
   const account = newAccount('conv');
   const context = await browser.newContext();
   await registerByApi(context.request, account);
+  // Signed in through the API: the first screen this test opens is /convert.
+  await signInByApi(context, account.username, account.password);
   const page = await context.newPage();
-  await logIn(page, account.username, account.password);
   // A balance the real way: test USDT minted on the local chain to the user's deposit address,
   // confirmed (6 blocks) and credited by the deposit watcher.
   const address = await page.request.get('/api/wallet/deposit-address?coin=USDT&network=ethereum');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { createTestClient, erc20Abi, http, parseAbi, publicActions, walletActions } from 'viem';
-import { logIn, newAccount, registerByApi } from './account/account-helpers.ts';
+import { signedInByApi } from './account/sign-in-by-api.ts';
 import { E2E_DATA_DIR } from './support/e2e-env.ts';
 import { expect, test } from './support/fixtures.ts';
 
@@ -54,13 +54,9 @@ async function sendUsdt(chains: Chains, to: `0x${string}`, minor: bigint): Promi
   return hash;
 }
 
+/** Signed in through the API (the sign-in screen is not what this spec tests); each order opens /exchange. */
 async function signedIn(browser: import('@playwright/test').Browser, tag: string): Promise<Page> {
-  const account = newAccount(tag);
-  const context = await browser.newContext();
-  await registerByApi(context.request, account);
-  const page = await context.newPage();
-  await logIn(page, account.username, account.password);
-  return page;
+  return (await signedInByApi(browser, tag)).page;
 }
 
 /**

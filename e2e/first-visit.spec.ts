@@ -1,4 +1,5 @@
-import { logIn, newAccount, registerByApi } from './account/account-helpers.ts';
+import { newAccount, registerByApi } from './account/account-helpers.ts';
+import { signInByApi } from './account/sign-in-by-api.ts';
 import { expect, test } from './support/fixtures.ts';
 
 test.describe('a Spanish-speaking browser', () => {
@@ -29,7 +30,7 @@ test('a logged-in user who opens / or /signIn goes to the wallet; a visitor stay
 
   const account = newAccount('land');
   await registerByApi(request, account);
-  await logIn(page, account.username, account.password);
+  await signInByApi(page.context(), account.username, account.password);
   await page.goto('/');
   await expect(page).toHaveURL(/\/coinTopup$/);
   await page.goto('/signIn');
@@ -42,7 +43,7 @@ test('settings: the account section opens the security settings, and logs out af
 }) => {
   const account = newAccount('acct');
   await registerByApi(request, account);
-  await logIn(page, account.username, account.password);
+  await signInByApi(page.context(), account.username, account.password);
   await page.goto('/settings');
   await expect(page.getByTestId('settings-account-name')).toHaveText(account.username);
   await expect(page.getByTestId('settings-account-email')).toContainText('***@example.com');
@@ -85,7 +86,7 @@ test('a real web app manifest: name, icons, theme colour, standalone, start URL'
 test('registration success on a phone: install from here, no QR code to scan', async ({ page, request }) => {
   const account = newAccount('appdown');
   await registerByApi(request, account);
-  await logIn(page, account.username, account.password);
+  await signInByApi(page.context(), account.username, account.password);
   await page.goto('/appDown');
   await expect(page.getByTestId('app-install-here')).toBeVisible();
   await expect(page.getByTestId('app-download-qr')).toHaveCount(0);

@@ -1,5 +1,6 @@
 import type { Browser } from '@playwright/test';
-import { logIn, newAccount, registerByApi } from './account/account-helpers.ts';
+import { newAccount, registerByApi } from './account/account-helpers.ts';
+import { signInByApi } from './account/sign-in-by-api.ts';
 import { appFontLoaded, clippedBarText, forceFallbackFont, overflowingPlaceholders } from './support/fit-checks.ts';
 import { expect, test } from './support/fixtures.ts';
 import { setLanguage } from './wallet/wallet-helpers.ts';
@@ -44,7 +45,10 @@ async function walk(browser: Browser, fallback: boolean): Promise<string[]> {
       await check(`${language} ${path}`);
     }
   }
-  await logIn(page, account.username, account.password);
+  // Signed in through the API (the login screen's own placeholders were walked above as a visitor's),
+  // then one load of the app: its first sync stores the account's settings, which setLanguage waits for.
+  await signInByApi(context, account.username, account.password);
+  await page.goto('/coinTopup');
   for (const language of LANGUAGES) {
     // The account's own language is the setting that wins once logged in.
     await setLanguage(page, language);
