@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { logIn, newAccount, registerByApi } from '../account/account-helpers.ts';
+import { newAccount, registerByApi } from '../account/account-helpers.ts';
+import { signInByApi } from '../account/sign-in-by-api.ts';
 import { PHONE_DPR } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { GOOD_ETH_ADDRESS, qrPng } from './wallet-helpers.ts';
@@ -53,8 +54,8 @@ test('the camera view reads a QR code: Chromium plays a video of one as its fake
     await context.grantPermissions(['camera']);
     const account = newAccount('camqr');
     await registerByApi(context.request, account);
+    await signInByApi(context, account.username, account.password);
     const page = await context.newPage();
-    await logIn(page, account.username, account.password);
     await page.goto('/addressBook/add');
     await page.getByTestId('address-add-address-scan').click();
     await expect(page.getByTestId('qr-scanner')).toBeVisible();
