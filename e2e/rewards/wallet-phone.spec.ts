@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { parseEther } from 'viem';
-import { logIn, newAccount, registerByApi } from '../account/account-helpers.ts';
+import { newAccount, registerByApi } from '../account/account-helpers.ts';
+import { signInByApi } from '../account/sign-in-by-api.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { readChains } from '../wallet/wallet-helpers.ts';
 import { fundNative, installRecordingWallet, violations } from './wallet-mock.ts';
@@ -32,7 +33,7 @@ test('a phone with no wallet: "Open in <wallet>" links for this very page, custo
 }) => {
   const { account, context, page } = await phone(browser, 'openin');
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await logIn(page, account.username, account.password);
+  await signInByApi(context, account.username, account.password);
   await page.goto('/sign');
   await expect(page.getByTestId('open-in-wallet')).toBeVisible();
   const sign = new URL(page.url());
@@ -98,7 +99,7 @@ for (const { title, mode, option, global } of MODES) {
       await page.goto('/login');
       await expect(page.getByTestId('login-in-app-browser')).toContainText(option);
     }
-    await logIn(page, account.username, account.password);
+    await signInByApi(context, account.username, account.password);
     await page.goto('/coinTopup/deposit?coin=ETH&network=ethereum');
     const depositAddress = ((await page.getByTestId('deposit-address').textContent()) ?? '') as `0x${string}`;
     await page.getByTestId('wallet-deposit-open').click();
