@@ -1,4 +1,5 @@
 import { logIn, newAccount, registerByApi, useLanguage } from '../account/account-helpers.ts';
+import { signInByApi } from '../account/sign-in-by-api.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { ensureOperator, OPS_CONSOLE_URL, signInOperatorPage } from './mail-helpers.ts';
 
@@ -26,7 +27,8 @@ test('@desktop compliance freezes a user: the open app is signed out and cannot 
   const userContext = await browser.newContext();
   const app = await userContext.newPage();
   await useLanguage(app, 'en');
-  await logIn(app, account.username, account.password);
+  // Signed in through the API for the first session; the sign-in after the freeze below is the screen's.
+  await signInByApi(userContext, account.username, account.password);
   await app.goto('/securitySettings');
   await expect(app.getByTestId('freeze-section')).toBeVisible();
 
