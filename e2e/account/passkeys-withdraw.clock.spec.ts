@@ -2,8 +2,9 @@ import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { E2E_DEV_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { faucet, mineBlocks, readChains } from '../wallet/wallet-helpers.ts';
-import { logIn, newAccount, readCode, registerByApi } from './account-helpers.ts';
+import { newAccount, readCode, registerByApi } from './account-helpers.ts';
 import { LOCAL_ORIGIN, virtualAuthenticator } from './passkey-helpers.ts';
+import { signInByApi } from './sign-in-by-api.ts';
 
 /**
  * Issue 31: a withdrawal confirmed with a passkey (step-up, ASVS 7.5.3) in Chromium with a CDP virtual
@@ -23,7 +24,8 @@ test('withdraw on chain with a passkey as the second factor', async ({ browser, 
   const context = await browser.newContext({ baseURL: LOCAL_ORIGIN, viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await virtualAuthenticator(context, page);
-  await logIn(page, account.username, account.password);
+  // Signed in through the API: this spec tests the withdrawal's passkey step, not the sign-in screen.
+  await signInByApi(context, account.username, account.password);
 
   // 50 USDT in from the faucet, 64 confirmations mined at once.
   await page.goto('/coinTopup/deposit?coin=USDT&network=bsc');
