@@ -161,6 +161,11 @@ export default defineConfig({
       // Metrics on a free loopback port: other servers (a developer's, a unit test's) may hold 9464.
       METRICS_PORT: '0',
       LOG_LEVEL: 'warn',
+      // The API and signer children load with Node's own type stripping and build each response serializer on
+      // its route's first answer, as in the unit runs (vitest.config.ts). Production keeps tsx and builds every
+      // serializer at start; serializers.test.ts builds every one, so a broken schema still fails npm test.
+      TS_CHILD_LOADER: 'strip',
+      SERIALIZER_MODE: 'on-first-use',
       // Every spec sends its e-mail codes from 127.0.0.1; the production default (10 an hour per IP) would trip.
       CODE_IP_HOURLY_LIMIT: '1000',
       // Every spec's page loads (static files and API calls) come from 127.0.0.1 too: two workers going
