@@ -178,6 +178,10 @@ export default defineConfig({
       EXCHANGE_FIXED_WINDOW_MS: '40000',
       // The exchange engine looks at its orders every second (production: 3 s); a paid order takes ~4 looks.
       EXCHANGE_ENGINE_INTERVAL_MS: '1000',
+      // The ramp sweep runs every second (production: 5 s): a sell the sandbox provider completes before our
+      // transfer's receipt waits in processing for the sweep (completeSettledSells). Its other steps act on
+      // stored deadlines and states (expiries, broken transfers, alerts), so sooner changes no outcome.
+      RAMP_SWEEP_INTERVAL_MS: '1000',
       // The local chains mine a block a second: a withdrawal settles on its first block, as before issue 37
       // (production waits for the catalogue's confirmations; bsc's 64 would hold a spec for a minute).
       SIGNER_SETTLE_CONFIRMATIONS: '1',

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Page, Request } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 
 /**
@@ -31,25 +32,88 @@ function declaredPaths(): string[] {
 
 const PATHS = declaredPaths();
 
+// The walks below run side by side (one test each on the two workers), each in its own fresh, logged-out
+// browser context (Playwright's page fixture): every route is still a page load of a visitor.
+test.describe.configure({ mode: 'parallel' });
+/** The walk in this many tests over every n-th route (the spec's longest test was the whole 63-route walk). */
+const SLICES = 3;
+
+/** A route has settled once nothing is in flight for this long, before and after the page's next frames. */
+const QUIET_MS = 200;
+
+/**
+ * Counts the page's requests in flight (event streams aside: they stay open by design) and answers when the
+ * route has settled: nothing in flight and nothing started or answered for QUIET_MS, and still nothing after the
+ * page has drawn two more frames and run its queued tasks (a lazy chunk that just arrived has then rendered and
+ * its effects have started their calls). Every call the route made, a late 401 included, has then answered
+ * before the next page load; `networkidle` waited a fixed 500 ms for the same. (Loading screens are not waited
+ * out: a visitor's page whose query is off, such as an announcement without its id, stays on one.)
+ */
+function watchNetwork(page: Page) {
+  const inFlight = new Set<Request>();
+  let changes = 0;
+  let lastChange = Date.now();
+  const changed = () => {
+    changes += 1;
+    lastChange = Date.now();
+  };
+  page.on('request', (request) => {
+    if (request.resourceType() === 'eventsource') return;
+    inFlight.add(request);
+    changed();
+  });
+  const settled = (request: Request) => {
+    if (inFlight.delete(request)) changed();
+  };
+  page.on('requestfinished', settled);
+  page.on('requestfailed', settled);
+  const quiet = () =>
+    expect
+      .poll(() => inFlight.size === 0 && Date.now() - lastChange >= QUIET_MS, { intervals: [50], timeout: 30_000 })
+      .toBe(true);
+  const nextFrames = () =>
+    page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)))),
+    );
+  return {
+    settled: async () => {
+      for (let round = 0; round < 20; round += 1) {
+        await quiet();
+        const seen = changes;
+        await nextFrames();
+        if (changes === seen && inFlight.size === 0) return;
+      }
+      throw new Error('the page kept starting requests');
+    },
+  };
+}
+
 test('the route tables were read (the walk is not empty)', () => {
   expect(PATHS.length).toBeGreaterThan(30);
   expect(PATHS).toEqual(expect.arrayContaining(['/signIn', '/login', '/rewards', '/mail', '/coinTopup', '/buySell']));
 });
 
-test('a logged-out walk of every route logs no console error and no 401', async ({ page, problems }) => {
-  test.setTimeout(PATHS.length * 10_000);
-  const unauthorised: string[] = [];
-  page.on('response', (response) => {
-    if (response.status() === 401) unauthorised.push(`${response.request().method()} ${response.url()}`);
+for (let slice = 0; slice < SLICES; slice += 1) {
+  const paths = PATHS.filter((_, index) => index % SLICES === slice);
+  test(`a logged-out walk of every route logs no console error and no 401 (part ${slice + 1} of ${SLICES})`, async ({
+    page,
+    problems,
+  }) => {
+    test.setTimeout(paths.length * 10_000);
+    const network = watchNetwork(page);
+    const unauthorised: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 401) unauthorised.push(`${response.request().method()} ${response.url()}`);
+    });
+    const found: string[] = [];
+    for (const target of paths) {
+      await page.goto(target);
+      await expect(page.getByTestId('app-frame')).toBeVisible();
+      await network.settled();
+      found.push(...problems.list.splice(0).map((problem) => `${target}: ${problem}`));
+      found.push(...unauthorised.splice(0).map((call) => `${target}: 401 ${call}`));
+    }
+    // All at once: one run names every page that still logs something.
+    expect(found).toEqual([]);
   });
-  const found: string[] = [];
-  for (const target of PATHS) {
-    await page.goto(target);
-    await page.waitForLoadState('networkidle');
-    await expect(page.getByTestId('app-frame')).toBeVisible();
-    found.push(...problems.list.splice(0).map((problem) => `${target}: ${problem}`));
-    found.push(...unauthorised.splice(0).map((call) => `${target}: 401 ${call}`));
-  }
-  // All at once: one run names every page that still logs something.
-  expect(found).toEqual([]);
-});
+}

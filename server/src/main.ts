@@ -307,7 +307,7 @@ try {
     }),
   );
   rampSandbox?.setWebhookUrl(`http://127.0.0.1:${config.port}/api/ramp/webhooks/moonpay`);
-  closers.push({ name: 'ramp sweep', ...startRampSweep(db, now, logger) });
+  closers.push({ name: 'ramp sweep', ...startRampSweep(db, now, logger, rampConfig.sweepIntervalMs) });
   // Roles that run on one instance at a time, on whichever holds the 'background' lease (taken over
   // within about 4 s when it dies): the deposit watchers (their cursor writes fenced by the lease's
   // token) and the proof-of-liabilities schedule (a Merkle-sum snapshot every POR_INTERVAL_MS).

@@ -17,6 +17,12 @@ export interface RampConfig {
   /** A placed order not taken to the provider's checkout within this window expires. */
   checkoutWindowMs: number;
   webhookToleranceS: number;
+  /**
+   * How often the ramp sweep runs (expires abandoned checkouts, completes sells held for their transfer,
+   * fails broken transfers, repairs old failures, logs alerts). Every step is keyed on stored times and
+   * states, so a shorter interval only acts sooner.
+   */
+  sweepIntervalMs: number;
 }
 
 const int = (env: NodeJS.ProcessEnv, key: string, fallback: number, min: number, max: number): number => {
@@ -55,5 +61,6 @@ export function rampConfigFromEnv(env: NodeJS.ProcessEnv): RampConfig {
     quoteTtlMs: int(env, 'RAMP_QUOTE_TTL_MS', 30_000, 5_000, 600_000),
     checkoutWindowMs: int(env, 'RAMP_CHECKOUT_WINDOW_MS', 30 * 60_000, 60_000, 86_400_000),
     webhookToleranceS: int(env, 'MOONPAY_WEBHOOK_TOLERANCE_S', 300, 10, 3600),
+    sweepIntervalMs: int(env, 'RAMP_SWEEP_INTERVAL_MS', 5_000, 250, 60_000),
   };
 }

@@ -15,9 +15,6 @@ interface Log {
   error(obj: unknown, msg?: string): void;
 }
 
-/** How often abandoned checkouts expire and broken sell transfers are noticed. */
-const SWEEP_MS = 5_000;
-
 /**
  * Server start-up of the ramp: the MoonPay adapter (live when configured; else the embedded sandbox
  * provider on loopback, which needs the local chains and is refused in production), and the sweep
@@ -53,7 +50,16 @@ export async function startRamp(options: {
   return { provider: () => client, sandbox };
 }
 
-export function startRampSweep(db: Kysely<Database>, now: () => Date, log: Log): { close: () => Promise<void> } {
+/**
+ * The sweep, every `intervalMs` (RAMP_SWEEP_INTERVAL_MS, default 5 s): expires abandoned checkouts and
+ * notices sells whose transfer settled or failed after the provider's last word.
+ */
+export function startRampSweep(
+  db: Kysely<Database>,
+  now: () => Date,
+  log: Log,
+  intervalMs: number,
+): { close: () => Promise<void> } {
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
     if (running) return;
@@ -72,7 +78,7 @@ export function startRampSweep(db: Kysely<Database>, now: () => Date, log: Log):
         running = null;
       }
     })();
-  }, SWEEP_MS);
+  }, intervalMs);
   timer.unref();
   return {
     close: async () => {
