@@ -59,6 +59,11 @@ describe('buy/sell form quote', () => {
     expect(result.current.needsAccept).toBe(false);
     await waitFor(() => expect(result.current.quote?.id).toMatch(/2$/), { timeout: 8_000 });
     expect(result.current.needsAccept).toBe(true);
+    // Still so after the form has re-rendered for a while (the clock ticks every 500 ms and the request is
+    // rebuilt each render): only accepting clears it.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(result.current.quote?.id).toMatch(/2$/);
+    expect(result.current.needsAccept).toBe(true);
     act(() => result.current.accept());
     expect(result.current.needsAccept).toBe(false);
   });

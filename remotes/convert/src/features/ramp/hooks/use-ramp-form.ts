@@ -88,10 +88,14 @@ export function useRampForm(
   useEffect(() => {
     if (quote.data && firstId === null) setFirstId(quote.data.id);
   }, [quote.data, firstId]);
+  // A new request (by content: the request object is rebuilt on renders that change nothing) starts over.
+  // Keyed on identity, a re-render half a second after a refresh took the refreshed quote for the first one
+  // and dropped the need to accept it.
+  const settledKey = settled === null ? null : JSON.stringify(settled);
   useEffect(() => {
     setFirstId(null);
     setAcceptedId(null);
-  }, [settled]);
+  }, [settledKey]);
   const current = quote.data && !expired && settled !== null ? quote.data : null;
   // Until the effect above records it, the request's first quote is the one shown (no render where the
   // first quote looks refreshed and asks to be accepted).
