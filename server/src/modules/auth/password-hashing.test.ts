@@ -37,6 +37,16 @@ describe.each(['workers', 'napi'] as const)('password hashing (%s engine)', (eng
     }
   });
 
+  it('refuses the test cost outside a test run (no VITEST in the environment)', () => {
+    const vitest = process.env.VITEST;
+    delete process.env.VITEST;
+    try {
+      expect(() => createPasswordHasher({ concurrency: 1, engine, cost: 'test' })).toThrow(/test runs only/);
+    } finally {
+      process.env.VITEST = vitest;
+    }
+  });
+
   it('runs off the event loop (timers keep firing while hashing)', async () => {
     let ticks = 0;
     const timer = setInterval(() => {

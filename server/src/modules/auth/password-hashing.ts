@@ -48,7 +48,11 @@ export function setDefaultHashCost(cost: HashCost): void {
 }
 
 function paramsFor(cost: HashCost): Argon2Params {
-  return cost === 'production' ? argon2Options : testArgon2Options;
+  if (cost === 'production') return argon2Options;
+  // Only inside a test run (vitest sets VITEST in its workers): a server started any other way that
+  // somehow asked for it refuses to hash rather than store weak hashes.
+  if (!process.env.VITEST) throw new Error('the test password-hashing cost is for test runs only');
+  return testArgon2Options;
 }
 
 /**
