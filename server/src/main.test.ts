@@ -46,7 +46,16 @@ describe.concurrent('main', () => {
 
   it('starts on DATABASE_URL, serves, and shuts down gracefully on SIGTERM', async () => {
     const port = await freePort();
-    const proc = run({ DATABASE_URL: database.url, PORT: String(port), STATIC_DIR: '/nonexistent', LOG_LEVEL: 'info' });
+    // As production starts it (npm start): tsx's loader and every serializer built at start. The other test
+    // runs' servers (drills, e2e) use type stripping and serializers on first use to start faster.
+    const proc = run({
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      STATIC_DIR: '/nonexistent',
+      LOG_LEVEL: 'info',
+      TS_CHILD_LOADER: 'tsx',
+      SERIALIZER_MODE: 'at-start',
+    });
     // The server starts its local chains and the signer too: on a busy machine that takes a while.
     const deadline = Date.now() + 75_000;
     let ready: Response | undefined;
@@ -54,7 +63,7 @@ describe.concurrent('main', () => {
       ready = await fetch(`http://127.0.0.1:${port}/api/ready`).catch(() => undefined);
       if (!ready) await new Promise((r) => setTimeout(r, 100));
     }
-    expect(ready?.status).toBe(200);
+    expect(ready?.status, proc.output()).toBe(200);
     expect(proc.output()).toContain(`Server ready at http://127.0.0.1:${port}`);
     proc.child.kill('SIGTERM');
     expect(await proc.exit).toBe(0);
