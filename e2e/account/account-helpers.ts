@@ -16,16 +16,34 @@ interface MailMessage {
   createdAt: string;
 }
 
-/** The newest 6-digit code e-mailed to `email` after `since`, read from the dev mailbox (no SMTP_URL). */
-export async function readCode(request: APIRequestContext, email: string, since = 0): Promise<string> {
+async function mailTo(request: APIRequestContext, email: string): Promise<MailMessage[]> {
+  const response = await request.get(`${E2E_DEV_URL}/dev/mailbox.json`);
+  const { messages } = (await response.json()) as { messages: MailMessage[] };
+  return messages.filter((m) => m.to.toLowerCase() === email.toLowerCase());
+}
+
+/** The ids of the mail `email` has now: give them to readCode as `seen` before asking for a new code. */
+export async function mailIdsOf(request: APIRequestContext, email: string): Promise<ReadonlySet<string>> {
+  return new Set((await mailTo(request, email)).map((m) => m.id));
+}
+
+/**
+ * The newest 6-digit code e-mailed to `email` after `since`, read from the dev mailbox (no SMTP_URL), and
+ * not one of the `seen` messages: `since` has a second's slack, so without `seen` a code mailed just before
+ * (the registration's) can be read while the new one is still in the outbox.
+ */
+export async function readCode(
+  request: APIRequestContext,
+  email: string,
+  since = 0,
+  seen: ReadonlySet<string> = new Set(),
+): Promise<string> {
   let code: string | undefined;
   await expect
     .poll(
       async () => {
-        const response = await request.get(`${E2E_DEV_URL}/dev/mailbox.json`);
-        const { messages } = (await response.json()) as { messages: MailMessage[] };
-        const mine = messages.filter(
-          (m) => m.to.toLowerCase() === email.toLowerCase() && Date.parse(m.createdAt) >= since - 1000,
+        const mine = (await mailTo(request, email)).filter(
+          (m) => Date.parse(m.createdAt) >= since - 1000 && !seen.has(m.id),
         );
         code = mine[0]?.text.match(/\b(\d{6})\b/)?.[1];
         return code;

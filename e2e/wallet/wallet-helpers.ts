@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
 import { type FaucetResult, faucetSend } from '../../server/src/modules/chain/dev-faucet.ts';
-import { readCode } from '../account/account-helpers.ts';
+import { mailIdsOf, readCode } from '../account/account-helpers.ts';
 import { signedInByApi } from '../account/sign-in-by-api.ts';
 import { E2E_DATA_DIR } from '../support/e2e-env.ts';
 
@@ -123,9 +123,11 @@ export async function mineBlocks(rpcUrl: string, blocks: number): Promise<void> 
  */
 export async function setFundPasswordByApi(request: APIRequestContext, email: string, fundPassword: string) {
   const since = Date.now();
+  // The registration's code was mailed a moment ago: read only a new message.
+  const seen = await mailIdsOf(request, email);
   const sent = await request.post('/api/auth/codes', { data: { purpose: 'fund_password' } });
   expect(sent.status()).toBe(202);
-  const code = await readCode(request, email, since);
+  const code = await readCode(request, email, since, seen);
   const set = await request.post('/api/me/fund-password', {
     data: { code, fundPassword, confirmFundPassword: fundPassword },
   });
