@@ -115,20 +115,7 @@ async function startFactorSignIn(deps: LoginDeps, client: Client, account: Accou
   const { db, now } = deps;
   const pending = await db.transaction().execute(async (trx) => {
     const { token, session } = await deps.sessions.start(trx, account.user_id, client, { factorPending: true });
-    await appendAudit(trx, {
-      event: 'login_factor_pending',
-      at: now(),
-      userId: account.user_id,
-      ip: client.ip,
-      details: { sessionId: session.id, method: 'password' },
-    });
-    await recordLoginAttempt(trx, {
-      userId: account.user_id,
-      client,
-      at: now(),
-      method: 'password',
-      result: 'factor_pending',
-    });
+    await recordPasswordStep(trx, now(), account, client, session.id, 'login_factor_pending', 'factor_pending');
     return { user: toMe(account), token, session, factorRequired: true };
   });
   const code = totpCode?.trim();
@@ -144,22 +131,37 @@ async function startPasswordSignIn(deps: LoginDeps, client: Client, account: Acc
   const { db, now } = deps;
   const signedIn = await db.transaction().execute(async (trx) => {
     const { token, session, devicePending } = await deps.devices.startSession(trx, account.user_id, client, 'password');
-    await appendAudit(trx, {
-      event: devicePending ? 'login_device_pending' : 'login_succeeded',
-      at: now(),
-      userId: account.user_id,
-      ip: client.ip,
-      details: { sessionId: session.id, method: 'password' },
-    });
-    await recordLoginAttempt(trx, {
-      userId: account.user_id,
+    await recordPasswordStep(
+      trx,
+      now(),
+      account,
       client,
-      at: now(),
-      method: 'password',
-      result: devicePending ? 'device_pending' : 'succeeded',
-    });
+      session.id,
+      devicePending ? 'login_device_pending' : 'login_succeeded',
+      devicePending ? 'device_pending' : 'succeeded',
+    );
     return { user: toMe(account), token, session, deviceConfirmationRequired: devicePending };
   });
   if (signedIn.deviceConfirmationRequired) await deps.devices.mailFor(signedIn.session);
   return signedIn;
+}
+
+/** The audit event and the login-history row of a password step, in the step's transaction. */
+async function recordPasswordStep(
+  trx: Kysely<Database>,
+  at: Date,
+  account: AccountRow,
+  client: Client,
+  sessionId: string,
+  event: 'login_factor_pending' | 'login_device_pending' | 'login_succeeded',
+  result: 'factor_pending' | 'device_pending' | 'succeeded',
+): Promise<void> {
+  await appendAudit(trx, {
+    event,
+    at,
+    userId: account.user_id,
+    ip: client.ip,
+    details: { sessionId, method: 'password' },
+  });
+  await recordLoginAttempt(trx, { userId: account.user_id, client, at, method: 'password', result });
 }
