@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page, Request } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { newAccount, registerByApi } from './account/account-helpers.ts';
 import {
   ensureOperator,
@@ -12,6 +12,7 @@ import {
   totpOf,
 } from './mail/mail-helpers.ts';
 import { expect, test } from './support/fixtures.ts';
+import { type NetworkWatch, watchNetwork } from './support/network-watch.ts';
 
 /** Every route a visitor can open, and every route of a logged-in user (mobile viewport). */
 const VISITOR_ROUTES = [
@@ -96,41 +97,11 @@ async function seriousViolations(page: Page, route: string): Promise<string[]> {
 const LIVE_ROUTES: Record<string, string> = { '/chat': '[data-testid="chat-screen"][data-connection="open"]' };
 
 /**
- * Counts the page's requests in flight (event streams aside: they stay open by design), so a route
- * reached by a client-side change can wait for the network to go quiet as a page load's `networkidle`
- * does: nothing in flight for 500 ms.
- */
-function watchNetwork(page: Page) {
-  const inFlight = new Set<Request>();
-  let lastChange = Date.now();
-  page.on('request', (request) => {
-    if (request.resourceType() === 'eventsource') return;
-    inFlight.add(request);
-    lastChange = Date.now();
-  });
-  const settled = (request: Request) => {
-    if (inFlight.delete(request)) lastChange = Date.now();
-  };
-  page.on('requestfinished', settled);
-  page.on('requestfailed', settled);
-  return {
-    /** Starts the quiet period now (a route change has just been asked for). */
-    touch: () => {
-      lastChange = Date.now();
-    },
-    quiet: () =>
-      expect
-        .poll(() => inFlight.size === 0 && Date.now() - lastChange >= 500, { intervals: [100], timeout: 30_000 })
-        .toBe(true),
-  };
-}
-
-/**
  * Opens `route` in the running app (a client-side route change, as a link does: one app load serves the
  * whole walk) and waits until it has rendered: the network quiet (or the live route's stream open), no
  * loading screen or skeleton left.
  */
-async function openRoute(page: Page, network: ReturnType<typeof watchNetwork>, route: string) {
+async function openRoute(page: Page, network: NetworkWatch, route: string) {
   network.touch();
   // As fixtures' navigateInApp, without its URL check: a route may redirect (a guard, an index route), as
   // it did when it was opened by a page load.
@@ -149,7 +120,7 @@ async function openRoute(page: Page, network: ReturnType<typeof watchNetwork>, r
 // the first route is a full page load.
 test('no serious or critical accessibility violations on any visitor route', async ({ page }) => {
   test.setTimeout(240_000);
-  const network = watchNetwork(page);
+  const network = watchNetwork(page, { quietMs: 500, pollMs: 100 });
   const found: string[] = [];
   await page.goto(VISITOR_ROUTES[0] ?? '/signIn');
   await page.waitForLoadState('networkidle');
@@ -162,7 +133,7 @@ test('no serious or critical accessibility violations on any visitor route', asy
 
 test('no serious or critical accessibility violations on any route of a signed-in user', async ({ page }) => {
   test.setTimeout(480_000);
-  const network = watchNetwork(page);
+  const network = watchNetwork(page, { quietMs: 500, pollMs: 100 });
   const account = newAccount('axe');
   await registerByApi(page.context().request, account);
   // Signed in through the API (the sign-in screen is not what is checked here; the visitor walk checks it).

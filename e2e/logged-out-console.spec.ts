@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page, Request } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
+import { watchNetwork } from './support/network-watch.ts';
 
 /**
  * Issue 30 item 7: a logged-out visit to any page leaves the console clean. "Am I signed in?" is
@@ -41,53 +41,6 @@ const SLICES = 3;
 /** A route has settled once nothing is in flight for this long, before and after the page's next frames. */
 const QUIET_MS = 200;
 
-/**
- * Counts the page's requests in flight (event streams aside: they stay open by design) and answers when the
- * route has settled: nothing in flight and nothing started or answered for QUIET_MS, and still nothing after the
- * page has drawn two more frames and run its queued tasks (a lazy chunk that just arrived has then rendered and
- * its effects have started their calls). Every call the route made, a late 401 included, has then answered
- * before the next page load; `networkidle` waited a fixed 500 ms for the same. (Loading screens are not waited
- * out: a visitor's page whose query is off, such as an announcement without its id, stays on one.)
- */
-function watchNetwork(page: Page) {
-  const inFlight = new Set<Request>();
-  let changes = 0;
-  let lastChange = Date.now();
-  const changed = () => {
-    changes += 1;
-    lastChange = Date.now();
-  };
-  page.on('request', (request) => {
-    if (request.resourceType() === 'eventsource') return;
-    inFlight.add(request);
-    changed();
-  });
-  const settled = (request: Request) => {
-    if (inFlight.delete(request)) changed();
-  };
-  page.on('requestfinished', settled);
-  page.on('requestfailed', settled);
-  const quiet = () =>
-    expect
-      .poll(() => inFlight.size === 0 && Date.now() - lastChange >= QUIET_MS, { intervals: [50], timeout: 30_000 })
-      .toBe(true);
-  const nextFrames = () =>
-    page.evaluate(
-      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)))),
-    );
-  return {
-    settled: async () => {
-      for (let round = 0; round < 20; round += 1) {
-        await quiet();
-        const seen = changes;
-        await nextFrames();
-        if (changes === seen && inFlight.size === 0) return;
-      }
-      throw new Error('the page kept starting requests');
-    },
-  };
-}
-
 test('the route tables were read (the walk is not empty)', () => {
   expect(PATHS.length).toBeGreaterThan(30);
   expect(PATHS).toEqual(expect.arrayContaining(['/signIn', '/login', '/rewards', '/mail', '/coinTopup', '/buySell']));
@@ -100,7 +53,10 @@ for (let slice = 0; slice < SLICES; slice += 1) {
     problems,
   }) => {
     test.setTimeout(paths.length * 10_000);
-    const network = watchNetwork(page);
+    // Settled: every call the route made, a late 401 included, has answered before the next page load
+    // (`networkidle` waited a fixed 500 ms for the same). Loading screens are not waited out: a visitor's page
+    // whose query is off, such as an announcement without its id, stays on one.
+    const network = watchNetwork(page, { quietMs: QUIET_MS, pollMs: 50 });
     const unauthorised: string[] = [];
     page.on('response', (response) => {
       if (response.status() === 401) unauthorised.push(`${response.request().method()} ${response.url()}`);
