@@ -55,6 +55,8 @@ export function useForm<V extends Record<string, string>>(initial: V, checks: Ch
   // or hydrating it fails. A layout effect, so a screen rendered afresh never paints without them.
   // What the user typed into the pre-rendered page before the app took it over wins: hydration keeps the
   // field's text, not the form's state; a fresh render (another language) kept it in markup-values.ts.
+  // A field the user is in gets nothing: they are about to type, and a value put in between their select-all
+  // and their text would be prepended to what they type (seen in e2e: an address followed by a user name).
   const prefillOnce = useRef({ prefill, names });
   useLayoutEffect(() => {
     const found = { ...prefillOnce.current.prefill?.() } as Partial<Record<keyof V, string>>;
@@ -63,6 +65,7 @@ export function useForm<V extends Record<string, string>>(initial: V, checks: Ch
       const typed =
         field instanceof HTMLInputElement && field.value !== '' ? field.value : takeMarkupValue(String(name));
       if (typed) found[name] = typed;
+      else if (field !== null && field === document.activeElement) delete found[name];
     }
     setValues((current) => {
       let next = current;
