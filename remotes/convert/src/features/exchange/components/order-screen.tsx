@@ -47,7 +47,8 @@ export default function OrderScreen() {
     });
 
   let body = null;
-  if (order.isError) body = <ErrorState onRetry={() => void order.refetch()} />;
+  // A link without an id (no request is made for it) would otherwise stay on the spinner.
+  if (order.isError || id === '') body = <ErrorState onRetry={() => void order.refetch()} />;
   else if (!data || !pairs) body = <LoadingState />;
   else {
     const left = data.deadlineAt ? countdown(data.deadlineAt, now) : null;

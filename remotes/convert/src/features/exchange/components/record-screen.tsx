@@ -154,7 +154,8 @@ export default function RecordScreen() {
   const data = order.data;
 
   let body = null;
-  if (order.isError) body = <ErrorState onRetry={() => void order.refetch()} />;
+  // A link without an id (no request is made for it) would otherwise stay on the spinner.
+  if (order.isError || id === '') body = <ErrorState onRetry={() => void order.refetch()} />;
   else if (!data || !pairs) body = <LoadingState />;
   else
     body = (

@@ -162,10 +162,12 @@ function Details({ order }: { order: RampOrder }) {
 export default function OrderScreen() {
   const { t } = useTranslation(NAMESPACE);
   const [params] = useSearchParams();
-  const order = useRampOrder(params.get('id') ?? '', POLL_MS);
+  const id = params.get('id') ?? '';
+  const order = useRampOrder(id, POLL_MS);
   useSellReturn(order.data, params.get('transactionId'));
   let body = <LoadingState />;
-  if (order.isError) body = <ErrorState onRetry={() => void order.refetch()} />;
+  // A link without an id (no request is made for it) would otherwise stay on the spinner.
+  if (order.isError || id === '') body = <ErrorState onRetry={() => void order.refetch()} />;
   else if (order.data) {
     const o = order.data;
     body = (

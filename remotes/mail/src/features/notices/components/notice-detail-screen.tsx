@@ -20,7 +20,8 @@ export default function NoticeDetailScreen() {
   const detail = useAnnouncement(id, i18n.language as Language);
   const data = detail.data;
   let body = null;
-  if (detail.isError) body = <ErrorState onRetry={() => void detail.refetch()} />;
+  // A link without an id (no request is made for it) would otherwise stay on the spinner.
+  if (detail.isError || id === '') body = <ErrorState onRetry={() => void detail.refetch()} />;
   else if (!data) body = <LoadingState />;
   else
     body = (

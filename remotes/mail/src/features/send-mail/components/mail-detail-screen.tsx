@@ -36,11 +36,13 @@ export default function MailDetailScreen() {
   const errorMessage = useErrorMessage();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const mail = useMail(params.get('id') ?? '');
+  const id = params.get('id') ?? '';
+  const mail = useMail(id);
   const resend = useResendMailMutation();
   const data = mail.data;
   let body = null;
-  if (mail.isError) body = <ErrorState onRetry={() => void mail.refetch()} />;
+  // A link without an id (no request is made for it) would otherwise stay on the spinner.
+  if (mail.isError || id === '') body = <ErrorState onRetry={() => void mail.refetch()} />;
   else if (!data) body = <LoadingState />;
   else
     body = (

@@ -74,15 +74,17 @@ function FollowUp({ ticket }: { ticket: Ticket }) {
 export default function TicketDetailScreen() {
   const { t, i18n } = useTranslation(NAMESPACE);
   const [params] = useSearchParams();
-  const ticket = useTicket(params.get('id') ?? '');
+  const id = params.get('id') ?? '';
+  const ticket = useTicket(id);
   const title = t('tickets.detailTitle');
-  if (ticket.isPending)
+  // A link without an id (no request is made for it) would otherwise stay on the spinner.
+  if (ticket.isPending && id !== '')
     return (
       <Page title={title}>
         <LoadingState />
       </Page>
     );
-  if (ticket.isError)
+  if (ticket.isError || id === '')
     return (
       <Page title={title}>
         <ErrorState onRetry={() => void ticket.refetch()} />
