@@ -54,8 +54,8 @@ for (let slice = 0; slice < SLICES; slice += 1) {
   }) => {
     test.setTimeout(paths.length * 10_000);
     // Settled: every call the route made, a late 401 included, has answered before the next page load
-    // (`networkidle` waited a fixed 500 ms for the same). Loading screens are not waited out: a visitor's page
-    // whose query is off, such as an announcement without its id, stays on one.
+    // (`networkidle` waited a fixed 500 ms for the same). Loading screens are not waited out: a screen may
+    // show one while a call it waits for is refused or never made.
     const network = watchNetwork(page, { quietMs: QUIET_MS, pollMs: 50 });
     const unauthorised: string[] = [];
     page.on('response', (response) => {

@@ -16,14 +16,16 @@ vi.mock('@cw/shared-state/router', () => ({
 const { default: RampOrderScreen } = await import('./ramp/components/order-screen.tsx');
 const { default: ExchangeOrderScreen } = await import('./exchange/components/order-screen.tsx');
 const { default: ExchangeRecordScreen } = await import('./exchange/components/record-screen.tsx');
+const { default: ConvertDetailScreen } = await import('./convert/components/detail-screen.tsx');
 
 const fetchMock = vi.fn(async (_input: RequestInfo | URL) => new Response('{}', { status: 500 }));
 
-/** A detail link without its id makes no request (the query is off): it must not spin for ever. */
+/** A detail link without its id has nothing to ask for (the query is off): no spinner for ever, no retry. */
 describe.each([
   ['/buySell/order', RampOrderScreen],
   ['/exchange/order', ExchangeOrderScreen],
   ['/exchange/record', ExchangeRecordScreen],
+  ['/convert/detail', ConvertDetailScreen],
 ] as [string, ComponentType][])('%s without an id', (_path, Screen) => {
   beforeEach(async () => {
     await changeLanguage('en');
@@ -35,16 +37,16 @@ describe.each([
     fetchMock.mockClear();
   });
 
-  it('shows the error state, not the spinner, and asks the server for no order', async () => {
+  it('shows the empty state, not the spinner, and asks the server for no order', async () => {
     render(
       <QueryClientProvider client={new QueryClient()}>
         <Screen />
       </QueryClientProvider>,
     );
-    expect(await screen.findByTestId('state-error')).toBeTruthy();
+    expect(await screen.findByTestId('state-empty')).toBeTruthy();
     expect(screen.queryByTestId('state-loading')).toBeNull();
     // The exchange screens still read the pairs catalogue; no order is asked for.
     const urls = fetchMock.mock.calls.map(([input]) => (input instanceof Request ? input.url : String(input)));
-    expect(urls.filter((url) => url.includes('/orders'))).toEqual([]);
+    expect(urls.filter((url) => /\/(orders|conversions)/.test(url))).toEqual([]);
   });
 });

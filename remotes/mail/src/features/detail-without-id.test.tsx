@@ -19,7 +19,7 @@ const { default: TicketDetailScreen } = await import('./tickets/components/ticke
 
 const fetchMock = vi.fn(async () => new Response('{}', { status: 500 }));
 
-/** A detail link without its id makes no request (the query is off): it must not spin for ever. */
+/** A detail link without its id has nothing to ask for (the query is off): no spinner for ever, no retry. */
 describe.each([
   ['/noticeDetail', NoticeDetailScreen],
   ['/mailDetail', MailDetailScreen],
@@ -35,13 +35,13 @@ describe.each([
     fetchMock.mockClear();
   });
 
-  it('shows the error state, not the spinner, and asks the server nothing', async () => {
+  it('shows the empty state, not the spinner, and asks the server nothing', async () => {
     render(
       <QueryClientProvider client={new QueryClient()}>
         <Screen />
       </QueryClientProvider>,
     );
-    expect(await screen.findByTestId('state-error')).toBeTruthy();
+    expect(await screen.findByTestId('state-empty')).toBeTruthy();
     expect(screen.queryByTestId('state-loading')).toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();
   });

@@ -2,7 +2,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { coinDisplay, useAmountFormat } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { TapAmount } from '@cw/shared-ui/amount';
-import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Button, Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import type { Conversion } from '../api/convert-api.ts';
@@ -74,7 +74,9 @@ function DetailScreen() {
   const coins = catalogue.coins;
   const c = conversion.data;
   let body = <LoadingState />;
-  if (conversion.isError || id === '') body = <ErrorState onRetry={() => void conversion.refetch()} />;
+  // A link without an id: nothing to ask for (the query is off), so nothing to show or retry.
+  if (id === '') body = <EmptyState />;
+  else if (conversion.isError) body = <ErrorState onRetry={() => void conversion.refetch()} />;
   else if (catalogue.isError) body = <ErrorState onRetry={() => void catalogue.refetch()} />;
   // The amounts need the catalogue's decimals: stay loading until both are here.
   else if (c && coins)

@@ -3,7 +3,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { countdown } from '@cw/shared-state/money';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
-import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
 import { Button } from 'antd-mobile';
 import { useEffect, useState } from 'react';
@@ -47,8 +47,9 @@ export default function OrderScreen() {
     });
 
   let body = null;
-  // A link without an id (no request is made for it) would otherwise stay on the spinner.
-  if (order.isError || id === '') body = <ErrorState onRetry={() => void order.refetch()} />;
+  // A link without an id: nothing to ask for (the query is off), so nothing to show or retry.
+  if (id === '') body = <EmptyState />;
+  else if (order.isError) body = <ErrorState onRetry={() => void order.refetch()} />;
   else if (!data || !pairs) body = <LoadingState />;
   else {
     const left = data.deadlineAt ? countdown(data.deadlineAt, now) : null;

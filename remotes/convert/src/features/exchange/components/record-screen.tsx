@@ -3,7 +3,7 @@ import { useAmountFormat } from '@cw/shared-state/money';
 import { useSearchParams } from '@cw/shared-state/router';
 import { TapAmount } from '@cw/shared-ui/amount';
 import { Page } from '@cw/shared-ui/page';
-import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { List } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
@@ -154,8 +154,9 @@ export default function RecordScreen() {
   const data = order.data;
 
   let body = null;
-  // A link without an id (no request is made for it) would otherwise stay on the spinner.
-  if (order.isError || id === '') body = <ErrorState onRetry={() => void order.refetch()} />;
+  // A link without an id: nothing to ask for (the query is off), so nothing to show or retry.
+  if (id === '') body = <EmptyState />;
+  else if (order.isError) body = <ErrorState onRetry={() => void order.refetch()} />;
   else if (!data || !pairs) body = <LoadingState />;
   else
     body = (

@@ -6,7 +6,7 @@ import { useSearchParams } from '@cw/shared-state/router';
 import { formatFiat } from '@cw/shared-state/settings';
 import { TapAmount } from '@cw/shared-ui/amount';
 import { Page } from '@cw/shared-ui/page';
-import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, List, Steps, Tag } from 'antd-mobile';
@@ -166,8 +166,9 @@ export default function OrderScreen() {
   const order = useRampOrder(id, POLL_MS);
   useSellReturn(order.data, params.get('transactionId'));
   let body = <LoadingState />;
-  // A link without an id (no request is made for it) would otherwise stay on the spinner.
-  if (order.isError || id === '') body = <ErrorState onRetry={() => void order.refetch()} />;
+  // A link without an id: nothing to ask for (the query is off), so nothing to show or retry.
+  if (id === '') body = <EmptyState />;
+  else if (order.isError) body = <ErrorState onRetry={() => void order.refetch()} />;
   else if (order.data) {
     const o = order.data;
     body = (

@@ -1,7 +1,7 @@
 import { type Language, useTranslation } from '@cw/shared-state/i18n';
 import { useSearchParams } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
-import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { formatTime } from '../../../lib/format-time.ts';
@@ -20,8 +20,9 @@ export default function NoticeDetailScreen() {
   const detail = useAnnouncement(id, i18n.language as Language);
   const data = detail.data;
   let body = null;
-  // A link without an id (no request is made for it) would otherwise stay on the spinner.
-  if (detail.isError || id === '') body = <ErrorState onRetry={() => void detail.refetch()} />;
+  // A link without an id: nothing to ask for (the query is off), so nothing to show or retry.
+  if (id === '') body = <EmptyState />;
+  else if (detail.isError) body = <ErrorState onRetry={() => void detail.refetch()} />;
   else if (!data) body = <LoadingState />;
   else
     body = (

@@ -2,7 +2,7 @@ import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useNavigate, useSearchParams } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
-import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { toast } from '@cw/shared-ui/toast';
 import { Button, List } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
@@ -41,8 +41,9 @@ export default function MailDetailScreen() {
   const resend = useResendMailMutation();
   const data = mail.data;
   let body = null;
-  // A link without an id (no request is made for it) would otherwise stay on the spinner.
-  if (mail.isError || id === '') body = <ErrorState onRetry={() => void mail.refetch()} />;
+  // A link without an id: nothing to ask for (the query is off), so nothing to show or retry.
+  if (id === '') body = <EmptyState />;
+  else if (mail.isError) body = <ErrorState onRetry={() => void mail.refetch()} />;
   else if (!data) body = <LoadingState />;
   else
     body = (

@@ -2,7 +2,7 @@ import { useErrorMessage } from '@cw/shared-state/errors';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useSearchParams } from '@cw/shared-state/router';
 import { Page } from '@cw/shared-ui/page';
-import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { TextArea } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { NAMESPACE } from '../../../i18n.ts';
@@ -77,14 +77,20 @@ export default function TicketDetailScreen() {
   const id = params.get('id') ?? '';
   const ticket = useTicket(id);
   const title = t('tickets.detailTitle');
-  // A link without an id (no request is made for it) would otherwise stay on the spinner.
-  if (ticket.isPending && id !== '')
+  // A link without an id: nothing to ask for (the query is off), so nothing to show or retry.
+  if (id === '')
+    return (
+      <Page title={title}>
+        <EmptyState />
+      </Page>
+    );
+  if (ticket.isPending)
     return (
       <Page title={title}>
         <LoadingState />
       </Page>
     );
-  if (ticket.isError || id === '')
+  if (ticket.isError)
     return (
       <Page title={title}>
         <ErrorState onRetry={() => void ticket.refetch()} />

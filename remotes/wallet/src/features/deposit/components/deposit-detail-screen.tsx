@@ -2,7 +2,7 @@ import { useCatalogue } from '@cw/shared-state/catalogue';
 import { useTranslation } from '@cw/shared-state/i18n';
 import { useSearchParams } from '@cw/shared-state/router';
 import { TapAmount } from '@cw/shared-ui/amount';
-import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { ProgressBar, Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { DetailRows } from '../../../lib/detail-rows.tsx';
@@ -29,7 +29,9 @@ export default function DepositDetailScreen() {
   const deposit = useDeposit(id);
 
   let body = null;
-  if (deposit.isError || id === '') body = <ErrorState onRetry={() => void deposit.refetch()} />;
+  // A link without an id: nothing to ask for (the query is off), so nothing to show or retry.
+  if (id === '') body = <EmptyState />;
+  else if (deposit.isError) body = <ErrorState onRetry={() => void deposit.refetch()} />;
   else if (!deposit.data) body = <LoadingState />;
   else {
     const d = deposit.data;

@@ -3,7 +3,7 @@ import { useTranslation } from '@cw/shared-state/i18n';
 import { useAmountFormat } from '@cw/shared-state/money';
 import { useSearchParams } from '@cw/shared-state/router';
 import { TapAmount } from '@cw/shared-ui/amount';
-import { ErrorState, LoadingState } from '@cw/shared-ui/states';
+import { EmptyState, ErrorState, LoadingState } from '@cw/shared-ui/states';
 import { Steps, Tag } from 'antd-mobile';
 import { NAMESPACE } from '../../../i18n.ts';
 import { DetailRows } from '../../../lib/detail-rows.tsx';
@@ -118,7 +118,9 @@ export default function WithdrawalDetailScreen() {
   const query = isSend ? send : withdrawal;
 
   let body = null;
-  if (id === '' || query.isError) body = <ErrorState onRetry={() => void query.refetch()} />;
+  // A link without an id: nothing to ask for (the query is off), so nothing to show or retry.
+  if (id === '') body = <EmptyState />;
+  else if (query.isError) body = <ErrorState onRetry={() => void query.refetch()} />;
   else if (!isSend && withdrawal.data) body = <WithdrawalDetail order={withdrawal.data} />;
   else if (isSend && send.data) {
     const s = send.data;
