@@ -10,8 +10,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { isLoopbackHost } from '../server/src/config.ts';
-import { tsChildArgs } from '../server/src/lib/ts-child.ts';
+import { ConfigError, isLoopbackHost } from '../server/src/config.ts';
+import { tsChildArgs, tsChildLoader } from '../server/src/lib/ts-child.ts';
 import { startCluster } from './lib/cluster.ts';
 import { deployHost, deployOpsConsole } from './lib/deploy-host.ts';
 import { deployRemote } from './lib/deploy-remote.ts';
@@ -20,6 +20,15 @@ import { DEPLOY_DIR, REMOTE_NAMES, ROOT } from './lib/paths.ts';
 import { readRegistry } from './lib/registry.ts';
 import { sealLegacyEntries } from './lib/seal-registry.ts';
 import { startRemoteCdnDemo } from './lib/start-cdn-demo.ts';
+
+// A bad TS_CHILD_LOADER is refused before the builds, not when the server is spawned after them.
+try {
+  tsChildLoader();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
 
 if (!existsSync(path.join(DEPLOY_DIR, 'host', 'index.html'))) {
   console.log('[start] building the host');

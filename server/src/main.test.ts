@@ -37,9 +37,11 @@ describe.concurrent('main', () => {
   const database = useTestDatabase();
 
   it('exits non-zero naming the bad variable', async () => {
-    const proc = run({ PORT: 'not-a-port' });
+    const proc = run({ PORT: 'not-a-port', TS_CHILD_LOADER: 'esbuild' });
     expect(await proc.exit).toBe(1);
     expect(proc.output()).toContain('PORT must be an integer');
+    // The signer's loader is checked with the rest, before any child is spawned (review L3).
+    expect(proc.output()).toContain('TS_CHILD_LOADER must be tsx or strip (got "esbuild")');
     // The child loads and links main.ts's whole module graph before the check runs: 5 s on a loaded two-core
     // machine under type stripping (13-23 s under tsx), beside the other start.
   }, 90_000);

@@ -16,7 +16,7 @@ import { ConfigError } from '../config.ts';
  *
  * main.ts reads SERIALIZER_MODE (unset: `at-start`): the test runs set `on-first-use` for the servers
  * they start as processes (the drills' instances, main.test.ts; vitest.config.ts), which call a few
- * routes each. The e2e server and production keep `at-start`.
+ * routes each, and the e2e server (playwright.config.ts). Production and npm start keep `at-start`.
  */
 export type SerializerMode = 'at-start' | 'on-first-use';
 

@@ -1,3 +1,5 @@
+import { ConfigError } from '../config.ts';
+
 /**
  * The arguments that start a TypeScript entry point of ours as a Node child (the API server under the
  * launcher, the signer, keygen), always on `process.execPath` (the pinned Node).
@@ -12,7 +14,11 @@ export type TsChildLoader = 'tsx' | 'strip';
 
 export function tsChildLoader(env: NodeJS.ProcessEnv = process.env): TsChildLoader {
   const loader = env.TS_CHILD_LOADER?.trim() || 'tsx';
-  if (loader !== 'tsx' && loader !== 'strip') throw new Error(`TS_CHILD_LOADER takes tsx or strip, not "${loader}"`);
+  // A ConfigError, so that main-config-check and npm start report it with the other settings at start
+  // instead of a stack trace when the first child is spawned.
+  if (loader !== 'tsx' && loader !== 'strip') {
+    throw new ConfigError([`TS_CHILD_LOADER must be tsx or strip (got "${loader}")`]);
+  }
   return loader;
 }
 
