@@ -13,7 +13,7 @@ import {
 /**
  * Platform end-to-end suite (npm run test:e2e; part of npm test).
  * The server is started fresh on port 8181 with its own deploy folder and
- * database under .e2e/ (scripts/test-all.ts deletes .e2e first).
+ * database under .e2e/, emptied first on every run (e2e/support/start-fresh.ts).
  * The main suite runs on the "mobile" project; tests tagged @desktop run
  * only on the "desktop" project (the desktop frame). Specs that switch a remote for every visitor run after
  * the main run, where nothing else loads that remote: deploy-rollback and remote-canary (the mail remote) one
@@ -131,11 +131,12 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npx tsx scripts/start.ts',
+    // From an empty .e2e/ every time (builds and database): e2e/support/start-fresh.ts.
+    command: 'npx tsx e2e/support/start-fresh.ts',
     cwd: E2E_ROOT,
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
-    // A fresh checkout builds the host and five remotes first: ~3 min on an idle two-core machine,
-    // more when it is shared; a bound that only stops a hung start.
+    // Every run builds the host, the console and five remotes first (~20 s of an idle two-core machine,
+    // minutes when it is shared); a bound that only stops a hung start.
     timeout: 600_000,
     reuseExistingServer: false,
     // Stop the server the way an operator would, so it stops its embedded PostgreSQL and anvil chains

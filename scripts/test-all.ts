@@ -2,11 +2,10 @@
  * npm test: the one test command (also what CI runs).
  * ensure chromium, nginx and redis → lint → typecheck → unit tests → e2e, stopping at the
  * first failure, with a timing summary at the end. The e2e stage starts from
- * an empty .e2e/ (fresh deploy folder and database); its web server builds
- * whatever is missing.
+ * an empty .e2e/ (fresh deploy folder and database): its web server empties it
+ * and builds everything (e2e/support/start-fresh.ts).
  */
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -57,13 +56,8 @@ const stages: Stage[] = [
   },
   { name: 'typecheck', run: () => tsx('scripts/typecheck.ts') },
   { name: 'unit tests', run: () => exec(path.join(BIN, 'vitest'), ['run']) },
-  {
-    name: 'e2e',
-    run: async () => {
-      await rm(path.join(ROOT, '.e2e'), { recursive: true, force: true });
-      return exec(path.join(BIN, 'playwright'), ['test']);
-    },
-  },
+  // Its web server empties .e2e/ first (e2e/support/start-fresh.ts), as on any e2e run.
+  { name: 'e2e', run: () => exec(path.join(BIN, 'playwright'), ['test']) },
 ];
 
 // `npm test -- lint unit`: only the stages whose names start so; `--keep-going`: run all, report all.
