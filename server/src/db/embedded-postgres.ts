@@ -1,15 +1,12 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
-import { type Binaries, clusterDataDir, type Ids, reachableBinaries } from './embedded-postgres-reach.ts';
-
-const execFileAsync = promisify(execFile);
+import { loadBinaries, postgresUser, prepareCluster, SUPERUSER } from './embedded-postgres-init.ts';
+import { clusterDataDir, reachableBinaries } from './embedded-postgres-reach.ts';
+import { waitUntilReady } from './embedded-postgres-ready.ts';
+import { spawnPostgres } from './embedded-postgres-spawn.ts';
 
 /**
  * Runs a real PostgreSQL from the binaries shipped by the `embedded-postgres`
@@ -52,36 +49,6 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-const SUPERUSER = 'postgres';
-
-async function loadBinaries(): Promise<Binaries> {
-  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
-  try {
-    return (await import(name)) as Binaries;
-  } catch (cause) {
-    throw new Error(`PostgreSQL binaries not found (${name}); is embedded-postgres installed?`, { cause });
-  }
-}
-
-/** PostgreSQL refuses to run as root: run it as the `postgres` system user, created if needed. */
-async function postgresUser(): Promise<Ids | undefined> {
-  if (process.getuid?.() !== 0) return undefined;
-  const lookup = async (): Promise<Ids> => {
-    const [uid, gid] = await Promise.all([
-      execFileAsync('id', ['-u', SUPERUSER]).then((r) => Number.parseInt(r.stdout, 10)),
-      execFileAsync('id', ['-g', SUPERUSER]).then((r) => Number.parseInt(r.stdout, 10)),
-    ]);
-    return { uid, gid };
-  };
-  try {
-    return await lookup();
-  } catch {
-    await execFileAsync('groupadd', ['--system', SUPERUSER]).catch(() => undefined);
-    await execFileAsync('useradd', ['--system', '-g', SUPERUSER, SUPERUSER]);
-    return lookup();
-  }
-}
-
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -96,126 +63,6 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function readPid(file: string): Promise<number | undefined> {
-  try {
-    const pid = Number.parseInt((await readFile(file, 'utf8')).split('\n')[0] ?? '', 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return true;
-}
-
-/**
- * A postmaster left running by a Node process that died without stopping it
- * (e.g. SIGKILL) is stopped; one owned by a live process is an error.
- */
-async function handleLeftover(dir: string, dataDir: string, log: (msg: string) => void): Promise<void> {
-  const postmaster = await readPid(path.join(dataDir, 'postmaster.pid'));
-  if (postmaster === undefined || !isAlive(postmaster)) return;
-  const owner = await readPid(path.join(dir, 'pg-owner.pid'));
-  if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
-    throw new Error(
-      `PostgreSQL in ${dataDir} is already in use by process ${owner}. Stop that server first or use another DATA_DIR.`,
-    );
-  }
-  log(`stopping PostgreSQL left running by a previous process (pid ${postmaster})`);
-  process.kill(postmaster, 'SIGINT');
-  if (!(await waitForExit(postmaster, 15_000))) throw new Error(`PostgreSQL pid ${postmaster} did not stop`);
-}
-
-async function runInitdb(bin: Binaries, dataDir: string, password: string, ids: Ids | undefined, ephemeral: boolean) {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  if (ids) await chown(dataDir, ids.uid, ids.gid);
-  const pwfile = path.join(os.tmpdir(), `pg-pw-${randomBytes(8).toString('hex')}`);
-  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
-  if (ids) await chown(pwfile, ids.uid, ids.gid);
-  try {
-    await execFileAsync(
-      bin.initdb,
-      [
-        `--pgdata=${dataDir}`,
-        `--username=${SUPERUSER}`,
-        '--auth=scram-sha-256',
-        `--pwfile=${pwfile}`,
-        '--encoding=UTF8',
-        '--locale-provider=builtin',
-        '--builtin-locale=C.UTF-8',
-        '--no-instructions',
-        ...(ephemeral ? ['--no-sync'] : []),
-      ],
-      { ...ids, cwd: '/', env: { ...process.env, LC_ALL: 'C' } },
-    );
-  } catch (err) {
-    const stderr = (err as { stderr?: string }).stderr ?? '';
-    throw new Error(`initdb failed: ${stderr.trim() || String(err)}`, { cause: err });
-  } finally {
-    await rm(pwfile, { force: true });
-  }
-}
-
-async function tail(file: string, lines = 20): Promise<string> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  return text.trimEnd().split('\n').slice(-lines).join('\n');
-}
-
-async function waitUntilReady(url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
-  for (;;) {
-    if (exited) throw new Error(`PostgreSQL exited during start-up:\n${await tail(logFile)}`);
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      await client.query('select 1');
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) {
-        throw new Error(`PostgreSQL did not become ready in ${timeoutMs} ms:\n${await tail(logFile)}`, { cause: err });
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  }
-}
-
-/**
- * `ip netns exec <ns> setpriv ... postgres ...`: both exec, so the child's pid is the postmaster's (our
- * stop and the drills' SIGKILL reach it); `ip netns exec` needs root, setpriv then drops to postgres.
- */
-function inNetns(
-  name: string,
-  ids: Ids | undefined,
-  postgres: string,
-  args: string[],
-): readonly [string, string[], Ids | undefined] {
-  if (!ids) throw new Error('a network namespace needs root (ip netns exec); run as root or without netns');
-  const drop = ['setpriv', `--reuid=${ids.uid}`, `--regid=${ids.gid}`, '--clear-groups', '--'];
-  return ['ip', ['netns', 'exec', name, ...drop, postgres, ...args], undefined] as const;
-}
-
 /** pg_hba.conf lines (e.g. `host all all 10.34.0.0/24 scram-sha-256`) appended once, for other hosts. */
 async function allowHosts(dataDir: string, lines: readonly string[]): Promise<void> {
   const file = path.join(dataDir, 'pg_hba.conf');
@@ -228,7 +75,6 @@ async function allowHosts(dataDir: string, lines: readonly string[]): Promise<vo
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => undefined);
   const dir = path.resolve(options.dir);
-  const passwordFile = path.join(dir, 'pg-password');
   const logFile = path.join(dir, 'pg.log');
   const ephemeral = options.ephemeral ?? false;
   const ids = await postgresUser();
@@ -238,61 +84,21 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // The postgres user must be able to reach the cluster directory (mkdtemp makes 0700 folders).
   if (ids) await chmod(dir, 0o755);
   const dataDir = await clusterDataDir(dir, ids, log);
-
-  // A primary demoted by `npm run ops -- failover` (replication/failover.ts) must never take writes
-  // again: a second writable primary would split the books. It returns only rebuilt as a standby.
-  if (existsSync(path.join(dataDir, 'fenced'))) {
-    throw new Error(
-      `${dataDir} was fenced by a failover (${(await readFile(path.join(dataDir, 'fenced'), 'utf8')).trim()}); ` +
-        'rebuild it as a standby of the new primary instead of starting it',
-    );
-  }
-  let password: string;
-  if (existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    password = (
-      await readFile(passwordFile, 'utf8').catch(() => {
-        throw new Error(`${passwordFile} is missing; cannot connect to the existing cluster in ${dataDir}`);
-      })
-    ).trim();
-    await handleLeftover(dir, dataDir, log);
-  } else {
-    log(`initialising a new PostgreSQL cluster in ${dataDir}`);
-    password = randomBytes(18).toString('base64url');
-    await runInitdb(bin, dataDir, password, ids, ephemeral);
-    await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
-  }
+  const password = await prepareCluster(dir, dataDir, { bin, ids, ephemeral, log });
 
   const port = options.port ?? (await freePort());
   const host = options.netns?.host ?? '127.0.0.1';
   if (options.netns) await allowHosts(dataDir, options.netns.hba);
-  const logHandle = await open(logFile, 'w');
-  const args = [
-    '-D',
+  const child = await spawnPostgres(bin.postgres, {
+    dir,
     dataDir,
-    '-p',
-    String(port),
-    '-c',
-    `listen_addresses=${host}`,
-    '-c',
-    'unix_socket_directories=',
-    ...(ephemeral
-      ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300']
-      : []),
-    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-  ];
-  // Own process group: a terminal Ctrl+C reaches only Node, which stops postgres last.
-  const [command, argv, as] = options.netns
-    ? inNetns(options.netns.name, ids, bin.postgres, args)
-    : ([bin.postgres, args, ids] as const);
-  const child = spawn(command, argv, {
-    ...as,
-    detached: true,
-    cwd: '/',
-    stdio: ['ignore', logHandle.fd, logHandle.fd],
-    env: { ...process.env, LC_MESSAGES: 'C' },
+    port,
+    host,
+    ids,
+    ephemeral,
+    settings: options.settings,
+    netns: options.netns?.name,
   });
-  await logHandle.close();
-  await writeFile(path.join(dir, 'pg-owner.pid'), `${process.pid}\n`);
 
   const url = (database = 'postgres') =>
     `postgres://${SUPERUSER}:${encodeURIComponent(password)}@${host}:${port}/${encodeURIComponent(database)}`;
@@ -312,6 +118,20 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   log(`PostgreSQL ready on 127.0.0.1:${port}`);
 
+  return clusterHandle({ port, dataDir, dir, url, child, killOnExit, log });
+}
+
+/** What startEmbeddedPostgres returns: the running cluster's address, database creation and stop. */
+function clusterHandle(cluster: {
+  port: number;
+  dataDir: string;
+  dir: string;
+  url: (database?: string) => string;
+  child: ChildProcess;
+  killOnExit: () => void;
+  log: (msg: string) => void;
+}): EmbeddedPostgres {
+  const { port, dataDir, dir, url, child, killOnExit, log } = cluster;
   let stopping: Promise<void> | undefined;
   return {
     port,
