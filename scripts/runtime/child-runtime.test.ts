@@ -88,6 +88,9 @@ describe('how children are started', () => {
 
   it('the e2e web server is started through npx (PATH with node_modules/.bin first)', async () => {
     const config = await readFile(path.join(ROOT, 'playwright.config.ts'), 'utf8');
-    expect(config).toMatch(/command: 'npx tsx scripts\/start\.ts'/);
+    expect(config).toMatch(/command: 'npx tsx e2e\/support\/start-fresh\.ts'/);
+    // ...which runs npm start's script in its own process (an import, not a bare node child).
+    const starter = await readFile(path.join(ROOT, 'e2e/support/start-fresh.ts'), 'utf8');
+    expect(starter).toMatch(/await import\('\.\.\/\.\.\/scripts\/start\.ts'\)/);
   });
 });

@@ -52,6 +52,7 @@ import { type Kysely, sql } from 'kysely';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/create-db.ts';
 import type { EmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { isAlive } from '../src/db/embedded-postgres-leftover.ts';
 import type { Database } from '../src/db/schema.ts';
 
 /*
@@ -85,16 +86,6 @@ const fail = (line: string, code: number): never => {
   process.exit(code);
 };
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The URL of the embedded cluster in `dataDir` if a live postmaster serves it (postmaster.pid: pid, ..., port on line 4). */
 /**
  * The cluster's folder: `dataDir/pg`, or the one named in `dataDir/pg-location` when the server moved
  * it where the postgres user can reach it (a checkout under a private folder: embedded-postgres-reach.ts).
@@ -105,6 +96,7 @@ function clusterDir(dataDir: string): string {
   return path.join(dataDir, 'pg');
 }
 
+/** The URL of the embedded cluster in `dataDir` if a live postmaster serves it (postmaster.pid: pid, ..., port on line 4). */
 async function runningClusterUrl(dataDir: string, database = EMBEDDED_DATABASE): Promise<string | undefined> {
   const pidFile = path.join(clusterDir(dataDir), 'postmaster.pid');
   if (!existsSync(pidFile)) return undefined;

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-function isAlive(pid: number): boolean {
+/** Whether a process is running (EPERM: it is, under another user such as postgres). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
