@@ -15,6 +15,7 @@ import { appendAudit } from '../audit/repository.ts';
 import { verifyAssertion } from '../security/assertion-verify.ts';
 import { answerOrigin, checkedAssertion, userHandleOf } from '../security/passkey-answers.ts';
 import { CHALLENGE_TTL_MS, MAX_PASSKEYS } from '../security/passkeys-service.ts';
+import { weakRsaCredentialKey } from '../security/rsa-exponent.ts';
 import {
   consumeOperatorChallenge,
   deleteOperatorPasskey,
@@ -233,6 +234,8 @@ export function createOperatorPasskeys(deps: {
       }
       if (!verified.verified) throw rejected('registration');
       const info = verified.registrationInfo;
+      // An RSA key with e = 1 (or another weak exponent) "verifies" forged answers: never stored.
+      if (weakRsaCredentialKey(info.credential.publicKey)) throw rejected('weak RSA exponent');
       const at = now();
       return db.transaction().execute(async (trx) => {
         await lockOperator(trx, operator.id);

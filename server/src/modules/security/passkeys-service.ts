@@ -30,6 +30,7 @@ import {
   recordPasskeyUse,
   renamePasskey,
 } from './passkeys-repository.ts';
+import { weakRsaCredentialKey } from './rsa-exponent.ts';
 import { queueSecurityNotice } from './security-mails.ts';
 import { originAllowed, type WebAuthnOptions } from './webauthn-config.ts';
 
@@ -219,6 +220,8 @@ export function createPasskeys(deps: {
       }
       if (!verified.verified) throw rejected('registration');
       const info = verified.registrationInfo;
+      // An RSA key with e = 1 (or another weak exponent) "verifies" forged answers: never stored.
+      if (weakRsaCredentialKey(info.credential.publicKey)) throw rejected('weak RSA exponent');
       const at = now();
       const result = await db.transaction().execute(async (trx) => {
         await lockUserFactors(trx, userId);
