@@ -2,21 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { TEST_CONSOLE_ORIGIN } from '../../test/app.ts';
 import { listAudit } from '../audit/repository.ts';
 import { nextIp, useAuthHarness } from '../auth/test-helpers.ts';
-import { e1Forgery, SoftAuthenticator, withRsaExponent } from '../security/soft-authenticator.ts';
+import { carmichaelExponent, e1Forgery, SoftAuthenticator, withRsaExponent } from '../security/soft-authenticator.ts';
 import { addTestOperator } from './test-helpers.ts';
 
 /**
- * Operators' passkeys: an RSA key with a weak public exponent is refused at registration, and a stored
- * one (e = 1: the padded digest itself "verifies") opens no console session.
+ * Operators' passkeys: a weak RSA key (any exponent but 65537, a modulus under 2048 bits) is refused at
+ * registration, and a stored one (e = 1 or 1 + λ(n): the padded digest itself "verifies") opens no
+ * console session.
  */
 const h = useAuthHarness();
 const deps = () => ({ db: h.db, now: h.clock.now });
 const post = (url: string, headers: Record<string, string>, payload: object) =>
   h.app.inject({ method: 'POST', url, remoteAddress: nextIp(), headers, payload });
 
-async function register(name: string, exponent: bigint) {
+type KeyOptions = ConstructorParameters<typeof SoftAuthenticator>[1];
+
+async function register(name: string, keyOptions: KeyOptions) {
   const op = await addTestOperator(h.app, deps(), name, ['finance']);
-  const key = new SoftAuthenticator(TEST_CONSOLE_ORIGIN, { rsaExponent: exponent });
+  const key = new SoftAuthenticator(TEST_CONSOLE_ORIGIN, keyOptions);
   const options = await post('/api/ops/me/passkeys/options', { cookie: op.cookie }, {});
   expect(options.statusCode, options.body).toBe(200);
   const res = await post(
@@ -39,12 +42,15 @@ async function signInOptions() {
 }
 
 describe('operator passkeys with an RSA key', () => {
-  it.each([
-    ['e = 1', 1n],
-    ['e = 3', 3n],
-    ['an even e (65536)', 65_536n],
-  ])('registration refuses %s: PASSKEY_REJECTED, nothing stored', async (_, exponent) => {
-    const { op, res } = await register(`rsa_weak_${exponent}`, exponent);
+  it.each<[string, string, KeyOptions]>([
+    ['e = 1', 'e1', { rsaExponent: 1n }],
+    ['e = 3', 'e3', { rsaExponent: 3n }],
+    ['an even e (65536)', 'even', { rsaExponent: 65_536n }],
+    ['e = 1 + λ(n)', 'lambda', { rsaExponent: 'carmichael' }],
+    ['e = 2^256 + 1', 'big', { rsaExponent: 2n ** 256n + 1n }],
+    ['e = 65537 with a 1024-bit modulus', 'n1024', { rsaExponent: 65_537n, rsaModulusBits: 1024 }],
+  ])('registration refuses %s: PASSKEY_REJECTED, nothing stored', async (_, name, options) => {
+    const { op, res } = await register(`rsa_weak_${name}`, options);
     expect(res.statusCode, res.body).toBe(401);
     expect(res.json().code).toBe('PASSKEY_REJECTED');
     expect(await passkeysOf(op.id)).toEqual([]);
@@ -52,25 +58,33 @@ describe('operator passkeys with an RSA key', () => {
     expect(events).not.toContain('operator_passkey_added');
   });
 
-  it('e = 65537 is taken and signs in; the same key stored with e = 1 refuses a forged answer', async () => {
-    const { op, key, res } = await register('rsa_ok', 65_537n);
-    expect(res.statusCode, res.body).toBe(201);
-    const first = await signInOptions();
-    const ok = await post(
-      '/api/ops/passkey/session',
-      { cookie: first.nonce },
-      { response: key.authenticate(first.options) },
-    );
-    expect(ok.statusCode, ok.body).toBe(200);
-    const [stored] = await passkeysOf(op.id);
-    if (!stored) throw new Error('no passkey stored');
-    const weak = Buffer.from(withRsaExponent(new Uint8Array(stored.public_key), 1n));
-    await h.db.updateTable('operator_passkeys').set({ public_key: weak }).where('id', '=', stored.id).execute();
-    const second = await signInOptions();
-    const forged = e1Forgery(key.authenticate(second.options));
-    const refused = await post('/api/ops/passkey/session', { cookie: second.nonce }, { response: forged });
-    expect(refused.statusCode, refused.body).toBe(401);
-    expect(refused.json().code).toBe('PASSKEY_REJECTED');
-    expect(String(refused.headers['set-cookie'] ?? '')).not.toContain('ops_sid=');
-  });
+  it.each([
+    ['e = 1', 'one', () => 1n],
+    ['e = 1 + λ(n)', 'lambda', carmichaelExponent],
+  ])(
+    'e = 65537 is taken and signs in; the same key stored with %s refuses a forged answer',
+    async (_, name, exponentOf) => {
+      const { op, key, res } = await register(`rsa_ok_${name}`, { rsaExponent: 65_537n });
+      const [credential] = key.credentials;
+      if (!credential) throw new Error('no credential');
+      expect(res.statusCode, res.body).toBe(201);
+      const first = await signInOptions();
+      const ok = await post(
+        '/api/ops/passkey/session',
+        { cookie: first.nonce },
+        { response: key.authenticate(first.options) },
+      );
+      expect(ok.statusCode, ok.body).toBe(200);
+      const [stored] = await passkeysOf(op.id);
+      if (!stored) throw new Error('no passkey stored');
+      const weak = Buffer.from(withRsaExponent(new Uint8Array(stored.public_key), exponentOf(credential.privateKey)));
+      await h.db.updateTable('operator_passkeys').set({ public_key: weak }).where('id', '=', stored.id).execute();
+      const second = await signInOptions();
+      const forged = e1Forgery(key.authenticate(second.options));
+      const refused = await post('/api/ops/passkey/session', { cookie: second.nonce }, { response: forged });
+      expect(refused.statusCode, refused.body).toBe(401);
+      expect(refused.json().code).toBe('PASSKEY_REJECTED');
+      expect(String(refused.headers['set-cookie'] ?? '')).not.toContain('ops_sid=');
+    },
+  );
 });

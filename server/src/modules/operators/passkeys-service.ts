@@ -165,8 +165,9 @@ export function createOperatorPasskeys(deps: {
       }
       if (!verified.verified) throw rejected('registration');
       const info = verified.registrationInfo;
-      // An RSA key with e = 1 (or another weak exponent) "verifies" forged answers: never stored.
-      if (weakRsaCredentialKey(info.credential.publicKey)) throw rejected('weak RSA exponent');
+      // An RSA key with another exponent than 65537 (e = 1, e = 1 + λ(n)) "verifies" forged answers, and a
+      // short or even modulus is weak: never stored (rsa-exponent.ts).
+      if (weakRsaCredentialKey(info.credential.publicKey)) throw rejected('weak RSA key');
       const at = now();
       return db.transaction().execute(async (trx) => {
         await lockOperator(trx, operator.id);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/repository.ts';
 import { nextIp, registeredDevice, registerUser, useAuthHarness } from '../auth/test-helpers.ts';
-import { e1Forgery, SoftAuthenticator, withRsaExponent } from './soft-authenticator.ts';
+import { carmichaelExponent, e1Forgery, SoftAuthenticator, withRsaExponent } from './soft-authenticator.ts';
 
 /**
- * An RSA passkey with a weak public exponent (e = 1 "verifies" the padded digest itself, which anyone can
- * write) is refused at registration, and a stored one is refused at sign-in before any signature check.
+ * An RSA passkey with a weak key (any exponent but 65537: e = 1 or 1 + λ(n) "verify" the padded digest
+ * itself, which anyone can write; a modulus under 2048 bits) is refused at registration, and a stored one
+ * is refused at sign-in before any signature check.
  */
 const h = useAuthHarness();
 
@@ -30,6 +31,12 @@ const passkeysOf = (userId: string) =>
 const sessionsOf = (userId: string) =>
   h.db.selectFrom('sessions').select('id').where('user_id', '=', userId).orderBy('id').execute();
 
+function privateKeyOf(key: SoftAuthenticator) {
+  const [credential] = key.credentials;
+  if (!credential) throw new Error('no credential');
+  return credential.privateKey;
+}
+
 function cookieOf(response: { headers: Record<string, unknown> }, name: RegExp): string {
   const header = response.headers['set-cookie'];
   for (const c of Array.isArray(header) ? header : [header]) {
@@ -40,14 +47,17 @@ function cookieOf(response: { headers: Record<string, unknown> }, name: RegExp):
 }
 
 describe('passkeys with an RSA key', () => {
-  it.each([
-    ['e = 1', 1n],
-    ['e = 3', 3n],
-    ['an even e (65536)', 65_536n],
-    ['an even e above 65537 (65538)', 65_538n],
-  ])('registration refuses %s: PASSKEY_REJECTED, nothing stored', async (_, exponent) => {
+  it.each<[string, ConstructorParameters<typeof SoftAuthenticator>[1]]>([
+    ['e = 1', { rsaExponent: 1n }],
+    ['e = 3', { rsaExponent: 3n }],
+    ['an even e (65536)', { rsaExponent: 65_536n }],
+    ['an even e above 65537 (65538)', { rsaExponent: 65_538n }],
+    ['e = 1 + λ(n) (odd and huge, yet s^e ≡ s mod n)', { rsaExponent: 'carmichael' }],
+    ['e = 2^256 + 1', { rsaExponent: 2n ** 256n + 1n }],
+    ['e = 65537 with a 1024-bit modulus', { rsaExponent: 65_537n, rsaModulusBits: 1024 }],
+  ])('registration refuses %s: PASSKEY_REJECTED, nothing stored', async (_, options) => {
     const user = await registerUser(h);
-    const res = await register(user.cookie, new SoftAuthenticator(undefined, { rsaExponent: exponent }));
+    const res = await register(user.cookie, new SoftAuthenticator(undefined, options));
     expect(res.statusCode, res.body).toBe(401);
     expect(res.json().code).toBe('PASSKEY_REJECTED');
     expect(await passkeysOf(user.user.id)).toEqual([]);
@@ -55,9 +65,12 @@ describe('passkeys with an RSA key', () => {
     expect(events).not.toContain('passkey_added');
   });
 
-  it('registration takes e = 65537 (what authenticators use), and the key signs in', async () => {
+  it.each([
+    ['e = 65537 (what authenticators use)', 65_537n],
+    ['e = 65537 written with a leading zero byte', Uint8Array.of(0, 1, 0, 1)],
+  ])('registration takes %s with a 2048-bit modulus, and the key signs in', async (_, rsaExponent) => {
     const user = await registerUser(h);
-    const key = new SoftAuthenticator(undefined, { rsaExponent: 65_537n });
+    const key = new SoftAuthenticator(undefined, { rsaExponent });
     const res = await register(user.cookie, key);
     expect(res.statusCode, res.body).toBe(201);
     const browser = registeredDevice(user.email);
@@ -67,22 +80,28 @@ describe('passkeys with an RSA key', () => {
     expect(signIn.statusCode, signIn.body).toBe(200);
   });
 
-  it('a stored key with e = 1 is refused at sign-in, though the forged signature verifies mathematically', async () => {
-    const user = await registerUser(h);
-    const key = new SoftAuthenticator(undefined, { rsaExponent: 65_537n });
-    expect((await register(user.cookie, key)).statusCode).toBe(201);
-    // Stored before registration refused them (or written by anything else): the key turned weak in place.
-    const [stored] = await passkeysOf(user.user.id);
-    if (!stored) throw new Error('no passkey stored');
-    const weak = Buffer.from(withRsaExponent(new Uint8Array(stored.public_key), 1n));
-    await h.db.updateTable('user_passkeys').set({ public_key: weak }).where('id', '=', stored.id).execute();
-    const sessionsBefore = await sessionsOf(user.user.id);
-    const options = await post('/api/auth/passkey/options', undefined);
-    const nonce = cookieOf(options, /^((?:__Host-)?pk_nonce)=([^;]+)/);
-    const forged = e1Forgery(key.authenticate(options.json()));
-    const res = await post('/api/auth/passkey/login', nonce, { response: forged });
-    expect(res.statusCode, res.body).toBe(401);
-    expect(res.json().code).toBe('PASSKEY_REJECTED');
-    expect(await sessionsOf(user.user.id)).toEqual(sessionsBefore);
-  });
+  it.each([
+    ['e = 1', () => 1n],
+    ['e = 1 + λ(n)', (key: SoftAuthenticator) => carmichaelExponent(privateKeyOf(key))],
+  ])(
+    'a stored key with %s is refused at sign-in, though the forged signature verifies mathematically',
+    async (_, exponentOf) => {
+      const user = await registerUser(h);
+      const key = new SoftAuthenticator(undefined, { rsaExponent: 65_537n });
+      expect((await register(user.cookie, key)).statusCode).toBe(201);
+      // Stored before registration refused them (or written by anything else): the key turned weak in place.
+      const [stored] = await passkeysOf(user.user.id);
+      if (!stored) throw new Error('no passkey stored');
+      const weak = Buffer.from(withRsaExponent(new Uint8Array(stored.public_key), exponentOf(key)));
+      await h.db.updateTable('user_passkeys').set({ public_key: weak }).where('id', '=', stored.id).execute();
+      const sessionsBefore = await sessionsOf(user.user.id);
+      const options = await post('/api/auth/passkey/options', undefined);
+      const nonce = cookieOf(options, /^((?:__Host-)?pk_nonce)=([^;]+)/);
+      const forged = e1Forgery(key.authenticate(options.json()));
+      const res = await post('/api/auth/passkey/login', nonce, { response: forged });
+      expect(res.statusCode, res.body).toBe(401);
+      expect(res.json().code).toBe('PASSKEY_REJECTED');
+      expect(await sessionsOf(user.user.id)).toEqual(sessionsBefore);
+    },
+  );
 });

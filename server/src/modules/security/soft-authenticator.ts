@@ -32,11 +32,14 @@ interface SoftOptions {
   userVerified?: boolean;
   synced?: boolean;
   /**
-   * An RS256 key (2048 bits) whose COSE key names this public exponent, instead of ES256. The private key
+   * An RS256 key whose COSE key names this public exponent, instead of ES256: a number, its bytes as
+   * written (a leading zero byte), or 'carmichael' (1 + λ(n) from the key's own factors). The private key
    * is a real one with e = 65537: with another exponent only the registration (which signs nothing) is
-   * meaningful, to test that weak exponents are refused.
+   * meaningful, to test that weak keys are refused.
    */
-  rsaExponent?: bigint;
+  rsaExponent?: bigint | Uint8Array | 'carmichael';
+  /** The RSA modulus' length in bits (2048 when not named). */
+  rsaModulusBits?: number;
 }
 
 /** An RSA exponent as COSE has it: big-endian, no leading zero. */
@@ -83,13 +86,18 @@ export class SoftAuthenticator {
   private newKey(): { privateKey: KeyObject; cose: Uint8Array } {
     const exponent = this.options.rsaExponent;
     if (exponent !== undefined) {
-      const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const modulusLength = this.options.rsaModulusBits ?? 2048;
+      const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength });
       const n = isoBase64URL.toBuffer(publicKey.export({ format: 'jwk' }).n ?? '');
+      const e =
+        exponent instanceof Uint8Array
+          ? exponent
+          : exponentBytes(exponent === 'carmichael' ? carmichaelExponent(privateKey) : exponent);
       const entries: [number, number | Uint8Array][] = [
         [1, 3],
         [3, -257],
         [-1, n],
-        [-2, exponentBytes(exponent)],
+        [-2, e],
       ];
       return { privateKey, cose: isoCBOR.encode(new Map(entries)) };
     }
@@ -196,6 +204,19 @@ export function e1Forgery(answer: AuthenticationResponseJSON, modulusBytes = 256
   const pad = Buffer.alloc(modulusBytes - digestInfo.length - 3, 0xff);
   const signature = Buffer.concat([Buffer.of(0, 1), pad, Buffer.of(0), digestInfo]);
   return { ...answer, response: { ...answer.response, signature: b64u(signature) } };
+}
+
+/**
+ * 1 + λ(n) for an RSA private key (λ: Carmichael's function, lcm(p - 1, q - 1)): odd and as long as n,
+ * yet s^e ≡ s (mod n) for every s, as with e = 1. Whoever made the key knows p and q and can name it.
+ */
+export function carmichaelExponent(privateKey: KeyObject): bigint {
+  const jwk = privateKey.export({ format: 'jwk' });
+  const int = (b64: string | undefined) => BigInt(`0x${Buffer.from(isoBase64URL.toBuffer(b64 ?? '')).toString('hex')}`);
+  const [p, q] = [int(jwk.p) - 1n, int(jwk.q) - 1n];
+  let [a, b] = [p, q];
+  while (b !== 0n) [a, b] = [b, a % b];
+  return 1n + (p * q) / a;
 }
 
 /** `cose` (an RSA COSE key) with its exponent replaced by `exponent`: a stored key turned weak. */
