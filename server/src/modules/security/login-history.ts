@@ -53,10 +53,18 @@ export async function recordLoginAttempt(
     await db.insertInto('login_attempts').values(loginAttemptRow(entry)).execute();
     return;
   }
-  // The count and the insert under a per-user lock: a burst of concurrent refusals cannot all see room
-  // under the cap. The audit log keeps every attempt; only the history is capped.
+  // The count and the insert under a per-user lock, so a burst of concurrent refusals cannot all see room
+  // under the cap. The lock is tried, never waited for: the callers are not signed in (a forged passkey
+  // answer needs only the victim's credential id, and /auth/passkey/login has no per-IP throttle), and a
+  // burst queued on the lock would park the pool's connections and starve every other request. While
+  // another attempt of the user holds it, this one gets no history row: the history is capped anyway,
+  // and the audit log keeps every attempt (the callers write it whatever happens here).
   const capped = async (trx: Kysely<Database>) => {
-    await sql`select pg_advisory_xact_lock(hashtext(${`login_history:${entry.userId}`}))`.execute(trx);
+    const lock = `login_history:${entry.userId}`;
+    const { rows } = await sql<{
+      locked: boolean;
+    }>`select pg_try_advisory_xact_lock(hashtext(${lock})) as locked`.execute(trx);
+    if (rows[0]?.locked !== true) return;
     let count = trx
       .selectFrom('login_attempts')
       .select((eb) => eb.fn.countAll<string>().as('n'))

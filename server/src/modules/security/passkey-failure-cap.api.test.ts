@@ -1,7 +1,8 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/repository.ts';
 import { login, nextIp, registerUser, STRONG_PASSWORD, useAuthHarness } from '../auth/test-helpers.ts';
-import { FAILED_PASSKEY_ROWS_PER_HOUR, THROTTLED_ROWS_PER_HOUR } from './login-history.ts';
+import { FAILED_PASSKEY_ROWS_PER_HOUR, recordLoginAttempt, THROTTLED_ROWS_PER_HOUR } from './login-history.ts';
 import { SoftAuthenticator, unsignedSignature } from './soft-authenticator.ts';
 
 /**
@@ -72,8 +73,38 @@ describe('refused passkey answers in the login history', () => {
   it('a concurrent burst cannot get more than the cap into the history', async () => {
     const user = await victim();
     await Promise.all(Array.from({ length: 2 * FAILED_PASSKEY_ROWS_PER_HOUR }, () => forgedAnswer(user.key)));
-    expect(await historyOf(user.user.id, 'failed')).toHaveLength(FAILED_PASSKEY_ROWS_PER_HOUR);
+    // At most the cap: an attempt that finds the user's lock taken is skipped, never queued.
+    const rows = (await historyOf(user.user.id, 'failed')).length;
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThanOrEqual(FAILED_PASSKEY_ROWS_PER_HOUR);
     expect(await auditedFailures(user.user.id)).toBe(2 * FAILED_PASSKEY_ROWS_PER_HOUR);
+  });
+
+  it('a held history lock does not make a capped attempt wait (a burst must not park the pool)', async () => {
+    const user = await registerUser(h);
+    const attempt = (method: 'passkey' | 'password') =>
+      recordLoginAttempt(h.db, {
+        userId: user.user.id,
+        client: { ip: '203.0.113.9', userAgent: null },
+        at: h.clock.now(),
+        method,
+        result: 'failed',
+      });
+    const lock = `login_history:${user.user.id}`;
+    await h.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${lock}))`.execute(trx);
+      const started = Date.now();
+      // Raced against a timer: before, the call queued on the lock, held until this transaction ends.
+      const outcome = await Promise.race([
+        attempt('passkey').then(() => 'returned'),
+        new Promise((resolve) => setTimeout(resolve, 2_000, 'waited')),
+      ]);
+      expect(outcome).toBe('returned');
+      expect(Date.now() - started).toBeLessThan(2_000);
+      await attempt('password'); // uncapped kinds take no lock
+    });
+    const rows = await historyOf(user.user.id, 'failed');
+    expect(rows.map((r) => r.method)).toEqual(['password']);
   });
 
   it('a cloned key (counter went backwards) still shows after a burst filled the cap: once per passkey', async () => {
