@@ -65,6 +65,7 @@ export async function recordLoginAttempt(
       locked: boolean;
     }>`select pg_try_advisory_xact_lock(hashtext(${lock})) as locked`.execute(trx);
     if (rows[0]?.locked !== true) return;
+    // Served by login_attempts_capped_idx (migration 0122): a capped result is 'throttled' or 'failed'.
     let count = trx
       .selectFrom('login_attempts')
       .select((eb) => eb.fn.countAll<string>().as('n'))
