@@ -51,7 +51,7 @@ export const auditEvents = [
   // Operators (user_id null, or the user the act concerns; details.operator names the operator).
   'operator_signed_in',
   'operator_sign_in_failed',
-  // Operators' passkeys (operators/passkeys-service.ts).
+  // Operators' passkeys (operators/passkeys-service.ts, passkey-sign-in.ts).
   'operator_passkey_added',
   'operator_passkey_removed',
   'operator_passkey_counter_regressed',

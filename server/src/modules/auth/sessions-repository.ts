@@ -114,11 +114,12 @@ export async function revokeSession(db: Db, userId: string, sessionId: string, n
 }
 
 /**
- * Revokes one of the user's sessions and reads the user's account in the same statement (a sign-in's
- * second step ends its pending session and answers with the account: one round trip, not two).
- * Undefined when the session was no longer live (a concurrent answer ended it first).
+ * Ends one of the user's sign-ins waiting for the second factor and reads the user's account in the same
+ * statement (a sign-in's second step answers with the account: one round trip, not two). Undefined when
+ * it no longer waits at `now`: ended (a concurrent answer, a sign-out, a security change) or expired
+ * (the step may have queued past its five minutes: review L4, as login-factor-repository acceptTotpSignIn).
  */
-export async function revokeSessionReturningAccount(
+export async function endPendingSignInReturningAccount(
   db: Db,
   userId: string,
   sessionId: string,
@@ -132,6 +133,8 @@ export async function revokeSessionReturningAccount(
     .where('sessions.id', '=', sessionId)
     .where('sessions.user_id', '=', userId)
     .where('sessions.revoked_at', 'is', null)
+    .where('sessions.factor_pending', '=', true)
+    .where('sessions.expires_at', '>', now)
     .returningAll('accounts')
     .executeTakeFirst();
 }

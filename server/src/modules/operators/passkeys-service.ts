@@ -1,6 +1,5 @@
 import {
   type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
   generateRegistrationOptions,
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
@@ -12,9 +11,10 @@ import type { Database } from '../../db/schema.ts';
 import type { OperatorChallengePurpose } from '../../db/schema-operator-passkeys.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
-import { verifyAssertion } from '../security/assertion-verify.ts';
-import { answerOrigin, checkedAssertion, userHandleOf } from '../security/passkey-answers.ts';
-import { CHALLENGE_TTL_MS, MAX_PASSKEYS } from '../security/passkeys-service.ts';
+import { answerOrigin } from '../security/passkey-answers.ts';
+import { CHALLENGE_TTL_MS, challengeInvalid, MAX_PASSKEYS, rejected } from '../security/passkey-ceremony.ts';
+import { weakRsaCredentialKey } from '../security/rsa-exponent.ts';
+import { operatorPasskeySignIn } from './passkey-sign-in.ts';
 import {
   consumeOperatorChallenge,
   deleteOperatorPasskey,
@@ -24,11 +24,8 @@ import {
   listOperatorPasskeys,
   lockOperator,
   type OperatorPasskeyRow,
-  recordOperatorPasskeyUse,
-  suspendOperatorPasskey,
 } from './passkeys-repository.ts';
 import { findOperatorById } from './repository.ts';
-import { startOperatorSession } from './service.ts';
 
 /** EdDSA, ES256, RS256, named (as for users' passkeys: the library's default probes the runtime). */
 const ALGORITHM_IDS = [-8, -7, -257];
@@ -67,12 +64,6 @@ const view = (row: OperatorPasskeyRow, enrolledAt: Date | null): OperatorPasskey
   synced: row.device_type === 'multiDevice',
   suspended: row.suspended_at !== null || enrolledAt === null || row.created_at < enrolledAt,
 });
-
-/** One message whatever the reason (unknown credential, a user's, signature, origin, disabled operator). */
-const rejected = (why: string) =>
-  new AppError('PASSKEY_REJECTED', 'The passkey was not accepted', { cause: new Error(why) });
-const challengeInvalid = () =>
-  new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
 
 export interface OperatorPasskeys {
   list(operatorId: string): Promise<OperatorPasskeyView[]>;
@@ -129,65 +120,6 @@ export function createOperatorPasskeys(deps: {
       return state.consumed;
     };
 
-  /** The operator of a sign-in answer, or a rejection (unknown or a user's credential, handle, suspended, disabled). */
-  async function signInCredential(response: AuthenticationResponseJSON) {
-    const row = await findOperatorPasskey(db, response.id);
-    if (!row) throw rejected('credential');
-    const handle = userHandleOf(response);
-    if (handle !== null && handle !== row.operator_id) throw rejected('user handle');
-    if (row.suspended_at !== null) throw rejected('suspended');
-    const operator = await findOperatorById(db, row.operator_id);
-    // A disabled operator's passkey opens nothing; nor one of an operator whose enrolment is not complete.
-    if (!operator || operator.disabled_at !== null || operator.totp_confirmed_at === null)
-      throw rejected('operator disabled');
-    // A new enrolment link voids everything of the operator's (password, app, sessions), passkeys too:
-    // one added before the latest enrolment may be an intruder's.
-    if (row.created_at < operator.totp_confirmed_at) throw rejected('added before the latest enrolment');
-    return { row, operator };
-  }
-
-  async function verifySignIn(response: AuthenticationResponseJSON, binding: string, ip: string) {
-    const expectedOrigin = consoleOrigin(response.response.clientDataJSON);
-    const { row, operator } = await signInCredential(response);
-    const state = { consumed: false };
-    const result = await checkedAssertion(
-      () =>
-        verifyAssertion({
-          response,
-          expectedChallenge: consumer('login', null, binding, state),
-          expectedOrigin,
-          expectedRPID: webauthn.rpId,
-          credential: {
-            id: row.credential_id,
-            publicKey: new Uint8Array(row.public_key),
-            counter: Number(row.sign_count),
-            transports: row.transports as never,
-          },
-          requireUserVerification: true,
-        }),
-      state,
-    );
-    if (result.kind === 'challenge') throw challengeInvalid();
-    if (result.kind === 'rejected') throw rejected(result.why);
-    const at = now();
-    // verifyAssertion refuses a validly signed answer's counter at or below the stored one (an unsigned one is a plain refusal);
-    // the conditional update refuses the loser of two concurrent answers with one counter. Two copies of the key are in use: suspended until removed.
-    if (
-      result.kind === 'counter' ||
-      !(await recordOperatorPasskeyUse(db, row.id, result.newCounter, result.backedUp, at))
-    ) {
-      if (await suspendOperatorPasskey(db, row.id, at))
-        await appendAudit(db, {
-          event: 'operator_passkey_counter_regressed',
-          at,
-          ip,
-          details: { operator: operator.name, operatorId: operator.id, passkeyId: row.id, suspended: true },
-        });
-      throw new AppError('PASSKEY_COUNTER_REGRESSED', 'The passkey counter went backwards');
-    }
-    return { row, operator };
-  }
-
   return {
     async list(operatorId) {
       const enrolledAt = (await findOperatorById(db, operatorId))?.totp_confirmed_at ?? null;
@@ -233,6 +165,9 @@ export function createOperatorPasskeys(deps: {
       }
       if (!verified.verified) throw rejected('registration');
       const info = verified.registrationInfo;
+      // An RSA key with another exponent than 65537 (e = 1, e = 1 + λ(n)) "verifies" forged answers, and a
+      // short or even modulus is weak: never stored (rsa-exponent.ts).
+      if (weakRsaCredentialKey(info.credential.publicKey)) throw rejected('weak RSA key');
       const at = now();
       return db.transaction().execute(async (trx) => {
         await lockOperator(trx, operator.id);
@@ -275,40 +210,6 @@ export function createOperatorPasskeys(deps: {
       });
     },
 
-    async signInOptions(binding) {
-      const options = await generateAuthenticationOptions({
-        rpID: webauthn.rpId,
-        allowCredentials: [],
-        userVerification: 'required',
-        timeout: CHALLENGE_TTL_MS,
-      });
-      await storeChallenge(options.challenge, 'login', null, binding);
-      return options;
-    },
-
-    async signIn(response, binding, ip) {
-      let checked: Awaited<ReturnType<typeof verifySignIn>>;
-      try {
-        checked = await verifySignIn(response, binding, ip);
-      } catch (err) {
-        const row = typeof response.id === 'string' ? await findOperatorPasskey(db, response.id) : undefined;
-        await appendAudit(db, {
-          event: 'operator_sign_in_failed',
-          at: now(),
-          ip,
-          details: {
-            method: 'passkey',
-            ...(row ? { operatorId: row.operator_id, passkeyId: row.id } : {}),
-            reason: err instanceof AppError ? err.code : 'error',
-          },
-        });
-        throw err;
-      }
-      const { row, operator } = checked;
-      const session = await db
-        .transaction()
-        .execute((trx) => startOperatorSession(trx, operator, ip, now(), { method: 'passkey', passkeyId: row.id }));
-      return { ...session, name: operator.name };
-    },
+    ...operatorPasskeySignIn({ db, now, webauthn }, { storeChallenge, consoleOrigin, consumer }),
   };
 }

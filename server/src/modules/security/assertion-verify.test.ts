@@ -4,13 +4,15 @@ import { isoBase64URL, isoCBOR } from '@simplewebauthn/server/helpers';
 import { describe, expect, it, vi } from 'vitest';
 import { verifyAssertion } from './assertion-verify.ts';
 import { checkedAssertion } from './passkey-answers.ts';
+import { carmichaelExponent } from './soft-authenticator.ts';
 
 /**
  * Differential test: our verifier (node:crypto) against the library's `verifyAuthenticationResponse`
  * (Web Crypto) on the same answers, through `checkedAssertion` as both services call them. Every case
  * must give the same outcome (accepted with the same counter and backup state, or the same refusal kind:
- * challenge not consumed, counter, rejected) and consume the challenge the same way, but one listed
- * exception (an unsigned answer with a low counter: "departs from the library").
+ * challenge not consumed, counter, rejected) and consume the challenge the same way, but two listed
+ * exceptions (an unsigned answer with a low counter: "departs from the library"; a weak RSA key, which
+ * ours refuses).
  */
 const ORIGIN = 'https://wallet.example';
 const RP_ID = 'wallet.example';
@@ -402,18 +404,19 @@ describe('assertion verification: edge signatures and keys, ours against the lib
     expect([onP384, okpOutcome]).toEqual(['ok', 'ok']);
   });
 
-  it('an RSA key with e = 3 verifies alike; with e = 1 both accept a forged "signature" (see below)', async () => {
+  it('an RSA key with e = 3, e = 1 or e = 1 + λ(n) is refused by ours before the signature check; the library accepts them', async () => {
     const e3 = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 3 });
-    expect(await same(rsaSigner('RS256 e=3', -257, false, e3.privateKey, e3.publicKey), {})).toBe('ok');
+    const weak3 = rsaSigner('RS256 e=3', -257, false, e3.privateKey, e3.publicKey);
     // e = 1: s^e mod n = s, so the PKCS#1 v1.5 encoding of the digest "verifies" without any private key.
+    // e = 1 + λ(n) (odd, as long as n): s^e ≡ s (mod n) as well, for whoever made the key (knows p and q).
     const n = b64(rsa.publicKey.export({ format: 'jwk' }).n);
-    const forger: Signer = {
-      name: 'RS256 e=1',
+    const forgerWith = (name: string, e: Uint8Array): Signer => ({
+      name,
       cose: coseOf([
         [1, 3],
         [3, -257],
         [-1, n],
-        [-2, Uint8Array.of(1)],
+        [-2, e],
       ]),
       sign: (data) => {
         const digestInfo = Buffer.concat([
@@ -423,10 +426,23 @@ describe('assertion verification: edge signatures and keys, ours against the lib
         const pad = Buffer.alloc(n.length - digestInfo.length - 3, 0xff);
         return Buffer.concat([Buffer.of(0, 1), pad, Buffer.of(0), digestInfo]);
       },
-    };
-    // Both sides accept it (neither checks the exponent): such a key is worth nothing. Not fixed here: registration (passkeys-service, the library's attestation check)
-    // does not refuse weak RSA exponents either; an account only weakens itself by registering one.
-    expect(await same(forger, {})).toBe('ok');
+    });
+    const forger = forgerWith('RS256 e=1', Uint8Array.of(1));
+    const lambda = carmichaelExponent(rsa.privateKey).toString(16);
+    const lambdaForger = forgerWith('RS256 e=1+λ(n)', Buffer.from(lambda.length % 2 ? `0${lambda}` : lambda, 'hex'));
+    // The forged "signatures" do verify mathematically (node:crypto, the library): only the key check stops them.
+    for (const weak of [forger, lambdaForger, weak3])
+      expect((await outcome(library, weak, answer(weak))).kind, weak.name).toBe('ok');
+    for (const weak of [forger, lambdaForger, weak3]) {
+      const ours = await outcome(verifyAssertion, weak, answer(weak));
+      // Refused as any bad answer, after the challenge was consumed (it was ours): not a counter regression.
+      expect(ours.kind, weak.name).toBe('rejected');
+      expect(ours.seen).toEqual([CHALLENGE]);
+      // For the exponent, not the signature (which verifies): the stored key is refused whatever it signed.
+      const check = { expectedOrigin: ORIGIN, expectedRPID: RP_ID, expectedChallenge: CHALLENGE };
+      const credential = { id: 'Y3JlZGVudGlhbC1pZA', publicKey: weak.cose, counter: 0 };
+      await expect(verifyAssertion({ ...check, response: answer(weak), credential })).rejects.toThrow('weak RSA key');
+    }
   });
 
   it('a PSS signature against an RS256 key is refused by both', async () => {

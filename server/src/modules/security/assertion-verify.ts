@@ -17,15 +17,17 @@ import {
   parseAuthenticatorData,
   verifySignature,
 } from '@simplewebauthn/server/helpers';
+import { weakRsaKey } from './rsa-exponent.ts';
 
 /**
  * A passkey assertion's verification: the checks of @simplewebauthn/server 14.0.3's
  * `verifyAuthenticationResponse`, with its error messages, for the options our two callers pass (one
  * origin, one RP ID, no top origin, WebAuthn flag rules), in its order but one: the signature is checked
- * before the counter (see there). The parsing is the library's own helpers. The other difference is
- * where the crypto runs: the two SHA-256 digests (RP ID, clientDataJSON) and the signature check of the
- * algorithms we register (ES256 on P-256, EdDSA on Ed25519, RS256) use synchronous node:crypto, the
- * same OpenSSL the library reaches through Web Crypto.
+ * before the counter (see there); and one check more: a weak RSA key (exponent other than 65537, short
+ * or even modulus) is refused (rsa-exponent.ts). The parsing is the library's own helpers. The other
+ * difference is where the crypto runs: the two SHA-256 digests (RP ID, clientDataJSON) and the
+ * signature check of the algorithms we register (ES256 on P-256, EdDSA on Ed25519, RS256) use
+ * synchronous node:crypto, the same OpenSSL the library reaches through Web Crypto.
  *
  * Why: each Web Crypto call is a job on libuv's thread pool, and a hop there and back waits for the OS
  * to run two threads; on shared cores those waits were the whole tail of `passkey_verify_p99_ms`
@@ -98,6 +100,10 @@ export async function verifyAssertion(check: AssertionCheck): Promise<VerifiedAu
   const alg = publicKey.get(cose.COSEKEYS.alg);
   if (typeof alg !== 'number') throw new Error('Credential public key was missing numeric alg');
   if (cose.isPQCCOSEAlg(alg) && !SettingsService.runtimeSupportsPQC()) throw new PQCNotSupportedError(alg);
+  // A departure from the library: an RSA key with another exponent than 65537 (e = 1 or 1 + λ(n) "verify"
+  // a forged signature) or a short or even modulus is refused before any signature check, whatever it
+  // signed; registration refuses them too.
+  if (weakRsaKey(publicKey)) throw new Error('Credential public key is a weak RSA key');
   const nodeKey = registeredKey(publicKey);
   const verified = nodeKey
     ? verify(nodeKey.hash, signed, nodeKey.key, nodeKey.signature(signature))

@@ -89,7 +89,7 @@ export interface AcceptedSignIn {
  * The transaction's second statement, all in one round trip, each part only if the one before it took:
  * - accepts time step `step` once, only newer than every step accepted before (as factors-repository
  *   acceptTotpStep), and clears the factor throttle `key`;
- * - ends the pending sign-in, reading its account (as revokeSessionReturningAccount), only if it still
+ * - ends the pending sign-in, reading its account (as sessions-repository endPendingSignInReturningAccount), only if it still
  *   waits for its factor and has not expired at `session.created_at` (it may have, queued: review L4);
  * - when the browser is a known device (touched, as devices-repository touchKnownDevice): inserts the
  *   new usable session `session`, revokes the user's usable sessions beyond the newest `keep` (as

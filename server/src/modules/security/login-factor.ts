@@ -2,7 +2,7 @@ import { UnauthenticatedError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { AccountRow } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
-import { lockUserSessions, revokeSessionReturningAccount, type SessionRow } from '../auth/sessions-repository.ts';
+import { endPendingSignInReturningAccount, lockUserSessions, type SessionRow } from '../auth/sessions-repository.ts';
 import type { ThrottleStore } from '../auth/throttles.ts';
 import { type FactorInput, factorMethod, refusedUnchecked } from './factors-service.ts';
 import { completeTotpLogin, type TotpLoginDeps } from './login-factor-totp.ts';
@@ -38,7 +38,9 @@ export async function completeFactorLogin(
     // The user's sessions lock before the pending session's row (the TOTP step's order: review L1).
     await lockUserSessions(trx, userId);
     // The account comes with the revocation: the answer needs it, and a second read is a round trip.
-    const account = await revokeSessionReturningAccount(trx, userId, pending.id, deps.now());
+    // The time after the lock's queue: the pending sign-in must still be live now, not only when the
+    // request came in (review L4, as the TOTP step): an expired or ended one completes through no factor.
+    const account = await endPendingSignInReturningAccount(trx, userId, pending.id, deps.now());
     if (!account) throw new UnauthenticatedError('The sign-in ended; sign in again');
     // Both factors proved; a browser never seen before still waits for the e-mail (new-device.ts).
     const { token, session, devicePending } = await deps.devices.startSession(trx, userId, client, method);

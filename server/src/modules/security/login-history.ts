@@ -12,45 +12,76 @@ export const LOGIN_HISTORY_PAGE_MAX = 50;
 export type LoginMethod = LoginAttemptsTable['method'];
 export type LoginResult = LoginAttemptsTable['result'];
 
-/** Records one attempt on a known account; pass the transaction of the sign-in when there is one. */
 /** Throttled sign-in attempts kept in a user's login history per hour (the rest are only audited). */
 export const THROTTLED_ROWS_PER_HOUR = 10;
+/** Refused passkey answers kept in a user's login history per hour (the rest are only audited). */
+export const FAILED_PASSKEY_ROWS_PER_HOUR = THROTTLED_ROWS_PER_HOUR;
 
-export async function recordLoginAttempt(
-  db: Kysely<Database>,
-  entry: {
-    userId: string;
-    client: Pick<Client, 'ip' | 'userAgent'>;
-    at: Date;
-    method: LoginMethod;
-    result: LoginResult;
-  },
-): Promise<void> {
-  // Throttled attempts skip the password check, so they cost an attacker nothing: one row each let
-  // anyone flood a victim's history and push the real sign-ins out of view (review 31, F10). At most
-  // THROTTLED_ROWS_PER_HOUR of them per user and hour are kept (the audit log keeps every one);
-  // failed and successful attempts are each recorded, as the throttle already bounds them.
-  if (entry.result === 'throttled') {
-    const { n } = await db
-      .selectFrom('login_attempts')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('user_id', '=', entry.userId)
-      .where('result', '=', 'throttled')
-      .where('occurred_at', '>', new Date(entry.at.getTime() - 3_600_000))
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= THROTTLED_ROWS_PER_HOUR) return;
-  }
-  await db.insertInto('login_attempts').values(loginAttemptRow(entry)).execute();
-}
-
-/** The login_attempts row of one attempt (for a statement that inserts it with others: login-factor-repository.ts). */
-export function loginAttemptRow(entry: {
+interface AttemptEntry {
   userId: string;
   client: Pick<Client, 'ip' | 'userAgent'>;
   at: Date;
   method: LoginMethod;
   result: LoginResult;
-}) {
+}
+
+/**
+ * The hourly cap of an attempt's kind, or null (every one recorded). Capped: the attempts that cost an
+ * attacker nothing, one row each of which let anyone flood a victim's history and push the real sign-ins
+ * out of view. Throttled attempts skip the password check (review 31, F10). A refused passkey answer
+ * needs only the credential id, which is not secret, and no throttle bounds it (a signature is not a
+ * guess). Wrong passwords and wrong codes stay uncapped: the account's throttles already bound them.
+ */
+function hourlyCap(entry: AttemptEntry): { limit: number; method?: LoginMethod } | null {
+  if (entry.result === 'throttled') return { limit: THROTTLED_ROWS_PER_HOUR };
+  if (entry.result === 'failed' && entry.method === 'passkey')
+    return { limit: FAILED_PASSKEY_ROWS_PER_HOUR, method: 'passkey' };
+  return null;
+}
+
+/**
+ * Records one attempt on a known account; pass the transaction of the sign-in when there is one.
+ * `uncapped`: an attempt of a capped kind that happens at most once per cause (a suspended passkey).
+ */
+export async function recordLoginAttempt(
+  db: Kysely<Database>,
+  entry: AttemptEntry,
+  options: { uncapped?: boolean } = {},
+): Promise<void> {
+  const cap = options.uncapped ? null : hourlyCap(entry);
+  if (cap === null) {
+    await db.insertInto('login_attempts').values(loginAttemptRow(entry)).execute();
+    return;
+  }
+  // The count and the insert under a per-user lock, so a burst of concurrent refusals cannot all see room
+  // under the cap. The lock is tried, never waited for: the callers are not signed in (a forged passkey
+  // answer needs only the victim's credential id, and /auth/passkey/login has no per-IP throttle), and a
+  // burst queued on the lock would park the pool's connections and starve every other request. While
+  // another attempt of the user holds it, this one gets no history row: the history is capped anyway,
+  // and the audit log keeps every attempt (the callers write it whatever happens here).
+  const capped = async (trx: Kysely<Database>) => {
+    const lock = `login_history:${entry.userId}`;
+    const { rows } = await sql<{
+      locked: boolean;
+    }>`select pg_try_advisory_xact_lock(hashtext(${lock})) as locked`.execute(trx);
+    if (rows[0]?.locked !== true) return;
+    // Served by login_attempts_capped_idx (migration 0122): a capped result is 'throttled' or 'failed'.
+    let count = trx
+      .selectFrom('login_attempts')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', entry.userId)
+      .where('result', '=', entry.result)
+      .where('occurred_at', '>', new Date(entry.at.getTime() - 3_600_000));
+    if (cap.method !== undefined) count = count.where('method', '=', cap.method);
+    const { n } = await count.executeTakeFirstOrThrow();
+    if (Number(n) < cap.limit) await trx.insertInto('login_attempts').values(loginAttemptRow(entry)).execute();
+  };
+  if (db.isTransaction) await capped(db);
+  else await db.transaction().execute(capped);
+}
+
+/** The login_attempts row of one attempt (for a statement that inserts it with others: login-factor-repository.ts). */
+export function loginAttemptRow(entry: AttemptEntry) {
   // Looked up now (offline data, no request leaves the server): the place as it was at the sign-in.
   const place = entry.client.ip ? placeFromIp(entry.client.ip) : null;
   return {

@@ -32,9 +32,13 @@ export async function suspendRegressedPasskey(
       details: { passkeyId: row.id, storedCounter: row.sign_count, suspended: true },
     });
     await queueSecurityNotice(trx, row.user_id, 'passkey_suspended', at, origin);
-    // The second step of a password sign-in records its own failure (login-factor.ts).
-    if (during === 'login')
-      await recordLoginAttempt(trx, { userId: row.user_id, client, at, method: 'passkey', result: 'failed' });
+    // The second step of a password sign-in records its own failure (login-factor.ts). Not under the
+    // hourly cap of refused passkey answers (login-history.ts): once per passkey, so no flood, and a
+    // burst of forged answers must not hide it.
+    if (during === 'login') {
+      const attempt = { userId: row.user_id, client, at, method: 'passkey', result: 'failed' } as const;
+      await recordLoginAttempt(trx, attempt, { uncapped: true });
+    }
     return true;
   });
 }

@@ -1,11 +1,9 @@
 import {
   type AuthenticationResponseJSON,
   generateAuthenticationOptions,
-  generateRegistrationOptions,
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
-  verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -13,60 +11,32 @@ import type { ChallengePurpose } from '../../db/schema-passkeys.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
-import { revokePendingSessions, revokeUserSessions } from '../auth/sessions-repository.ts';
 import { verifyAssertion } from './assertion-verify.ts';
-import { answerOrigin, checkedAssertion, userHandleOf } from './passkey-answers.ts';
+import { checkedAssertion, userHandleOf } from './passkey-answers.ts';
+import {
+  CHALLENGE_TTL_MS,
+  ceremonyTools,
+  challengeInvalid,
+  endOthers,
+  type PasskeyDeps,
+  type PasskeyView,
+  rejected,
+  view,
+} from './passkey-ceremony.ts';
+import { passkeyRegistration } from './passkey-registration.ts';
 import { suspendRegressedPasskey } from './passkey-suspension.ts';
 import {
-  consumeChallenge,
   countPasskeys,
   deletePasskey,
   findPasskeyByCredentialId,
-  insertChallenge,
-  insertPasskey,
   listPasskeys,
   lockUserFactors,
-  type PasskeyRow,
   recordPasskeyUse,
   renamePasskey,
 } from './passkeys-repository.ts';
 import { queueSecurityNotice } from './security-mails.ts';
-import { originAllowed, type WebAuthnOptions } from './webauthn-config.ts';
 
-/** At most this many passkeys per account (issue 31). */
-export const MAX_PASSKEYS = 10;
-/** A ceremony's challenge lives this long (the browser's own timeout is the same). */
-export const CHALLENGE_TTL_MS = 5 * 60_000;
-/**
- * EdDSA, ES256, RS256: what platform and roaming authenticators offer. Named, not the library's
- * default, which probes the runtime for ML-DSA (an experimental Web Crypto API in Node 24 that warns
- * on every process start) and would otherwise let the set change with the Node version.
- */
-const ALGORITHM_IDS = [-8, -7, -257];
-
-export interface PasskeyView {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  /** A synced passkey (multi-device) or one bound to this authenticator. */
-  synced: boolean;
-  backedUp: boolean;
-  transports: string[];
-  /** Its counter went backwards (a cloned key): refused until removed. */
-  suspended: boolean;
-}
-
-const view = (row: PasskeyRow): PasskeyView => ({
-  id: row.id,
-  name: row.name,
-  createdAt: row.created_at.toISOString(),
-  lastUsedAt: row.last_used_at?.toISOString() ?? null,
-  synced: row.device_type === 'multiDevice',
-  backedUp: row.backed_up,
-  transports: row.transports,
-  suspended: row.suspended_at !== null,
-});
+export { CHALLENGE_TTL_MS, MAX_PASSKEYS, type PasskeyView } from './passkey-ceremony.ts';
 
 export type AssertionPurpose = Exclude<ChallengePurpose, 'register'>;
 
@@ -120,136 +90,18 @@ export interface Passkeys {
   ): Promise<{ userId: string; passkeyId: string }>;
 }
 
-/**
- * A factor change ends every other session of the account unless the user keeps them (ASVS 7.4.3, as
- * the password change does): a hijacked session that added a passkey does not outlive its removal.
- */
-async function endOthers(trx: Kysely<Database>, client: Client, userId: string, at: Date, end: boolean | undefined) {
-  if (end === false) return;
-  await revokeUserSessions(trx, userId, at, client.sessionId ?? undefined);
-}
-
-/**
- * One fixed message whatever the reason (unknown credential, another account's, signature, origin):
- * the client learns nothing about which credentials exist; the reason stays on the server (`cause`).
- */
-const rejected = (why: string) =>
-  new AppError('PASSKEY_REJECTED', 'The passkey was not accepted', { cause: new Error(why) });
-const challengeInvalid = () =>
-  new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
-
-export function createPasskeys(deps: {
-  db: Kysely<Database>;
-  now: () => Date;
-  webauthn: WebAuthnOptions;
-  /** Wakes the outbox worker after a notice was committed. */
-  onMailQueued?: () => void;
-  /** The app's public origin: every notice (added, removed, suspended) carries a freeze link. */
-  publicOrigin?: string;
-}): Passkeys {
+/** Users' passkeys: registration (passkey-registration.ts), listing, removal, and the answers to challenges. */
+export function createPasskeys(deps: PasskeyDeps): Passkeys {
   const { db, now, webauthn } = deps;
-
-  async function storeChallenge(challenge: string, purpose: ChallengePurpose, userId: string | null, binding: string) {
-    const at = now();
-    const expiresAt = new Date(at.getTime() + CHALLENGE_TTL_MS);
-    await insertChallenge(db, { challenge, purpose, userId, binding, at, expiresAt });
-  }
-
-  /** The origin the answer was made on, if it is ours; the check the library repeats on the same value. */
-  function ourOrigin(clientDataJSON: string): string {
-    const origin = answerOrigin(clientDataJSON);
-    if (origin === null || !originAllowed(webauthn, origin)) throw rejected('origin');
-    return origin;
-  }
-
-  /** The library calls this with the answer's challenge: consumed here, once, before the signature is checked. */
-  function challengeConsumer(
-    purpose: ChallengePurpose,
-    userId: string | null,
-    binding: string,
-    state: { consumed: boolean },
-  ) {
-    return async (challenge: string) => {
-      state.consumed = await consumeChallenge(db, challenge, purpose, userId, binding, now());
-      return state.consumed;
-    };
-  }
+  const tools = ceremonyTools(deps);
+  const registration = passkeyRegistration(deps, tools);
 
   return {
     list: async (userId) => (await listPasskeys(db, userId)).map(view),
     count: (userId) => countPasskeys(db, userId),
 
-    async registrationOptions(userId, username, binding) {
-      const existing = await listPasskeys(db, userId);
-      if (existing.length >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `At most ${MAX_PASSKEYS} passkeys`);
-      const options = await generateRegistrationOptions({
-        rpName: webauthn.rpName,
-        rpID: webauthn.rpId,
-        userName: username,
-        // The user handle is the account id: a password-less sign-in checks it against the credential's owner.
-        userID: new TextEncoder().encode(userId),
-        attestationType: 'none',
-        excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: p.transports })),
-        // Discoverable (sign-in without a user name) and user-verifying (a PIN or biometric: both factors).
-        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
-        timeout: CHALLENGE_TTL_MS,
-        supportedAlgorithmIDs: ALGORITHM_IDS,
-      });
-      await storeChallenge(options.challenge, 'register', userId, binding);
-      return options;
-    },
-
-    async register(client, userId, { response, name, endOtherSessions }, onFirstFactor) {
-      const expectedOrigin = ourOrigin(response.response.clientDataJSON);
-      if (client.sessionId === null) throw challengeInvalid();
-      const state = { consumed: false };
-      let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-      try {
-        verified = await verifyRegistrationResponse({
-          response,
-          expectedChallenge: challengeConsumer('register', userId, client.sessionId, state),
-          expectedOrigin,
-          expectedRPID: webauthn.rpId,
-          requireUserVerification: true,
-          supportedAlgorithmIDs: ALGORITHM_IDS,
-        });
-      } catch (err) {
-        if (!state.consumed) throw challengeInvalid();
-        throw rejected((err as Error).message);
-      }
-      if (!verified.verified) throw rejected('registration');
-      const info = verified.registrationInfo;
-      const at = now();
-      const result = await db.transaction().execute(async (trx) => {
-        await lockUserFactors(trx, userId);
-        const count = await countPasskeys(trx, userId);
-        if (count >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `At most ${MAX_PASSKEYS} passkeys`);
-        if (await findPasskeyByCredentialId(trx, info.credential.id))
-          throw new AppError('PASSKEY_EXISTS', 'This passkey is already registered');
-        const row = await insertPasskey(trx, {
-          user_id: userId,
-          credential_id: info.credential.id,
-          public_key: Buffer.from(info.credential.publicKey),
-          sign_count: String(info.credential.counter),
-          transports: (info.credential.transports ?? []).slice(0, 8),
-          device_type: info.credentialDeviceType,
-          backed_up: info.credentialBackedUp,
-          aaguid: info.aaguid,
-          name: name.trim(),
-          created_at: at,
-        });
-        const recoveryCodes = await onFirstFactor(trx, at);
-        await endOthers(trx, client, userId, at, endOtherSessions);
-        // Even when the other sessions stay: a sign-in still waiting was made without this factor.
-        await revokePendingSessions(trx, userId, at);
-        // 'passkey_added' starts the 24 h outflow hold (withdrawals/outflow-holds.ts), as a new app does.
-        await appendAudit(trx, { event: 'passkey_added', at, userId, ip: client.ip, details: { passkeyId: row.id } });
-        await queueSecurityNotice(trx, userId, 'passkey_added', at, deps.publicOrigin);
-        return { passkey: view(row), recoveryCodes };
-      });
-      deps.onMailQueued?.();
-      return result;
-    },
+    registrationOptions: registration.registrationOptions,
+    register: registration.register,
 
     async rename(userId, id, name) {
       if (!(await renamePasskey(db, userId, id, name.trim())))
@@ -283,12 +135,12 @@ export function createPasskeys(deps: {
         userVerification: 'required',
         timeout: CHALLENGE_TTL_MS,
       });
-      await storeChallenge(options.challenge, purpose, purpose === 'login' ? null : userId, binding);
+      await tools.storeChallenge(options.challenge, purpose, purpose === 'login' ? null : userId, binding);
       return options;
     },
 
     async verifyAssertion(client, response, purpose, userId, binding) {
-      const expectedOrigin = ourOrigin(response.response.clientDataJSON);
+      const expectedOrigin = tools.ourOrigin(response.response.clientDataJSON);
       const row = await findPasskeyByCredentialId(db, response.id);
       // The same answer for an unknown passkey and another account's: nothing tells which exist.
       if (!row || (userId !== null && row.user_id !== userId)) throw rejected('credential');
@@ -301,7 +153,7 @@ export function createPasskeys(deps: {
         () =>
           verifyAssertion({
             response,
-            expectedChallenge: challengeConsumer(purpose, challengeUser, binding, state),
+            expectedChallenge: tools.challengeConsumer(purpose, challengeUser, binding, state),
             expectedOrigin,
             expectedRPID: webauthn.rpId,
             credential: {

@@ -1,0 +1,154 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { FACTOR_PENDING_MS } from '../auth/sessions.ts';
+import { userSessionsLockKey } from '../auth/sessions-repository.ts';
+import {
+  type Harness,
+  login,
+  nextIp,
+  registerUser,
+  STRONG_PASSWORD,
+  sessionCookie,
+  useAuthHarness,
+} from '../auth/test-helpers.ts';
+import { SoftAuthenticator } from './soft-authenticator.ts';
+
+/**
+ * The general second step (recovery codes, a passkey, and authenticator codes when the counters are in
+ * Redis: login-factor.ts) ends the pending sign-in only if it is still live when the step gets the
+ * user's sessions lock, as the TOTP step does (review L4): a step queued past the sign-in's five
+ * minutes, or one whose sign-in was ended meanwhile, opens no session.
+ */
+const h: Harness = useAuthHarness();
+
+const post = (url: string, cookie: string, payload?: object) =>
+  h.app.inject({ method: 'POST', url, remoteAddress: nextIp(), headers: { cookie }, ...(payload ? { payload } : {}) });
+
+/** A user whose only factor is a passkey on `key`, with the recovery codes its registration issued. */
+async function passkeyUser() {
+  const user = await registerUser(h);
+  const key = new SoftAuthenticator();
+  const options = await post('/api/me/security/passkeys/options', user.cookie);
+  const added = await post('/api/me/security/passkeys', user.cookie, {
+    name: 'Laptop',
+    response: key.register(options.json()),
+  });
+  expect(added.statusCode, added.body).toBe(201);
+  return { ...user, key, recoveryCodes: added.json().recoveryCodes as string[] };
+}
+
+async function pendingSignIn(email: string) {
+  const res = await login(h, email, STRONG_PASSWORD);
+  expect(res.statusCode, res.body).toBe(202);
+  return sessionCookie(res);
+}
+
+const usableSessions = async (userId: string) =>
+  (
+    await h.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('factor_pending', '=', false)
+      .execute()
+  ).length;
+const succeeded = async (userId: string) =>
+  (
+    await h.db
+      .selectFrom('login_attempts')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('result', 'in', ['succeeded', 'device_pending'])
+      .where('method', '!=', 'password')
+      .execute()
+  ).length;
+
+/** Runs `body` while another transaction holds the user's sessions lock (a sign-in ahead in the queue). */
+async function whileSessionsLockHeld<T>(userId: string, body: () => Promise<T>): Promise<T> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let holding = () => {};
+  const held = new Promise<void>((resolve) => {
+    holding = resolve;
+  });
+  const holder = h.db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${userSessionsLockKey(userId)}))`.execute(trx);
+    holding();
+    await released;
+  });
+  await held;
+  try {
+    return await body();
+  } finally {
+    release();
+    await holder;
+  }
+}
+
+/** Waits until some statement waits for a lock another transaction holds. */
+async function untilSomeoneWaits() {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted`.execute(h.db);
+    if ((waiting.rows[0]?.n ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('nobody waited for a lock');
+}
+
+/** Sends the factor `answer` (built on the pending cookie) while the sessions lock is held, and lets the sign-in expire meanwhile. */
+async function completedAfterExpiry(userId: string, pending: string, answer: object) {
+  const queued = await whileSessionsLockHeld(userId, async () => {
+    const res = post('/api/auth/login/factor', pending, answer);
+    await untilSomeoneWaits();
+    h.clock.advance(FACTOR_PENDING_MS + 1_000); // the queue outlived the sign-in's five minutes
+    return { res }; // not awaited here: it waits for the lock this holder keeps
+  });
+  return queued.res;
+}
+
+describe('the general second step and the pending sign-in’s expiry', () => {
+  it('a recovery code whose pending sign-in expired while it was queued: 401, no session', async () => {
+    const user = await passkeyUser();
+    const pending = await pendingSignIn(user.email);
+    const before = await usableSessions(user.user.id);
+    const res = await completedAfterExpiry(user.user.id, pending, { recoveryCode: user.recoveryCodes[0] });
+    expect(res.statusCode, res.body).toBe(401);
+    expect(res.json().code).toBe('UNAUTHENTICATED');
+    expect(await usableSessions(user.user.id)).toBe(before);
+    expect(await succeeded(user.user.id)).toBe(0);
+  });
+
+  it('a passkey whose pending sign-in expired while it was queued: 401, no session', async () => {
+    const user = await passkeyUser();
+    const pending = await pendingSignIn(user.email);
+    const options = await post('/api/auth/login/factor/passkey-options', pending);
+    expect(options.statusCode, options.body).toBe(200);
+    const before = await usableSessions(user.user.id);
+    const res = await completedAfterExpiry(user.user.id, pending, { passkey: user.key.authenticate(options.json()) });
+    expect(res.statusCode, res.body).toBe(401);
+    expect(await usableSessions(user.user.id)).toBe(before);
+    expect(await succeeded(user.user.id)).toBe(0);
+  });
+
+  it('just before the expiry a recovery code still completes (the boundary)', async () => {
+    const user = await passkeyUser();
+    const pending = await pendingSignIn(user.email);
+    h.clock.advance(FACTOR_PENDING_MS - 1_000);
+    const res = await post('/api/auth/login/factor', pending, { recoveryCode: user.recoveryCodes[0] });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+  });
+
+  it('two recovery codes at once on one pending sign-in: one session, the other refused', async () => {
+    const user = await passkeyUser();
+    const pending = await pendingSignIn(user.email);
+    const before = await usableSessions(user.user.id);
+    const answers = await Promise.all(
+      [0, 1].map((i) => post('/api/auth/login/factor', pending, { recoveryCode: user.recoveryCodes[i] })),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 401]);
+    expect(await usableSessions(user.user.id)).toBe(before + 1);
+  });
+});
