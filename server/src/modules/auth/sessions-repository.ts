@@ -113,6 +113,20 @@ export async function revokeSession(db: Db, userId: string, sessionId: string, n
   return result.numUpdatedRows > 0n;
 }
 
+/** Whether the sign-in `sessionId` still waits for its factor at `now`: neither ended nor expired. */
+export async function pendingSignInWaits(db: Db, userId: string, sessionId: string, now: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('factor_pending', '=', true)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Ends one of the user's sign-ins waiting for the second factor and reads the user's account in the same
  * statement (a sign-in's second step answers with the account: one round trip, not two). Undefined when

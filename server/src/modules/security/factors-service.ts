@@ -72,6 +72,11 @@ export interface SecondFactors {
    */
   verify(client: Client, userId: string, input: FactorInput, during: string): Promise<void>;
   /**
+   * A sign-in's recovery code: charged and matched as `verify` does (a locked key refused unchecked, a
+   * wrong code audited and refused here), but not spent: see RecoveryCodeMatch.
+   */
+  matchRecoveryCode(client: Client, userId: string, typed: string): Promise<RecoveryCodeMatch>;
+  /**
    * The time step the code matches under the attempt's secret (±1 step), or null: for the TOTP sign-in
    * step (login-factor-totp.ts), which charges and accepts it itself. Only an attempt taken under the
    * factor throttle's row lock (login-factor-repository lockFactorAttempt) is accepted, and a locked key
@@ -82,6 +87,21 @@ export interface SecondFactors {
   recoveryCodesIfNone(trx: Kysely<Database>, userId: string, at: Date): Promise<string[] | null>;
   /** In a passkey's removal: the recovery codes go when no factor is left. */
   voidRecoveryCodesIfNoFactor(trx: Kysely<Database>, userId: string): Promise<void>;
+}
+
+/**
+ * A sign-in's recovery code, matched but not spent (login-factor.ts): the sign-in spends it in the
+ * transaction that ends the pending sign-in, so one that ended meanwhile (expired in the sessions lock's
+ * queue, or won by a concurrent answer) rolls it back: the code stays unused and no notice is queued
+ * (review L2). Its charge was written before, on its own: a rollback cannot take it back.
+ */
+export interface RecoveryCodeMatch {
+  /** Marks it used, with its audit and the owner's notice, in `trx`; false when a concurrent use spent it first. */
+  spend(trx: Kysely<Database>): Promise<boolean>;
+  /** After the commit of a spent code: the throttle cleared and the mailer woken, as `verify` does. */
+  spent(): Promise<void>;
+  /** A concurrent use spent it first: audited as `verify`'s 'used' (the charge stays); the refusal to throw. */
+  refuseUsed(): Promise<AppError>;
 }
 
 export const factorThrottleKey = (userId: string) => `factor:${userId}`;
@@ -149,35 +169,67 @@ export function createSecondFactors(deps: {
     return (await acceptTotpStep(db, userId, step, at, confirm)) ? 'ok' : 'used';
   }
 
+  /** The id of the user's unused code that `typed` is, or undefined. */
+  async function findRecoveryCode(userId: string, typed: string) {
+    for (const row of await unusedRecoveryCodes(db, userId))
+      if (recoveryCodeMatches(row.salt, row.code_hash, typed)) return row.id;
+    return undefined;
+  }
+
+  async function spendRecoveryCode(trx: Kysely<Database>, client: Client, userId: string, id: string, at: Date) {
+    if (!(await useRecoveryCode(trx, id, at))) return false;
+    await appendAudit(trx, { event: 'recovery_code_used', at, userId, ip: client.ip });
+    await queueSecurityNotice(trx, userId, 'recovery_code_used', at, deps.publicOrigin);
+    return true;
+  }
+
   async function checkRecoveryCode(client: Client, userId: string, typed: string, at: Date) {
-    for (const row of await unusedRecoveryCodes(db, userId)) {
-      if (!recoveryCodeMatches(row.salt, row.code_hash, typed)) continue;
-      const used = await db.transaction().execute(async (trx) => {
-        if (!(await useRecoveryCode(trx, row.id, at))) return false;
-        await appendAudit(trx, { event: 'recovery_code_used', at, userId, ip: client.ip });
-        await queueSecurityNotice(trx, userId, 'recovery_code_used', at, deps.publicOrigin);
-        return true;
-      });
-      if (used) deps.onMailQueued?.();
-      return used ? 'ok' : 'used';
-    }
-    return 'wrong';
+    const id = await findRecoveryCode(userId, typed);
+    if (id === undefined) return 'wrong';
+    const used = await db.transaction().execute((trx) => spendRecoveryCode(trx, client, userId, id, at));
+    if (used) deps.onMailQueued?.();
+    return used ? 'ok' : 'used';
+  }
+
+  /** Charges the user's factor throttle before the check; a locked key is refused unchecked. */
+  async function charge(userId: string) {
+    const key = factorThrottleKey(userId);
+    const at = now();
+    const made = await throttles.charge(key, accountLoginPolicy, at);
+    if (made.state === undefined) throw factorThrottledUnchecked(made.retryAfterSeconds);
+    return { key, at, state: made.state };
+  }
+
+  type Charged = Awaited<ReturnType<typeof charge>>;
+  async function refusal(client: Client, userId: string, during: string, result: string, made: Charged) {
+    await appendAudit(db, { event: 'factor_failed', at: made.at, userId, ip: client.ip, details: { during, result } });
+    return factorRefusal(result, made.state, made.at);
   }
 
   /** Charges the throttle, runs `check`, and answers as a password check does. */
   async function charged(client: Client, userId: string, during: string, check: (at: Date) => Promise<string>) {
-    const key = factorThrottleKey(userId);
-    const at = now();
-    const charge = await throttles.charge(key, accountLoginPolicy, at);
-    if (charge.state === undefined) throw factorThrottledUnchecked(charge.retryAfterSeconds);
-    const result = await check(at);
+    const made = await charge(userId);
+    const result = await check(made.at);
     if (result === 'ok') {
-      await throttles.clear(key);
+      await throttles.clear(made.key);
       return;
     }
-    await appendAudit(db, { event: 'factor_failed', at, userId, ip: client.ip, details: { during, result } });
-    throw factorRefusal(result, charge.state, at);
+    throw await refusal(client, userId, during, result, made);
   }
+
+  const matchRecoveryCode: SecondFactors['matchRecoveryCode'] = async (client, userId, typed) => {
+    const made = await charge(userId);
+    const id = await findRecoveryCode(userId, typed.trim());
+    if (id === undefined) throw await refusal(client, userId, 'login', 'wrong', made);
+    return {
+      spend: (trx) => spendRecoveryCode(trx, client, userId, id, made.at),
+      async spent() {
+        await throttles.clear(made.key);
+        deps.onMailQueued?.();
+      },
+      refuseUsed: () => refusal(client, userId, 'login', 'used', made),
+    };
+  };
 
   async function issueRecoveryCodes(trx: Kysely<Database>, userId: string, at: Date): Promise<string[]> {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
@@ -288,6 +340,7 @@ export function createSecondFactors(deps: {
     },
 
     verify,
+    matchRecoveryCode,
 
     totpStepOf(attempt, code, at) {
       if (attempt.secretSealed === null || retryAfterSeconds(attempt.throttle, at) > 0) return null;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { listAudit } from '../audit/repository.ts';
 import { FACTOR_PENDING_MS } from '../auth/sessions.ts';
 import { userSessionsLockKey } from '../auth/sessions-repository.ts';
 import {
@@ -11,6 +12,7 @@ import {
   sessionCookie,
   useAuthHarness,
 } from '../auth/test-helpers.ts';
+import { accountLoginPolicy } from '../auth/throttle-schedule.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';
 
 /**
@@ -150,5 +152,93 @@ describe('the general second step and the pending sign-in’s expiry', () => {
     );
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 401]);
     expect(await usableSessions(user.user.id)).toBe(before + 1);
+  });
+});
+
+/** What a spent recovery code leaves: its row used, its audit event, the owner's notice in the outbox. */
+async function spentCodes(userId: string, email: string) {
+  const used = await h.db
+    .selectFrom('recovery_codes')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('used_at', 'is not', null)
+    .execute();
+  const audits = (await listAudit(h.db, { userId })).filter((e) => e.event === 'recovery_code_used');
+  const mails = await h.db.selectFrom('outbox').select('id').where('to_address', '=', email).execute();
+  return { used: used.length, audits: audits.length, mails: mails.length };
+}
+
+const completedWith = async (email: string, recoveryCode: string | undefined) =>
+  post('/api/auth/login/factor', await pendingSignIn(email), { recoveryCode });
+
+describe('a recovery code is spent only with the sign-in it completes (review L2)', () => {
+  it('expired while queued for the sessions lock: not spent, no notice, and it still works later', async () => {
+    const user = await passkeyUser();
+    const pending = await pendingSignIn(user.email);
+    const before = await spentCodes(user.user.id, user.email);
+    const res = await completedAfterExpiry(user.user.id, pending, { recoveryCode: user.recoveryCodes[0] });
+    expect(res.statusCode, res.body).toBe(401);
+    expect(await spentCodes(user.user.id, user.email)).toEqual(before);
+    const later = await completedWith(user.email, user.recoveryCodes[0]);
+    expect(later.statusCode, later.body).toBe(200);
+    expect((await spentCodes(user.user.id, user.email)).used).toBe(before.used + 1);
+  });
+
+  it('two different codes at once: the loser’s code is not spent and works later', async () => {
+    const user = await passkeyUser();
+    const pending = await pendingSignIn(user.email);
+    const before = await spentCodes(user.user.id, user.email);
+    const codes = [user.recoveryCodes[0], user.recoveryCodes[1]];
+    const answers = await Promise.all(
+      codes.map((recoveryCode) => post('/api/auth/login/factor', pending, { recoveryCode })),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 401]);
+    const after = await spentCodes(user.user.id, user.email);
+    expect(after).toEqual({ used: before.used + 1, audits: before.audits + 1, mails: after.mails });
+    expect(after.mails).toBe(before.mails + 1);
+    const loser = codes[answers.findIndex((a) => a.statusCode === 401)];
+    const later = await completedWith(user.email, loser);
+    expect(later.statusCode, later.body).toBe(200);
+  });
+
+  it('one code twice at once: one session, the code spent once', async () => {
+    const user = await passkeyUser();
+    const pending = await pendingSignIn(user.email);
+    const before = { sessions: await usableSessions(user.user.id), ...(await spentCodes(user.user.id, user.email)) };
+    const answers = await Promise.all(
+      [0, 1].map(() => post('/api/auth/login/factor', pending, { recoveryCode: user.recoveryCodes[0] })),
+    );
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.statusCode !== 200)[0]?.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await usableSessions(user.user.id)).toBe(before.sessions + 1);
+    const after = await spentCodes(user.user.id, user.email);
+    expect([after.used, after.audits, after.mails]).toEqual([before.used + 1, before.audits + 1, before.mails + 1]);
+  });
+
+  it('a wrong code is still charged, audited and in the history', async () => {
+    const user = await passkeyUser();
+    const answers = [];
+    for (let i = 0; i < 2; i += 1) answers.push(await completedWith(user.email, 'AAAA-BBBB-CCCC'));
+    expect(answers.map((a) => a.json().code)).toEqual(['WRONG_FACTOR_CODE', 'WRONG_FACTOR_CODE']);
+    expect(answers.map((a) => a.json().details.attemptsLeft)).toEqual([
+      accountLoginPolicy.freeFailures, // as the factor route has always answered (login-with-code.api.test.ts)
+      accountLoginPolicy.freeFailures - 1,
+    ]);
+    const failed = (await listAudit(h.db, { userId: user.user.id })).filter((e) => e.event === 'factor_failed');
+    expect(failed.map((e) => e.details)).toEqual([
+      { during: 'login', result: 'wrong' },
+      { during: 'login', result: 'wrong' },
+    ]);
+    const history = await h.db
+      .selectFrom('login_attempts')
+      .select(['method', 'result'])
+      .where('user_id', '=', user.user.id)
+      .where('result', '=', 'factor_failed')
+      .execute();
+    expect(history).toEqual([
+      { method: 'password+recovery_code', result: 'factor_failed' },
+      { method: 'password+recovery_code', result: 'factor_failed' },
+    ]);
+    expect((await spentCodes(user.user.id, user.email)).used).toBe(0);
   });
 });
