@@ -126,8 +126,11 @@ export function createFactorCharges(deps: {
     return {
       spend: (trx) => spendRecoveryCode(trx, client, userId, id, made.at),
       async spent() {
-        await throttles.clear(made.key);
+        // The sign-in is committed: the mailer first, and a throttle store that fails to clear (Redis
+        // down) must not turn the signed-in answer into a 500 that drops its cookie with the code spent
+        // (review s11 L2). The charge then stays until its window ends, as after a wrong code.
         deps.onMailQueued?.();
+        await throttles.clear(made.key).catch(() => undefined);
       },
       refuseUsed: () => refusal(client, userId, 'login', 'used', made),
     };

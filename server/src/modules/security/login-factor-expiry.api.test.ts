@@ -179,6 +179,16 @@ describe('a recovery code is spent only with the sign-in it completes (review L2
     const res = await completedAfterExpiry(user.user.id, pending, { recoveryCode: user.recoveryCodes[0] });
     expect(res.statusCode, res.body).toBe(401);
     expect(await spentCodes(user.user.id, user.email)).toEqual(before);
+    // Not spent, but not silent either: audited and in the history as a refused factor (review s11 L1).
+    const failed = (await listAudit(h.db, { userId: user.user.id })).filter((e) => e.event === 'factor_failed');
+    expect(failed.map((e) => e.details)).toEqual([{ during: 'login', result: 'sign_in_ended' }]);
+    const history = await h.db
+      .selectFrom('login_attempts')
+      .select(['method', 'result'])
+      .where('user_id', '=', user.user.id)
+      .where('result', '=', 'factor_failed')
+      .execute();
+    expect(history).toEqual([{ method: 'password+recovery_code', result: 'factor_failed' }]);
     const later = await completedWith(user.email, user.recoveryCodes[0]);
     expect(later.statusCode, later.body).toBe(200);
     expect((await spentCodes(user.user.id, user.email)).used).toBe(before.used + 1);

@@ -78,19 +78,36 @@ async function completeRecoveryCodeLogin(deps: Deps, client: Client, pending: Se
   const match = await deps.factors
     .matchRecoveryCode(client, userId, code)
     .catch((err: unknown) => refused(deps, client, userId, method, err));
-  const outcome = await deps.db.transaction().execute(async (trx) => {
-    // The sessions lock first, then the code's row, then the session rows (review L1): the order of a
-    // factor change too (the codes, then revokePendingSessions), so the two cannot deadlock.
-    await lockUserSessions(trx, userId);
-    // Still waiting after the lock's queue (review L4), checked before the code is touched.
-    if (!(await pendingSignInWaits(trx, userId, pending.id, deps.now())))
-      throw new UnauthenticatedError('The sign-in ended; sign in again');
-    if (!(await match.spend(trx))) return 'used' as const;
-    return signIn(trx, deps, client, pending, method);
-  });
+  const outcome = await deps.db
+    .transaction()
+    .execute(async (trx) => {
+      // The sessions lock first, then the code's row, then the session rows (review L1): the order of a
+      // factor change too (the codes, then revokePendingSessions), so the two cannot deadlock.
+      await lockUserSessions(trx, userId);
+      // Still waiting after the lock's queue (review L4), checked before the code is touched.
+      if (!(await pendingSignInWaits(trx, userId, pending.id, deps.now())))
+        throw new UnauthenticatedError('The sign-in ended; sign in again');
+      if (!(await match.spend(trx))) return 'used' as const;
+      return signIn(trx, deps, client, pending, method);
+    })
+    .catch((err: unknown) => endedAfterRightCode(deps, client, userId, method, err));
   if (outcome === 'used') return refused(deps, client, userId, method, await match.refuseUsed());
   await match.spent();
   return outcome;
+}
+
+/**
+ * A right recovery code whose sign-in ended (expired, signed out, pushed out) while it queued: the code
+ * stays unspent, but the attempt is audited and in the history, as a wrong code is. Otherwise a right code
+ * left no trace at all (review s11 L1), and its 401 would tell someone holding a stolen list that the code
+ * is still good while the owner saw nothing.
+ */
+async function endedAfterRightCode(deps: Deps, client: Client, userId: string, method: Method, err: unknown) {
+  if (!(err instanceof UnauthenticatedError)) throw err;
+  const at = deps.now();
+  const details = { during: 'login', result: 'sign_in_ended' };
+  await appendAudit(deps.db, { event: 'factor_failed', at, userId, ip: client.ip, details });
+  return refused(deps, client, userId, method, err);
 }
 
 /** Ends the pending sign-in and starts the session, in `trx` that holds the user's sessions lock. */
