@@ -159,6 +159,8 @@ export default defineConfig({
       OPS_ORIGIN: E2E_OPS_URL,
       // Every visit to the login screen asks for passkey sign-in options (autofill), all from 127.0.0.1.
       WEBAUTHN_OPTIONS_PER_IP_MINUTE: '100000',
+      // Passkey specs send refused answers on purpose, all from 127.0.0.1 too.
+      WEBAUTHN_ANSWERS_PER_IP_MINUTE: '100000',
       // Metrics on a free loopback port: other servers (a developer's, a unit test's) may hold 9464.
       METRICS_PORT: '0',
       LOG_LEVEL: 'warn',

@@ -159,6 +159,7 @@ async function accountAndSupportModules(
     onUserSessionsEnded: cancelPendingSells,
     consoleOrigin: deps.console?.origin ?? DEFAULT_CONSOLE_ORIGIN,
     passkeyOptionsPerIpMinute: auth.webauthn.optionsPerIpMinute,
+    passkeyAnswersPerIpMinute: auth.webauthn.answersPerIpMinute,
   });
   await typed.register(noticesRoutes, { service: notices });
   await typed.register(noticesOpsRoutes, { service: notices, requireOperator });

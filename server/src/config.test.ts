@@ -156,6 +156,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OUTFLOW_BUDGET_USD: '12.5' })).toThrow();
   });
 
+  it('reads the passkey sign-in budgets per IP and minute (WEBAUTHN_*_PER_IP_MINUTE, default 30 each)', () => {
+    // Refused sign-in answers had no budget of their own: each writes an audit row for the credential's owner.
+    expect(loadConfig({}).webauthn).toMatchObject({ optionsPerIpMinute: 30, answersPerIpMinute: 30 });
+    expect(loadConfig({ WEBAUTHN_ANSWERS_PER_IP_MINUTE: '5' }).webauthn.answersPerIpMinute).toBe(5);
+    for (const bad of ['0', '-1', '2.5', 'lots', '1000001'])
+      expect(issuesOf({ WEBAUTHN_ANSWERS_PER_IP_MINUTE: bad })[0]).toMatch(
+        /^WEBAUTHN_ANSWERS_PER_IP_MINUTE must be an integer/,
+      );
+  });
+
   it('reads how often the exchange engine looks at its orders (EXCHANGE_ENGINE_INTERVAL_MS, default 3000, 250 ms at least)', () => {
     // The e2e server looks every second (playwright.config.ts); a deployment keeps the engine's 3 s.
     expect(loadConfig({}).exchange.engineIntervalMs).toBe(3000);

@@ -58,7 +58,7 @@ export interface Config {
    * Passkeys: WEBAUTHN_RP_ID (the site's domain; never an IP address, browsers refuse those) and
    * WEBAUTHN_ORIGINS (comma-separated page origins; unset: any port of the RP ID, e.g. http://localhost:8080).
    */
-  webauthn: { rpId: string; origins: string[]; optionsPerIpMinute: number };
+  webauthn: { rpId: string; origins: string[]; optionsPerIpMinute: number; answersPerIpMinute: number };
   /**
    * Withdrawals (modules/withdrawals, signer/). `signerEnabled`: start the signer child process (it reads
    * SIGNER_MNEMONIC_FILE, default DATA_DIR/keys/dev-mnemonic.txt). `autoReviewLimits`: per-coin 24-hour
@@ -214,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rpId: e.WEBAUTHN_RP_ID,
       origins: parseOrigins(e.WEBAUTHN_ORIGINS),
       optionsPerIpMinute: e.WEBAUTHN_OPTIONS_PER_IP_MINUTE,
+      answersPerIpMinute: e.WEBAUTHN_ANSWERS_PER_IP_MINUTE,
     },
     wallet: {
       signerEnabled: e.SIGNER_ENABLED,

@@ -553,7 +553,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a passkey (both factors: no password, no code); starts a new session
-         * @description Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
+         * @description LOGIN_THROTTLED beyond WEBAUTHN_ANSWERS_PER_IP_MINUTE (default 30) refused answers a minute per IP (a successful sign-in does not count). Challenges are single use, live 5 minutes and are kept in PostgreSQL (any instance finishes a ceremony). PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown passkey, signature, origin, RP ID, user verification); PASSKEY_COUNTER_REGRESSED: the signature counter went backwards (a cloned key), refused and recorded.
          */
         post: operations["postAuthPasskeyLogin"];
         delete?: never;
@@ -1365,7 +1365,7 @@ export interface paths {
         put?: never;
         /**
          * Operator sign-in with a passkey alone (possession and user verification: phishing-resistant)
-         * @description Bound to the console's origin (OPS_ORIGIN) and its host name as RP ID, never the app's. Challenges are single use and live 5 minutes. PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown or a user's passkey, signature, origin, RP ID, user verification, a disabled operator); PASSKEY_COUNTER_REGRESSED: a cloned key, suspended until removed.
+         * @description LOGIN_THROTTLED beyond WEBAUTHN_ANSWERS_PER_IP_MINUTE refused answers a minute per IP (a successful sign-in does not count). Bound to the console's origin (OPS_ORIGIN) and its host name as RP ID, never the app's. Challenges are single use and live 5 minutes. PASSKEY_CHALLENGE_INVALID: unknown, used or expired challenge; PASSKEY_REJECTED: the answer did not verify (unknown or a user's passkey, signature, origin, RP ID, user verification, a disabled operator); PASSKEY_COUNTER_REGRESSED: a cloned key, suspended until removed.
          */
         post: operations["postOpsPasskeySession"];
         delete?: never;

@@ -39,6 +39,8 @@ export async function operatorModules(
     consoleOrigin: string;
     /** Passkey sign-in options per IP and minute (WEBAUTHN_OPTIONS_PER_IP_MINUTE). */
     passkeyOptionsPerIpMinute: number;
+    /** Refused passkey sign-in answers per IP and minute (WEBAUTHN_ANSWERS_PER_IP_MINUTE). */
+    passkeyAnswersPerIpMinute: number;
   },
 ): Promise<{ operators: OperatorsService; requireOperator: ReturnType<typeof operatorGuard> }> {
   const { db, now, auth } = deps;
@@ -61,6 +63,7 @@ export async function operatorModules(
     stepUp: { db, sealer, throttles: auth.throttles },
     now,
     optionsPerIpMinute: deps.passkeyOptionsPerIpMinute,
+    answersPerIpMinute: deps.passkeyAnswersPerIpMinute,
   });
   const accounts = createOperatorAccounts({
     db,

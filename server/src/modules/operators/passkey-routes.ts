@@ -3,9 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
+import { chargeIpMinute } from '../auth/ip-minute-throttle.ts';
 import { NoContent } from '../auth/schemas.ts';
-import { retryAfterSeconds, type ThrottlePolicy } from '../auth/throttle-schedule.ts';
-import { loginThrottled, type ThrottleStore } from '../auth/throttles.ts';
+import type { ThrottleStore } from '../auth/throttles.ts';
 import type { Sealer } from '../payment-methods/sealing.ts';
 import { PasskeyCreationOptions, PasskeyIdParams, PasskeyRequestOptions } from '../security/passkey-schemas.ts';
 import { CHALLENGE_TTL_MS, MAX_PASSKEYS } from '../security/passkeys-service.ts';
@@ -39,14 +39,6 @@ const NONCE_COOKIE = 'ops_pk_nonce';
 const NONCE_PATH = '/api/ops/passkey';
 const hashNonce = (nonce: string) => createHash('sha256').update(nonce).digest('base64url');
 
-/** Sign-in options per IP and minute: each writes a challenge row (retention sweeps the expired ones). */
-const optionsPolicy = (perMinute: number): ThrottlePolicy => ({
-  freeFailures: perMinute,
-  baseLockSeconds: 60,
-  maxLockSeconds: 60,
-  resetAfterSeconds: 60,
-});
-
 /**
  * Operators' passkeys: /api/ops/me/passkeys (list, add with a step-up, remove: any operator, their own)
  * and /api/ops/passkey/* (sign-in with a passkey alone).
@@ -57,7 +49,8 @@ export const operatorPasskeyRoutes: FastifyPluginAsyncTypebox<{
   stepUp: { db: Parameters<typeof assertOperatorStepUp>[0]['db']; sealer: Sealer; throttles: ThrottleStore };
   now: () => Date;
   optionsPerIpMinute: number;
-}> = async (app, { passkeys, service, stepUp, now, optionsPerIpMinute }) => {
+  answersPerIpMinute: number;
+}> = async (app, { passkeys, service, stepUp, now, optionsPerIpMinute, answersPerIpMinute }) => {
   const requireOperator = operatorGuard(service);
   const setSessionCookie = (request: FastifyRequest, reply: FastifyReply, token: string, expires: Date) => {
     const { name, secure } = service.cookieFor(request);
@@ -161,15 +154,8 @@ export const operatorPasskeyRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const at = now();
-      const charge = await stepUp.throttles.charge(
-        `ops-passkey-options:${request.ip}`,
-        optionsPolicy(optionsPerIpMinute),
-        at,
-      );
-      if (charge.state === undefined) throw loginThrottled(charge.retryAfterSeconds);
-      const locked = retryAfterSeconds(charge.state, at);
-      if (locked > 0) throw loginThrottled(locked);
+      // Every options request counts: each writes a challenge row (retention sweeps the expired ones).
+      await chargeIpMinute(stepUp.throttles, `ops-passkey-options:${request.ip}`, optionsPerIpMinute, now());
       const nonce = randomBytes(32).toString('base64url');
       reply.setCookie(NONCE_COOKIE, nonce, {
         path: NONCE_PATH,
@@ -188,17 +174,24 @@ export const operatorPasskeyRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags,
         summary: 'Operator sign-in with a passkey alone (possession and user verification: phishing-resistant)',
-        description: ceremony,
+        description:
+          'LOGIN_THROTTLED beyond WEBAUTHN_ANSWERS_PER_IP_MINUTE refused answers a minute per IP (a successful ' +
+          `sign-in does not count). ${ceremony}`,
         body: OperatorPasskeySignInBody,
-        response: { 200: OperatorSession, ...errorResponses(400, 401, 403) },
+        response: { 200: OperatorSession, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
+      // A refused answer (a made-up nonce cookie and any credential id do) writes an audit row: each
+      // is charged to the IP before anything is verified; a sign-in that succeeds is taken back.
+      const throttleKey = `ops-passkey-answers:${request.ip}`;
+      const charged = await chargeIpMinute(stepUp.throttles, throttleKey, answersPerIpMinute, now());
       const nonce = request.cookies?.[NONCE_COOKIE];
       if (typeof nonce !== 'string' || nonce.length < 16 || nonce.length > 128)
         throw new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
       reply.clearCookie(NONCE_COOKIE, { path: NONCE_PATH });
       const { token, expiresAt, name } = await passkeys.signIn(request.body.response, hashNonce(nonce), request.ip);
+      await stepUp.throttles.refund(throttleKey, charged);
       setSessionCookie(request, reply, token, expiresAt);
       const operator = await service.resolveToken(token);
       return { operator: { name, roles: operator?.roles ?? [] } };

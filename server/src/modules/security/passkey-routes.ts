@@ -4,9 +4,8 @@ import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
 import { type Client, clientOf } from '../auth/client.ts';
+import { chargeIpMinute } from '../auth/ip-minute-throttle.ts';
 import { DeviceConfirmationRequiredResult, NoContent, UserResult } from '../auth/schemas.ts';
-import { retryAfterSeconds, type ThrottlePolicy } from '../auth/throttle-schedule.ts';
-import { loginThrottled } from '../auth/throttles.ts';
 import { deviceIdFor, setDeviceCookie } from './device-cookie.ts';
 import { passkeySignIn } from './passkey-login.ts';
 import { issueSignInNonce, takeSignInNonce } from './passkey-nonce.ts';
@@ -27,18 +26,6 @@ import { MAX_PASSKEYS } from './passkeys-service.ts';
 import { assertRecentAuth } from './reauth.ts';
 
 const tags = ['security'];
-
-/**
- * The throttle store counts every options request of an IP (never cleared on success): `perMinute`
- * (WEBAUTHN_OPTIONS_PER_IP_MINUTE, default 30) free, then the IP waits out the minute. Each request
- * writes a challenge row: unauthenticated callers cannot outgrow retention's sweep.
- */
-const optionsPolicy = (perMinute: number): ThrottlePolicy => ({
-  freeFailures: perMinute,
-  baseLockSeconds: 60,
-  maxLockSeconds: 60,
-  resetAfterSeconds: 60,
-});
 
 const challengeInvalid = () =>
   new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
@@ -195,14 +182,9 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       },
     },
     async (request, reply) => {
-      const charge = await auth.throttles.charge(
-        `passkey-options:${request.ip}`,
-        optionsPolicy(auth.webauthn.optionsPerIpMinute),
-        now(),
-      );
-      if (charge.state === undefined) throw loginThrottled(charge.retryAfterSeconds);
-      const locked = retryAfterSeconds(charge.state, now());
-      if (locked > 0) throw loginThrottled(locked);
+      // Every options request of an IP counts (never refunded): each writes a challenge row, so
+      // unauthenticated callers cannot outgrow retention's sweep.
+      await chargeIpMinute(auth.throttles, `passkey-options:${request.ip}`, auth.webauthn.optionsPerIpMinute, now());
       return passkeys.assertionOptions('login', null, issueSignInNonce(request, reply));
     },
   );
@@ -213,12 +195,24 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       schema: {
         tags: ['auth'],
         summary: 'Sign in with a passkey (both factors: no password, no code); starts a new session',
-        description: ceremony,
+        description:
+          'LOGIN_THROTTLED beyond WEBAUTHN_ANSWERS_PER_IP_MINUTE (default 30) refused answers a minute per IP ' +
+          `(a successful sign-in does not count). ${ceremony}`,
         body: PasskeyLoginBody,
-        response: { 200: UserResult, 202: DeviceConfirmationRequiredResult, ...errorResponses(400, 401, 403) },
+        response: {
+          200: UserResult,
+          202: DeviceConfirmationRequiredResult,
+          ...errorResponses(400, 401, 403, 429),
+        },
       },
     },
     async (request, reply) => {
+      // A refused answer needs only a victim's credential id (public) and a made-up nonce cookie, and
+      // writes an audit row (and login history) for that victim: each is charged to the IP before
+      // anything is verified or written. A sign-in that succeeds is taken back, so a user signing in
+      // normally never uses up the budget; only refusals (any kind) lock the IP out.
+      const throttleKey = `passkey-answers:${request.ip}`;
+      const charged = await chargeIpMinute(auth.throttles, throttleKey, auth.webauthn.answersPerIpMinute, now());
       const secure = auth.sessions.isSecure(request);
       const deviceId = deviceIdFor(request, secure);
       const client = { ...(await clientOf(request)), deviceId };
@@ -230,6 +224,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
         request.body.response,
         binding,
       );
+      await auth.throttles.refund(throttleKey, charged);
       auth.sessions.setCookie(request, reply, token, session.expires_at);
       setDeviceCookie(reply, deviceId, secure);
       if (devicePending) return reply.code(202).send({ deviceConfirmationRequired: true });

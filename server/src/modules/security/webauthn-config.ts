@@ -14,6 +14,8 @@ export interface WebAuthnOptions {
   origins: readonly string[];
   /** Password-less sign-in options per IP and minute (WEBAUTHN_OPTIONS_PER_IP_MINUTE, default 30). */
   optionsPerIpMinute: number;
+  /** Refused password-less sign-in answers per IP and minute (WEBAUTHN_ANSWERS_PER_IP_MINUTE, default 30). */
+  answersPerIpMinute: number;
 }
 
 export const defaultWebAuthnOptions: WebAuthnOptions = {
@@ -21,6 +23,7 @@ export const defaultWebAuthnOptions: WebAuthnOptions = {
   rpName: 'CW Wallet',
   origins: [],
   optionsPerIpMinute: 30,
+  answersPerIpMinute: 30,
 };
 
 /** Whether an answer made on page `origin` is for us. */
