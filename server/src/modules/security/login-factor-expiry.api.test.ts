@@ -13,6 +13,7 @@ import {
   useAuthHarness,
 } from '../auth/test-helpers.ts';
 import { accountLoginPolicy } from '../auth/throttle-schedule.ts';
+import { untilSomeoneWaits, whileLockHeld } from './lock-test-helpers.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';
 
 /**
@@ -67,44 +68,18 @@ const succeeded = async (userId: string) =>
   ).length;
 
 /** Runs `body` while another transaction holds the user's sessions lock (a sign-in ahead in the queue). */
-async function whileSessionsLockHeld<T>(userId: string, body: () => Promise<T>): Promise<T> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let holding = () => {};
-  const held = new Promise<void>((resolve) => {
-    holding = resolve;
-  });
-  const holder = h.db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext(${userSessionsLockKey(userId)}))`.execute(trx);
-    holding();
-    await released;
-  });
-  await held;
-  try {
-    return await body();
-  } finally {
-    release();
-    await holder;
-  }
-}
-
-/** Waits until some statement waits for a lock another transaction holds. */
-async function untilSomeoneWaits() {
-  for (let tries = 0; tries < 200; tries += 1) {
-    const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted`.execute(h.db);
-    if ((waiting.rows[0]?.n ?? 0) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('nobody waited for a lock');
-}
+const whileSessionsLockHeld = <T>(userId: string, body: () => Promise<T>) =>
+  whileLockHeld(
+    h.db,
+    (trx) => sql`select pg_advisory_xact_lock(hashtext(${userSessionsLockKey(userId)}))`.execute(trx),
+    body,
+  );
 
 /** Sends the factor `answer` (built on the pending cookie) while the sessions lock is held, and lets the sign-in expire meanwhile. */
 async function completedAfterExpiry(userId: string, pending: string, answer: object) {
   const queued = await whileSessionsLockHeld(userId, async () => {
     const res = post('/api/auth/login/factor', pending, answer);
-    await untilSomeoneWaits();
+    await untilSomeoneWaits(h.db);
     h.clock.advance(FACTOR_PENDING_MS + 1_000); // the queue outlived the sign-in's five minutes
     return { res }; // not awaited here: it waits for the lock this holder keeps
   });

@@ -14,6 +14,7 @@ import {
 } from '../auth/test-helpers.ts';
 import { accountLoginPolicy } from '../auth/throttle-schedule.ts';
 import { factorThrottleKey } from './factors-service.ts';
+import { untilSomeoneWaits, whileLockHeld } from './lock-test-helpers.ts';
 import { THROTTLED_ROWS_PER_HOUR } from './login-history.ts';
 import { totpCode } from './totp.ts';
 
@@ -69,40 +70,15 @@ const liveUsableSessions = async (userId: string) =>
   ).length;
 
 /** Runs `body` while another transaction holds the row lock of the user's factor throttle (a burst ahead in the queue). */
-async function whileThrottleRowHeld<T>(userId: string, body: () => Promise<T>): Promise<T> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let holding = () => {};
-  const held = new Promise<void>((resolve) => {
-    holding = resolve;
-  });
-  const holder = h.db.transaction().execute(async (trx) => {
-    await sql`insert into throttles as t (key, failures, first_failure_at, last_failure_at, locked_until)
+const whileThrottleRowHeld = <T>(userId: string, body: () => Promise<T>) =>
+  whileLockHeld(
+    h.db,
+    (trx) =>
+      sql`insert into throttles as t (key, failures, first_failure_at, last_failure_at, locked_until)
       values (${factorThrottleKey(userId)}, 0, now(), now(), null)
-      on conflict (key) do update set key = excluded.key`.execute(trx);
-    holding();
-    await released;
-  });
-  await held;
-  try {
-    return await body();
-  } finally {
-    release();
-    await holder;
-  }
-}
-
-/** Waits until some statement waits for a lock another transaction holds. */
-async function untilSomeoneWaits() {
-  for (let tries = 0; tries < 200; tries += 1) {
-    const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted`.execute(h.db);
-    if ((waiting.rows[0]?.n ?? 0) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('nobody waited for a lock');
-}
+      on conflict (key) do update set key = excluded.key`.execute(trx),
+    body,
+  );
 
 /** Whether the user's sessions lock (sessions-repository's) is free now: tried, not waited for. */
 const sessionsLockFree = (userId: string) =>
@@ -164,7 +140,7 @@ describe('the second step with an authenticator code, under concurrency', () => 
     const wrong = String((Number(totpCode(user.secret, h.clock.now())) + 1) % 1_000_000).padStart(6, '0');
     const { answer, free } = await whileThrottleRowHeld(user.user.id, async () => {
       const answer = post('/api/auth/login/factor', pending, { totpCode: wrong });
-      await untilSomeoneWaits();
+      await untilSomeoneWaits(h.db);
       return { answer, free: await sessionsLockFree(user.user.id) };
     });
     expect((await answer).json().code).toBe('WRONG_FACTOR_CODE');
@@ -177,7 +153,7 @@ describe('the second step with an authenticator code, under concurrency', () => 
     const sessionsBefore = await liveUsableSessions(user.user.id);
     const queued = await whileThrottleRowHeld(user.user.id, async () => {
       const answer = post('/api/auth/login/factor', pending, { totpCode: totpCode(user.secret, h.clock.now()) });
-      await untilSomeoneWaits();
+      await untilSomeoneWaits(h.db);
       h.clock.advance(FACTOR_PENDING_MS + 1_000); // the queue outlived the sign-in's five minutes
       return { answer }; // not awaited here: it waits for the row this holder keeps
     });
@@ -231,7 +207,7 @@ describe('the second step with an authenticator code, under concurrency', () => 
     const code = totpCode(user.secret, h.clock.now());
     const queued = await whileThrottleRowHeld(user.user.id, async () => {
       const answer = post('/api/auth/login/factor', pending, { totpCode: code });
-      await untilSomeoneWaits();
+      await untilSomeoneWaits(h.db);
       // Ended while the answer waits (a concurrent answer, a sign-out everywhere, a freeze).
       await h.db.updateTable('sessions').set({ revoked_at: h.clock.now() }).where('id', '=', pendingId).execute();
       return { answer };
