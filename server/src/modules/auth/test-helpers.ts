@@ -165,21 +165,27 @@ export async function requestCode(h: Harness, req: CodeRequest) {
   });
 }
 
+/** Mails without a code that receiveCode skips, at most, before the code's mail. */
+const MAILS_BEFORE_CODE_MAX = 20;
+
 /** Requests a code and reads it from the mail the SMTP sink receives. */
 export async function receiveCode(h: Harness, req: CodeRequest & { to?: string }): Promise<string> {
   const before = h.sink.messages.length;
   const res = await requestCode(h, req);
   if (res.statusCode !== 202) throw new Error(`code request failed: ${res.statusCode} ${res.body}`);
   // A notice queued earlier (a security alert, say) may be delivered after the request: skip mails
-  // without a code, the code mail follows (the outbox delivers asynchronously).
+  // without a code, the code mail follows (the outbox delivers asynchronously). A burst of earlier
+  // requests can queue several (the allowlist test's concurrent toggles queue security notices), and 5
+  // was once too few in a full run. The bound only ends a wait for a mail that
+  // never comes (each waitFor has its own timeout).
   let after = before;
-  for (let skipped = 0; skipped < 5; skipped++) {
+  for (let skipped = 0; skipped < MAILS_BEFORE_CODE_MAX; skipped++) {
     const mail = await h.sink.waitFor(req.to ?? req.email ?? '', { after });
     const code = extractCode(mail.raw);
     if (code) return code;
     after = h.sink.messages.indexOf(mail) + 1;
   }
-  throw new Error(`no code in the next 5 mails to ${req.to ?? req.email}`);
+  throw new Error(`no code in the next ${MAILS_BEFORE_CODE_MAX} mails to ${req.to ?? req.email}`);
 }
 
 let userCounter = 0;
