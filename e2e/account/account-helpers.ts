@@ -102,6 +102,18 @@ export async function useLanguage(page: Page, language: 'zh-CN' | 'zh-TW' | 'en'
   await page.addInitScript((lang) => window.localStorage.setItem('lang', lang), language);
 }
 
+/**
+ * Opens a pre-rendered landing screen (/login, /signIn) and waits until the app has it: in another
+ * language than the markup's, boot.ts replaces the markup with a fresh render, and text typed in
+ * between (a fill's select-all, then its text) was lost once. The app sets <html lang> in the same task
+ * as that swap, so once it is the page's language the fields are the app's own.
+ */
+export async function gotoLanding(page: Page, path: '/login' | '/signIn'): Promise<void> {
+  await page.goto(path);
+  const language = await page.evaluate(() => window.localStorage.getItem('lang') ?? 'zh-CN');
+  await expect(page.locator('html')).toHaveAttribute('lang', language);
+}
+
 /** Log in through the UI, from the browser the account registered in (its device cookie). */
 export async function logIn(page: Page, identifier: string, password: string): Promise<void> {
   await carryRegisteredDevice(page.context(), identifier);

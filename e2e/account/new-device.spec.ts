@@ -1,7 +1,7 @@
 import type { APIRequestContext, Browser } from '@playwright/test';
 import { E2E_DEV_URL } from '../support/e2e-env.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { newAccount, registerByApi, useLanguage } from './account-helpers.ts';
+import { gotoLanding, newAccount, registerByApi, useLanguage } from './account-helpers.ts';
 
 /**
  * Issue 31, new-device confirmation: a sign-in from a browser the account never used waits for the
@@ -51,7 +51,7 @@ async function signInFromNewBrowser(
   const page = await context.newPage();
   // biome-ignore lint/correctness/useHookAtTopLevel: useLanguage is a Playwright helper, not a React hook.
   await useLanguage(page, language);
-  await page.goto('/login');
+  await gotoLanding(page, '/login');
   await page.getByTestId('login-identifier').fill(account.username);
   await page.getByTestId('login-password').fill(account.password);
   await page.getByTestId('login-submit').click();

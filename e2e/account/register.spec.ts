@@ -1,5 +1,5 @@
 import { expect, test, unexpectedProblems } from '../support/fixtures.ts';
-import { newAccount, readCode, useLanguage } from './account-helpers.ts';
+import { gotoLanding, newAccount, readCode, useLanguage } from './account-helpers.ts';
 
 test('registers on the landing page with the e-mailed code and lands on /appDown', async ({ page, problems }) => {
   const account = newAccount('reg');
@@ -33,7 +33,7 @@ test('registers on the landing page with the e-mailed code and lands on /appDown
 test('a taken e-mail is reported on the e-mail field when sending the code (en)', async ({ page, request }) => {
   await useLanguage(page, 'en');
   const first = newAccount('dup');
-  await page.goto('/signIn');
+  await gotoLanding(page, '/signIn');
   // Register the address first through the API, in a request context of its own: with the page's
   // cookies the new session would reach the open sign-up page, which sends a signed-in user to the wallet.
   const since = Date.now();

@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures.ts';
-import { useLanguage } from './account-helpers.ts';
+import { gotoLanding, useLanguage } from './account-helpers.ts';
 
 /** One bad input per field, with the translated inline message, in two languages. */
 const CASES = [
@@ -38,7 +38,7 @@ const CASES = [
 for (const { language, messages } of CASES) {
   test(`registration shows a translated message for each bad field (${language})`, async ({ page }) => {
     await useLanguage(page, language);
-    await page.goto('/signIn');
+    await gotoLanding(page, '/signIn');
     await page.getByTestId('signup-username').fill('a-b');
     await page.getByTestId('signup-nickname').fill('n'.repeat(31));
     await page.getByTestId('signup-password').fill('abcdefgh');
