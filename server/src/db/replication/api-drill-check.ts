@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Address, PublicClient } from 'viem';
+import { hashToken } from '../../modules/auth/secrets.ts';
+import { defaultSessionOptions } from '../../modules/auth/sessions.ts';
 import type { Database } from '../schema.ts';
 import type { DrillAck, DrillKind, DrillLog } from './api-drill-load.ts';
 
@@ -15,6 +17,8 @@ export interface BooksCheck {
   unacknowledged: { send: string[]; withdraw: string[]; convert: string[] };
   /** Keys booked more than once (the unique constraints should make this impossible). */
   bookedTwice: string[];
+  /** Acknowledged sign-ins ended by the per-user cap (SESSION_MAX_PER_USER newer ones): not lost. */
+  sessionsPastCap: number;
 }
 
 function keysOf(log: DrillLog, kind: DrillKind): Set<string> {
@@ -60,9 +64,7 @@ export async function checkBooks(
     withdraw: new Set(withdrawals.map((r) => r.k)),
     convert: new Set(conversions.map((r) => r.k)),
   };
-  const logins = log.acked.filter((a) => a.kind === 'login');
-  const deadSessions: string[] = [];
-  for (const ack of logins) if (!(await sessionAlive(ack))) deadSessions.push(ack.key);
+  const { dead: deadSessions, pastCap } = await deadSessionsOf(db, log, sessionAlive);
   return {
     lost: {
       send: diff(keysOf(log, 'send'), booked.send),
@@ -76,7 +78,49 @@ export async function checkBooks(
       convert: diff(booked.convert, keysOf(log, 'convert')),
     },
     bookedTwice: [...twice(sends), ...twice(withdrawals), ...twice(conversions)],
+    sessionsPastCap: pastCap,
   };
+}
+
+/**
+ * Acknowledged sign-ins whose session is gone: no row on the new primary, or a row that does not
+ * work and was not ended by the per-user cap. A drill user signs in over and over, so its oldest
+ * sessions end as designed when `maxPerUser` newer usable ones exist (sessions.ts): those count
+ * apart, not as lost (a drill that ran longer after the failover failed on them).
+ */
+async function deadSessionsOf(
+  db: Kysely<Database>,
+  log: DrillLog,
+  sessionAlive: (ack: DrillAck) => Promise<boolean>,
+): Promise<{ dead: string[]; pastCap: number }> {
+  const dead: string[] = [];
+  let pastCap = 0;
+  for (const ack of log.acked.filter((a) => a.kind === 'login')) {
+    if (await sessionAlive(ack)) continue;
+    const token = /(?:^|;\s*)(?:__Host-)?sid=([^;]+)/.exec(ack.cookie ?? '')?.[1];
+    const row = token
+      ? await db
+          .selectFrom('sessions')
+          .select(['user_id', 'created_at', 'revoked_at'])
+          .where('token_hash', '=', hashToken(token))
+          .executeTakeFirst()
+      : undefined;
+    if (!row?.revoked_at) {
+      dead.push(ack.key);
+      continue;
+    }
+    const newer = await db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', row.user_id)
+      .where('created_at', '>', row.created_at)
+      .where('factor_pending', '=', false)
+      .where('device_pending', '=', false)
+      .executeTakeFirstOrThrow();
+    if (Number(newer.n) >= defaultSessionOptions.maxPerUser) pastCap += 1;
+    else dead.push(ack.key);
+  }
+  return { dead, pastCap };
 }
 
 /**

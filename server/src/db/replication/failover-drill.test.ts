@@ -141,6 +141,7 @@ describe('failover drill through the HTTP API (64 clients, real signer on anvil)
         failover_withdrawals_paid: withdrawals.length,
         failover_quotes_lost: log.quotesLost,
         failover_slow_code_mails: log.slowMails,
+        failover_sessions_past_cap: books.sessionsPastCap,
       };
       for (const [figure, value] of Object.entries(figures)) {
         console.log(JSON.stringify({ figure, value, unit: figure.endsWith('_ms') ? 'ms' : 'count' }));
