@@ -6,6 +6,7 @@ import type { ReadRouting } from './db/replication/read-routing.ts';
 import type { Database } from './db/schema.ts';
 import type { SessionResolver } from './http/authenticate.ts';
 import type { ConsoleSurface } from './http/console-surface.ts';
+import type { TrustProxy } from './http/trust-proxy.ts';
 import type { AuthOptions } from './modules/auth/auth-module.ts';
 import type { NetworkCode } from './modules/catalogue/catalogue.ts';
 import type { ChatHub } from './modules/chat/hub.ts';
@@ -63,8 +64,11 @@ export interface AppDeps {
    * (rateLimitStore is then ignored). Sessions stay in PostgreSQL. The caller closes it.
    */
   redis?: Redis;
-  /** Trust X-Forwarded-* (client IP for rate limiting, host for the CSRF check). */
-  trustProxy?: boolean;
+  /**
+   * Which X-Forwarded-* hops to believe (client IP for rate limiting, host for the CSRF check):
+   * http/trust-proxy.ts; `true` is one proxy in front, never "every hop".
+   */
+  trustProxy?: TrustProxy | true;
   /** Wallet (modules/wallet/wallet-module.ts): running EVM chains, auto-review limits. */
   wallet?: WalletOptions;
   /** The hot wallet address per network (modules/chain keys): refused, like token contracts, as a target. */

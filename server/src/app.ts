@@ -34,6 +34,7 @@ import { withStrictInput } from './http/safe-text.ts';
 import { registerSecurity } from './http/security.ts';
 import { serializerFactory } from './http/serializers.ts';
 import { registerStatic } from './http/static.ts';
+import { fastifyTrustProxy } from './http/trust-proxy.ts';
 import { createAuthModule } from './modules/auth/auth-module.ts';
 import { Me } from './modules/auth/schemas.ts';
 import { redisThrottleStore } from './modules/auth/throttles-redis.ts';
@@ -120,7 +121,7 @@ export function buildApp(deps: AppDeps): App {
   const app: App = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: deps.bodyLimit ?? 1024 * 1024,
-    trustProxy: deps.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(deps.trustProxy),
     genReqId: () => randomUUID(),
     logController: new DebugRequestLog(),
     frameworkErrors: answerMalformedRequest,

@@ -33,7 +33,8 @@ const EnvSchema = Type.Object({
   BODY_LIMIT: Type.Integer({ minimum: 1024 }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000 }),
-  TRUST_PROXY: Type.Boolean(),
+  /** false, true (one proxy), a hop count or the proxies' addresses (http/trust-proxy.ts). */
+  TRUST_PROXY: Type.String({ minLength: 1, maxLength: 4000 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   DEV_MAILBOX: Type.Optional(Type.Boolean()),
@@ -140,7 +141,7 @@ const defaults: Omit<Env, OptionalKeys | 'LOG_LEVEL'> = {
   DATABASE_POOL_MAX: 10,
   API_INSTANCES: 1,
   RATE_LIMIT_WINDOW_MS: 60_000,
-  TRUST_PROXY: false,
+  TRUST_PROXY: 'false',
   SHUTDOWN_TIMEOUT_MS: 10_000,
   REPLICA_MAX_LAG_MS: 5_000,
   MAIL_FROM: 'CW Wallet <no-reply@localhost>',
@@ -215,7 +216,7 @@ const integerKeys = new Set([
   'SIGNER_MAX_REPLACEMENTS',
   'SIGNER_SWEEP_INTERVAL_MS',
 ]);
-const booleanKeys = new Set(['TRUST_PROXY', 'CONVERT_SEED_LIQUIDITY', 'LOCAL_CHAINS', 'DEV_MAILBOX', 'DEV_CLOCK']);
+const booleanKeys = new Set(['CONVERT_SEED_LIQUIDITY', 'LOCAL_CHAINS', 'DEV_MAILBOX', 'DEV_CLOCK']);
 booleanKeys.add('SIGNER_ENABLED');
 
 function convert(key: string, raw: string): unknown {

@@ -63,7 +63,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       databaseUrl: 'postgres://u:p@db:5432/app',
       pgPort: 5555,
-      trustProxy: true,
+      trustProxy: ['loopback', 'uniquelocal'],
       rateLimit: { max: 5, windowMs: 60_000 },
       dataDir: '/tmp/x',
       logLevel: 'debug',
@@ -139,7 +139,9 @@ describe('loadConfig', () => {
     expect(issuesOf({ PORT: '70000' })[0]).toMatch(/^PORT must be an integer/);
     expect(issuesOf({ LOG_LEVEL: 'loud' })[0]).toMatch(/^LOG_LEVEL must be one of fatal, error/);
     expect(issuesOf({ DATABASE_URL: 'mysql://x' })[0]).toMatch(/^DATABASE_URL must match/);
-    expect(issuesOf({ TRUST_PROXY: 'yes' })[0]).toMatch(/^TRUST_PROXY must be true, false, 1 or 0/);
+    expect(issuesOf({ TRUST_PROXY: 'yes' })[0]).toMatch(
+      /^TRUST_PROXY must be true, false, 1, 0 or the proxies' addresses.*\(not yes\)$/,
+    );
   });
 
   it('reports every bad variable at once', () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { unsafeSettings } from './config-checks.ts';
 import { type Env, parseEnv } from './config-env.ts';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.ts';
 import { parseOrigins } from './modules/security/webauthn-config.ts';
 import type { S3Options } from './modules/uploads/s3-store.ts';
 
@@ -26,7 +27,8 @@ export interface Config {
   staticDir: string;
   bodyLimit: number;
   rateLimit: { max: number; windowMs: number };
-  trustProxy: boolean;
+  /** Which X-Forwarded-* hops are believed (http/trust-proxy.ts). */
+  trustProxy: TrustProxy;
   shutdownTimeoutMs: number;
   /** nodemailer SMTP URL; unset: mail goes to the dev mailbox (/dev/mailbox, not in production). */
   smtpUrl: string | undefined;
@@ -166,6 +168,12 @@ function assertSafeDefaults(e: Env, env: NodeJS.ProcessEnv): void {
   if (issues.length > 0) throw new ConfigError(issues);
 }
 
+function trustProxyOf(raw: string): TrustProxy {
+  const parsed = parseTrustProxy(raw);
+  if ('issue' in parsed) throw new ConfigError([parsed.issue]);
+  return parsed.value;
+}
+
 /**
  * Reads and validates the configuration from environment variables.
  * Throws ConfigError naming every bad variable.
@@ -190,7 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staticDir: path.resolve(e.STATIC_DIR),
     bodyLimit: e.BODY_LIMIT,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
