@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { clientNetwork } from '../../lib/client-network.ts';
 import { appendAudit } from '../audit/repository.ts';
 import { secondFactorsOn } from '../security/factors-repository.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
@@ -64,7 +65,7 @@ async function provePassword(deps: LoginDeps, client: Client, identifier: string
   // the account's own counter (shared by its e-mail and user name) is charged too, but its lock
   // answers as a wrong password: a 429 never tells that an e-mail and a user name are one account.
   const identKey = `identifier:${ident}`;
-  const ipKey = `ip:${client.ip}`;
+  const ipKey = `ip:${clientNetwork(client.ip)}`;
   const charged = await chargeKeys(
     throttles,
     [

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { clientNetwork } from '../../lib/client-network.ts';
 import { appendAudit } from '../audit/repository.ts';
 import { enqueueUserMail } from '../mail/anti-phishing.ts';
 import { type CodePurpose, type MailContent, type MailLanguage, verificationCodeMail } from '../mail/templates.ts';
@@ -124,7 +125,7 @@ export function createVerificationCodes(deps: {
         if (byAddress.count >= limits.perAddressPerHour) {
           throw codeRateLimited('Too many codes for this address in the last hour', byAddress.oldest, at);
         }
-        const byIp = await countCodesSince(trx, { ip: input.ip }, hourAgo);
+        const byIp = await countCodesSince(trx, { ip: clientNetwork(input.ip) }, hourAgo);
         if (byIp.count >= limits.perIpPerHour) {
           throw codeRateLimited('Too many codes from this network in the last hour', byIp.oldest, at);
         }
@@ -139,7 +140,8 @@ export function createVerificationCodes(deps: {
             salt,
             codeHash: hashCode(salt, input.purpose, code),
             expiresAt: new Date(at.getTime() + limits.ttlSeconds * 1000),
-            ip: input.ip,
+            // The network, not the address: the hourly count per network reads this column.
+            ip: clientNetwork(input.ip),
           },
           at,
         );

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
+import { clientNetwork } from '../../lib/client-network.ts';
 import { chargeIpMinute } from '../auth/ip-minute-throttle.ts';
 import { NoContent } from '../auth/schemas.ts';
 import type { ThrottleStore } from '../auth/throttles.ts';
@@ -155,7 +156,12 @@ export const operatorPasskeyRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       // Every options request counts: each writes a challenge row (retention sweeps the expired ones).
-      await chargeIpMinute(stepUp.throttles, `ops-passkey-options:${request.ip}`, optionsPerIpMinute, now());
+      await chargeIpMinute(
+        stepUp.throttles,
+        `ops-passkey-options:${clientNetwork(request.ip)}`,
+        optionsPerIpMinute,
+        now(),
+      );
       const nonce = randomBytes(32).toString('base64url');
       reply.setCookie(NONCE_COOKIE, nonce, {
         path: NONCE_PATH,
@@ -184,7 +190,7 @@ export const operatorPasskeyRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       // A refused answer (a made-up nonce cookie and any credential id do) writes an audit row: each
       // is charged to the IP before anything is verified; a sign-in that succeeds is taken back.
-      const throttleKey = `ops-passkey-answers:${request.ip}`;
+      const throttleKey = `ops-passkey-answers:${clientNetwork(request.ip)}`;
       const charged = await chargeIpMinute(stepUp.throttles, throttleKey, answersPerIpMinute, now());
       const nonce = request.cookies?.[NONCE_COOKIE];
       if (typeof nonce !== 'string' || nonce.length < 16 || nonce.length > 128)

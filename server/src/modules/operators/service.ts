@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { clientNetwork } from '../../lib/client-network.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { PasswordHasher } from '../auth/password-hashing.ts';
 import { hashToken, newSessionToken } from '../auth/secrets.ts';
@@ -132,7 +133,7 @@ export function createOperatorsService(deps: {
   return {
     async signIn({ name, password, totpCode }, ip) {
       const at = now();
-      const ipKey = `operator-ip:${ip}`;
+      const ipKey = `operator-ip:${clientNetwork(ip)}`;
       // Charged before argon2 runs, refunded when right: a burst of guesses cannot all pass one check.
       const byIp = await chargeKeys(throttles, [{ key: ipKey, policy: accountLoginPolicy }], at);
       if (!('states' in byIp)) throw loginThrottled(byIp.retryAfterSeconds);

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { AppError, NotFoundError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
+import { clientNetwork } from '../../lib/client-network.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
 import { clientOf } from '../auth/client.ts';
 import { NoContent } from '../auth/schemas.ts';
@@ -117,7 +118,7 @@ export const freezeRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = asy
       },
     },
     async (request, reply) => {
-      const charge = await auth.throttles.charge(`freeze-link:${request.ip}`, linkPolicy, auth.now());
+      const charge = await auth.throttles.charge(`freeze-link:${clientNetwork(request.ip)}`, linkPolicy, auth.now());
       const wait = charge.state === undefined ? charge.retryAfterSeconds : retryAfterSeconds(charge.state, auth.now());
       if (wait > 0)
         throw new AppError('RATE_LIMITED', 'Too many uses of freeze links; try again later', {

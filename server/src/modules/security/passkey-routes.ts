@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, UnauthenticatedError } from '../../errors/app-error.ts';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
+import { clientNetwork } from '../../lib/client-network.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
 import { type Client, clientOf } from '../auth/client.ts';
 import { chargeIpMinute } from '../auth/ip-minute-throttle.ts';
@@ -184,7 +185,12 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
     async (request, reply) => {
       // Every options request of an IP counts (never refunded): each writes a challenge row, so
       // unauthenticated callers cannot outgrow retention's sweep.
-      await chargeIpMinute(auth.throttles, `passkey-options:${request.ip}`, auth.webauthn.optionsPerIpMinute, now());
+      await chargeIpMinute(
+        auth.throttles,
+        `passkey-options:${clientNetwork(request.ip)}`,
+        auth.webauthn.optionsPerIpMinute,
+        now(),
+      );
       return passkeys.assertionOptions('login', null, issueSignInNonce(request, reply));
     },
   );
@@ -211,7 +217,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = as
       // writes an audit row (and login history) for that victim: each is charged to the IP before
       // anything is verified or written. A sign-in that succeeds is taken back, so a user signing in
       // normally never uses up the budget; only refusals (any kind) lock the IP out.
-      const throttleKey = `passkey-answers:${request.ip}`;
+      const throttleKey = `passkey-answers:${clientNetwork(request.ip)}`;
       const charged = await chargeIpMinute(auth.throttles, throttleKey, auth.webauthn.answersPerIpMinute, now());
       const secure = auth.sessions.isSecure(request);
       const deviceId = deviceIdFor(request, secure);

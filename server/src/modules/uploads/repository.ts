@@ -29,7 +29,7 @@ export async function usageOf(db: Db, userId: string, since: Date): Promise<{ by
 
 /**
  * Who uploads: a user, an operator, or a visitor (the hash of their cookie token, and the network they
- * are counted by: uploaderNetwork(request.ip), an IPv4 address or an IPv6 /64, kept in uploader_ip).
+ * are counted by: clientNetwork(request.ip), an IPv4 address or an IPv6 /64, kept in uploader_ip).
  */
 export type Uploader = { userId: string } | { operatorId: string } | { visitor: string; ip: string };
 

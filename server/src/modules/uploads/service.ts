@@ -6,6 +6,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { UploadPlace } from '../../db/schema-support.ts';
 import { AppError, NotFoundError } from '../../errors/app-error.ts';
+import { clientNetwork } from '../../lib/client-network.ts';
 import type { MailAttachment } from '../mail/outbox.ts';
 import { reencodeImage } from './images.ts';
 import {
@@ -32,7 +33,6 @@ import type { Upload } from './schemas.ts';
 import { sniffType } from './sniff.ts';
 import type { ObjectStore } from './storage.ts';
 import { renderSvg, sanitizeSvg } from './svg.ts';
-import { uploaderNetwork } from './visitor-network.ts';
 
 const HOUR_MS = 3_600_000;
 /** An SVG is parsed as a document in memory: keep it far below the raster limits. */
@@ -170,7 +170,7 @@ export function createUploadsService(deps: {
     async accept(request, asked, place) {
       const rules = PLACE_RULES[place];
       // A visitor is counted (and locked) by network, not by address: see visitor-network.ts.
-      const uploader: Uploader = 'visitor' in asked ? { ...asked, ip: uploaderNetwork(asked.ip) } : asked;
+      const uploader: Uploader = 'visitor' in asked ? { ...asked, ip: clientNetwork(asked.ip) } : asked;
       // Over the hourly count or with a full quota, refuse before reading up to 50 MB; the quota is
       // checked again with the file's real size once it is read.
       await checkUsage(uploader, 0);

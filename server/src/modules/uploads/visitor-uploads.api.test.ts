@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { clientNetwork } from '../../lib/client-network.ts';
 import { useAuthHarness } from '../auth/test-helpers.ts';
 import { VISITOR_UPLOAD_BYTES_PER_HOUR, VISITOR_UPLOADS_PER_HOUR } from './places.ts';
 import { purgeUnattachedUploads } from './repository.ts';
 import { multipart, noisyPng, png } from './test-helpers.ts';
-import { uploaderNetwork } from './visitor-network.ts';
 
 /**
  * Issue 38 item 8 (rest): visitors (leave-a-message, no account) were counted per full IP, so one
@@ -24,13 +24,13 @@ const upload = async (ip: string, bytes: Buffer) => {
 
 describe('visitor uploads', () => {
   it('names the network a visitor is counted by: an IPv4 address, an IPv6 /64', () => {
-    expect(uploaderNetwork('198.51.100.7')).toBe('198.51.100.7');
-    expect(uploaderNetwork('::ffff:198.51.100.7')).toBe('198.51.100.7');
-    expect(uploaderNetwork('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
-    expect(uploaderNetwork('2001:0db8:0001:0002::1')).toBe('2001:db8:1:2::/64');
-    expect(uploaderNetwork('2001:db8::1')).toBe('2001:db8:0:0::/64');
-    expect(uploaderNetwork('::1')).toBe('0:0:0:0::/64');
-    expect(uploaderNetwork('2001:db8:1:2::ffff:1.2.3.4')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('198.51.100.7')).toBe('198.51.100.7');
+    expect(clientNetwork('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(clientNetwork('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('2001:0db8:0001:0002::1')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientNetwork('::1')).toBe('0:0:0:0::/64');
+    expect(clientNetwork('2001:db8:1:2::ffff:1.2.3.4')).toBe('2001:db8:1:2::/64');
   });
 
   it('counts one IPv6 /64 as one visitor: rotating addresses inside it gets no more uploads', async () => {

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error.ts';
 import { decodeTimeIdCursor, encodeTimeIdCursor } from '../../http/cursor.ts';
+import { clientNetwork } from '../../lib/client-network.ts';
 import { findAccountById } from '../auth/accounts-repository.ts';
 import { isValidEmail, normalizeEmail } from '../auth/rules.ts';
 import { enqueueMail } from '../mail/outbox.ts';
@@ -129,7 +130,14 @@ export function createUserMailService(deps: {
     });
   }
 
-  async function queue(userId: string, mail: SendMailBody, resentFrom: string | null, ip: string): Promise<UserMail> {
+  async function queue(
+    userId: string,
+    mail: SendMailBody,
+    resentFrom: string | null,
+    address: string,
+  ): Promise<UserMail> {
+    // Counted, locked and stored by network (an IPv6 /64), so one machine's addresses share a limit.
+    const ip = clientNetwork(address);
     const account = await findAccountById(db, userId);
     if (!account) throw new UnauthenticatedError('User no longer exists');
     assertRecipientsAllowed(mail.recipients, account.email, supportEmail);

@@ -11,11 +11,14 @@ function groupsOf(ip: string): string[] {
 }
 
 /**
- * The network a visitor (no account) is counted by: an IPv4 address as it is, an IPv6 address by its
- * /64 — one host is commonly given a whole /64, so counting single addresses counted nothing (issue 38).
- * Anything else (should not happen: request.ip is an address) is counted as given.
+ * The network a client is counted by in every per-IP limit (sign-in and passkey throttles, code mails,
+ * user mails, uploads; the global rate limit does the same itself): an IPv4 address as it is, an IPv6 address by its /64.
+ * One host is commonly given a whole /64 (SLAAC, privacy addresses), so counting single IPv6 addresses
+ * gave one machine 2^64 budgets (issue 38 for uploads; the other limits since). Anything else (should
+ * not happen: request.ip is an address) is counted as given. Not for display: sessions and the audit
+ * keep the address itself.
  */
-export function uploaderNetwork(ip: string): string {
+export function clientNetwork(ip: string): string {
   const bare = ip.replace(/%.*$/, '');
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)?.[1];
   if (mapped && isIPv4(mapped)) return mapped;
