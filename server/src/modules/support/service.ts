@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { isValidPhoneNumber, parsePhoneNumberWithError } from 'libphonenumber-js/max';
 import type { Database } from '../../db/schema.ts';
 import { AppError, NotFoundError, ValidationError } from '../../errors/app-error.ts';
+import { clientNetwork } from '../../lib/client-network.ts';
 import { isValidEmail, normalizeEmail } from '../auth/rules.ts';
 import { enqueueUserMail } from '../mail/anti-phishing.ts';
 import { mailLanguageOfUser, supportMail } from '../mail/support-templates.ts';
@@ -19,6 +20,14 @@ import {
 import { type LeaveMessageBody, type OpsSupportMessage, PER_IP_HOURLY } from './schemas.ts';
 
 const HOUR_MS = 3_600_000;
+
+/** The network's hourly allowance is spent: when its oldest message of the hour leaves the window. */
+function rateLimited(oldest: Date | null, at: Date): AppError {
+  const free = (oldest?.getTime() ?? at.getTime()) + HOUR_MS;
+  return new AppError('SUPPORT_MESSAGE_RATE_LIMITED', `At most ${PER_IP_HOURLY} messages an hour`, {
+    details: { limit: PER_IP_HOURLY, retryAfterSeconds: Math.max(1, Math.ceil((free - at.getTime()) / 1000)) },
+  });
+}
 
 export interface SupportService {
   /** Leave-a-message, visitors too: a phone (with its country) or an e-mail is required; 5 an hour per IP. */
@@ -100,23 +109,22 @@ export function createSupportService(deps: {
   return {
     async leave(client, input) {
       const contact = contactOf(input);
-      const at = now();
-      const recent = await countFromIpSince(db, client.ip, new Date(at.getTime() - HOUR_MS));
-      if (recent.n >= PER_IP_HOURLY) {
-        const free = (recent.oldest?.getTime() ?? at.getTime()) + HOUR_MS;
-        throw new AppError('SUPPORT_MESSAGE_RATE_LIMITED', `At most ${PER_IP_HOURLY} messages an hour`, {
-          details: { limit: PER_IP_HOURLY, retryAfterSeconds: Math.max(1, Math.ceil((free - at.getTime()) / 1000)) },
-        });
-      }
+      // Counted and stored by network (an IPv6 /64: lib/client-network.ts), under the network's lock
+      // with the insert: a burst of concurrent messages cannot all pass one count.
+      const network = clientNetwork(client.ip);
       const ids = input.uploadIds ?? [];
       const row = await db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext(${`support-ip:${network}`}))`.execute(trx);
+        const at = now();
+        const recent = await countFromIpSince(trx, network, new Date(at.getTime() - HOUR_MS));
+        if (recent.n >= PER_IP_HOURLY) throw rateLimited(recent.oldest, at);
         const left = await insertSupportMessage(
           trx,
           {
             userId: client.userId,
             ...contact,
             content: input.content.trim(),
-            ip: client.ip,
+            ip: network,
             language: input.language ?? null,
           },
           at,

@@ -47,6 +47,24 @@ describe('leave-a-message', () => {
     expect((await leave({ email: 'a@example.com', content: 'other network' }, '198.51.100.8')).statusCode).toBe(201);
   });
 
+  it('an IPv6 /64 is one network: its addresses share the five', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++)
+      statuses.push((await leave({ email: 'v6@example.com', content: `#${i}` }, `2001:db8:5:5::${i}`)).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+    expect((await leave({ email: 'v6@example.com', content: 'next /64' }, '2001:db8:5:6::1')).statusCode).toBe(201);
+  });
+
+  it('a concurrent burst from one network: exactly five are left', async () => {
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        leave({ email: 'burst@example.com', content: `burst ${i}` }, '198.51.100.77'),
+      ),
+    );
+    expect(burst.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    expect(burst.filter((r) => r.statusCode === 429)).toHaveLength(7);
+  });
+
   it('an operator answers: by e-mail to the address left, and as a system notice for a signed-in writer', async () => {
     const account = await registerUser(h);
     await leave({ email: 'writer@example.com', content: 'Where is my deposit?' }, '192.0.2.10', account.cookie);
