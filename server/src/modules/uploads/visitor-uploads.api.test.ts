@@ -31,6 +31,13 @@ describe('visitor uploads', () => {
     expect(clientNetwork('2001:db8::1')).toBe('2001:db8:0:0::/64');
     expect(clientNetwork('::1')).toBe('0:0:0:0::/64');
     expect(clientNetwork('2001:db8:1:2::ffff:1.2.3.4')).toBe('2001:db8:1:2::/64');
+    // IPv4 clients written as IPv6 count as their IPv4 address, however spelt (review s12).
+    expect(clientNetwork('0:0:0:0:0:ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(clientNetwork('::ffff:c633:6407')).toBe('198.51.100.7');
+    expect(clientNetwork('64:ff9b::198.51.100.7')).toBe('198.51.100.7');
+    expect(clientNetwork('64:ff9b::c633:6408')).toBe('198.51.100.8');
+    expect(clientNetwork('fe80::1:2%eth0')).toBe('fe80:0:0:0::/64');
+    expect(clientNetwork('not an address')).toBe('not an address');
   });
 
   it('counts one IPv6 /64 as one visitor: rotating addresses inside it gets no more uploads', async () => {
