@@ -100,6 +100,9 @@ export function nginxConf(
       # Replaced, not appended: the instances trust this header (TRUST_PROXY) and must not see a client's own.
       proxy_set_header X-Forwarded-For $remote_addr;
       proxy_set_header X-Forwarded-Proto $scheme;
+      # Dropped: the instances believe this header from nginx (request.host, the CSRF origin check), and a
+      # client's own must not pass through; Host above already carries the address the client used.
+      proxy_set_header X-Forwarded-Host "";
       proxy_set_header Upgrade $http_upgrade;
       proxy_set_header Connection $connection_upgrade;
       # Server-sent events (notifications, chat) flow as they are written.

@@ -34,7 +34,7 @@ import { withStrictInput } from './http/safe-text.ts';
 import { registerSecurity } from './http/security.ts';
 import { serializerFactory } from './http/serializers.ts';
 import { registerStatic } from './http/static.ts';
-import { fastifyTrustProxy } from './http/trust-proxy.ts';
+import { fastifyTrustProxy, warnUnlistedProxy } from './http/trust-proxy.ts';
 import { createAuthModule } from './modules/auth/auth-module.ts';
 import { Me } from './modules/auth/schemas.ts';
 import { redisThrottleStore } from './modules/auth/throttles-redis.ts';
@@ -133,6 +133,7 @@ export function buildApp(deps: AppDeps): App {
   app.setValidatorCompiler(withStrictInput(TypeBoxValidatorCompiler));
 
   registerBase(app);
+  warnUnlistedProxy(app, deps.trustProxy);
   registerReplicaReads(app, deps.reads);
 
   // One upload store for the upload routes and for mail attachments read from it.

@@ -33,7 +33,7 @@ const EnvSchema = Type.Object({
   BODY_LIMIT: Type.Integer({ minimum: 1024 }),
   RATE_LIMIT_MAX: Type.Integer({ minimum: 1 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000 }),
-  /** false, true (one proxy), a hop count or the proxies' addresses (http/trust-proxy.ts). */
+  /** false, true (a proxy on loopback or the private networks) or the proxies' addresses (http/trust-proxy.ts). */
   TRUST_PROXY: Type.String({ minLength: 1, maxLength: 4000 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),

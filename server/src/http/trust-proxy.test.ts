@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.ts';
-import { fastifyTrustProxy, parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
+import { fastifyTrustProxy, parseTrustProxy, type TrustProxy, warnUnlistedProxy } from './trust-proxy.ts';
 
 /** The client address and scheme Fastify gives a request under `setting`. */
 async function seen(setting: TrustProxy | true, headers: Record<string, string>, remoteAddress = '127.0.0.1') {
@@ -25,7 +25,20 @@ describe('TRUST_PROXY', () => {
     expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1,::1, fd00::/8, LinkLocal')).toEqual({
       value: ['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'linklocal'],
     });
-    for (const bad of ['2', 'yes', '10.0.0.0/33', '::1/129', '10.0.0.1/8/1', 'example.com', ',', '1.2.3']) {
+    for (const bad of [
+      '2',
+      'yes',
+      '10.0.0.0/33',
+      '::1/129',
+      '10.0.0.1/8/1',
+      'example.com',
+      ',',
+      '1.2.3',
+      '0.0.0.0/0',
+      '0.0.0.0/1,128.0.0.0/1',
+      '::/0',
+      '2000::/3',
+    ]) {
       expect(parseTrustProxy(bad), bad).toHaveProperty('issue');
     }
   });
@@ -58,5 +71,27 @@ describe('TRUST_PROXY', () => {
     expect(await seen(proxies, headers)).toEqual({ ip: '203.0.113.7', protocol: 'https' });
     // A client reaching the instance directly (not through a listed proxy) gets nothing from its headers.
     expect(await seen(proxies, headers, '198.51.100.9')).toEqual({ ip: '198.51.100.9', protocol: 'http' });
+  });
+
+  it('warns once when a forwarded request comes from a peer the list does not name', async () => {
+    const lines: string[] = [];
+    const app = Fastify({
+      trustProxy: fastifyTrustProxy(true),
+      logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } },
+    });
+    warnUnlistedProxy(app, true);
+    app.get('/ip', async (request) => ({ ip: request.ip }));
+    try {
+      const from = (remoteAddress: string) =>
+        app.inject({ method: 'GET', url: '/ip', headers: { 'x-forwarded-for': '203.0.113.7' }, remoteAddress });
+      expect((await from('10.0.0.2')).json()).toEqual({ ip: '203.0.113.7' });
+      expect(lines).toEqual([]);
+      expect((await from('35.191.0.1')).json()).toEqual({ ip: '35.191.0.1' });
+      await from('35.191.0.2');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ peer: '35.191.0.1', level: 40 });
+    } finally {
+      await app.close();
+    }
   });
 });
