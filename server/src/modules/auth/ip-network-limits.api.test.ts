@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { clientNetwork } from '../../lib/client-network.ts';
 import { buildTestApp } from '../../test/app.ts';
-import { requestCode, useAuthHarness } from './test-helpers.ts';
-import { ipLoginPolicy } from './throttle-schedule.ts';
+import { login, registerUser, requestCode, STRONG_PASSWORD, useAuthHarness } from './test-helpers.ts';
+import { accountLoginPolicy, ipLoginPolicy } from './throttle-schedule.ts';
 
 /**
  * Per-IP limits count an IPv6 client by its /64 (lib/client-network.ts): one machine is commonly given
@@ -42,6 +42,31 @@ describe('per-IP limits by network', () => {
     expect(codes.at(-1)).toBe('LOGIN_THROTTLED');
     // Another network is not locked out by this one.
     expect((await guess(inNetwork(2, 1), 1_000)).json()).toMatchObject({ code: 'INVALID_CREDENTIALS' });
+  }, 60_000);
+
+  it('a network locked by someone guessing does not lock out an owner on a browser they confirmed', async () => {
+    const owner = await registerUser(h);
+    for (let i = 0; i <= ipLoginPolicy.freeFailures + 1; i++) {
+      await h.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: inNetwork(9, 100 + i),
+        payload: { identifier: `guess_${i}`, password: 'Wrong-Guess-1' },
+      });
+    }
+    const elsewhere = await login(h, owner.username, STRONG_PASSWORD, inNetwork(9, 1), { device: null });
+    expect(elsewhere.json()).toMatchObject({ code: 'LOGIN_THROTTLED' });
+    // The same network, the owner's known browser: signed in.
+    const known = await login(h, owner.username, STRONG_PASSWORD, inNetwork(9, 2));
+    expect(known.statusCode, known.body).toBe(200);
+    // Its wrong guesses still count on the account: a stolen device cookie gets the account's few only.
+    const answers: string[] = [];
+    for (let i = 0; i <= accountLoginPolicy.freeFailures + 1; i++)
+      answers.push((await login(h, owner.username, 'Wrong-Guess-1', inNetwork(9, 3))).json().code);
+    expect(answers.slice(0, accountLoginPolicy.freeFailures)).toEqual(
+      Array(accountLoginPolicy.freeFailures).fill('INVALID_CREDENTIALS'),
+    );
+    expect(answers.at(-1)).toBe('LOGIN_THROTTLED');
   }, 60_000);
 
   it('code mails: the hourly count per network holds across its addresses', async () => {

@@ -3,6 +3,8 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { clientNetwork } from '../../lib/client-network.ts';
 import { appendAudit } from '../audit/repository.ts';
+import { deviceHash } from '../security/device-cookie.ts';
+import { isKnownDevice } from '../security/devices-repository.ts';
 import { secondFactorsOn } from '../security/factors-repository.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
 import { recordLoginAttempt } from '../security/login-history.ts';
@@ -66,12 +68,16 @@ async function provePassword(deps: LoginDeps, client: Client, identifier: string
   // answers as a wrong password: a 429 never tells that an e-mail and a user name are one account.
   const identKey = `identifier:${ident}`;
   const ipKey = `ip:${clientNetwork(client.ip)}`;
+  // A browser the account's owner confirmed is not held by the network's lock: that network may be
+  // shared (an IPv6 /64, a NAT) with whoever is guessing, and the owner would be locked out with them.
+  // Its guesses still count on the identifier and the account, so a stolen cookie stays bounded.
+  const ownersBrowser =
+    account !== undefined &&
+    client.deviceId !== undefined &&
+    (await isKnownDevice(db, account.user_id, deviceHash(client.deviceId)));
   const charged = await chargeKeys(
     throttles,
-    [
-      { key: identKey, policy: accountLoginPolicy },
-      { key: ipKey, policy: ipLoginPolicy },
-    ],
+    [{ key: identKey, policy: accountLoginPolicy }, ...(ownersBrowser ? [] : [{ key: ipKey, policy: ipLoginPolicy }])],
     now(),
   );
   if (!('states' in charged)) {

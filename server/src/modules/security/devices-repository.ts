@@ -39,6 +39,17 @@ export async function touchKnownDevice(db: Db, userId: string, deviceHash: Buffe
   return result.numUpdatedRows > 0n;
 }
 
+/** Whether the browser (by its cookie's hash) is one the user confirmed; read only. */
+export async function isKnownDevice(db: Db, userId: string, deviceHash: Buffer): Promise<boolean> {
+  const row = await db
+    .selectFrom('known_devices')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('device_hash', '=', deviceHash)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Records the browser as known (registration, a confirmation) and prunes beyond the per-user limit. */
 export async function rememberDevice(
   db: Db,
