@@ -66,7 +66,7 @@ export function validationDetails(errors: readonly SchemaError[]): ErrorDetail[]
   return details;
 }
 
-// node-postgres / PostgreSQL errors meaning "the database is not reachable right now".
+// node-postgres / PostgreSQL errors meaning "the database cannot serve this right now" (503, retry).
 const unavailableCodes = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -76,6 +76,8 @@ const unavailableCodes = new Set([
   '57P02',
   '57P03',
   '53300',
+  // lock_not_available: a bounded lock wait (SET LOCAL lock_timeout) ran out; busy, retry shortly.
+  '55P03',
 ]);
 
 function isDatabaseUnavailable(error: unknown): boolean {

@@ -22,8 +22,8 @@ describe('TRUST_PROXY', () => {
     expect(parseTrustProxy('true')).toEqual({ value: ['loopback', 'uniquelocal'] });
     expect(parseTrustProxy('TRUE')).toEqual({ value: ['loopback', 'uniquelocal'] });
     expect(parseTrustProxy('1')).toEqual({ value: ['loopback', 'uniquelocal'] });
-    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1,::1, fd00::/8, LinkLocal')).toEqual({
-      value: ['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'linklocal'],
+    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1,::1, fd00::/8, LinkLocal, 2001:db8::/32, fc00::/7')).toEqual({
+      value: ['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'linklocal', '2001:db8::/32', 'fc00::/7'],
     });
     for (const bad of [
       '2',
@@ -87,9 +87,12 @@ describe('TRUST_PROXY', () => {
       expect((await from('10.0.0.2')).json()).toEqual({ ip: '203.0.113.7' });
       expect(lines).toEqual([]);
       expect((await from('35.191.0.1')).json()).toEqual({ ip: '35.191.0.1' });
-      await from('35.191.0.2');
+      await from('35.191.0.1');
       expect(lines).toHaveLength(1);
       expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ peer: '35.191.0.1', level: 40 });
+      // Once per peer, up to a bound: a second unlisted peer is reported too, a flood of them is not.
+      for (let i = 2; i < 40; i++) await from(`35.191.0.${i}`);
+      expect(lines).toHaveLength(16);
     } finally {
       await app.close();
     }

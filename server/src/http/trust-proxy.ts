@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Which X-Forwarded-* hops the API believes (TRUST_PROXY). The client's address is what every per-IP
@@ -27,22 +28,30 @@ const NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 const PROXIES_MAX = 64;
 
 /**
- * Narrowest prefixes a proxy entry may have: a wider one (0.0.0.0/1, ::/0) trusts much of the
- * internet to write its own address, which is "trust every hop" again.
+ * Widest entries allowed: a wider one (0.0.0.0/1, ::/0, 2000::/3 in /7 pieces) trusts much of the
+ * internet to write its own address, which is "trust every hop" again. IPv4 down to /8 (10/8 is
+ * one); IPv6 down to /32 (a provider's allocation), or down to /7 inside the private fc00::/7.
+ * IPv4-mapped IPv6 entries (::ffff:a.b.c.d) are refused: proxy-addr matches them against every IPv4
+ * peer, so ::ffff:0:0/96 would trust all of IPv4; the IPv4 form says the same.
  */
-const PREFIX_MIN = { 4: 8, 6: 7 } as const;
+const IPV4_PREFIX_MIN = 8;
+const IPV6_PREFIX_MIN = 32;
+const IPV6_PRIVATE_PREFIX_MIN = 7;
 
-/** An address, address/prefix (IPv4 /8..32, IPv6 /7..128 (fc00::/7 is the widest private one)) or one of proxy-addr's names. */
+/** An address, a CIDR within the bounds above, or one of proxy-addr's names. */
 function isProxyEntry(entry: string): boolean {
   if (NAMES.has(entry)) return true;
   const [address = '', prefix, extra] = entry.split('/');
-  if (extra !== undefined) return false;
+  if (extra !== undefined || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))) return false;
   const family = isIP(address);
-  if (family !== 4 && family !== 6) return false;
+  if (family === 4) return prefix === undefined || (Number(prefix) >= IPV4_PREFIX_MIN && Number(prefix) <= 32);
+  if (family !== 6) return false;
+  const parsed = ipaddr.IPv6.parse(address);
+  if (parsed.isIPv4MappedAddress()) return false;
   if (prefix === undefined) return true;
-  if (!/^\d{1,3}$/.test(prefix)) return false;
   const bits = Number(prefix);
-  return bits >= PREFIX_MIN[family] && bits <= (family === 4 ? 32 : 128);
+  const widest = parsed.range() === 'uniqueLocal' ? IPV6_PRIVATE_PREFIX_MIN : IPV6_PREFIX_MIN;
+  return bits >= widest && bits <= 128;
 }
 
 /** TRUST_PROXY's text to a setting, or the reason it is refused. */
@@ -58,7 +67,7 @@ export function parseTrustProxy(raw: string): { value: TrustProxy } | { issue: s
   const bad = entries.filter((e) => !isProxyEntry(e));
   if (entries.length === 0 || bad.length > 0)
     return {
-      issue: `TRUST_PROXY must be true, false, 1, 0 or the proxies' addresses/CIDRs (IPv4 /8 or narrower, IPv6 /7 or narrower), comma-separated (not ${bad.join(', ') || raw})`,
+      issue: `TRUST_PROXY must be true, false, 1, 0 or the proxies' addresses/CIDRs (IPv4 /8 or narrower, IPv6 /32 or narrower, /7 inside fc00::/7; IPv4 peers as IPv4), comma-separated (not ${bad.join(', ') || raw})`,
     };
   return { value: entries };
 }
@@ -69,21 +78,33 @@ export function fastifyTrustProxy(setting: TrustProxy | true | undefined): false
   return [...(setting === true ? PRIVATE_PROXIES : setting)];
 }
 
+/** Distinct unlisted peers logged per process: enough to see them, not a log flood. */
+const UNLISTED_PEERS_LOGGED_MAX = 16;
+
 /**
- * Logs once per process when a request carries X-Forwarded-For from a peer TRUST_PROXY does not list:
- * every client behind that proxy then counts as the proxy's one address in every per-IP limit (a few
- * wrong guesses lock everyone out), so the operator must add it. Only when a proxy list is set.
+ * Logs a request carrying X-Forwarded-For from a peer TRUST_PROXY does not list, once per peer (up
+ * to a bound): if the peer is a proxy, every client behind it counts as its one address in every
+ * per-IP limit (a few wrong guesses lock everyone out), and the operator must list it; if it is not,
+ * a client is sending the header straight to the instance, and must not be listed. Only when a
+ * proxy list is set. (Behind a listed nginx that replaces the header, an unlisted hop before it is
+ * not seen here: nginx reports only its own peer.)
  */
 export function warnUnlistedProxy(app: FastifyInstance, setting: TrustProxy | true | undefined): void {
   if (setting === undefined || setting === false) return;
-  let warned = false;
+  const logged = new Set<string>();
   app.addHook('onRequest', (request, _reply, done) => {
     // request.ips is the socket's address plus every hop believed: only the socket means none was.
-    if (!warned && request.headers['x-forwarded-for'] !== undefined && (request.ips?.length ?? 1) <= 1) {
-      warned = true;
+    const peer = request.socket.remoteAddress ?? '';
+    if (
+      logged.size < UNLISTED_PEERS_LOGGED_MAX &&
+      request.headers['x-forwarded-for'] !== undefined &&
+      (request.ips?.length ?? 1) <= 1 &&
+      !logged.has(peer)
+    ) {
+      logged.add(peer);
       request.log.warn(
-        { peer: request.socket.remoteAddress },
-        'X-Forwarded-For from a peer TRUST_PROXY does not list: its clients all count as this one address; list it in TRUST_PROXY',
+        { peer },
+        'X-Forwarded-For from a peer TRUST_PROXY does not list: if it is your proxy, list it (its clients all count as its one address now); if it is not, a client sends the header directly: do not list it',
       );
     }
     done();

@@ -46,6 +46,9 @@ export async function signIn(
   return startPasswordSignIn(deps, client, account);
 }
 
+/** A user id no account has (the nil UUID): the known-device lookup of an unknown name. */
+const NO_USER_ID = '00000000-0000-0000-0000-000000000000';
+
 /** The account whose password this is, or INVALID_CREDENTIALS / LOGIN_THROTTLED (the counters charged first). */
 async function provePassword(deps: LoginDeps, client: Client, identifier: string, password: string) {
   const { db, now, hasher, throttles } = deps;
@@ -71,10 +74,12 @@ async function provePassword(deps: LoginDeps, client: Client, identifier: string
   // A browser the account's owner confirmed is not held by the network's lock: that network may be
   // shared (an IPv6 /64, a NAT) with whoever is guessing, and the owner would be locked out with them.
   // Its guesses still count on the identifier and the account, so a stolen cookie stays bounded.
+  // Looked up whenever a device cookie comes, for an unknown name too (a user id no row has), so the
+  // lookup's time does not tell a known name from an unknown one.
   const ownersBrowser =
-    account !== undefined &&
     client.deviceId !== undefined &&
-    (await isKnownDevice(db, account.user_id, deviceHash(client.deviceId)));
+    (await isKnownDevice(db, account?.user_id ?? NO_USER_ID, deviceHash(client.deviceId))) &&
+    account !== undefined;
   const charged = await chargeKeys(
     throttles,
     [{ key: identKey, policy: accountLoginPolicy }, ...(ownersBrowser ? [] : [{ key: ipKey, policy: ipLoginPolicy }])],

@@ -112,8 +112,15 @@ export function createSupportService(deps: {
       // Counted and stored by network (an IPv6 /64: lib/client-network.ts), under the network's lock
       // with the insert: a burst of concurrent messages cannot all pass one count.
       const network = clientNetwork(client.ip);
+      // A network already over its allowance is refused without a transaction: a burst of refused
+      // posts must not hold the pool's connections waiting on one lock.
+      const hourAgo = () => new Date(now().getTime() - HOUR_MS);
+      const before = await countFromIpSince(db, network, hourAgo());
+      if (before.n >= PER_IP_HOURLY) throw rateLimited(before.oldest, now());
       const ids = input.uploadIds ?? [];
       const row = await db.transaction().execute(async (trx) => {
+        // Bounded wait: a queue behind one network's lock answers 503 (retry) rather than piling up.
+        await sql`set local lock_timeout = '2s'`.execute(trx);
         await sql`select pg_advisory_xact_lock(hashtext(${`support-ip:${network}`}))`.execute(trx);
         const at = now();
         const recent = await countFromIpSince(trx, network, new Date(at.getTime() - HOUR_MS));

@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { registerUser, useAuthHarness } from '../auth/test-helpers.ts';
 import { operatorCookie } from '../operators/test-helpers.ts';
+import { whileLockHeld } from '../security/lock-test-helpers.ts';
 import { multipart, png } from '../uploads/test-helpers.ts';
 
 const h = useAuthHarness();
@@ -53,6 +55,19 @@ describe('leave-a-message', () => {
       statuses.push((await leave({ email: 'v6@example.com', content: `#${i}` }, `2001:db8:5:5::${i}`)).statusCode);
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
     expect((await leave({ email: 'v6@example.com', content: 'next /64' }, '2001:db8:5:6::1')).statusCode).toBe(201);
+  });
+
+  it("a queue behind one network's lock waits at most 2 s, then answers 503 and leaves nothing", async () => {
+    const ip = '198.51.100.99';
+    const res = await whileLockHeld(
+      h.db,
+      (trx) => sql`select pg_advisory_xact_lock(hashtext(${`support-ip:${ip}`}))`.execute(trx),
+      () => leave({ email: 'held@example.com', content: 'behind the lock' }, ip),
+    );
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    const rows = await h.db.selectFrom('support_messages').select('id').where('ip', '=', ip).execute();
+    expect(rows).toEqual([]);
   });
 
   it('a concurrent burst from one network: exactly five are left', async () => {
