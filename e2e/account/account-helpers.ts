@@ -103,10 +103,12 @@ export async function useLanguage(page: Page, language: 'zh-CN' | 'zh-TW' | 'en'
 }
 
 /**
- * Opens a pre-rendered landing screen (/login, /signIn) and waits until the app has it: in another
- * language than the markup's, boot.ts replaces the markup with a fresh render, and text typed in
- * between (a fill's select-all, then its text) was lost once. The app sets <html lang> in the same task
- * as that swap, so once it is the page's language the fields are the app's own.
+ * Opens a pre-rendered landing screen (/login, /signIn) and waits until the app's code runs (it sets
+ * <html lang> to the page's language): in another language than the markup's, boot.ts replaces the
+ * markup with a fresh render. A fill's select-all, then its text, once lost the text when the page was
+ * blank in between. The markup now stays until the app's fields take its place with their text, focus
+ * and caret (host/src/fresh-render.ts), so typing at any point is kept; the swap may still be pending
+ * when this returns.
  */
 export async function gotoLanding(page: Page, path: '/login' | '/signIn'): Promise<void> {
   await page.goto(path);

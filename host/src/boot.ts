@@ -8,9 +8,9 @@
 import '@fontsource-variable/roboto/wght.css';
 import { currentLanguage, DEFAULT_LANGUAGE } from '@cw/shared-state/i18n';
 import { createElement } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+import { hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
-import { keepMarkupValues } from './features/account/utils/markup-values.ts';
+import { renderFresh } from './fresh-render.ts';
 // After the screens' own CSS, as before the entry was split: its rules win a tie (underlined links in text).
 import './styles.css';
 import { PRERENDERED_ATTRIBUTE } from './prerendered.ts';
@@ -24,8 +24,6 @@ const prerendered = container.getAttribute(PRERENDERED_ATTRIBUTE);
 if (prerendered === window.location.pathname && currentLanguage() === DEFAULT_LANGUAGE) {
   hydrateRoot(container, createElement(App));
 } else {
-  // Text typed into the markup before this script ran survives the fresh render (use-form.ts takes it).
-  keepMarkupValues(container);
-  container.replaceChildren();
-  createRoot(container).render(createElement(App));
+  // A pre-rendered form stays typeable until the app's own fields are ready to take its place.
+  renderFresh(container, createElement(App));
 }
