@@ -126,6 +126,42 @@ test('after hydration the language switches live, and the choice picks the page 
   expect(unexpectedProblems(problems)).toEqual([]);
 });
 
+test('typing into the zh-CN markup while the app starts in English keeps the text, the focus and the caret', async ({
+  page,
+  problems,
+}) => {
+  // The language is this browser's own choice (not sent to the server), so the zh-CN markup comes and the
+  // app renders afresh in English (host/src/fresh-render.ts). The login screen's chunk is held back, so the
+  // app's code runs well before its form exists: the markup must stay typeable until then.
+  await page.addInitScript(() => window.localStorage.setItem('lang', 'en'));
+  let heldBack = 0;
+  await page.route('**/*.js', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (body.includes('login-identifier')) {
+      heldBack += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    }
+    await route.fulfill({ response, body });
+  });
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('登录');
+  await page.getByTestId('login-identifier').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  // Where the keys go is wherever the focus is: before the fix, nowhere (the markup was gone).
+  await page.keyboard.type('bob_2');
+  await page.keyboard.press('Shift+ArrowLeft');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Log in');
+  const field = page.getByTestId('login-identifier');
+  await expect(field).toHaveValue('bob_2');
+  await expect(field).toBeFocused();
+  expect(await field.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd])).toEqual([4, 5]);
+  // The app's own #root now (the markup's said which pre-rendered path it held).
+  await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered', /./);
+  expect(heldBack).toBeGreaterThan(0);
+  expect(unexpectedProblems(problems)).toEqual([]);
+});
+
 test.describe('a Spanish-speaking phone', () => {
   test.use({ locale: 'es-ES' });
 
