@@ -3,18 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/repository.ts';
 import { FACTOR_PENDING_MS } from '../auth/sessions.ts';
 import { userSessionsLockKey } from '../auth/sessions-repository.ts';
-import {
-  type Harness,
-  login,
-  nextIp,
-  registerUser,
-  STRONG_PASSWORD,
-  sessionCookie,
-  useAuthHarness,
-} from '../auth/test-helpers.ts';
+import { type Harness, login, nextIp, STRONG_PASSWORD, sessionCookie, useAuthHarness } from '../auth/test-helpers.ts';
 import { accountLoginPolicy } from '../auth/throttle-schedule.ts';
 import { untilSomeoneWaits, whileLockHeld } from './lock-test-helpers.ts';
-import { SoftAuthenticator } from './soft-authenticator.ts';
+import { passkeyUser as registerPasskeyUser } from './passkey-test-helpers.ts';
 
 /**
  * The general second step (recovery codes, a passkey, and authenticator codes when the counters are in
@@ -26,19 +18,6 @@ const h: Harness = useAuthHarness();
 
 const post = (url: string, cookie: string, payload?: object) =>
   h.app.inject({ method: 'POST', url, remoteAddress: nextIp(), headers: { cookie }, ...(payload ? { payload } : {}) });
-
-/** A user whose only factor is a passkey on `key`, with the recovery codes its registration issued. */
-async function passkeyUser() {
-  const user = await registerUser(h);
-  const key = new SoftAuthenticator();
-  const options = await post('/api/me/security/passkeys/options', user.cookie);
-  const added = await post('/api/me/security/passkeys', user.cookie, {
-    name: 'Laptop',
-    response: key.register(options.json()),
-  });
-  expect(added.statusCode, added.body).toBe(201);
-  return { ...user, key, recoveryCodes: added.json().recoveryCodes as string[] };
-}
 
 async function pendingSignIn(email: string) {
   const res = await login(h, email, STRONG_PASSWORD);
@@ -88,7 +67,7 @@ async function completedAfterExpiry(userId: string, pending: string, answer: obj
 
 describe('the general second step and the pending sign-in’s expiry', () => {
   it('a recovery code whose pending sign-in expired while it was queued: 401, no session', async () => {
-    const user = await passkeyUser();
+    const user = await registerPasskeyUser(h);
     const pending = await pendingSignIn(user.email);
     const before = await usableSessions(user.user.id);
     const res = await completedAfterExpiry(user.user.id, pending, { recoveryCode: user.recoveryCodes[0] });
@@ -99,7 +78,7 @@ describe('the general second step and the pending sign-in’s expiry', () => {
   });
 
   it('a passkey whose pending sign-in expired while it was queued: 401, no session', async () => {
-    const user = await passkeyUser();
+    const user = await registerPasskeyUser(h);
     const pending = await pendingSignIn(user.email);
     const options = await post('/api/auth/login/factor/passkey-options', pending);
     expect(options.statusCode, options.body).toBe(200);
@@ -111,7 +90,7 @@ describe('the general second step and the pending sign-in’s expiry', () => {
   });
 
   it('just before the expiry a recovery code still completes (the boundary)', async () => {
-    const user = await passkeyUser();
+    const user = await registerPasskeyUser(h);
     const pending = await pendingSignIn(user.email);
     h.clock.advance(FACTOR_PENDING_MS - 1_000);
     const res = await post('/api/auth/login/factor', pending, { recoveryCode: user.recoveryCodes[0] });
@@ -119,7 +98,7 @@ describe('the general second step and the pending sign-in’s expiry', () => {
   });
 
   it('two recovery codes at once on one pending sign-in: one session, the other refused', async () => {
-    const user = await passkeyUser();
+    const user = await registerPasskeyUser(h);
     const pending = await pendingSignIn(user.email);
     const before = await usableSessions(user.user.id);
     const answers = await Promise.all(
@@ -148,7 +127,7 @@ const completedWith = async (email: string, recoveryCode: string | undefined) =>
 
 describe('a recovery code is spent only with the sign-in it completes (review L2)', () => {
   it('expired while queued for the sessions lock: not spent, no notice, and it still works later', async () => {
-    const user = await passkeyUser();
+    const user = await registerPasskeyUser(h);
     const pending = await pendingSignIn(user.email);
     const before = await spentCodes(user.user.id, user.email);
     const res = await completedAfterExpiry(user.user.id, pending, { recoveryCode: user.recoveryCodes[0] });
@@ -170,7 +149,7 @@ describe('a recovery code is spent only with the sign-in it completes (review L2
   });
 
   it('two different codes at once: the loser’s code is not spent and works later', async () => {
-    const user = await passkeyUser();
+    const user = await registerPasskeyUser(h);
     const pending = await pendingSignIn(user.email);
     const before = await spentCodes(user.user.id, user.email);
     const codes = [user.recoveryCodes[0], user.recoveryCodes[1]];
@@ -187,7 +166,7 @@ describe('a recovery code is spent only with the sign-in it completes (review L2
   });
 
   it('one code twice at once: one session, the code spent once', async () => {
-    const user = await passkeyUser();
+    const user = await registerPasskeyUser(h);
     const pending = await pendingSignIn(user.email);
     const before = { sessions: await usableSessions(user.user.id), ...(await spentCodes(user.user.id, user.email)) };
     const answers = await Promise.all(
@@ -201,7 +180,7 @@ describe('a recovery code is spent only with the sign-in it completes (review L2
   });
 
   it('a wrong code is still charged, audited and in the history', async () => {
-    const user = await passkeyUser();
+    const user = await registerPasskeyUser(h);
     const answers = [];
     for (let i = 0; i < 2; i += 1) answers.push(await completedWith(user.email, 'AAAA-BBBB-CCCC'));
     expect(answers.map((a) => a.json().code)).toEqual(['WRONG_FACTOR_CODE', 'WRONG_FACTOR_CODE']);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/repository.ts';
 import { login, nextIp, registerUser, STRONG_PASSWORD, useAuthHarness } from '../auth/test-helpers.ts';
 import { FAILED_PASSKEY_ROWS_PER_HOUR, recordLoginAttempt, THROTTLED_ROWS_PER_HOUR } from './login-history.ts';
-import { SoftAuthenticator, unsignedSignature } from './soft-authenticator.ts';
+import { passkeyUser } from './passkey-test-helpers.ts';
+import { type SoftAuthenticator, unsignedSignature } from './soft-authenticator.ts';
 
 /**
  * A refused passkey answer needs only the victim's credential id (not secret), and no throttle bounds
@@ -21,17 +22,7 @@ const post = (url: string, cookie: string | undefined, payload?: object) =>
     ...(payload ? { payload } : {}),
   });
 
-async function victim() {
-  const user = await registerUser(h);
-  const key = new SoftAuthenticator();
-  const options = await post('/api/me/security/passkeys/options', user.cookie);
-  const added = await post('/api/me/security/passkeys', user.cookie, {
-    name: 'Laptop',
-    response: key.register(options.json()),
-  });
-  expect(added.statusCode, added.body).toBe(201);
-  return { ...user, key };
-}
+const victim = () => passkeyUser(h);
 
 /** One answer for the victim's credential with a signature nobody made. */
 async function forgedAnswer(key: SoftAuthenticator) {

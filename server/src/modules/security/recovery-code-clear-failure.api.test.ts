@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type Harness,
-  login,
-  nextIp,
-  registerUser,
-  STRONG_PASSWORD,
-  sessionCookie,
-  useAuthHarness,
-} from '../auth/test-helpers.ts';
+import { type Harness, login, nextIp, STRONG_PASSWORD, sessionCookie, useAuthHarness } from '../auth/test-helpers.ts';
 import { pgThrottleStore, type ThrottleStore } from '../auth/throttles.ts';
 import { factorThrottleKey } from './factor-charges.ts';
-import { SoftAuthenticator } from './soft-authenticator.ts';
+import { passkeyUser } from './passkey-test-helpers.ts';
 
 /**
  * Review s11 L2: after a recovery code's sign-in is committed (the code spent in its transaction), the
@@ -47,15 +39,8 @@ const post = (url: string, cookie: string, payload?: object) =>
 describe('a recovery code sign-in whose throttle clear fails', () => {
   it('still answers signed in, with its cookie, and the code is spent once', async () => {
     inner = pgThrottleStore(h.db);
-    const user = await registerUser(h);
-    const key = new SoftAuthenticator();
-    const options = await post('/api/me/security/passkeys/options', user.cookie);
-    const added = await post('/api/me/security/passkeys', user.cookie, {
-      name: 'Laptop',
-      response: key.register(options.json()),
-    });
-    expect(added.statusCode, added.body).toBe(201);
-    const [recoveryCode] = added.json().recoveryCodes as string[];
+    const user = await passkeyUser(h);
+    const [recoveryCode] = user.recoveryCodes;
 
     const pending = await login(h, user.email, STRONG_PASSWORD);
     expect(pending.statusCode, pending.body).toBe(202);
