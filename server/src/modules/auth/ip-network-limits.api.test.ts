@@ -59,7 +59,7 @@ describe('per-IP limits by network', () => {
     // The same network, the owner's known browser: signed in.
     const known = await login(h, owner.username, STRONG_PASSWORD, inNetwork(9, 2));
     expect(known.statusCode, known.body).toBe(200);
-    // Its wrong guesses still count on the account: a stolen device cookie gets the account's few only.
+    // Its wrong guesses count on its own counter: a stolen device cookie gets five, then waits.
     const answers: string[] = [];
     for (let i = 0; i <= accountLoginPolicy.freeFailures + 1; i++)
       answers.push((await login(h, owner.username, 'Wrong-Guess-1', inNetwork(9, 3))).json().code);
@@ -67,6 +67,22 @@ describe('per-IP limits by network', () => {
       Array(accountLoginPolicy.freeFailures).fill('INVALID_CREDENTIALS'),
     );
     expect(answers.at(-1)).toBe('LOGIN_THROTTLED');
+  }, 60_000);
+
+  it('strangers guessing a name lock their own attempts out, not the owner on a browser they confirmed', async () => {
+    const owner = await registerUser(h);
+    const stranger = { device: null };
+    for (let i = 0; i <= accountLoginPolicy.freeFailures + 1; i++)
+      await login(h, owner.username, 'Wrong-Guess-1', inNetwork(10 + i, 1), stranger);
+    // The name and the account are locked for strangers: the right password from an unknown browser too.
+    const unknownBrowser = await login(h, owner.email, STRONG_PASSWORD, inNetwork(30, 1), stranger);
+    expect(unknownBrowser.json()).toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    expect((await login(h, owner.username, STRONG_PASSWORD, inNetwork(30, 2), stranger)).statusCode).toBe(429);
+    // The owner's phone signs in, by name or e-mail, and does not lift the strangers' lock.
+    expect((await login(h, owner.username, STRONG_PASSWORD, inNetwork(31, 1))).statusCode).toBe(200);
+    expect((await login(h, owner.email, STRONG_PASSWORD, inNetwork(31, 1))).statusCode).toBe(200);
+    const still = await login(h, owner.email, STRONG_PASSWORD, inNetwork(30, 3), stranger);
+    expect(still.json()).toMatchObject({ code: 'INVALID_CREDENTIALS' });
   }, 60_000);
 
   it('code mails: the hourly count per network holds across its addresses', async () => {

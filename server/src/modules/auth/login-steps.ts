@@ -66,30 +66,13 @@ async function provePassword(deps: LoginDeps, client: Client, identifier: string
         result: event === 'login_failed' ? 'failed' : 'throttled',
       });
   };
-  // The answers follow the identifier as typed and the IP, the same for known and unknown names;
-  // the account's own counter (shared by its e-mail and user name) is charged too, but its lock
-  // answers as a wrong password: a 429 never tells that an e-mail and a user name are one account.
-  const identKey = `identifier:${ident}`;
-  const ipKey = `ip:${clientNetwork(client.ip)}`;
-  // A browser the account's owner confirmed is not held by the network's lock: that network may be
-  // shared (an IPv6 /64, a NAT) with whoever is guessing, and the owner would be locked out with them.
-  // Its guesses still count on the identifier and the account, so a stolen cookie stays bounded.
-  // Looked up whenever a device cookie comes, for an unknown name too (a user id no row has), so the
-  // lookup's time does not tell a known name from an unknown one.
-  const ownersBrowser =
-    client.deviceId !== undefined &&
-    (await isKnownDevice(db, account?.user_id ?? NO_USER_ID, deviceHash(client.deviceId))) &&
-    account !== undefined;
-  const charged = await chargeKeys(
-    throttles,
-    [{ key: identKey, policy: accountLoginPolicy }, ...(ownersBrowser ? [] : [{ key: ipKey, policy: ipLoginPolicy }])],
-    now(),
-  );
+  const plan = await chargePlan(deps, client, ident, account);
+  const charged = await chargeKeys(throttles, plan.keys, now());
   if (!('states' in charged)) {
     await auditLogin('login_throttled', { retryAfterSeconds: charged.retryAfterSeconds });
     throw loginThrottled(charged.retryAfterSeconds);
   }
-  const accountKey = account ? loginThrottleKey(account.user_id) : undefined;
+  const { accountKey } = plan;
   const accountCharge = accountKey ? await throttles.charge(accountKey, accountLoginPolicy, now()) : undefined;
   const accountLocked = accountCharge !== undefined && accountCharge.state === undefined;
   let ok: boolean;
@@ -111,11 +94,51 @@ async function provePassword(deps: LoginDeps, client: Client, identifier: string
     });
     throw new AppError('INVALID_CREDENTIALS', 'Wrong account or password');
   }
-  await throttles.clear(identKey);
-  await charged.refund([ipKey]);
+  for (const key of plan.clearOnSuccess) await throttles.clear(key);
+  await charged.refund(plan.refundOnSuccess);
   // Cleared before the session starts: a store outside the transaction (Redis) cannot roll back with it.
   if (accountKey) await throttles.clear(accountKey);
   return account;
+}
+
+/**
+ * The throttle keys a password attempt is charged on, before it is verified.
+ *
+ * From anywhere: the identifier as typed and the client's network, the same for known and unknown
+ * names; and the account's own counter (shared by its e-mail and user name, and by every other check
+ * of the login password), whose lock answers as a wrong password, so a 429 never tells that an e-mail
+ * and a user name are one account.
+ *
+ * From a browser the account's owner confirmed (its device cookie is a known device of this account):
+ * that browser's own counter only, as OWASP's device cookies do. Strangers guessing the name (from
+ * anywhere) or sharing the network (an IPv6 /64, a NAT) lock out their own attempts, not the owner
+ * on their phone; a stolen device cookie still gets five guesses before its own lock. A success there
+ * does not clear the strangers' locks. The device is looked up whenever a cookie comes, for an unknown
+ * name too (a user id no row has), so the lookup's time does not tell a known name from an unknown one.
+ */
+async function chargePlan(deps: LoginDeps, client: Client, ident: string, account: AccountRow | undefined) {
+  const device = client.deviceId === undefined ? undefined : deviceHash(client.deviceId);
+  const known = device !== undefined && (await isKnownDevice(deps.db, account?.user_id ?? NO_USER_ID, device));
+  if (known && account) {
+    const deviceKey = `device:${account.user_id}:${device.toString('hex')}`;
+    return {
+      keys: [{ key: deviceKey, policy: accountLoginPolicy }],
+      accountKey: undefined,
+      clearOnSuccess: [deviceKey],
+      refundOnSuccess: [],
+    };
+  }
+  const identKey = `identifier:${ident}`;
+  const ipKey = `ip:${clientNetwork(client.ip)}`;
+  return {
+    keys: [
+      { key: identKey, policy: accountLoginPolicy },
+      { key: ipKey, policy: ipLoginPolicy },
+    ],
+    accountKey: account ? loginThrottleKey(account.user_id) : undefined,
+    clearOnSuccess: [identKey],
+    refundOnSuccess: [ipKey],
+  };
 }
 
 /**
