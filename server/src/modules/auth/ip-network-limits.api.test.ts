@@ -85,6 +85,25 @@ describe('per-IP limits by network', () => {
     expect(still.json()).toMatchObject({ code: 'INVALID_CREDENTIALS' });
   }, 60_000);
 
+  it('a known browser’s wrong guesses share the account’s budget with strangers; locked, it is a stranger', async () => {
+    const owner = await registerUser(h);
+    const stranger = { device: null };
+    const fromPhone = (password: string) => login(h, owner.username, password, inNetwork(40, 1));
+    for (let i = 0; i < accountLoginPolicy.freeFailures; i++)
+      expect((await fromPhone('Wrong-Guess-1')).json().code).toBe('INVALID_CREDENTIALS');
+    // One stranger's wrong guess is the account's sixth failure: locked for strangers, right password or not.
+    await login(h, owner.email, 'Wrong-Guess-1', inNetwork(41, 1), stranger);
+    expect((await login(h, owner.email, STRONG_PASSWORD, inNetwork(42, 1), stranger)).json().code).toBe(
+      'INVALID_CREDENTIALS',
+    );
+    // The phone's sixth wrong guess locks its own counter; from then on it is a stranger: the account's
+    // lock binds it too, so the right password is refused until the locks run out.
+    expect((await fromPhone('Wrong-Guess-1')).json().code).toBe('INVALID_CREDENTIALS');
+    expect((await fromPhone(STRONG_PASSWORD)).json().code).toBe('INVALID_CREDENTIALS');
+    h.clock.advance(3_600_000);
+    expect((await fromPhone(STRONG_PASSWORD)).statusCode).toBe(200);
+  }, 60_000);
+
   it('code mails: the hourly count per network holds across its addresses', async () => {
     const statuses: number[] = [];
     for (let i = 0; i <= CODES_PER_NETWORK_HOUR; i++) {

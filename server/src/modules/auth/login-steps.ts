@@ -74,7 +74,7 @@ async function provePassword(deps: LoginDeps, client: Client, identifier: string
   }
   const { accountKey } = plan;
   const accountCharge = accountKey ? await throttles.charge(accountKey, accountLoginPolicy, now()) : undefined;
-  const accountLocked = accountCharge !== undefined && accountCharge.state === undefined;
+  const accountLocked = plan.accountLockBinds && accountCharge !== undefined && accountCharge.state === undefined;
   let ok: boolean;
   try {
     // A locked account is not verified (its guesses stay bounded), at the same cost in time.
@@ -97,7 +97,9 @@ async function provePassword(deps: LoginDeps, client: Client, identifier: string
   for (const key of plan.clearOnSuccess) await throttles.clear(key);
   await charged.refund(plan.refundOnSuccess);
   // Cleared before the session starts: a store outside the transaction (Redis) cannot roll back with it.
-  if (accountKey) await throttles.clear(accountKey);
+  // The owner's browser takes back only its own charge: the strangers' failures stay counted.
+  if (accountKey && plan.accountLockBinds) await throttles.clear(accountKey);
+  else if (accountKey && accountCharge?.state) await throttles.refund(accountKey, accountCharge.state);
   return account;
 }
 
@@ -109,24 +111,30 @@ async function provePassword(deps: LoginDeps, client: Client, identifier: string
  * of the login password), whose lock answers as a wrong password, so a 429 never tells that an e-mail
  * and a user name are one account.
  *
- * From a browser the account's owner confirmed (its device cookie is a known device of this account):
- * that browser's own counter only, as OWASP's device cookies do. Strangers guessing the name (from
- * anywhere) or sharing the network (an IPv6 /64, a NAT) lock out their own attempts, not the owner
- * on their phone; a stolen device cookie still gets five guesses before its own lock. A success there
- * does not clear the strangers' locks. The device is looked up whenever a cookie comes, for an unknown
- * name too (a user id no row has), so the lookup's time does not tell a known name from an unknown one.
+ * From a browser the account's owner confirmed (its device cookie is a known device of this account),
+ * as OWASP's device cookies: that browser's own counter decides, and the account's lock does not bind
+ * it, so strangers guessing the name (from anywhere) or sharing the network lock out their own attempts,
+ * not the owner on their phone. Its failures are still charged on the account (a stolen cookie's
+ * guesses and the strangers' share one budget there), and once its own counter locks, the browser is
+ * a stranger again: a stolen device cookie adds five guesses, not a budget of its own. A success there
+ * does not clear the strangers' failures. The device is looked up whenever a cookie comes, for an
+ * unknown name too (a user id no row has), so the lookup's time does not tell a known name from an
+ * unknown one.
  */
 async function chargePlan(deps: LoginDeps, client: Client, ident: string, account: AccountRow | undefined) {
   const device = client.deviceId === undefined ? undefined : deviceHash(client.deviceId);
   const known = device !== undefined && (await isKnownDevice(deps.db, account?.user_id ?? NO_USER_ID, device));
   if (known && account) {
     const deviceKey = `device:${account.user_id}:${device.toString('hex')}`;
-    return {
-      keys: [{ key: deviceKey, policy: accountLoginPolicy }],
-      accountKey: undefined,
-      clearOnSuccess: [deviceKey],
-      refundOnSuccess: [],
-    };
+    const lockedFor = await deps.throttles.lockedFor([deviceKey], deps.now());
+    if (lockedFor === 0)
+      return {
+        keys: [{ key: deviceKey, policy: accountLoginPolicy }],
+        accountKey: loginThrottleKey(account.user_id),
+        accountLockBinds: false,
+        clearOnSuccess: [deviceKey],
+        refundOnSuccess: [],
+      };
   }
   const identKey = `identifier:${ident}`;
   const ipKey = `ip:${clientNetwork(client.ip)}`;
@@ -136,6 +144,7 @@ async function chargePlan(deps: LoginDeps, client: Client, ident: string, accoun
       { key: ipKey, policy: ipLoginPolicy },
     ],
     accountKey: account ? loginThrottleKey(account.user_id) : undefined,
+    accountLockBinds: true,
     clearOnSuccess: [identKey],
     refundOnSuccess: [ipKey],
   };
