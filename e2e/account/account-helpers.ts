@@ -45,7 +45,9 @@ export async function readCode(
         const mine = (await mailTo(request, email)).filter(
           (m) => Date.parse(m.createdAt) >= since - 1000 && !seen.has(m.id),
         );
-        code = mine[0]?.text.match(/\b(\d{6})\b/)?.[1];
+        // The code stands alone on its line (mail/templates.ts); a notice in the window (a deposit's
+        // "12,100.000000 USDT") has six digits in a row too, and was once read as the code.
+        code = mine.map((m) => /^(\d{6})\r?$/m.exec(m.text)?.[1]).find((found) => found !== undefined);
         return code;
       },
       { timeout: 15_000, message: `a code e-mailed to ${email}` },
