@@ -139,7 +139,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with an e-mailed code; ends every session of the account */
+        /**
+         * Set a new password with an e-mailed code; ends every session of the account
+         * @description Every browser but this one is forgotten: their next sign-in asks for the e-mailed confirmation.
+         */
         post: operations["postAuthPasswordReset"];
         delete?: never;
         options?: never;
@@ -192,7 +195,7 @@ export interface paths {
         put?: never;
         /**
          * Change the password; ends the other sessions unless endOtherSessions is false
-         * @description REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes (POST /api/me/security/reauth; a sign-in counts). Starts the 24 h outflow hold.
+         * @description REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes (POST /api/me/security/reauth; a sign-in counts). Starts the 24 h outflow hold. Ending the other sessions forgets the other browsers too (their next sign-in asks for the e-mailed confirmation).
          */
         post: operations["postMePassword"];
         delete?: never;
@@ -264,7 +267,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End every other session */
+        /**
+         * End every other session
+         * @description The other browsers are forgotten too: their next sign-in asks for the e-mailed confirmation.
+         */
         post: operations["postMeSessionsRevokeOthers"];
         delete?: never;
         options?: never;
@@ -772,7 +778,7 @@ export interface paths {
         put?: never;
         /**
          * Change the account's e-mail address; ends the other sessions unless endOtherSessions is false
-         * @description REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes (POST /api/me/security/reauth; a sign-in counts). ACCOUNT_FROZEN while the account is frozen. Needs the code mailed to the new address and, when on, the second factor (FACTOR_REQUIRED, WRONG_FACTOR_CODE, FACTOR_CODE_USED, FACTOR_THROTTLED; a passkey answers a step_up challenge). EMAIL_EXISTS when another account took the address first. The old address is told, with a one-click freeze link; withdrawals and sends are held 24 h (OUTFLOW_HOLD).
+         * @description REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes (POST /api/me/security/reauth; a sign-in counts). ACCOUNT_FROZEN while the account is frozen. Needs the code mailed to the new address and, when on, the second factor (FACTOR_REQUIRED, WRONG_FACTOR_CODE, FACTOR_CODE_USED, FACTOR_THROTTLED; a passkey answers a step_up challenge). EMAIL_EXISTS when another account took the address first. The old address is told, with a one-click freeze link; withdrawals and sends are held 24 h (OUTFLOW_HOLD). Ending the other sessions forgets the other browsers too (their next sign-in asks for the e-mailed confirmation).
          */
         post: operations["postMeSecurityEmail"];
         delete?: never;

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { resolveUser } from '../../http/authenticate.ts';
+import { readDeviceId } from '../security/device-cookie.ts';
 import { sessionIdOf } from './sessions.ts';
 
 /** Who is asking, as a service needs it: plain data, no HTTP objects (routes build it, services read it). */
@@ -28,6 +29,16 @@ export async function clientOf(request: FastifyRequest): Promise<Client> {
     userId: request.user?.userId ?? null,
     sessionId: sessionIdOf(request) ?? null,
   };
+}
+
+/**
+ * clientOf with the browser's device cookie when it carries one (never a fresh id): for the steps that
+ * forget the account's other known browsers and keep this one (security/devices-repository.ts).
+ */
+export async function clientWithDevice(request: FastifyRequest, secure: boolean): Promise<Client> {
+  const client = await clientOf(request);
+  const deviceId = readDeviceId(request, secure);
+  return deviceId === undefined ? client : { ...client, deviceId };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { listAudit } from '../audit/repository.ts';
 import { createPasswordHasher, type PasswordHasher } from './password-hashing.ts';
-import { login, nextIp, registerUser, sessionCookie, useAuthHarness } from './test-helpers.ts';
+import { login, nextIp, registerUser, sessionCookie, useAuthHarness, withDevice } from './test-helpers.ts';
 
 /*
  * The file hashes at the tests' cost (test/setup.ts), except the dummy-hash timing test: it measures
@@ -350,9 +350,12 @@ describe('sessions', () => {
     const account = await registerUser(h);
     const { receiveCode } = await import('./test-helpers.ts');
     const code = await receiveCode(h, { email: account.email, purpose: 'reset_password' });
+    // From the browser the account registered in: it stays known (the others are forgotten:
+    // security/forget-devices.api.test.ts).
     const res = await h.app.inject({
       method: 'POST',
       url: '/api/auth/password/reset',
+      headers: { cookie: withDevice(account.email) },
       payload: { email: account.email, code, password: 'Reset-Pass-7', confirmPassword: 'Reset-Pass-7' },
     });
     expect(res.statusCode).toBe(204);

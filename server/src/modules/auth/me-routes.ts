@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser, resolveUser } from '../../http/authenticate.ts';
 import type { AccountsService } from './accounts-service.ts';
-import { clientOf } from './client.ts';
+import { clientOf, clientWithDevice } from './client.ts';
 import type { FundPasswordService } from './fund-password-service.ts';
 import {
   ChangePasswordBody,
@@ -61,13 +61,15 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
         summary: 'Change the password; ends the other sessions unless endOtherSessions is false',
         description:
           'REAUTH_REQUIRED unless the password (and the second factor, when on) was proved within 5 minutes ' +
-          '(POST /api/me/security/reauth; a sign-in counts). Starts the 24 h outflow hold.',
+          '(POST /api/me/security/reauth; a sign-in counts). Starts the 24 h outflow hold. Ending the other ' +
+          'sessions forgets the other browsers too (their next sign-in asks for the e-mailed confirmation).',
         body: ChangePasswordBody,
         response: { 204: NoContent, ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
-      await accounts.changePassword(await clientOf(request), currentUser(request).userId, request.body);
+      const client = await clientWithDevice(request, sessions.isSecure(request));
+      await accounts.changePassword(client, currentUser(request).userId, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -128,11 +130,15 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRoutesOptions> = async (app, 
       schema: {
         tags: ['me'],
         summary: 'End every other session',
+        description: 'The other browsers are forgotten too: their next sign-in asks for the e-mailed confirmation.',
         response: { 200: RevokedCount, ...errorResponses(401, 403) },
       },
     },
     async (request) => ({
-      revoked: await sessionsService.revokeOthers(await clientOf(request), currentUser(request).userId),
+      revoked: await sessionsService.revokeOthers(
+        await clientWithDevice(request, sessions.isSecure(request)),
+        currentUser(request).userId,
+      ),
     }),
   );
 

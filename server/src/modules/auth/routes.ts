@@ -4,7 +4,7 @@ import { errorResponses } from '../../errors/schema.ts';
 import { pickMailLanguage } from '../mail/templates.ts';
 import { deviceIdFor, setDeviceCookie } from '../security/device-cookie.ts';
 import type { AccountsService } from './accounts-service.ts';
-import { clientOf } from './client.ts';
+import { clientOf, clientWithDevice } from './client.ts';
 import {
   DeviceConfirmationRequiredResult,
   FactorRequiredResult,
@@ -140,12 +140,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
       schema: {
         tags: ['auth'],
         summary: 'Set a new password with an e-mailed code; ends every session of the account',
+        description: 'Every browser but this one is forgotten: their next sign-in asks for the e-mailed confirmation.',
         body: ResetPasswordBody,
         response: { 204: NoContent, ...errorResponses(400, 403) },
       },
     },
     async (request, reply) => {
-      const ownSessionEnded = await accounts.resetPassword(await clientOf(request), request.body);
+      const client = await clientWithDevice(request, sessions.isSecure(request));
+      const ownSessionEnded = await accounts.resetPassword(client, request.body);
       if (ownSessionEnded) sessions.clearCookie(request, reply);
       return reply.code(204).send(null);
     },

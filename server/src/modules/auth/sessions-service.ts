@@ -3,6 +3,8 @@ import type { Database } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors/app-error.ts';
 import { placeFromIp } from '../../lib/ip-place.ts';
 import { appendAudit } from '../audit/repository.ts';
+import { deviceHash } from '../security/device-cookie.ts';
+import { forgetOtherDevices } from '../security/devices-repository.ts';
 import { deviceOf } from '../security/login-history.ts';
 import type { Client } from './client.ts';
 import type { SessionInfo } from './schemas.ts';
@@ -47,6 +49,7 @@ export function createSessionsService(deps: {
       const keep = client.sessionId ?? undefined;
       return db.transaction().execute(async (trx) => {
         const revoked = await revokeUserSessions(trx, userId, now(), keep);
+        await forgetOtherDevices(trx, userId, client.deviceId === undefined ? undefined : deviceHash(client.deviceId));
         await deps.onSessionsEnded(trx, userId, now());
         await appendAudit(trx, { event: 'sessions_revoked', at: now(), userId, ip: client.ip, details: { revoked } });
         return revoked;

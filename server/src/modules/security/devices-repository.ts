@@ -50,6 +50,19 @@ export async function isKnownDevice(db: Db, userId: string, deviceHash: Buffer):
   return row !== undefined;
 }
 
+/**
+ * Forgets the user's known browsers but `keep` (the browser asking, when it has a device cookie): with
+ * the other sessions (sign out everywhere else, a password change or reset that ends them). A stolen
+ * device cookie is then an unknown browser again: its sign-in needs the e-mailed confirmation, and it
+ * loses the known browser's own sign-in counter (auth/login-steps.ts). Returns how many were forgotten.
+ */
+export async function forgetOtherDevices(db: Db, userId: string, keep: Buffer | undefined): Promise<number> {
+  let query = db.deleteFrom('known_devices').where('user_id', '=', userId);
+  if (keep !== undefined) query = query.where('device_hash', '!=', keep);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** Records the browser as known (registration, a confirmation) and prunes beyond the per-user limit. */
 export async function rememberDevice(
   db: Db,

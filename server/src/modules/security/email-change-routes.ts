@@ -4,7 +4,7 @@ import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import { StringEnum } from '../../schema/string-enum.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
-import { clientOf } from '../auth/client.ts';
+import { clientOf, clientWithDevice } from '../auth/client.ts';
 import { SendCodeResult, UserResult } from '../auth/schemas.ts';
 import { mailLanguages, pickMailLanguage } from '../mail/templates.ts';
 import { FactorFields } from './schemas.ts';
@@ -80,14 +80,16 @@ export const emailChangeRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> 
           `${PROOF} Needs the code mailed to the new address and, when on, the second factor ` +
           '(FACTOR_REQUIRED, WRONG_FACTOR_CODE, FACTOR_CODE_USED, FACTOR_THROTTLED; a passkey answers a step_up ' +
           'challenge). EMAIL_EXISTS when another account took the address first. The old address is told, with a ' +
-          'one-click freeze link; withdrawals and sends are held 24 h (OUTFLOW_HOLD).',
+          'one-click freeze link; withdrawals and sends are held 24 h (OUTFLOW_HOLD). Ending the other sessions ' +
+          'forgets the other browsers too (their next sign-in asks for the e-mailed confirmation).',
         body: ChangeEmailBody,
         response: { 200: EmailChanged, ...errorResponses(400, 401, 403, 409, 423, 429) },
       },
     },
     async (request) => {
       const userId = currentUser(request).userId;
-      const { otherSessionsEnded } = await auth.emailChange.change(await clientOf(request), userId, request.body);
+      const client = await clientWithDevice(request, auth.sessions.isSecure(request));
+      const { otherSessionsEnded } = await auth.emailChange.change(client, userId, request.body);
       return { user: await auth.accounts.me(userId), otherSessionsEnded };
     },
   );

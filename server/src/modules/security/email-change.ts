@@ -10,6 +10,8 @@ import type { SessionsEndedHook } from '../auth/sessions-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import { enqueueUserMail } from '../mail/anti-phishing.ts';
 import type { MailLanguage } from '../mail/templates.ts';
+import { deviceHash } from './device-cookie.ts';
+import { forgetOtherDevices } from './devices-repository.ts';
 import type { FactorInput, SecondFactors } from './factors-service.ts';
 import { newFreezeLink } from './freeze.ts';
 import { assertNotFrozen } from './freeze-state.ts';
@@ -110,6 +112,12 @@ export function createEmailChange(deps: {
             .executeTakeFirst();
           if (updated.numUpdatedRows !== 1n) throw new AppError('CONFLICT', 'The address changed meanwhile');
           const ended = endOthers ? await revokeUserSessions(trx, userId, at, keep) : 0;
+          if (endOthers)
+            await forgetOtherDevices(
+              trx,
+              userId,
+              client.deviceId === undefined ? undefined : deviceHash(client.deviceId),
+            );
           // A sign-in still waiting would be confirmed through the new address: it ends either way.
           await revokePendingSessions(trx, userId, at);
           if (endOthers) await deps.onSessionsEnded(trx, userId, at);
