@@ -1,4 +1,4 @@
-import { newAccount, registerByApi, useLanguage } from './account/account-helpers.ts';
+import { carryRegisteredDevice, newAccount, registerByApi, useLanguage } from './account/account-helpers.ts';
 import { signInByApi } from './account/sign-in-by-api.ts';
 import { E2E_DEV_URL } from './support/e2e-env.ts';
 import { expect, test } from './support/fixtures.ts';
@@ -56,6 +56,8 @@ for (const language of ['en', 'zh-CN', 'zh-TW', 'es'] as const) {
     expect(changed.status()).toBe(204);
     const link = new URL(await freezeLinkFor(api, account.email));
 
+    // The owner opens the mail's link in their own browser: it stays known (every other one is forgotten).
+    await carryRegisteredDevice(page.context(), account.username);
     await useLanguage(page, language);
     await page.goto(`${link.pathname}${link.hash}`);
     await expect(page.getByTestId('freeze-link-confirm')).toBeEnabled();

@@ -70,8 +70,8 @@ export function createPasswordChanges(deps: {
       await db.transaction().execute(async (trx) => {
         await codes.consume(trx, code);
         await updatePasswordHash(trx, account.user_id, passwordHash, now());
-        const ended = await revokeUserSessions(trx, account.user_id, now());
         await forgetOtherDevices(trx, account.user_id, deviceOf(client));
+        const ended = await revokeUserSessions(trx, account.user_id, now());
         await onSessionsEnded(trx, account.user_id, now());
         await appendAudit(trx, {
           event: 'password_reset',
@@ -135,8 +135,8 @@ export function createPasswordChanges(deps: {
       const endOthers = input.endOtherSessions !== false;
       await db.transaction().execute(async (trx) => {
         await updatePasswordHash(trx, userId, passwordHash, now());
-        const ended = endOthers ? await revokeUserSessions(trx, userId, now(), keep) : 0;
         if (endOthers) await forgetOtherDevices(trx, userId, deviceOf(client));
+        const ended = endOthers ? await revokeUserSessions(trx, userId, now(), keep) : 0;
         // Sign-ins still waiting were made with the old password: they end even when the others stay.
         await revokePendingSessions(trx, userId, now());
         // Pending sells end on a password change even when the other sessions stay: it is a security change.

@@ -6,6 +6,7 @@ import { appendAudit } from '../audit/repository.ts';
 import { deviceHash } from '../security/device-cookie.ts';
 import { forgetOtherDevices } from '../security/devices-repository.ts';
 import { deviceOf } from '../security/login-history.ts';
+import { recentlyAuthenticated } from '../security/reauth.ts';
 import type { Client } from './client.ts';
 import type { SessionInfo } from './schemas.ts';
 import type { Sessions } from './sessions.ts';
@@ -48,8 +49,15 @@ export function createSessionsService(deps: {
     async revokeOthers(client, userId) {
       const keep = client.sessionId ?? undefined;
       return db.transaction().execute(async (trx) => {
+        // The other browsers are forgotten only by an owner who proved the password within minutes: a
+        // stolen session alone must not strip the owner's browsers of their own sign-in counter.
+        if (await recentlyAuthenticated(trx, client, now()))
+          await forgetOtherDevices(
+            trx,
+            userId,
+            client.deviceId === undefined ? undefined : deviceHash(client.deviceId),
+          );
         const revoked = await revokeUserSessions(trx, userId, now(), keep);
-        await forgetOtherDevices(trx, userId, client.deviceId === undefined ? undefined : deviceHash(client.deviceId));
         await deps.onSessionsEnded(trx, userId, now());
         await appendAudit(trx, { event: 'sessions_revoked', at: now(), userId, ip: client.ip, details: { revoked } });
         return revoked;

@@ -5,6 +5,7 @@ import { appendAudit } from '../audit/repository.ts';
 import { hashToken, newSessionToken } from '../auth/secrets.ts';
 import { revokeUserSessions } from '../auth/sessions-repository.ts';
 import type { SessionsEndedHook } from '../auth/sessions-service.ts';
+import { forgetOtherDevices } from '../security/devices-repository.ts';
 import { type Actor, CLI_ONLY_ROLES, lockActorWith, privilegedGrantProblem } from './account-guards.ts';
 import {
   disableOperator,
@@ -230,6 +231,7 @@ export function createOperatorAccounts(deps: {
         const user = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
         if (!user) throw new NotFoundError('No such user');
         const at = now();
+        await forgetOtherDevices(trx, userId, undefined);
         const ended = await revokeUserSessions(trx, userId, at);
         await deps.onUserSessionsEnded?.(trx, userId, at);
         await appendAudit(trx, {

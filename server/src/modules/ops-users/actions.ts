@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import { revokeUserSessions } from '../auth/sessions-repository.ts';
 import { cancelPendingSells, endSellsOnFreeze } from '../ramp/cancel.ts';
+import { forgetOtherDevices } from '../security/devices-repository.ts';
 import { stopOutflowsAndSessions } from '../security/freeze.ts';
 import { lockOutflows } from '../withdrawals/outflow-budget.ts';
 
@@ -110,6 +111,7 @@ async function apply(
       return { ...none, changed: Number(lifted.numDeletedRows) > 0 };
     }
     case 'end_sessions': {
+      await forgetOtherDevices(trx, userId, undefined);
       const ended = await revokeUserSessions(trx, userId, now);
       await cancelPendingSells(trx, userId, now);
       return { ...none, changed: ended > 0, sessionsEnded: ended };

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DeviceConfirmationsTable } from '../../db/schema-devices.ts';
-import type { SessionRow } from '../auth/sessions-repository.ts';
+import { lockUserSessions, type SessionRow } from '../auth/sessions-repository.ts';
 
 type Db = Kysely<Database>;
 export type DeviceConfirmationRow = Selectable<DeviceConfirmationsTable>;
@@ -52,11 +52,16 @@ export async function isKnownDevice(db: Db, userId: string, deviceHash: Buffer):
 
 /**
  * Forgets the user's known browsers but `keep` (the browser asking, when it has a device cookie): with
- * the other sessions (sign out everywhere else, a password change or reset that ends them). A stolen
+ * the other sessions (sign out everywhere else, a password change or reset that ends them; a freeze
+ * and an operator's ending of the sessions forget them all). Call it before revoking the sessions. A stolen
  * device cookie is then an unknown browser again: its sign-in needs the e-mailed confirmation, and it
  * loses the known browser's own sign-in counter (auth/login-steps.ts). Returns how many were forgotten.
  */
 export async function forgetOtherDevices(db: Db, userId: string, keep: Buffer | undefined): Promise<number> {
+  // The user's sessions lock first, as a sign-in takes it before the known-device row and the sessions
+  // (new-device.ts): called before the sessions are revoked, the two never wait for each other in turn,
+  // and a sign-in in flight either finishes first (and is revoked) or starts after (and is unknown).
+  await lockUserSessions(db, userId);
   let query = db.deleteFrom('known_devices').where('user_id', '=', userId);
   if (keep !== undefined) query = query.where('device_hash', '!=', keep);
   const result = await query.executeTakeFirst();

@@ -111,13 +111,13 @@ export function createEmailChange(deps: {
             .where('email', '=', account.email)
             .executeTakeFirst();
           if (updated.numUpdatedRows !== 1n) throw new AppError('CONFLICT', 'The address changed meanwhile');
-          const ended = endOthers ? await revokeUserSessions(trx, userId, at, keep) : 0;
           if (endOthers)
             await forgetOtherDevices(
               trx,
               userId,
               client.deviceId === undefined ? undefined : deviceHash(client.deviceId),
             );
+          const ended = endOthers ? await revokeUserSessions(trx, userId, at, keep) : 0;
           // A sign-in still waiting would be confirmed through the new address: it ends either way.
           await revokePendingSessions(trx, userId, at);
           if (endOthers) await deps.onSessionsEnded(trx, userId, at);

@@ -80,4 +80,37 @@ describe('known browsers end with the other sessions', () => {
     expect((await login(h, owner.username, 'N3w-Password!2', nextIp(), { device: laptop })).statusCode).toBe(202);
     expect((await login(h, owner.username, 'N3w-Password!2')).statusCode).toBe(200);
   });
+
+  it('a stolen session alone (no recent password) ends the sessions but forgets no browser', async () => {
+    const owner = await registerUser(h);
+    const laptop = await laptopOf(owner.user.id);
+    h.clock.advance(6 * 60_000); // the sign-in is older than the 5 minutes of a recent password
+    const out = await h.app.inject({
+      method: 'POST',
+      url: '/api/me/sessions/revoke-others',
+      remoteAddress: nextIp(),
+      headers: { cookie: withDevice(owner.username, owner.cookie) },
+    });
+    expect(out.statusCode, out.body).toBeLessThan(300);
+    expect((await login(h, owner.username, STRONG_PASSWORD, nextIp(), { device: laptop })).statusCode).toBe(200);
+  });
+
+  it('freezing the account ("this was not me") forgets every browser but the owner\u2019s asking one', async () => {
+    const owner = await registerUser(h);
+    const laptop = await laptopOf(owner.user.id);
+    const frozen = await h.app.inject({
+      method: 'POST',
+      url: '/api/me/security/freeze',
+      remoteAddress: nextIp(),
+      headers: { cookie: withDevice(owner.username, owner.cookie) },
+    });
+    expect(frozen.statusCode, frozen.body).toBeLessThan(300);
+    const known = await h.db
+      .selectFrom('known_devices')
+      .select('device_hash')
+      .where('user_id', '=', owner.user.id)
+      .execute();
+    expect(known).toHaveLength(1);
+    expect(known[0]?.device_hash).not.toEqual(deviceHash(laptop.slice('did='.length)));
+  });
 });

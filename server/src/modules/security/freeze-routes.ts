@@ -5,7 +5,7 @@ import { errorResponses } from '../../errors/schema.ts';
 import { currentUser, requireUser } from '../../http/authenticate.ts';
 import { clientNetwork } from '../../lib/client-network.ts';
 import type { AuthModule } from '../auth/auth-module.ts';
-import { clientOf } from '../auth/client.ts';
+import { clientOf, clientWithDevice } from '../auth/client.ts';
 import { NoContent } from '../auth/schemas.ts';
 import { retryAfterSeconds, type ThrottlePolicy } from '../auth/throttle-schedule.ts';
 import { PasskeyAssertion } from './passkey-schemas.ts';
@@ -80,7 +80,10 @@ export const freezeRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = asy
       },
     },
     async (request, reply) => {
-      await auth.freeze.freeze(await clientOf(request), currentUser(request).userId);
+      await auth.freeze.freeze(
+        await clientWithDevice(request, auth.sessions.isSecure(request)),
+        currentUser(request).userId,
+      );
       auth.sessions.clearCookie(request, reply);
       return reply.code(204).send(null);
     },
@@ -124,7 +127,12 @@ export const freezeRoutes: FastifyPluginAsyncTypebox<{ auth: AuthModule }> = asy
         throw new AppError('RATE_LIMITED', 'Too many uses of freeze links; try again later', {
           details: { retryAfterSeconds: wait },
         });
-      if (!(await auth.freeze.freezeByLink(await clientOf(request), request.body.token)))
+      if (
+        !(await auth.freeze.freezeByLink(
+          await clientWithDevice(request, auth.sessions.isSecure(request)),
+          request.body.token,
+        ))
+      )
         throw new NotFoundError('This link is not valid');
       return reply.code(204).send(null);
     },

@@ -6,6 +6,7 @@ import { findAccountById } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import { lockOutflows } from '../withdrawals/outflow-budget.ts';
+import { deviceHash } from './device-cookie.ts';
 import type { FactorInput } from './factors-service.ts';
 import { type FreezeVia, freezeAccount, freezeLinkUser, frozenAndStill, startThaw } from './freeze.ts';
 import { freezeState } from './freeze-state.ts';
@@ -59,7 +60,9 @@ export function createFreezeService(deps: {
     };
   }
 
-  async function freeze(userId: string, via: FreezeVia, ip: string | null): Promise<void> {
+  async function freeze(userId: string, via: FreezeVia, client: Client): Promise<void> {
+    const { ip } = client;
+    const keepDevice = client.deviceId === undefined ? undefined : deviceHash(client.deviceId);
     await db.transaction().execute(async (trx) => {
       const at = now();
       await lockOutflows(trx, userId);
@@ -67,7 +70,7 @@ export function createFreezeService(deps: {
       // (a leaked link replayed must not be a mail bomb or a session killer; review 31, F4). Frozen
       // with an unfreeze under way: freezing again cancels it, and says so once.
       if (await frozenAndStill(trx, userId)) return;
-      await freezeAccount(trx, { userId, via, ip, now: at });
+      await freezeAccount(trx, { userId, via, ip, now: at, keepDevice });
       await deps.onFrozen?.(trx, userId, at);
       await queueSecurityNotice(trx, userId, 'account_frozen', at);
     });
@@ -76,11 +79,11 @@ export function createFreezeService(deps: {
 
   return {
     status,
-    freeze: (client, userId) => freeze(userId, 'settings', client.ip),
+    freeze: (client, userId) => freeze(userId, 'settings', client),
     async freezeByLink(client, token) {
       const userId = await freezeLinkUser(db, token, now());
       if (!userId) return false;
-      await freeze(userId, 'mail_link', client.ip);
+      await freeze(userId, 'mail_link', client);
       return true;
     },
     async unfreeze(client, userId, input) {

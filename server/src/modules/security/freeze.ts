@@ -6,6 +6,7 @@ import { revokeUserSessions } from '../auth/sessions-repository.ts';
 import { unlockFunds } from '../ledger/operations.ts';
 import { lockOutflows } from '../withdrawals/outflow-budget.ts';
 import { transition } from '../withdrawals/repository.ts';
+import { forgetOtherDevices } from './devices-repository.ts';
 
 type Trx = Transaction<Database>;
 
@@ -44,7 +45,7 @@ export type FreezeVia = 'settings' | 'mail_link';
  */
 export async function freezeAccount(
   trx: Trx,
-  input: { userId: string; via: FreezeVia; ip: string | null; now: Date },
+  input: { userId: string; via: FreezeVia; ip: string | null; now: Date; keepDevice?: Buffer | undefined },
 ): Promise<{ cancelledWithdrawals: number; sessionsEnded: number }> {
   const { userId, now } = input;
   await lockOutflows(trx, userId);
@@ -55,6 +56,10 @@ export async function freezeAccount(
       oc.column('user_id').doUpdateSet({ frozen_at: now, via: input.via, unfreeze_requested_at: null, thaws_at: null }),
     )
     .execute();
+  // "This was not me": no browser stays known but the owner's asking one (a freeze from their settings
+  // or the mail's link opened in their browser); any other confirms its next sign-in by e-mail.
+  // (Compliance's freeze, ops-users/actions.ts, is no report of a thief: it keeps them.)
+  await forgetOtherDevices(trx, userId, input.keepDevice);
   const { cancelled: pending, sessionsEnded } = await stopOutflowsAndSessions(trx, userId, now);
   await appendAudit(trx, {
     event: 'account_frozen',

@@ -19,14 +19,19 @@ export const REAUTH_WINDOW_MS = 5 * 60_000;
 const reauthRequired = () => new AppError('REAUTH_REQUIRED', 'Confirm the password within the last 5 minutes first');
 
 export async function assertRecentAuth(db: Kysely<Database>, client: Client, now: Date): Promise<void> {
-  if (client.sessionId === null) throw reauthRequired();
+  if (!(await recentlyAuthenticated(db, client, now))) throw reauthRequired();
+}
+
+/** Whether the client's session proved the password (and factor) within REAUTH_WINDOW_MS. */
+export async function recentlyAuthenticated(db: Kysely<Database>, client: Client, now: Date): Promise<boolean> {
+  if (client.sessionId === null) return false;
   const row = await db
     .selectFrom('sessions')
     .select('authenticated_at')
     .where('id', '=', client.sessionId)
     .executeTakeFirst();
   const at = row?.authenticated_at;
-  if (!at || now.getTime() - at.getTime() > REAUTH_WINDOW_MS || at.getTime() > now.getTime()) throw reauthRequired();
+  return !!at && now.getTime() - at.getTime() <= REAUTH_WINDOW_MS && at.getTime() <= now.getTime();
 }
 
 export interface Reauth {
