@@ -8,6 +8,7 @@ import {
   STRONG_PASSWORD,
   sessionCookie,
   useAuthHarness,
+  withDevice,
 } from '../auth/test-helpers.ts';
 import { createLedgerService } from '../ledger/service.ts';
 import type { MoonPayClient } from './moonpay/client.ts';
@@ -159,6 +160,8 @@ describe("a pending sell's checkout link", () => {
     const reset = await h.app.inject({
       method: 'POST',
       url: '/api/auth/password/reset',
+      // From the browser the account registered in: it stays known (the others are forgotten).
+      headers: { cookie: withDevice(u.username) },
       payload: {
         email: u.email,
         code: await receiveCode(h, { purpose: 'reset_password', email: u.email }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { login, nextIp, receiveCode, sessionCookie, setFundPassword } from '../auth/test-helpers.ts';
+import { login, nextIp, receiveCode, sessionCookie, setFundPassword, withDevice } from '../auth/test-helpers.ts';
 import { extractCode } from '../mail/smtp-sink.ts';
 import {
   balance,
@@ -84,6 +84,8 @@ describe('outflow holds', () => {
           method: 'POST',
           url: '/api/auth/password/reset',
           remoteAddress: nextIp(),
+          // From the browser the account registered in: it stays known (the others are forgotten).
+          headers: { cookie: withDevice(u.username) },
           payload: { email: u.email, code, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
         });
         expect(res.statusCode).toBe(204);
