@@ -4,7 +4,6 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
-  verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -12,8 +11,13 @@ import type { OperatorChallengePurpose } from '../../db/schema-operator-passkeys
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import { answerOrigin } from '../security/passkey-answers.ts';
-import { CHALLENGE_TTL_MS, challengeInvalid, MAX_PASSKEYS, rejected } from '../security/passkey-ceremony.ts';
-import { weakRsaCredentialKey } from '../security/rsa-exponent.ts';
+import {
+  ALGORITHM_IDS,
+  CHALLENGE_TTL_MS,
+  MAX_PASSKEYS,
+  rejected,
+  verifiedRegistration,
+} from '../security/passkey-ceremony.ts';
 import { operatorPasskeySignIn } from './passkey-sign-in.ts';
 import {
   consumeOperatorChallenge,
@@ -26,9 +30,6 @@ import {
   type OperatorPasskeyRow,
 } from './passkeys-repository.ts';
 import { findOperatorById } from './repository.ts';
-
-/** EdDSA, ES256, RS256, named (as for users' passkeys: the library's default probes the runtime). */
-const ALGORITHM_IDS = [-8, -7, -257];
 
 /**
  * Where operators' passkeys are valid: the console's own origin (OPS_ORIGIN) and its host name as the
@@ -149,25 +150,13 @@ export function createOperatorPasskeys(deps: {
     async register(operator, sessionId, { name, response }, ip) {
       const expectedOrigin = consoleOrigin(response.response.clientDataJSON);
       const state = { consumed: false };
-      let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-      try {
-        verified = await verifyRegistrationResponse({
-          response,
-          expectedChallenge: consumer('register', operator.id, sessionId, state),
-          expectedOrigin,
-          expectedRPID: webauthn.rpId,
-          requireUserVerification: true,
-          supportedAlgorithmIDs: ALGORITHM_IDS,
-        });
-      } catch (err) {
-        if (!state.consumed) throw challengeInvalid();
-        throw rejected((err as Error).message);
-      }
-      if (!verified.verified) throw rejected('registration');
-      const info = verified.registrationInfo;
-      // An RSA key with another exponent than 65537 (e = 1, e = 1 + λ(n)) "verifies" forged answers, and a
-      // short or even modulus is weak: never stored (rsa-exponent.ts).
-      if (weakRsaCredentialKey(info.credential.publicKey)) throw rejected('weak RSA key');
+      const info = await verifiedRegistration({
+        response,
+        expectedChallenge: consumer('register', operator.id, sessionId, state),
+        expectedOrigin,
+        rpId: webauthn.rpId,
+        state,
+      });
       const at = now();
       return db.transaction().execute(async (trx) => {
         await lockOperator(trx, operator.id);

@@ -1,3 +1,4 @@
+import { type RegistrationResponseJSON, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ChallengePurpose } from '../../db/schema-passkeys.ts';
@@ -6,9 +7,10 @@ import type { Client } from '../auth/client.ts';
 import { revokeUserSessions } from '../auth/sessions-repository.ts';
 import { answerOrigin } from './passkey-answers.ts';
 import { consumeChallenge, insertChallenge, type PasskeyRow } from './passkeys-repository.ts';
+import { weakRsaCredentialKey } from './rsa-exponent.ts';
 import { originAllowed, type WebAuthnOptions } from './webauthn-config.ts';
 
-/** What the passkey ceremonies (passkeys-service.ts, passkey-registration.ts) share: limits, answers, challenges. */
+/** What the passkey ceremonies share (users': passkeys-service.ts, passkey-registration.ts; operators'): limits, answers, challenges, the registration check. */
 
 /** At most this many passkeys per account (issue 31). */
 export const MAX_PASSKEYS = 10;
@@ -47,6 +49,47 @@ export const rejected = (why: string) =>
   new AppError('PASSKEY_REJECTED', 'The passkey was not accepted', { cause: new Error(why) });
 export const challengeInvalid = () =>
   new AppError('PASSKEY_CHALLENGE_INVALID', 'The passkey request expired or was already used; start again');
+
+/**
+ * EdDSA, ES256, RS256: what platform and roaming authenticators offer. Named, not the library's
+ * default, which probes the runtime for ML-DSA (an experimental Web Crypto API in Node 24 that warns
+ * on every process start) and would otherwise let the set change with the Node version.
+ */
+export const ALGORITHM_IDS = [-8, -7, -257];
+
+/**
+ * A new passkey's registration answer verified as users' and operators' ceremonies both need it:
+ * user-verifying, one of ALGORITHM_IDS, the challenge consumed by `expectedChallenge` (which sets
+ * `state.consumed`): PASSKEY_CHALLENGE_INVALID when it was not, else PASSKEY_REJECTED. An RSA key with
+ * another exponent than 65537 (e = 1, e = 1 + λ(n)) "verifies" forged answers, and a short or even
+ * modulus is weak: never stored (rsa-exponent.ts).
+ */
+export async function verifiedRegistration(input: {
+  response: RegistrationResponseJSON;
+  expectedChallenge: (challenge: string) => Promise<boolean>;
+  expectedOrigin: string;
+  rpId: string;
+  state: { consumed: boolean };
+}) {
+  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  try {
+    verified = await verifyRegistrationResponse({
+      response: input.response,
+      expectedChallenge: input.expectedChallenge,
+      expectedOrigin: input.expectedOrigin,
+      expectedRPID: input.rpId,
+      requireUserVerification: true,
+      supportedAlgorithmIDs: ALGORITHM_IDS,
+    });
+  } catch (err) {
+    if (!input.state.consumed) throw challengeInvalid();
+    throw rejected((err as Error).message);
+  }
+  if (!verified.verified) throw rejected('registration');
+  const info = verified.registrationInfo;
+  if (weakRsaCredentialKey(info.credential.publicKey)) throw rejected('weak RSA key');
+  return info;
+}
 
 /**
  * A factor change ends every other session of the account unless the user keeps them (ASVS 7.4.3, as

@@ -2,7 +2,6 @@ import {
   generateRegistrationOptions,
   type PublicKeyCredentialCreationOptionsJSON,
   type RegistrationResponseJSON,
-  verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -11,6 +10,7 @@ import { appendAudit } from '../audit/repository.ts';
 import type { Client } from '../auth/client.ts';
 import { revokePendingSessions } from '../auth/sessions-repository.ts';
 import {
+  ALGORITHM_IDS,
   type CeremonyTools,
   CHALLENGE_TTL_MS,
   challengeInvalid,
@@ -18,7 +18,7 @@ import {
   MAX_PASSKEYS,
   type PasskeyDeps,
   type PasskeyView,
-  rejected,
+  verifiedRegistration,
   view,
 } from './passkey-ceremony.ts';
 import {
@@ -28,15 +28,7 @@ import {
   listPasskeys,
   lockUserFactors,
 } from './passkeys-repository.ts';
-import { weakRsaCredentialKey } from './rsa-exponent.ts';
 import { queueSecurityNotice } from './security-mails.ts';
-
-/**
- * EdDSA, ES256, RS256: what platform and roaming authenticators offer. Named, not the library's
- * default, which probes the runtime for ML-DSA (an experimental Web Crypto API in Node 24 that warns
- * on every process start) and would otherwise let the set change with the Node version.
- */
-export const ALGORITHM_IDS = [-8, -7, -257];
 
 /** A user's passkey registration: the options, then the browser's answer verified and stored (passkeys-service.ts). */
 export function passkeyRegistration(deps: PasskeyDeps, tools: CeremonyTools) {
@@ -79,25 +71,13 @@ export function passkeyRegistration(deps: PasskeyDeps, tools: CeremonyTools) {
     const expectedOrigin = tools.ourOrigin(response.response.clientDataJSON);
     if (client.sessionId === null) throw challengeInvalid();
     const state = { consumed: false };
-    let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-    try {
-      verified = await verifyRegistrationResponse({
-        response,
-        expectedChallenge: tools.challengeConsumer('register', userId, client.sessionId, state),
-        expectedOrigin,
-        expectedRPID: webauthn.rpId,
-        requireUserVerification: true,
-        supportedAlgorithmIDs: ALGORITHM_IDS,
-      });
-    } catch (err) {
-      if (!state.consumed) throw challengeInvalid();
-      throw rejected((err as Error).message);
-    }
-    if (!verified.verified) throw rejected('registration');
-    const info = verified.registrationInfo;
-    // An RSA key with another exponent than 65537 (e = 1, e = 1 + λ(n)) "verifies" forged answers, and a
-    // short or even modulus is weak: never stored (rsa-exponent.ts).
-    if (weakRsaCredentialKey(info.credential.publicKey)) throw rejected('weak RSA key');
+    const info = await verifiedRegistration({
+      response,
+      expectedChallenge: tools.challengeConsumer('register', userId, client.sessionId, state),
+      expectedOrigin,
+      rpId: webauthn.rpId,
+      state,
+    });
     const at = now();
     const result = await db.transaction().execute(async (trx) => {
       await lockUserFactors(trx, userId);
