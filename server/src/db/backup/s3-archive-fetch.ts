@@ -14,7 +14,7 @@ import {
   type S3ArchiveOptions,
   UnverifiedObject,
   WAL_FILE,
-} from './s3-archive.ts';
+} from './s3-archive-objects.ts';
 import type { ArchiveLayout } from './wal-archive.ts';
 
 /** The restore side of the S3 archive (s3-archive.ts ships): a verified base and its WAL from the bucket. */
