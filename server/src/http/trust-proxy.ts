@@ -80,32 +80,34 @@ export function fastifyTrustProxy(setting: TrustProxy | true | undefined): false
 
 /** Distinct unlisted peers logged per process: enough to see them, not a log flood. */
 const UNLISTED_PEERS_LOGGED_MAX = 16;
+/** Peers judged per process; beyond it no more are (a proxy's peers are few; clients' are not ours to list). */
+const PEERS_JUDGED_MAX = 1_024;
 
 /**
  * Logs a request carrying X-Forwarded-For from a peer TRUST_PROXY does not list, once per peer (up
  * to a bound): if the peer is a proxy, every client behind it counts as its one address in every
  * per-IP limit (a few wrong guesses lock everyone out), and the operator must list it; if it is not,
  * a client is sending the header straight to the instance, and must not be listed. Only when a
- * proxy list is set. (Behind a listed nginx that replaces the header, an unlisted hop before it is
- * not seen here: nginx reports only its own peer.)
+ * proxy list is set. Each peer is judged once (request.ips parses the header chain): behind nginx
+ * every request carries the header, and this must not cost it anything after the first. (Behind a
+ * listed nginx that replaces the header, an unlisted hop before it is not seen here.)
  */
 export function warnUnlistedProxy(app: FastifyInstance, setting: TrustProxy | true | undefined): void {
   if (setting === undefined || setting === false) return;
-  const logged = new Set<string>();
+  const judged = new Set<string>();
+  let logged = 0;
   app.addHook('onRequest', (request, _reply, done) => {
-    // request.ips is the socket's address plus every hop believed: only the socket means none was.
     const peer = request.socket.remoteAddress ?? '';
-    if (
-      logged.size < UNLISTED_PEERS_LOGGED_MAX &&
-      request.headers['x-forwarded-for'] !== undefined &&
-      (request.ips?.length ?? 1) <= 1 &&
-      !logged.has(peer)
-    ) {
-      logged.add(peer);
-      request.log.warn(
-        { peer },
-        'X-Forwarded-For from a peer TRUST_PROXY does not list: if it is your proxy, list it (its clients all count as its one address now); if it is not, a client sends the header directly: do not list it',
-      );
+    if (request.headers['x-forwarded-for'] !== undefined && judged.size < PEERS_JUDGED_MAX && !judged.has(peer)) {
+      judged.add(peer);
+      // request.ips is the socket's address plus every hop believed: only the socket means none was.
+      if ((request.ips?.length ?? 1) <= 1 && logged < UNLISTED_PEERS_LOGGED_MAX) {
+        logged += 1;
+        request.log.warn(
+          { peer },
+          'X-Forwarded-For from a peer TRUST_PROXY does not list: if it is your proxy, list it (its clients all count as its one address now); if it is not, a client sends the header directly: do not list it',
+        );
+      }
     }
     done();
   });
