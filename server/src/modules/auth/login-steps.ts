@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { clientNetwork } from '../../lib/client-network.ts';
 import { appendAudit } from '../audit/repository.ts';
-import { deviceHash } from '../security/device-cookie.ts';
+import { deviceHashOf } from '../security/device-cookie.ts';
 import { isKnownDevice } from '../security/devices-repository.ts';
 import { secondFactorsOn } from '../security/factors-repository.ts';
 import type { SecondFactors } from '../security/factors-service.ts';
@@ -122,7 +122,7 @@ async function provePassword(deps: LoginDeps, client: Client, identifier: string
  * unknown one.
  */
 async function chargePlan(deps: LoginDeps, client: Client, ident: string, account: AccountRow | undefined) {
-  const device = client.deviceId === undefined ? undefined : deviceHash(client.deviceId);
+  const device = deviceHashOf(client);
   const known = device !== undefined && (await isKnownDevice(deps.db, account?.user_id ?? NO_USER_ID, device));
   if (known && account) {
     const deviceKey = `device:${account.user_id}:${device.toString('hex')}`;

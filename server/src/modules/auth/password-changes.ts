@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { appendAudit } from '../audit/repository.ts';
 import type { CodePurpose } from '../mail/templates.ts';
-import { deviceHash } from '../security/device-cookie.ts';
+import { deviceHashOf } from '../security/device-cookie.ts';
 import { forgetOtherDevices } from '../security/devices-repository.ts';
 import { assertRecentAuth } from '../security/reauth.ts';
 import { queueSecurityNotice } from '../security/security-mails.ts';
@@ -16,9 +16,6 @@ import type { SessionsEndedHook } from './sessions-service.ts';
 import { accountLoginPolicy, attemptsLeft, retryAfterSeconds } from './throttle-schedule.ts';
 import { loginThrottled, loginThrottleKey, type ThrottleStore } from './throttles.ts';
 import type { VerificationCodes } from './verification-codes.ts';
-
-/** The asking browser's device cookie, hashed as known_devices keeps it (none: undefined). */
-const deviceOf = (client: Client) => (client.deviceId === undefined ? undefined : deviceHash(client.deviceId));
 
 /** The two ways a login password changes: reset by an e-mail code, or changed knowing the old one. */
 export interface PasswordChanges {
@@ -70,7 +67,7 @@ export function createPasswordChanges(deps: {
       await db.transaction().execute(async (trx) => {
         await codes.consume(trx, code);
         await updatePasswordHash(trx, account.user_id, passwordHash, now());
-        await forgetOtherDevices(trx, account.user_id, deviceOf(client));
+        await forgetOtherDevices(trx, account.user_id, deviceHashOf(client));
         const ended = await revokeUserSessions(trx, account.user_id, now());
         await onSessionsEnded(trx, account.user_id, now());
         await appendAudit(trx, {
@@ -135,7 +132,7 @@ export function createPasswordChanges(deps: {
       const endOthers = input.endOtherSessions !== false;
       await db.transaction().execute(async (trx) => {
         await updatePasswordHash(trx, userId, passwordHash, now());
-        if (endOthers) await forgetOtherDevices(trx, userId, deviceOf(client));
+        if (endOthers) await forgetOtherDevices(trx, userId, deviceHashOf(client));
         const ended = endOthers ? await revokeUserSessions(trx, userId, now(), keep) : 0;
         // Sign-ins still waiting were made with the old password: they end even when the others stay.
         await revokePendingSessions(trx, userId, now());

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import { NotFoundError } from '../../errors/app-error.ts';
 import { placeFromIp } from '../../lib/ip-place.ts';
 import { appendAudit } from '../audit/repository.ts';
-import { deviceHash } from '../security/device-cookie.ts';
+import { deviceHashOf } from '../security/device-cookie.ts';
 import { forgetOtherDevices } from '../security/devices-repository.ts';
 import { deviceOf } from '../security/login-history.ts';
 import { recentlyAuthenticated } from '../security/reauth.ts';
@@ -52,11 +52,7 @@ export function createSessionsService(deps: {
         // The other browsers are forgotten only by an owner who proved the password within minutes: a
         // stolen session alone must not strip the owner's browsers of their own sign-in counter.
         if (await recentlyAuthenticated(trx, client, now()))
-          await forgetOtherDevices(
-            trx,
-            userId,
-            client.deviceId === undefined ? undefined : deviceHash(client.deviceId),
-          );
+          await forgetOtherDevices(trx, userId, deviceHashOf(client));
         const revoked = await revokeUserSessions(trx, userId, now(), keep);
         await deps.onSessionsEnded(trx, userId, now());
         await appendAudit(trx, { event: 'sessions_revoked', at: now(), userId, ip: client.ip, details: { revoked } });

@@ -48,3 +48,8 @@ export function setDeviceCookie(reply: FastifyReply, id: string, secure: boolean
 export function deviceHash(deviceId: string): Buffer {
   return hashToken(deviceId);
 }
+
+/** The hash of the asking browser's device id (auth/client.ts `deviceId`), or undefined without one. */
+export function deviceHashOf(client: { deviceId?: string | undefined }): Buffer | undefined {
+  return client.deviceId === undefined ? undefined : deviceHash(client.deviceId);
+}

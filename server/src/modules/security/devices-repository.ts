@@ -52,8 +52,9 @@ export async function isKnownDevice(db: Db, userId: string, deviceHash: Buffer):
 
 /**
  * Forgets the user's known browsers but `keep` (the browser asking, when it has a device cookie): with
- * the other sessions (sign out everywhere else, a password change or reset that ends them; a freeze
- * and an operator's ending of the sessions forget them all). Call it before revoking the sessions. A stolen
+ * the other sessions (sign out everywhere else with a recent password, a password or e-mail change
+ * that ends them, a reset, the owner's freeze; an operator's ending of the sessions keeps none).
+ * Call it before revoking the sessions. A stolen
  * device cookie is then an unknown browser again: its sign-in needs the e-mailed confirmation, and it
  * loses the known browser's own sign-in counter (auth/login-steps.ts). Returns how many were forgotten.
  */

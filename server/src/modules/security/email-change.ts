@@ -10,7 +10,7 @@ import type { SessionsEndedHook } from '../auth/sessions-service.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import { enqueueUserMail } from '../mail/anti-phishing.ts';
 import type { MailLanguage } from '../mail/templates.ts';
-import { deviceHash } from './device-cookie.ts';
+import { deviceHashOf } from './device-cookie.ts';
 import { forgetOtherDevices } from './devices-repository.ts';
 import type { FactorInput, SecondFactors } from './factors-service.ts';
 import { newFreezeLink } from './freeze.ts';
@@ -111,12 +111,7 @@ export function createEmailChange(deps: {
             .where('email', '=', account.email)
             .executeTakeFirst();
           if (updated.numUpdatedRows !== 1n) throw new AppError('CONFLICT', 'The address changed meanwhile');
-          if (endOthers)
-            await forgetOtherDevices(
-              trx,
-              userId,
-              client.deviceId === undefined ? undefined : deviceHash(client.deviceId),
-            );
+          if (endOthers) await forgetOtherDevices(trx, userId, deviceHashOf(client));
           const ended = endOthers ? await revokeUserSessions(trx, userId, at, keep) : 0;
           // A sign-in still waiting would be confirmed through the new address: it ends either way.
           await revokePendingSessions(trx, userId, at);

@@ -6,7 +6,7 @@ import { findAccountById } from '../auth/accounts-repository.ts';
 import type { Client } from '../auth/client.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
 import { lockOutflows } from '../withdrawals/outflow-budget.ts';
-import { deviceHash } from './device-cookie.ts';
+import { deviceHashOf } from './device-cookie.ts';
 import type { FactorInput } from './factors-service.ts';
 import { type FreezeVia, freezeAccount, freezeLinkUser, frozenAndStill, startThaw } from './freeze.ts';
 import { freezeState } from './freeze-state.ts';
@@ -62,7 +62,7 @@ export function createFreezeService(deps: {
 
   async function freeze(userId: string, via: FreezeVia, client: Client): Promise<void> {
     const { ip } = client;
-    const keepDevice = client.deviceId === undefined ? undefined : deviceHash(client.deviceId);
+    const keepDevice = deviceHashOf(client);
     await db.transaction().execute(async (trx) => {
       const at = now();
       await lockOutflows(trx, userId);

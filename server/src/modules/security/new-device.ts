@@ -11,7 +11,7 @@ import { hashCode, hashToken, sameHash } from '../auth/secrets.ts';
 import type { Sessions } from '../auth/sessions.ts';
 import { lockUserSessions, revokeBeyondNewest, revokeSession, type SessionRow } from '../auth/sessions-repository.ts';
 import type { VerificationCodes } from '../auth/verification-codes.ts';
-import { deviceHash } from './device-cookie.ts';
+import { deviceHash, deviceHashOf } from './device-cookie.ts';
 import {
   approveConfirmation,
   chargeConfirmationAttempt,
@@ -166,7 +166,7 @@ export function createNewDevices(deps: {
       // approve hold them in this order; the other one deadlocked two sign-ins from one browser (review L1).
       await lockUserSessions(trx, userId);
       const at = now();
-      const hash = client.deviceId === undefined ? undefined : deviceHash(client.deviceId);
+      const hash = deviceHashOf(client);
       const known = hash !== undefined && (await touchKnownDevice(trx, userId, hash, at));
       const { token, session } = await sessions.start(trx, userId, client, { devicePending: !known });
       if (!known) {
